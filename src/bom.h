@@ -1,0 +1,3 @@
+#ifndef ACCELSIZER_BOM_H
+#define ACCELSIZER_BOM_H
+#endif

@@ -1,0 +1,248 @@
+/*
+ * catalog: the hardware, model and default figures accelsizer reasons with.
+ *
+ * The catalog is a folder of YAML files (accelerators/, platforms/,
+ * fabrics/, models/, defaults.yaml).  catalog_load() reads all of them into
+ * plain structs owned by one struct catalog; nothing here is global and
+ * nothing here prints.  Every figure keeps the file and line it came from so
+ * that `catalog show` and error messages can point at it.
+ *
+ * Ownership: catalog_load() returns a catalog the caller frees with
+ * catalog_free(); every pointer inside it belongs to that catalog.
+ */
+#ifndef ACCELSIZER_CATALOG_H
+#define ACCELSIZER_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Numeric precisions.  The first block are the ones a workload can ask for;
+ * PREC_TF32 and PREC_FP64 only exist as accelerator peaks. */
+enum precision {
+	PREC_FP32,
+	PREC_BF16,
+	PREC_FP16,
+	PREC_FP8,
+	PREC_INT8,
+	PREC_INT4,
+	PREC_FP4,
+	PREC_TF32,
+	PREC_FP64,
+	PREC_COUNT
+};
+#define PREC_WORKLOAD_COUNT (PREC_FP4 + 1)
+
+const char *precision_name(enum precision p);	/* "fp8" */
+bool precision_parse(const char *s, enum precision *out);
+double precision_bytes(enum precision p);	/* 4, 2, 2, 1, 1, 0.5, 0.5 */
+
+enum form_factor { FORM_SXM, FORM_OAM, FORM_PCIE, FORM_SUPERCHIP, FORM_COUNT };
+const char *form_factor_name(enum form_factor f);
+bool form_factor_parse(const char *s, enum form_factor *out);
+
+enum stack { STACK_CUDA, STACK_ROCM, STACK_GAUDI, STACK_COUNT };
+const char *stack_name(enum stack s);
+bool stack_parse(const char *s, enum stack *out);
+
+enum topology { TOPO_SWITCHED, TOPO_MESH, TOPO_BRIDGED_PAIRS, TOPO_PCIE, TOPO_COUNT };
+const char *topology_name(enum topology t);
+bool topology_parse(const char *s, enum topology *out);
+
+/* A figure with where it came from: value plus a free-text source. */
+struct sourced {
+	double value;
+	char *source;
+};
+
+struct price {
+	double usd;		/* 0 = unknown */
+	char *date;		/* "2024-06" */
+	char *source;
+};
+
+struct catalog_accel {
+	char *id, *name, *vendor, *architecture;
+	enum form_factor form;
+	double mem_gb;
+	char *mem_type;
+	double mem_bw_tb_s;
+	double mem_usable_fraction;	/* runtime reserve taken off */
+	double peak_tflops[PREC_COUNT];	/* dense; 0 = unsupported */
+	char *link_kind;
+	double link_gb_s;		/* per GPU, both directions, GB/s */
+	int link_domain;		/* GPUs reachable over the link */
+	char *host_interface;
+	double power_w;
+	char *mig;
+	enum stack stack;
+	struct sourced eff_compute;	/* share of dense peak in serving GEMMs */
+	struct sourced eff_mem_bw;	/* share of memory bandwidth achieved */
+	struct sourced eff_link;	/* share of link bandwidth achieved */
+	struct sourced eff_training;	/* MFU in training; value 0 = default */
+	struct price price;
+	char **sources;
+	size_t n_sources;
+	char *file;
+	int line;
+};
+
+/* One BOM line a platform contributes per node (CPUs, memory, NICs...). */
+struct catalog_bom_line {
+	char *sku, *category, *description;
+	int qty;			/* per node */
+	double unit_price_usd;
+	double power_w;
+	char *source;
+};
+
+struct catalog_platform {
+	char *id, *name;
+	char *accel_id;
+	const struct catalog_accel *accel;	/* resolved by the loader */
+	int gpus_per_node;
+	enum topology topology;
+	int nic_count;
+	double nic_gbit;
+	char *nic_kind;
+	int rack_units;
+	double max_power_w;
+	char *sku;
+	struct price price;		/* the server without accelerators */
+	struct catalog_bom_line *bom;
+	size_t n_bom;
+	char **sources;
+	size_t n_sources;
+	char *file;
+	int line;
+};
+
+struct catalog_fabric {
+	char *id, *name, *kind;		/* kind: infiniband | ethernet */
+	double port_gbit;
+	char *switch_sku, *switch_name;
+	int switch_radix;
+	int switch_rack_units;
+	double switch_power_w;
+	double switch_price_usd;
+	char *cable_sku, *cable_description;
+	double cable_price_usd;		/* one link: cable plus transceivers */
+	double cable_power_w;
+	char *nic_sku, *nic_description;
+	double nic_price_usd;
+	double nic_power_w;
+	struct sourced efficiency;
+	double latency_us;
+	char **sources;
+	size_t n_sources;
+	char *file;
+	int line;
+};
+
+struct catalog_model {
+	char *id, *name, *family;
+	double params;			/* total parameters */
+	double active_params;		/* per token; = params unless MoE */
+	int layers, hidden, heads, kv_heads, head_dim, ffn, vocab;
+	long max_context;
+	int experts, experts_active;	/* 0 = dense */
+	int mla_kv_lora_rank, mla_qk_rope_head_dim;	/* 0 = no MLA */
+	int sliding_window;		/* 0 = none */
+	int sliding_layers;		/* layers that use the window; 0 = all */
+	char **sources;
+	size_t n_sources;
+	char *file;
+	int line;
+};
+
+/*
+ * defaults.yaml: every engine assumption, each with its source.  The X-macro
+ * keeps the YAML key, the struct field and the documentation in one place.
+ */
+#define CATALOG_DEFAULTS(X) \
+	X(serving_workspace_gb,        "GB",      "non-KV activation workspace per GPU while serving, dense models") \
+	X(serving_workspace_moe_gb,    "GB",      "non-KV activation workspace per GPU while serving, MoE models") \
+	X(runtime_reserve_tp1_gb,      "GB",      "runtime reserve per GPU at tensor parallel 1") \
+	X(runtime_reserve_tp_gb,       "GB",      "runtime and communication-library reserve per GPU at TP >= 2") \
+	X(collective_latency_us,       "us",      "fixed latency of one collective call") \
+	X(pcie_gb_s,                   "GB/s",    "PCIe bandwidth per GPU when there is no GPU link") \
+	X(prefill_efficiency,          "ratio",   "share of dense peak achieved in prefill, relative to eff_compute") \
+	X(training_mfu,                "ratio",   "model FLOPs utilisation when the accelerator has none of its own") \
+	X(training_overlap,            "ratio",   "share of gradient communication hidden behind compute") \
+	X(training_elementwise_bytes,  "bytes",   "memory traffic per token per hidden unit per layer in training") \
+	X(adam_bytes_per_param,        "bytes",   "model state per trained parameter, mixed-precision Adam") \
+	X(nf4_bits,                    "bits",    "storage per frozen parameter with QLoRA NF4 + double quantisation") \
+	X(adapter_bytes_per_param,     "bytes",   "state per LoRA adapter parameter") \
+	X(lora_targets,                "count",   "projection matrices per layer a LoRA adapter wraps") \
+	X(micro_batch,                 "seqs",    "training micro-batch per GPU") \
+	X(binding_link_efficiency,     "ratio",   "scaling efficiency under which the interconnect binds") \
+	X(tight_fraction,              "ratio",   "bar share above which a resource is shown tight") \
+	X(electricity_usd_per_kwh,     "USD/kWh", "electricity price") \
+	X(pue,                         "ratio",   "data-centre power usage effectiveness") \
+	X(amortisation_years,          "years",   "hardware amortisation period") \
+	X(utilisation,                 "ratio",   "share of the year the cluster serves or trains") \
+	X(rack_kw,                     "kW",      "power one rack can feed and cool") \
+	X(rack_units,                  "U",       "usable units per rack") \
+	X(rack_price_usd,              "USD",     "rack enclosure with installation") \
+	X(pdu_per_rack,                "count",   "PDUs per rack") \
+	X(pdu_price_usd,               "USD",     "one metered PDU") \
+	X(support_years,               "years",   "support contract length") \
+	X(support_fraction_per_year,   "ratio",   "yearly support as a share of hardware price") \
+	X(spare_nodes,                 "nodes",   "spare nodes added for uptime by default") \
+	X(max_tp,                      "GPUs",    "largest tensor-parallel degree tried")
+
+struct catalog_defaults {
+#define X(name, unit, doc) struct sourced name;
+	CATALOG_DEFAULTS(X)
+#undef X
+	char *version;			/* catalog version, for BOM summaries */
+	char *file;
+};
+
+struct catalog {
+	char *dir;
+	struct catalog_accel *accels;
+	size_t n_accels;
+	struct catalog_platform *platforms;
+	size_t n_platforms;
+	struct catalog_fabric *fabrics;
+	size_t n_fabrics;
+	struct catalog_model *models;
+	size_t n_models;
+	struct catalog_defaults defaults;
+};
+
+/* Up to this many problems are collected before the loader gives up. */
+#define CATALOG_MAX_ERRORS 50
+
+struct catalog_errors {
+	char *msg[CATALOG_MAX_ERRORS];	/* "file:line:col: message" */
+	size_t n;
+	bool truncated;
+};
+void catalog_errors_fini(struct catalog_errors *e);
+
+/*
+ * Loads every file under dir.  Returns NULL when anything is wrong, with
+ * every problem found (up to CATALOG_MAX_ERRORS) in *errs, which the caller
+ * finalises with catalog_errors_fini() either way.
+ */
+struct catalog *catalog_load(const char *dir, struct catalog_errors *errs);
+void catalog_free(struct catalog *c);
+
+const struct catalog_accel *catalog_accel(const struct catalog *c, const char *id);
+const struct catalog_platform *catalog_platform(const struct catalog *c, const char *id);
+const struct catalog_fabric *catalog_fabric(const struct catalog *c, const char *id);
+const struct catalog_model *catalog_model(const struct catalog *c, const char *id);
+/* Platforms for an accelerator, smallest node first; returns the count. */
+size_t catalog_platforms_for(const struct catalog *c, const struct catalog_accel *a,
+			     const struct catalog_platform **out, size_t max);
+
+/*
+ * Where the catalog is: --catalog DIR, $ACCELSIZER_CATALOG,
+ * $XDG_CONFIG_HOME/accelsizer/catalog (or ~/.config/...), then the source
+ * tree of an uninstalled build, then the installed data directory.
+ * Writes the chosen folder into buf; returns false if none exists.
+ */
+bool catalog_find_dir(const char *flag_dir, char *buf, size_t bufsz);
+
+#endif

@@ -1,0 +1,177 @@
+/*
+ * engine: from a workload to a sized, costed, ranked configuration for every
+ * accelerator in the catalog.
+ *
+ * Pure computation: no I/O, no ncurses, no globals, no allocation in
+ * engine_run() (the report's storage is allocated once by
+ * engine_report_init()), so the wizard can call it on every keystroke and
+ * the CLI, the BOM and the wizard always agree.  Formulas and their sources
+ * are next to the code in engine*.c; figures come from the catalog.
+ */
+#ifndef ACCELSIZER_ENGINE_H
+#define ACCELSIZER_ENGINE_H
+
+#include "catalog.h"
+
+enum workload_class { WL_INFERENCE, WL_PRETRAIN, WL_FINETUNE, WL_COUNT };
+enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_COUNT };
+enum ft_method { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
+enum objective { OBJ_CAPEX, OBJ_COST_PER_TOKEN, OBJ_TIME, OBJ_GPUS, OBJ_PERF_PER_WATT, OBJ_COUNT };
+enum form_filter { FORMF_ANY, FORMF_SXM_OAM, FORMF_PCIE, FORMF_COUNT };
+/* Resources, in the order the brief names them. */
+enum resource { RES_NONE, RES_MEMORY, RES_BANDWIDTH, RES_INTERCONNECT, RES_COMPUTE, RES_PRECISION, RES_COUNT };
+
+const char *workload_class_name(enum workload_class c);	/* "inference" */
+bool workload_class_parse(const char *s, enum workload_class *out);
+const char *recompute_name(enum recompute r);
+bool recompute_parse(const char *s, enum recompute *out);
+const char *ft_method_name(enum ft_method m);
+bool ft_method_parse(const char *s, enum ft_method *out);
+const char *objective_name(enum objective o);		/* "capex", "cost-per-token" */
+bool objective_parse(const char *s, enum objective *out);
+const char *form_filter_name(enum form_filter f);	/* "any", "sxm-oam", "pcie" */
+bool form_filter_parse(const char *s, enum form_filter *out);
+const char *resource_name(enum resource r);		/* "memory capacity" */
+const char *resource_key(enum resource r);		/* "memory", for csv/yaml */
+
+/*
+ * What the user asks for.  Zero in a target means "no target"; -1 in an
+ * override means "let the engine choose".  The model points into the
+ * catalog or at a caller-owned struct holding custom figures.
+ */
+struct workload {
+	enum workload_class cls;
+	const struct catalog_model *model;
+	enum precision precision;	/* weights and compute */
+	enum precision kv_precision;
+
+	/* inference */
+	long input_tokens, output_tokens;
+	long concurrency;		/* concurrent sequences */
+	bool concurrency_max;		/* as many as memory holds */
+	double tokens_per_s_per_user;	/* target decode speed per user */
+	double ttft_ms;			/* target time to first token */
+	double target_tokens_per_s;	/* target total output tokens/s */
+
+	/* pretraining and fine-tuning */
+	double tokens;			/* training or dataset tokens */
+	double epochs;			/* fine-tuning */
+	double target_hours;		/* from --days or --hours; 0 = none */
+	long seq_len;
+	double global_batch_tokens;
+	enum recompute recompute;
+	enum ft_method method;
+	int lora_rank;
+
+	/* filters, apply to every class */
+	int stack;			/* enum stack, or -1 for any */
+	enum form_filter form;
+	double max_power_kw;		/* 0 = no limit */
+	double budget_usd;		/* 0 = no limit */
+	enum objective objective;
+
+	/* node overrides for the chosen accelerator */
+	const struct catalog_accel *accel;	/* NULL = none chosen */
+	int gpus;			/* -1 = engine sizes */
+	int spare_nodes;		/* -1 = catalog default */
+};
+
+/* A workload with the catalog's defaults: Llama-2-70B-class inference. */
+void engine_workload_init(struct workload *w, const struct catalog *c);
+/* Checks ranges a caller cannot express in types; writes why on failure. */
+bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
+
+/* What the workload needs, independent of the accelerator. */
+struct engine_requirements {
+	double weights_gb;		/* stored weights, whole model */
+	double kv_bytes_per_token;	/* whole model, unsplit */
+	double kv_gb;			/* for the requested concurrency and context */
+	double activations_gb;		/* training, per micro-batch, unsplit */
+	double optimizer_gb;		/* training model state, unsharded */
+	double trained_params;		/* full model or adapters */
+	double adapter_params;		/* LoRA/QLoRA; 0 otherwise */
+	double flops_total;		/* training run, or per request for inference */
+	double flops_per_token;		/* decode, 2 x active params */
+	double bytes_per_token;		/* moved per decode step, batch of one */
+	double link_bytes_per_step;	/* exchanged between GPUs per step */
+};
+
+struct engine_result {
+	const struct catalog_accel *accel;
+	const struct catalog_platform *platform;
+	const struct catalog_fabric *fabric;	/* NULL when one node */
+	int rank;			/* 1-based, in the ranked report */
+	bool fits;			/* can meet the workload at all */
+	bool filtered;			/* excluded by a filter */
+	char filter_reason[128];
+	enum resource binding;
+	char reason[192];		/* one line a customer understands */
+	enum precision precision_used;
+	bool precision_fallback;
+
+	int gpus, nodes, spare_nodes;
+	int tp, pp, dp, ep, zero_stage, replicas;
+	long batch_per_replica;
+
+	double mem_required_gb;		/* whole job */
+	double mem_per_gpu_gb;		/* needed on each GPU */
+	double mem_avail_per_gpu_gb;	/* usable on each GPU */
+	double mem_util_pct, bw_util_pct, link_util_pct;
+
+	/* inference; NAN where it does not apply */
+	double output_tokens_per_s, tokens_per_s_per_user, ttft_ms, step_ms;
+	/* training; NAN where it does not apply */
+	double train_hours, gpu_hours, scaling_efficiency, step_s, mfu;
+
+	/* fabric for more than one node */
+	int nics, leaf_switches, spine_switches, cables;
+
+	double capex_usd, power_kw, rack_units, racks;
+	double energy_kwh_year, usd_per_hour;
+	double usd_per_mtok;		/* inference; NAN otherwise */
+	double run_cost_usd;		/* training; NAN otherwise */
+	double perf_per_watt;		/* tokens/s/W or 1/(hours x kW) */
+};
+
+struct engine_report {
+	struct engine_requirements req;
+	struct engine_result *results;	/* ranked: fitting first */
+	size_t n;
+	size_t n_fitting;
+};
+
+/* Allocates room for one result per catalog accelerator. */
+bool engine_report_init(struct engine_report *r, const struct catalog *c);
+void engine_report_fini(struct engine_report *r);
+
+void engine_requirements(const struct catalog *c, const struct workload *w,
+			 struct engine_requirements *out);
+/* Sizes one accelerator (honouring w->gpus and w->spare_nodes only when
+ * w->accel is this accelerator). */
+void engine_evaluate(const struct catalog *c, const struct workload *w,
+		     const struct catalog_accel *a, struct engine_result *out);
+/* Evaluates and ranks the whole catalog into r. */
+void engine_run(const struct catalog *c, const struct workload *w, struct engine_report *r);
+/* The result for an accelerator in a report, or NULL. */
+const struct engine_result *engine_report_find(const struct engine_report *r,
+					       const struct catalog_accel *a);
+
+/* Step 5 of the brief: what to run on the candidate hardware. */
+#define ENGINE_PLAN_MAX 6
+struct engine_plan_row {
+	char benchmark[96];
+	char metric[48];
+	char unit[16];
+	double predicted;
+	double threshold;
+	bool higher_is_better;
+	char notes[160];
+};
+struct engine_plan {
+	struct engine_plan_row rows[ENGINE_PLAN_MAX];
+	size_t n;
+};
+void engine_validation_plan(const struct catalog *c, const struct workload *w,
+			    const struct engine_result *res, struct engine_plan *out);
+
+#endif

@@ -1,0 +1,3 @@
+#ifndef ACCELSIZER_THEME_H
+#define ACCELSIZER_THEME_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef ACCELSIZER_TUI_H
+#define ACCELSIZER_TUI_H
+#endif

@@ -1,0 +1,61 @@
+# Shared helpers for the shell tests: each test prints one TAP line, so the
+# automake TAP driver counts every assertion a person would recognise.
+#   . "$TOP_SRCDIR/tests/lib.sh"
+#   run "$ACCELSIZER" catalog list      # sets $out, $err, $rc
+#   check "lists h100" contains "$out" "H100"
+#   done_testing
+
+: "${ACCELSIZER:?run through make check}"
+: "${TOP_SRCDIR:?run through make check}"
+tap_n=0
+tap_failed=0
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/accelsizer-test.XXXXXX")
+trap 'rm -rf "$TMPD"' EXIT
+
+run() {
+	"$@" >"$TMPD/out" 2>"$TMPD/err" </dev/null
+	rc=$?
+	out=$(cat "$TMPD/out")
+	err=$(cat "$TMPD/err")
+}
+
+tap_ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1"
+}
+
+tap_not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $1"
+	shift
+	for line in "$@"; do printf '#   %s\n' "$line"; done
+}
+
+# check NAME rc EXPECTED            — last run's exit status
+# check NAME contains HAYSTACK NEEDLE
+# check NAME lacks HAYSTACK NEEDLE
+# check NAME equals ACTUAL EXPECTED
+# check NAME matches HAYSTACK ERE
+check() {
+	name=$1 kind=$2
+	shift 2
+	case $kind in
+	rc) if [ "$rc" = "$1" ]; then tap_ok "$name"; else tap_not_ok "$name" "exit $rc, expected $1" "stderr: $err"; fi ;;
+	contains) case $1 in *"$2"*) tap_ok "$name" ;; *) tap_not_ok "$name" "expected to contain: $2" "got: $(printf '%s' "$1" | head -c 2000)" ;; esac ;;
+	lacks) case $1 in *"$2"*) tap_not_ok "$name" "expected not to contain: $2" ;; *) tap_ok "$name" ;; esac ;;
+	equals) if [ "$1" = "$2" ]; then tap_ok "$name"; else tap_not_ok "$name" "got: $1" "expected: $2"; fi ;;
+	matches) if printf '%s\n' "$1" | grep -Eq -- "$2"; then tap_ok "$name"; else tap_not_ok "$name" "expected to match: $2" "got: $(printf '%s' "$1" | head -c 2000)"; fi ;;
+	*) tap_not_ok "$name" "unknown check kind $kind" ;;
+	esac
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+done_testing() {
+	echo "1..$tap_n"
+	[ "$tap_failed" = 0 ]
+}
