@@ -9,6 +9,11 @@
  *
  * Ownership: ytree_parse_file() returns a tree the caller frees with
  * ytree_free(); every node and string belongs to the tree.
+ *
+ * Errors: a problem with a place reads "path:line:col: message"; a problem
+ * with the file as a whole (cannot open, a directory, too large) reads
+ * "path: message".  An empty file, or one with only comments, is not an
+ * error: it gives a tree whose root is NULL and the caller decides.
  */
 #ifndef ACCELSIZER_YTREE_H
 #define ACCELSIZER_YTREE_H
@@ -46,5 +51,26 @@ void ytree_free(struct ytree *t);
 /* Value of key in a mapping, or NULL. */
 const struct ynode *ytree_get(const struct ynode *map, const char *key);
 const char *ynode_kind_name(enum ynode_kind k);	/* "a mapping" */
+
+/*
+ * Scalar conversions.  Only plain (unquoted, untagged) scalars are numbers,
+ * booleans or null: "80" in quotes is a string, and a catalog that says so
+ * is an error rather than a guess.  Numbers are YAML 1.2 decimals (no hex,
+ * inf, nan or underscores).  Each returns false when n is not such a value
+ * and leaves *out alone.
+ */
+bool ynode_number(const struct ynode *n, double *out);
+bool ynode_integer(const struct ynode *n, long *out);	/* digits only */
+bool ynode_bool(const struct ynode *n, bool *out);	/* true/false */
+bool ynode_is_null(const struct ynode *n);	/* NULL node, "", ~, null */
+
+/* What n is, for "expected a number, got %s": "'fast'", "the string \"80\"",
+ * "a mapping", "a list", "nothing", "null".  Writes into buf, returns it. */
+const char *ynode_describe(const struct ynode *n, char *buf, size_t sz);
+
+/* snprintf of "path:line:col: " (n's position; "path: " when n is NULL)
+ * followed by fmt.  Returns what snprintf returns. */
+int ytree_format_error(char *buf, size_t sz, const char *path, const struct ynode *n,
+		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 #endif
