@@ -1,1 +1,407 @@
-/* placeholder: replaced by the module's implementation */
+/*
+ * catalog: names of the enums, lookups by id, freeing, and where the
+ * catalog folder is.  Loading and validation are in catalog_load.c.
+ */
+#include "catalog.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- enums ---- */
+
+static const struct {
+	const char *name;
+	double bytes;
+} precisions[PREC_COUNT] = {
+	/* Bytes per stored value; the 4-bit formats pack two values a byte. */
+	[PREC_FP32] = { "fp32", 4 },
+	[PREC_BF16] = { "bf16", 2 },
+	[PREC_FP16] = { "fp16", 2 },
+	[PREC_FP8] = { "fp8", 1 },
+	[PREC_INT8] = { "int8", 1 },
+	[PREC_INT4] = { "int4", 0.5 },
+	[PREC_FP4] = { "fp4", 0.5 },
+	[PREC_TF32] = { "tf32", 4 },	/* stored as fp32, computed at 19 bits */
+	[PREC_FP64] = { "fp64", 8 },
+};
+
+static const char *const form_names[FORM_COUNT] = {
+	[FORM_SXM] = "sxm", [FORM_OAM] = "oam", [FORM_PCIE] = "pcie",
+	[FORM_SUPERCHIP] = "superchip",
+};
+
+static const char *const stack_names[STACK_COUNT] = {
+	[STACK_CUDA] = "cuda", [STACK_ROCM] = "rocm", [STACK_GAUDI] = "gaudi",
+};
+
+static const char *const topology_names[TOPO_COUNT] = {
+	[TOPO_SWITCHED] = "switched", [TOPO_MESH] = "mesh",
+	[TOPO_BRIDGED_PAIRS] = "bridged-pairs", [TOPO_PCIE] = "pcie",
+};
+
+/* Index of s in names (case-insensitive, so "FP8" on a command line
+ * works), or -1. */
+static int find_name(const char *const *names, int n, const char *s)
+{
+	if (!s)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (!strcasecmp(names[i], s))
+			return i;
+	return -1;
+}
+
+const char *precision_name(enum precision p)
+{
+	return (unsigned)p < PREC_COUNT ? precisions[p].name : "?";
+}
+
+bool precision_parse(const char *s, enum precision *out)
+{
+	if (!s)
+		return false;
+	for (int i = 0; i < PREC_COUNT; i++) {
+		if (!strcasecmp(precisions[i].name, s)) {
+			*out = (enum precision)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+double precision_bytes(enum precision p)
+{
+	return (unsigned)p < PREC_COUNT ? precisions[p].bytes : 0;
+}
+
+const char *form_factor_name(enum form_factor f)
+{
+	return (unsigned)f < FORM_COUNT ? form_names[f] : "?";
+}
+
+bool form_factor_parse(const char *s, enum form_factor *out)
+{
+	int i = find_name(form_names, FORM_COUNT, s);
+	if (i < 0)
+		return false;
+	*out = (enum form_factor)i;
+	return true;
+}
+
+const char *stack_name(enum stack s)
+{
+	return (unsigned)s < STACK_COUNT ? stack_names[s] : "?";
+}
+
+bool stack_parse(const char *s, enum stack *out)
+{
+	int i = find_name(stack_names, STACK_COUNT, s);
+	if (i < 0)
+		return false;
+	*out = (enum stack)i;
+	return true;
+}
+
+const char *topology_name(enum topology t)
+{
+	return (unsigned)t < TOPO_COUNT ? topology_names[t] : "?";
+}
+
+bool topology_parse(const char *s, enum topology *out)
+{
+	int i = find_name(topology_names, TOPO_COUNT, s);
+	if (i < 0)
+		return false;
+	*out = (enum topology)i;
+	return true;
+}
+
+/* ---- lookups ----
+ * Linear: a catalog holds tens of items, and a linear scan also works on a
+ * catalog a test builds by hand without sorting it. */
+
+#define FIND(arr, n, id)                                        \
+	do {                                                    \
+		if (!c || !(id))                                \
+			return NULL;                            \
+		for (size_t i = 0; i < c->n; i++)               \
+			if (c->arr[i].id && !strcmp(c->arr[i].id, (id))) \
+				return &c->arr[i];              \
+		return NULL;                                    \
+	} while (0)
+
+const struct catalog_accel *catalog_accel(const struct catalog *c, const char *id)
+{
+	FIND(accels, n_accels, id);
+}
+
+const struct catalog_platform *catalog_platform(const struct catalog *c, const char *id)
+{
+	FIND(platforms, n_platforms, id);
+}
+
+const struct catalog_fabric *catalog_fabric(const struct catalog *c, const char *id)
+{
+	FIND(fabrics, n_fabrics, id);
+}
+
+const struct catalog_model *catalog_model(const struct catalog *c, const char *id)
+{
+	FIND(models, n_models, id);
+}
+
+static bool platform_before(const struct catalog_platform *x, const struct catalog_platform *y)
+{
+	if (x->gpus_per_node != y->gpus_per_node)
+		return x->gpus_per_node < y->gpus_per_node;
+	return strcmp(x->id ? x->id : "", y->id ? y->id : "") < 0;
+}
+
+size_t catalog_platforms_for(const struct catalog *c, const struct catalog_accel *a,
+			     const struct catalog_platform **out, size_t max)
+{
+	size_t n = 0;
+	if (!c || !a || !out)
+		return 0;
+	for (size_t i = 0; i < c->n_platforms && n < max; i++) {
+		const struct catalog_platform *p = &c->platforms[i];
+		bool match = p->accel ? p->accel == a
+				      : p->accel_id && a->id && !strcmp(p->accel_id, a->id);
+		if (!match)
+			continue;
+		/* Insertion sort: a handful of platforms per accelerator. */
+		size_t j = n++;
+		while (j > 0 && platform_before(p, out[j - 1])) {
+			out[j] = out[j - 1];
+			j--;
+		}
+		out[j] = p;
+	}
+	return n;
+}
+
+/* ---- unconfirmed figures ---- */
+
+bool catalog_source_unconfirmed(const char *source)
+{
+	if (!source)
+		return false;
+	source += strspn(source, " \t");
+	return !strncmp(source, "unconfirmed:", 12);
+}
+
+static size_t count_list(char *const *s, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += catalog_source_unconfirmed(s[i]);
+	return k;
+}
+
+size_t catalog_count_unconfirmed(const struct catalog *c)
+{
+	size_t k = 0;
+	if (!c)
+		return 0;
+	for (size_t i = 0; i < c->n_accels; i++) {
+		const struct catalog_accel *a = &c->accels[i];
+		k += count_list(a->sources, a->n_sources);
+		k += catalog_source_unconfirmed(a->eff_compute.source);
+		k += catalog_source_unconfirmed(a->eff_mem_bw.source);
+		k += catalog_source_unconfirmed(a->eff_link.source);
+		k += catalog_source_unconfirmed(a->eff_training.source);
+		k += catalog_source_unconfirmed(a->price.source);
+	}
+	for (size_t i = 0; i < c->n_platforms; i++) {
+		const struct catalog_platform *p = &c->platforms[i];
+		k += count_list(p->sources, p->n_sources);
+		k += catalog_source_unconfirmed(p->price.source);
+		for (size_t j = 0; j < p->n_bom; j++)
+			k += catalog_source_unconfirmed(p->bom[j].source);
+	}
+	for (size_t i = 0; i < c->n_fabrics; i++) {
+		k += count_list(c->fabrics[i].sources, c->fabrics[i].n_sources);
+		k += catalog_source_unconfirmed(c->fabrics[i].efficiency.source);
+	}
+	for (size_t i = 0; i < c->n_models; i++)
+		k += count_list(c->models[i].sources, c->models[i].n_sources);
+#define X(name, unit, doc) k += catalog_source_unconfirmed(c->defaults.name.source);
+	CATALOG_DEFAULTS(X)
+#undef X
+	return k;
+}
+
+/* ---- freeing ---- */
+
+static void free_list(char **s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(s[i]);
+	free(s);
+}
+
+static void free_accel(struct catalog_accel *a)
+{
+	free(a->id);
+	free(a->name);
+	free(a->vendor);
+	free(a->architecture);
+	free(a->mem_type);
+	free(a->link_kind);
+	free(a->host_interface);
+	free(a->mig);
+	free(a->eff_compute.source);
+	free(a->eff_mem_bw.source);
+	free(a->eff_link.source);
+	free(a->eff_training.source);
+	free(a->price.date);
+	free(a->price.source);
+	free_list(a->sources, a->n_sources);
+	free(a->file);
+}
+
+static void free_platform(struct catalog_platform *p)
+{
+	free(p->id);
+	free(p->name);
+	free(p->accel_id);
+	free(p->nic_kind);
+	free(p->sku);
+	free(p->price.date);
+	free(p->price.source);
+	for (size_t i = 0; i < p->n_bom; i++) {
+		free(p->bom[i].sku);
+		free(p->bom[i].category);
+		free(p->bom[i].description);
+		free(p->bom[i].source);
+	}
+	free(p->bom);
+	free_list(p->sources, p->n_sources);
+	free(p->file);
+}
+
+static void free_fabric(struct catalog_fabric *f)
+{
+	free(f->id);
+	free(f->name);
+	free(f->kind);
+	free(f->switch_sku);
+	free(f->switch_name);
+	free(f->cable_sku);
+	free(f->cable_description);
+	free(f->nic_sku);
+	free(f->nic_description);
+	free(f->efficiency.source);
+	free_list(f->sources, f->n_sources);
+	free(f->file);
+}
+
+static void free_model(struct catalog_model *m)
+{
+	free(m->id);
+	free(m->name);
+	free(m->family);
+	free_list(m->sources, m->n_sources);
+	free(m->file);
+}
+
+void catalog_free(struct catalog *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n_accels; i++)
+		free_accel(&c->accels[i]);
+	for (size_t i = 0; i < c->n_platforms; i++)
+		free_platform(&c->platforms[i]);
+	for (size_t i = 0; i < c->n_fabrics; i++)
+		free_fabric(&c->fabrics[i]);
+	for (size_t i = 0; i < c->n_models; i++)
+		free_model(&c->models[i]);
+	free(c->accels);
+	free(c->platforms);
+	free(c->fabrics);
+	free(c->models);
+#define X(name, unit, doc) free(c->defaults.name.source);
+	CATALOG_DEFAULTS(X)
+#undef X
+	free(c->defaults.version);
+	free(c->defaults.file);
+	free(c->dir);
+	free(c);
+}
+
+void catalog_errors_fini(struct catalog_errors *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->n && i < CATALOG_MAX_ERRORS; i++) {
+		free(e->msg[i]);
+		e->msg[i] = NULL;
+	}
+	e->n = 0;
+	e->truncated = false;
+}
+
+/* ---- where the catalog is ---- */
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Copies path into buf; false if it does not fit. */
+static bool put(char *buf, size_t bufsz, const char *a, const char *b)
+{
+	int n = snprintf(buf, bufsz, "%s%s", a, b ? b : "");
+	return n >= 0 && (size_t)n < bufsz;
+}
+
+/* Is the running program inside the build tree it was configured in?
+ * Then it is an uninstalled build and the source tree's catalog is the
+ * one that goes with it, so a fresh checkout runs without installing. */
+static bool running_uninstalled(void)
+{
+	char exe[PATH_MAX], top[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	if (!realpath(ABS_TOP_BUILDDIR, top))
+		return false;
+	size_t len = strlen(top);
+	return !strncmp(exe, top, len) && exe[len] == '/';
+}
+
+bool catalog_find_dir(const char *flag_dir, char *buf, size_t bufsz)
+{
+	if (!buf || !bufsz)
+		return false;
+	buf[0] = '\0';
+	/* An explicit choice is never silently replaced by another folder:
+	 * the caller reports the one the user named. */
+	if (flag_dir && *flag_dir)
+		return put(buf, bufsz, flag_dir, NULL) && is_dir(buf);
+	const char *env = getenv("ACCELSIZER_CATALOG");
+	if (env && *env)
+		return put(buf, bufsz, env, NULL) && is_dir(buf);
+
+	/* The XDG spec says to ignore a relative $XDG_CONFIG_HOME. */
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	if (xdg && xdg[0] == '/') {
+		if (put(buf, bufsz, xdg, "/accelsizer/catalog") && is_dir(buf))
+			return true;
+	} else if (home && *home) {
+		if (put(buf, bufsz, home, "/.config/accelsizer/catalog") && is_dir(buf))
+			return true;
+	}
+	if (running_uninstalled() && put(buf, bufsz, ABS_TOP_SRCDIR, "/catalog") && is_dir(buf))
+		return true;
+	return put(buf, bufsz, PKGDATADIR, "/catalog") && is_dir(buf);
+}

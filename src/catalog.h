@@ -224,7 +224,8 @@ void catalog_errors_fini(struct catalog_errors *e);
 /*
  * Loads every file under dir.  Returns NULL when anything is wrong, with
  * every problem found (up to CATALOG_MAX_ERRORS) in *errs, which the caller
- * finalises with catalog_errors_fini() either way.
+ * finalises with catalog_errors_fini() either way.  catalog_load()
+ * initialises *errs itself.  Items are sorted by id.
  */
 struct catalog *catalog_load(const char *dir, struct catalog_errors *errs);
 void catalog_free(struct catalog *c);
@@ -233,7 +234,8 @@ const struct catalog_accel *catalog_accel(const struct catalog *c, const char *i
 const struct catalog_platform *catalog_platform(const struct catalog *c, const char *id);
 const struct catalog_fabric *catalog_fabric(const struct catalog *c, const char *id);
 const struct catalog_model *catalog_model(const struct catalog *c, const char *id);
-/* Platforms for an accelerator, smallest node first; returns the count. */
+/* Platforms for an accelerator, smallest node first (then by id); stores at
+ * most max of them in out and returns how many it stored. */
 size_t catalog_platforms_for(const struct catalog *c, const struct catalog_accel *a,
 			     const struct catalog_platform **out, size_t max);
 
@@ -244,5 +246,11 @@ size_t catalog_platforms_for(const struct catalog *c, const struct catalog_accel
  * Writes the chosen folder into buf; returns false if none exists.
  */
 bool catalog_find_dir(const char *flag_dir, char *buf, size_t bufsz);
+
+/* Does this source text mark a figure as not yet confirmed (it starts with
+ * "unconfirmed:")?  And how many such sources the whole catalog holds:
+ * sources lists, efficiency, price, BOM-line and defaults sources. */
+bool catalog_source_unconfirmed(const char *source);
+size_t catalog_count_unconfirmed(const struct catalog *c);
 
 #endif
