@@ -1,3 +1,116 @@
+/*
+ * theme: the wizard's colours and glyphs, read from themes/NAME.yaml.
+ *
+ * Code never asks for a colour, only for a UI role (frame, bar_over,
+ * selection...); a theme fills one style per role plus the glyphs that make
+ * every state readable without colour (fits / tight / over / binding).  This
+ * module only parses and finds theme files; it does not include curses, so
+ * the wizard maps a struct theme onto colour pairs itself (tui_draw.c).
+ *
+ * Ownership: struct theme is a plain caller-owned value, nothing to free.
+ */
 #ifndef ACCELSIZER_THEME_H
 #define ACCELSIZER_THEME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* X(role, what it paints) */
+#define THEME_ROLES(X) \
+	X(frame,        "separators and the frame around the screen") \
+	X(title,        "the title line and key names in the key bar") \
+	X(step_current, "the current step in the step bar") \
+	X(step_other,   "the other steps in the step bar") \
+	X(step_missing, "a step that still lacks input") \
+	X(field,        "field labels") \
+	X(field_focus,  "the field or row under the cursor") \
+	X(value,        "values and figures") \
+	X(unit,         "units next to values") \
+	X(muted,        "greyed-out rows, hints, filtered accelerators") \
+	X(error,        "refused input and errors on the status line") \
+	X(status,       "the status line and key bar labels") \
+	X(bar_fits,     "a bar that fits") \
+	X(bar_tight,    "a bar that is tight (above defaults.tight_fraction)") \
+	X(bar_over,     "a bar that does not fit") \
+	X(binding,      "the binding-constraint marker") \
+	X(selection,    "the chosen accelerator") \
+	X(header,       "table headers and section titles")
+
+enum theme_role {
+#define X(role, doc) ROLE_##role,
+	THEME_ROLES(X)
+#undef X
+	ROLE_COUNT
+};
+
+/* X(glyph, utf-8 default, ascii default, meaning) */
+#define THEME_GLYPHS(X) \
+	X(bar_full,  "\u2588", "#", "a filled bar cell") \
+	X(bar_empty, "\u00b7", ".", "an empty bar cell") \
+	X(fits,      "\u2713", "+", "the resource fits") \
+	X(tight,     "!",      "~", "the resource is tight") \
+	X(over,      "\u2717", "x", "the resource does not fit") \
+	X(binding,   "\u25c6", "*", "the binding constraint") \
+	X(best,      "\u2605", "^", "the best value in a comparison") \
+	X(marked,    "\u25cf", "@", "an accelerator marked for comparison") \
+	X(missing,   "?",      "?", "a step that still lacks input")
+
+enum theme_glyph {
+#define X(g, u, a, doc) GLYPH_##g,
+	THEME_GLYPHS(X)
+#undef X
+	GLYPH_COUNT
+};
+
+/* Attributes, mapped onto A_BOLD etc. by the wizard. */
+enum {
+	THEME_BOLD = 1u << 0,
+	THEME_REVERSE = 1u << 1,
+	THEME_UNDERLINE = 1u << 2,
+	THEME_DIM = 1u << 3,
+};
+
+#define THEME_DEFAULT_COLOUR (-1)
+
+struct theme_style {
+	short fg, bg;		/* 0-255, or THEME_DEFAULT_COLOUR */
+	unsigned attrs;		/* THEME_BOLD | ... */
+};
+
+#define THEME_GLYPH_MAX 8	/* bytes, one display column */
+
+struct theme {
+	char name[64];
+	struct theme_style role[ROLE_COUNT];
+	char utf8[GLYPH_COUNT][THEME_GLYPH_MAX];
+	char ascii[GLYPH_COUNT][THEME_GLYPH_MAX];
+	bool uses_colour;	/* false when every fg/bg is default */
+};
+
+const char *theme_role_name(enum theme_role r);
+const char *theme_glyph_name(enum theme_glyph g);
+
+/* "red", "bright-blue", "default", "0".."255".  */
+bool theme_colour_parse(const char *s, short *out);
+
+/* Fills th with attributes only (no colours) and the default glyphs: what
+ * the wizard uses when no theme file can be found at all. */
+void theme_builtin_mono(struct theme *th);
+
+/*
+ * Reads a theme file.  Every role is required; glyphs are optional and
+ * default to the built-in pairs.  On error returns false with
+ * "file:line:col: message" in err (the first problem found).
+ */
+bool theme_load_file(struct theme *th, const char *path, char *err, size_t errsz);
+
+/*
+ * Finds a theme by name or path.  A value containing '/' or ending in
+ * ".yaml" is a file; otherwise NAME.yaml is looked for in, in order:
+ * $XDG_CONFIG_HOME/accelsizer/themes (or ~/.config/accelsizer/themes), the
+ * themes/ folder next to the catalog in use, the source tree's themes/ for
+ * an uninstalled build, PKGDATADIR/themes.  Returns false if not found.
+ */
+bool theme_find(const char *name, const char *catalog_dir, char *path, size_t pathsz);
+
 #endif
