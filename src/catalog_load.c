@@ -1,1 +1,1209 @@
-/* placeholder: replaced by the module's implementation */
+/*
+ * catalog_load: reads a catalog folder into struct catalog and refuses it,
+ * with every problem as "file:line:col: message", when anything is wrong.
+ *
+ * Validation is data-driven: each kind of file has a table of its keys
+ * (dotted path, type, where it goes in the struct, range, required), so
+ * every key is checked the same way and the table doubles as the list of
+ * known keys for "did you mean" hints.  The rules follow catalog/SCHEMA.md;
+ * ranges beyond the schema reject values no real part has (a 20 TB GPU, a
+ * 300 kW board) because such a figure is a typo, and a typo in a catalog
+ * quietly skews every recommendation made from it.
+ */
+#include "catalog.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ytree.h"
+
+/* A folder with more files than this is refused before anything is read,
+ * so a stray directory of generated files cannot exhaust memory. */
+#define MAX_FILES 5000
+#define MAX_FIELDS 96		/* rows in the largest table (defaults) */
+#define KEY_MAX 128
+
+/* ---- key tables ---- */
+
+enum ftype {
+	F_ID,		/* the item's id: must equal the file name */
+	F_STR,		/* non-empty string */
+	F_DATE,		/* "2024-06" or "2024-06-30" */
+	F_NUM,		/* double, plain YAML number */
+	F_INT,		/* int */
+	F_LONG,		/* long */
+	F_ENUM,		/* string parsed by ->parse into an enum */
+	F_CHOICE,	/* string that must be one of ->choices */
+	F_STRLIST,	/* list of strings: char ** at off, size_t count at off_n */
+	F_LIST,		/* list of mappings read with ->sub */
+	F_ACCEL_REF,	/* accelerator id: char * at off, pointer at off_n */
+};
+
+enum {
+	REQ = 1,	/* required whenever the mapping holding it exists */
+	OPTGROUP = 2,	/* ...but the mapping holding it is optional */
+	GT_MIN = 4,	/* min is exclusive */
+};
+
+struct schema;
+
+struct field {
+	const char *key;	/* dotted path: "memory.capacity_gb" */
+	enum ftype type;
+	unsigned flags;
+	size_t off, off_n;
+	double min, max;
+	double scale;		/* F_NUM: stored value = value x scale (0: 1) */
+	bool (*parse)(const char *s, void *out);	/* F_ENUM */
+	const char *choices;	/* F_ENUM, F_CHOICE: "a, b, c" for messages */
+	const struct schema *sub;	/* F_LIST */
+};
+
+struct ctx;
+struct schema {
+	const char *what;		/* "accelerator", for messages */
+	const struct field *f;
+	size_t n;
+	size_t size;			/* one item or list element */
+	/* Checks that involve several keys, after the table pass. */
+	void (*check)(struct ctx *x, void *item, const struct ynode *root);
+};
+
+#define NUM(k, T, m, fl, lo, hi) \
+	{ .key = k, .type = F_NUM, .flags = (fl), .off = offsetof(T, m), .min = lo, .max = hi }
+#define INT(k, T, m, fl, lo, hi) \
+	{ .key = k, .type = F_INT, .flags = (fl), .off = offsetof(T, m), .min = lo, .max = hi }
+#define STR(k, T, m, fl) { .key = k, .type = F_STR, .flags = (fl), .off = offsetof(T, m) }
+#define DATE(k, T, m, fl) { .key = k, .type = F_DATE, .flags = (fl), .off = offsetof(T, m) }
+#define ID(T) { .key = "id", .type = F_ID, .flags = REQ, .off = offsetof(T, id) }
+#define SOURCES(T) { .key = "sources", .type = F_STRLIST, .flags = REQ, \
+		     .off = offsetof(T, sources), .off_n = offsetof(T, n_sources) }
+/* A sourced figure {value, source} is two rows, so a missing or unknown
+ * key inside it reads like any other. */
+#define SOURCED(k, T, m, fl, lo, hi) \
+	NUM(k ".value", T, m.value, (fl) | REQ, lo, hi), \
+	STR(k ".source", T, m.source, (fl) | REQ)
+#define PRICE(T, hi) \
+	NUM("price.usd", T, price.usd, REQ, 0, hi), \
+	DATE("price.date", T, price.date, REQ), \
+	STR("price.source", T, price.source, REQ)
+
+static bool parse_form(const char *s, void *out) { return form_factor_parse(s, out); }
+static bool parse_stack(const char *s, void *out) { return stack_parse(s, out); }
+static bool parse_topology(const char *s, void *out) { return topology_parse(s, out); }
+
+#define PEAK(p) NUM("peak_tflops." #p, struct catalog_accel, peak_tflops[PREC_##p##_IDX], \
+		    GT_MIN, 0, 1e6)
+/* Peaks up to 1e6 TFLOPS: fifty times the largest accelerator shipping. */
+#define PREC_fp64_IDX PREC_FP64
+#define PREC_fp32_IDX PREC_FP32
+#define PREC_tf32_IDX PREC_TF32
+#define PREC_bf16_IDX PREC_BF16
+#define PREC_fp16_IDX PREC_FP16
+#define PREC_fp8_IDX PREC_FP8
+#define PREC_int8_IDX PREC_INT8
+#define PREC_int4_IDX PREC_INT4
+#define PREC_fp4_IDX PREC_FP4
+
+#define A struct catalog_accel
+static const struct field accel_fields[] = {
+	ID(A),
+	STR("name", A, name, REQ),
+	STR("vendor", A, vendor, REQ),
+	STR("architecture", A, architecture, REQ),
+	{ .key = "form_factor", .type = F_ENUM, .flags = REQ, .off = offsetof(A, form),
+	  .parse = parse_form, .choices = "sxm, oam, pcie, superchip" },
+	NUM("memory.capacity_gb", A, mem_gb, REQ | GT_MIN, 0, 10000),
+	STR("memory.type", A, mem_type, REQ),
+	NUM("memory.bandwidth_tb_s", A, mem_bw_tb_s, REQ | GT_MIN, 0, 1000),
+	NUM("memory.usable_fraction", A, mem_usable_fraction, REQ | GT_MIN, 0, 1),
+	PEAK(fp64), PEAK(fp32), PEAK(tf32),
+	{ .key = "peak_tflops.bf16", .type = F_NUM, .flags = REQ | GT_MIN,
+	  .off = offsetof(A, peak_tflops[PREC_BF16]), .min = 0, .max = 1e6 },
+	PEAK(fp16), PEAK(fp8), PEAK(int8), PEAK(int4), PEAK(fp4),
+	STR("link.kind", A, link_kind, REQ),
+	NUM("link.bandwidth_gb_s", A, link_gb_s, REQ | GT_MIN, 0, 100000),
+	INT("link.domain_size", A, link_domain, REQ, 1, 100000),
+	STR("host_interface", A, host_interface, REQ),
+	NUM("power_w", A, power_w, REQ | GT_MIN, 0, 100000),
+	STR("mig", A, mig, REQ),
+	{ .key = "stack", .type = F_ENUM, .flags = REQ, .off = offsetof(A, stack),
+	  .parse = parse_stack, .choices = "cuda, rocm, gaudi" },
+	SOURCED("efficiency.compute", A, eff_compute, GT_MIN, 0, 1),
+	SOURCED("efficiency.memory_bw", A, eff_mem_bw, GT_MIN, 0, 1),
+	SOURCED("efficiency.link", A, eff_link, GT_MIN, 0, 1),
+	SOURCED("efficiency.training", A, eff_training, GT_MIN | OPTGROUP, 0, 1),
+	PRICE(A, 1e7),
+	SOURCES(A),
+};
+#undef A
+
+#define L struct catalog_bom_line
+static const struct field bom_fields[] = {
+	STR("sku", L, sku, REQ),
+	/* The categories the BOM groups lines by (DESIGN.md section 6). */
+	{ .key = "category", .type = F_CHOICE, .flags = REQ, .off = offsetof(L, category),
+	  .choices = "accelerator, server, network, cable, rack, power, support, service" },
+	STR("description", L, description, REQ),
+	INT("qty", L, qty, REQ, 1, 10000),
+	NUM("unit_price_usd", L, unit_price_usd, REQ, 0, 1e8),
+	NUM("power_w", L, power_w, REQ, 0, 100000),
+	STR("source", L, source, REQ),
+};
+#undef L
+static const struct schema bom_schema = {
+	"BOM line", bom_fields, sizeof bom_fields / sizeof bom_fields[0],
+	sizeof(struct catalog_bom_line), NULL
+};
+
+#define P struct catalog_platform
+static const struct field platform_fields[] = {
+	ID(P),
+	STR("name", P, name, REQ),
+	{ .key = "accelerator", .type = F_ACCEL_REF, .flags = REQ, .off = offsetof(P, accel_id),
+	  .off_n = offsetof(P, accel) },
+	INT("gpus_per_node", P, gpus_per_node, REQ, 1, 128),
+	{ .key = "topology", .type = F_ENUM, .flags = REQ, .off = offsetof(P, topology),
+	  .parse = parse_topology, .choices = "switched, mesh, bridged-pairs, pcie" },
+	INT("nics.count", P, nic_count, REQ, 0, 1024),
+	NUM("nics.speed_gbit", P, nic_gbit, REQ | GT_MIN, 0, 10000),
+	STR("nics.kind", P, nic_kind, REQ),
+	INT("rack_units", P, rack_units, REQ, 1, 48),
+	NUM("max_power_w", P, max_power_w, REQ | GT_MIN, 0, 1e6),
+	STR("sku", P, sku, REQ),
+	PRICE(P, 1e8),
+	{ .key = "bom", .type = F_LIST, .flags = REQ, .off = offsetof(P, bom),
+	  .off_n = offsetof(P, n_bom), .sub = &bom_schema },
+	SOURCES(P),
+};
+#undef P
+
+#define F struct catalog_fabric
+static const struct field fabric_fields[] = {
+	ID(F),
+	STR("name", F, name, REQ),
+	{ .key = "kind", .type = F_CHOICE, .flags = REQ, .off = offsetof(F, kind),
+	  .choices = "infiniband, ethernet" },
+	NUM("port_speed_gbit", F, port_gbit, REQ | GT_MIN, 0, 10000),
+	STR("switch.sku", F, switch_sku, REQ),
+	STR("switch.name", F, switch_name, REQ),
+	INT("switch.radix", F, switch_radix, REQ, 4, 10000),
+	INT("switch.rack_units", F, switch_rack_units, REQ, 1, 48),
+	NUM("switch.power_w", F, switch_power_w, REQ, 0, 100000),
+	NUM("switch.price_usd", F, switch_price_usd, REQ, 0, 1e8),
+	STR("cable.sku", F, cable_sku, REQ),
+	STR("cable.description", F, cable_description, REQ),
+	NUM("cable.price_usd", F, cable_price_usd, REQ, 0, 1e6),
+	NUM("cable.power_w", F, cable_power_w, REQ, 0, 1000),
+	STR("nic.sku", F, nic_sku, REQ),
+	STR("nic.description", F, nic_description, REQ),
+	NUM("nic.price_usd", F, nic_price_usd, REQ, 0, 1e6),
+	NUM("nic.power_w", F, nic_power_w, REQ, 0, 1000),
+	SOURCED("efficiency", F, efficiency, GT_MIN, 0, 1),
+	NUM("latency_us", F, latency_us, REQ | GT_MIN, 0, 1e6),
+	SOURCES(F),
+};
+#undef F
+
+#define M struct catalog_model
+static const struct field model_fields[] = {
+	ID(M),
+	STR("name", M, name, REQ),
+	STR("family", M, family, REQ),
+	{ .key = "params_b", .type = F_NUM, .flags = REQ | GT_MIN, .off = offsetof(M, params),
+	  .min = 0, .max = 100000, .scale = 1e9 },
+	{ .key = "active_params_b", .type = F_NUM, .flags = GT_MIN, .off = offsetof(M, active_params),
+	  .min = 0, .max = 100000, .scale = 1e9 },
+	INT("layers", M, layers, REQ, 1, 10000),
+	INT("hidden_size", M, hidden, REQ, 1, 10000000),
+	INT("attention_heads", M, heads, REQ, 1, 100000),
+	INT("kv_heads", M, kv_heads, REQ, 1, 100000),
+	INT("head_dim", M, head_dim, REQ, 1, 100000),
+	INT("ffn_size", M, ffn, REQ, 1, 100000000),
+	INT("vocab_size", M, vocab, REQ, 1, 100000000),
+	{ .key = "max_context", .type = F_LONG, .flags = REQ, .off = offsetof(M, max_context),
+	  .min = 1, .max = 1e9 },
+	INT("experts.total", M, experts, REQ | OPTGROUP, 1, 100000),
+	INT("experts.active", M, experts_active, REQ | OPTGROUP, 1, 100000),
+	INT("mla.kv_lora_rank", M, mla_kv_lora_rank, REQ | OPTGROUP, 1, 1000000),
+	INT("mla.qk_rope_head_dim", M, mla_qk_rope_head_dim, REQ | OPTGROUP, 1, 100000),
+	INT("sliding_window.tokens", M, sliding_window, REQ | OPTGROUP, 1, 1000000000),
+	INT("sliding_window.layers", M, sliding_layers, OPTGROUP, 0, 10000),
+	SOURCES(M),
+};
+#undef M
+
+/* defaults.yaml: the rows come from CATALOG_DEFAULTS, the ranges from the
+ * unit (see default_range). */
+#define D struct catalog_defaults
+static const struct field default_fields[] = {
+	STR("version", D, version, REQ),
+#define X(name, unit, doc) SOURCED(#name, D, name, 0, 0, 0),
+	CATALOG_DEFAULTS(X)
+#undef X
+};
+#undef D
+
+static void check_platform(struct ctx *x, void *item, const struct ynode *root);
+static void check_model(struct ctx *x, void *item, const struct ynode *root);
+
+#define SCHEMA(what, f, T, check) { what, f, sizeof f / sizeof f[0], sizeof(T), check }
+static const struct schema accel_schema =
+	SCHEMA("accelerator", accel_fields, struct catalog_accel, NULL);
+static const struct schema platform_schema =
+	SCHEMA("platform", platform_fields, struct catalog_platform, check_platform);
+static const struct schema fabric_schema =
+	SCHEMA("fabric", fabric_fields, struct catalog_fabric, NULL);
+static const struct schema model_schema =
+	SCHEMA("model", model_fields, struct catalog_model, check_model);
+static const struct schema defaults_schema =
+	SCHEMA("defaults", default_fields, struct catalog_defaults, NULL);
+
+_Static_assert(sizeof default_fields / sizeof default_fields[0] <= MAX_FIELDS,
+	       "raise MAX_FIELDS");
+_Static_assert(sizeof accel_fields / sizeof accel_fields[0] <= MAX_FIELDS,
+	       "raise MAX_FIELDS");
+
+/* The folders, in load order: platforms refer to accelerators, so the
+ * accelerators are complete before any platform is read. */
+struct kind {
+	const char *dir;
+	const struct schema *s;
+	size_t arr_off, n_off;		/* in struct catalog */
+	size_t id_off, file_off, line_off;	/* in the item */
+};
+
+#define KIND(d, s, arr, T) { d, &s, offsetof(struct catalog, arr), \
+	offsetof(struct catalog, n_##arr), offsetof(T, id), offsetof(T, file), offsetof(T, line) }
+static const struct kind kinds[] = {
+	KIND("accelerators", accel_schema, accels, struct catalog_accel),
+	KIND("platforms", platform_schema, platforms, struct catalog_platform),
+	KIND("fabrics", fabric_schema, fabrics, struct catalog_fabric),
+	KIND("models", model_schema, models, struct catalog_model),
+};
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+
+/* ---- error collection ---- */
+
+struct pending {
+	int line, col;
+	size_t seq;
+	char *msg;
+};
+
+struct ctx {
+	struct catalog *cat;
+	struct catalog_errors *errs;
+	size_t kind;			/* index into kinds of the folder being read */
+	const char *file;		/* path of the file being read, for messages */
+	const char *stem;		/* its name without .yaml: the expected id */
+	/* One file's problems, sorted by position before they are kept, so
+	 * the user reads them top to bottom whatever order the checks ran. */
+	struct pending pend[CATALOG_MAX_ERRORS];
+	size_t npend;
+	bool pend_over;
+	bool oom;
+};
+
+static bool errs_full(const struct ctx *x)
+{
+	return x->errs->n >= CATALOG_MAX_ERRORS;
+}
+
+static void add_error(struct ctx *x, char *msg)
+{
+	if (!msg) {
+		x->oom = true;
+		return;
+	}
+	if (x->errs->n < CATALOG_MAX_ERRORS)
+		x->errs->msg[x->errs->n++] = msg;
+	else {
+		x->errs->truncated = true;
+		free(msg);
+	}
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return NULL;
+	char *s = malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vformat(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* A problem at node n of the current file (n NULL: the file as a whole). */
+static void err_at(struct ctx *x, const struct ynode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void err_at(struct ctx *x, const struct ynode *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *what = vformat(fmt, ap);
+	va_end(ap);
+	char *msg = NULL;
+	if (what)
+		msg = n ? format("%s:%d:%d: %s", x->file, n->line, n->col, what)
+			: format("%s: %s", x->file, what);
+	free(what);
+	if (!msg) {
+		x->oom = true;
+		return;
+	}
+	if (x->npend == CATALOG_MAX_ERRORS) {
+		x->pend_over = true;
+		free(msg);
+		return;
+	}
+	x->pend[x->npend] = (struct pending){ n ? n->line : 0, n ? n->col : 0, x->npend, msg };
+	x->npend++;
+}
+
+static int pending_cmp(const void *a, const void *b)
+{
+	const struct pending *p = a, *q = b;
+	if (p->line != q->line)
+		return p->line < q->line ? -1 : 1;
+	if (p->col != q->col)
+		return p->col < q->col ? -1 : 1;
+	return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+
+static void flush_file_errors(struct ctx *x)
+{
+	qsort(x->pend, x->npend, sizeof x->pend[0], pending_cmp);
+	for (size_t i = 0; i < x->npend; i++)
+		add_error(x, x->pend[i].msg);
+	if (x->pend_over)
+		x->errs->truncated = true;
+	x->npend = 0;
+	x->pend_over = false;
+}
+
+/* ---- "did you mean" ---- */
+
+/* Edit distance with adjacent transpositions (optimal string alignment),
+ * capped: keys are short, and anything past 2 is no suggestion anyway. */
+static int edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	if (la > KEY_MAX || lb > KEY_MAX)
+		return 99;
+	int d[KEY_MAX + 1][KEY_MAX + 1];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = a[i - 1] != b[j - 1];
+			int v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[la][lb];
+}
+
+struct suggest {
+	const char *best;
+	size_t best_len;
+	int dist;
+};
+
+static void suggest_try(struct suggest *s, const char *word, const char *cand, size_t len)
+{
+	int d = edit_distance(word, strlen(word), cand, len);
+	if (d <= 2 && d < s->dist) {
+		s->best = cand;
+		s->best_len = len;
+		s->dist = d;
+	}
+}
+
+/* ---- walking a mapping with a table ---- */
+
+/* The component of key after prefix (up to the next dot), and whether
+ * more follows (a group rather than a leaf). */
+static bool under(const char *key, const char *prefix, size_t plen)
+{
+	return !strncmp(key, prefix, plen);
+}
+
+static size_t component(const char *key, size_t plen, bool *group)
+{
+	const char *dot = strchr(key + plen, '.');
+	*group = dot != NULL;
+	return dot ? (size_t)(dot - key) - plen : strlen(key + plen);
+}
+
+/* "capacity_gb, type, ..." : the keys a mapping at prefix may hold. */
+static void list_keys(const struct schema *s, const char *prefix, char *buf, size_t sz)
+{
+	size_t plen = strlen(prefix), used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < s->n; i++) {
+		const char *k = s->f[i].key;
+		if (!under(k, prefix, plen))
+			continue;
+		bool group;
+		size_t len = component(k, plen, &group);
+		bool dup = false;
+		for (size_t j = 0; j < i && !dup; j++) {
+			const char *o = s->f[j].key;
+			bool g2;
+			dup = under(o, prefix, plen) && component(o, plen, &g2) == len &&
+			      !strncmp(o + plen, k + plen, len);
+		}
+		if (dup)
+			continue;
+		int n = snprintf(buf + used, sz - used, "%s%.*s", used ? ", " : "", (int)len,
+				 k + plen);
+		if (n < 0 || (size_t)n >= sz - used)
+			return;
+		used += (size_t)n;
+	}
+}
+
+static void *at(void *base, size_t off)
+{
+	return (char *)base + off;
+}
+
+static char *dup_str(struct ctx *x, const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		x->oom = true;
+	return d;
+}
+
+/* A string value: any scalar but an empty or null one. */
+static const char *want_string(struct ctx *x, const struct field *f, const struct ynode *v)
+{
+	char what[80];
+	if (v->kind != YN_SCALAR || ynode_is_null(v) || !v->scalar[0]) {
+		err_at(x, v, "%s: expected a string, got %s", f->key,
+		       ynode_describe(v, what, sizeof what));
+		return NULL;
+	}
+	return v->scalar;
+}
+
+/* "2024-06" or "2024-06-30": the price date a quote is judged by. */
+static bool is_date(const char *s)
+{
+	size_t len = strlen(s);
+	if (len != 7 && len != 10)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		bool dash = i == 4 || i == 7;
+		if (dash ? s[i] != '-' : (s[i] < '0' || s[i] > '9'))
+			return false;
+	}
+	int month = (s[5] - '0') * 10 + (s[6] - '0');
+	int day = len == 10 ? (s[8] - '0') * 10 + (s[9] - '0') : 1;
+	return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+static bool in_choices(const char *s, const char *choices)
+{
+	size_t len = strlen(s);
+	for (const char *c = choices; *c;) {
+		size_t n = strcspn(c, ",");
+		if (n == len && !strncmp(c, s, len))
+			return true;
+		c += n;
+		c += strspn(c, ", ");
+	}
+	return false;
+}
+
+/* defaults.yaml ranges by unit: what a sane assumption can be. */
+static void default_range(const char *key, double *lo, double *hi, unsigned *flags, bool *integer)
+{
+	static const struct {
+		const char *unit;
+		double lo, hi;
+		unsigned flags;
+		bool integer;
+	} units[] = {
+		{ "ratio", 0, 1, GT_MIN, false },
+		{ "GB", 0, 10000, 0, false },
+		{ "us", 0, 1e6, 0, false },
+		{ "GB/s", 0, 100000, GT_MIN, false },
+		{ "bytes", 0, 1000, 0, false },
+		{ "bits", 0, 64, GT_MIN, false },
+		{ "count", 0, 1000, 0, true },
+		{ "seqs", 1, 1e6, 0, true },
+		{ "USD/kWh", 0, 10, 0, false },
+		{ "years", 0, 50, GT_MIN, false },
+		{ "kW", 0, 10000, GT_MIN, false },
+		{ "U", 1, 100, 0, true },
+		{ "USD", 0, 1e9, 0, false },
+		{ "nodes", 0, 10000, 0, true },
+		{ "GPUs", 1, 100000, 0, true },
+	};
+	/* Ratios that are not shares of something. */
+	static const struct {
+		const char *name;
+		double lo, hi;
+		unsigned flags;
+	} special[] = {
+		{ "pue", 1, 5, 0 },			/* 1.0 is a perfect data centre */
+		{ "training_overlap", 0, 1, 0 },	/* 0: nothing overlaps */
+		{ "support_fraction_per_year", 0, 1, 0 },	/* 0: no support line */
+		{ "prefill_efficiency", 0, 4, GT_MIN },	/* a factor on eff_compute */
+	};
+	static const struct {
+		const char *name, *unit;
+	} unit_of[] = {
+#define X(name, unit, doc) { #name, unit },
+		CATALOG_DEFAULTS(X)
+#undef X
+	};
+	*lo = 0, *hi = 1e9, *flags = 0, *integer = false;
+	size_t klen = strcspn(key, ".");
+	for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
+		if (strlen(special[i].name) == klen && !strncmp(special[i].name, key, klen)) {
+			*lo = special[i].lo, *hi = special[i].hi, *flags = special[i].flags;
+			return;
+		}
+	}
+	for (size_t i = 0; i < sizeof unit_of / sizeof unit_of[0]; i++) {
+		if (strlen(unit_of[i].name) != klen || strncmp(unit_of[i].name, key, klen))
+			continue;
+		for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+			if (!strcmp(units[u].unit, unit_of[i].unit)) {
+				*lo = units[u].lo, *hi = units[u].hi;
+				*flags = units[u].flags, *integer = units[u].integer;
+				return;
+			}
+		}
+	}
+}
+
+/* 1000000 rather than 1e+06 in messages. */
+static const char *fmt_num(double v, char *buf, size_t sz)
+{
+	if (v == (double)(long long)v && v > -1e15 && v < 1e15)
+		snprintf(buf, sz, "%lld", (long long)v);
+	else
+		snprintf(buf, sz, "%g", v);
+	return buf;
+}
+
+static bool range_ok(struct ctx *x, const struct field *f, const struct ynode *v, double val,
+		     double lo, double hi, unsigned flags)
+{
+	bool gt = flags & GT_MIN;
+	if ((gt ? val > lo : val >= lo) && val <= hi)
+		return true;
+	char a[32], b[32];
+	err_at(x, v, "%s must be in %c%s, %s], got %s", f->key, gt ? '(' : '[',
+	       fmt_num(lo, a, sizeof a), fmt_num(hi, b, sizeof b), v->scalar);
+	return false;
+}
+
+static void read_map(struct ctx *x, const struct schema *s, const struct ynode *map,
+		     const char *prefix, void *base, unsigned char *seen);
+
+static const struct catalog_accel *find_accel(const struct catalog *c, const char *id)
+{
+	/* The accelerators are sorted by id by the time platforms are read. */
+	size_t lo = 0, hi = c->n_accels;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = strcmp(id, c->accels[mid].id);
+		if (!r)
+			return &c->accels[mid];
+		if (r < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* Ids name files and appear on command lines and in CSV cells: keep them
+ * to characters that need no quoting anywhere. */
+static bool id_chars_ok(const char *s)
+{
+	if (!*s || strlen(s) > 64)
+		return false;
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' ||
+		      *s == '.' || *s == '_'))
+			return false;
+	return true;
+}
+
+/* Is id already taken by an item of an earlier folder?  Ids are unique
+ * across the catalog so that `catalog show ID` means one thing. */
+static const char *id_taken(struct ctx *x, const char *id)
+{
+	for (size_t k = 0; k < x->kind && k < N_KINDS; k++) {
+		const struct kind *kd = &kinds[k];
+		char *arr = *(char **)at(x->cat, kd->arr_off);
+		size_t n = *(size_t *)at(x->cat, kd->n_off);
+		for (size_t i = 0; i < n; i++) {
+			char *item = arr + i * kd->s->size;
+			const char *other = *(char **)(item + kd->id_off);
+			if (other && !strcmp(other, id))
+				return *(char **)(item + kd->file_off);
+		}
+	}
+	return NULL;
+}
+
+static void read_list(struct ctx *x, const struct field *f, const struct ynode *v, void *base)
+{
+	char what[80];
+	if (v->kind != YN_SEQ) {
+		err_at(x, v, "%s: expected a list, got %s", f->key, ynode_describe(v, what, sizeof what));
+		return;
+	}
+	if (f->type == F_STRLIST) {
+		if (!v->n && (f->flags & REQ)) {
+			err_at(x, v, "%s: the list is empty; name at least one source", f->key);
+			return;
+		}
+		char **list = calloc(v->n ? v->n : 1, sizeof *list);
+		if (!list) {
+			x->oom = true;
+			return;
+		}
+		size_t n = 0;
+		for (size_t i = 0; i < v->n; i++) {
+			const char *s = want_string(x, f, v->items[i]);
+			if (s && (list[n] = dup_str(x, s)))
+				n++;
+		}
+		*(char ***)at(base, f->off) = list;
+		*(size_t *)at(base, f->off_n) = n;
+		return;
+	}
+	const struct schema *sub = f->sub;
+	char *arr = calloc(v->n ? v->n : 1, sub->size);
+	if (!arr) {
+		x->oom = true;
+		return;
+	}
+	*(void **)at(base, f->off) = arr;
+	*(size_t *)at(base, f->off_n) = v->n;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ynode *e = v->items[i];
+		if (e->kind != YN_MAP) {
+			char keys[256];
+			list_keys(sub, "", keys, sizeof keys);
+			err_at(x, e, "%s: expected a %s mapping (keys: %s), got %s", f->key, sub->what,
+			       keys, ynode_describe(e, what, sizeof what));
+			continue;
+		}
+		unsigned char seen[MAX_FIELDS] = { 0 };
+		read_map(x, sub, e, "", arr + i * sub->size, seen);
+	}
+}
+
+/* Reads one value v for row f into base. */
+static void read_value(struct ctx *x, const struct field *f, const struct ynode *v, void *base)
+{
+	char what[80];
+	const char *s;
+	double d;
+	long l;
+	switch (f->type) {
+	case F_ID:
+		if (!(s = want_string(x, f, v)))
+			return;
+		if (strcmp(s, x->stem)) {
+			err_at(x, v, "id '%s' does not match the file name (expected '%s')", s, x->stem);
+			return;
+		}
+		if (!id_chars_ok(s)) {
+			err_at(x, v, "id '%s' may only use a-z, 0-9, '-', '.' and '_' "
+			       "(starting with a letter or digit, at most 64)", s);
+			return;
+		}
+		const char *other = id_taken(x, s);
+		if (other)
+			err_at(x, v, "id '%s' is already used by %s (ids are unique across the catalog)",
+			       s, other);
+		return;		/* the id itself was set from the file name */
+	case F_STR:
+	case F_DATE:
+	case F_CHOICE:
+		if (!(s = want_string(x, f, v)))
+			return;
+		if (f->type == F_DATE && !is_date(s)) {
+			err_at(x, v, "%s: expected a date like 2024-06 or 2024-06-30, got %s", f->key,
+			       ynode_describe(v, what, sizeof what));
+			return;
+		}
+		if (f->type == F_CHOICE && !in_choices(s, f->choices)) {
+			err_at(x, v, "%s: expected one of %s, got %s", f->key, f->choices,
+			       ynode_describe(v, what, sizeof what));
+			return;
+		}
+		free(*(char **)at(base, f->off));
+		*(char **)at(base, f->off) = dup_str(x, s);
+		return;
+	case F_ENUM:
+		if (v->kind != YN_SCALAR || !f->parse(v->scalar, at(base, f->off)))
+			err_at(x, v, "%s: expected one of %s, got %s", f->key, f->choices,
+			       ynode_describe(v, what, sizeof what));
+		return;
+	case F_ACCEL_REF:
+		if (!(s = want_string(x, f, v)))
+			return;
+		free(*(char **)at(base, f->off));
+		*(char **)at(base, f->off) = dup_str(x, s);
+		const struct catalog_accel *a = find_accel(x->cat, s);
+		if (a) {
+			*(const struct catalog_accel **)at(base, f->off_n) = a;
+			return;
+		}
+		struct suggest sg = { NULL, 0, 99 };
+		for (size_t i = 0; i < x->cat->n_accels; i++)
+			suggest_try(&sg, s, x->cat->accels[i].id, strlen(x->cat->accels[i].id));
+		if (sg.best)
+			err_at(x, v, "unknown accelerator '%s'; did you mean '%.*s'?", s,
+			       (int)sg.best_len, sg.best);
+		else
+			err_at(x, v, "unknown accelerator '%s' (no accelerators/%s.yaml)", s, s);
+		return;
+	case F_NUM:
+	case F_INT:
+	case F_LONG: {
+		double lo = f->min, hi = f->max;
+		unsigned flags = f->flags;
+		bool integer = f->type != F_NUM;
+		if (f->type == F_NUM && hi == 0 && lo == 0)	/* defaults: by unit */
+			default_range(f->key, &lo, &hi, &flags, &integer);
+		if (!ynode_number(v, &d)) {
+			err_at(x, v, "%s: expected %s, got %s", f->key,
+			       integer ? "an integer" : "a number", ynode_describe(v, what, sizeof what));
+			return;
+		}
+		if (integer && (!ynode_integer(v, &l) || (double)l != d)) {
+			err_at(x, v, "%s: expected an integer, got %s", f->key,
+			       ynode_describe(v, what, sizeof what));
+			return;
+		}
+		if (!range_ok(x, f, v, d, lo, hi, flags))
+			return;
+		if (f->type == F_INT)
+			*(int *)at(base, f->off) = (int)l;
+		else if (f->type == F_LONG)
+			*(long *)at(base, f->off) = l;
+		else
+			*(double *)at(base, f->off) = f->scale ? d * f->scale : d;
+		return;
+	}
+	case F_STRLIST:
+	case F_LIST:
+		read_list(x, f, v, base);
+		return;
+	}
+}
+
+/* Reads mapping map, which sits at dotted prefix ("" or "memory.") of
+ * table s, into base.  seen marks the rows found, shared across levels. */
+static void read_map(struct ctx *x, const struct schema *s, const struct ynode *map,
+		     const char *prefix, void *base, unsigned char *seen)
+{
+	size_t plen = strlen(prefix);
+	char full[KEY_MAX + 2], what[80];
+	for (size_t i = 0; i < map->n; i++) {
+		const struct ynode *k = map->keys[i], *v = map->items[i];
+		int fl = snprintf(full, sizeof full, "%s%s", prefix, k->scalar);
+		size_t flen = (size_t)fl;
+		bool fits = fl > 0 && flen < KEY_MAX;
+		size_t row = SIZE_MAX;
+		bool is_group = false;
+		for (size_t r = 0; fits && r < s->n && row == SIZE_MAX; r++) {
+			const char *key = s->f[r].key;
+			if (!strcmp(key, full))
+				row = r;
+			else if (!strncmp(key, full, flen) && key[flen] == '.')
+				is_group = true;
+		}
+		if (row != SIZE_MAX) {
+			seen[row] = 1;
+			read_value(x, &s->f[row], v, base);
+		} else if (is_group) {
+			if (v->kind == YN_MAP) {
+				full[flen] = '.';
+				full[flen + 1] = '\0';
+				read_map(x, s, v, full, base, seen);
+			} else {
+				char keys[256];
+				full[flen] = '.';
+				full[flen + 1] = '\0';
+				list_keys(s, full, keys, sizeof keys);
+				full[flen] = '\0';
+				err_at(x, v, "%s: expected a mapping (keys: %s), got %s", full, keys,
+				       ynode_describe(v, what, sizeof what));
+			}
+		} else {
+			struct suggest sg = { NULL, 0, 99 };
+			for (size_t r = 0; r < s->n; r++) {
+				if (!under(s->f[r].key, prefix, plen))
+					continue;
+				bool group;
+				size_t len = component(s->f[r].key, plen, &group);
+				suggest_try(&sg, k->scalar, s->f[r].key + plen, len);
+			}
+			if (sg.best)
+				err_at(x, k, "unknown key '%s'; did you mean '%.*s'?", k->scalar,
+				       (int)sg.best_len, sg.best);
+			else
+				err_at(x, k, "unknown key '%s'", k->scalar);
+		}
+	}
+
+	/* Missing keys, reported at the mapping that should hold them. */
+	for (size_t r = 0; r < s->n; r++) {
+		const char *key = s->f[r].key;
+		if (seen[r] || !under(key, prefix, plen))
+			continue;
+		bool group;
+		size_t len = component(key, plen, &group);
+		if (!group) {
+			if (s->f[r].flags & REQ)
+				err_at(x, map, "missing required key '%s'", key);
+			continue;
+		}
+		char name[KEY_MAX + 1];
+		snprintf(name, sizeof name, "%.*s", (int)len, key + plen);
+		if (ytree_get(map, name))
+			continue;	/* present: its own level reported what it lacks */
+		bool earlier = false;
+		for (size_t j = 0; j < r && !earlier; j++) {
+			bool g2;
+			earlier = under(s->f[j].key, prefix, plen) &&
+				  component(s->f[j].key, plen, &g2) == len && g2 &&
+				  !strncmp(s->f[j].key + plen, name, len);
+		}
+		if (earlier)
+			continue;
+		/* The group is required if one of its rows is, unless that row's
+		 * own (innermost) mapping is this optional group. */
+		size_t glen = plen + len;
+		bool required = false;
+		for (size_t j = r; j < s->n && !required; j++) {
+			const char *o = s->f[j].key;
+			if (strncmp(o, key, glen) || o[glen] != '.' || !(s->f[j].flags & REQ))
+				continue;
+			const char *last = strrchr(o, '.');
+			bool innermost = (size_t)(last - o) == glen;
+			required = !((s->f[j].flags & OPTGROUP) && innermost);
+		}
+		if (required)
+			err_at(x, map, "missing required key '%.*s'", (int)glen, key);
+	}
+}
+
+/* ---- checks across keys ---- */
+
+/* The node at a dotted path, for positions in cross-key messages. */
+static const struct ynode *node_at(const struct ynode *root, const char *path)
+{
+	char part[KEY_MAX];
+	const struct ynode *n = root;
+	while (n && *path) {
+		size_t len = strcspn(path, ".");
+		if (len >= sizeof part)
+			return NULL;
+		memcpy(part, path, len);
+		part[len] = '\0';
+		n = ytree_get(n, part);
+		path += len + (path[len] == '.');
+	}
+	return n;
+}
+
+static void check_platform(struct ctx *x, void *item, const struct ynode *root)
+{
+	const struct catalog_platform *p = item;
+	/* A node cannot draw less than its accelerators' board power. */
+	if (p->accel && p->max_power_w > 0 && p->gpus_per_node > 0 &&
+	    p->max_power_w < p->gpus_per_node * p->accel->power_w) {
+		const struct ynode *n = node_at(root, "max_power_w");
+		err_at(x, n ? n : root, "max_power_w %g is less than its %d accelerators draw "
+		       "(%d x %g W)", p->max_power_w, p->gpus_per_node, p->gpus_per_node,
+		       p->accel->power_w);
+	}
+}
+
+static void check_model(struct ctx *x, void *item, const struct ynode *root)
+{
+	struct catalog_model *m = item;
+	const struct ynode *n;
+	if (m->active_params > 0 && m->params > 0 && m->active_params > m->params) {
+		n = node_at(root, "active_params_b");
+		err_at(x, n, "active_params_b is larger than params_b");
+	}
+	if (m->active_params == 0)
+		m->active_params = m->params;
+	if (m->kv_heads > 0 && m->heads > 0 && m->kv_heads > m->heads) {
+		n = node_at(root, "kv_heads");
+		err_at(x, n, "kv_heads (%d) is larger than attention_heads (%d)", m->kv_heads, m->heads);
+	}
+	if (m->experts_active > 0 && m->experts > 0 && m->experts_active > m->experts) {
+		n = node_at(root, "experts.active");
+		err_at(x, n, "experts.active (%d) is larger than experts.total (%d)",
+		       m->experts_active, m->experts);
+	}
+	if (m->sliding_layers > 0 && m->layers > 0 && m->sliding_layers > m->layers) {
+		n = node_at(root, "sliding_window.layers");
+		err_at(x, n, "sliding_window.layers (%d) is larger than layers (%d)",
+		       m->sliding_layers, m->layers);
+	}
+}
+
+/* ---- files and folders ---- */
+
+static char *join(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+	return format("%s%s%s", a, la && a[la - 1] == '/' ? "" : "/", b);
+}
+
+/* Parses one file into item (already zeroed) with table s.  Returns false
+ * if the file could not be read as a mapping at all. */
+static void load_file(struct ctx *x, const struct schema *s, const char *path, void *item)
+{
+	char err[512];
+	struct ytree *t = ytree_parse_file(path, err, sizeof err);
+	if (!t) {
+		char *m = dup_str(x, err);
+		if (m)
+			x->pend[x->npend++] = (struct pending){ 0, 0, 0, m };
+		return;
+	}
+	const struct ynode *root = t->root;
+	char what[80];
+	if (!root) {
+		err_at(x, NULL, "the file is empty (expected a %s mapping)", s->what);
+	} else if (root->kind != YN_MAP) {
+		err_at(x, root, "expected a mapping of keys at the top of the file, got %s",
+		       ynode_describe(root, what, sizeof what));
+	} else {
+		unsigned char seen[MAX_FIELDS] = { 0 };
+		read_map(x, s, root, "", item, seen);
+		if (s->check)
+			s->check(x, item, root);
+	}
+	ytree_free(t);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	return len > n && !strcmp(s + len - n, suffix);
+}
+
+/* The ids (file names without .yaml) in folder dir, sorted.  NULL with an
+ * error recorded on failure. */
+static char **list_folder(struct ctx *x, const char *dir, size_t *count)
+{
+	*count = 0;
+	DIR *d = opendir(dir);
+	if (!d) {
+		x->file = dir;
+		err_at(x, NULL, "cannot open the folder: %s (a catalog has accelerators/, "
+		       "platforms/, fabrics/ and models/)", strerror(errno));
+		return NULL;
+	}
+	size_t n = 0, cap = 16;
+	char **names = malloc(cap * sizeof *names);
+	bool ok = names != NULL;
+	struct dirent *e;
+	while (ok && (e = readdir(d))) {
+		const char *name = e->d_name;
+		size_t len = strlen(name);
+		if (name[0] == '.')
+			continue;	/* hidden and editor lock files */
+		if (ends_with(name, len, ".yml")) {
+			char *p = join(dir, name);
+			x->file = p ? p : dir;
+			err_at(x, NULL, "catalog files must end in .yaml");
+			flush_file_errors(x);
+			free(p);
+			continue;
+		}
+		if (!ends_with(name, len, ".yaml"))
+			continue;	/* README and the like */
+		if (n == MAX_FILES) {
+			x->file = dir;
+			err_at(x, NULL, "too many files (more than %d)", MAX_FILES);
+			ok = false;
+			break;
+		}
+		if (n == cap) {
+			char **nn = realloc(names, (cap *= 2) * sizeof *names);
+			if (!nn) {
+				x->oom = true;
+				ok = false;
+				break;
+			}
+			names = nn;
+		}
+		if (!(names[n] = strndup(name, len - 5))) {
+			x->oom = true;
+			ok = false;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (!ok) {
+		for (size_t i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		return NULL;
+	}
+	qsort(names, n, sizeof *names, cmp_str);
+	*count = n;
+	return names;
+}
+
+static void load_kind(struct ctx *x, const char *dir, size_t k)
+{
+	const struct kind *kd = &kinds[k];
+	const struct schema *s = kd->s;
+	char *folder = join(dir, kd->dir);
+	if (!folder) {
+		x->oom = true;
+		return;
+	}
+	x->kind = k;
+	size_t n;
+	char **names = list_folder(x, folder, &n);
+	flush_file_errors(x);
+	if (!names) {
+		free(folder);
+		return;
+	}
+	char *items = calloc(n ? n : 1, s->size);
+	if (!items)
+		x->oom = true;
+	*(char **)at(x->cat, kd->arr_off) = items;
+	for (size_t i = 0; i < n && items; i++) {
+		char *item = items + i * s->size;
+		/* The item exists (with its id) even when its file is broken, so
+		 * that references to it do not add a second, misleading error. */
+		*(char **)(item + kd->id_off) = names[i];
+		names[i] = NULL;
+		*(size_t *)at(x->cat, kd->n_off) = i + 1;
+		char *base = format("%s.yaml", *(char **)(item + kd->id_off));
+		char *path = base ? join(folder, base) : NULL;
+		free(base);
+		if (!path) {
+			x->oom = true;
+			break;
+		}
+		*(char **)(item + kd->file_off) = path;
+		*(int *)(item + kd->line_off) = 1;
+		x->file = path;
+		x->stem = *(char **)(item + kd->id_off);
+		if (!errs_full(x))
+			load_file(x, s, path, item);
+		flush_file_errors(x);
+	}
+	if (!n && k == 0) {
+		x->file = folder;
+		err_at(x, NULL, "no accelerators (a catalog needs at least one .yaml file here)");
+		flush_file_errors(x);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(folder);
+}
+
+static void load_defaults(struct ctx *x, const char *dir)
+{
+	char *path = join(dir, "defaults.yaml");
+	if (!path) {
+		x->oom = true;
+		return;
+	}
+	x->cat->defaults.file = path;
+	x->file = path;
+	x->stem = "defaults";
+	x->kind = N_KINDS;
+	load_file(x, &defaults_schema, path, &x->cat->defaults);
+	flush_file_errors(x);
+}
+
+struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
+{
+	memset(errs, 0, sizeof *errs);
+	struct ctx *x = calloc(1, sizeof *x);
+	struct catalog *c = calloc(1, sizeof *c);
+	if (!x || !c || !(c->dir = strdup(dir))) {
+		free(x);
+		catalog_free(c);
+		add_error(&(struct ctx){ .errs = errs }, strdup("out of memory"));
+		return NULL;
+	}
+	x->cat = c;
+	x->errs = errs;
+
+	DIR *d = opendir(dir);
+	if (!d) {
+		x->file = dir;
+		err_at(x, NULL, "cannot open the catalog folder: %s", strerror(errno));
+		flush_file_errors(x);
+	} else {
+		closedir(d);
+		for (size_t k = 0; k < N_KINDS && !errs_full(x) && !x->oom; k++)
+			load_kind(x, dir, k);
+		if (!errs_full(x) && !x->oom)
+			load_defaults(x, dir);
+	}
+	if (x->oom)
+		add_error(x, strdup("out of memory while reading the catalog"));
+	bool failed = errs->n > 0 || errs->truncated;
+	free(x);
+	if (failed) {
+		catalog_free(c);
+		return NULL;
+	}
+	return c;
+}
