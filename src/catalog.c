@@ -185,6 +185,67 @@ size_t catalog_platforms_for(const struct catalog *c, const struct catalog_accel
 	return n;
 }
 
+/* ---- suggestions ---- */
+
+#define EDIT_MAX 128
+
+int catalog_edit_distance(const char *a, const char *b, size_t lb)
+{
+	size_t la = strlen(a);
+	if (la > EDIT_MAX || lb > EDIT_MAX)
+		return 99;
+	/* Optimal string alignment: Levenshtein plus adjacent swaps, the
+	 * commonest typing slip ("bandwdith"). */
+	int d[EDIT_MAX + 1][EDIT_MAX + 1];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = a[i - 1] != b[j - 1];
+			int v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[la][lb];
+}
+
+static void closest(const char **best, int *dist, const char *id, const char *cand)
+{
+	if (!cand)
+		return;
+	int d = catalog_edit_distance(id, cand, strlen(cand));
+	if (d <= 2 && d < *dist) {
+		*best = cand;
+		*dist = d;
+	}
+}
+
+const char *catalog_suggest(const struct catalog *c, unsigned kinds, const char *id)
+{
+	const char *best = NULL;
+	int dist = 99;
+	if (!c || !id)
+		return NULL;
+	for (size_t i = 0; (kinds & CATALOG_ACCELERATORS) && i < c->n_accels; i++)
+		closest(&best, &dist, id, c->accels[i].id);
+	for (size_t i = 0; (kinds & CATALOG_PLATFORMS) && i < c->n_platforms; i++)
+		closest(&best, &dist, id, c->platforms[i].id);
+	for (size_t i = 0; (kinds & CATALOG_FABRICS) && i < c->n_fabrics; i++)
+		closest(&best, &dist, id, c->fabrics[i].id);
+	for (size_t i = 0; (kinds & CATALOG_MODELS) && i < c->n_models; i++)
+		closest(&best, &dist, id, c->models[i].id);
+	return best;
+}
+
 /* ---- unconfirmed figures ---- */
 
 bool catalog_source_unconfirmed(const char *source)
@@ -401,7 +462,13 @@ bool catalog_find_dir(const char *flag_dir, char *buf, size_t bufsz)
 		if (put(buf, bufsz, home, "/.config/accelsizer/catalog") && is_dir(buf))
 			return true;
 	}
-	if (running_uninstalled() && put(buf, bufsz, ABS_TOP_SRCDIR, "/catalog") && is_dir(buf))
+	if (running_uninstalled() && put(buf, bufsz, ABS_TOP_SRCDIR, "/catalog") && is_dir(buf)) {
+		/* abs_top_srcdir of a build dir reads "/x/build/.."; messages
+		 * and `catalog show` read better with the plain path. */
+		char real[PATH_MAX];
+		if (realpath(buf, real))
+			put(buf, bufsz, real, NULL);
 		return true;
+	}
 	return put(buf, bufsz, PKGDATADIR, "/catalog") && is_dir(buf);
 }

@@ -247,6 +247,18 @@ size_t catalog_platforms_for(const struct catalog *c, const struct catalog_accel
  */
 bool catalog_find_dir(const char *flag_dir, char *buf, size_t bufsz);
 
+/* The id closest to a mistyped one (edit distance at most 2, with
+ * transpositions), among the kinds in the mask, or NULL: for "unknown
+ * accelerator 'h100-sxn'; did you mean 'h100-sxm'?". */
+enum {
+	CATALOG_ACCELERATORS = 1, CATALOG_PLATFORMS = 2, CATALOG_FABRICS = 4,
+	CATALOG_MODELS = 8, CATALOG_ANY = 15
+};
+const char *catalog_suggest(const struct catalog *c, unsigned kinds, const char *id);
+/* Edit distance between a and the first blen bytes of b (adjacent
+ * transpositions count 1); strings longer than 128 bytes give 99. */
+int catalog_edit_distance(const char *a, const char *b, size_t blen);
+
 /* Does this source text mark a figure as not yet confirmed (it starts with
  * "unconfirmed:")?  And how many such sources the whole catalog holds:
  * sources lists, efficiency, price, BOM-line and defaults sources. */

@@ -26,7 +26,7 @@
  * so a stray directory of generated files cannot exhaust memory. */
 #define MAX_FILES 5000
 #define MAX_FIELDS 96		/* rows in the largest table (defaults) */
-#define KEY_MAX 128
+#define KEY_MAX 120
 
 /* ---- key tables ---- */
 
@@ -403,34 +403,6 @@ static void flush_file_errors(struct ctx *x)
 
 /* ---- "did you mean" ---- */
 
-/* Edit distance with adjacent transpositions (optimal string alignment),
- * capped: keys are short, and anything past 2 is no suggestion anyway. */
-static int edit_distance(const char *a, size_t la, const char *b, size_t lb)
-{
-	if (la > KEY_MAX || lb > KEY_MAX)
-		return 99;
-	int d[KEY_MAX + 1][KEY_MAX + 1];
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = (int)i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			int cost = a[i - 1] != b[j - 1];
-			int v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (d[i - 1][j - 1] + cost < v)
-				v = d[i - 1][j - 1] + cost;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	}
-	return d[la][lb];
-}
-
 struct suggest {
 	const char *best;
 	size_t best_len;
@@ -439,7 +411,7 @@ struct suggest {
 
 static void suggest_try(struct suggest *s, const char *word, const char *cand, size_t len)
 {
-	int d = edit_distance(word, strlen(word), cand, len);
+	int d = catalog_edit_distance(word, cand, len);
 	if (d <= 2 && d < s->dist) {
 		s->best = cand;
 		s->best_len = len;
@@ -666,6 +638,17 @@ static bool id_chars_ok(const char *s)
 	return true;
 }
 
+/* path inside the catalog folder, for messages that name a second file */
+static const char *relative(const struct ctx *x, const char *path)
+{
+	size_t n = strlen(x->cat->dir);
+	if (!strncmp(path, x->cat->dir, n) && path[n] == '/')
+		return path + n + 1;
+	if (n && x->cat->dir[n - 1] == '/' && !strncmp(path, x->cat->dir, n))
+		return path + n;
+	return path;
+}
+
 /* Is id already taken by an item of an earlier folder?  Ids are unique
  * across the catalog so that `catalog show ID` means one thing. */
 static const char *id_taken(struct ctx *x, const char *id)
@@ -756,7 +739,7 @@ static void read_value(struct ctx *x, const struct field *f, const struct ynode 
 		const char *other = id_taken(x, s);
 		if (other)
 			err_at(x, v, "id '%s' is already used by %s (ids are unique across the catalog)",
-			       s, other);
+			       s, relative(x, other));
 		return;		/* the id itself was set from the file name */
 	case F_STR:
 	case F_DATE:
@@ -791,12 +774,9 @@ static void read_value(struct ctx *x, const struct field *f, const struct ynode 
 			*(const struct catalog_accel **)at(base, f->off_n) = a;
 			return;
 		}
-		struct suggest sg = { NULL, 0, 99 };
-		for (size_t i = 0; i < x->cat->n_accels; i++)
-			suggest_try(&sg, s, x->cat->accels[i].id, strlen(x->cat->accels[i].id));
-		if (sg.best)
-			err_at(x, v, "unknown accelerator '%s'; did you mean '%.*s'?", s,
-			       (int)sg.best_len, sg.best);
+		const char *best = catalog_suggest(x->cat, CATALOG_ACCELERATORS, s);
+		if (best)
+			err_at(x, v, "unknown accelerator '%s'; did you mean '%s'?", s, best);
 		else
 			err_at(x, v, "unknown accelerator '%s' (no accelerators/%s.yaml)", s, s);
 		return;

@@ -1,9 +1,772 @@
+/*
+ * `accelsizer catalog list|show|check`: the catalog as tables, one item in
+ * full with its sources, and the loader's validation for people who keep
+ * their own catalog.  Also cli_load_catalog(), which every command uses to
+ * find and load the catalog and to report a broken one the same way.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
-int cli_catalog_main(int argc, char **argv)
+
+#define PROG "accelsizer catalog"
+
+/* ---- loading ---- */
+
+static void print_errors(const struct catalog_errors *e)
 {
-	(void)argc;
-	fprintf(stderr, "accelsizer: '%s' is not built yet\n", argv[0]);
+	for (size_t i = 0; i < e->n; i++)
+		fprintf(stderr, "%s\n", e->msg[i]);
+	if (e->truncated)
+		fprintf(stderr, "accelsizer: stopped after %d problems; fix these and run again\n",
+			CATALOG_MAX_ERRORS);
+}
+
+/* Where the folder came from, for "not found" messages. */
+static const char *dir_origin(const char *flag_dir)
+{
+	if (flag_dir && *flag_dir)
+		return " (from --catalog)";
+	const char *env = getenv("ACCELSIZER_CATALOG");
+	if (env && *env)
+		return " (from $ACCELSIZER_CATALOG)";
+	return "";
+}
+
+struct catalog *cli_load_catalog(const char *flag_dir)
+{
+	char dir[PATH_MAX];
+	if (!catalog_find_dir(flag_dir, dir, sizeof dir)) {
+		if (dir[0])
+			fprintf(stderr, "accelsizer: catalog folder '%s' not found%s\n", dir,
+				dir_origin(flag_dir));
+		else
+			fprintf(stderr, "accelsizer: catalog folder path is too long\n");
+		return NULL;
+	}
+	struct catalog_errors e;
+	struct catalog *c = catalog_load(dir, &e);
+	if (!c) {
+		print_errors(&e);
+		fprintf(stderr, "accelsizer: the catalog in '%s' is invalid (%zu problem%s); "
+			"fix it, or choose another with --catalog DIR\n",
+			dir, e.n, e.n == 1 ? "" : "s");
+	}
+	catalog_errors_fini(&e);
+	return c;
+}
+
+/* ---- number formatting ---- */
+
+/* Up to three decimals, trailing zeros dropped: 3.35, 989, 0.864. */
+static const char *fig(double v, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%.3f", v);
+	char *dot = strchr(buf, '.');
+	if (dot) {
+		char *end = buf + strlen(buf) - 1;
+		while (end > dot && *end == '0')
+			*end-- = '\0';
+		if (end == dot)
+			*end = '\0';
+	}
+	if (!strcmp(buf, "-0"))
+		snprintf(buf, sz, "0");
+	return buf;
+}
+
+/* ---- tables ---- */
+
+#define COLS_MAX 10
+#define CELL 96
+
+struct table {
+	int ncols;
+	const char *head[COLS_MAX];
+	bool right[COLS_MAX];		/* numbers align right */
+	char (*cells)[COLS_MAX][CELL];
+	size_t n, cap;
+};
+
+/* Display width: one column per UTF-8 character (names are Latin text). */
+static int width(const char *s)
+{
+	int w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xC0) != 0x80;
+	return w;
+}
+
+static bool table_row(struct table *t, ...)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 32;
+		void *p = realloc(t->cells, cap * sizeof *t->cells);
+		if (!p)
+			return false;
+		t->cells = p;
+		t->cap = cap;
+	}
+	va_list ap;
+	va_start(ap, t);
+	for (int c = 0; c < t->ncols; c++) {
+		const char *s = va_arg(ap, const char *);
+		char *cell = t->cells[t->n][c];
+		snprintf(cell, CELL, "%s", s ? s : "");
+		if (s && strlen(s) >= CELL) {
+			/* Cut long text (sources) at a character boundary. */
+			size_t end = CELL - 4;
+			while (end > 0 && ((unsigned char)cell[end] & 0xC0) == 0x80)
+				end--;
+			memcpy(cell + end, "...", 4);
+		}
+	}
+	va_end(ap);
+	t->n++;
+	return true;
+}
+
+static void pad(int n)
+{
+	for (int i = 0; i < n; i++)
+		putchar(' ');
+}
+
+static void print_cell(const char *s, int w, bool right, bool last)
+{
+	int gap = w - width(s);
+	if (right)
+		pad(gap);
+	fputs(s, stdout);
+	if (!right && !last)
+		pad(gap);
+}
+
+static void table_print(struct table *t)
+{
+	int w[COLS_MAX];
+	for (int c = 0; c < t->ncols; c++) {
+		w[c] = width(t->head[c]);
+		for (size_t r = 0; r < t->n; r++)
+			if (width(t->cells[r][c]) > w[c])
+				w[c] = width(t->cells[r][c]);
+	}
+	for (int c = 0; c < t->ncols; c++) {
+		if (c)
+			fputs("  ", stdout);
+		print_cell(t->head[c], w[c], t->right[c], c == t->ncols - 1);
+	}
+	putchar('\n');
+	for (size_t r = 0; r < t->n; r++) {
+		for (int c = 0; c < t->ncols; c++) {
+			if (c)
+				fputs("  ", stdout);
+			print_cell(t->cells[r][c], w[c], t->right[c], c == t->ncols - 1);
+		}
+		putchar('\n');
+	}
+	free(t->cells);
+	t->cells = NULL;
+	t->n = t->cap = 0;
+}
+
+static int list_accels(const struct catalog *c)
+{
+	struct table t = {
+		9,
+		{ "ID", "NAME", "MEM GB", "BW TB/s", "BF16 TFLOPS", "FP8 TFLOPS", "LINK",
+		  "LINK GB/s", "POWER W" },
+		{ false, false, true, true, true, true, false, true, true },
+		NULL, 0, 0,
+	};
+	for (size_t i = 0; i < c->n_accels; i++) {
+		const struct catalog_accel *a = &c->accels[i];
+		char mem[32], bw[32], bf16[32], fp8[32], link[32], pw[32];
+		if (!table_row(&t, a->id, a->name, fig(a->mem_gb, mem, sizeof mem),
+			       fig(a->mem_bw_tb_s, bw, sizeof bw),
+			       fig(a->peak_tflops[PREC_BF16], bf16, sizeof bf16),
+			       a->peak_tflops[PREC_FP8] > 0 ?
+				       fig(a->peak_tflops[PREC_FP8], fp8, sizeof fp8) : "-",
+			       a->link_kind, fig(a->link_gb_s, link, sizeof link),
+			       fig(a->power_w, pw, sizeof pw)))
+			return EXIT_BADINPUT;
+	}
+	table_print(&t);
+	return EXIT_OK;
+}
+
+static int list_platforms(const struct catalog *c)
+{
+	struct table t = {
+		9,
+		{ "ID", "NAME", "ACCELERATOR", "GPUS", "TOPOLOGY", "NICS", "RU", "MAX W",
+		  "PRICE USD" },
+		{ false, false, false, true, false, true, true, true, true },
+		NULL, 0, 0,
+	};
+	for (size_t i = 0; i < c->n_platforms; i++) {
+		const struct catalog_platform *p = &c->platforms[i];
+		char gpus[16], nics[48], nicsp[32], ru[16], pw[32], price[32];
+		snprintf(gpus, sizeof gpus, "%d", p->gpus_per_node);
+		snprintf(nics, sizeof nics, "%d x %sG", p->nic_count, fig(p->nic_gbit, nicsp, sizeof nicsp));
+		snprintf(ru, sizeof ru, "%d", p->rack_units);
+		if (!table_row(&t, p->id, p->name, p->accel_id, gpus, topology_name(p->topology), nics,
+			       ru, fig(p->max_power_w, pw, sizeof pw),
+			       p->price.usd > 0 ? fig(p->price.usd, price, sizeof price) : "unknown"))
+			return EXIT_BADINPUT;
+	}
+	table_print(&t);
+	return EXIT_OK;
+}
+
+static int list_fabrics(const struct catalog *c)
+{
+	struct table t = {
+		8,
+		{ "ID", "NAME", "KIND", "PORT Gb/s", "SWITCH", "RADIX", "SWITCH USD", "LATENCY us" },
+		{ false, false, false, true, false, true, true, true },
+		NULL, 0, 0,
+	};
+	for (size_t i = 0; i < c->n_fabrics; i++) {
+		const struct catalog_fabric *f = &c->fabrics[i];
+		char port[32], radix[16], price[32], lat[32];
+		snprintf(radix, sizeof radix, "%d", f->switch_radix);
+		if (!table_row(&t, f->id, f->name, f->kind, fig(f->port_gbit, port, sizeof port),
+			       f->switch_name, radix,
+			       f->switch_price_usd > 0 ? fig(f->switch_price_usd, price, sizeof price)
+						       : "unknown",
+			       fig(f->latency_us, lat, sizeof lat)))
+			return EXIT_BADINPUT;
+	}
+	table_print(&t);
+	return EXIT_OK;
+}
+
+static int list_models(const struct catalog *c)
+{
+	struct table t = {
+		9,
+		{ "ID", "NAME", "PARAMS B", "ACTIVE B", "LAYERS", "HIDDEN", "HEADS", "KV HEADS",
+		  "CONTEXT" },
+		{ false, false, true, true, true, true, true, true, true },
+		NULL, 0, 0,
+	};
+	for (size_t i = 0; i < c->n_models; i++) {
+		const struct catalog_model *m = &c->models[i];
+		char p[32], ap[32], layers[16], hidden[16], heads[16], kv[16], ctx[24];
+		snprintf(layers, sizeof layers, "%d", m->layers);
+		snprintf(hidden, sizeof hidden, "%d", m->hidden);
+		snprintf(heads, sizeof heads, "%d", m->heads);
+		snprintf(kv, sizeof kv, "%d", m->kv_heads);
+		snprintf(ctx, sizeof ctx, "%ld", m->max_context);
+		if (!table_row(&t, m->id, m->name, fig(m->params / 1e9, p, sizeof p),
+			       fig(m->active_params / 1e9, ap, sizeof ap), layers, hidden, heads, kv,
+			       ctx))
+			return EXIT_BADINPUT;
+	}
+	table_print(&t);
+	return EXIT_OK;
+}
+
+static int list_defaults(const struct catalog *c)
+{
+	struct table t = {
+		4,
+		{ "KEY", "VALUE", "UNIT", "SOURCE" },
+		{ false, true, false, false },
+		NULL, 0, 0,
+	};
+	char v[32];
+#define X(name, unit, doc) \
+	if (!table_row(&t, #name, fig(c->defaults.name.value, v, sizeof v), unit, \
+		       c->defaults.name.source)) \
+		return EXIT_BADINPUT;
+	CATALOG_DEFAULTS(X)
+#undef X
+	table_print(&t);
+	return EXIT_OK;
+}
+
+/* ---- show ---- */
+
+static void field(const char *label, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void field(const char *label, const char *fmt, ...)
+{
+	printf("  %-26s ", label);
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static const char *mark(const char *source)
+{
+	return catalog_source_unconfirmed(source) ? "  [UNCONFIRMED]" : "";
+}
+
+static void show_sourced(const char *label, const struct sourced *s)
+{
+	char v[32];
+	field(label, "%s  (source: %s)%s", fig(s->value, v, sizeof v), s->source ? s->source : "-",
+	      mark(s->source));
+}
+
+static void show_price(const struct price *p)
+{
+	char v[32];
+	if (p->usd > 0)
+		field("price", "USD %s as of %s, indicative  (source: %s)%s",
+		      fig(p->usd, v, sizeof v), p->date, p->source, mark(p->source));
+	else
+		field("price", "unknown (0) as of %s  (source: %s)%s", p->date, p->source,
+		      mark(p->source));
+}
+
+static void show_sources(char *const *s, size_t n)
+{
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		u += catalog_source_unconfirmed(s[i]);
+	if (u)
+		printf("  sources (%zu of %zu unconfirmed, marked !)\n", u, n);
+	else
+		printf("  sources\n");
+	for (size_t i = 0; i < n; i++)
+		printf("    %c %s\n", catalog_source_unconfirmed(s[i]) ? '!' : '-', s[i]);
+}
+
+static void show_accel(const struct catalog *c, const struct catalog_accel *a)
+{
+	char v[32];
+	printf("accelerator %s  (%s)\n", a->id, a->file);
+	field("name", "%s", a->name);
+	field("vendor", "%s", a->vendor);
+	field("architecture", "%s", a->architecture);
+	field("form_factor", "%s", form_factor_name(a->form));
+	field("memory.capacity_gb", "%s GB", fig(a->mem_gb, v, sizeof v));
+	field("memory.type", "%s", a->mem_type);
+	field("memory.bandwidth_tb_s", "%s TB/s", fig(a->mem_bw_tb_s, v, sizeof v));
+	field("memory.usable_fraction", "%s", fig(a->mem_usable_fraction, v, sizeof v));
+	/* The order a datasheet uses, widest format first. */
+	static const enum precision order[] = { PREC_FP64, PREC_FP32, PREC_TF32, PREC_BF16,
+						PREC_FP16, PREC_FP8, PREC_INT8, PREC_INT4, PREC_FP4 };
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+		enum precision p = order[i];
+		char label[40];
+		snprintf(label, sizeof label, "peak_tflops.%s", precision_name(p));
+		bool integer = p == PREC_INT8 || p == PREC_INT4;
+		if (a->peak_tflops[p] > 0)
+			field(label, "%s %s dense", fig(a->peak_tflops[p], v, sizeof v),
+			      integer ? "TOPS" : "TFLOPS");
+		else
+			field(label, "- (not supported)");
+	}
+	field("link.kind", "%s", a->link_kind);
+	field("link.bandwidth_gb_s", "%s GB/s per GPU, both directions", fig(a->link_gb_s, v, sizeof v));
+	field("link.domain_size", "%d GPU%s", a->link_domain, a->link_domain == 1 ? "" : "s");
+	field("host_interface", "%s", a->host_interface);
+	field("power_w", "%s W", fig(a->power_w, v, sizeof v));
+	field("mig", "%s", a->mig);
+	field("stack", "%s", stack_name(a->stack));
+	show_sourced("efficiency.compute", &a->eff_compute);
+	show_sourced("efficiency.memory_bw", &a->eff_mem_bw);
+	show_sourced("efficiency.link", &a->eff_link);
+	if (a->eff_training.value > 0)
+		show_sourced("efficiency.training", &a->eff_training);
+	else
+		field("efficiency.training", "- (defaults.training_mfu %s applies)",
+		      fig(c->defaults.training_mfu.value, v, sizeof v));
+	show_price(&a->price);
+	const struct catalog_platform *ps[64];
+	size_t np = catalog_platforms_for(c, a, ps, 64);
+	printf("  %-26s ", "platforms");
+	if (!np)
+		printf("none");
+	for (size_t i = 0; i < np; i++)
+		printf("%s%s (%d GPUs)", i ? ", " : "", ps[i]->id, ps[i]->gpus_per_node);
+	putchar('\n');
+	show_sources(a->sources, a->n_sources);
+}
+
+static void show_platform(const struct catalog_platform *p)
+{
+	char v[32], w[32];
+	printf("platform %s  (%s)\n", p->id, p->file);
+	field("name", "%s", p->name);
+	field("accelerator", "%s%s%s", p->accel_id, p->accel ? " - " : "",
+	      p->accel ? p->accel->name : "");
+	field("gpus_per_node", "%d", p->gpus_per_node);
+	field("topology", "%s", topology_name(p->topology));
+	field("nics.count", "%d", p->nic_count);
+	field("nics.speed_gbit", "%s Gb/s", fig(p->nic_gbit, v, sizeof v));
+	field("nics.kind", "%s", p->nic_kind);
+	field("rack_units", "%d U", p->rack_units);
+	field("max_power_w", "%s W", fig(p->max_power_w, v, sizeof v));
+	field("sku", "%s", p->sku);
+	show_price(&p->price);
+	printf("  bom (per node)\n");
+	if (!p->n_bom)
+		printf("    none\n");
+	for (size_t i = 0; i < p->n_bom; i++) {
+		const struct catalog_bom_line *b = &p->bom[i];
+		printf("    %d x %s  %s  [%s]  USD %s each, %s W each  (source: %s)%s\n", b->qty,
+		       b->sku, b->description, b->category, fig(b->unit_price_usd, v, sizeof v),
+		       fig(b->power_w, w, sizeof w), b->source, mark(b->source));
+	}
+	show_sources(p->sources, p->n_sources);
+}
+
+static void show_fabric(const struct catalog_fabric *f)
+{
+	char v[32];
+	printf("fabric %s  (%s)\n", f->id, f->file);
+	field("name", "%s", f->name);
+	field("kind", "%s", f->kind);
+	field("port_speed_gbit", "%s Gb/s", fig(f->port_gbit, v, sizeof v));
+	field("switch.sku", "%s", f->switch_sku);
+	field("switch.name", "%s", f->switch_name);
+	field("switch.radix", "%d ports", f->switch_radix);
+	field("switch.rack_units", "%d U", f->switch_rack_units);
+	field("switch.power_w", "%s W", fig(f->switch_power_w, v, sizeof v));
+	field("switch.price_usd", "%s", fig(f->switch_price_usd, v, sizeof v));
+	field("cable.sku", "%s", f->cable_sku);
+	field("cable.description", "%s", f->cable_description);
+	field("cable.price_usd", "%s", fig(f->cable_price_usd, v, sizeof v));
+	field("cable.power_w", "%s W", fig(f->cable_power_w, v, sizeof v));
+	field("nic.sku", "%s", f->nic_sku);
+	field("nic.description", "%s", f->nic_description);
+	field("nic.price_usd", "%s", fig(f->nic_price_usd, v, sizeof v));
+	field("nic.power_w", "%s W", fig(f->nic_power_w, v, sizeof v));
+	show_sourced("efficiency", &f->efficiency);
+	field("latency_us", "%s us", fig(f->latency_us, v, sizeof v));
+	show_sources(f->sources, f->n_sources);
+}
+
+static void show_model(const struct catalog_model *m)
+{
+	char v[32];
+	printf("model %s  (%s)\n", m->id, m->file);
+	field("name", "%s", m->name);
+	field("family", "%s", m->family);
+	field("params_b", "%s billion", fig(m->params / 1e9, v, sizeof v));
+	field("active_params_b", "%s billion per token", fig(m->active_params / 1e9, v, sizeof v));
+	field("layers", "%d", m->layers);
+	field("hidden_size", "%d", m->hidden);
+	field("attention_heads", "%d", m->heads);
+	field("kv_heads", "%d", m->kv_heads);
+	field("head_dim", "%d", m->head_dim);
+	field("ffn_size", "%d", m->ffn);
+	field("vocab_size", "%d", m->vocab);
+	field("max_context", "%ld tokens", m->max_context);
+	if (m->experts > 0) {
+		field("experts.total", "%d", m->experts);
+		field("experts.active", "%d", m->experts_active);
+	} else {
+		field("experts", "- (dense)");
+	}
+	if (m->mla_kv_lora_rank > 0) {
+		field("mla.kv_lora_rank", "%d", m->mla_kv_lora_rank);
+		field("mla.qk_rope_head_dim", "%d", m->mla_qk_rope_head_dim);
+	} else {
+		field("mla", "- (none)");
+	}
+	if (m->sliding_window > 0) {
+		field("sliding_window.tokens", "%d", m->sliding_window);
+		if (m->sliding_layers > 0)
+			field("sliding_window.layers", "%d", m->sliding_layers);
+		else
+			field("sliding_window.layers", "all");
+	} else {
+		field("sliding_window", "- (none)");
+	}
+	show_sources(m->sources, m->n_sources);
+}
+
+static void show_defaults(const struct catalog *c)
+{
+	char v[32];
+	printf("defaults  (%s)\n", c->defaults.file);
+	field("version", "%s", c->defaults.version);
+#define X(name, unit, doc) \
+	field(#name, "%s %s  (source: %s)%s", fig(c->defaults.name.value, v, sizeof v), unit, \
+	      c->defaults.name.source, mark(c->defaults.name.source));
+	CATALOG_DEFAULTS(X)
+#undef X
+}
+
+/* ---- option parsing ---- */
+
+static void usage(FILE *f)
+{
+	fputs("Usage: accelsizer catalog list [--models|--platforms|--fabrics|--defaults] [--catalog DIR]\n"
+	      "  or:  accelsizer catalog show ID [--catalog DIR]\n"
+	      "  or:  accelsizer catalog check [DIR] [--catalog DIR]\n"
+	      "Show and validate the catalog of accelerators, platforms, fabrics and models.\n"
+	      "\n"
+	      "  list          a table of the accelerators (or of the models, platforms,\n"
+	      "                fabrics or defaults)\n"
+	      "  show ID       every field of one accelerator, platform, fabric or model,\n"
+	      "                with its sources; 'show defaults' lists the engine defaults\n"
+	      "  check [DIR]   validate a catalog folder and report every problem as\n"
+	      "                file:line:column: message\n"
+	      "\n"
+	      "Options:\n"
+	      "      --catalog DIR  read the catalog from DIR (default: $ACCELSIZER_CATALOG,\n"
+	      "                     then ~/.config/accelsizer/catalog, then the installed one)\n"
+	      "      --models       list: the model presets\n"
+	      "      --platforms    list: the node platforms\n"
+	      "      --fabrics      list: the scale-out fabrics\n"
+	      "      --defaults     list: the engine defaults with their sources\n"
+	      "  -h, --help         display this help and exit\n"
+	      "  -V, --version      output version information and exit\n"
+	      "\n"
+	      "Exit status: 0 success, 2 bad input or an invalid catalog.\n", f);
+}
+
+static int try_help(const char *sub)
+{
+	fprintf(stderr, "Try '" PROG "%s%s --help' for more information.\n", sub ? " " : "",
+		sub ? sub : "");
 	return EXIT_BADINPUT;
 }
-struct catalog *cli_load_catalog(const char *flag_dir) { (void)flag_dir; return NULL; }
+
+enum { OPT_CATALOG = 256, OPT_MODELS, OPT_PLATFORMS, OPT_FABRICS, OPT_DEFAULTS };
+
+struct opts {
+	const char *catalog;
+	int list_what;		/* 0 accelerators, else OPT_MODELS... */
+	int done;		/* -1 continue, else the exit status */
+};
+
+/* Parses the options of subcommand sub (argv[0]); positional arguments
+ * end up at argv[optind..]. */
+static struct opts parse(int argc, char **argv, const char *sub, bool list)
+{
+	static const struct option all[] = {
+		{ "catalog", required_argument, NULL, OPT_CATALOG },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "models", no_argument, NULL, OPT_MODELS },
+		{ "platforms", no_argument, NULL, OPT_PLATFORMS },
+		{ "fabrics", no_argument, NULL, OPT_FABRICS },
+		{ "defaults", no_argument, NULL, OPT_DEFAULTS },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct option common[] = {
+		{ "catalog", required_argument, NULL, OPT_CATALOG },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { NULL, 0, -1 };
+	optind = 0;		/* GNU: start afresh, whatever ran before */
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, ":hV", list ? all : common, NULL)) != -1) {
+		switch (ch) {
+		case OPT_CATALOG:
+			o.catalog = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			o.done = EXIT_OK;
+			return o;
+		case 'V':
+			printf("accelsizer %s\n", PACKAGE_VERSION);
+			o.done = EXIT_OK;
+			return o;
+		case OPT_MODELS:
+		case OPT_PLATFORMS:
+		case OPT_FABRICS:
+		case OPT_DEFAULTS:
+			if (o.list_what && o.list_what != ch) {
+				fprintf(stderr, PROG " %s: choose one of --models, --platforms, "
+					"--fabrics, --defaults\n", sub);
+				o.done = try_help(sub);
+				return o;
+			}
+			o.list_what = ch;
+			break;
+		case ':':
+			fprintf(stderr, PROG " %s: option '%s' needs a value\n", sub, argv[optind - 1]);
+			o.done = try_help(sub);
+			return o;
+		default:
+			if (optopt)
+				fprintf(stderr, PROG " %s: unknown option '-%c'\n", sub, optopt);
+			else
+				fprintf(stderr, PROG " %s: unknown option '%s'\n", sub, argv[optind - 1]);
+			o.done = try_help(sub);
+			return o;
+		}
+	}
+	return o;
+}
+
+static bool no_more_args(int argc, char **argv, int first, const char *sub)
+{
+	if (first >= argc)
+		return true;
+	fprintf(stderr, PROG " %s: unexpected argument '%s'\n", sub, argv[first]);
+	return false;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	struct opts o = parse(argc, argv, "list", true);
+	if (o.done >= 0)
+		return o.done;
+	if (!no_more_args(argc, argv, optind, "list"))
+		return try_help("list");
+	struct catalog *c = cli_load_catalog(o.catalog);
+	if (!c)
+		return EXIT_BADINPUT;
+	int rc;
+	switch (o.list_what) {
+	case OPT_MODELS:
+		rc = list_models(c);
+		break;
+	case OPT_PLATFORMS:
+		rc = list_platforms(c);
+		break;
+	case OPT_FABRICS:
+		rc = list_fabrics(c);
+		break;
+	case OPT_DEFAULTS:
+		rc = list_defaults(c);
+		break;
+	default:
+		rc = list_accels(c);
+		break;
+	}
+	catalog_free(c);
+	return rc;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	struct opts o = parse(argc, argv, "show", false);
+	if (o.done >= 0)
+		return o.done;
+	if (optind >= argc) {
+		fprintf(stderr, PROG " show: which item? (an id from 'accelsizer catalog list')\n");
+		return try_help("show");
+	}
+	const char *id = argv[optind];
+	if (!no_more_args(argc, argv, optind + 1, "show"))
+		return try_help("show");
+	struct catalog *c = cli_load_catalog(o.catalog);
+	if (!c)
+		return EXIT_BADINPUT;
+	int rc = EXIT_OK;
+	const struct catalog_accel *a;
+	const struct catalog_platform *p;
+	const struct catalog_fabric *f;
+	const struct catalog_model *m;
+	if ((a = catalog_accel(c, id))) {
+		show_accel(c, a);
+	} else if ((p = catalog_platform(c, id))) {
+		show_platform(p);
+	} else if ((f = catalog_fabric(c, id))) {
+		show_fabric(f);
+	} else if ((m = catalog_model(c, id))) {
+		show_model(m);
+	} else if (!strcmp(id, "defaults")) {
+		show_defaults(c);
+	} else {
+		const char *near = catalog_suggest(c, CATALOG_ANY, id);
+		fprintf(stderr, PROG " show: no accelerator, platform, fabric or model '%s'", id);
+		if (near)
+			fprintf(stderr, "; did you mean '%s'?\n", near);
+		else
+			fprintf(stderr, " (see 'accelsizer catalog list')\n");
+		rc = EXIT_BADINPUT;
+	}
+	catalog_free(c);
+	return rc;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	struct opts o = parse(argc, argv, "check", false);
+	if (o.done >= 0)
+		return o.done;
+	const char *dir = o.catalog;
+	if (optind < argc) {
+		if (dir) {
+			fprintf(stderr, PROG " check: give the folder either as DIR or with --catalog, "
+				"not both\n");
+			return try_help("check");
+		}
+		dir = argv[optind];
+		if (!no_more_args(argc, argv, optind + 1, "check"))
+			return try_help("check");
+	}
+	char found[PATH_MAX];
+	if (!catalog_find_dir(dir, found, sizeof found)) {
+		if (found[0])
+			fprintf(stderr, "accelsizer: catalog folder '%s' not found%s\n", found,
+				dir ? "" : dir_origin(NULL));
+		else
+			fprintf(stderr, "accelsizer: catalog folder path is too long\n");
+		return EXIT_BADINPUT;
+	}
+	struct catalog_errors e;
+	struct catalog *c = catalog_load(found, &e);
+	if (!c) {
+		print_errors(&e);
+		fprintf(stderr, "accelsizer: catalog '%s' is invalid: %zu problem%s%s\n", found, e.n,
+			e.n == 1 ? "" : "s", e.truncated ? " shown, more not" : "");
+		catalog_errors_fini(&e);
+		return EXIT_BADINPUT;
+	}
+	catalog_errors_fini(&e);
+	size_t u = catalog_count_unconfirmed(c);
+	printf("catalog OK: %zu accelerator%s, %zu platform%s, %zu fabric%s, %zu model%s "
+	       "(%zu figure%s unconfirmed)\n",
+	       c->n_accels, c->n_accels == 1 ? "" : "s", c->n_platforms,
+	       c->n_platforms == 1 ? "" : "s", c->n_fabrics, c->n_fabrics == 1 ? "" : "s",
+	       c->n_models, c->n_models == 1 ? "" : "s", u, u == 1 ? "" : "s");
+	catalog_free(c);
+	return EXIT_OK;
+}
+
+int cli_catalog_main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*run)(int, char **);
+	} subs[] = {
+		{ "list", cmd_list },
+		{ "show", cmd_show },
+		{ "check", cmd_check },
+	};
+	if (argc < 2) {
+		fprintf(stderr, PROG ": which command? list, show ID or check [DIR]\n");
+		return try_help(NULL);
+	}
+	const char *sub = argv[1];
+	if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(sub, "--version") || !strcmp(sub, "-V")) {
+		printf("accelsizer %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+		if (!strcmp(sub, subs[i].name))
+			return subs[i].run(argc - 1, argv + 1);
+	if (sub[0] == '-')
+		fprintf(stderr, PROG ": give a command (list, show ID or check) before '%s'\n", sub);
+	else
+		fprintf(stderr, PROG ": unknown command '%s' (list, show ID or check [DIR])\n", sub);
+	return try_help(NULL);
+}
