@@ -1,11 +1,582 @@
+/*
+ * BOM: lines and totals in exact cents, the CSV read back by libcsv, formula
+ * neutralisation, the atomic writer's guarantees, and (with the shipped
+ * catalog and engine) a BOM built from a real engine result.
+ */
+#include <csv.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "bom.h"
 #include "tap.h"
-START_TEST(placeholder) { ck_assert_int_eq(1, 1); }
+
+/* ---- helpers ---- */
+
+static char tmpdir[256];
+
+static void make_tmpdir(void)
+{
+	const char *base = getenv("TMPDIR");
+	snprintf(tmpdir, sizeof tmpdir, "%s/test_bom.XXXXXX", base && *base ? base : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return;
+	if (S_ISDIR(st.st_mode)) {
+		chmod(path, 0700);
+		DIR *d = opendir(path);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			char sub[1024];
+			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+			remove_tree(sub);
+		}
+		if (d)
+			closedir(d);
+		rmdir(path);
+	} else {
+		unlink(path);
+	}
+}
+
+static void cleanup_tmpdir(void)
+{
+	remove_tree(tmpdir);
+}
+
+static char *path_in(const char *name)
+{
+	static char buf[4][512];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+	return buf[k];
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	n = fread(buf, 1, cap - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Files in tmpdir, to prove no temporary file is left behind. */
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* A CSV read back with libcsv: rows of NUL-terminated cells. */
+struct table {
+	char ***rows;
+	size_t *ncells;
+	size_t n;
+	char **cur;
+	size_t ncur;
+};
+
+static void tcell(void *s, size_t len, void *vt)
+{
+	struct table *t = vt;
+	t->cur = realloc(t->cur, (t->ncur + 1) * sizeof *t->cur);
+	t->cur[t->ncur] = malloc(len + 1);
+	memcpy(t->cur[t->ncur], s ? s : "", len);
+	t->cur[t->ncur][len] = '\0';
+	t->ncur++;
+}
+
+static void trow(int c, void *vt)
+{
+	(void)c;
+	struct table *t = vt;
+	t->rows = realloc(t->rows, (t->n + 1) * sizeof *t->rows);
+	t->ncells = realloc(t->ncells, (t->n + 1) * sizeof *t->ncells);
+	t->rows[t->n] = t->cur;
+	t->ncells[t->n] = t->ncur;
+	t->n++;
+	t->cur = NULL;
+	t->ncur = 0;
+}
+
+static void read_csv(const char *path, struct table *t)
+{
+	memset(t, 0, sizeof *t);
+	char *text = read_all(path);
+	ck_assert_ptr_nonnull(text);
+	struct csv_parser p;
+	ck_assert_int_eq(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);
+	size_t len = strlen(text);
+	ck_assert_uint_eq(csv_parse(&p, text, len, tcell, trow, t), len);
+	ck_assert_int_eq(csv_fini(&p, tcell, trow, t), 0);
+	csv_free(&p);
+	free(text);
+}
+
+static void free_table(struct table *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		for (size_t j = 0; j < t->ncells[i]; j++)
+			free(t->rows[i][j]);
+		free(t->rows[i]);
+	}
+	free(t->rows);
+	free(t->ncells);
+}
+
+/* "123.45" -> 12345, checking the plain format on the way. */
+static int64_t cents_of(const char *s)
+{
+	int64_t v;
+	ck_assert_msg(prices_parse_cents(s, &v) == 0, "'%s' is not plain money", s);
+	const char *dot = strchr(s, '.');
+	ck_assert_msg(dot && strlen(dot) == 3, "'%s' does not have two decimals", s);
+	return v;
+}
+
+/* ---- atomic writer ---- */
+
+static bool write_text_cb(FILE *fp, void *ctx, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	fputs(ctx, fp);
+	return true;
+}
+
+/* Writes half its text, then fails like a writer that ran out of data. */
+static bool write_half_then_fail(FILE *fp, void *ctx, char *err, size_t errsz)
+{
+	const char *s = ctx;
+	fwrite(s, 1, strlen(s) / 2, fp);
+	fflush(fp);
+	snprintf(err, errsz, "injected failure");
+	return false;
+}
+
+START_TEST(atomic_creates_and_replaces)
+{
+	make_tmpdir();
+	const char *p = path_in("out.csv");
+	char err[512] = "";
+	ck_assert_msg(atomic_write(p, write_text_cb, "first\n", err, sizeof err), "%s", err);
+	char *t = read_all(p);
+	ck_assert_str_eq(t, "first\n");
+	free(t);
+	ck_assert_msg(atomic_write(p, write_text_cb, "second\n", err, sizeof err), "%s", err);
+	t = read_all(p);
+	ck_assert_str_eq(t, "second\n");
+	free(t);
+	ck_assert_int_eq(count_entries(tmpdir), 1);
+	/* a new file gets the usual permissions, not mkstemp's 0600 */
+	mode_t mask = umask(022);
+	umask(mask);
+	struct stat st;
+	ck_assert_int_eq(stat(p, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0666 & ~mask);
+	cleanup_tmpdir();
+}
 END_TEST
+
+START_TEST(atomic_keeps_permissions_of_existing_file)
+{
+	make_tmpdir();
+	const char *p = path_in("keep.csv");
+	write_file(p, "old\n");
+	chmod(p, 0640);
+	char err[512] = "";
+	ck_assert_msg(atomic_write(p, write_text_cb, "new\n", err, sizeof err), "%s", err);
+	struct stat st;
+	ck_assert_int_eq(stat(p, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0640);
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(atomic_failed_writer_leaves_old_file)
+{
+	make_tmpdir();
+	const char *p = path_in("bom.csv");
+	write_file(p, "old content\n");
+	char err[512] = "";
+	ck_assert(!atomic_write(p, write_half_then_fail, "new content that is long\n", err,
+				sizeof err));
+	ck_assert_str_eq(err, "injected failure");
+	char *t = read_all(p);
+	ck_assert_str_eq(t, "old content\n");
+	free(t);
+	ck_assert_int_eq(count_entries(tmpdir), 1);	/* no temporary left */
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(atomic_abort_leaves_nothing)
+{
+	make_tmpdir();
+	struct atomic_file af;
+	char err[512] = "";
+	ck_assert_msg(atomic_file_open(&af, path_in("x.csv"), err, sizeof err), "%s", err);
+	fputs("partial", af.fp);
+	ck_assert_int_eq(count_entries(tmpdir), 1);	/* the temporary */
+	atomic_file_abort(&af);
+	ck_assert_int_eq(count_entries(tmpdir), 0);
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(atomic_directory_at_target)
+{
+	make_tmpdir();
+	const char *p = path_in("adir");
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	write_file(path_in("adir/inside"), "keep\n");
+	char err[512] = "", want[600];
+	ck_assert(!atomic_write(p, write_text_cb, "x\n", err, sizeof err));
+	snprintf(want, sizeof want, "cannot write '%s': Is a directory", p);
+	ck_assert_str_eq(err, want);
+	char *t = read_all(path_in("adir/inside"));
+	ck_assert_str_eq(t, "keep\n");
+	free(t);
+	ck_assert_int_eq(count_entries(tmpdir), 1);
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(atomic_missing_folder)
+{
+	make_tmpdir();
+	const char *p = path_in("no/such/dir/bom.csv");
+	char err[512] = "", want[600];
+	ck_assert(!atomic_write(p, write_text_cb, "x\n", err, sizeof err));
+	snprintf(want, sizeof want, "cannot write '%s': No such file or directory", p);
+	ck_assert_str_eq(err, want);
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(atomic_replaces_symlink_not_its_target)
+{
+	make_tmpdir();
+	const char *victim = path_in("victim.txt");
+	const char *link = path_in("bom.csv");
+	write_file(victim, "precious\n");
+	ck_assert_int_eq(symlink(victim, link), 0);
+	char err[512] = "";
+	ck_assert_msg(atomic_write(link, write_text_cb, "bom\n", err, sizeof err), "%s", err);
+	char *t = read_all(victim);
+	ck_assert_str_eq(t, "precious\n");
+	free(t);
+	struct stat st;
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	t = read_all(link);
+	ck_assert_str_eq(t, "bom\n");
+	free(t);
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(atomic_dangling_symlink_is_replaced)
+{
+	make_tmpdir();
+	const char *link = path_in("bom.csv");
+	ck_assert_int_eq(symlink(path_in("elsewhere/new.csv"), link), 0);
+	char err[512] = "";
+	ck_assert_msg(atomic_write(link, write_text_cb, "bom\n", err, sizeof err), "%s", err);
+	struct stat st;
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_int_ne(access(path_in("elsewhere"), F_OK), 0);
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(atomic_readonly_folder)
+{
+	/* Registered only when not root (root ignores permissions); the CLI
+	 * test covers this case as another user. */
+	make_tmpdir();
+	const char *dir = path_in("ro");
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	const char *p = path_in("ro/bom.csv");
+	write_file(p, "old\n");
+	chmod(dir, 0555);
+	char err[512] = "", want[600];
+	ck_assert(!atomic_write(p, write_text_cb, "new\n", err, sizeof err));
+	snprintf(want, sizeof want, "cannot write '%s': Permission denied", p);
+	ck_assert_str_eq(err, want);
+	char *t = read_all(p);
+	ck_assert_str_eq(t, "old\n");
+	free(t);
+	cleanup_tmpdir();
+}
+END_TEST
+
+/* ---- numbers ---- */
+
+START_TEST(money_and_numbers_print_plainly)
+{
+	char b[64];
+	bom_format_cents(0, b, sizeof b);
+	ck_assert_str_eq(b, "0.00");
+	bom_format_cents(5, b, sizeof b);
+	ck_assert_str_eq(b, "0.05");
+	bom_format_cents(12345678, b, sizeof b);
+	ck_assert_str_eq(b, "123456.78");
+	bom_format_cents(100000000000000LL, b, sizeof b);
+	ck_assert_str_eq(b, "1000000000000.00");
+	bom_format_number(700, b, sizeof b);
+	ck_assert_str_eq(b, "700");
+	bom_format_number(10.5, b, sizeof b);
+	ck_assert_str_eq(b, "10.5");
+	bom_format_number(45.2, b, sizeof b);
+	ck_assert_str_eq(b, "45.2");
+	bom_format_number(0.125, b, sizeof b);
+	ck_assert_str_eq(b, "0.125");
+	bom_format_number(123456789.0, b, sizeof b);
+	ck_assert_str_eq(b, "123456789");
+	bom_format_number(1234567.891, b, sizeof b);
+	ck_assert_str_eq(b, "1234568");
+	bom_format_number(0.000123456, b, sizeof b);
+	ck_assert_str_eq(b, "0.000123456");
+	ck_assert_int_eq(bom_usd_to_cents(30000.0), 3000000);
+	ck_assert_int_eq(bom_usd_to_cents(0.1 + 0.2), 30);
+	ck_assert_int_eq(bom_usd_to_cents(19.995), 2000);
+	ck_assert_int_eq(bom_usd_to_cents(-5), 0);
+	ck_assert_int_eq(bom_usd_to_cents(NAN), 0);
+}
+END_TEST
+
+/* ---- CSV ---- */
+
+static const char *const header =
+	"line,category,sku,description,qty,unit_price_usd,extended_price_usd,"
+	"power_w_each,rack_units_each,notes\n";
+
+START_TEST(csv_round_trip_lines_and_totals)
+{
+	make_tmpdir();
+	struct bom b;
+	bom_init(&b);
+	/* Odd cents on purpose: 3 x 0.10 must total exactly 0.30. */
+	ck_assert(bom_add(&b, BOM_SERVER, "SRV-1", "Server, 8 GPU \"HGX\"", 3, 2500001, 2400, 8,
+			  "includes 1 spare node"));
+	ck_assert(bom_add(&b, BOM_ACCELERATOR, "h100-sxm", "NVIDIA H100\nSXM5", 24, 3000000, 700, 0, ""));
+	ck_assert(bom_add(&b, BOM_CABLE, "CBL", "Cable", 3, 10, 0.5, 0, NULL));
+	ck_assert(bom_add(&b, BOM_NETWORK, "NIC", "NIC", 7, 133333, 23.5, 0, ""));
+	ck_assert(bom_add(&b, BOM_SERVICE, "NOPRICE", "Unpriced", 2, 0, 0, 0,
+			  "no price: add it to your price list"));
+	ck_assert_int_eq(b.n_unpriced, 1);
+	const char *p = path_in("bom.csv");
+	char err[512] = "";
+	ck_assert_msg(bom_write_csv(&b, p, err, sizeof err), "%s", err);
+
+	char *text = read_all(p);
+	ck_assert_msg(!strncmp(text, header, strlen(header)), "header: %.120s", text);
+	free(text);
+
+	struct table t;
+	read_csv(p, &t);
+	ck_assert_uint_eq(t.n, 1 + b.n + 1);
+	int64_t sum = 0;
+	double watts = 0, units = 0;
+	for (size_t i = 0; i < b.n; i++) {
+		char **r = t.rows[i + 1];
+		const struct bom_line *l = &b.lines[i];
+		ck_assert_uint_eq(t.ncells[i + 1], 10);
+		ck_assert_int_eq(atoi(r[0]), l->line);
+		ck_assert_str_eq(r[1], bom_category_name(l->category));
+		ck_assert_str_eq(r[2], l->sku);
+		ck_assert_str_eq(r[3], l->description);
+		ck_assert_int_eq(atol(r[4]), l->qty);
+		ck_assert_int_eq(cents_of(r[5]), l->unit_cents);
+		ck_assert_int_eq(cents_of(r[6]), l->extended_cents);
+		ck_assert_int_eq(cents_of(r[6]), cents_of(r[5]) * atol(r[4]));
+		ck_assert_str_eq(r[9], l->notes);
+		sum += cents_of(r[6]);
+		watts += atol(r[4]) * strtod(r[7], NULL);
+		units += atol(r[4]) * strtod(r[8], NULL);
+	}
+	char **tot = t.rows[t.n - 1];
+	ck_assert_str_eq(tot[1], "total");
+	ck_assert_int_eq(cents_of(tot[6]), sum);
+	ck_assert_int_eq(sum, b.total_cents);
+	ck_assert_int_eq(sum, 3 * 2500001LL + 24 * 3000000LL + 30 + 7 * 133333LL);
+	ck_assert_double_eq_tol(strtod(tot[7], NULL), watts / 1000.0, 1e-9);
+	ck_assert_double_eq_tol(strtod(tot[8], NULL), units, 1e-9);
+	ck_assert_str_eq(t.rows[3][7], "0.5");
+	ck_assert_str_eq(t.rows[4][7], "23.5");
+	free_table(&t);
+	bom_fini(&b);
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(csv_neutralises_formulas)
+{
+	make_tmpdir();
+	struct bom b;
+	bom_init(&b);
+	static const char *const evil[] = {
+		"=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "-2+3", "@SUM(A1:A9)", "\tindent",
+		"\rcr", "=1,2",
+	};
+	for (size_t i = 0; i < sizeof evil / sizeof evil[0]; i++)
+		ck_assert(bom_add(&b, BOM_SERVER, evil[i], evil[i], 1, 100, 0, 0, evil[i]));
+	ck_assert(bom_add(&b, BOM_SERVER, "safe", "a=b, not a formula", 1, 100, 0, 0, "x-1"));
+	const char *p = path_in("evil.csv");
+	char err[512] = "";
+	ck_assert_msg(bom_write_csv(&b, p, err, sizeof err), "%s", err);
+	struct table t;
+	read_csv(p, &t);
+	for (size_t i = 0; i < sizeof evil / sizeof evil[0]; i++) {
+		char want[128];
+		snprintf(want, sizeof want, "'%s", evil[i]);
+		for (int col = 2; col <= 9; col += (col == 3 ? 6 : 1)) {
+			if (col == 2 || col == 3 || col == 9)
+				ck_assert_str_eq(t.rows[i + 1][col], want);
+		}
+	}
+	char **safe = t.rows[sizeof evil / sizeof evil[0] + 1];
+	ck_assert_str_eq(safe[2], "safe");
+	ck_assert_str_eq(safe[3], "a=b, not a formula");
+	ck_assert_str_eq(safe[9], "x-1");
+	/* no cell anywhere in the file starts with a formula character */
+	for (size_t r = 0; r < t.n; r++)
+		for (size_t c = 0; c < t.ncells[r]; c++)
+			ck_assert_msg(!strchr("=+-@\t\r", t.rows[r][c][0]) || !t.rows[r][c][0],
+				      "row %zu col %zu: %s", r, c, t.rows[r][c]);
+	free_table(&t);
+	bom_fini(&b);
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(csv_quotes_only_when_needed)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const char *cells[] = { "plain", "with,comma", "say \"hi\"", "two\nlines", " pad", "",
+				"123.45" };
+	ck_assert(bom_csv_record(f, cells, 7));
+	fclose(f);
+	ck_assert_str_eq(buf, "plain,\"with,comma\",\"say \"\"hi\"\"\",\"two\nlines\",\" pad\",,123.45\n");
+	free(buf);
+}
+END_TEST
+
+START_TEST(plan_csv)
+{
+	make_tmpdir();
+	struct engine_plan plan;
+	memset(&plan, 0, sizeof plan);
+	plan.n = 2;
+	snprintf(plan.rows[0].benchmark, sizeof plan.rows[0].benchmark, "vLLM benchmark_serving, 1024 in / 256 out");
+	snprintf(plan.rows[0].metric, sizeof plan.rows[0].metric, "output tokens/s");
+	snprintf(plan.rows[0].unit, sizeof plan.rows[0].unit, "tokens/s");
+	plan.rows[0].predicted = 2345.678;
+	plan.rows[0].threshold = 2111.1;
+	plan.rows[0].higher_is_better = true;
+	snprintf(plan.rows[1].benchmark, sizeof plan.rows[1].benchmark, "-TTFT p50");
+	snprintf(plan.rows[1].metric, sizeof plan.rows[1].metric, "ttft");
+	snprintf(plan.rows[1].unit, sizeof plan.rows[1].unit, "ms");
+	plan.rows[1].predicted = 180;
+	plan.rows[1].threshold = 250;
+	plan.rows[1].higher_is_better = false;
+	snprintf(plan.rows[1].notes, sizeof plan.rows[1].notes, "at 64 concurrent users");
+	const char *p = path_in("plan.csv");
+	char err[512] = "";
+	ck_assert_msg(bom_write_plan_csv(&plan, p, err, sizeof err), "%s", err);
+	struct table t;
+	read_csv(p, &t);
+	ck_assert_uint_eq(t.n, 3);
+	ck_assert_str_eq(t.rows[0][0], "benchmark");
+	ck_assert_str_eq(t.rows[0][5], "notes");
+	ck_assert_str_eq(t.rows[1][0], "vLLM benchmark_serving, 1024 in / 256 out");
+	ck_assert_str_eq(t.rows[1][2], "2345.68");
+	ck_assert_str_eq(t.rows[1][3], "2111.1");
+	ck_assert_str_eq(t.rows[1][5], "pass when at or above the threshold");
+	ck_assert_str_eq(t.rows[2][0], "'-TTFT p50");
+	ck_assert_str_eq(t.rows[2][2], "180");
+	ck_assert_str_eq(t.rows[2][5], "pass when at or below the threshold; at 64 concurrent users");
+	free_table(&t);
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(failed_export_keeps_previous_bom)
+{
+	make_tmpdir();
+	struct bom b;
+	bom_init(&b);
+	ck_assert(bom_add(&b, BOM_SERVER, "S", "S", 1, 100, 0, 0, ""));
+	const char *dir = path_in("bom.csv");
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	char err[512] = "", want[600];
+	ck_assert(!bom_write_csv(&b, dir, err, sizeof err));
+	snprintf(want, sizeof want, "cannot write '%s': Is a directory", dir);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(count_entries(tmpdir), 1);
+	bom_fini(&b);
+	cleanup_tmpdir();
+}
+END_TEST
+
+#define ADD(s, fn) do { TCase *tc_ = tcase_create(#fn); tcase_add_test(tc_, fn); \
+		suite_add_tcase(s, tc_); } while (0)
+
 int main(void)
 {
-	Suite *s = suite_create("placeholder");
-	TCase *tc = tcase_create("placeholder");
-	tcase_add_test(tc, placeholder);
-	suite_add_tcase(s, tc);
+	Suite *s = suite_create("bom");
+	ADD(s, atomic_creates_and_replaces);
+	ADD(s, atomic_keeps_permissions_of_existing_file);
+	ADD(s, atomic_failed_writer_leaves_old_file);
+	ADD(s, atomic_abort_leaves_nothing);
+	ADD(s, atomic_directory_at_target);
+	ADD(s, atomic_missing_folder);
+	ADD(s, atomic_replaces_symlink_not_its_target);
+	ADD(s, atomic_dangling_symlink_is_replaced);
+	if (geteuid() != 0)
+		ADD(s, atomic_readonly_folder);
+	ADD(s, money_and_numbers_print_plainly);
+	ADD(s, csv_round_trip_lines_and_totals);
+	ADD(s, csv_neutralises_formulas);
+	ADD(s, csv_quotes_only_when_needed);
+	ADD(s, plan_csv);
+	ADD(s, failed_export_keeps_previous_bom);
 	return tap_run(s);
 }
