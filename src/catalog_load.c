@@ -822,6 +822,10 @@ static void read_map(struct ctx *x, const struct schema *s, const struct ynode *
 {
 	size_t plen = strlen(prefix);
 	char full[KEY_MAX + 2], what[80];
+	/* Keys offered as "did you mean": their absence is that typo, not a
+	 * second problem, so it is not reported again as missing. */
+	struct suggest offered[MAX_FIELDS];
+	size_t n_offered = 0;
 	for (size_t i = 0; i < map->n; i++) {
 		const struct ynode *k = map->keys[i], *v = map->items[i];
 		int fl = snprintf(full, sizeof full, "%s%s", prefix, k->scalar);
@@ -862,10 +866,12 @@ static void read_map(struct ctx *x, const struct schema *s, const struct ynode *
 				size_t len = component(s->f[r].key, plen, &group);
 				suggest_try(&sg, k->scalar, s->f[r].key + plen, len);
 			}
-			if (sg.best)
+			if (sg.best) {
 				err_at(x, k, "unknown key '%s'; did you mean '%.*s'?", k->scalar,
 				       (int)sg.best_len, sg.best);
-			else
+				if (n_offered < MAX_FIELDS)
+					offered[n_offered++] = sg;
+			} else
 				err_at(x, k, "unknown key '%s'", k->scalar);
 		}
 	}
@@ -877,6 +883,12 @@ static void read_map(struct ctx *x, const struct schema *s, const struct ynode *
 			continue;
 		bool group;
 		size_t len = component(key, plen, &group);
+		bool was_offered = false;
+		for (size_t j = 0; j < n_offered && !was_offered; j++)
+			was_offered = offered[j].best_len == len &&
+				      !strncmp(offered[j].best, key + plen, len);
+		if (was_offered)
+			continue;
 		if (!group) {
 			if (s->f[r].flags & REQ)
 				err_at(x, map, "missing required key '%s'", key);
@@ -934,14 +946,26 @@ static const struct ynode *node_at(const struct ynode *root, const char *path)
 static void check_platform(struct ctx *x, void *item, const struct ynode *root)
 {
 	const struct catalog_platform *p = item;
-	/* A node cannot draw less than its accelerators' board power. */
-	if (p->accel && p->max_power_w > 0 && p->gpus_per_node > 0 &&
-	    p->max_power_w < p->gpus_per_node * p->accel->power_w) {
-		const struct ynode *n = node_at(root, "max_power_w");
-		err_at(x, n ? n : root, "max_power_w %g is less than its %d accelerators draw "
-		       "(%d x %g W)", p->max_power_w, p->gpus_per_node, p->gpus_per_node,
-		       p->accel->power_w);
-	}
+	/* max_power_w is the whole node at full load (SCHEMA.md), so it cannot
+	 * be less than its accelerators and BOM lines draw. */
+	if (!p->accel || p->max_power_w <= 0 || p->gpus_per_node <= 0)
+		return;
+	double gpus = p->gpus_per_node * p->accel->power_w, lines = 0;
+	for (size_t i = 0; i < p->n_bom; i++)
+		lines += p->bom[i].qty * p->bom[i].power_w;
+	if (p->max_power_w >= gpus + lines)
+		return;
+	const struct ynode *n = node_at(root, "max_power_w");
+	char a[32], b[32], c[32];
+	if (lines > 0)
+		err_at(x, n ? n : root, "max_power_w %s is less than the node's accelerators and BOM "
+		       "lines draw (%d x %s W + %s W)", fmt_num(p->max_power_w, a, sizeof a),
+		       p->gpus_per_node, fmt_num(p->accel->power_w, b, sizeof b),
+		       fmt_num(lines, c, sizeof c));
+	else
+		err_at(x, n ? n : root, "max_power_w %s is less than the node's accelerators draw "
+		       "(%d x %s W)", fmt_num(p->max_power_w, a, sizeof a), p->gpus_per_node,
+		       fmt_num(p->accel->power_w, b, sizeof b));
 }
 
 static void check_model(struct ctx *x, void *item, const struct ynode *root)
