@@ -238,6 +238,9 @@ static bool platform_lists(const struct catalog_platform *p, const char *sku)
 	return false;
 }
 
+/* Catalog prices are estimates until a price list replaces them. */
+#define INDICATIVE "indicative catalog price"
+
 struct builder {
 	struct bom *b;
 	const struct prices *prices;
@@ -250,7 +253,7 @@ struct builder {
  */
 static void add_line(struct builder *bd, enum bom_category cat, const char *sku,
 		     const char *description, long qty, int64_t catalog_cents, double power_w,
-		     double rack_units, struct notes *n)
+		     double rack_units, struct notes *n, const char *origin)
 {
 	if (!bd->ok || qty <= 0)
 		return;
@@ -272,8 +275,8 @@ static void add_line(struct builder *bd, enum bom_category cat, const char *sku,
 		} else {
 			note(n, "price list");
 		}
-	} else if (unit > 0) {
-		note(n, "indicative catalog price");
+	} else if (unit > 0 && origin) {
+		note(n, "%s", origin);
 	}
 	if (!pe && unit <= 0)
 		note(n, "no price: add it to your price list");
@@ -340,7 +343,7 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 		     res->spare_nodes == 1 ? "" : "s");
 	note(&n, "power here is the node's %s W less its GPUs and parts listed below", pw);
 	add_line(&bd, BOM_SERVER, p->sku, p->name, all_nodes, bom_usd_to_cents(p->price.usd),
-		 chassis_w > 0 ? chassis_w : 0, p->rack_units, &n);
+		 chassis_w > 0 ? chassis_w : 0, p->rack_units, &n, INDICATIVE);
 
 	/* The accelerators in those servers.  The catalog has no part number
 	 * for a GPU, so its id is the SKU a price list uses. */
@@ -350,7 +353,7 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 		note(&n, "the workload uses %d, the rest are spares or fill whole baseboards",
 		     res->gpus);
 	add_line(&bd, BOM_ACCELERATOR, a->id, a->name, gpus_installed,
-		 bom_usd_to_cents(a->price.usd), a->power_w, 0, &n);
+		 bom_usd_to_cents(a->price.usd), a->power_w, 0, &n, INDICATIVE);
 
 	/* What each server needs besides the GPUs: CPUs, memory, NICs... */
 	for (size_t i = 0; i < p->n_bom; i++) {
@@ -359,7 +362,7 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 		note(&n, "%d per node", bl->qty);
 		add_line(&bd, platform_category(bl->category), bl->sku, bl->description,
 			 (long)bl->qty * all_nodes, bom_usd_to_cents(bl->unit_price_usd), bl->power_w,
-			 0, &n);
+			 0, &n, INDICATIVE);
 	}
 
 	/* The scale-out fabric, when the engine sized one (more than one
@@ -372,7 +375,8 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 			notes_reset(&n);
 			note(&n, "%s Gb/s, %d per node", speed, p->nic_count);
 			add_line(&bd, BOM_NETWORK, f->nic_sku, f->nic_description, res->nics,
-				 bom_usd_to_cents(f->nic_price_usd), f->nic_power_w, 0, &n);
+				 bom_usd_to_cents(f->nic_price_usd), f->nic_power_w, 0, &n,
+				 INDICATIVE);
 		}
 		notes_reset(&n);
 		if (res->spine_switches > 0)
@@ -383,11 +387,11 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 		add_line(&bd, BOM_NETWORK, f->switch_sku, f->switch_name,
 			 (long)res->leaf_switches + res->spine_switches,
 			 bom_usd_to_cents(f->switch_price_usd), f->switch_power_w,
-			 f->switch_rack_units, &n);
+			 f->switch_rack_units, &n, INDICATIVE);
 		notes_reset(&n);
 		note(&n, "one link: cable and both transceivers");
 		add_line(&bd, BOM_CABLE, f->cable_sku, f->cable_description, res->cables,
-			 bom_usd_to_cents(f->cable_price_usd), f->cable_power_w, 0, &n);
+			 bom_usd_to_cents(f->cable_price_usd), f->cable_power_w, 0, &n, INDICATIVE);
 	}
 
 	/* Racks: enough for the power (defaults.rack_kw each) and for the
@@ -413,13 +417,14 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 		note(&n, "sized at %s kW and %s U per rack (defaults.rack_kw, defaults.rack_units)",
 		     kw, u);
 		add_line(&bd, BOM_RACK, BOM_SKU_RACK, desc, racks,
-			 bom_usd_to_cents(d->rack_price_usd.value), 0, 0, &n);
+			 bom_usd_to_cents(d->rack_price_usd.value), 0, 0, &n,
+			 "indicative price (defaults.rack_price_usd)");
 		long pdus = racks * (long)llround(d->pdu_per_rack.value);
 		notes_reset(&n);
 		note(&n, "%ld per rack (defaults.pdu_per_rack)", (long)llround(d->pdu_per_rack.value));
 		add_line(&bd, BOM_POWER, BOM_SKU_PDU, "Metered rack PDU", pdus,
 			 bom_usd_to_cents(d->pdu_price_usd.value),
-			 0, 0, &n);
+			 0, 0, &n, "indicative price (defaults.pdu_price_usd)");
 	}
 
 	/* Support: years x yearly share x the hardware above, in cents,
@@ -437,7 +442,7 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 		notes_reset(&n);
 		note(&n, "%s years x %s%% per year of hardware %s (defaults.support_years, "
 		     "defaults.support_fraction_per_year)", yrs, pct, hws);
-		add_line(&bd, BOM_SUPPORT, BOM_SKU_SUPPORT, desc, 1, support, 0, 0, &n);
+		add_line(&bd, BOM_SUPPORT, BOM_SKU_SUPPORT, desc, 1, support, 0, 0, &n, NULL);
 	}
 	if (!bd.ok) {
 		snprintf(err, errsz, "out of memory or amounts too large while building the BOM");

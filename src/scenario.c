@@ -216,6 +216,15 @@ static bool want_word(struct loader *l, const struct ynode *n, const char *key, 
 	return lerr(l, n, "'%s' must be a word, got %s", key, ynode_describe(n, d, sizeof d));
 }
 
+static bool unknown_id(struct loader *l, const struct ynode *n, const char *kind, unsigned mask,
+		       const char *id)
+{
+	const char *near = l->c ? catalog_suggest(l->c, mask, id) : NULL;
+	if (near)
+		return lerr(l, n, "unknown %s '%s'; did you mean '%s'?", kind, id, near);
+	return lerr(l, n, "unknown %s '%s' (accelsizer catalog list shows them)", kind, id);
+}
+
 /* "a, b, c": the accepted words, for messages. */
 static void word_list(char *buf, size_t sz, const char *(*name)(int), int n)
 {
@@ -371,8 +380,7 @@ static bool apply_field(struct loader *l, const struct field *f, const struct yn
 			return false;
 		const struct catalog_accel *a = catalog_accel(l->c, word);
 		if (!a)
-			return lerr(l, n, "unknown accelerator '%s' (accelsizer catalog list shows them)",
-				    word);
+			return unknown_id(l, n, "accelerator", CATALOG_ACCELERATORS, word);
 		w->accel = a;
 		return true;
 	}
@@ -534,8 +542,14 @@ static bool load_workload(struct loader *l, const struct ynode *map)
 		return false;
 	const struct ynode *model = ytree_get(map, "model");
 	const struct ynode *custom = ytree_get(map, "custom_model");
-	if (model && custom)
-		return lerr(l, map->keys[0], "give either 'model' or 'custom_model', not both");
+	if (model && custom) {
+		const struct ynode *later = NULL;
+		for (size_t i = 0; i < map->n; i++)
+			if (!strcmp(map->keys[i]->scalar, "model") ||
+			    !strcmp(map->keys[i]->scalar, "custom_model"))
+				later = map->keys[i];
+		return lerr(l, later, "give either 'model' or 'custom_model', not both");
+	}
 	for (size_t i = 0; i < map->n; i++) {
 		const struct ynode *k = map->keys[i], *v = map->items[i];
 		if (!strcmp(k->scalar, "model")) {
@@ -544,8 +558,7 @@ static bool load_workload(struct loader *l, const struct ynode *map)
 				return false;
 			const struct catalog_model *m = catalog_model(l->c, id);
 			if (!m)
-				return lerr(l, v, "unknown model '%s' (accelsizer catalog list shows them)",
-					    id);
+				return unknown_id(l, v, "model", CATALOG_MODELS, id);
 			l->s->w.model = m;
 			continue;
 		}
@@ -660,23 +673,47 @@ bool scenario_apply_file(const char *path, const struct catalog *c, struct scena
 	return ok;
 }
 
+/* A whole scenario must also make sense as a workload (context within the
+ * model's, a GPU count with an accelerator...): the engine's own check,
+ * placed at the workload mapping. */
+static bool check_whole(const struct ytree *t, const char *path, const struct scenario *s,
+			char *err, size_t errsz)
+{
+	char why[256];
+	if (engine_workload_valid(&s->w, why, sizeof why))
+		return true;
+	const struct ynode *at = t->root ? ytree_get(t->root, "workload") : NULL;
+	const struct ynode *node = t->root ? ytree_get(t->root, "node") : NULL;
+	if (s->w.gpus != -1 && !s->w.accel && node && node->kind == YN_MAP && ytree_get(node, "gpus"))
+		at = ytree_get(node, "gpus");
+	if (!at && t->root)
+		at = t->root;
+	ytree_format_error(err, errsz, path, at, "%s", why);
+	return false;
+}
+
+static bool load_tree(struct ytree *t, const char *path, const struct catalog *c,
+		      struct scenario *out, char *err, size_t errsz)
+{
+	if (!t)
+		return false;
+	bool ok = apply_tree(t, path, c, out, err, errsz) && check_whole(t, path, out, err, errsz);
+	ytree_free(t);
+	return ok;
+}
+
 bool scenario_load(const char *path, const struct catalog *c, struct scenario *out,
 		   char *err, size_t errsz)
 {
 	scenario_init(out, c);
-	return scenario_apply_file(path, c, out, err, errsz);
+	return load_tree(ytree_parse_file(path, err, errsz), path, c, out, err, errsz);
 }
 
 bool scenario_load_string(const char *name, const char *text, size_t len,
 			  const struct catalog *c, struct scenario *out, char *err, size_t errsz)
 {
 	scenario_init(out, c);
-	struct ytree *t = ytree_parse_string(name, text, len, err, errsz);
-	if (!t)
-		return false;
-	bool ok = apply_tree(t, name, c, out, err, errsz);
-	ytree_free(t);
-	return ok;
+	return load_tree(ytree_parse_string(name, text, len, err, errsz), name, c, out, err, errsz);
 }
 
 /* ---- values as text (emitter and summary) ---- */
@@ -684,6 +721,11 @@ bool scenario_load_string(const char *name, const char *text, size_t len,
 /* The shortest decimal that reads back as exactly v. */
 static void format_double(double v, char *buf, size_t sz)
 {
+	/* Whole numbers as whole numbers ("800", not "8e+02"). */
+	if (fabs(v) < 1e15 && v == floor(v)) {
+		snprintf(buf, sz, "%.0f", v);
+		return;
+	}
 	for (int prec = 1; prec <= 17; prec++) {
 		snprintf(buf, sz, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
@@ -881,9 +923,12 @@ static void emit_custom_model(struct emit *m, const struct catalog_model *cm)
 		bool zero = (f->type == M_INT && *(const int *)p == 0) ||
 			    (f->type == M_LONG && *(const long *)p == 0) ||
 			    (f->type == M_TEXT && !*(char *const *)p);
-		/* Optional zeros are "not given": nested sections only when
-		 * they hold something. */
-		if (zero && !f->required && *f->section)
+		/* Optional zeros are "not given", and nested sections appear
+		 * only when they hold something. */
+		if (zero && !f->required)
+			continue;
+		if (f->off == offsetof(struct catalog_model, active_params) &&
+		    cm->active_params == cm->params)
 			continue;
 		if (open && strcmp(open, f->section)) {
 			emit_map_end(m);

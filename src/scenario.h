@@ -70,8 +70,8 @@ bool scenario_set_text(char **field, const char *text);
 /*
  * Loads path into out (which this initialises; finalise it with
  * scenario_fini() whether or not the load succeeded).  Starts from the
- * catalog defaults and applies the file.  On failure err holds
- * "file:line:col: message".
+ * catalog defaults, applies the file and checks the result with
+ * engine_workload_valid().  On failure err holds "file:line:col: message".
  */
 bool scenario_load(const char *path, const struct catalog *c, struct scenario *out,
 		   char *err, size_t errsz);

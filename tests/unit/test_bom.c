@@ -14,7 +14,10 @@
 
 #include "atomic.h"
 #include "bom.h"
+#include "scenario.h"
 #include "tap.h"
+
+static struct catalog *cat;
 
 /* ---- helpers ---- */
 
@@ -556,11 +559,315 @@ START_TEST(failed_export_keeps_previous_bom)
 }
 END_TEST
 
+
+/* ---- BOMs from the shipped catalog and the engine ---- */
+
+/* Evaluates one accelerator for w and builds its BOM. */
+static void build_for(const struct workload *w, const char *accel, const struct prices *pl,
+		      struct engine_result *res, struct bom *b)
+{
+	const struct catalog_accel *a = catalog_accel(cat, accel);
+	ck_assert_msg(a != NULL, "no accelerator %s", accel);
+	engine_evaluate(cat, w, a, res);
+	ck_assert_msg(res->platform != NULL, "%s: no platform (%s)", accel, res->reason);
+	char err[512] = "";
+	ck_assert_msg(bom_build(cat, w, res, pl, b, err, sizeof err), "%s", err);
+}
+
+static const struct bom_line *find_line(const struct bom *b, enum bom_category c, const char *sku)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->lines[i].category == c && (!sku || !strcmp(b->lines[i].sku, sku)))
+			return &b->lines[i];
+	return NULL;
+}
+
+static int64_t hardware_cents(const struct bom *b)
+{
+	int64_t hw = 0;
+	for (size_t i = 0; i < b->n; i++)
+		if (b->lines[i].category != BOM_SUPPORT && b->lines[i].category != BOM_SERVICE)
+			hw += b->lines[i].extended_cents;
+	return hw;
+}
+
+/* What the BOM adds up to is what the engine ranked on: capex, power,
+ * rack units and racks; and every line is qty x unit, the total the sum. */
+static void assert_agrees_with_engine(const struct bom *b, const struct engine_result *r)
+{
+	int64_t sum = 0;
+	double watts = 0, units = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct bom_line *l = &b->lines[i];
+		ck_assert_int_eq(l->extended_cents, l->unit_cents * l->qty);
+		ck_assert_int_gt(l->qty, 0);
+		sum += l->extended_cents;
+		watts += l->qty * l->power_w_each;
+		units += l->qty * l->rack_units_each;
+	}
+	ck_assert_int_eq(sum, b->total_cents);
+	int64_t capex = (int64_t)llround(r->capex_usd * 100.0);
+	ck_assert_msg(llabs(hardware_cents(b) - capex) <= 1, "BOM hardware %lld, engine capex %lld",
+		      (long long)hardware_cents(b), (long long)capex);
+	ck_assert_double_eq_tol(watts / 1000.0, r->power_kw, 1e-6);
+	ck_assert_double_eq_tol(b->total_power_w, watts, 1e-6);
+	ck_assert_double_eq_tol(units, r->rack_units, 1e-9);
+	ck_assert_int_eq(b->racks, (int)r->racks);
+}
+
+START_TEST(single_node_inference_bom)
+{
+	struct workload w;
+	engine_workload_init(&w, cat);
+	w.model = catalog_model(cat, "llama-3.1-8b");
+	w.concurrency = 16;
+	struct engine_result r;
+	struct bom b;
+	build_for(&w, "h100-sxm", NULL, &r, &b);
+	assert_agrees_with_engine(&b, &r);
+	const struct catalog_platform *p = r.platform;
+	const struct bom_line *srv = find_line(&b, BOM_SERVER, p->sku);
+	ck_assert_ptr_nonnull(srv);
+	ck_assert_int_eq(srv->qty, r.nodes + r.spare_nodes);
+	ck_assert_int_eq(srv->unit_cents, bom_usd_to_cents(p->price.usd));
+	ck_assert_int_eq(srv->rack_units_each, p->rack_units);
+	const struct bom_line *gpu = find_line(&b, BOM_ACCELERATOR, "h100-sxm");
+	ck_assert_ptr_nonnull(gpu);
+	ck_assert_int_eq(gpu->qty, r.gpus_installed);
+	ck_assert_int_eq(gpu->qty, (r.nodes + r.spare_nodes) * p->gpus_per_node);
+	ck_assert_int_eq(gpu->unit_cents, bom_usd_to_cents(r.accel->price.usd));
+	ck_assert_ptr_nonnull(strstr(gpu->notes, "indicative catalog price"));
+	/* every platform BOM line, times the servers */
+	for (size_t i = 0; i < p->n_bom; i++) {
+		const struct bom_line *l = NULL;
+		for (size_t j = 0; j < b.n; j++)
+			if (!strcmp(b.lines[j].sku, p->bom[i].sku))
+				l = &b.lines[j];
+		ck_assert_msg(l != NULL, "missing %s", p->bom[i].sku);
+		ck_assert_int_eq(l->qty, (long)p->bom[i].qty * srv->qty);
+	}
+	/* racks and PDUs at the catalog defaults, stated in the notes */
+	const struct bom_line *rack = find_line(&b, BOM_RACK, BOM_SKU_RACK);
+	ck_assert_ptr_nonnull(rack);
+	ck_assert_int_eq(rack->qty, (long)r.racks);
+	char kw[32];
+	bom_format_number(cat->defaults.rack_kw.value, kw, sizeof kw);
+	char want[64];
+	snprintf(want, sizeof want, "sized at %s kW", kw);
+	ck_assert_ptr_nonnull(strstr(rack->notes, want));
+	const struct bom_line *pdu = find_line(&b, BOM_POWER, BOM_SKU_PDU);
+	ck_assert_ptr_nonnull(pdu);
+	ck_assert_int_eq(pdu->qty, rack->qty * llround(cat->defaults.pdu_per_rack.value));
+	/* support: years x share x hardware, rounded once */
+	const struct bom_line *sup = find_line(&b, BOM_SUPPORT, NULL);
+	ck_assert_ptr_nonnull(sup);
+	ck_assert_int_eq(sup->extended_cents,
+			 llround((double)hardware_cents(&b) * cat->defaults.support_years.value *
+				 cat->defaults.support_fraction_per_year.value));
+	/* one node: no fabric */
+	if (r.nodes + r.spare_nodes == 1) {
+		ck_assert_ptr_null(find_line(&b, BOM_CABLE, NULL));
+		ck_assert_ptr_null(b.fabric);
+	}
+	bom_fini(&b);
+}
+END_TEST
+
+START_TEST(multi_node_training_bom_has_fabric)
+{
+	struct workload w;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = catalog_model(cat, "llama-3.1-70b");
+	w.precision = PREC_BF16;
+	w.tokens = 2e12;
+	w.target_hours = 30 * 24;
+	struct engine_result r;
+	struct bom b;
+	build_for(&w, "h100-sxm", NULL, &r, &b);
+	ck_assert_int_gt(r.nodes, 1);
+	ck_assert_ptr_nonnull(r.fabric);
+	assert_agrees_with_engine(&b, &r);
+	const struct bom_line *sw = find_line(&b, BOM_NETWORK, r.fabric->switch_sku);
+	ck_assert_ptr_nonnull(sw);
+	ck_assert_int_eq(sw->qty, r.leaf_switches + r.spine_switches);
+	ck_assert_int_eq(sw->rack_units_each, r.fabric->switch_rack_units);
+	const struct bom_line *cb = find_line(&b, BOM_CABLE, r.fabric->cable_sku);
+	ck_assert_ptr_nonnull(cb);
+	ck_assert_int_eq(cb->qty, r.cables);
+	bom_fini(&b);
+}
+END_TEST
+
+START_TEST(price_list_overrides_catalog)
+{
+	struct workload w;
+	engine_workload_init(&w, cat);
+	w.model = catalog_model(cat, "llama-3.1-8b");
+	struct engine_result r;
+	struct bom b0, b;
+	build_for(&w, "h100-sxm", NULL, &r, &b0);
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "sku,unit_price_usd,discount_pct,description\n"
+		 "h100-sxm,27000.50,10,\"H100 SXM5 80GB, partner price\"\n"
+		 "\"%s\",111.11,,\n"
+		 "RACK,0,,\n"
+		 "NOT-IN-BOM,5,,\n", r.platform->sku);
+	struct prices pl;
+	char err[512] = "";
+	ck_assert_msg(prices_parse("pl.csv", text, strlen(text), &pl, err, sizeof err), "%s", err);
+	build_for(&w, "h100-sxm", &pl, &r, &b);
+	const struct bom_line *gpu = find_line(&b, BOM_ACCELERATOR, "h100-sxm");
+	ck_assert_int_eq(gpu->unit_cents, 2430045);		/* 27000.50 less 10 % */
+	ck_assert_int_eq(gpu->extended_cents, 2430045LL * gpu->qty);
+	ck_assert_str_eq(gpu->description, "H100 SXM5 80GB, partner price");
+	ck_assert_ptr_nonnull(strstr(gpu->notes, "price list: 27000.50 less 10%"));
+	ck_assert(gpu->from_price_list);
+	const struct bom_line *srv = find_line(&b, BOM_SERVER, r.platform->sku);
+	ck_assert_int_eq(srv->unit_cents, 11111);
+	ck_assert_str_eq(srv->description, r.platform->name);	/* no description given */
+	/* a zero price from the list is a price: no "no price" note */
+	const struct bom_line *rack = find_line(&b, BOM_RACK, BOM_SKU_RACK);
+	ck_assert_int_eq(rack->extended_cents, 0);
+	ck_assert_ptr_null(strstr(rack->notes, "no price"));
+	/* the list's unknown SKU is reported by the caller */
+	ck_assert(!bom_has_sku(&b, "NOT-IN-BOM"));
+	ck_assert(bom_has_sku(&b, "h100-sxm"));
+	/* same quantities as without the list */
+	ck_assert_uint_eq(b.n, b0.n);
+	for (size_t i = 0; i < b.n; i++)
+		ck_assert_int_eq(b.lines[i].qty, b0.lines[i].qty);
+	ck_assert_int_lt(b.total_cents, b0.total_cents);
+	prices_fini(&pl);
+	bom_fini(&b0);
+	bom_fini(&b);
+}
+END_TEST
+
+START_TEST(unpriced_lines_say_so)
+{
+	struct workload w;
+	engine_workload_init(&w, cat);
+	w.model = catalog_model(cat, "llama-3.1-8b");
+	struct catalog_accel *a = (struct catalog_accel *)catalog_accel(cat, "h100-sxm");
+	double saved = a->price.usd;
+	a->price.usd = 0;
+	struct engine_result r;
+	struct bom b;
+	build_for(&w, "h100-sxm", NULL, &r, &b);
+	a->price.usd = saved;
+	const struct bom_line *gpu = find_line(&b, BOM_ACCELERATOR, "h100-sxm");
+	ck_assert_int_eq(gpu->unit_cents, 0);
+	ck_assert(!gpu->priced);
+	ck_assert_ptr_nonnull(strstr(gpu->notes, "no price: add it to your price list"));
+	ck_assert_uint_ge(b.n_unpriced, 1);
+	bom_fini(&b);
+}
+END_TEST
+
+START_TEST(real_bom_csv_round_trip)
+{
+	make_tmpdir();
+	struct workload w;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = catalog_model(cat, "llama-3.1-70b");
+	w.precision = PREC_BF16;
+	w.target_hours = 30 * 24;
+	w.tokens = 2e12;
+	struct engine_result r;
+	struct bom b;
+	build_for(&w, "mi300x", NULL, &r, &b);
+	const char *p = path_in("real.csv");
+	char err[512] = "";
+	ck_assert_msg(bom_write_csv(&b, p, err, sizeof err), "%s", err);
+	struct table t;
+	read_csv(p, &t);
+	ck_assert_uint_eq(t.n, b.n + 2);
+	int64_t sum = 0;
+	for (size_t i = 1; i + 1 < t.n; i++) {
+		ck_assert_uint_eq(t.ncells[i], 10);
+		ck_assert_str_eq(t.rows[i][2], b.lines[i - 1].sku);
+		ck_assert_str_eq(t.rows[i][3], b.lines[i - 1].description);
+		ck_assert_int_eq(atol(t.rows[i][4]), b.lines[i - 1].qty);
+		ck_assert_int_eq(cents_of(t.rows[i][6]), cents_of(t.rows[i][5]) * atol(t.rows[i][4]));
+		sum += cents_of(t.rows[i][6]);
+	}
+	ck_assert_int_eq(cents_of(t.rows[t.n - 1][6]), sum);
+	ck_assert_int_eq(sum, b.total_cents);
+	free_table(&t);
+	bom_fini(&b);
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(summary_states_scenario_assumptions_version_date)
+{
+	make_tmpdir();
+	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);	/* 2023-11-14 */
+	struct scenario s;
+	char err[512] = "";
+	ck_assert_msg(scenario_load(ABS_TOP_SRCDIR "/tests/fixtures/scenarios/good/inference.yaml",
+				    cat, &s, err, sizeof err), "%s", err);
+	struct engine_result r;
+	struct bom b;
+	build_for(&s.w, "h100-sxm", NULL, &r, &b);
+	struct bom_summary_info info = { s.customer, s.opportunity, s.notes, "prices.csv" };
+	const char *p = path_in("summary.txt");
+	ck_assert_msg(bom_write_summary(&b, cat, &s.w, &info, p, err, sizeof err), "%s", err);
+	unsetenv("SOURCE_DATE_EPOCH");
+	char *t = read_all(p);
+	ck_assert_ptr_nonnull(strstr(t, "Date         2023-11-14\n"));
+	char want[128];
+	snprintf(want, sizeof want, "Catalog      version %s\n", cat->defaults.version);
+	ck_assert_ptr_nonnull(strstr(t, want));
+	ck_assert_ptr_nonnull(strstr(t, s.customer));
+	ck_assert_ptr_nonnull(strstr(t, "Prices       prices.csv\n"));
+	ck_assert_ptr_nonnull(strstr(t, "  model                        llama-3.1-70b\n"));
+	ck_assert_ptr_nonnull(strstr(t, "  input_tokens                 2048\n"));
+	ck_assert_ptr_nonnull(strstr(t, "  filters.budget_usd           2500000\n"));
+	ck_assert_ptr_nonnull(strstr(t, "  rack_kw "));
+	ck_assert_ptr_nonnull(strstr(t, "  support_fraction_per_year "));
+	char total[32];
+	bom_format_cents(b.total_cents, total, sizeof total);
+	snprintf(want, sizeof want, "  price_usd                    %s\n", total);
+	ck_assert_ptr_nonnull(strstr(t, want));
+	free(t);
+	bom_fini(&b);
+	scenario_fini(&s);
+	cleanup_tmpdir();
+}
+END_TEST
+
+START_TEST(no_platform_is_an_error)
+{
+	struct engine_result r;
+	memset(&r, 0, sizeof r);
+	r.accel = catalog_accel(cat, "h100-sxm");
+	struct workload w;
+	engine_workload_init(&w, cat);
+	struct bom b;
+	char err[256] = "";
+	ck_assert(!bom_build(cat, &w, &r, NULL, &b, err, sizeof err));
+	ck_assert_ptr_nonnull(strstr(err, "no node configuration"));
+	ck_assert_uint_eq(b.n, 0);
+}
+END_TEST
+
 #define ADD(s, fn) do { TCase *tc_ = tcase_create(#fn); tcase_add_test(tc_, fn); \
 		suite_add_tcase(s, tc_); } while (0)
 
 int main(void)
 {
+	struct catalog_errors ce = { .n = 0 };
+	cat = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
+	if (!cat) {
+		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
+		catalog_errors_fini(&ce);
+		return 1;
+	}
+	catalog_errors_fini(&ce);
 	Suite *s = suite_create("bom");
 	ADD(s, atomic_creates_and_replaces);
 	ADD(s, atomic_keeps_permissions_of_existing_file);
@@ -578,5 +885,14 @@ int main(void)
 	ADD(s, csv_quotes_only_when_needed);
 	ADD(s, plan_csv);
 	ADD(s, failed_export_keeps_previous_bom);
-	return tap_run(s);
+	ADD(s, single_node_inference_bom);
+	ADD(s, multi_node_training_bom_has_fabric);
+	ADD(s, price_list_overrides_catalog);
+	ADD(s, unpriced_lines_say_so);
+	ADD(s, real_bom_csv_round_trip);
+	ADD(s, summary_states_scenario_assumptions_version_date);
+	ADD(s, no_platform_is_an_error);
+	int rc = tap_run(s);
+	catalog_free(cat);
+	return rc;
 }

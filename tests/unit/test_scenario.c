@@ -1,40 +1,454 @@
 /*
- * Scenario files: good files load, bad ones are refused with
- * file:line:col messages, and save -> load gives back the same workload
- * (compared field by field and through the engine's results).
+ * Scenario files: the good fixtures load with the values they state, every
+ * bad fixture is refused with exactly the file:line:col message in its
+ * .expect file, and save -> load gives back the same workload, field by
+ * field and through the engine's results.
  */
 #include <glob.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "scenario.h"
 #include "tap.h"
 
 #define FIXTURES ABS_TOP_SRCDIR "/tests/fixtures/scenarios"
 
-static bool load_text(const char *text, struct scenario *s, char *err, size_t errsz)
+static struct catalog *cat;
+static glob_t bad;
+
+static char *slurp(const char *path)
 {
-	return scenario_load_string("mem.yaml", text, strlen(text), NULL, s, err, errsz);
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	char *buf = calloc(1, 4096);
+	size_t n = fread(buf, 1, 4095, f);
+	fclose(f);
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return buf;
 }
 
-START_TEST(newer_schema_is_refused)
+/* Saves s to memory and loads it back into out. */
+static void round_trip(const struct scenario *s, struct scenario *out, char **yaml)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	char err[512] = "";
+	ck_assert_msg(scenario_emit(s, f, err, sizeof err), "%s", err);
+	fclose(f);
+	bool ok = scenario_load_string("saved.yaml", buf, len, cat, out, err, sizeof err);
+	ck_assert_msg(ok, "%s\n%s", err, buf);
+	if (yaml)
+		*yaml = buf;
+	else
+		free(buf);
+}
+
+static void assert_same_model(const struct catalog_model *a, const struct catalog_model *b)
+{
+	ck_assert(a->params == b->params);
+	ck_assert(a->active_params == b->active_params);
+	ck_assert_int_eq(a->layers, b->layers);
+	ck_assert_int_eq(a->hidden, b->hidden);
+	ck_assert_int_eq(a->heads, b->heads);
+	ck_assert_int_eq(a->kv_heads, b->kv_heads);
+	ck_assert_int_eq(a->head_dim, b->head_dim);
+	ck_assert_int_eq(a->ffn, b->ffn);
+	ck_assert_int_eq(a->vocab, b->vocab);
+	ck_assert_int_eq(a->max_context, b->max_context);
+	ck_assert_int_eq(a->experts, b->experts);
+	ck_assert_int_eq(a->experts_active, b->experts_active);
+	ck_assert_int_eq(a->mla_kv_lora_rank, b->mla_kv_lora_rank);
+	ck_assert_int_eq(a->mla_qk_rope_head_dim, b->mla_qk_rope_head_dim);
+	ck_assert_int_eq(a->sliding_window, b->sliding_window);
+	ck_assert_int_eq(a->sliding_layers, b->sliding_layers);
+	ck_assert_str_eq(a->name, b->name);
+}
+
+/* Every field of struct workload; doubles compared exactly. */
+static void assert_same_workload(const struct workload *a, const struct workload *b)
+{
+	ck_assert_int_eq(a->cls, b->cls);
+	if (a->model && a->model->file)
+		ck_assert_ptr_eq(a->model, b->model);
+	else
+		assert_same_model(a->model, b->model);
+	ck_assert_int_eq(a->precision, b->precision);
+	ck_assert_int_eq(a->kv_precision, b->kv_precision);
+	ck_assert_int_eq(a->input_tokens, b->input_tokens);
+	ck_assert_int_eq(a->output_tokens, b->output_tokens);
+	ck_assert_int_eq(a->concurrency_max, b->concurrency_max);
+	if (!a->concurrency_max)
+		ck_assert_int_eq(a->concurrency, b->concurrency);
+	ck_assert(a->tokens_per_s_per_user == b->tokens_per_s_per_user);
+	ck_assert(a->ttft_ms == b->ttft_ms);
+	ck_assert(a->target_tokens_per_s == b->target_tokens_per_s);
+	ck_assert(a->tokens == b->tokens);
+	ck_assert(a->epochs == b->epochs);
+	ck_assert(a->target_hours == b->target_hours);
+	ck_assert_int_eq(a->seq_len, b->seq_len);
+	ck_assert(a->global_batch_tokens == b->global_batch_tokens);
+	ck_assert_int_eq(a->recompute, b->recompute);
+	ck_assert_int_eq(a->method, b->method);
+	ck_assert_int_eq(a->lora_rank, b->lora_rank);
+	ck_assert_int_eq(a->stack, b->stack);
+	ck_assert_int_eq(a->form, b->form);
+	ck_assert(a->max_power_kw == b->max_power_kw);
+	ck_assert(a->budget_usd == b->budget_usd);
+	ck_assert_int_eq(a->objective, b->objective);
+	ck_assert_ptr_eq(a->accel, b->accel);
+	ck_assert_int_eq(a->gpus, b->gpus);
+	ck_assert_int_eq(a->spare_nodes, b->spare_nodes);
+}
+
+/* The engine must see the two workloads as the same: same ranking, same
+ * sizing, same money. */
+static void assert_same_results(const struct workload *a, const struct workload *b)
+{
+	struct engine_report ra, rb;
+	ck_assert(engine_report_init(&ra, cat));
+	ck_assert(engine_report_init(&rb, cat));
+	engine_run(cat, a, &ra);
+	engine_run(cat, b, &rb);
+	ck_assert_uint_eq(ra.n, rb.n);
+	ck_assert_uint_eq(ra.n_fitting, rb.n_fitting);
+	ck_assert_uint_gt(ra.n, 0);
+	for (size_t i = 0; i < ra.n; i++) {
+		const struct engine_result *x = &ra.results[i], *y = &rb.results[i];
+		ck_assert_ptr_eq(x->accel, y->accel);
+		ck_assert_ptr_eq(x->platform, y->platform);
+		ck_assert_int_eq(x->fits, y->fits);
+		ck_assert_int_eq(x->gpus, y->gpus);
+		ck_assert_int_eq(x->nodes, y->nodes);
+		ck_assert_int_eq(x->binding, y->binding);
+		ck_assert_str_eq(x->reason, y->reason);
+		ck_assert(x->capex_usd == y->capex_usd || (isnan(x->capex_usd) && isnan(y->capex_usd)));
+		ck_assert(x->power_kw == y->power_kw || (isnan(x->power_kw) && isnan(y->power_kw)));
+		ck_assert((x->output_tokens_per_s == y->output_tokens_per_s) ||
+			  (isnan(x->output_tokens_per_s) && isnan(y->output_tokens_per_s)));
+		ck_assert((x->train_hours == y->train_hours) ||
+			  (isnan(x->train_hours) && isnan(y->train_hours)));
+	}
+	engine_report_fini(&ra);
+	engine_report_fini(&rb);
+}
+
+START_TEST(bad_fixture_exact_message)
+{
+	const char *yaml = bad.gl_pathv[_i];
+	char expect_path[1024];
+	snprintf(expect_path, sizeof expect_path, "%.*s.expect", (int)(strlen(yaml) - 5), yaml);
+	char *expect = slurp(expect_path);
+	char want[2048], err[1024] = "";
+	snprintf(want, sizeof want, "%s%s", yaml, expect);
+	struct scenario s;
+	ck_assert_msg(!scenario_load(yaml, cat, &s, err, sizeof err), "%s loaded", yaml);
+	ck_assert_str_eq(err, want);
+	scenario_fini(&s);
+	free(expect);
+}
+END_TEST
+
+START_TEST(at_least_twenty_bad_fixtures)
+{
+	ck_assert_uint_ge(bad.gl_pathc, 20);
+}
+END_TEST
+
+START_TEST(inference_fixture_values)
 {
 	struct scenario s;
 	char err[512] = "";
-	ck_assert(!load_text("# from the future\nschema: 2\nworkload: {warp: 9}\n", &s, err,
-			     sizeof err));
-	ck_assert_str_eq(err, "mem.yaml:2:9: scenario schema 2 is newer than this accelsizer "
-			 "understands (1)");
+	ck_assert_msg(scenario_load(FIXTURES "/good/inference.yaml", cat, &s, err, sizeof err),
+		      "%s", err);
+	ck_assert_str_eq(s.customer, "M\xc3\xbcller & S\xc3\xb6hne GmbH \xe2\x80\x94 \xc2\xab" "AI platform\xc2\xbb");
+	ck_assert_str_eq(s.opportunity, "Q3 inference refresh");
+	ck_assert_str_eq(s.notes, "Customer wants 70B at fp8.\n  Indented line, \"quotes\", "
+			 "'single', # not a comment\n=SUM(A1:A2) must stay text.\n");
+	ck_assert_int_eq(s.w.cls, WL_INFERENCE);
+	ck_assert_ptr_eq(s.w.model, catalog_model(cat, "llama-3.1-70b"));
+	ck_assert_int_eq(s.w.precision, PREC_FP8);
+	ck_assert_int_eq(s.w.kv_precision, PREC_FP8);
+	ck_assert_int_eq(s.w.input_tokens, 2048);
+	ck_assert_int_eq(s.w.output_tokens, 512);
+	ck_assert_int_eq(s.w.concurrency, 128);
+	ck_assert(!s.w.concurrency_max);
+	ck_assert(s.w.tokens_per_s_per_user == 25);
+	ck_assert(s.w.ttft_ms == 800);
+	ck_assert_int_eq(s.w.stack, STACK_CUDA);
+	ck_assert_int_eq(s.w.form, FORMF_SXM_OAM);
+	ck_assert(s.w.budget_usd == 2500000);
+	ck_assert_ptr_eq(s.w.accel, catalog_accel(cat, "h100-sxm"));
+	ck_assert_int_eq(s.w.gpus, -1);
+	ck_assert_int_eq(s.w.spare_nodes, 1);
 	scenario_fini(&s);
 }
 END_TEST
 
-START_TEST(missing_schema_is_refused)
+START_TEST(custom_model_fixture_values)
 {
 	struct scenario s;
 	char err[512] = "";
-	ck_assert(!load_text("customer: ACME\n", &s, err, sizeof err));
-	ck_assert_str_eq(err, "mem.yaml:1:1: missing 'schema: 1' (every scenario file starts with it)");
+	ck_assert_msg(scenario_load(FIXTURES "/good/finetune-custom.yaml", cat, &s, err, sizeof err),
+		      "%s", err);
+	ck_assert(s.has_custom);
+	ck_assert_ptr_eq(s.w.model, &s.custom);
+	ck_assert(s.custom.params == 13015864320.0);
+	ck_assert(s.custom.active_params == s.custom.params);
+	ck_assert_int_eq(s.custom.layers, 40);
+	ck_assert_int_eq(s.custom.ffn, 13824);
+	ck_assert_str_eq(s.custom.name, "ACME 13B (in-house)");
+	ck_assert_int_eq(s.w.cls, WL_FINETUNE);
+	ck_assert_int_eq(s.w.method, FT_QLORA);
+	ck_assert_int_eq(s.w.lora_rank, 64);
+	ck_assert(s.w.tokens == 2.5e8);
+	ck_assert_int_eq(s.w.recompute, RECOMPUTE_FULL);
+	ck_assert_int_eq(s.w.objective, OBJ_TIME);
+	ck_assert_ptr_null(s.opportunity);
+	scenario_fini(&s);
+}
+END_TEST
+
+START_TEST(absent_keys_keep_defaults)
+{
+	struct scenario s, d;
+	char err[512] = "";
+	ck_assert_msg(scenario_load(FIXTURES "/good/pretrain-minimal.yaml", cat, &s, err, sizeof err),
+		      "%s", err);
+	scenario_init(&d, cat);
+	ck_assert(s.w.tokens == 2e12);
+	ck_assert(s.w.target_hours == 720);
+	ck_assert_int_eq(s.w.spare_nodes, 0);
+	ck_assert_int_eq(s.w.seq_len, d.w.seq_len);
+	ck_assert(s.w.global_batch_tokens == d.w.global_batch_tokens);
+	ck_assert_int_eq(s.w.input_tokens, d.w.input_tokens);
+	ck_assert_int_eq(s.w.objective, d.w.objective);
+	scenario_fini(&s);
+	scenario_fini(&d);
+}
+END_TEST
+
+START_TEST(round_trip_every_good_fixture)
+{
+	glob_t g;
+	ck_assert_int_eq(glob(FIXTURES "/good/*.yaml", 0, NULL, &g), 0);
+	ck_assert_uint_ge(g.gl_pathc, 4);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct scenario a, b;
+		char err[512] = "";
+		ck_assert_msg(scenario_load(g.gl_pathv[i], cat, &a, err, sizeof err), "%s", err);
+		round_trip(&a, &b, NULL);
+		assert_same_workload(&a.w, &b.w);
+		ck_assert_int_eq(a.has_custom, b.has_custom);
+		assert_same_results(&a.w, &b.w);
+		scenario_fini(&a);
+		scenario_fini(&b);
+	}
+	globfree(&g);
+}
+END_TEST
+
+START_TEST(round_trip_awkward_text_and_numbers)
+{
+	static const char *const texts[] = {
+		"plain",
+		"=cmd|' /C calc'!A0",
+		"line one\nline two\n",
+		"  leading spaces\nand trailing spaces   ",
+		"trailing newlines\n\n\n",
+		"\n\nleading newlines",
+		"tab\there, CRLF\r\nnext",
+		"--- not a document\n... nor an end",
+		"# not a comment: key: value, [flow], {map}, &anchor *alias !tag",
+		"quotes \" and ' and backslash \\ and \\n literally",
+		"\xe2\x82\xac \xf0\x9f\x9a\x80 \xe4\xb8\xad\xe6\x96\x87 \xd8\xb9\xd8\xb1\xd8\xa8\xd9\x8a",
+		"control \x01\x07\x1b[31m bytes",
+		"yes", "null", "~", "123", "0x1F", "1e3", "true",
+		"\xc2\xa0non-breaking\xe2\x80\xa8line separator",
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		struct scenario a, b;
+		scenario_init(&a, cat);
+		ck_assert(scenario_set_text(&a.customer, texts[i]));
+		ck_assert(scenario_set_text(&a.opportunity, texts[(i + 1) % 20]));
+		ck_assert(scenario_set_text(&a.notes, texts[i]));
+		a.w.tokens_per_s_per_user = 0.1 + 0.2;		/* 0.30000000000000004 */
+		a.w.ttft_ms = 1.0 / 3.0;
+		a.w.target_tokens_per_s = 123456789.123456789;
+		a.w.budget_usd = 1e-7;
+		a.w.max_power_kw = 2.5e300;
+		a.w.tokens = 6.02214076e23;
+		a.w.epochs = 0.7;
+		char *yaml;
+		round_trip(&a, &b, &yaml);
+		ck_assert_msg(b.customer && !strcmp(a.customer, b.customer),
+			      "customer %zu: %s", i, yaml);
+		ck_assert_str_eq(a.opportunity, b.opportunity);
+		ck_assert_msg(b.notes && !strcmp(a.notes, b.notes), "notes %zu: %s", i, yaml);
+		assert_same_workload(&a.w, &b.w);
+		free(yaml);
+		scenario_fini(&a);
+		scenario_fini(&b);
+	}
+}
+END_TEST
+
+START_TEST(round_trip_custom_model_exact_params)
+{
+	/* Parameter counts that are not round billions must come back to the
+	 * last parameter. */
+	static const double params[] = { 6738415616.0, 8030261248.0, 70553706496.0, 1.0,
+					 123456789.0, 3e12 };
+	for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+		struct scenario a, b;
+		scenario_init(&a, cat);
+		struct catalog_model m;
+		memset(&m, 0, sizeof m);
+		m.name = "odd \"model\": 1";
+		m.params = params[i];
+		m.active_params = params[i] / 3;
+		m.layers = 32;
+		m.hidden = 4096;
+		m.heads = 32;
+		m.kv_heads = 8;
+		m.experts = 8;
+		m.experts_active = 2;
+		m.sliding_window = 4096;
+		m.mla_kv_lora_rank = 512;
+		m.mla_qk_rope_head_dim = 64;
+		ck_assert(scenario_set_custom_model(&a, &m));
+		char *yaml;
+		round_trip(&a, &b, &yaml);
+		ck_assert_msg(a.custom.params == b.custom.params, "%.17g != %.17g\n%s",
+			      a.custom.params, b.custom.params, yaml);
+		assert_same_workload(&a.w, &b.w);
+		ck_assert_ptr_eq(b.w.model, &b.custom);
+		free(yaml);
+		scenario_fini(&a);
+		scenario_fini(&b);
+	}
+}
+END_TEST
+
+START_TEST(round_trip_every_class_and_override)
+{
+	for (int cls = 0; cls < WL_COUNT; cls++) {
+		struct scenario a, b;
+		scenario_init(&a, cat);
+		engine_workload_class_defaults(&a.w, (enum workload_class)cls);
+		a.w.accel = catalog_accel(cat, "mi300x");
+		a.w.gpus = 16;
+		a.w.spare_nodes = 2;
+		a.w.stack = STACK_ROCM;
+		a.w.form = FORMF_PCIE;
+		a.w.objective = OBJ_PERF_PER_WATT;
+		a.w.concurrency_max = cls == WL_INFERENCE;
+		a.w.method = FT_FULL;
+		a.w.recompute = RECOMPUTE_NONE;
+		a.w.precision = PREC_BF16;
+		a.w.kv_precision = PREC_INT8;
+		round_trip(&a, &b, NULL);
+		assert_same_workload(&a.w, &b.w);
+		assert_same_results(&a.w, &b.w);
+		scenario_fini(&a);
+		scenario_fini(&b);
+	}
+}
+END_TEST
+
+START_TEST(save_is_atomic_and_reloads)
+{
+	char dir[] = "/tmp/test_scenario.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[256];
+	snprintf(path, sizeof path, "%s/s.yaml", dir);
+	struct scenario a, b;
+	char err[512] = "";
+	ck_assert(scenario_load(FIXTURES "/good/inference-max.yaml", cat, &a, err, sizeof err));
+	ck_assert_msg(scenario_save(path, &a, err, sizeof err), "%s", err);
+	ck_assert_msg(scenario_load(path, cat, &b, err, sizeof err), "%s", err);
+	assert_same_workload(&a.w, &b.w);
+	ck_assert(b.w.concurrency_max);
+	/* a directory at the target: refused, nothing else changes */
+	char sub[300];
+	snprintf(sub, sizeof sub, "%s/d.yaml", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	ck_assert(!scenario_save(sub, &a, err, sizeof err));
+	char want[400];
+	snprintf(want, sizeof want, "cannot write '%s': Is a directory", sub);
+	ck_assert_str_eq(err, want);
+	scenario_fini(&a);
+	scenario_fini(&b);
+	unlink(path);
+	rmdir(sub);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(apply_keeps_what_the_file_omits)
+{
+	/* --scenario under flags: only the file's keys change the workload. */
+	struct scenario s;
+	scenario_init(&s, cat);
+	s.w.input_tokens = 777;
+	s.w.objective = OBJ_GPUS;
+	char err[512] = "";
+	ck_assert_msg(scenario_apply_file(FIXTURES "/good/pretrain-minimal.yaml", cat, &s, err,
+					  sizeof err), "%s", err);
+	ck_assert_int_eq(s.w.cls, WL_PRETRAIN);
+	ck_assert_int_eq(s.w.input_tokens, 777);
+	ck_assert_int_eq(s.w.objective, OBJ_GPUS);
+	scenario_fini(&s);
+}
+END_TEST
+
+START_TEST(move_keeps_custom_model_pointer)
+{
+	struct scenario a, b;
+	char err[512] = "";
+	ck_assert(scenario_load(FIXTURES "/good/finetune-custom.yaml", cat, &a, err, sizeof err));
+	scenario_init(&b, cat);
+	scenario_move(&b, &a);
+	ck_assert_ptr_eq(b.w.model, &b.custom);
+	ck_assert_int_eq(b.custom.layers, 40);
+	ck_assert_str_eq(b.customer, "ACME");
+	ck_assert_ptr_null(a.customer);
+	scenario_fini(&a);
+	scenario_fini(&b);
+}
+END_TEST
+
+struct collected {
+	char text[4096];
+	size_t len;
+};
+
+static void collect(const char *section, const char *key, const char *value, void *vctx)
+{
+	struct collected *c = vctx;
+	int m = snprintf(c->text + c->len, sizeof c->text - c->len, "%s%s%s=%s\n", section,
+			 *section ? "." : "", key, value);
+	if (m > 0)
+		c->len += (size_t)m;
+}
+
+START_TEST(settings_follow_the_class)
+{
+	struct scenario s;
+	char err[512] = "";
+	ck_assert(scenario_load(FIXTURES "/good/inference.yaml", cat, &s, err, sizeof err));
+	struct collected c = { .len = 0 };
+	scenario_each_setting(&s.w, collect, &c);
+	ck_assert_ptr_nonnull(strstr(c.text, "workload.model=llama-3.1-70b\n"));
+	ck_assert_ptr_nonnull(strstr(c.text, "workload.concurrency=128\n"));
+	ck_assert_ptr_nonnull(strstr(c.text, "filters.stack=cuda\n"));
+	ck_assert_ptr_nonnull(strstr(c.text, "accelerator=h100-sxm\n"));
+	ck_assert_ptr_nonnull(strstr(c.text, "node.spare_nodes=1\n"));
+	ck_assert_ptr_null(strstr(c.text, "epochs"));		/* training only */
 	scenario_fini(&s);
 }
 END_TEST
@@ -44,8 +458,36 @@ END_TEST
 
 int main(void)
 {
+	struct catalog_errors ce = { .n = 0 };
+	cat = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
+	if (!cat) {
+		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
+		catalog_errors_fini(&ce);
+		return 1;
+	}
+	catalog_errors_fini(&ce);
+	if (glob(FIXTURES "/bad/*.yaml", 0, NULL, &bad) != 0) {
+		printf("Bail out! no fixtures under %s\n", FIXTURES);
+		return 1;
+	}
 	Suite *s = suite_create("scenario");
-	ADD(s, newer_schema_is_refused);
-	ADD(s, missing_schema_is_refused);
-	return tap_run(s);
+	TCase *tc = tcase_create("bad scenario fixture: exact message");
+	tcase_add_loop_test(tc, bad_fixture_exact_message, 0, (int)bad.gl_pathc);
+	suite_add_tcase(s, tc);
+	ADD(s, at_least_twenty_bad_fixtures);
+	ADD(s, inference_fixture_values);
+	ADD(s, custom_model_fixture_values);
+	ADD(s, absent_keys_keep_defaults);
+	ADD(s, round_trip_every_good_fixture);
+	ADD(s, round_trip_awkward_text_and_numbers);
+	ADD(s, round_trip_custom_model_exact_params);
+	ADD(s, round_trip_every_class_and_override);
+	ADD(s, save_is_atomic_and_reloads);
+	ADD(s, apply_keeps_what_the_file_omits);
+	ADD(s, move_keeps_custom_model_pointer);
+	ADD(s, settings_follow_the_class);
+	int rc = tap_run(s);
+	globfree(&bad);
+	catalog_free(cat);
+	return rc;
 }
