@@ -1,3 +1,324 @@
+/*
+ * tui: the wizard's shared state and the contract between its files.
+ *
+ * One loop (tui.c) owns the keyboard.  Each step is a const struct tui_step
+ * of operations (draw, key, enter, leave); overlays (help, compare, the
+ * model pick list) have the same shape.  A key is first turned into an
+ * action from the one table in tui_actions.h; the editor, the overlay, the
+ * step and finally the loop get a chance to handle it and return flags
+ * (handled, workload changed, quit).  When the workload changed the loop
+ * re-runs the engine once into a report allocated at start-up, so the
+ * wizard shows exactly what `accelsizer recommend` would.
+ *
+ * Files: tui.c loop, layout and start-up; tui_frame.c step bar, status
+ * line, prompts, key bar; tui_draw.c colours, glyphs, text, bars and number
+ * formats; tui_form.c fields and the line editor; tui_panel.c side panel;
+ * tui_step1.c .. tui_step5.c; tui_picker.c model pick list;
+ * tui_compare.c; tui_help.c.
+ */
 #ifndef ACCELSIZER_TUI_H
 #define ACCELSIZER_TUI_H
+
+#include <curses.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "engine.h"
+#include "scenario.h"
+#include "theme.h"
+#include "tui_actions.h"
+
+enum tui_action {
+#define X(id, k1, k2, keys, label, prio, steps, help) ACT_##id,
+	TUI_ACTIONS(X)
+#undef X
+	ACT_COUNT,
+	ACT_NONE = -1
+};
+
+struct tui_action_def {
+	int key, alt_key;
+	const char *keys, *label;
+	int priority;
+	unsigned steps;
+	const char *help;
+};
+extern const struct tui_action_def tui_action_defs[ACT_COUNT];
+/* The action bound to a key, or ACT_NONE. */
+enum tui_action tui_action_for_key(int ch);
+
+/* What a handler did with a key. */
+enum {
+	TUI_UNHANDLED = 0,
+	TUI_HANDLED = 1 << 0,
+	TUI_CHANGED = 1 << 1,	/* the workload changed: re-run the engine */
+	TUI_QUIT = 1 << 2,
+	TUI_RELAYOUT = 1 << 3,	/* the layout depends on something that changed */
+};
+
+#define TUI_NSTEPS 5
+#define TUI_MIN_COLS 80
+#define TUI_MIN_LINES 24
+#define TUI_WIDE_COLS 110	/* from here the side panel sits on the right */
+#define TUI_MAX_MARKED 3
+
+struct tui;
+
+/* A step screen or an overlay. */
+struct tui_step {
+	const char *name;	/* "Workload" */
+	void (*draw)(struct tui *t, WINDOW *win, int h, int w);
+	int (*key)(struct tui *t, enum tui_action a, int ch);
+	void (*enter)(struct tui *t);
+	void (*leave)(struct tui *t);
+	bool (*missing)(const struct tui *t);	/* step bar marks it */
+	bool full_width;	/* overlays: draw over the form and the panel */
+};
+
+extern const struct tui_step tui_step1, tui_step2, tui_step3, tui_step4, tui_step5;
+extern const struct tui_step tui_help_view, tui_compare_view, tui_picker_view;
+
+/* A one-line text editor: fields, the pick list search, path prompts. */
+#define TUI_LINE_MAX 512
+struct tui_line {
+	char buf[TUI_LINE_MAX];
+	int len, cur;		/* bytes */
+};
+enum tui_line_result { LINE_EDITING, LINE_COMMIT, LINE_CANCEL, LINE_IGNORED };
+void tui_line_set(struct tui_line *l, const char *s);
+enum tui_line_result tui_line_key(struct tui_line *l, int ch);
+/* Draws the line in width w with the cursor kept visible; returns the
+ * screen column of the cursor relative to x. */
+int tui_line_draw(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_role r,
+		  const struct tui_line *l);
+
+enum tui_prompt {
+	PROMPT_NONE,
+	PROMPT_QUIT,		/* y/n */
+	PROMPT_EXPORT,		/* path */
+	PROMPT_SAVE,		/* path */
+	PROMPT_OPEN,		/* path */
+};
+
+struct tui_layout {
+	bool too_small;
+	bool wide;		/* panel on the right; else folded below */
+	int lines, cols;
+	int body_y, body_h;
+	int form_y, form_x, form_h, form_w;
+	int sep_y, sep_x, sep_h, sep_w;
+	int panel_y, panel_x, panel_h, panel_w;
+};
+
+struct tui {
+	/* model */
+	struct catalog *cat;
+	char catalog_dir[PATH_MAX];
+	struct scenario sc;		/* sc.w is the workload; sc.custom a custom model */
+	struct engine_report rep;
+	struct engine_plan plan;
+	bool ran;			/* rep holds a run of the current w */
+
+	/* look */
+	struct theme theme;
+	bool utf8;			/* decided once at start-up */
+	bool colour;			/* colour pairs in use */
+
+	/* navigation */
+	int step;			/* 0..4 */
+	const struct tui_step *overlay;	/* help, compare, pick list, or NULL */
+	int focus[TUI_NSTEPS];		/* cursor per step: field or row */
+	int top[TUI_NSTEPS];		/* first visible row per step */
+	int panel_top;
+	const struct catalog_accel *marked[TUI_MAX_MARKED];
+	int n_marked;
+	int help_top, compare_top;
+
+	/* editing */
+	bool editing;			/* a field is being edited in place */
+	int edit_field;
+	struct tui_line edit;
+	struct tui_line search;		/* pick list filter */
+	int pick_focus, pick_top;
+
+	/* status line and prompts */
+	enum tui_prompt prompt;
+	struct tui_line prompt_line;
+	char status[320];
+	bool status_error;
+
+	/* scenario */
+	bool dirty;			/* unsaved changes */
+	char scenario_path[PATH_MAX];
+
+	struct tui_bom *bom;		/* step 5's preview (tui_step5.c) */
+
+	bool test_mode;			/* ACCELSIZER_TEST_KEYS: no files written */
+
+	/* screen */
+	struct tui_layout lay;
+	WINDOW *wstep, *wform, *wsep, *wpanel, *wbody, *wstatus, *wkeys;
+	int cursor_y, cursor_x;		/* screen cursor, -1 = hidden */
+	/* hit boxes from the last draw, for mouse clicks */
+	int step_x0[TUI_NSTEPS], step_x1[TUI_NSTEPS];
+	struct { int x0, x1; enum tui_action a; } keyhit[ACT_COUNT];
+	int n_keyhit;
+};
+
+/* ---- tui.c ---- */
+const struct tui_step *tui_step_at(int step);
+void tui_goto_step(struct tui *t, int step);
+void tui_open_overlay(struct tui *t, const struct tui_step *v);
+void tui_close_overlay(struct tui *t);
+/* Runs the engine on the current workload (called after every change). */
+void tui_recompute(struct tui *t);
+/* The accelerator steps 4 and 5 are about: the chosen one, else the
+ * top-ranked one; NULL only for an empty catalog. */
+const struct engine_result *tui_chosen(const struct tui *t);
+bool tui_is_marked(const struct tui *t, const struct catalog_accel *a);
+/* Opens a scenario file into the wizard; false with a message on failure. */
+bool tui_open_scenario(struct tui *t, const char *path, char *err, size_t errsz);
+
+/* ---- tui_frame.c ---- */
+void tui_draw_stepbar(struct tui *t, WINDOW *win, int w);
+void tui_draw_status(struct tui *t, WINDOW *win, int w);
+void tui_draw_keybar(struct tui *t, WINDOW *win, int w);
+void tui_draw_small(struct tui *t, WINDOW *win, int h, int w);
+void tui_draw_sep(struct tui *t, WINDOW *win, int h, int w);
+void tui_status(struct tui *t, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void tui_prompt_start(struct tui *t, enum tui_prompt p, const char *initial);
+int tui_prompt_key(struct tui *t, int ch);
+
+/* ---- tui_draw.c ---- */
+void tui_colours_init(struct tui *t);
+attr_t tui_role(const struct tui *t, enum theme_role r);
+const char *tui_glyph(const struct tui *t, enum theme_glyph g);
+/* Display columns of a UTF-8 string (one per code point; the wizard prints
+ * no wide characters). */
+int tui_width(const char *s);
+/* Prints s at y,x in at most maxw columns with the role's look; in ASCII
+ * mode non-ASCII characters are transliterated.  Returns columns used. */
+int tui_put(struct tui *t, WINDOW *win, int y, int x, int maxw, enum theme_role r, const char *s);
+int tui_putf(struct tui *t, WINDOW *win, int y, int x, int maxw, enum theme_role r,
+	     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* Right-aligned in a field of w columns. */
+int tui_put_right(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_role r, const char *s);
+/* Paints n columns from x with the role's background. */
+void tui_fill(struct tui *t, WINDOW *win, int y, int x, int n, enum theme_role r);
+void tui_hline(struct tui *t, WINDOW *win, int y, int x, int n, enum theme_role r);
+
+enum tui_state { ST_FITS, ST_TIGHT, ST_OVER };
+enum tui_state tui_state_of(const struct tui *t, double pct);
+enum theme_role tui_state_role(enum tui_state s);
+enum theme_glyph tui_state_glyph(enum tui_state s);
+/* A bar of w cells for pct (0..100, more is clipped), coloured by state,
+ * with eighth blocks in UTF-8 mode. */
+void tui_bar(struct tui *t, WINDOW *win, int y, int x, int w, double pct);
+
+/* Number formats shared by every screen (and matching the CLI table). */
+char *tui_fmt_gb(char *buf, size_t n, double gb);
+char *tui_fmt_pct(char *buf, size_t n, double pct);
+char *tui_fmt_usd(char *buf, size_t n, double usd);
+char *tui_fmt_rate(char *buf, size_t n, double per_s);	/* tokens/s */
+char *tui_fmt_hours(char *buf, size_t n, double hours);
+char *tui_fmt_kw(char *buf, size_t n, double kw);
+char *tui_fmt_si(char *buf, size_t n, double v);	/* 2T, 300B, 4096 */
+char *tui_fmt_ms(char *buf, size_t n, double ms);
+char *tui_fmt_usd_mtok(char *buf, size_t n, double usd);
+/* The accelerator's catalog name, and without the vendor for narrow
+ * columns. */
+const char *tui_accel_name(const struct catalog_accel *a);
+const char *tui_accel_short(const struct catalog_accel *a);
+
+/* ---- tui_form.c ---- */
+enum tui_field_kind {
+	TF_HEADING,		/* a section title, not focusable */
+	TF_CHOICE,		/* an enum cycled with Left/Right/+/- */
+	TF_NUMBER,		/* typed, validated, stepped with +/- */
+	TF_MODEL,		/* opens the model pick list */
+	TF_INFO,		/* read-only figure */
+};
+enum tui_field_store { FS_LONG, FS_INT, FS_DOUBLE, FS_ENUM };
+enum tui_field_base { FB_WORKLOAD, FB_MODEL };
+enum tui_field_special {
+	SP_NONE,
+	SP_ZERO_NONE,		/* 0 shows "none" (no target, no limit) */
+	SP_NEG_AUTO,		/* -1 shows "auto" (engine chooses) */
+	SP_CONCURRENCY,		/* "max" sets concurrency_max */
+};
+
+struct tui_field {
+	const char *label, *unit, *hint;
+	enum tui_field_kind kind;
+	unsigned classes;		/* bit per workload class; 0 = every class */
+	bool custom_only;		/* shown only for the custom model */
+	bool lora_only;			/* shown only for LoRA / QLoRA */
+	/* storage */
+	enum tui_field_base base;
+	enum tui_field_store store;
+	size_t offset;
+	enum tui_field_special special;
+	double scale;			/* shown = stored / scale; 0 means 1 */
+	/* numbers, in shown units */
+	double min, max;		/* accepted range of typed values */
+	bool integer;
+	double step;			/* +/-: > 0 adds, 0 doubles and halves */
+	double start;			/* +/- from none starts here */
+	/* what "auto" stands for now (stored units), shown next to it */
+	double (*auto_value)(const struct tui *t);
+	/* choices */
+	int choice_first, choice_count;
+	const char *(*choice_name)(int v);
+	/* called after the value changed (the class resets its fields) */
+	void (*after_set)(struct tui *t);
+	/* read-only figures */
+	void (*info)(const struct tui *t, char *buf, size_t n);
+};
+
+#define TUI_CLASS(c) (1u << (c))
+
+bool tui_field_visible(const struct tui *t, const struct tui_field *f);
+/* Text of the field's value as shown (and as the editor starts with). */
+void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, size_t n);
+/* Draws a form of n fields with the cursor on t->focus[step]. */
+void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_field *fields,
+		   int n, int step);
+int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_field *fields,
+		 int n, int step);
+/* Parses "4k", "2T", "1,000", "1.5e12"; false if not a number. */
+bool tui_parse_number(const char *s, double *out);
+
+/* ---- tui_panel.c ---- */
+void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact);
+int tui_panel_rows(const struct tui *t, bool compact);
+int tui_panel_lines_per_accel(bool compact);
+
+/* ---- tui_step2.c: shared by the accelerator tables ---- */
+/* Makes r's accelerator the chosen one (resetting the node overrides). */
+int tui_choose_accel(struct tui *t, const struct engine_result *r);
+/* Up/Down/Enter over a table of the report's n results. */
+int tui_table_key(struct tui *t, enum tui_action a, int step, int n);
+
+/* ---- tui_step3.c ---- */
+/* Predicted throughput or time, and cost per Mtok or per run, as step 3
+ * shows them. */
+void tui_result_perf(const struct tui *t, const struct engine_result *r, char *buf, size_t n);
+void tui_result_cost(const struct tui *t, const struct engine_result *r, char *buf, size_t n);
+
+/* ---- tui_step5.c: BOM preview and files ---- */
+void tui_step5_init(struct tui *t);
+void tui_step5_fini(struct tui *t);
+/* Rebuilds the BOM preview after the engine ran. */
+void tui_step5_refresh(struct tui *t);
+int tui_do_export(struct tui *t, const char *path);
+int tui_do_save(struct tui *t, const char *path);
+int tui_do_open(struct tui *t, const char *path);
+
+/* ---- tui_picker.c ---- */
+void tui_picker_open(struct tui *t);
+/* +/- on the model field: the next or previous catalog model. */
+int tui_picker_cycle(struct tui *t, int dir);
+
 #endif

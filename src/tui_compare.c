@@ -1,0 +1,279 @@
+/*
+ * tui_compare: the accelerators marked in step 3, side by side.  Every
+ * figure the wizard shows for one accelerator, in aligned columns; rows
+ * where they differ are highlighted, and the best value of a row with a
+ * direction (fewer GPUs, more tokens/s...) carries the "best" glyph.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+enum row_kind { RK_NUM, RK_BAR, RK_TEXT };
+
+struct cmp_row {
+	const char *label;
+	enum row_kind kind;
+	int better;		/* -1 lower is better, +1 higher, 0 no order */
+	unsigned classes;	/* 0 = every class */
+	double (*value)(const struct engine_result *r);
+	void (*text)(const struct tui *t, const struct engine_result *r, char *buf, size_t n);
+};
+
+#define INF TUI_CLASS(WL_INFERENCE)
+#define TRN (TUI_CLASS(WL_PRETRAIN) | TUI_CLASS(WL_FINETUNE))
+
+static double v_gpus(const struct engine_result *r) { return r->gpus; }
+static double v_nodes(const struct engine_result *r) { return r->nodes; }
+static double v_mem_req(const struct engine_result *r) { return r->mem_required_gb; }
+static double v_mem(const struct engine_result *r) { return r->mem_util_pct; }
+static double v_bw(const struct engine_result *r) { return r->bw_util_pct; }
+static double v_link(const struct engine_result *r) { return r->link_util_pct; }
+static double v_tps(const struct engine_result *r) { return r->output_tokens_per_s; }
+static double v_tpu(const struct engine_result *r) { return r->tokens_per_s_per_user; }
+static double v_ttft(const struct engine_result *r) { return r->ttft_ms; }
+static double v_hours(const struct engine_result *r) { return r->train_hours; }
+static double v_gpuh(const struct engine_result *r) { return r->gpu_hours; }
+static double v_scal(const struct engine_result *r) { return r->scaling_efficiency * 100; }
+static double v_capex(const struct engine_result *r) { return r->capex_usd; }
+static double v_kw(const struct engine_result *r) { return r->power_kw; }
+static double v_ru(const struct engine_result *r) { return r->rack_units; }
+static double v_mtok(const struct engine_result *r) { return r->usd_per_mtok; }
+static double v_run(const struct engine_result *r) { return r->run_cost_usd; }
+static double v_hour(const struct engine_result *r) { return r->usd_per_hour; }
+static double v_ppw(const struct engine_result *r) { return r->perf_per_watt; }
+
+static void t_int(const struct tui *t, const struct engine_result *r, char *b, size_t n, double v)
+{
+	(void)t; (void)r;
+	snprintf(b, n, "%.0f", v);
+}
+static void t_gpus(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_int(t, r, b, n, r->gpus); }
+static void t_nodes(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	(void)t;
+	snprintf(b, n, "%d (%d spare)", r->nodes, r->spare_nodes);
+}
+static void t_layout(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	if (t->sc.w.cls == WL_INFERENCE)
+		snprintf(b, n, "TP%d x%d", r->tp, r->replicas);
+	else
+		snprintf(b, n, "TP%d PP%d DP%d", r->tp, r->pp, r->dp);
+}
+static void t_platform(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	(void)t;
+	snprintf(b, n, "%s", r->platform ? r->platform->name : "-");
+}
+static void t_mem_req(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	(void)t;
+	char x[24];
+	snprintf(b, n, "%s GB", tui_fmt_gb(x, sizeof x, r->mem_required_gb));
+}
+static void t_mem_gpu(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	(void)t;
+	char x[24], y[24];
+	snprintf(b, n, "%s/%s GB", tui_fmt_gb(x, sizeof x, r->mem_per_gpu_gb),
+		 tui_fmt_gb(y, sizeof y, r->mem_avail_per_gpu_gb));
+}
+static void t_pct(const struct tui *t, const struct engine_result *r, char *b, size_t n, double v)
+{
+	(void)t; (void)r;
+	tui_fmt_pct(b, n, v);
+}
+static void t_mem(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_pct(t, r, b, n, r->mem_util_pct); }
+static void t_bw(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_pct(t, r, b, n, r->bw_util_pct); }
+static void t_link(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_pct(t, r, b, n, r->link_util_pct); }
+static void t_binding(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	(void)t;
+	snprintf(b, n, "%s", r->binding != RES_NONE ? resource_name(r->binding) : "-");
+}
+static void t_prec(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	(void)t;
+	snprintf(b, n, "%s%s", precision_name(r->precision_used), r->precision_fallback ? " (fallback)" : "");
+}
+static void t_tps(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_rate(b, n, r->output_tokens_per_s); }
+static void t_tpu(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_rate(b, n, r->tokens_per_s_per_user); }
+static void t_ttft(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	(void)t;
+	char x[24];
+	snprintf(b, n, "%s ms", tui_fmt_ms(x, sizeof x, r->ttft_ms));
+}
+static void t_hours(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_hours(b, n, r->train_hours); }
+static void t_gpuh(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_rate(b, n, r->gpu_hours); }
+static void t_scal(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_pct(t, r, b, n, r->scaling_efficiency * 100); }
+static void t_capex(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd(b, n, r->capex_usd); }
+static void t_kw(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	(void)t;
+	char x[24];
+	snprintf(b, n, "%s kW", tui_fmt_kw(x, sizeof x, r->power_kw));
+}
+static void t_ru(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	(void)t;
+	snprintf(b, n, "%.0fU", r->rack_units);
+}
+static void t_mtok(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_mtok(b, n, r->usd_per_mtok); }
+static void t_run(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd(b, n, r->run_cost_usd); }
+static void t_hour(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_mtok(b, n, r->usd_per_hour); }
+static void t_ppw(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	if (t->sc.w.cls == WL_INFERENCE)
+		snprintf(b, n, "%.2f tok/s/W", r->perf_per_watt);
+	else
+		snprintf(b, n, "%.3g", r->perf_per_watt);
+}
+
+static const struct cmp_row rows[] = {
+	{ "Node shape", RK_TEXT, 0, 0, NULL, t_platform },
+	{ "GPUs", RK_NUM, -1, 0, v_gpus, t_gpus },
+	{ "Nodes", RK_NUM, -1, 0, v_nodes, t_nodes },
+	{ "Parallel layout", RK_TEXT, 0, 0, NULL, t_layout },
+	{ "Memory required", RK_NUM, -1, 0, v_mem_req, t_mem_req },
+	{ "Memory per GPU", RK_TEXT, 0, 0, NULL, t_mem_gpu },
+	{ "Memory fit", RK_BAR, -1, 0, v_mem, t_mem },
+	{ "Bandwidth", RK_BAR, -1, 0, v_bw, t_bw },
+	{ "Interconnect", RK_BAR, -1, 0, v_link, t_link },
+	{ "Binding", RK_TEXT, 0, 0, NULL, t_binding },
+	{ "Precision", RK_TEXT, 0, 0, NULL, t_prec },
+	{ "Throughput (tok/s)", RK_NUM, +1, INF, v_tps, t_tps },
+	{ "Per user (tok/s)", RK_NUM, +1, INF, v_tpu, t_tpu },
+	{ "Time to first token", RK_NUM, -1, INF, v_ttft, t_ttft },
+	{ "Time to train", RK_NUM, -1, TRN, v_hours, t_hours },
+	{ "GPU-hours", RK_NUM, -1, TRN, v_gpuh, t_gpuh },
+	{ "Scaling efficiency", RK_NUM, +1, TRN, v_scal, t_scal },
+	{ "Capex", RK_NUM, -1, 0, v_capex, t_capex },
+	{ "Power", RK_NUM, -1, 0, v_kw, t_kw },
+	{ "Rack units", RK_NUM, -1, 0, v_ru, t_ru },
+	{ "Cost per Mtok", RK_NUM, -1, INF, v_mtok, t_mtok },
+	{ "Cost of the run", RK_NUM, -1, TRN, v_run, t_run },
+	{ "Cost per hour", RK_NUM, -1, 0, v_hour, t_hour },
+	{ "Performance per watt", RK_NUM, +1, 0, v_ppw, t_ppw },
+};
+#define NROWS ((int)(sizeof rows / sizeof rows[0]))
+
+static void draw(struct tui *t, WINDOW *win, int h, int w)
+{
+	const struct engine_result *res[TUI_MAX_MARKED];
+	int k = 0;
+	for (int i = 0; i < t->n_marked; i++) {
+		const struct engine_result *r = engine_report_find(&t->rep, t->marked[i]);
+		if (r)
+			res[k++] = r;
+	}
+	char head[160];
+	snprintf(head, sizeof head, "Compare %d accelerators", k);
+	int x = tui_put(t, win, 0, 0, w, ROLE_header, head);
+	snprintf(head, sizeof head, "   differences in bold, %s best; Esc closes, Up/Down scroll",
+		 tui_glyph(t, GLYPH_best));
+	tui_put(t, win, 0, x, w - x, ROLE_muted, head);
+	if (!k)
+		return;
+	int lw = 22;
+	int cw = (w - lw) / k;
+	if (cw > 30)
+		cw = 30;
+	for (int j = 0; j < k; j++) {
+		bool chosen = res[j] == tui_chosen(t);
+		tui_put(t, win, 2, lw + j * cw, cw - 1, chosen ? ROLE_selection : ROLE_header,
+			tui_accel_name(res[j]->accel));
+	}
+	tui_hline(t, win, 3, 0, lw + k * cw, ROLE_frame);
+
+	int vis[NROWS], nv = 0;
+	for (int i = 0; i < NROWS; i++)
+		if (!rows[i].classes || rows[i].classes & TUI_CLASS(t->sc.w.cls))
+			vis[nv++] = i;
+	int avail = h - 4;
+	if (t->compare_top > nv - avail)
+		t->compare_top = nv - avail > 0 ? nv - avail : 0;
+	if (t->compare_top < 0)
+		t->compare_top = 0;
+	for (int vi = t->compare_top, y = 4; vi < nv && y < h; vi++, y++) {
+		const struct cmp_row *row = &rows[vis[vi]];
+		char txt[TUI_MAX_MARKED][96];
+		bool differ = false;
+		int best = -1;
+		for (int j = 0; j < k; j++) {
+			if (res[j]->filtered || !res[j]->fits)
+				snprintf(txt[j], sizeof txt[j], "%s", res[j]->filtered ? "filtered" : "does not fit");
+			else
+				row->text(t, res[j], txt[j], sizeof txt[j]);
+			if (j && strcmp(txt[j], txt[0]))
+				differ = true;
+			if (row->better && row->value && res[j]->fits && !res[j]->filtered) {
+				double v = row->value(res[j]);
+				if (isfinite(v) && (best < 0 || (row->better < 0 ? v < row->value(res[best])
+								     : v > row->value(res[best]))))
+					best = j;
+			}
+		}
+		if (!differ)
+			best = -1;	/* a tie has no winner */
+		tui_put(t, win, y, 1, lw - 2, differ ? ROLE_field : ROLE_muted, row->label);
+		for (int j = 0; j < k; j++) {
+			int cx = lw + j * cw;
+			enum theme_role r = differ ? ROLE_value : ROLE_muted;
+			if (row->kind == RK_BAR && res[j]->fits && !res[j]->filtered) {
+				int bw = cw - 10;
+				if (bw > 3) {
+					tui_bar(t, win, y, cx, bw, row->value(res[j]));
+					cx += bw + 1;
+				}
+				int used = tui_put_right(t, win, y, cx, 5, r, txt[j]);
+				(void)used;
+				enum tui_state st = tui_state_of(t, row->value(res[j]));
+				tui_put(t, win, y, cx + 6, 1, tui_state_role(st), tui_glyph(t, tui_state_glyph(st)));
+				if (j == best)
+					tui_put(t, win, y, cx + 7, 1, ROLE_bar_fits, tui_glyph(t, GLYPH_best));
+				continue;
+			}
+			int used = tui_put(t, win, y, cx, cw - 3, j == best ? ROLE_bar_fits : r, txt[j]);
+			if (j == best)
+				tui_put(t, win, y, cx + used + 1, 1, ROLE_bar_fits, tui_glyph(t, GLYPH_best));
+		}
+	}
+}
+
+static int key(struct tui *t, enum tui_action a, int ch)
+{
+	(void)ch;
+	switch (a) {
+	case ACT_UP:
+		if (t->compare_top > 0)
+			t->compare_top--;
+		return TUI_HANDLED;
+	case ACT_DOWN:
+		t->compare_top++;
+		return TUI_HANDLED;
+	case ACT_COMPARE:
+	case ACT_BACK:
+		tui_close_overlay(t);
+		return TUI_HANDLED;
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
+static void enter(struct tui *t)
+{
+	t->compare_top = 0;
+}
+
+const struct tui_step tui_compare_view = {
+	.name = "Compare",
+	.draw = draw,
+	.key = key,
+	.enter = enter,
+	.full_width = true,
+};

@@ -1,0 +1,421 @@
+/*
+ * tui_draw: what every screen draws with: theme roles mapped onto colour
+ * pairs, the glyph table chosen once (UTF-8 or ASCII), text clipped to a
+ * width, state bars and the number formats.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+/* ---- colours ---- */
+
+static attr_t role_attr[ROLE_COUNT];
+
+static attr_t theme_attrs(unsigned a)
+{
+	attr_t r = A_NORMAL;
+	if (a & THEME_BOLD)
+		r |= A_BOLD;
+	if (a & THEME_REVERSE)
+		r |= A_REVERSE;
+	if (a & THEME_UNDERLINE)
+		r |= A_UNDERLINE;
+	if (a & THEME_DIM)
+		r |= A_DIM;
+	return r;
+}
+
+/* A theme colour the terminal cannot show: bright colours fall back to the
+ * base colour made bold (what 8-colour terminals do themselves), 256-colour
+ * indexes to the terminal default. */
+static short fit_colour(short c, attr_t *extra, bool fg)
+{
+	if (c < 0 || c < COLORS)
+		return c;
+	if (c < 16) {
+		if (fg)
+			*extra |= A_BOLD;
+		return (short)(c - 8);
+	}
+	return -1;
+}
+
+void tui_colours_init(struct tui *t)
+{
+	t->colour = t->theme.uses_colour && has_colors();
+	if (t->colour) {
+		start_color();
+		use_default_colors();
+		if (COLORS < 8 || COLOR_PAIRS <= ROLE_COUNT)
+			t->colour = false;
+	}
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		const struct theme_style *st = &t->theme.role[r];
+		attr_t a = theme_attrs(st->attrs);
+		if (t->colour) {
+			short fg = fit_colour(st->fg, &a, true);
+			short bg = fit_colour(st->bg, &a, false);
+			init_pair((short)(r + 1), fg, bg);
+			a |= COLOR_PAIR(r + 1);
+		}
+		role_attr[r] = a;
+	}
+}
+
+attr_t tui_role(const struct tui *t, enum theme_role r)
+{
+	(void)t;
+	return (unsigned)r < ROLE_COUNT ? role_attr[r] : A_NORMAL;
+}
+
+const char *tui_glyph(const struct tui *t, enum theme_glyph g)
+{
+	if ((unsigned)g >= GLYPH_COUNT)
+		return "?";
+	return t->utf8 ? t->theme.utf8[g] : t->theme.ascii[g];
+}
+
+/* ---- text ---- */
+
+/* Length in bytes of the UTF-8 sequence starting with c (1 for bad bytes,
+ * so a stray byte never swallows what follows). */
+static int u8len(unsigned char c)
+{
+	if (c < 0xc0)
+		return 1;
+	if (c < 0xe0)
+		return 2;
+	if (c < 0xf0)
+		return 3;
+	return 4;
+}
+
+static unsigned u8decode(const char *s, int len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	switch (len) {
+	case 2: return ((u[0] & 0x1fu) << 6) | (u[1] & 0x3fu);
+	case 3: return ((u[0] & 0x0fu) << 12) | ((u[1] & 0x3fu) << 6) | (u[2] & 0x3fu);
+	case 4: return ((u[0] & 0x07u) << 18) | ((u[1] & 0x3fu) << 12) | ((u[2] & 0x3fu) << 6) | (u[3] & 0x3fu);
+	default: return u[0];
+	}
+}
+
+/* What an ASCII terminal shows for the few non-ASCII characters catalog
+ * names and engine reasons use. */
+static const char *ascii_for(unsigned cp)
+{
+	switch (cp) {
+	case 0x00d7: return "x";	/* × */
+	case 0x2014: case 0x2013: case 0x2212: return "-";
+	case 0x2026: return "...";
+	case 0x2248: return "~";
+	case 0x2264: return "<=";
+	case 0x2265: return ">=";
+	case 0x00b5: case 0x03bc: return "u";
+	case 0x00b0: return "deg";
+	case 0x203a: case 0x2192: return ">";
+	case 0x2039: case 0x2190: return "<";
+	case 0x00b7: case 0x2022: return ".";
+	case 0x2018: case 0x2019: return "'";
+	case 0x201c: case 0x201d: return "\"";
+	case 0x00a0: return " ";
+	case 0x2713: return "+";
+	case 0x2717: return "x";
+	case 0x25c6: return "*";
+	default: return "?";
+	}
+}
+
+int tui_width(const char *s)
+{
+	int w = 0;
+	for (const char *p = s; *p; p += u8len((unsigned char)*p)) {
+		int l = u8len((unsigned char)*p);
+		for (int i = 1; i < l; i++)
+			if (!p[i])
+				return w + 1;
+		w++;
+	}
+	return w;
+}
+
+int tui_put(struct tui *t, WINDOW *win, int y, int x, int maxw, enum theme_role r, const char *s)
+{
+	int maxy, maxx;
+	getmaxyx(win, maxy, maxx);
+	if (!s || y < 0 || y >= maxy || x < 0 || x >= maxx || maxw <= 0)
+		return 0;
+	if (maxw > maxx - x)
+		maxw = maxx - x;
+	attr_t a = tui_role(t, r);
+	wattrset(win, (int)a);
+	wmove(win, y, x);
+	int used = 0;
+	for (const char *p = s; *p && used < maxw;) {
+		unsigned char c = (unsigned char)*p;
+		int l = u8len(c);
+		bool whole = true;
+		for (int i = 1; i < l; i++)
+			if (!p[i])
+				whole = false;
+		if (!whole)
+			break;
+		if (c < 0x20 || c == 0x7f) {
+			waddch(win, ' ');	/* never let a control byte move the cursor */
+			used++;
+		} else if (l == 1) {
+			waddch(win, c);
+			used++;
+		} else if (t->utf8) {
+			waddnstr(win, p, l);
+			used++;
+		} else {
+			const char *a2 = ascii_for(u8decode(p, l));
+			for (; *a2 && used < maxw; a2++, used++)
+				waddch(win, (unsigned char)*a2);
+		}
+		p += l;
+	}
+	wattrset(win, A_NORMAL);
+	return used;
+}
+
+int tui_putf(struct tui *t, WINDOW *win, int y, int x, int maxw, enum theme_role r,
+	     const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return tui_put(t, win, y, x, maxw, r, buf);
+}
+
+int tui_put_right(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_role r, const char *s)
+{
+	int sw = tui_width(s);
+	if (sw > w)
+		sw = w;
+	return tui_put(t, win, y, x + w - sw, sw, r, s);
+}
+
+void tui_fill(struct tui *t, WINDOW *win, int y, int x, int n, enum theme_role r)
+{
+	int maxy, maxx;
+	getmaxyx(win, maxy, maxx);
+	if (y < 0 || y >= maxy || x < 0)
+		return;
+	attr_t a = tui_role(t, r);
+	wattrset(win, (int)a);
+	for (int i = 0; i < n && x + i < maxx; i++)
+		mvwaddch(win, y, x + i, ' ');
+	wattrset(win, A_NORMAL);
+}
+
+void tui_hline(struct tui *t, WINDOW *win, int y, int x, int n, enum theme_role r)
+{
+	const char *h = t->utf8 ? "\u2500" : "-";
+	int maxy, maxx;
+	getmaxyx(win, maxy, maxx);
+	if (y < 0 || y >= maxy)
+		return;
+	for (int i = 0; i < n && x + i < maxx; i++)
+		tui_put(t, win, y, x + i, 1, r, h);
+}
+
+/* ---- states and bars ---- */
+
+enum tui_state tui_state_of(const struct tui *t, double pct)
+{
+	double tight = t->cat->defaults.tight_fraction.value * 100.0;
+	if (!(pct <= 100.0))	/* NAN counts as over: nothing to show */
+		return ST_OVER;
+	return pct > tight ? ST_TIGHT : ST_FITS;
+}
+
+enum theme_role tui_state_role(enum tui_state s)
+{
+	return s == ST_FITS ? ROLE_bar_fits : s == ST_TIGHT ? ROLE_bar_tight : ROLE_bar_over;
+}
+
+enum theme_glyph tui_state_glyph(enum tui_state s)
+{
+	return s == ST_FITS ? GLYPH_fits : s == ST_TIGHT ? GLYPH_tight : GLYPH_over;
+}
+
+void tui_bar(struct tui *t, WINDOW *win, int y, int x, int w, double pct)
+{
+	/* U+2588 full block down to U+258F one-eighth block: index = eighths */
+	static const char *const eighths[8] = {
+		"", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589",
+	};
+	if (w <= 0)
+		return;
+	enum theme_role r = tui_state_role(tui_state_of(t, pct));
+	double p = isfinite(pct) ? pct : 100.0;
+	if (p < 0)
+		p = 0;
+	if (p > 100)
+		p = 100;
+	int cells8 = (int)lround(p / 100.0 * w * 8);
+	int full = cells8 / 8, part = cells8 % 8;
+	/* something above zero is never drawn as nothing */
+	if (p > 0 && cells8 == 0) {
+		if (t->utf8)
+			part = 1;
+		else
+			full = 1;
+	}
+	int col = 0;
+	for (; col < full && col < w; col++)
+		tui_put(t, win, y, x + col, 1, r, tui_glyph(t, GLYPH_bar_full));
+	if (col < w && part) {
+		if (t->utf8)
+			tui_put(t, win, y, x + col, 1, r, eighths[part]);
+		else if (part >= 4)
+			tui_put(t, win, y, x + col, 1, r, tui_glyph(t, GLYPH_bar_full));
+		else
+			tui_put(t, win, y, x + col, 1, ROLE_muted, tui_glyph(t, GLYPH_bar_empty));
+		col++;
+	}
+	for (; col < w; col++)
+		tui_put(t, win, y, x + col, 1, ROLE_muted, tui_glyph(t, GLYPH_bar_empty));
+}
+
+/* ---- numbers ---- */
+
+/* Digits with thousands separators: 1234567 -> "1,234,567". */
+static char *group(char *buf, size_t n, double v)
+{
+	char raw[48];
+	snprintf(raw, sizeof raw, "%.0f", fabs(v));
+	size_t len = strlen(raw), o = 0;
+	char out[64];
+	if (v < 0 && strcmp(raw, "0"))
+		out[o++] = '-';
+	for (size_t i = 0; i < len && o < sizeof out - 2; i++) {
+		if (i && (len - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = raw[i];
+	}
+	out[o] = '\0';
+	snprintf(buf, n, "%s", out);
+	return buf;
+}
+
+#define DASH(buf, n, v) do { if (!isfinite(v)) { snprintf(buf, n, "-"); return buf; } } while (0)
+
+char *tui_fmt_gb(char *buf, size_t n, double gb)
+{
+	DASH(buf, n, gb);
+	snprintf(buf, n, gb >= 10 || gb == 0 ? "%.0f" : "%.1f", gb);
+	return buf;
+}
+
+char *tui_fmt_pct(char *buf, size_t n, double pct)
+{
+	DASH(buf, n, pct);
+	if (pct >= 9999)
+		snprintf(buf, n, ">9999%%");
+	else
+		snprintf(buf, n, "%.0f%%", pct);
+	return buf;
+}
+
+char *tui_fmt_usd(char *buf, size_t n, double usd)
+{
+	char g[64];
+	DASH(buf, n, usd);
+	snprintf(buf, n, "$%s", group(g, sizeof g, usd));
+	return buf;
+}
+
+char *tui_fmt_usd_mtok(char *buf, size_t n, double usd)
+{
+	DASH(buf, n, usd);
+	snprintf(buf, n, usd >= 100 ? "$%.0f" : "$%.2f", usd);
+	return buf;
+}
+
+char *tui_fmt_rate(char *buf, size_t n, double per_s)
+{
+	DASH(buf, n, per_s);
+	if (per_s >= 100)
+		group(buf, n, per_s);
+	else
+		snprintf(buf, n, "%.1f", per_s);
+	return buf;
+}
+
+char *tui_fmt_hours(char *buf, size_t n, double hours)
+{
+	DASH(buf, n, hours);
+	if (hours >= 48)
+		snprintf(buf, n, "%.1f d", hours / 24.0);
+	else
+		snprintf(buf, n, "%.1f h", hours);
+	return buf;
+}
+
+char *tui_fmt_kw(char *buf, size_t n, double kw)
+{
+	DASH(buf, n, kw);
+	snprintf(buf, n, "%.1f", kw);
+	return buf;
+}
+
+char *tui_fmt_ms(char *buf, size_t n, double ms)
+{
+	DASH(buf, n, ms);
+	snprintf(buf, n, ms >= 100 ? "%.0f" : "%.1f", ms);
+	return buf;
+}
+
+char *tui_fmt_si(char *buf, size_t n, double v)
+{
+	static const struct { double scale; const char *suffix; } si[] = {
+		{ 1e12, "T" }, { 1e9, "B" }, { 1e6, "M" },
+	};
+	DASH(buf, n, v);
+	for (size_t i = 0; i < sizeof si / sizeof si[0]; i++) {
+		double q = v / si[i].scale;
+		/* only when the short form is exact to 3 decimals */
+		if (fabs(v) >= si[i].scale && fabs(q * 1000 - round(q * 1000)) < 1e-6) {
+			snprintf(buf, n, "%.3f", q);
+			char *e = buf + strlen(buf) - 1;
+			while (*e == '0')
+				*e-- = '\0';
+			if (*e == '.')
+				*e = '\0';
+			strncat(buf, si[i].suffix, n - strlen(buf) - 1);
+			return buf;
+		}
+	}
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%g", v);
+	return buf;
+}
+
+const char *tui_accel_name(const struct catalog_accel *a)
+{
+	return a ? a->name : "-";
+}
+
+const char *tui_accel_short(const struct catalog_accel *a)
+{
+	if (!a)
+		return "-";
+	/* "NVIDIA H100 SXM5 80GB" -> "H100 SXM5 80GB": the vendor is in the
+	 * model name already for anyone in the room */
+	size_t vl = a->vendor ? strlen(a->vendor) : 0;
+	if (vl && !strncmp(a->name, a->vendor, vl) && a->name[vl] == ' ' && a->name[vl + 1])
+		return a->name + vl + 1;
+	return a->name;
+}

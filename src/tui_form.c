@@ -1,0 +1,601 @@
+/*
+ * tui_form: forms made of field descriptors (step 1's workload, step 4's
+ * overrides) and the one-line editor they, the pick list and the path
+ * prompts share.
+ *
+ * A field says where its value lives (offset into the workload or the
+ * custom model), how it is shown (scale, "none"/"auto"/"max"), what range
+ * is accepted and how +/- steps it.  A typed value is checked twice: the
+ * field's range, then engine_workload_valid() on the whole workload; a
+ * refused value leaves the old one in place and says why on the status line.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tui.h"
+
+/* ---- the line editor ---- */
+
+void tui_line_set(struct tui_line *l, const char *s)
+{
+	snprintf(l->buf, sizeof l->buf, "%s", s ? s : "");
+	l->len = (int)strlen(l->buf);
+	l->cur = l->len;
+}
+
+static bool cont_byte(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+enum tui_line_result tui_line_key(struct tui_line *l, int ch)
+{
+	switch (ch) {
+	case '\n': case '\r': case KEY_ENTER:
+		return LINE_COMMIT;
+	case TUI_KEY_ESC:
+		return LINE_CANCEL;
+	case KEY_BACKSPACE: case 127: case 8:
+		if (l->cur > 0) {
+			int from = l->cur - 1;
+			while (from > 0 && cont_byte(l->buf[from]))
+				from--;
+			memmove(l->buf + from, l->buf + l->cur, (size_t)(l->len - l->cur + 1));
+			l->len -= l->cur - from;
+			l->cur = from;
+		}
+		return LINE_EDITING;
+	case KEY_DC: case TUI_CTRL('d'):
+		if (l->cur < l->len) {
+			int to = l->cur + 1;
+			while (to < l->len && cont_byte(l->buf[to]))
+				to++;
+			memmove(l->buf + l->cur, l->buf + to, (size_t)(l->len - to + 1));
+			l->len -= to - l->cur;
+		}
+		return LINE_EDITING;
+	case KEY_LEFT: case TUI_CTRL('b'):
+		while (l->cur > 0 && cont_byte(l->buf[--l->cur]))
+			;
+		return LINE_EDITING;
+	case KEY_RIGHT: case TUI_CTRL('f'):
+		if (l->cur < l->len)
+			for (l->cur++; l->cur < l->len && cont_byte(l->buf[l->cur]); l->cur++)
+				;
+		return LINE_EDITING;
+	case KEY_HOME: case TUI_CTRL('a'):
+		l->cur = 0;
+		return LINE_EDITING;
+	case KEY_END: case TUI_CTRL('e'):
+		l->cur = l->len;
+		return LINE_EDITING;
+	case TUI_CTRL('u'):
+		memmove(l->buf, l->buf + l->cur, (size_t)(l->len - l->cur + 1));
+		l->len -= l->cur;
+		l->cur = 0;
+		return LINE_EDITING;
+	case TUI_CTRL('k'):
+		l->buf[l->cur] = '\0';
+		l->len = l->cur;
+		return LINE_EDITING;
+	default:
+		/* printable ASCII, and the bytes of UTF-8 text as they arrive */
+		if ((ch >= 0x20 && ch < 0x7f) || (ch >= 0x80 && ch <= 0xff)) {
+			if (l->len + 1 >= (int)sizeof l->buf)
+				return LINE_EDITING;
+			memmove(l->buf + l->cur + 1, l->buf + l->cur, (size_t)(l->len - l->cur + 1));
+			l->buf[l->cur++] = (char)ch;
+			l->len++;
+			return LINE_EDITING;
+		}
+		return LINE_IGNORED;
+	}
+}
+
+int tui_line_draw(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_role r,
+		  const struct tui_line *l)
+{
+	if (w <= 1)
+		return 0;
+	/* scroll so that the cursor stays inside the field */
+	int start = 0;
+	char head[TUI_LINE_MAX];
+	for (;;) {
+		int n = l->cur - start;
+		memcpy(head, l->buf + start, (size_t)n);
+		head[n] = '\0';
+		if (tui_width(head) < w)
+			break;
+		start++;
+		while (start < l->cur && cont_byte(l->buf[start]))
+			start++;
+	}
+	tui_fill(t, win, y, x, w, r);
+	tui_put(t, win, y, x, w, r, l->buf + start);
+	return tui_width(head);
+}
+
+/* ---- numbers ---- */
+
+bool tui_parse_number(const char *s, double *out)
+{
+	char clean[64];
+	size_t o = 0;
+	for (; *s && o < sizeof clean - 1; s++) {
+		if (*s == ',' || *s == '_' || *s == ' ')
+			continue;	/* 1,000  1_000  "1 000" */
+		clean[o++] = *s;
+	}
+	if (*s)
+		return false;
+	clean[o] = '\0';
+	if (!o)
+		return false;
+	char *end;
+	errno = 0;
+	double v = strtod(clean, &end);
+	if (end == clean || errno == ERANGE || !isfinite(v))
+		return false;
+	/* SI-style suffixes as people say them: 4k tokens, 2T, 70B */
+	double mult = 1;
+	switch (*end) {
+	case 'k': case 'K': mult = 1e3; end++; break;
+	case 'M': case 'm': mult = 1e6; end++; break;
+	case 'B': case 'b': case 'G': case 'g': mult = 1e9; end++; break;
+	case 'T': case 't': mult = 1e12; end++; break;
+	default: break;
+	}
+	if (*end)
+		return false;
+	*out = v * mult;
+	return isfinite(*out);
+}
+
+/* ---- field storage ---- */
+
+static void *field_ptr(struct tui *t, const struct tui_field *f)
+{
+	char *base = f->base == FB_MODEL ? (char *)&t->sc.custom : (char *)&t->sc.w;
+	return base + f->offset;
+}
+
+static double field_get(const struct tui *t, const struct tui_field *f)
+{
+	const void *p = field_ptr((struct tui *)t, f);
+	switch (f->store) {
+	case FS_LONG: return (double)*(const long *)p;
+	case FS_INT: return (double)*(const int *)p;
+	case FS_DOUBLE: return *(const double *)p;
+	case FS_ENUM: { int v; memcpy(&v, p, sizeof v); return v; }
+	}
+	return 0;
+}
+
+static void field_put(struct tui *t, const struct tui_field *f, double v)
+{
+	void *p = field_ptr(t, f);
+	switch (f->store) {
+	case FS_LONG: *(long *)p = (long)llround(v); break;
+	case FS_INT: *(int *)p = (int)lround(v); break;
+	case FS_DOUBLE: *(double *)p = v; break;
+	case FS_ENUM: { int i = (int)lround(v); memcpy(p, &i, sizeof i); break; }
+	}
+}
+
+_Static_assert(sizeof(enum precision) == sizeof(int), "enum fields are stored as int");
+_Static_assert(sizeof(enum workload_class) == sizeof(int), "enum fields are stored as int");
+
+static double scale_of(const struct tui_field *f)
+{
+	return f->scale > 0 ? f->scale : 1;
+}
+
+bool tui_field_visible(const struct tui *t, const struct tui_field *f)
+{
+	if (f->classes && !(f->classes & TUI_CLASS(t->sc.w.cls)))
+		return false;
+	if (f->custom_only && !t->sc.has_custom)
+		return false;
+	if (f->lora_only && t->sc.w.method == FT_FULL)
+		return false;
+	return true;
+}
+
+static bool focusable(const struct tui *t, const struct tui_field *f)
+{
+	return f->kind != TF_HEADING && f->kind != TF_INFO && tui_field_visible(t, f);
+}
+
+static bool is_concurrency_max(const struct tui *t, const struct tui_field *f)
+{
+	return f->special == SP_CONCURRENCY && t->sc.w.concurrency_max;
+}
+
+static void number_text(char *buf, size_t n, double shown, bool integer)
+{
+	if (integer || shown == floor(shown))
+		tui_fmt_si(buf, n, shown);
+	else
+		snprintf(buf, n, "%g", shown);
+}
+
+void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, size_t n)
+{
+	switch (f->kind) {
+	case TF_HEADING:
+		buf[0] = '\0';
+		return;
+	case TF_INFO:
+		if (f->info)
+			f->info(t, buf, n);
+		else
+			buf[0] = '\0';
+		return;
+	case TF_MODEL:
+		snprintf(buf, n, "%s", t->sc.w.model ? t->sc.w.model->name : "(none)");
+		return;
+	case TF_CHOICE:
+		snprintf(buf, n, "%s", f->choice_name((int)field_get(t, f)));
+		return;
+	case TF_NUMBER:
+		break;
+	}
+	if (is_concurrency_max(t, f)) {
+		snprintf(buf, n, "max");
+		return;
+	}
+	double v = field_get(t, f);
+	if (f->special == SP_ZERO_NONE && v == 0) {
+		snprintf(buf, n, "none");
+		return;
+	}
+	if (f->special == SP_NEG_AUTO && v < 0) {
+		if (f->auto_value) {
+			double a = f->auto_value(t);
+			if (isfinite(a) && a >= 0) {
+				snprintf(buf, n, "auto (%.0f)", a / scale_of(f));
+				return;
+			}
+		}
+		snprintf(buf, n, "auto");
+		return;
+	}
+	number_text(buf, n, v / scale_of(f), f->integer);
+}
+
+/*
+ * Sets a field to a value in shown units, checking the field's range and
+ * then the whole workload.  special_value: "none" / "auto" / "max" already
+ * decoded by the caller into the stored sentinel (applied without the
+ * range check).  Returns TUI_CHANGED, or TUI_HANDLED with an error shown.
+ */
+static int field_set(struct tui *t, const struct tui_field *f, double shown, bool sentinel,
+		     bool conc_max)
+{
+	if (!sentinel) {
+		if (!(shown >= f->min && shown <= f->max)) {
+			char v[32], lo[32], hi[32];
+			number_text(v, sizeof v, shown, false);
+			number_text(lo, sizeof lo, f->min, f->integer);
+			number_text(hi, sizeof hi, f->max, f->integer);
+			tui_status(t, true, "%s: %s is out of range (%s to %s); kept the old value.",
+				   f->label, v, lo, hi);
+			return TUI_HANDLED;
+		}
+		if (f->integer && shown != floor(shown)) {
+			tui_status(t, true, "%s must be a whole number; kept the old value.", f->label);
+			return TUI_HANDLED;
+		}
+	}
+	/* try it on the live workload; put everything back if refused (the
+	 * class resets its fields in after_set, before the check) */
+	struct workload saved_w = t->sc.w;
+	struct catalog_model saved_m = t->sc.custom;
+	double old = field_get(t, f);
+	bool old_max = t->sc.w.concurrency_max;
+	field_put(t, f, sentinel ? shown : shown * scale_of(f));
+	if (f->special == SP_CONCURRENCY)
+		t->sc.w.concurrency_max = conc_max;
+	if (field_get(t, f) == old && t->sc.w.concurrency_max == old_max)
+		return TUI_HANDLED;
+	if (f->after_set)
+		f->after_set(t);
+	char why[256];
+	if (!engine_workload_valid(&t->sc.w, why, sizeof why)) {
+		t->sc.w = saved_w;
+		t->sc.custom = saved_m;
+		tui_status(t, true, "%s refused: %s", f->label, why);
+		return TUI_HANDLED;
+	}
+	t->status[0] = '\0';
+	return TUI_HANDLED | TUI_CHANGED;
+}
+
+static int field_commit_text(struct tui *t, const struct tui_field *f, const char *text)
+{
+	char s[TUI_LINE_MAX];
+	size_t o = 0;
+	for (const char *p = text; *p && o < sizeof s - 1; p++)
+		if (!isspace((unsigned char)*p) || o)
+			s[o++] = *p;
+	while (o && isspace((unsigned char)s[o - 1]))
+		o--;
+	s[o] = '\0';
+
+	if (f->special == SP_ZERO_NONE && (!strcasecmp(s, "none") || !strcasecmp(s, "off") ||
+					   !strcmp(s, "0") || !strcmp(s, "-")))
+		return field_set(t, f, 0, true, false);
+	if (f->special == SP_NEG_AUTO && (!strcasecmp(s, "auto") || !strcasecmp(s, "default") ||
+					  !strncasecmp(s, "auto ", 5)))
+		return field_set(t, f, -1, true, false);
+	if (f->special == SP_CONCURRENCY && !strcasecmp(s, "max"))
+		return field_set(t, f, field_get(t, f), true, true);
+	double v;
+	if (!tui_parse_number(s, &v)) {
+		const char *extra = f->special == SP_ZERO_NONE ? ", or none"
+				  : f->special == SP_NEG_AUTO ? ", or auto"
+				  : f->special == SP_CONCURRENCY ? ", or max" : "";
+		tui_status(t, true, "%s: '%s' is not a number (e.g. 4096, 4k, 1.5M, 2T%s); kept the old value.",
+			   f->label, s, extra);
+		return TUI_HANDLED;
+	}
+	return field_set(t, f, v, false, false);
+}
+
+static int field_step(struct tui *t, const struct tui_field *f, int dir)
+{
+	if (f->kind == TF_CHOICE) {
+		int v = (int)field_get(t, f) - f->choice_first;
+		v = (v + dir + f->choice_count) % f->choice_count;
+		return field_set(t, f, v + f->choice_first, true, false);
+	}
+	if (f->kind != TF_NUMBER)
+		return TUI_UNHANDLED;
+	double sc = scale_of(f);
+	double stored = field_get(t, f);
+	bool is_none = f->special == SP_ZERO_NONE && stored == 0;
+	bool is_auto = f->special == SP_NEG_AUTO && stored < 0;
+	double cur;
+	if (is_concurrency_max(t, f)) {
+		/* leaving "max": start from the batch memory holds now */
+		const struct engine_result *r = tui_chosen(t);
+		cur = r && r->max_batch_per_replica > 0 ? (double)r->max_batch_per_replica : f->start;
+		return field_set(t, f, cur, false, false);
+	}
+	if (is_auto) {
+		double a = f->auto_value ? f->auto_value(t) : NAN;
+		cur = isfinite(a) && a >= 0 ? a / sc : f->start;
+		double nv = cur + dir * (f->step > 0 ? f->step : 1);
+		if (nv < f->min)
+			nv = f->min;
+		return field_set(t, f, nv, false, false);
+	}
+	if (is_none) {
+		if (dir < 0)
+			return TUI_HANDLED;
+		return field_set(t, f, f->start, false, false);
+	}
+	cur = stored / sc;
+	double nv;
+	if (f->step > 0) {
+		nv = cur + dir * f->step;
+		/* snap to the step grid so 1.3 + 1 -> 2 */
+		nv = round(nv / f->step) * f->step;
+	} else {
+		nv = dir > 0 ? cur * 2 : cur / 2;
+		if (f->integer)
+			nv = dir > 0 ? ceil(nv) : floor(nv);
+	}
+	if (nv > f->max)
+		nv = f->max;
+	if (nv < f->min) {
+		if (f->special == SP_ZERO_NONE)
+			return field_set(t, f, 0, true, false);
+		if (f->special == SP_NEG_AUTO)
+			return field_set(t, f, -1, true, false);
+		nv = f->min;
+	}
+	if (nv == cur) {
+		tui_status(t, false, "%s is already at its %s.", f->label, dir > 0 ? "maximum" : "minimum");
+		return TUI_HANDLED;
+	}
+	return field_set(t, f, nv, false, false);
+}
+
+/* ---- forms ---- */
+
+enum { LABEL_W = 22, VALUE_W = 16 };
+
+static int fix_focus(struct tui *t, const struct tui_field *fields, int n, int step)
+{
+	int f = t->focus[step];
+	if (f < 0)
+		f = 0;
+	if (f >= n)
+		f = n - 1;
+	for (int i = f; i < n; i++)
+		if (focusable(t, &fields[i]))
+			return t->focus[step] = i;
+	for (int i = f; i >= 0; i--)
+		if (focusable(t, &fields[i]))
+			return t->focus[step] = i;
+	return t->focus[step] = -1;
+}
+
+void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_field *fields,
+		   int n, int step)
+{
+	int focus = fix_focus(t, fields, n, step);
+	int rows[128], nrows = 0, focus_row = -1;
+	for (int i = 0; i < n && nrows < 128; i++) {
+		if (!tui_field_visible(t, &fields[i]))
+			continue;
+		if (i == focus)
+			focus_row = nrows;
+		rows[nrows++] = i;
+	}
+	/* one line at the bottom for the focused field's hint */
+	int avail = h > 4 ? h - 1 : h;
+	int *top = &t->top[step];
+	if (focus_row >= 0) {
+		if (focus_row < *top)
+			*top = focus_row;
+		/* keep the heading above the first field in view */
+		if (focus_row >= 1 && focus_row - 1 < *top && fields[rows[focus_row - 1]].kind == TF_HEADING)
+			*top = focus_row - 1;
+		if (focus_row >= *top + avail)
+			*top = focus_row - avail + 1;
+	}
+	if (*top > nrows - avail)
+		*top = nrows - avail > 0 ? nrows - avail : 0;
+	if (*top < 0)
+		*top = 0;
+
+	int label_w = LABEL_W, value_w = VALUE_W;
+	if (w < label_w + value_w + 8) {
+		label_w = w / 2 - 2;
+		value_w = w - label_w - 8;
+	}
+	if (w >= label_w + value_w + 30)
+		value_w += 6;	/* roomier values on wide screens */
+	int vx = 1 + label_w + 1;
+	for (int r = *top, y = 0; r < nrows && y < avail; r++, y++) {
+		const struct tui_field *f = &fields[rows[r]];
+		bool foc = rows[r] == focus;
+		if (f->kind == TF_HEADING) {
+			tui_put(t, win, y, 0, w, ROLE_header, f->label);
+			continue;
+		}
+		enum theme_role lr = foc ? ROLE_field_focus : ROLE_field;
+		if (foc)
+			tui_fill(t, win, y, 0, vx + value_w, ROLE_field_focus);
+		tui_put(t, win, y, 1, label_w, lr, f->label);
+		if (foc && t->editing && t->edit_field == rows[r]) {
+			int cx = tui_line_draw(t, win, y, vx, value_w, ROLE_value, &t->edit);
+			int wy, wx;
+			getbegyx(win, wy, wx);
+			t->cursor_y = wy + y;
+			t->cursor_x = wx + vx + cx;
+		} else {
+			char val[128];
+			tui_field_text(t, f, val, sizeof val);
+			enum theme_role vr = foc ? ROLE_field_focus
+					   : f->kind == TF_INFO ? ROLE_field : ROLE_value;
+			if (f->kind == TF_CHOICE && foc && t->utf8) {
+				char arrows[160];
+				snprintf(arrows, sizeof arrows, "\u2039 %s \u203a", val);
+				tui_put(t, win, y, vx, value_w, vr, arrows);
+			} else if (f->kind == TF_CHOICE && foc) {
+				char arrows[160];
+				snprintf(arrows, sizeof arrows, "< %s >", val);
+				tui_put(t, win, y, vx, value_w, vr, arrows);
+			} else if (f->kind == TF_NUMBER) {
+				tui_put_right(t, win, y, vx, value_w, vr, val);
+			} else {
+				tui_put(t, win, y, vx, f->kind == TF_INFO ? w - vx : value_w, vr, val);
+			}
+		}
+		bool sentinel = f->kind == TF_NUMBER && !(t->editing && t->edit_field == rows[r]) &&
+			(is_concurrency_max(t, f) ||
+			 (f->special == SP_ZERO_NONE && field_get(t, f) == 0) ||
+			 (f->special == SP_NEG_AUTO && field_get(t, f) < 0));
+		if (f->unit && f->kind != TF_INFO && !sentinel)
+			tui_put(t, win, y, vx + value_w + 1, w - vx - value_w - 1, ROLE_unit, f->unit);
+	}
+	/* scroll hints and the hint of the focused field */
+	if (*top > 0)
+		tui_put(t, win, 0, w - 1, 1, ROLE_muted, t->utf8 ? "\u2191" : "^");
+	if (*top + avail < nrows)
+		tui_put(t, win, avail - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
+	if (avail < h && focus >= 0 && fields[focus].hint)
+		tui_put(t, win, h - 1, 1, w - 2, ROLE_muted, fields[focus].hint);
+}
+
+static void move_focus(struct tui *t, const struct tui_field *fields, int n, int step, int dir)
+{
+	int f = t->focus[step];
+	for (int i = f + dir; i >= 0 && i < n; i += dir)
+		if (focusable(t, &fields[i])) {
+			t->focus[step] = i;
+			return;
+		}
+}
+
+int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_field *fields,
+		 int n, int step)
+{
+	int focus = fix_focus(t, fields, n, step);
+	if (focus < 0)
+		return TUI_UNHANDLED;
+	const struct tui_field *f = &fields[focus];
+
+	if (t->editing) {
+		switch (tui_line_key(&t->edit, ch)) {
+		case LINE_COMMIT: {
+			t->editing = false;
+			char old[128];
+			tui_field_text(t, f, old, sizeof old);
+			if (!strcmp(old, t->edit.buf))
+				return TUI_HANDLED;	/* unchanged text: keep the exact value */
+			return field_commit_text(t, f, t->edit.buf);
+		}
+		case LINE_CANCEL:
+			t->editing = false;
+			tui_status(t, false, "Edit cancelled; %s unchanged.", f->label);
+			return TUI_HANDLED;
+		default:
+			return TUI_HANDLED;	/* the editor owns every key while open */
+		}
+	}
+
+	switch (a) {
+	case ACT_UP:
+	case ACT_PREV_FIELD:
+		move_focus(t, fields, n, step, -1);
+		return TUI_HANDLED;
+	case ACT_DOWN:
+	case ACT_NEXT_FIELD:
+		move_focus(t, fields, n, step, +1);
+		return TUI_HANDLED;
+	case ACT_EDIT:
+		if (f->kind == TF_CHOICE)
+			return field_step(t, f, +1);
+		if (f->kind == TF_MODEL) {
+			tui_picker_open(t);
+			return TUI_HANDLED;
+		}
+		if (f->kind == TF_NUMBER) {
+			char val[128];
+			tui_field_text(t, f, val, sizeof val);
+			tui_line_set(&t->edit, val);
+			t->editing = true;
+			t->edit_field = focus;
+			tui_status(t, false, "Editing %s: Enter keeps, Esc cancels.", f->label);
+			return TUI_HANDLED;
+		}
+		return TUI_UNHANDLED;
+	case ACT_INC:
+	case ACT_RIGHT:
+		if (a == ACT_RIGHT && f->kind != TF_CHOICE && f->kind != TF_MODEL)
+			return TUI_UNHANDLED;
+		if (f->kind == TF_MODEL)
+			return tui_picker_cycle(t, +1);
+		return field_step(t, f, +1);
+	case ACT_DEC:
+	case ACT_LEFT:
+		if (a == ACT_LEFT && f->kind != TF_CHOICE && f->kind != TF_MODEL)
+			return TUI_UNHANDLED;
+		if (f->kind == TF_MODEL)
+			return tui_picker_cycle(t, -1);
+		return field_step(t, f, -1);
+	default:
+		return TUI_UNHANDLED;
+	}
+}

@@ -1,0 +1,228 @@
+/*
+ * tui_panel: the live side panel.  For every accelerator in the report (in
+ * ranked order, scrollable, the chosen one highlighted): memory fit,
+ * memory bandwidth and interconnect as bars with the percentage and the
+ * absolute figures, coloured fits / tight / over with a different glyph for
+ * each state, and the binding resource marked.  Wide terminals get four
+ * lines per accelerator on the right; narrow ones one line each below the
+ * form.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+int tui_panel_lines_per_accel(bool compact)
+{
+	return compact ? 1 : 4;
+}
+
+int tui_panel_rows(const struct tui *t, bool compact)
+{
+	return (int)t->rep.n * tui_panel_lines_per_accel(compact);
+}
+
+/* state glyph (and the binding marker) after a bar */
+static int state_marks(struct tui *t, WINDOW *win, int y, int x, int maxw, double pct, bool binding)
+{
+	enum tui_state st = tui_state_of(t, pct);
+	int used = tui_put(t, win, y, x, maxw, tui_state_role(st), tui_glyph(t, tui_state_glyph(st)));
+	if (binding && used < maxw)
+		used += tui_put(t, win, y, x + used, maxw - used, ROLE_binding, tui_glyph(t, GLYPH_binding));
+	return used;
+}
+
+static const char *short_resource(enum resource r)
+{
+	switch (r) {
+	case RES_MEMORY: return "memory";
+	case RES_BANDWIDTH: return "bandwidth";
+	case RES_INTERCONNECT: return "interconnect";
+	case RES_COMPUTE: return "compute";
+	case RES_PRECISION: return "precision";
+	default: return "";
+	}
+}
+
+static void name_cell(struct tui *t, WINDOW *win, int y, int x, int w, const struct engine_result *r,
+		      bool chosen, bool compact)
+{
+	enum theme_role nr = r->filtered || !r->fits ? ROLE_muted : ROLE_value;
+	if (chosen) {
+		tui_fill(t, win, y, x, w, ROLE_selection);
+		nr = ROLE_selection;
+	}
+	tui_put(t, win, y, x, 1, nr, chosen ? (t->utf8 ? "\u25b8" : ">") : " ");
+	tui_put(t, win, y, x + 1, 1, ROLE_selection, tui_is_marked(t, r->accel) ? tui_glyph(t, GLYPH_marked) : " ");
+	tui_put(t, win, y, x + 2, w - 2, nr, compact ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
+}
+
+static void gpus_text(const struct engine_result *r, char *buf, size_t n)
+{
+	if (r->filtered)
+		snprintf(buf, n, "filtered");
+	else if (!r->fits)
+		snprintf(buf, n, "no fit");
+	else
+		snprintf(buf, n, "%d GPU%s", r->gpus, r->gpus == 1 ? "" : "s");
+}
+
+static void draw_full(struct tui *t, WINDOW *win, int y, int w, const struct engine_result *r,
+		      bool chosen)
+{
+	char g[32];
+	gpus_text(r, g, sizeof g);
+	name_cell(t, win, y, 0, w, r, chosen, false);
+	int gw = tui_width(g);
+	tui_put(t, win, y, w - gw - 1, gw, chosen ? ROLE_selection : r->fits && !r->filtered ? ROLE_value : ROLE_muted, g);
+	if (r->filtered || !r->fits) {
+		const char *why = r->filtered ? r->filter_reason : r->reason;
+		/* the reason over the next lines, wrapped at spaces */
+		int len = (int)strlen(why), pos = 0;
+		for (int line = 1; line < 4 && pos < len; line++) {
+			int take = len - pos;
+			if (take > w - 3) {
+				take = w - 3;
+				while (take > 10 && why[pos + take] != ' ')
+					take--;
+			}
+			char part[256];
+			snprintf(part, sizeof part, "%.*s", take, why + pos);
+			tui_put(t, win, y + line, 2, w - 3, ROLE_muted, part);
+			pos += take;
+			while (why[pos] == ' ')
+				pos++;
+		}
+		return;
+	}
+	if (r->binding == RES_COMPUTE || r->binding == RES_PRECISION) {
+		char b[48];
+		snprintf(b, sizeof b, "%s %s", tui_glyph(t, GLYPH_binding), short_resource(r->binding));
+		int bw = tui_width(b);
+		int at = w - gw - 2 - bw;
+		if (at > tui_width(tui_accel_name(r->accel)) + 3)
+			tui_put(t, win, y, at, bw, chosen ? ROLE_selection : ROLE_binding, b);
+	}
+
+	/* "mem  [bar]  88%  141/160 GB ✓◆" */
+	char abs_mem[48], abs_bw[48], abs_link[48], a[24], b[24];
+	int gpus = r->gpus > 0 ? r->gpus : 1;
+	snprintf(abs_mem, sizeof abs_mem, "%s/%s GB", tui_fmt_gb(a, sizeof a, r->mem_per_gpu_gb * gpus),
+		 tui_fmt_gb(b, sizeof b, r->mem_avail_per_gpu_gb * gpus));
+	snprintf(abs_bw, sizeof abs_bw, "of %.1f TB/s", r->accel->mem_bw_tb_s * gpus);
+	if (gpus > 1)
+		snprintf(abs_link, sizeof abs_link, "of %.0f GB/s", r->accel->link_gb_s);
+	else
+		snprintf(abs_link, sizeof abs_link, "1 GPU: none");
+	struct { const char *label; double pct; const char *abs; bool bind; } rows[3] = {
+		{ "mem", r->mem_util_pct, abs_mem, r->binding == RES_MEMORY },
+		{ "bw", r->bw_util_pct, abs_bw, r->binding == RES_BANDWIDTH },
+		{ "link", r->link_util_pct, abs_link, r->binding == RES_INTERCONNECT },
+	};
+	int abs_w = 14;
+	int bar_w = w - 2 - 5 - 1 - 5 - 1 - abs_w - 1 - 2;
+	if (bar_w < 4) {
+		abs_w = 0;
+		bar_w = w - 2 - 5 - 1 - 5 - 1 - 2;
+	}
+	for (int i = 0; i < 3; i++) {
+		int yy = y + 1 + i, x = 2;
+		char p[16];
+		tui_put(t, win, yy, x, 5, rows[i].bind ? ROLE_binding : ROLE_field, rows[i].label);
+		x += 5;
+		bool none = i == 2 && gpus == 1 && !(rows[i].pct > 0);
+		if (none) {
+			tui_bar(t, win, yy, x, bar_w, 0);
+		} else {
+			tui_bar(t, win, yy, x, bar_w, rows[i].pct);
+		}
+		x += bar_w + 1;
+		tui_put_right(t, win, yy, x, 5, ROLE_value, tui_fmt_pct(p, sizeof p, rows[i].pct));
+		x += 6;
+		if (abs_w) {
+			tui_put(t, win, yy, x, abs_w, ROLE_unit, rows[i].abs);
+			x += abs_w + 1;
+		}
+		state_marks(t, win, yy, x, w - x, rows[i].pct, rows[i].bind);
+	}
+}
+
+static void draw_compact(struct tui *t, WINDOW *win, int y, int w, const struct engine_result *r,
+			 bool chosen)
+{
+	int name_w = w >= 100 ? 22 : 17;
+	name_cell(t, win, y, 0, name_w, r, chosen, true);
+	int x = name_w + 1;
+	if (r->filtered || !r->fits) {
+		char why[256];
+		snprintf(why, sizeof why, "%s: %s", r->filtered ? "filtered" : "no fit",
+			 r->filtered ? r->filter_reason : r->reason);
+		tui_put(t, win, y, x, w - x, ROLE_muted, why);
+		return;
+	}
+	char g[16];
+	snprintf(g, sizeof g, "%3d", r->gpus);
+	tui_put(t, win, y, x, 3, chosen ? ROLE_selection : ROLE_value, g);
+	x += 4;
+	struct { const char *label; double pct; bool bind; } rows[3] = {
+		{ "mem", r->mem_util_pct, r->binding == RES_MEMORY },
+		{ "bw", r->bw_util_pct, r->binding == RES_BANDWIDTH },
+		{ "link", r->link_util_pct, r->binding == RES_INTERCONNECT },
+	};
+	int group = (w - x) / 3;
+	int bar_w = group - 5 - 5 - 3;
+	if (bar_w < 2)
+		bar_w = 2;
+	for (int i = 0; i < 3; i++) {
+		char p[16];
+		int gx = x + i * group;
+		tui_put(t, win, y, gx, 5, rows[i].bind ? ROLE_binding : ROLE_field, rows[i].label);
+		tui_bar(t, win, y, gx + 5, bar_w, rows[i].pct);
+		tui_put_right(t, win, y, gx + 5 + bar_w, 5, ROLE_value, tui_fmt_pct(p, sizeof p, rows[i].pct));
+		state_marks(t, win, y, gx + 5 + bar_w + 5, 2, rows[i].pct, rows[i].bind);
+	}
+	if (r->binding == RES_COMPUTE || r->binding == RES_PRECISION)
+		tui_put(t, win, y, w - 1, 1, ROLE_binding, tui_glyph(t, GLYPH_binding));
+}
+
+void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact)
+{
+	const struct engine_result *chosen = tui_chosen(t);
+	int per = tui_panel_lines_per_accel(compact);
+	int y0 = 0;
+	if (!compact) {
+		/* a header with the legend, so the glyphs explain themselves */
+		tui_put(t, win, 0, 1, w - 1, ROLE_header, "Fit per accelerator");
+		char legend[96];
+		snprintf(legend, sizeof legend, "%sfits %stight %sover %sbinding",
+			 tui_glyph(t, GLYPH_fits), tui_glyph(t, GLYPH_tight), tui_glyph(t, GLYPH_over),
+			 tui_glyph(t, GLYPH_binding));
+		int lw = tui_width(legend);
+		if (w - lw - 1 > 21)
+			tui_put(t, win, 0, w - lw - 1, lw, ROLE_muted, legend);
+		y0 = 1;
+	}
+	int visible = (h - y0) / per;
+	if (visible < 1)
+		visible = 1;
+	int n = (int)t->rep.n;
+	if (t->panel_top > n - visible)
+		t->panel_top = n - visible > 0 ? n - visible : 0;
+	if (t->panel_top < 0)
+		t->panel_top = 0;
+	for (int i = t->panel_top, y = y0; i < n && y + per <= h; i++, y += per) {
+		const struct engine_result *r = &t->rep.results[i];
+		if (compact)
+			draw_compact(t, win, y, w, r, r == chosen);
+		else
+			draw_full(t, win, y, w, r, r == chosen);
+	}
+	/* more above / below */
+	if (t->panel_top > 0)
+		tui_put(t, win, y0, w - 1, 1, ROLE_muted, t->utf8 ? "\u2191" : "^");
+	if (t->panel_top + visible < n)
+		tui_put(t, win, h - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
+}

@@ -1,0 +1,261 @@
+/*
+ * tui_step2: Constraint.  What the workload needs (independent of the
+ * hardware), then a table accelerator x resource: how much of each
+ * resource the sized configuration uses, the binding one marked by a glyph
+ * and a colour, and the engine's one-line reason for the row under the
+ * cursor.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+static char *fmt_bytes(char *buf, size_t n, double bytes)
+{
+	static const struct { double s; const char *u; } units[] = {
+		{ 1e12, "TB" }, { 1e9, "GB" }, { 1e6, "MB" }, { 1e3, "KB" },
+	};
+	if (!isfinite(bytes)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (bytes >= units[i].s) {
+			double v = bytes / units[i].s;
+			snprintf(buf, n, v >= 100 ? "%.0f %s" : "%.1f %s", v, units[i].u);
+			return buf;
+		}
+	snprintf(buf, n, "%.0f B", bytes);
+	return buf;
+}
+
+static char *fmt_flops(char *buf, size_t n, double f)
+{
+	static const struct { double s; const char *u; } units[] = {
+		{ 1e24, "YFLOP" }, { 1e21, "ZFLOP" }, { 1e18, "EFLOP" }, { 1e15, "PFLOP" },
+		{ 1e12, "TFLOP" }, { 1e9, "GFLOP" }, { 1e6, "MFLOP" },
+	};
+	if (!isfinite(f)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (f >= units[i].s) {
+			double v = f / units[i].s;
+			snprintf(buf, n, v >= 100 ? "%.0f %s" : "%.1f %s", v, units[i].u);
+			return buf;
+		}
+	snprintf(buf, n, "%.0f FLOP", f);
+	return buf;
+}
+
+static int requirement(struct tui *t, WINDOW *win, int y, int w, const char *label, const char *value,
+		       const char *note)
+{
+	tui_put(t, win, y, 2, 20, ROLE_field, label);
+	tui_put_right(t, win, y, 22, 12, ROLE_value, value);
+	if (note)
+		tui_put(t, win, y, 36, w - 36, ROLE_unit, note);
+	return y + 1;
+}
+
+static int draw_requirements(struct tui *t, WINDOW *win, int w)
+{
+	const struct engine_requirements *q = &t->rep.req;
+	const struct workload *wl = &t->sc.w;
+	char v[48], note[96], a[48];
+	int y = 0;
+
+	snprintf(note, sizeof note, "What the workload needs: %s, %s, %s",
+		 wl->model ? wl->model->name : "no model", workload_class_name(wl->cls),
+		 precision_name(wl->precision));
+	tui_put(t, win, y++, 0, w, ROLE_header, note);
+	y = requirement(t, win, y, w, "Weights", fmt_bytes(v, sizeof v, q->weights_gb * 1e9), NULL);
+	if (wl->cls == WL_INFERENCE) {
+		snprintf(note, sizeof note, "%s per token, %s", fmt_bytes(a, sizeof a, q->kv_bytes_per_token),
+			 precision_name(wl->kv_precision));
+		y = requirement(t, win, y, w, "KV cache", fmt_bytes(v, sizeof v, q->kv_gb * 1e9), note);
+		snprintf(note, sizeof note, "per request; %s per token",
+			 fmt_flops(a, sizeof a, q->flops_per_token));
+		y = requirement(t, win, y, w, "Compute", fmt_flops(v, sizeof v, q->flops_total), note);
+		y = requirement(t, win, y, w, "Bytes per token", fmt_bytes(v, sizeof v, q->bytes_per_token),
+				"moved per decode step, batch of one");
+	} else {
+		y = requirement(t, win, y, w, "Optimizer state", fmt_bytes(v, sizeof v, q->optimizer_gb * 1e9),
+				"model state, before sharding");
+		y = requirement(t, win, y, w, "Activations", fmt_bytes(v, sizeof v, q->activations_gb * 1e9),
+				"per micro-batch, before splitting");
+		char p[32];
+		if (q->adapter_params > 0)
+			snprintf(note, sizeof note, "%s adapter parameters trained",
+				 tui_fmt_si(p, sizeof p, round(q->adapter_params)));
+		else
+			snprintf(note, sizeof note, "%s parameters trained",
+				 tui_fmt_si(p, sizeof p, round(q->trained_params)));
+		y = requirement(t, win, y, w, "Compute", fmt_flops(v, sizeof v, q->flops_total), note);
+	}
+	y = requirement(t, win, y, w, "Link traffic", fmt_bytes(v, sizeof v, q->link_bytes_per_step),
+			"exchanged between GPUs per step");
+	return y;
+}
+
+static void pct_cell(struct tui *t, WINDOW *win, int y, int x, double pct, bool binding, bool focus)
+{
+	char p[16];
+	enum tui_state st = tui_state_of(t, pct);
+	tui_put_right(t, win, y, x, 5, focus ? ROLE_field_focus : ROLE_value, tui_fmt_pct(p, sizeof p, pct));
+	tui_put(t, win, y, x + 6, 1, tui_state_role(st), tui_glyph(t, tui_state_glyph(st)));
+	if (binding)
+		tui_put(t, win, y, x + 7, 1, ROLE_binding, tui_glyph(t, GLYPH_binding));
+}
+
+static void draw(struct tui *t, WINDOW *win, int h, int w)
+{
+	int y = draw_requirements(t, win, w) + 1;
+	int n = (int)t->rep.n;
+	int *focus = &t->focus[1], *top = &t->top[1];
+	if (*focus >= n)
+		*focus = n - 1;
+	if (*focus < 0)
+		*focus = 0;
+
+	/* Accelerator | GPUs | Memory | Bandwidth | Interconnect | Compute */
+	int name_w = w >= 90 ? 24 : 18;
+	int cg = name_w + 1, cm = cg + 6, cb = cm + 10, cl = cb + 10, cc = cl + 10, cr = cc + 10;
+	tui_put(t, win, y, 2, name_w - 2, ROLE_header, "Accelerator");
+	tui_put_right(t, win, y, cg, 4, ROLE_header, "GPUs");
+	tui_put(t, win, y, cm, 9, ROLE_header, "Memory");
+	tui_put(t, win, y, cb, 9, ROLE_header, "Bandwidth");
+	tui_put(t, win, y, cl, 9, ROLE_header, "Interconn");
+	tui_put(t, win, y, cc, 9, ROLE_header, "Compute");
+	bool wide = w - cr >= 14;
+	if (wide)
+		tui_put(t, win, y, cr, w - cr, ROLE_header, "Binding");
+	y++;
+
+	int rows = h - y - 2;	/* two lines for the reason */
+	if (rows < 1)
+		rows = 1;
+	if (*focus < *top)
+		*top = *focus;
+	if (*focus >= *top + rows)
+		*top = *focus - rows + 1;
+	if (*top > n - rows)
+		*top = n - rows > 0 ? n - rows : 0;
+	const struct engine_result *chosen = tui_chosen(t);
+	for (int i = *top; i < n && y < h - 2 && i < *top + rows; i++, y++) {
+		const struct engine_result *r = &t->rep.results[i];
+		bool foc = i == *focus;
+		if (foc)
+			tui_fill(t, win, y, 0, w, ROLE_field_focus);
+		tui_put(t, win, y, 0, 1, foc ? ROLE_field_focus : ROLE_selection,
+			r == chosen ? (t->utf8 ? "\u25b8" : ">") : " ");
+		enum theme_role nr = foc ? ROLE_field_focus : r->filtered || !r->fits ? ROLE_muted : ROLE_value;
+		tui_put(t, win, y, 2, name_w - 2, nr, tui_accel_name(r->accel));
+		if (r->filtered) {
+			char why[200];
+			snprintf(why, sizeof why, "filtered: %s", r->filter_reason);
+			tui_put(t, win, y, cg, w - cg, foc ? ROLE_field_focus : ROLE_muted, why);
+			continue;
+		}
+		char g[16];
+		if (r->fits)
+			snprintf(g, sizeof g, "%d", r->gpus);
+		else
+			snprintf(g, sizeof g, "-");
+		tui_put_right(t, win, y, cg, 4, foc ? ROLE_field_focus : ROLE_value, g);
+		pct_cell(t, win, y, cm, r->mem_util_pct, r->binding == RES_MEMORY, foc);
+		pct_cell(t, win, y, cb, r->bw_util_pct, r->binding == RES_BANDWIDTH, foc);
+		pct_cell(t, win, y, cl, r->link_util_pct, r->binding == RES_INTERCONNECT, foc);
+		/* compute/precision: the precision the engine could use */
+		char prec[24];
+		snprintf(prec, sizeof prec, "%s", precision_name(r->precision_used));
+		tui_put(t, win, y, cc, 5, foc ? ROLE_field_focus : ROLE_value, prec);
+		enum tui_state st = r->precision_fallback ? ST_TIGHT : ST_FITS;
+		tui_put(t, win, y, cc + 6, 1, tui_state_role(st), tui_glyph(t, tui_state_glyph(st)));
+		if (r->binding == RES_COMPUTE || r->binding == RES_PRECISION)
+			tui_put(t, win, y, cc + 7, 1, ROLE_binding, tui_glyph(t, GLYPH_binding));
+		if (wide)
+			tui_put(t, win, y, cr, w - cr, foc ? ROLE_field_focus : ROLE_binding,
+				r->binding != RES_NONE ? resource_name(r->binding) : "");
+	}
+	if (*top > 0)
+		tui_put(t, win, y - rows > 0 ? y - rows : 0, w - 1, 1, ROLE_muted, t->utf8 ? "\u2191" : "^");
+	if (*top + rows < n)
+		tui_put(t, win, y - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
+
+	/* the engine's reason for the row under the cursor, up to two lines */
+	if (n > 0 && h >= 3) {
+		const struct engine_result *r = &t->rep.results[*focus];
+		char why[400];
+		snprintf(why, sizeof why, "%s %s: %s", tui_glyph(t, GLYPH_binding), tui_accel_name(r->accel),
+			 r->filtered ? r->filter_reason : r->reason);
+		int len = (int)strlen(why), first = len;
+		if (tui_width(why) > w) {
+			first = w;
+			while (first > 10 && why[first] != ' ')
+				first--;
+		}
+		char line[400];
+		snprintf(line, sizeof line, "%.*s", first, why);
+		tui_put(t, win, h - 2, 0, w, ROLE_status, line);
+		if (first < len)
+			tui_put(t, win, h - 1, 2, w - 2, ROLE_status, why + first + (why[first] == ' '));
+	}
+}
+
+/* Enter on a row chooses that accelerator, as in step 3. */
+int tui_choose_accel(struct tui *t, const struct engine_result *r)
+{
+	if (r->filtered) {
+		tui_status(t, true, "%s is filtered out: %s", tui_accel_name(r->accel), r->filter_reason);
+		return TUI_HANDLED;
+	}
+	if (t->sc.w.accel == r->accel) {
+		tui_status(t, false, "%s is already the chosen accelerator.", tui_accel_name(r->accel));
+		return TUI_HANDLED;
+	}
+	t->sc.w.accel = r->accel;
+	/* overrides belonged to the previous choice */
+	t->sc.w.gpus = -1;
+	t->sc.w.spare_nodes = -1;
+	tui_status(t, false, "Chose %s%s; step 4 shows its node.", tui_accel_name(r->accel),
+		   r->fits ? "" : " (it does not fit as sized)");
+	return TUI_HANDLED | TUI_CHANGED;
+}
+
+int tui_table_key(struct tui *t, enum tui_action a, int step, int n)
+{
+	int *focus = &t->focus[step];
+	switch (a) {
+	case ACT_UP: case ACT_PREV_FIELD:
+		if (*focus > 0)
+			(*focus)--;
+		return TUI_HANDLED;
+	case ACT_DOWN: case ACT_NEXT_FIELD:
+		if (*focus < n - 1)
+			(*focus)++;
+		return TUI_HANDLED;
+	case ACT_EDIT:
+		if (*focus >= 0 && *focus < n)
+			return tui_choose_accel(t, &t->rep.results[*focus]);
+		return TUI_HANDLED;
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
+static int key(struct tui *t, enum tui_action a, int ch)
+{
+	(void)ch;
+	return tui_table_key(t, a, 1, (int)t->rep.n);
+}
+
+const struct tui_step tui_step2 = {
+	.name = "Constraint",
+	.draw = draw,
+	.key = key,
+};

@@ -1,0 +1,225 @@
+/*
+ * tui_step3: Silicon.  The report's ranking under the chosen objective:
+ * GPUs, nodes, predicted throughput (inference) or time (training), capex,
+ * power and cost per million tokens or per run.  Filtered-out and
+ * non-fitting accelerators stay visible, greyed, with the reason.  Enter
+ * chooses, Space marks up to three, c compares them, b changes the
+ * objective.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+static const char *objective_title(enum objective o)
+{
+	switch (o) {
+	case OBJ_CAPEX: return "lowest capex";
+	case OBJ_COST_PER_TOKEN: return "lowest cost per token";
+	case OBJ_TIME: return "fastest";
+	case OBJ_GPUS: return "fewest GPUs";
+	case OBJ_PERF_PER_WATT: return "best performance per watt";
+	default: return objective_name(o);
+	}
+}
+
+struct cols {
+	int mark, rank, name, name_w, gpus, nodes, perf, capex, kw, cost;
+};
+
+static struct cols columns(int w)
+{
+	struct cols c;
+	c.mark = 0;
+	c.rank = 2;
+	c.name = 6;
+	c.name_w = w - 57 - c.name;
+	if (c.name_w > 24)
+		c.name_w = 24;
+	if (c.name_w < 12)
+		c.name_w = 12;
+	c.gpus = c.name + c.name_w;	/* right-aligned fields from here */
+	c.nodes = c.gpus + 5;
+	c.perf = c.nodes + 6;
+	c.capex = c.perf + 11;
+	c.kw = c.capex + 13;
+	c.cost = c.kw + 7;
+	return c;
+}
+
+void tui_result_perf(const struct tui *t, const struct engine_result *r, char *buf, size_t n)
+{
+	if (t->sc.w.cls == WL_INFERENCE)
+		tui_fmt_rate(buf, n, r->output_tokens_per_s);
+	else
+		tui_fmt_hours(buf, n, r->train_hours);
+}
+
+void tui_result_cost(const struct tui *t, const struct engine_result *r, char *buf, size_t n)
+{
+	if (t->sc.w.cls == WL_INFERENCE)
+		tui_fmt_usd_mtok(buf, n, r->usd_per_mtok);
+	else
+		tui_fmt_usd(buf, n, r->run_cost_usd);
+}
+
+static void draw(struct tui *t, WINDOW *win, int h, int w)
+{
+	bool inf = t->sc.w.cls == WL_INFERENCE;
+	int n = (int)t->rep.n;
+	int *focus = &t->focus[2], *top = &t->top[2];
+	if (*focus >= n)
+		*focus = n - 1;
+	if (*focus < 0)
+		*focus = 0;
+
+	char head[160];
+	snprintf(head, sizeof head, "Ranked by %s", objective_title(t->sc.w.objective));
+	int x = tui_put(t, win, 0, 0, w, ROLE_header, head);
+	snprintf(head, sizeof head, "  (b changes)   %zu of %zu fit", t->rep.n_fitting, t->rep.n);
+	tui_put(t, win, 0, x, w - x, ROLE_muted, head);
+
+	struct cols c = columns(w);
+	int y = 2;
+	tui_put_right(t, win, y, c.rank, 3, ROLE_header, "#");
+	tui_put(t, win, y, c.name, c.name_w, ROLE_header, "Accelerator");
+	tui_put_right(t, win, y, c.gpus, 4, ROLE_header, "GPUs");
+	tui_put_right(t, win, y, c.nodes, 5, ROLE_header, "Nodes");
+	tui_put_right(t, win, y, c.perf, 10, ROLE_header, inf ? "Tok/s" : "Time");
+	tui_put_right(t, win, y, c.capex, 12, ROLE_header, "Capex");
+	tui_put_right(t, win, y, c.kw, 6, ROLE_header, "kW");
+	tui_put_right(t, win, y, c.cost, 9, ROLE_header, inf ? "$/Mtok" : "Run cost");
+	y++;
+
+	int rows = h - y - 2;
+	if (rows < 1)
+		rows = 1;
+	if (*focus < *top)
+		*top = *focus;
+	if (*focus >= *top + rows)
+		*top = *focus - rows + 1;
+	if (*top > n - rows)
+		*top = n - rows > 0 ? n - rows : 0;
+	const struct engine_result *chosen = tui_chosen(t);
+	for (int i = *top; i < n && i < *top + rows; i++, y++) {
+		const struct engine_result *r = &t->rep.results[i];
+		bool foc = i == *focus;
+		bool grey = r->filtered || !r->fits;
+		enum theme_role vr = foc ? ROLE_field_focus : grey ? ROLE_muted : ROLE_value;
+		if (foc)
+			tui_fill(t, win, y, 0, w, ROLE_field_focus);
+		else if (r == chosen)
+			tui_fill(t, win, y, c.name, c.name_w, ROLE_selection);
+		tui_put(t, win, y, c.mark, 1, foc ? vr : ROLE_selection,
+			tui_is_marked(t, r->accel) ? tui_glyph(t, GLYPH_marked) : " ");
+		tui_put(t, win, y, c.mark + 1, 1, foc ? vr : ROLE_selection,
+			r == chosen ? (t->utf8 ? "\u25b8" : ">") : " ");
+		char buf[64];
+		if (grey)
+			snprintf(buf, sizeof buf, "-");
+		else
+			snprintf(buf, sizeof buf, "%d", r->rank);
+		tui_put_right(t, win, y, c.rank, 3, vr, buf);
+		tui_put(t, win, y, c.name, c.name_w - 1, r == chosen && !foc ? ROLE_selection : vr,
+			tui_accel_name(r->accel));
+		if (grey) {
+			char why[220];
+			snprintf(why, sizeof why, "%s: %s", r->filtered ? "filtered" : "does not fit",
+				 r->filtered ? r->filter_reason : r->reason);
+			tui_put(t, win, y, c.gpus, w - c.gpus, vr, why);
+			continue;
+		}
+		snprintf(buf, sizeof buf, "%d", r->gpus);
+		tui_put_right(t, win, y, c.gpus, 4, vr, buf);
+		snprintf(buf, sizeof buf, "%d", r->nodes);
+		tui_put_right(t, win, y, c.nodes, 5, vr, buf);
+		tui_result_perf(t, r, buf, sizeof buf);
+		tui_put_right(t, win, y, c.perf, 10, vr, buf);
+		tui_put_right(t, win, y, c.capex, 12, vr, tui_fmt_usd(buf, sizeof buf, r->capex_usd));
+		tui_put_right(t, win, y, c.kw, 6, vr, tui_fmt_kw(buf, sizeof buf, r->power_kw));
+		tui_result_cost(t, r, buf, sizeof buf);
+		tui_put_right(t, win, y, c.cost, 9, vr, buf);
+	}
+	if (*top > 0)
+		tui_put(t, win, 3, w - 1, 1, ROLE_muted, t->utf8 ? "\u2191" : "^");
+	if (*top + rows < n)
+		tui_put(t, win, y - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
+
+	/* why the row under the cursor ranks where it does */
+	if (n > 0) {
+		const struct engine_result *r = &t->rep.results[*focus];
+		char why[400];
+		snprintf(why, sizeof why, "%s: %s", tui_accel_name(r->accel),
+			 r->filtered ? r->filter_reason : r->reason);
+		tui_put(t, win, h - 2, 0, w, ROLE_status, why);
+		if (t->n_marked)
+			snprintf(why, sizeof why, "%d marked for compare (c); Enter chooses, Space marks",
+				 t->n_marked);
+		else
+			snprintf(why, sizeof why, "Enter chooses; Space marks up to %d to compare (c)",
+				 TUI_MAX_MARKED);
+		tui_put(t, win, h - 1, 0, w, ROLE_muted, why);
+	}
+}
+
+static int toggle_mark(struct tui *t, const struct catalog_accel *a)
+{
+	for (int i = 0; i < t->n_marked; i++)
+		if (t->marked[i] == a) {
+			memmove(&t->marked[i], &t->marked[i + 1],
+				(size_t)(t->n_marked - i - 1) * sizeof t->marked[0]);
+			t->n_marked--;
+			tui_status(t, false, "Unmarked %s.", a->name);
+			return TUI_HANDLED;
+		}
+	if (t->n_marked >= TUI_MAX_MARKED) {
+		tui_status(t, true, "Up to %d accelerators can be compared; unmark one first (Space).",
+			   TUI_MAX_MARKED);
+		return TUI_HANDLED;
+	}
+	t->marked[t->n_marked++] = a;
+	tui_status(t, false, "Marked %s (%d of %d); c compares.", a->name, t->n_marked, TUI_MAX_MARKED);
+	return TUI_HANDLED;
+}
+
+static int key(struct tui *t, enum tui_action a, int ch)
+{
+	(void)ch;
+	int n = (int)t->rep.n;
+	int f = t->focus[2];
+	switch (a) {
+	case ACT_MARK:
+		if (f >= 0 && f < n) {
+			int r = toggle_mark(t, t->rep.results[f].accel);
+			if (f < n - 1)
+				t->focus[2]++;	/* mark a few in a row */
+			return r;
+		}
+		return TUI_HANDLED;
+	case ACT_COMPARE:
+		if (t->n_marked < 2) {
+			tui_status(t, true, "Mark two or three accelerators with Space first.");
+			return TUI_HANDLED;
+		}
+		tui_open_overlay(t, &tui_compare_view);
+		return TUI_HANDLED;
+	default:
+		return tui_table_key(t, a, 2, n);
+	}
+}
+
+/* Until the user chooses, steps 4 and 5 follow the top-ranked one. */
+static bool missing(const struct tui *t)
+{
+	return !t->sc.w.accel;
+}
+
+const struct tui_step tui_step3 = {
+	.name = "Silicon",
+	.draw = draw,
+	.key = key,
+	.missing = missing,
+};

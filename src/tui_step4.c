@@ -1,0 +1,189 @@
+/*
+ * tui_step4: Node.  The shape the engine chose for the chosen (or
+ * top-ranked) accelerator: platform, GPU count, parallel layout, nodes,
+ * spare nodes, fabric, rack units, power and cost.  The GPU count and the
+ * spare nodes can be overridden (workload.gpus / spare_nodes); everything
+ * else recomputes from them.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tui.h"
+
+#define R_OR_DASH(buf, n, r) do { if (!(r)) { snprintf(buf, n, "-"); return; } } while (0)
+
+/* Overrides apply to the chosen accelerator only: overriding the
+ * top-ranked one chooses it. */
+static void choose_shown(struct tui *t)
+{
+	if (!t->sc.w.accel) {
+		const struct engine_result *r = tui_chosen(t);
+		if (r)
+			t->sc.w.accel = r->accel;
+	}
+}
+
+static double auto_gpus(const struct tui *t)
+{
+	const struct engine_result *r = tui_chosen(t);
+	return r && r->fits ? r->gpus : NAN;
+}
+
+static double auto_spares(const struct tui *t)
+{
+	const struct engine_result *r = tui_chosen(t);
+	return r ? r->spare_nodes : NAN;
+}
+
+static void info_accel(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	snprintf(buf, n, "%s%s", tui_accel_name(r->accel),
+		 t->sc.w.accel ? "" : "  (top ranked; choose in step 3)");
+}
+
+static void info_platform(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	if (!r->platform) {
+		snprintf(buf, n, "no platform in the catalog");
+		return;
+	}
+	snprintf(buf, n, "%s: %d GPUs, %s, %dU", r->platform->name, r->platform->gpus_per_node,
+		 topology_name(r->platform->topology), r->platform->rack_units);
+}
+
+static void info_layout(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	if (!r->fits) {
+		snprintf(buf, n, "does not fit: %s", r->reason);
+		return;
+	}
+	if (t->sc.w.cls == WL_INFERENCE)
+		snprintf(buf, n, "TP %d x PP %d, %d replica%s, batch %ld each", r->tp, r->pp, r->replicas,
+			 r->replicas == 1 ? "" : "s", r->batch_per_replica);
+	else
+		snprintf(buf, n, "TP %d x PP %d x DP %d, ZeRO-%d", r->tp, r->pp, r->dp, r->zero_stage);
+}
+
+static void info_nodes(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	snprintf(buf, n, "%d working + %d spare = %d node%s, %d GPUs installed", r->nodes - r->spare_nodes,
+		 r->spare_nodes, r->nodes, r->nodes == 1 ? "" : "s", r->gpus_installed);
+}
+
+static void info_fabric(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	if (!r->fabric) {
+		snprintf(buf, n, "none: one node, GPUs talk over %s", r->accel->link_kind);
+		return;
+	}
+	snprintf(buf, n, "%s", r->fabric->name);
+}
+
+static void info_network(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	if (!r->fabric) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	snprintf(buf, n, "%d NICs, %d leaf + %d spine switches, %d cables", r->nics, r->leaf_switches,
+		 r->spine_switches, r->cables);
+}
+
+static void info_space(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	char kw[32];
+	snprintf(buf, n, "%.0fU in %.0f rack%s, %s kW", r->rack_units, r->racks, r->racks == 1 ? "" : "s",
+		 tui_fmt_kw(kw, sizeof kw, r->power_kw));
+}
+
+static void info_capex(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	char a[32], g[32], nd[32], f[32];
+	snprintf(buf, n, "%s (GPUs %s, servers %s, fabric %s)", tui_fmt_usd(a, sizeof a, r->capex_usd),
+		 tui_fmt_usd(g, sizeof g, r->capex_gpus_usd), tui_fmt_usd(nd, sizeof nd, r->capex_nodes_usd),
+		 tui_fmt_usd(f, sizeof f, r->capex_fabric_usd));
+}
+
+static void info_running(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	char h[32], e[32];
+	snprintf(buf, n, "%s/hour all-in, %s kWh/year", tui_fmt_usd_mtok(h, sizeof h, r->usd_per_hour),
+		 tui_fmt_rate(e, sizeof e, r->energy_kwh_year));
+}
+
+static void info_perf(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	char a[32], b[32], c[32];
+	if (t->sc.w.cls == WL_INFERENCE)
+		snprintf(buf, n, "%s tok/s, %s tok/s per user, TTFT %s ms",
+			 tui_fmt_rate(a, sizeof a, r->output_tokens_per_s),
+			 tui_fmt_rate(b, sizeof b, r->tokens_per_s_per_user), tui_fmt_ms(c, sizeof c, r->ttft_ms));
+	else
+		snprintf(buf, n, "%s to train, %s GPU-hours, scaling %s",
+			 tui_fmt_hours(a, sizeof a, r->train_hours), tui_fmt_rate(b, sizeof b, r->gpu_hours),
+			 tui_fmt_pct(c, sizeof c, r->scaling_efficiency * 100));
+}
+
+#define W(field) .base = FB_WORKLOAD, .offset = offsetof(struct workload, field)
+
+static const struct tui_field fields[] = {
+	{ .label = "Node", .kind = TF_HEADING },
+	{ .label = "Accelerator", .kind = TF_INFO, .info = info_accel },
+	{ .label = "Node shape", .kind = TF_INFO, .info = info_platform },
+	{ .label = "GPUs", .kind = TF_NUMBER, W(gpus), .store = FS_INT, .special = SP_NEG_AUTO,
+	  .integer = true, .min = 1, .max = 100000, .step = 1, .auto_value = auto_gpus,
+	  .after_set = choose_shown,
+	  .hint = "override the GPU count (+/- by one); 'auto' lets the engine size it" },
+	{ .label = "Spare nodes", .kind = TF_NUMBER, W(spare_nodes), .store = FS_INT,
+	  .special = SP_NEG_AUTO, .integer = true, .min = 0, .max = 1000, .step = 1,
+	  .auto_value = auto_spares, .after_set = choose_shown,
+	  .hint = "nodes added for uptime; 'auto' = the catalog default" },
+	{ .label = "Parallel layout", .kind = TF_INFO, .info = info_layout },
+	{ .label = "Nodes", .kind = TF_INFO, .info = info_nodes },
+	{ .label = "Scale-out", .kind = TF_INFO, .info = info_fabric },
+	{ .label = "Network", .kind = TF_INFO, .info = info_network },
+	{ .label = "Space and power", .kind = TF_INFO, .info = info_space },
+	{ .label = "Capex", .kind = TF_INFO, .info = info_capex },
+	{ .label = "Running cost", .kind = TF_INFO, .info = info_running },
+	{ .label = "Predicted", .kind = TF_INFO, .info = info_perf },
+};
+#define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
+
+static void draw(struct tui *t, WINDOW *win, int h, int w)
+{
+	tui_form_draw(t, win, h, w, fields, NFIELDS, 3);
+}
+
+static int key(struct tui *t, enum tui_action a, int ch)
+{
+	return tui_form_key(t, a, ch, fields, NFIELDS, 3);
+}
+
+const struct tui_step tui_step4 = {
+	.name = "Node",
+	.draw = draw,
+	.key = key,
+};

@@ -1,0 +1,252 @@
+/*
+ * tui_step5: Validate & export.  The validation plan the engine proposes
+ * for the chosen accelerator (benchmark, metric, predicted value and the
+ * acceptance threshold), a preview of the bill of materials built by the
+ * same bom_build() as `accelsizer bom`, and the file keys: e exports the
+ * BOM CSV, s saves the scenario, o opens one.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bom.h"
+#include "tui.h"
+
+struct tui_bom {
+	struct bom bom;
+	bool ok;
+	char err[256];
+};
+
+void tui_step5_init(struct tui *t)
+{
+	t->bom = calloc(1, sizeof *t->bom);
+	if (t->bom)
+		bom_init(&t->bom->bom);
+}
+
+void tui_step5_fini(struct tui *t)
+{
+	if (t->bom) {
+		bom_fini(&t->bom->bom);
+		free(t->bom);
+		t->bom = NULL;
+	}
+}
+
+void tui_step5_refresh(struct tui *t)
+{
+	struct tui_bom *b = t->bom;
+	if (!b)
+		return;
+	bom_fini(&b->bom);
+	bom_init(&b->bom);
+	b->ok = false;
+	b->err[0] = '\0';
+	const struct engine_result *r = tui_chosen(t);
+	if (!r) {
+		snprintf(b->err, sizeof b->err, "no accelerator");
+		return;
+	}
+	if (!r->fits) {
+		snprintf(b->err, sizeof b->err, "%s does not fit this workload: %s", tui_accel_name(r->accel),
+			 r->reason);
+		return;
+	}
+	b->ok = bom_build(t->cat, &t->sc.w, r, NULL, &b->bom, b->err, sizeof b->err);
+}
+
+/* "~/x" -> "$HOME/x", as a shell would. */
+static void expand_path(const char *in, char *out, size_t n)
+{
+	const char *home = getenv("HOME");
+	if (in[0] == '~' && in[1] == '/' && home && *home)
+		snprintf(out, n, "%s%s", home, in + 1);
+	else
+		snprintf(out, n, "%s", in);
+}
+
+int tui_do_export(struct tui *t, const char *path_in)
+{
+	char path[PATH_MAX], err[512], total[32];
+	expand_path(path_in, path, sizeof path);
+	if (!t->bom || !t->bom->ok) {
+		tui_status(t, true, "Nothing to export: %s", t->bom ? t->bom->err : "out of memory");
+		return TUI_HANDLED;
+	}
+	if (t->test_mode) {
+		tui_status(t, false, "Test mode: would export the BOM to %s.", path);
+		return TUI_HANDLED;
+	}
+	if (!bom_write_csv(&t->bom->bom, path, err, sizeof err)) {
+		tui_status(t, true, "%s", err);
+		return TUI_HANDLED;
+	}
+	bom_format_cents(t->bom->bom.total_cents, total, sizeof total);
+	tui_status(t, false, "Exported %zu BOM lines to %s (total USD %s).", t->bom->bom.n, path, total);
+	return TUI_HANDLED;
+}
+
+int tui_do_save(struct tui *t, const char *path_in)
+{
+	char path[PATH_MAX], err[512];
+	expand_path(path_in, path, sizeof path);
+	if (t->test_mode) {
+		tui_status(t, false, "Test mode: would save the scenario to %s.", path);
+		return TUI_HANDLED;
+	}
+	if (!scenario_save(path, &t->sc, err, sizeof err)) {
+		tui_status(t, true, "%s", err);
+		return TUI_HANDLED;
+	}
+	snprintf(t->scenario_path, sizeof t->scenario_path, "%s", path);
+	t->dirty = false;
+	tui_status(t, false, "Saved the scenario to %s.", path);
+	return TUI_HANDLED;
+}
+
+int tui_do_open(struct tui *t, const char *path_in)
+{
+	char path[PATH_MAX], err[512];
+	expand_path(path_in, path, sizeof path);
+	if (!tui_open_scenario(t, path, err, sizeof err)) {
+		tui_status(t, true, "%s", err);
+		return TUI_HANDLED;
+	}
+	tui_recompute(t);
+	tui_status(t, false, "Opened %s.", path);
+	return TUI_HANDLED;
+}
+
+/* ---- drawing ---- */
+
+static void fmt_plan_value(char *buf, size_t n, double v, const char *unit)
+{
+	char num[32];
+	if (!isfinite(v))
+		snprintf(num, sizeof num, "-");
+	else if (fabs(v) >= 100)
+		tui_fmt_rate(num, sizeof num, v);
+	else if (fabs(v) >= 1)
+		snprintf(num, sizeof num, "%.1f", v);
+	else
+		snprintf(num, sizeof num, "%.3g", v);
+	snprintf(buf, n, "%s %s", num, unit);
+}
+
+static int draw_plan(struct tui *t, WINDOW *win, int y, int w)
+{
+	const struct engine_result *r = tui_chosen(t);
+	char head[200];
+	snprintf(head, sizeof head, "Validation plan: %s, %d GPU%s", r ? tui_accel_name(r->accel) : "-",
+		 r ? r->gpus : 0, r && r->gpus == 1 ? "" : "s");
+	tui_put(t, win, y++, 0, w, ROLE_header, head);
+	if (!t->plan.n) {
+		tui_put(t, win, y++, 2, w - 2, ROLE_muted, "No plan: the accelerator does not fit.");
+		return y;
+	}
+	/* Benchmark | Metric | Predicted | Accept if */
+	int vw = 14, mw = w >= 100 ? 24 : 18;
+	int bw = w - mw - 2 * vw - 4;
+	int mx = 1 + bw + 1, px = mx + mw, ax = px + vw + 1;
+	tui_put(t, win, y, 1, bw, ROLE_field, "Benchmark");
+	tui_put(t, win, y, mx, mw, ROLE_field, "Metric");
+	tui_put_right(t, win, y, px, vw, ROLE_field, "Predicted");
+	tui_put_right(t, win, y, ax, vw, ROLE_field, "Accept if");
+	y++;
+	for (size_t i = 0; i < t->plan.n; i++, y++) {
+		const struct engine_plan_row *p = &t->plan.rows[i];
+		char pred[48], thr[64], num[48];
+		tui_put(t, win, y, 1, bw, ROLE_value, p->benchmark);
+		tui_put(t, win, y, mx, mw - 1, ROLE_field, p->metric);
+		fmt_plan_value(pred, sizeof pred, p->predicted, p->unit);
+		tui_put_right(t, win, y, px, vw, ROLE_value, pred);
+		fmt_plan_value(num, sizeof num, p->threshold, p->unit);
+		snprintf(thr, sizeof thr, "%s %s", p->higher_is_better ? (t->utf8 ? "\u2265" : ">=")
+									: (t->utf8 ? "\u2264" : "<="), num);
+		tui_put_right(t, win, y, ax, vw, ROLE_bar_fits, thr);
+	}
+	return y;
+}
+
+static void draw(struct tui *t, WINDOW *win, int h, int w)
+{
+	int y = draw_plan(t, win, 0, w) + 1;
+	struct tui_bom *b = t->bom;
+	char total[32], head[160];
+	if (!b || !b->ok) {
+		tui_put(t, win, y++, 0, w, ROLE_header, "Bill of materials");
+		tui_put(t, win, y, 2, w - 2, ROLE_muted, b ? b->err : "out of memory");
+		return;
+	}
+	bom_format_cents(b->bom.total_cents, total, sizeof total);
+	char kw[32];
+	snprintf(head, sizeof head, "Bill of materials: %zu lines, USD %s, %s kW, %.0fU", b->bom.n, total,
+		 tui_fmt_kw(kw, sizeof kw, b->bom.total_power_w / 1000.0), b->bom.total_rack_units);
+	tui_put(t, win, y++, 0, w, ROLE_header, head);
+
+	int qw = 6, ew = 14;
+	int dw = w - qw - ew - 3;
+	tui_put_right(t, win, y, 0, qw, ROLE_field, "Qty");
+	tui_put(t, win, y, qw + 1, dw, ROLE_field, "Description");
+	tui_put_right(t, win, y, qw + 2 + dw, ew, ROLE_field, "Extended USD");
+	y++;
+	int rows = h - y - 1;
+	int n = (int)b->bom.n;
+	int *top = &t->top[4];
+	if (*top > n - rows)
+		*top = n - rows > 0 ? n - rows : 0;
+	if (*top < 0)
+		*top = 0;
+	for (int i = *top; i < n && y < h - 1; i++, y++) {
+		const struct bom_line *l = &b->bom.lines[i];
+		char q[24], e[32];
+		snprintf(q, sizeof q, "%ld", l->qty);
+		tui_put_right(t, win, y, 0, qw, ROLE_value, q);
+		tui_put(t, win, y, qw + 1, dw, ROLE_value, l->description);
+		if (l->priced)
+			bom_format_cents(l->extended_cents, e, sizeof e);
+		else
+			snprintf(e, sizeof e, "no price");
+		tui_put_right(t, win, y, qw + 2 + dw, ew, l->priced ? ROLE_value : ROLE_bar_tight, e);
+	}
+	if (*top > 0 || *top + rows < n) {
+		snprintf(head, sizeof head, "lines %d-%d of %d (Up/Down scroll)", *top + 1,
+			 *top + rows < n ? *top + rows : n, n);
+		tui_put(t, win, h - 1, 0, w, ROLE_muted, head);
+	} else {
+		tui_put(t, win, h - 1, 0, w, ROLE_muted, "e exports this BOM as CSV, s saves the scenario, o opens one");
+	}
+}
+
+static int key(struct tui *t, enum tui_action a, int ch)
+{
+	(void)ch;
+	switch (a) {
+	case ACT_UP:
+		if (t->top[4] > 0)
+			t->top[4]--;
+		return TUI_HANDLED;
+	case ACT_DOWN:
+		t->top[4]++;	/* clamped when drawn */
+		return TUI_HANDLED;
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
+static bool missing(const struct tui *t)
+{
+	const struct engine_result *r = tui_chosen(t);
+	return !r || !r->fits;
+}
+
+const struct tui_step tui_step5 = {
+	.name = "Validate",
+	.draw = draw,
+	.key = key,
+	.missing = missing,
+};
