@@ -828,6 +828,14 @@ static void read_map(struct ctx *x, const struct schema *s, const struct ynode *
 	size_t n_offered = 0;
 	for (size_t i = 0; i < map->n; i++) {
 		const struct ynode *k = map->keys[i], *v = map->items[i];
+		/* "memory.type: x" written flat would match a row by name; the
+		 * schema nests, so say how to write it. */
+		if (strchr(k->scalar, '.')) {
+			size_t dot = strcspn(k->scalar, ".");
+			err_at(x, k, "unknown key '%s' (nest it: '%.*s:' then '%s:' indented below)",
+			       k->scalar, (int)dot, k->scalar, k->scalar + dot + 1);
+			continue;
+		}
 		int fl = snprintf(full, sizeof full, "%s%s", prefix, k->scalar);
 		size_t flen = (size_t)fl;
 		bool fits = fl > 0 && flen < KEY_MAX;

@@ -622,6 +622,8 @@ static const struct bad_case {
 	{ "top-key-typo",
 	  { "accelerators/l40s.yaml:3:1: unknown key 'vendr'; did you mean 'vendor'?" } },
 	{ "unknown-key", { "accelerators/l40s.yaml:24:1: unknown key 'colour'" } },
+	{ "dotted-key",
+	  { "accelerators/l40s.yaml:24:1: unknown key 'peak_tflops.fp4' (nest it: 'peak_tflops:' then 'fp4:' indented below)" } },
 	{ "missing-key", { "accelerators/h100-sxm.yaml:8:3: missing required key 'memory.type'" } },
 	{ "missing-top-key", { "accelerators/l40s.yaml:1:1: missing required key 'stack'" } },
 	{ "missing-group", { "accelerators/l40s.yaml:1:1: missing required key 'link'" } },
