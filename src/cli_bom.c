@@ -1,8 +1,320 @@
+/*
+ * `accelsizer bom`: the bill of materials for one accelerator (the one
+ * named, or the best-ranked one) as CSV, with an optional plain-text
+ * summary.  Thin on purpose: the wizard's export key calls the same bom_
+ * functions, so both write the same files.
+ *
+ * Order of work, so that bad input never leaves a file behind: parse and
+ * check everything (options, catalog, scenario, price list, workload), run
+ * the engine, build the BOM, then write every output to its temporary file
+ * and only then rename them into place.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic.h"
+#include "bom.h"
 #include "cli.h"
+#include "prices.h"
+#include "scenario.h"
+
+#define PROG "accelsizer bom"
+
+static void usage(FILE *f)
+{
+	fputs("Usage: accelsizer bom [WORKLOAD OPTION]... [OPTION]... -o FILE.csv\n"
+	      "Write the bill of materials for the chosen accelerator (or the best-ranked\n"
+	      "one) as CSV: servers, accelerators, server parts, fabric, racks, PDUs,\n"
+	      "support, with a total row.\n"
+	      "\n"
+	      "  -o, --output FILE.csv   where to write the BOM ('-' for standard output)\n"
+	      "      --summary FILE.txt  also write a plain-text summary: scenario,\n"
+	      "                          assumptions, catalog version, date\n"
+	      "      --prices FILE.csv   price list (sku,unit_price_usd[,currency]\n"
+	      "                          [,discount_pct][,description]) overriding the\n"
+	      "                          catalog's indicative prices\n"
+	      "      --scenario FILE     load the workload from a scenario file; options\n"
+	      "                          given on the command line override it\n"
+	      "      --accelerator ID    the accelerator to build the BOM for\n"
+	      "      --gpus N            GPU count for that accelerator (default: sized)\n"
+	      "      --spare-nodes N     spare nodes (default: the catalog's)\n"
+	      "      --catalog DIR       read the catalog from DIR\n"
+	      "  -h, --help              display this help and exit\n"
+	      "\n"
+	      "Money is exact to the cent; cells a spreadsheet would run as a formula\n"
+	      "(starting with = + - @, tab or CR) get a leading apostrophe.\n"
+	      "Exit status: 0 written, 1 the workload cannot be met, 2 bad input or\n"
+	      "a file that cannot be written (nothing is written then).\n", f);
+}
+
+enum {
+	OPT_SUMMARY = 256, OPT_PRICES, OPT_SCENARIO, OPT_ACCEL, OPT_GPUS, OPT_SPARE, OPT_CATALOG,
+};
+
+struct opts {
+	const char *out, *summary, *prices, *scenario, *accel, *catalog;
+	long gpus, spare;
+	bool gpus_set, spare_set;
+};
+
+static bool parse_count(const char *flag, const char *s, long min, long max, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || errno) {
+		fprintf(stderr, PROG ": %s: '%s' is not a whole number\n", flag, s);
+		return false;
+	}
+	if (v < min || v > max) {
+		fprintf(stderr, PROG ": %s: %ld is outside %ld-%ld\n", flag, v, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "summary", required_argument, NULL, OPT_SUMMARY },
+		{ "prices", required_argument, NULL, OPT_PRICES },
+		{ "scenario", required_argument, NULL, OPT_SCENARIO },
+		{ "accelerator", required_argument, NULL, OPT_ACCEL },
+		{ "gpus", required_argument, NULL, OPT_GPUS },
+		{ "spare-nodes", required_argument, NULL, OPT_SPARE },
+		{ "catalog", required_argument, NULL, OPT_CATALOG },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	memset(o, 0, sizeof *o);
+	opterr = 0;
+	optind = 1;
+	int ch;
+	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			o->out = optarg;
+			break;
+		case OPT_SUMMARY:
+			o->summary = optarg;
+			break;
+		case OPT_PRICES:
+			o->prices = optarg;
+			break;
+		case OPT_SCENARIO:
+			o->scenario = optarg;
+			break;
+		case OPT_ACCEL:
+			o->accel = optarg;
+			break;
+		case OPT_CATALOG:
+			o->catalog = optarg;
+			break;
+		case OPT_GPUS:
+			if (!parse_count("--gpus", optarg, 1, 100000, &o->gpus))
+				return EXIT_BADINPUT;
+			o->gpus_set = true;
+			break;
+		case OPT_SPARE:
+			if (!parse_count("--spare-nodes", optarg, 0, 1000, &o->spare))
+				return EXIT_BADINPUT;
+			o->spare_set = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		case ':':
+			fprintf(stderr, PROG ": %s needs a value\n", argv[optind - 1]);
+			return EXIT_BADINPUT;
+		default:
+			fprintf(stderr, PROG ": unknown option '%s'\n"
+				"Try 'accelsizer bom --help' for more information.\n", argv[optind - 1]);
+			return EXIT_BADINPUT;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+		return EXIT_BADINPUT;
+	}
+	if (!o->out || !*o->out) {
+		fprintf(stderr, PROG ": missing -o FILE.csv (where to write the BOM)\n");
+		return EXIT_BADINPUT;
+	}
+	if (o->summary && !strcmp(o->summary, o->out)) {
+		fprintf(stderr, PROG ": --summary and -o name the same file '%s'\n", o->out);
+		return EXIT_BADINPUT;
+	}
+	return EXIT_OK;
+}
+
+/* Price-list lines that match nothing are worth a word: a misspelt SKU
+ * means a line quoted at the catalog's estimate. */
+static void warn_unused_prices(const struct prices *pl, const struct bom *b)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		if (!bom_has_sku(b, pl->items[i].sku))
+			fprintf(stderr, "accelsizer: warning: %s:record %ld: sku '%s' is not in this "
+				"bill of materials\n", pl->path, pl->items[i].record, pl->items[i].sku);
+}
+
+/* The result to build: the named accelerator's, or the best fitting one. */
+static const struct engine_result *choose(const struct engine_report *r,
+					  const struct catalog_accel *named)
+{
+	if (named)
+		return engine_report_find(r, named);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->results[i].fits && !r->results[i].filtered)
+			return &r->results[i];
+	return NULL;
+}
+
+static int write_outputs(const struct opts *o, const struct bom *b, const struct catalog *c,
+			 const struct scenario *s, const struct prices *pl)
+{
+	char err[PATH_MAX + 128];
+	struct bom_summary_info info = {
+		.customer = s->customer, .opportunity = s->opportunity, .notes = s->notes,
+		.prices_path = pl ? pl->path : NULL,
+	};
+	bool to_stdout = !strcmp(o->out, "-");
+	struct atomic_file csv = { 0 }, sum = { 0 };
+	/* Both temporaries first: an unwritable second path must not leave
+	 * the first file replaced. */
+	if (!to_stdout && !atomic_file_open(&csv, o->out, err, sizeof err))
+		goto fail;
+	if (o->summary && !atomic_file_open(&sum, o->summary, err, sizeof err)) {
+		atomic_file_abort(&csv);
+		goto fail;
+	}
+	bool ok = bom_fwrite_csv(b, to_stdout ? stdout : csv.fp);
+	if (o->summary)
+		ok = bom_fwrite_summary(b, c, &s->w, &info, sum.fp) && ok;
+	if (!ok) {
+		snprintf(err, sizeof err, "cannot write '%s': %s", to_stdout ? "-" : o->out,
+			 strerror(errno ? errno : EIO));
+		atomic_file_abort(&csv);
+		atomic_file_abort(&sum);
+		goto fail;
+	}
+	if (!to_stdout && !atomic_file_commit(&csv, err, sizeof err)) {
+		atomic_file_abort(&sum);
+		goto fail;
+	}
+	if (o->summary && !atomic_file_commit(&sum, err, sizeof err))
+		goto fail;
+	if (to_stdout && fflush(stdout) != 0) {
+		snprintf(err, sizeof err, "cannot write to standard output: %s", strerror(errno));
+		goto fail;
+	}
+	return EXIT_OK;
+fail:
+	fprintf(stderr, "accelsizer: %s\n", err);
+	return EXIT_BADINPUT;
+}
+
 int cli_bom_main(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "accelsizer: '%s' is not built yet\n", argv[0]);
-	return EXIT_BADINPUT;
+	struct opts o;
+	int rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+
+	struct catalog *c = cli_load_catalog(o.catalog);
+	if (!c)
+		return EXIT_BADINPUT;
+	struct scenario s;
+	struct prices pl;
+	struct engine_report rep = { 0 };
+	struct bom b;
+	scenario_init(&s, c);
+	prices_init(&pl);
+	bom_init(&b);
+	char err[1024];
+	rc = EXIT_BADINPUT;
+
+	if (o.scenario && !scenario_apply_file(o.scenario, c, &s, err, sizeof err)) {
+		fprintf(stderr, "accelsizer: %s\n", err);
+		goto out;
+	}
+	if (o.accel) {
+		s.w.accel = catalog_accel(c, o.accel);
+		if (!s.w.accel) {
+			const char *near = catalog_suggest(c, CATALOG_ACCELERATORS, o.accel);
+			if (near)
+				fprintf(stderr, PROG ": --accelerator: unknown accelerator '%s'; did you "
+					"mean '%s'?\n", o.accel, near);
+			else
+				fprintf(stderr, PROG ": --accelerator: unknown accelerator '%s' "
+					"(accelsizer catalog list shows them)\n", o.accel);
+			goto out;
+		}
+	}
+	if (o.gpus_set)
+		s.w.gpus = (int)o.gpus;
+	if (o.spare_set)
+		s.w.spare_nodes = (int)o.spare;
+	if (!engine_workload_valid(&s.w, err, sizeof err)) {
+		fprintf(stderr, PROG ": %s\n", err);
+		goto out;
+	}
+	if (o.prices && !prices_load(o.prices, &pl, err, sizeof err)) {
+		fprintf(stderr, "accelsizer: %s\n", err);
+		goto out;
+	}
+
+	if (!engine_report_init(&rep, c)) {
+		fprintf(stderr, "accelsizer: out of memory\n");
+		goto out;
+	}
+	engine_run(c, &s.w, &rep);
+	const struct engine_result *res = choose(&rep, s.w.accel);
+	if (!res || !res->fits || !res->platform) {
+		if (s.w.accel)
+			fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n", s.w.accel->name,
+				res && res->reason[0] ? res->reason : "no configuration fits");
+		else
+			fprintf(stderr, "accelsizer: no accelerator in the catalog can meet this "
+				"workload (accelsizer recommend shows why)\n");
+		rc = EXIT_UNMET;
+		goto out;
+	}
+	if (res->filtered)
+		fprintf(stderr, "accelsizer: warning: %s is outside your filters (%s); writing its "
+			"BOM because you asked for it\n", res->accel->name, res->filter_reason);
+	if (!bom_build(c, &s.w, res, o.prices ? &pl : NULL, &b, err, sizeof err)) {
+		fprintf(stderr, "accelsizer: %s\n", err);
+		goto out;
+	}
+	if (o.prices)
+		warn_unused_prices(&pl, &b);
+	rc = write_outputs(&o, &b, c, &s, o.prices ? &pl : NULL);
+	if (rc == EXIT_OK && strcmp(o.out, "-")) {
+		char total[32], kw[32];
+		bom_format_cents(b.total_cents, total, sizeof total);
+		bom_format_number(b.total_power_w / 1000.0, kw, sizeof kw);
+		printf("%s: %zu lines for %d x %s (%d node%s + %d spare), total %s USD, %s kW, "
+		       "%d rack%s\n", o.out, b.n, res->gpus, res->accel->id, res->nodes,
+		       res->nodes == 1 ? "" : "s", res->spare_nodes, total, kw, b.racks,
+		       b.racks == 1 ? "" : "s");
+		if (b.n_unpriced)
+			printf("%zu line%s without a price: see \"no price\" in the notes column\n",
+			       b.n_unpriced, b.n_unpriced == 1 ? "" : "s");
+	}
+out:
+	bom_fini(&b);
+	if (rep.results)
+		engine_report_fini(&rep);
+	prices_fini(&pl);
+	scenario_fini(&s);
+	catalog_free(c);
+	return rc;
 }

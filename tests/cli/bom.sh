@@ -1,5 +1,151 @@
 #!/bin/sh
+# `accelsizer bom`: the CSV and summary as a user gets them, price lists good
+# and bad, scenario files good and bad, and the promise that a failed export
+# never leaves a half-written or clobbered file.
 . "$TOP_SRCDIR/tests/lib.sh"
-run "$ACCELSIZER" --version
-check "version" rc 0
+
+FIX=$TOP_SRCDIR/tests/fixtures
+SCEN=$FIX/scenarios/good/inference.yaml
+HEADER='line,category,sku,description,qty,unit_price_usd,extended_price_usd,power_w_each,rack_units_each,notes'
+mkdir "$TMPD/w" && cd "$TMPD/w" || exit 1
+
+# ---- the BOM itself ----
+run "$ACCELSIZER" bom --scenario "$SCEN" -o bom.csv
+check "bom -o: exit 0" rc 0
+check "bom -o: says what it wrote" contains "$out" "bom.csv: "
+check "bom -o: header line" equals "$(head -n 1 bom.csv)" "$HEADER"
+check "bom -o: server line" matches "$(cat bom.csv)" '^1,server,'
+check "bom -o: accelerator line for the scenario's choice" matches "$(cat bom.csv)" '^2,accelerator,h100-sxm,'
+check "bom -o: spare node from the scenario" contains "$(sed -n 2p bom.csv)" "1 working + 1 spare node"
+check "bom -o: rack line states rack_kw" matches "$(cat bom.csv)" ',rack,RACK,.*sized at [0-9.]+ kW'
+check "bom -o: PDU line" matches "$(cat bom.csv)" ',power,PDU,'
+check "bom -o: support line" matches "$(cat bom.csv)" ',support,SUPPORT,'
+check "bom -o: total row last" matches "$(tail -n 1 bom.csv)" '^,total,,Total,,,[0-9]+\.[0-9][0-9],'
+check "bom -o: no temporary file left" equals "$(ls -A | tr '\n' ' ')" "bom.csv "
+
+run "$ACCELSIZER" bom --scenario "$SCEN" -o -
+check "bom -o -: CSV on standard output" equals "$(printf '%s\n' "$out" | head -n 1)" "$HEADER"
+
+# flags override the scenario
+run "$ACCELSIZER" bom --scenario "$SCEN" --accelerator mi300x --spare-nodes 0 -o mi.csv
+check "flags over scenario: exit 0" rc 0
+check "flags over scenario: accelerator" matches "$(cat mi.csv)" '^2,accelerator,mi300x,'
+check "flags over scenario: no spare" lacks "$(cat mi.csv)" "spare node"
+
+# ---- --summary ----
+SOURCE_DATE_EPOCH=1700000000 run "$ACCELSIZER" bom --scenario "$SCEN" -o s.csv --summary s.txt
+check "summary: exit 0" rc 0
+s=$(cat s.txt)
+check "summary: date" contains "$s" "Date         2023-11-14"
+check "summary: catalog version" matches "$s" 'Catalog      version [0-9]'
+check "summary: customer" contains "$s" "Müller & Söhne GmbH"
+check "summary: scenario inputs" contains "$s" "  input_tokens                 2048"
+check "summary: assumptions" matches "$s" '  rack_kw +[0-9.]+ kW'
+check "summary: total equals the CSV's" contains "$s" "price_usd                    $(tail -n 1 s.csv | cut -d, -f7)"
+
+run "$ACCELSIZER" bom --scenario "$SCEN" -o same.csv --summary same.csv
+check "summary and -o the same file: exit 2" rc 2
+
+# ---- price lists ----
+run "$ACCELSIZER" bom --scenario "$SCEN" --prices "$FIX/prices/good/h100.csv" -o p.csv
+check "prices: exit 0" rc 0
+check "prices: discounted unit price" matches "$(cat p.csv)" '^2,accelerator,h100-sxm,.*,24000\.00,'
+check "prices: rack price from the list" matches "$(cat p.csv)" ',rack,RACK,.*,1234\.56,'
+check "prices: note says where the price came from" contains "$(cat p.csv)" "price list: 25000.00 less 4%"
+check "prices: formula in a description neutralised" contains "$(cat p.csv)" "\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"H100\"\")\""
+check "prices: unknown sku warned about" contains "$err" "warning: $FIX/prices/good/h100.csv:record 4: sku 'NO-SUCH-PART' is not in this bill of materials"
+
+printf 'old bom\n' > keep.csv
+n=0
+for f in "$FIX"/prices/bad/*.csv; do
+	n=$((n + 1))
+	base=$(basename "$f" .csv)
+	run "$ACCELSIZER" bom --scenario "$SCEN" --prices "$f" -o keep.csv --summary keep.txt
+	check "bad price list $base: exit 2" rc 2
+	check "bad price list $base: exact message" equals "$err" "accelsizer: $f$(printf ':'; cat "$FIX/prices/bad/$base.expect")"
+	check "bad price list $base: old BOM untouched, no summary" equals "$(cat keep.csv; ls keep.txt 2>/dev/null)" "old bom"
+done
+check "at least 15 bad price lists" matches "$n" '^(1[5-9]|[2-9][0-9])$'
+
+run "$ACCELSIZER" bom --scenario "$SCEN" --prices "$TMPD/none.csv" -o x.csv
+check "missing price list: exit 2" rc 2
+check "missing price list: message" equals "$err" "accelsizer: $TMPD/none.csv: No such file or directory"
+
+# ---- where the files go ----
+mkdir adir
+run "$ACCELSIZER" bom --scenario "$SCEN" -o adir
+check "directory at the output path: exit 2" rc 2
+check "directory at the output path: message" equals "$err" "accelsizer: cannot write 'adir': Is a directory"
+
+run "$ACCELSIZER" bom --scenario "$SCEN" -o nodir/bom.csv
+check "missing folder: exit 2" rc 2
+check "missing folder: message" equals "$err" "accelsizer: cannot write 'nodir/bom.csv': No such file or directory"
+
+printf 'precious\n' > victim.txt
+ln -s victim.txt link.csv
+run "$ACCELSIZER" bom --scenario "$SCEN" -o link.csv
+check "symlink at the output path: exit 0" rc 0
+check "symlink at the output path: its target untouched" equals "$(cat victim.txt)" "precious"
+check "symlink at the output path: replaced by the BOM" equals "$(test -L link.csv || head -n 1 link.csv)" "$HEADER"
+
+# An unwritable folder: as an ordinary user, or as nobody when root.
+mkdir ro && printf 'old\n' > ro/bom.csv && chmod 555 ro && chmod 755 "$TMPD" "$TMPD/w"
+as_user=""
+if [ "$(id -u)" = 0 ]; then
+	if command -v setpriv >/dev/null 2>&1; then
+		as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	fi
+fi
+if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
+	run $as_user "$ACCELSIZER" bom --scenario "$SCEN" -o "$TMPD/w/ro/bom.csv" --summary "$TMPD/w/s2.txt"
+	check "unwritable folder: exit 2" rc 2
+	check "unwritable folder: message" equals "$err" "accelsizer: cannot write '$TMPD/w/ro/bom.csv': Permission denied"
+	check "unwritable folder: old file kept" equals "$(cat ro/bom.csv)" "old"
+	check "unwritable folder: summary not written either" equals "$(ls s2.txt 2>/dev/null)" ""
+else
+	tap_ok "unwritable folder: skipped (root without setpriv) # SKIP"
+fi
+chmod 755 ro
+
+# ---- scenario files ----
+for f in "$FIX"/scenarios/good/*.yaml; do
+	run "$ACCELSIZER" bom --scenario "$f" -o good.csv
+	check "good scenario $(basename "$f"): exit 0" rc 0
+done
+for f in "$FIX"/scenarios/bad/*.yaml; do
+	base=$(basename "$f" .yaml)
+	run "$ACCELSIZER" bom --scenario "$f" -o bad.csv
+	check "bad scenario $base: exit 2" rc 2
+	msg=$(cat "$FIX/scenarios/bad/$base.expect")
+	case $base in
+	*-whole-*)
+		# The whole workload is checked after the command-line flags,
+		# which may fix it: the engine's reason, without a position.
+		check "bad scenario $base: message" equals "$err" "accelsizer bom: ${msg#:*:*: }" ;;
+	*)
+		check "bad scenario $base: exact message" equals "$err" "accelsizer: $f$msg" ;;
+	esac
+done
+check "bad scenarios wrote nothing" equals "$(ls bad.csv 2>/dev/null)" ""
+
+# ---- bad input and unmet workloads ----
+run "$ACCELSIZER" bom --scenario "$SCEN"
+check "no -o: exit 2" rc 2
+check "no -o: message" equals "$err" "accelsizer bom: missing -o FILE.csv (where to write the BOM)"
+run "$ACCELSIZER" bom --frobnicate -o x.csv
+check "unknown option: exit 2" rc 2
+run "$ACCELSIZER" bom --scenario "$SCEN" --gpus many -o x.csv
+check "bad --gpus: message" equals "$err" "accelsizer bom: --gpus: 'many' is not a whole number"
+run "$ACCELSIZER" bom --scenario "$SCEN" --accelerator h100-sxn -o x.csv
+check "unknown accelerator: did you mean" equals "$err" "accelsizer bom: --accelerator: unknown accelerator 'h100-sxn'; did you mean 'h100-sxm'?"
+printf 'schema: 1\nworkload:\n  model: llama-3.1-405b\naccelerator: l4\nnode:\n  gpus: 1\n' > unmet.yaml
+run "$ACCELSIZER" bom --scenario unmet.yaml -o unmet.csv
+check "unmet: exit 1" rc 1
+check "unmet: says why" contains "$err" "NVIDIA L4 cannot meet this workload"
+check "nothing written by failed runs" equals "$(ls x.csv unmet.csv 2>/dev/null)" ""
+
+run "$ACCELSIZER" bom --help
+check "--help: exit 0" rc 0
+check "--help: documents formula neutralisation" contains "$out" "leading apostrophe"
+
 done_testing
