@@ -78,6 +78,9 @@ struct workload {
 
 /* A workload with the catalog's defaults: Llama-2-70B-class inference. */
 void engine_workload_init(struct workload *w, const struct catalog *c);
+/* Sets the class and that class's fields to their defaults (the wizard
+ * calls it when the user changes the class; the CLI on --workload). */
+void engine_workload_class_defaults(struct workload *w, enum workload_class cls);
 /* Checks ranges a caller cannot express in types; writes why on failure. */
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 
@@ -130,14 +133,34 @@ struct engine_result {
 	double energy_kwh_year, usd_per_hour;
 	double usd_per_mtok;		/* inference; NAN otherwise */
 	double run_cost_usd;		/* training; NAN otherwise */
-	double perf_per_watt;		/* tokens/s/W or 1/(hours x kW) */
+	double perf_per_watt;		/* output (inference) or trained (training)
+					 * tokens/s per W of cluster power */
+
+	/* Added for the BOM and the wizard's node screen. */
+	int gpus_installed;		/* accelerators bought: full baseboards and
+					 * spare nodes included (PCIe: cards used) */
+	int gpus_per_node;
+	double link_gb_s_used;		/* per GPU, one direction, TP traffic */
+	double nic_gb_s_per_gpu;	/* scale-out bandwidth per GPU, GB/s */
+	double capex_gpus_usd, capex_nodes_usd, capex_fabric_usd, capex_racks_usd;
+	/* Where the time goes (inference: one decode step at the batch;
+	 * training: one step), seconds; NAN where it does not apply. */
+	double t_compute_s, t_memory_s, t_comm_s, t_bubble_s;
+	double prefill_s;		/* inference: prefill of one request batch */
+	long max_batch_per_replica;	/* inference: KV room for this many */
+	double tokens_per_s_per_gpu;	/* inference output, or training tokens */
 };
 
 struct engine_report {
 	struct engine_requirements req;
 	struct engine_result *results;	/* ranked: fitting first */
 	size_t n;
-	size_t n_fitting;
+	size_t n_fitting;		/* fitting and not filtered */
+	/* Private to the engine: scratch space allocated by
+	 * engine_report_init() so that engine_run() never allocates. */
+	struct engine_result *scratch_;
+	size_t *order_;
+	size_t cap_;
 };
 
 /* Allocates room for one result per catalog accelerator. */
@@ -146,8 +169,8 @@ void engine_report_fini(struct engine_report *r);
 
 void engine_requirements(const struct catalog *c, const struct workload *w,
 			 struct engine_requirements *out);
-/* Sizes one accelerator (honouring w->gpus and w->spare_nodes only when
- * w->accel is this accelerator). */
+/* Sizes one accelerator (honouring w->gpus only when w->accel is this
+ * accelerator; w->spare_nodes applies to every accelerator). */
 void engine_evaluate(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, struct engine_result *out);
 /* Evaluates and ranks the whole catalog into r. */

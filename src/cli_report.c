@@ -1,0 +1,2 @@
+#include "cli_report.h"
+typedef int cli_report_placeholder;

@@ -1,0 +1,655 @@
+/*
+ * engine_infer: sizing one accelerator for serving.
+ *
+ * A replica is a tensor-parallel group of t GPUs (inside one link domain, or
+ * across the PCIe cards of one server), extended by pipeline stages across
+ * nodes only when the largest group cannot hold the weights.  For a layout:
+ *
+ *   memory per GPU = weights/(t x pp) + runtime reserve + serving workspace
+ *                    + B x KV(one sequence at full context)/pp
+ *   decode step    = max(memory term, compute term) + communication
+ *     memory term  = (weights read/t + B x KV(mean context)/pp) / (bw x eff)
+ *     compute term = B x (2 x P_a + attention) / (t x pp x peak x eff)
+ *     comm         = 2 all-reduces per layer of B x d 16-bit values (ring)
+ *   prefill        = I x (2 x P_a + attention) / (t x peak x eff x prefill)
+ *                    + its all-reduces                   (= TTFT, no queue)
+ *
+ * Throughput of a replica follows the cohort model of continuous batching:
+ * a batch of B requests costs one prefill of B x I tokens plus O decode
+ * steps at batch B, and yields B x O output tokens (MLPerf Offline counts
+ * output tokens the same way).  Replicas then follow from the concurrency,
+ * the per-user speed, the TTFT and the throughput targets.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+#define MAX_LAYOUTS 16
+
+struct ictx {
+	const struct catalog *c;
+	const struct workload *w;
+	const struct catalog_accel *a;
+	const struct catalog_model *m;
+	struct eng_precision pr;
+	double usable;			/* bytes per GPU */
+	double bw;			/* achieved memory bandwidth, bytes/s */
+	double flops;			/* achieved decode FLOP/s per GPU */
+	double pflops;			/* achieved prefill FLOP/s per GPU */
+	double lat;			/* one collective call, s */
+	double workspace, reserve1, reserve_n;
+	double I, O, ctx_full, ctx_mean, pa;
+	int node_max, tmax;
+	double nic_bw;			/* per GPU, bytes/s, between nodes */
+	const struct catalog_platform *plat;	/* the biggest node */
+	int fixed_gpus;			/* 0 = the engine sizes */
+	long n_users;			/* 0 = as many as memory holds */
+};
+
+struct ilayout {
+	int t, pp, g;
+	double w_gpu, fixed_gpu;	/* weights and reserve+workspace, bytes */
+	double kv_full_gpu;		/* one sequence at full context, per GPU */
+	double kv_res_gpu;		/* KV held per sequence for sizing the batch */
+	double kv_mean_gpu;		/* ... at mean context */
+	double link_bw, pp_bw;
+	long bmem;			/* sequences the KV room holds */
+	bool fits_one;			/* room for one full-context sequence */
+	long btps;			/* largest batch meeting the per-user speed */
+	double ttft_s;
+	bool ttft_ok;
+};
+
+struct istep {
+	double mem, comp, comm, total;
+};
+
+/* Both all-reduces of every layer for `tokens` tokens per call, plus the
+ * pipeline hand-offs, seconds. */
+static double comm_s(const struct ictx *x, const struct ilayout *l, double tokens, int stages_in_series)
+{
+	const struct catalog_model *m = x->m;
+	double msg = tokens * m->hidden * 2.0;	/* 16-bit activations */
+	double s = 2.0 * m->layers * eng_ring_allreduce_s(msg, l->t, l->link_bw, x->lat);
+	if (l->pp > 1)
+		s += stages_in_series * (msg / l->pp_bw + x->lat);
+	return s;
+}
+
+/* One decode step for a batch of b: an operator-by-operator roofline
+ * (as GenZ and LLM-Viewer do).  The weight GEMMs are bound by the larger
+ * of reading the weights and computing; the attention kernel that follows
+ * reads every sequence's KV cache and is memory-bound in decode; then the
+ * all-reduces.  Kernels run one after another, so the parts add up. */
+static void decode_step(const struct ictx *x, const struct ilayout *l, double b, struct istep *s)
+{
+	double wbytes = eng_params_read(x->m, b / l->pp) * x->pr.weight_bytes / l->t;
+	double kvbytes = b * l->kv_mean_gpu;
+	double gemm_fl = b * 2.0 * x->pa / l->g;
+	double attn_fl = b * eng_attn_flops_token(x->m, x->ctx_mean) / l->g;
+	s->mem = (wbytes + kvbytes) / x->bw;
+	s->comp = (gemm_fl + attn_fl) / x->flops;
+	/* Each stage runs pp micro-batches of b/pp per step. */
+	s->comm = comm_s(x, l, b / l->pp, l->pp);
+	s->total = fmax(wbytes / x->bw, gemm_fl / x->flops) + fmax(kvbytes / x->bw, attn_fl / x->flops) +
+		   s->comm;
+}
+
+/* Prefill of `tokens` prompt tokens of prompts of length I: one request
+ * (stages in series) or a whole batch (stages pipelined). */
+static double prefill_s(const struct ictx *x, const struct ilayout *l, double tokens, bool batch)
+{
+	double fl = tokens * (2.0 * x->pa + eng_attn_flops_token(x->m, x->I / 2.0));
+	double comp = fl / ((batch ? l->g : l->t) * x->pflops);
+	double mem = eng_params_read(x->m, tokens) * x->pr.weight_bytes / l->t / x->bw;
+	double comm = batch ? comm_s(x, l, tokens / l->pp, 1) : comm_s(x, l, tokens, l->pp - 1);
+	return fmax(comp, mem) + comm;
+}
+
+/* Output tokens/s of one replica running cohorts of b requests. */
+static double replica_tput(const struct ictx *x, const struct ilayout *l, double b)
+{
+	struct istep s;
+	decode_step(x, l, b, &s);
+	double t = prefill_s(x, l, b * x->I, true) + x->O * s.total;
+	return t > 0 ? b * x->O / t : 0;
+}
+
+/* Largest batch whose decode step stays within 1/tps.  For a dense model
+ * the step is max(W, k_c b) + k_a b + c0 + k_x b, so the answer is
+ * closed-form; an MoE model reads more experts as b grows, so the closed
+ * form (weights at b = 1) is an upper bound to bisect below. */
+static long batch_for_speed(const struct ictx *x, const struct ilayout *l, double tps)
+{
+	double limit = 1.0 / tps;
+	double k_c = 2.0 * x->pa / l->g / x->flops;
+	double k_a = fmax(l->kv_mean_gpu / x->bw,
+			  eng_attn_flops_token(x->m, x->ctx_mean) / l->g / x->flops);
+	double c1 = comm_s(x, l, 1.0 / l->pp, l->pp), c2 = comm_s(x, l, 2.0 / l->pp, l->pp);
+	double k_x = c2 - c1, c0 = c1 - k_x;
+	double w1 = eng_params_read(x->m, 1.0 / l->pp) * x->pr.weight_bytes / l->t / x->bw;
+	double b = fmin((limit - c0 - w1) / (k_a + k_x), (limit - c0) / (k_c + k_a + k_x));
+	if (!(b >= 1))
+		return 0;
+	long hi = b > 1e9 ? 1000000000L : (long)floor(b);
+	if (x->m->experts <= 0)
+		return hi;
+	struct istep s;
+	decode_step(x, l, (double)hi, &s);
+	if (s.total <= limit)
+		return hi;
+	long lo = 0;	/* invariant: lo meets the limit (0 trivially), hi does not */
+	while (hi - lo > 1) {
+		long mid = lo + (hi - lo) / 2;
+		decode_step(x, l, (double)mid, &s);
+		if (s.total <= limit)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void layout_init(const struct ictx *x, int t, int pp, struct ilayout *l)
+{
+	memset(l, 0, sizeof *l);
+	l->t = t;
+	l->pp = pp;
+	l->g = t * pp;
+	l->w_gpu = x->m->params * x->pr.weight_bytes / l->g;
+	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) + x->workspace;
+	l->kv_full_gpu = eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_full) / pp;
+	l->kv_mean_gpu = eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_mean) / pp;
+	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t);
+	l->pp_bw = l->g <= x->node_max ? fmax(l->link_bw, eng_link_bw(x->c, x->a, x->plat, 2)) : x->nic_bw;
+	double room = x->usable - l->w_gpu - l->fixed_gpu;
+	/* A fixed number of users may all reach the full context at once, so
+	 * each gets I + O tokens of KV.  At maximum concurrency continuous
+	 * batching keeps sequences at every stage of their output: on average
+	 * each holds I + O/2 tokens (paged KV frees a finished one at once). */
+	l->kv_res_gpu = x->w->concurrency_max ? l->kv_mean_gpu : l->kv_full_gpu;
+	l->fits_one = room >= l->kv_full_gpu;
+	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
+	l->ttft_s = prefill_s(x, l, x->I, false);
+	l->ttft_ok = !(x->w->ttft_ms > 0) || l->ttft_s * 1000.0 <= x->w->ttft_ms;
+	l->btps = x->w->tokens_per_s_per_user > 0 ? batch_for_speed(x, l, x->w->tokens_per_s_per_user)
+						  : l->bmem;
+}
+
+static bool ctx_init(const struct catalog *c, const struct workload *w,
+		     const struct catalog_accel *a, struct ictx *x)
+{
+	const struct catalog_defaults *d = &c->defaults;
+	memset(x, 0, sizeof *x);
+	x->c = c;
+	x->w = w;
+	x->a = a;
+	x->m = w->model;
+	eng_precision_resolve(w, a, &x->pr);
+	x->usable = a->mem_gb * a->mem_usable_fraction * ENG_GB;
+	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
+	x->flops = x->pr.peak_flops * a->eff_compute.value;
+	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
+	x->lat = d->collective_latency_us.value * 1e-6;
+	bool moe = x->m->experts > 0;
+	x->workspace = (moe ? d->serving_workspace_moe_gb.value : d->serving_workspace_gb.value) * ENG_GB;
+	x->reserve1 = d->runtime_reserve_tp1_gb.value * ENG_GB;
+	x->reserve_n = d->runtime_reserve_tp_gb.value * ENG_GB;
+	x->I = (double)w->input_tokens;
+	x->O = (double)w->output_tokens;
+	x->ctx_full = x->I + x->O;
+	x->ctx_mean = x->I + x->O / 2.0;
+	x->pa = eng_params_active(x->m);
+	x->node_max = eng_max_node_gpus(c, a);
+	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
+	int reach = a->link_domain > x->node_max ? a->link_domain : x->node_max;
+	x->tmax = reach < max_tp ? reach : max_tp;
+	if (x->tmax < 1)
+		x->tmax = 1;
+	x->fixed_gpus = w->accel == a && w->gpus > 0 ? w->gpus : 0;
+	x->n_users = w->concurrency_max ? 0 : w->concurrency;
+	const struct catalog_platform *big = eng_platform_choose(c, a, x->node_max, x->node_max);
+	x->plat = big;
+	x->nic_bw = eng_nic_bw(c, big);
+	return x->node_max > 0 && x->flops > 0 && x->bw > 0;
+}
+
+/* GPUs a layout needs under the fixed-concurrency constraints in `mask`
+ * (which targets count), or -1 when it cannot meet them; *b_out gets the
+ * batch each replica runs. */
+enum { C_SPEED = 1, C_TTFT = 2, C_TPUT = 4, C_ALL = 7 };
+
+static long gpus_for(const struct ictx *x, const struct ilayout *l, int mask, long *b_out, long *rep_out)
+{
+	if (l->bmem < 1)
+		return -1;
+	if ((mask & C_TTFT) && !l->ttft_ok)
+		return -1;
+	long b = l->bmem;
+	if ((mask & C_SPEED) && x->w->tokens_per_s_per_user > 0) {
+		if (l->btps < 1)
+			return -1;
+		if (l->btps < b)
+			b = l->btps;
+	}
+	if (x->n_users > 0 && x->n_users < b)
+		b = x->n_users;
+	long rep = x->n_users > 0 ? eng_ceil_div(x->n_users, b) : 1;
+	if ((mask & C_TPUT) && x->w->target_tokens_per_s > 0) {
+		double tput = replica_tput(x, l, (double)b);
+		if (!(tput > 0))
+			return -1;
+		double need = ceil(x->w->target_tokens_per_s / tput);
+		if (need > ENG_MAX_GPUS)
+			return -1;
+		if ((long)need > rep)
+			rep = (long)need;
+	}
+	if (rep * l->g > ENG_MAX_GPUS)
+		return -1;
+	*b_out = b;
+	*rep_out = rep;
+	return rep * l->g;
+}
+
+static int best_layout(const struct ictx *x, const struct ilayout *ls, int n, int mask, long *gpus)
+{
+	int best = -1;
+	long best_g = 0;
+	double best_tput = 0;
+	for (int i = 0; i < n; i++) {
+		long b, rep;
+		long g = gpus_for(x, &ls[i], mask, &b, &rep);
+		if (g < 0)
+			continue;
+		double tput = rep * replica_tput(x, &ls[i], (double)b);
+		if (best < 0 || g < best_g || (g == best_g && tput > best_tput * 1.0001)) {
+			best = i;
+			best_g = g;
+			best_tput = tput;
+		}
+	}
+	*gpus = best_g;
+	return best;
+}
+
+static void prec_label(const struct ictx *x, char *buf, size_t n)
+{
+	char p[16];
+	eng_params_label(x->m->params, p, sizeof p);
+	snprintf(buf, n, "%s at %s", p, precision_name(x->pr.used));
+}
+
+static void fill_common(const struct ictx *x, const struct ilayout *l, long b, long rep,
+			struct engine_result *r)
+{
+	struct istep s;
+	decode_step(x, l, (double)b, &s);
+	r->tp = l->t;
+	r->pp = l->pp;
+	r->dp = (int)rep;
+	r->ep = x->m->experts > 0 ? (l->g < x->m->experts ? l->g : x->m->experts) : 1;
+	r->replicas = (int)rep;
+	r->gpus = (int)(rep * l->g);
+	r->batch_per_replica = b;
+	r->max_batch_per_replica = l->bmem;
+	r->mem_per_gpu_gb = (l->w_gpu + l->fixed_gpu + b * l->kv_res_gpu) / ENG_GB;
+	r->mem_avail_per_gpu_gb = x->usable / ENG_GB;
+	r->mem_required_gb = r->mem_per_gpu_gb * r->gpus;
+	r->mem_util_pct = 100.0 * r->mem_per_gpu_gb / r->mem_avail_per_gpu_gb;
+	r->step_ms = s.total * 1000.0;
+	r->t_memory_s = s.mem;
+	r->t_compute_s = s.comp;
+	r->t_comm_s = s.comm;
+	r->t_bubble_s = NAN;
+	r->tokens_per_s_per_user = 1.0 / s.total;
+	r->ttft_ms = l->ttft_s * 1000.0;
+	r->prefill_s = prefill_s(x, l, b * x->I, true);
+	double tput = replica_tput(x, l, (double)b);
+	r->output_tokens_per_s = rep * tput;
+	r->tokens_per_s_per_gpu = tput / l->g;
+	double tps_u = x->w->tokens_per_s_per_user;
+	r->bw_util_pct = 100.0 * (tps_u > 0 ? s.mem * tps_u : s.mem / s.total);
+	r->link_util_pct = l->t > 1 || l->pp > 1 ? 100.0 * s.comm / s.total : 0;
+	r->link_gb_s_used = l->link_bw / 1e9;
+	r->nic_gb_s_per_gpu = x->nic_bw / 1e9;
+}
+
+/* Interconnect binds when the all-reduces eat more of each step than the
+ * catalog's threshold allows. */
+static bool link_binds(const struct ictx *x, const struct engine_result *r)
+{
+	double thr = x->c->defaults.binding_link_efficiency.value;
+	return r->step_ms > 0 && isfinite(r->t_comm_s) && thr > 0 &&
+	       1.0 - r->t_comm_s * 1000.0 / r->step_ms < thr;
+}
+
+static const char *link_name(const struct ictx *x, int t)
+{
+	if (t <= x->a->link_domain && x->a->link_gb_s > 0 && x->a->link_kind)
+		return x->a->link_kind;
+	return "PCIe";
+}
+
+static void reason_fallback(const struct ictx *x, struct engine_result *r)
+{
+	char p[16];
+	eng_params_label(x->m->params, p, sizeof p);
+	double req_gb = x->m->params * precision_bytes(x->pr.requested) / ENG_GB;
+	double used_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
+	snprintf(r->reason, sizeof r->reason,
+		 "no %s on %s: runs at %s, so %s needs %.0f GB of weights instead of %.0f GB",
+		 precision_name(x->pr.requested), x->a->name, precision_name(x->pr.used), p,
+		 used_gb, req_gb);
+}
+
+static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
+{
+	const struct workload *w = x->w;
+	char what[48];
+	prec_label(x, what, sizeof what);
+	long g_final;
+	int li;
+	long b = 0, rep = 0;
+
+	if (x->fixed_gpus) {
+		/* The user fixed the GPU count: the best layout that fits in it
+		 * and holds the most users. */
+		li = -1;
+		long best_cap = -1;
+		for (int i = 0; i < n; i++) {
+			if (ls[i].g > x->fixed_gpus || ls[i].bmem < 1 || !ls[i].ttft_ok)
+				continue;
+			long cap = ls[i].bmem;
+			if (w->tokens_per_s_per_user > 0 && ls[i].btps < cap)
+				cap = ls[i].btps;
+			cap *= x->fixed_gpus / ls[i].g;
+			if (cap > best_cap) {
+				best_cap = cap;
+				li = i;
+			}
+		}
+		if (li < 0) {
+			r->fits = false;
+			r->binding = RES_MEMORY;
+			snprintf(r->reason, sizeof r->reason,
+				 "%d GPUs cannot hold %s with one %ld-token sequence within the targets",
+				 x->fixed_gpus, what, (long)x->ctx_full);
+			return;
+		}
+		rep = x->fixed_gpus / ls[li].g;
+		long cap = best_cap / rep;
+		b = eng_ceil_div(x->n_users, rep);
+		if (b > cap)
+			b = cap;
+		fill_common(x, &ls[li], b, rep, r);
+		if (best_cap < x->n_users) {
+			r->fits = false;
+			r->binding = ls[li].btps < ls[li].bmem && w->tokens_per_s_per_user > 0 ? RES_BANDWIDTH
+												 : RES_MEMORY;
+			snprintf(r->reason, sizeof r->reason,
+				 "%d GPUs serve %ld of the %ld users (%ld per TP%d replica)",
+				 x->fixed_gpus, best_cap, x->n_users, cap, ls[li].t);
+			return;
+		}
+		r->binding = RES_MEMORY;
+		snprintf(r->reason, sizeof r->reason,
+			 "%d GPUs as chosen: %ld TP%d replicas of up to %ld users", x->fixed_gpus, rep,
+			 ls[li].t, cap);
+		return;
+	}
+
+	li = best_layout(x, ls, n, C_ALL, &g_final);
+	if (li < 0) {
+		/* Say which target is out of reach. */
+		long g;
+		r->fits = false;
+		int lm = best_layout(x, ls, n, 0, &g);
+		int ls_ = best_layout(x, ls, n, C_SPEED, &g);
+		int lt = best_layout(x, ls, n, C_SPEED | C_TTFT, &g);
+		int shown = lt >= 0 ? lt : ls_ >= 0 ? ls_ : lm >= 0 ? lm : 0;
+		gpus_for(x, &ls[shown], 0, &b, &rep);
+		if (b < 1)
+			b = 1, rep = 1;
+		fill_common(x, &ls[shown], b, rep, r);
+		if (ls_ < 0) {
+			double best_tps = 0;
+			int bt = 1;
+			for (int i = 0; i < n; i++) {
+				struct istep s;
+				decode_step(x, &ls[i], 1, &s);
+				if (1.0 / s.total > best_tps) {
+					best_tps = 1.0 / s.total;
+					bt = ls[i].t;
+				}
+			}
+			r->binding = RES_BANDWIDTH;
+			snprintf(r->reason, sizeof r->reason,
+				 "%.0f tok/s per user is out of reach: at most %.0f tok/s (TP%d, one user)",
+				 w->tokens_per_s_per_user, best_tps, bt);
+		} else if (lt < 0) {
+			double best = INFINITY;
+			int bt = 1;
+			for (int i = 0; i < n; i++)
+				if (ls[i].ttft_s < best) {
+					best = ls[i].ttft_s;
+					bt = ls[i].t;
+				}
+			r->binding = RES_COMPUTE;
+			snprintf(r->reason, sizeof r->reason,
+				 "TTFT %.0f ms for %ld input tokens is out of reach: %.0f ms at best (TP%d)",
+				 w->ttft_ms, w->input_tokens, best * 1000.0, bt);
+		} else {
+			r->binding = RES_COMPUTE;
+			snprintf(r->reason, sizeof r->reason,
+				 "%.0f tok/s needs more than %d GPUs", w->target_tokens_per_s, ENG_MAX_GPUS);
+		}
+		return;
+	}
+	gpus_for(x, &ls[li], C_ALL, &b, &rep);
+	/* Without a throughput target the users spread over the replicas. */
+	if (!(w->target_tokens_per_s > 0))
+		b = eng_ceil_div(x->n_users, rep);
+	fill_common(x, &ls[li], b, rep, r);
+	r->fits = true;
+
+	/* Binding: which target added GPUs, in the order memory, per-user
+	 * speed, time to first token, total throughput. */
+	long g_mem, g_speed, g_ttft;
+	best_layout(x, ls, n, 0, &g_mem);
+	best_layout(x, ls, n, C_SPEED, &g_speed);
+	best_layout(x, ls, n, C_SPEED | C_TTFT, &g_ttft);
+	const struct ilayout *l = &ls[li];
+	bool bw_bound = r->t_memory_s >= r->t_compute_s;
+	if (g_final > g_ttft && g_ttft > 0) {
+		r->binding = bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
+		snprintf(r->reason, sizeof r->reason,
+			 "%.0f output tok/s needs %d replicas of %.0f tok/s (%s-bound at batch %ld)",
+			 w->target_tokens_per_s, r->replicas, r->output_tokens_per_s / r->replicas,
+			 bw_bound ? "bandwidth" : "compute", b);
+	} else if (g_ttft > g_speed && g_speed > 0) {
+		r->binding = RES_COMPUTE;
+		snprintf(r->reason, sizeof r->reason,
+			 "TTFT %.0f ms for %ld input tokens needs TP%d: %.0f ms at %.0f TFLOPS %s",
+			 w->ttft_ms, w->input_tokens, l->t, r->ttft_ms, x->pr.peak_flops / 1e12,
+			 precision_name(x->pr.compute));
+	} else if (g_speed > g_mem && g_mem > 0) {
+		r->binding = bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
+		snprintf(r->reason, sizeof r->reason,
+			 "%.0f tok/s per user caps a TP%d replica at %ld users (%s-bound at %.3g TB/s): %d replicas",
+			 w->tokens_per_s_per_user, l->t, l->btps, bw_bound ? "bandwidth" : "compute",
+			 x->a->mem_bw_tb_s, r->replicas);
+	} else {
+		r->binding = RES_MEMORY;
+		double wgb = x->m->params * x->pr.weight_bytes / ENG_GB;
+		double kvgb = x->n_users * eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, 1, x->ctx_full) / ENG_GB;
+		if (l->g > 1)
+			snprintf(r->reason, sizeof r->reason,
+				 "%s needs %.0f GB of weights: more than one %.0f GB GPU (%.0f GB usable); "
+				 "%ld users' KV cache adds %.0f GB",
+				 what, wgb, x->a->mem_gb, x->usable / ENG_GB, x->n_users, kvgb);
+		else
+			snprintf(r->reason, sizeof r->reason,
+				 "%s (%.0f GB) plus KV cache for %ld users (%.0f GB) needs %d x %.0f GB GPUs",
+				 what, wgb, x->n_users, kvgb, r->gpus, x->a->mem_gb);
+	}
+	if (link_binds(x, r)) {
+		r->binding = RES_INTERCONNECT;
+		snprintf(r->reason, sizeof r->reason,
+			 "TP%d all-reduces over %s take %.0f%% of each decode step",
+			 l->t, link_name(x, l->t), 100.0 * r->t_comm_s * 1000.0 / r->step_ms);
+	}
+}
+
+static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
+{
+	const struct workload *w = x->w;
+	int li = -1;
+	double best = 0;
+	for (int i = 0; i < n; i++) {
+		const struct ilayout *l = &ls[i];
+		if (l->bmem < 1 || !l->ttft_ok)
+			continue;
+		if (x->fixed_gpus && l->g > x->fixed_gpus)
+			continue;
+		long b = l->bmem;
+		if (w->tokens_per_s_per_user > 0) {
+			if (l->btps < 1)
+				continue;
+			if (l->btps < b)
+				b = l->btps;
+		}
+		double per_gpu = replica_tput(x, l, (double)b) / l->g;
+		if (li < 0 || per_gpu > best * 1.0001) {
+			li = i;
+			best = per_gpu;
+		}
+	}
+	if (li < 0) {
+		r->fits = false;
+		r->binding = w->tokens_per_s_per_user > 0 ? RES_BANDWIDTH : RES_COMPUTE;
+		snprintf(r->reason, sizeof r->reason, "no layout meets the per-user speed and TTFT targets%s",
+			 x->fixed_gpus ? " within the chosen GPU count" : "");
+		long b = ls[0].bmem > 0 ? ls[0].bmem : 1;
+		fill_common(x, &ls[0], b, 1, r);
+		return;
+	}
+	const struct ilayout *l = &ls[li];
+	long b = l->bmem;
+	if (w->tokens_per_s_per_user > 0 && l->btps < b)
+		b = l->btps;
+	long rep;
+	if (x->fixed_gpus)
+		rep = x->fixed_gpus / l->g;
+	else if (w->target_tokens_per_s > 0)
+		rep = (long)ceil(w->target_tokens_per_s / replica_tput(x, l, (double)b));
+	else
+		rep = l->g < x->node_max ? x->node_max / l->g : 1;	/* fill one node */
+	if (rep < 1)
+		rep = 1;
+	if (rep * l->g > ENG_MAX_GPUS) {
+		r->fits = false;
+		r->binding = RES_COMPUTE;
+		snprintf(r->reason, sizeof r->reason, "%.0f tok/s needs more than %d GPUs",
+			 w->target_tokens_per_s, ENG_MAX_GPUS);
+		fill_common(x, l, b, 1, r);
+		return;
+	}
+	fill_common(x, l, b, rep, r);
+	r->fits = true;
+	bool compute_bound = r->t_compute_s > r->t_memory_s;
+	double kv_read = b * l->kv_mean_gpu / x->bw;
+	if (compute_bound) {
+		r->binding = RES_COMPUTE;
+		snprintf(r->reason, sizeof r->reason,
+			 "compute-bound: %ld sequences per TP%d replica keep %.0f TFLOPS %s busy",
+			 b, l->t, x->pr.peak_flops / 1e12, precision_name(x->pr.compute));
+	} else if (kv_read > r->t_memory_s / 2) {
+		r->binding = RES_BANDWIDTH;
+		snprintf(r->reason, sizeof r->reason,
+			 "bandwidth-bound: reading the KV cache of %ld sequences takes most of each %.0f ms step",
+			 b, r->step_ms);
+	} else {
+		r->binding = RES_MEMORY;
+		snprintf(r->reason, sizeof r->reason,
+			 "memory-bound: KV room for only %ld sequences per TP%d replica (%.0f GB free per GPU)",
+			 b, l->t, (x->usable - l->w_gpu - l->fixed_gpu) / ENG_GB);
+	}
+	if (link_binds(x, r)) {
+		r->binding = RES_INTERCONNECT;
+		snprintf(r->reason, sizeof r->reason,
+			 "TP%d all-reduces over %s take %.0f%% of each decode step",
+			 l->t, link_name(x, l->t), 100.0 * r->t_comm_s * 1000.0 / r->step_ms);
+	}
+}
+
+void eng_infer(const struct catalog *c, const struct workload *w,
+	       const struct catalog_accel *a, struct engine_result *r)
+{
+	struct ictx x;
+	r->precision_used = w->precision;
+	if (!ctx_init(c, w, a, &x)) {
+		r->fits = false;
+		r->binding = RES_NONE;
+		snprintf(r->reason, sizeof r->reason, "%s", x.node_max > 0
+			 ? "the catalog gives no usable peak, bandwidth or efficiency for this accelerator"
+			 : "no server (platform) for this accelerator in the catalog");
+		return;
+	}
+	r->precision_used = x.pr.used;
+	r->precision_fallback = x.pr.fallback;
+
+	/* Layouts: every valid TP degree inside the node, as serving engines
+	 * run (MLPerf submitters use TP even across PCIe cards); pipeline
+	 * stages across nodes only when no node holds the model. */
+	struct ilayout ls[MAX_LAYOUTS];
+	int n = 0, t_top = 1;
+	bool any_fit = false;
+	for (int t = 1; t <= x.tmax && n < MAX_LAYOUTS; t *= 2) {
+		if (!eng_tp_valid(x.m, t))
+			continue;
+		t_top = t;
+		layout_init(&x, t, 1, &ls[n]);
+		any_fit |= ls[n].bmem >= 1;
+		n++;
+	}
+	for (int pp = 2; !any_fit && pp <= 64 && n < MAX_LAYOUTS; pp *= 2) {
+		if (t_top * pp > ENG_MAX_GPUS || (x.fixed_gpus && t_top * pp > x.fixed_gpus))
+			break;
+		if (pp > x.m->layers || !(x.nic_bw > 0))
+			break;
+		layout_init(&x, t_top, pp, &ls[n]);
+		any_fit |= ls[n].bmem >= 1;
+		n++;
+	}
+	if (n == 0) {
+		r->fits = false;
+		r->binding = RES_NONE;
+		snprintf(r->reason, sizeof r->reason, "no valid tensor-parallel degree for this model");
+		return;
+	}
+	if (!any_fit) {
+		const struct ilayout *l = &ls[n - 1];
+		char what[48];
+		prec_label(&x, what, sizeof what);
+		r->fits = false;
+		r->binding = RES_MEMORY;
+		fill_common(&x, l, 1, 1, r);
+		r->mem_required_gb = x.m->params * x.pr.weight_bytes / ENG_GB;
+		snprintf(r->reason, sizeof r->reason,
+			 "%s needs %.0f GB of weights: more than %d x %.0f GB GPUs (%.0f GB usable)",
+			 what, x.m->params * x.pr.weight_bytes / ENG_GB, l->g, a->mem_gb,
+			 l->g * x.usable / ENG_GB);
+		return;
+	}
+	if (w->concurrency_max)
+		size_max(&x, ls, n, r);
+	else
+		size_fixed(&x, ls, n, r);
+	if (r->fits && x.pr.fallback) {
+		r->binding = RES_PRECISION;
+		reason_fallback(&x, r);
+	}
+}

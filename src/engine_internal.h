@@ -1,0 +1,111 @@
+/*
+ * engine_internal: what the engine's files share and nobody else sees.
+ *
+ * The engine is split by job: names (enum <-> text), workload (what the
+ * workload needs, independent of the hardware), precision, infer and train
+ * (sizing one accelerator), node (platform, node count, fabric), cost (capex,
+ * power, cost per token), rank (binding constraint, filters, ranking,
+ * engine_run) and plan (the validation plan).  Everything here is pure: no
+ * I/O, no globals, no allocation.
+ */
+#ifndef ACCELSIZER_ENGINE_INTERNAL_H
+#define ACCELSIZER_ENGINE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "engine.h"
+
+#define ENG_GB 1e9		/* the catalog's GB are decimal, as datasheets print them */
+#define ENG_HOURS_PER_YEAR 8766.0	/* 365.25 days */
+#define ENG_MAX_GPUS 65536	/* largest cluster the engine sizes */
+
+/* The precision an accelerator actually runs a workload at. */
+struct eng_precision {
+	enum precision requested;
+	enum precision used;		/* storage and compute after any fallback */
+	bool fallback;			/* used != requested because of the hardware */
+	double weight_bytes;		/* per stored weight */
+	double kv_bytes;		/* per stored KV value */
+	double peak_flops;		/* dense, FLOP/s, at the compute precision */
+	enum precision compute;		/* whose peak is used (int4 -> bf16) */
+};
+
+/* engine_precision.c */
+void eng_precision_resolve(const struct workload *w, const struct catalog_accel *a,
+			   struct eng_precision *out);
+
+/* engine_workload.c: model arithmetic shared by inference and training. */
+double eng_params_active(const struct catalog_model *m);
+int eng_head_dim(const struct catalog_model *m);
+/* KV bytes per token for the whole model, unsplit, at kv_bytes per value;
+ * ctx is the context the token sits in (sliding-window layers cap it). */
+double eng_kv_bytes_per_token(const struct catalog_model *m, double kv_bytes);
+/* KV bytes per GPU for one sequence of ctx tokens at tensor parallel t. */
+double eng_kv_seq_bytes_gpu(const struct catalog_model *m, double kv_bytes, int t, double ctx);
+/* Weights read per decode step for a batch of b sequences (MoE: the experts
+ * b tokens touch), in parameters. */
+double eng_params_read(const struct catalog_model *m, double b);
+/* Attention FLOPs for one token attending to ctx earlier tokens, forward. */
+double eng_attn_flops_token(const struct catalog_model *m, double ctx);
+/* LoRA adapter parameters at rank r. */
+double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank);
+/* Training FLOPs per token (model FLOPs, and hardware FLOPs with recompute). */
+void eng_train_flops_token(const struct workload *w, double *model_flops, double *hw_flops);
+/* Total training tokens (tokens x epochs for fine-tuning). */
+double eng_train_tokens(const struct workload *w);
+/* "70B", "8x7B"-free short size label: "70B", "1.5B", "405B". */
+void eng_params_label(double params, char *buf, size_t bufsz);
+bool eng_tp_valid(const struct catalog_model *m, int t);
+double eng_base_bytes_per_param(const struct catalog *c, const struct workload *w);
+
+/* engine_node.c */
+struct eng_node {
+	const struct catalog_platform *platform;
+	const struct catalog_fabric *fabric;
+	int nodes, spare_nodes, gpus_installed;
+	int nics, leaf_switches, spine_switches, cables;
+};
+/* The platform for an accelerator holding a group of `group` GPUs that must
+ * share a node (1 = any), for `gpus` GPUs in all: the lowest capex one. */
+const struct catalog_platform *eng_platform_choose(const struct catalog *c,
+						   const struct catalog_accel *a,
+						   int group, int gpus);
+/* Largest node an accelerator comes in (8 for HGX, 4 or 8 for PCIe). */
+int eng_max_node_gpus(const struct catalog *c, const struct catalog_accel *a);
+void eng_node_size(const struct catalog *c, const struct workload *w,
+		   const struct catalog_accel *a, const struct catalog_platform *p,
+		   int gpus, struct eng_node *out);
+/* Adds the scale-out fabric (switches, cables) for the node's NICs. */
+void eng_node_fabric(const struct catalog *c, struct eng_node *n);
+/* Per-GPU bandwidth, one direction, achieved (bytes/s): inside a group of
+ * t GPUs over the GPU link (or PCIe past the link domain), and between
+ * nodes over the NICs. */
+double eng_link_bw(const struct catalog *c, const struct catalog_accel *a,
+		   const struct catalog_platform *p, int t);
+double eng_nic_bw(const struct catalog *c, const struct catalog_platform *p);
+/* Ring all-reduce of m bytes over n GPUs at bw bytes/s: 2(n-1)/n x m / bw +
+ * 2(n-1) x latency (NCCL ring; Patarasuk & Yuan 2009). */
+double eng_ring_allreduce_s(double m, int n, double bw, double latency_s);
+
+/* engine_cost.c: capex, power, racks, cost per hour; fills *r. */
+void eng_cost(const struct catalog *c, const struct catalog_accel *a,
+	      const struct eng_node *n, struct engine_result *r);
+void eng_cost_rates(const struct catalog *c, struct engine_result *r);
+
+/* engine_infer.c / engine_train.c: size one accelerator into *r. */
+void eng_infer(const struct catalog *c, const struct workload *w,
+	       const struct catalog_accel *a, struct engine_result *r);
+void eng_train(const struct catalog *c, const struct workload *w,
+	       const struct catalog_accel *a, struct engine_result *r);
+
+/* engine_rank.c */
+void eng_result_clear(struct engine_result *r, const struct catalog_accel *a);
+void eng_filters(const struct workload *w, struct engine_result *r);
+
+/* Whole-number helpers. */
+static inline long eng_ceil_div(long a, long b)
+{
+	return (a + b - 1) / b;
+}
+
+#endif

@@ -1,0 +1,215 @@
+/*
+ * engine_node: from a GPU count to servers and a network.
+ *
+ * The node (platform) comes from the catalog: an 8-GPU baseboard for SXM
+ * and OAM parts, a 4- or 8-card server for PCIe cards (the cheapest that
+ * holds the tensor-parallel group).  Past one node the GPUs talk over a
+ * scale-out fabric: the fabric whose port speed matches the node's NICs,
+ * built as a non-blocking fat tree (leaf switches with half their ports
+ * down, half up; spines; a third tier past radix^2/2 ports).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+#define MAX_PLATFORMS 16
+
+/* Cards on a PCIe server can be bought one by one; a baseboard (HGX, UBB)
+ * always comes with all its GPUs. */
+static bool partial_ok(const struct catalog_platform *p)
+{
+	return p->topology == TOPO_PCIE || p->topology == TOPO_BRIDGED_PAIRS;
+}
+
+static double node_price(const struct catalog_platform *p)
+{
+	double usd = p->price.usd;
+	for (size_t i = 0; i < p->n_bom; i++)
+		usd += p->bom[i].qty * p->bom[i].unit_price_usd;
+	return usd;
+}
+
+int eng_max_node_gpus(const struct catalog *c, const struct catalog_accel *a)
+{
+	const struct catalog_platform *ps[MAX_PLATFORMS];
+	size_t n = catalog_platforms_for(c, a, ps, MAX_PLATFORMS);
+	int best = 0;
+	for (size_t i = 0; i < n && i < MAX_PLATFORMS; i++)
+		if (ps[i]->gpus_per_node > best)
+			best = ps[i]->gpus_per_node;
+	return best;
+}
+
+const struct catalog_platform *eng_platform_choose(const struct catalog *c,
+						   const struct catalog_accel *a,
+						   int group, int gpus)
+{
+	const struct catalog_platform *ps[MAX_PLATFORMS];
+	size_t n = catalog_platforms_for(c, a, ps, MAX_PLATFORMS);
+	if (n > MAX_PLATFORMS)
+		n = MAX_PLATFORMS;
+	const struct catalog_platform *best = NULL;
+	double best_usd = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct catalog_platform *p = ps[i];
+		int gpn = p->gpus_per_node;
+		if (gpn < 1)
+			continue;
+		/* The tensor-parallel group must sit in one node; a group
+		 * spanning nodes (pipeline stages) must fill whole nodes. */
+		if (group > gpn && group % gpn)
+			continue;
+		long nodes = eng_ceil_div(gpus, gpn);
+		long cards = partial_ok(p) ? gpus : nodes * gpn;
+		double usd = nodes * node_price(p) + cards * a->price.usd;
+		/* Cheapest; at equal price the bigger node (fewer boxes). */
+		if (!best || usd < best_usd - 0.5 ||
+		    (fabs(usd - best_usd) <= 0.5 && gpn > best->gpus_per_node)) {
+			best = p;
+			best_usd = usd;
+		}
+	}
+	return best;
+}
+
+static bool nic_is_ethernet(const struct catalog_platform *p)
+{
+	const char *k = p->nic_kind ? p->nic_kind : "";
+	return strstr(k, "RoCE") || strstr(k, "roce") || strstr(k, "Ethernet") ||
+	       strstr(k, "ethernet") || strstr(k, "GbE");
+}
+
+/* The fabric whose port speed matches the NICs (kind: InfiniBand unless the
+ * NICs are Ethernet); failing that the slowest faster one, else the
+ * fastest there is. */
+static const struct catalog_fabric *fabric_choose(const struct catalog *c,
+						  const struct catalog_platform *p)
+{
+	const char *want = nic_is_ethernet(p) ? "ethernet" : "infiniband";
+	const struct catalog_fabric *best = NULL;
+	int best_score = -1;
+	for (size_t i = 0; i < c->n_fabrics; i++) {
+		const struct catalog_fabric *f = &c->fabrics[i];
+		bool kind = f->kind && !strcmp(f->kind, want);
+		int score;
+		if (fabs(f->port_gbit - p->nic_gbit) < 0.5)
+			score = kind ? 400 : 300;
+		else if (f->port_gbit > p->nic_gbit)
+			score = (kind ? 200 : 100) - (int)fmin(99, f->port_gbit / 100);
+		else
+			score = (int)fmin(99, f->port_gbit / 100);
+		if (score > best_score) {
+			best = f;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+static bool link_is_pcie(const struct catalog_accel *a)
+{
+	const char *k = a->link_kind ? a->link_kind : "";
+	return (k[0] == 'P' || k[0] == 'p') && (k[1] == 'C' || k[1] == 'c') &&
+	       (k[2] == 'I' || k[2] == 'i') && (k[3] == 'e' || k[3] == 'E');
+}
+
+double eng_link_bw(const struct catalog *c, const struct catalog_accel *a,
+		   const struct catalog_platform *p, int t)
+{
+	if (t <= 1)
+		return 0;
+	/* Catalog figures count both directions; a ring sends one way.  The
+	 * GPU link inside its domain, or the card's own PCIe link for cards
+	 * that have no other (efficiency from the card's file); past a
+	 * bridged pair, the catalog's sustained PCIe figure. */
+	if ((t <= a->link_domain || link_is_pcie(a)) && a->link_gb_s > 0) {
+		double bw = a->link_gb_s / 2.0 * 1e9 * a->eff_link.value;
+		/* A full mesh (MI300X UBB, Gaudi 3) gives each peer its own
+		 * link: a group of t GPUs uses t - 1 of the domain - 1 links. */
+		if (p && p->topology == TOPO_MESH && a->link_domain > 1 && t < a->link_domain)
+			bw *= (double)(t - 1) / (a->link_domain - 1);
+		return bw;
+	}
+	return c->defaults.pcie_gb_s.value / 2.0 * 1e9;
+}
+
+double eng_nic_bw(const struct catalog *c, const struct catalog_platform *p)
+{
+	if (!p || p->gpus_per_node < 1 || p->nic_count < 1)
+		return 0;
+	const struct catalog_fabric *f = fabric_choose(c, p);
+	double eff = f && f->efficiency.value > 0 ? f->efficiency.value : 1.0;
+	return p->nic_count * p->nic_gbit / 8.0 * 1e9 / p->gpus_per_node * eff;
+}
+
+double eng_ring_allreduce_s(double m, int n, double bw, double latency_s)
+{
+	if (n <= 1 || m <= 0)
+		return 0;
+	if (bw <= 0)
+		return INFINITY;
+	return 2.0 * (n - 1) / n * m / bw + 2.0 * (n - 1) * latency_s;
+}
+
+/* Non-blocking fat tree for `ports` end points on switches of `radix`. */
+static void fat_tree(int ports, int radix, struct eng_node *out)
+{
+	int half = radix / 2;
+	out->cables = ports;
+	if (ports <= radix) {
+		out->leaf_switches = 1;
+		out->spine_switches = 0;
+		return;
+	}
+	int leaf = (ports + half - 1) / half;
+	out->leaf_switches = leaf;
+	out->cables += leaf * half;
+	if (leaf <= radix) {
+		/* Two tiers: each spine's ports all face the leaves. */
+		out->spine_switches = (leaf * half + radix - 1) / radix;
+		return;
+	}
+	/* Three tiers: leaves, as many aggregation switches (half down, half
+	 * up), and a core facing the aggregation uplinks. */
+	int core = (leaf * half + radix - 1) / radix;
+	out->spine_switches = leaf + core;
+	out->cables += leaf * half;
+}
+
+void eng_node_size(const struct catalog *c, const struct workload *w,
+		   const struct catalog_accel *a, const struct catalog_platform *p,
+		   int gpus, struct eng_node *out)
+{
+	memset(out, 0, sizeof *out);
+	out->platform = p;
+	if (!p || p->gpus_per_node < 1)
+		return;
+	int gpn = p->gpus_per_node;
+	out->nodes = (int)eng_ceil_div(gpus, gpn);
+	/* Spare nodes are a redundancy policy: they apply to every
+	 * accelerator, not only to the chosen one. */
+	(void)a;
+	out->spare_nodes = w->spare_nodes >= 0 ? w->spare_nodes
+			   : (int)lround(c->defaults.spare_nodes.value);
+	if (out->spare_nodes < 0)
+		out->spare_nodes = 0;
+	int per_node_cards = gpus < gpn ? gpus : gpn;
+	if (partial_ok(p))
+		out->gpus_installed = gpus + out->spare_nodes * per_node_cards;
+	else
+		out->gpus_installed = (out->nodes + out->spare_nodes) * gpn;
+	out->nics = (out->nodes + out->spare_nodes) * p->nic_count;
+}
+
+void eng_node_fabric(const struct catalog *c, struct eng_node *n)
+{
+	const struct catalog_platform *p = n->platform;
+	if (!p || n->nics < 1)
+		return;
+	const struct catalog_fabric *f = fabric_choose(c, p);
+	if (!f || f->switch_radix < 2)
+		return;
+	n->fabric = f;
+	fat_tree(n->nics, f->switch_radix, n);
+}

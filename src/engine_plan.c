@@ -1,0 +1,154 @@
+/*
+ * engine_plan: step 5 of the buyer's framework, "validate before you
+ * scale".  For the chosen accelerator it lists the benchmark to run on the
+ * candidate hardware, the metric, the engine's prediction and the
+ * acceptance threshold.  Every figure comes from the engine's result; the
+ * thresholds are fixed shares of the prediction (90 % for rates, 125 % for
+ * latencies, 110 % for step times) or the user's own target.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+/* The next row; a plan never has more than ENGINE_PLAN_MAX rows (5 for
+ * inference plus one all-reduce check), so the last slot is only reused if
+ * that ever changes. */
+static struct engine_plan_row *add(struct engine_plan *p)
+{
+	size_t i = p->n < ENGINE_PLAN_MAX ? p->n++ : ENGINE_PLAN_MAX - 1;
+	struct engine_plan_row *row = &p->rows[i];
+	memset(row, 0, sizeof *row);
+	return row;
+}
+
+static void row_set(struct engine_plan_row *row, const char *metric, const char *unit,
+		    double predicted, double threshold, bool higher)
+{
+	snprintf(row->metric, sizeof row->metric, "%s", metric);
+	snprintf(row->unit, sizeof row->unit, "%s", unit);
+	row->predicted = predicted;
+	row->threshold = threshold;
+	row->higher_is_better = higher;
+}
+
+/* nccl-tests / rccl-tests all_reduce_perf: bus bandwidth per GPU. */
+static void plan_allreduce(const struct engine_result *res, struct engine_plan *out, bool training)
+{
+	const char *tests = res->accel->stack == STACK_ROCM ? "rccl-tests" :
+			    res->accel->stack == STACK_GAUDI ? "hccl_demo" : "nccl-tests";
+	struct engine_plan_row *row;
+	if (res->fabric && res->nodes > 1 && isfinite(res->nic_gb_s_per_gpu) && res->nic_gb_s_per_gpu > 0) {
+		row = add(out);
+		snprintf(row->benchmark, sizeof row->benchmark,
+			 "%s all_reduce_perf across %d nodes (-b 8M -e 8G)", tests, res->nodes);
+		row_set(row, "all-reduce bus bandwidth", "GB/s", res->nic_gb_s_per_gpu,
+			0.9 * res->nic_gb_s_per_gpu, true);
+		snprintf(row->notes, sizeof row->notes,
+			 "per GPU over %s; below the threshold, check NIC/switch cabling and the NCCL topology",
+			 res->fabric->name ? res->fabric->name : "the fabric");
+		return;
+	}
+	bool uses_link = res->tp > 1 || res->pp > 1 || (training && res->dp > 1);
+	if (uses_link && isfinite(res->link_gb_s_used) && res->link_gb_s_used > 0) {
+		row = add(out);
+		int g = res->gpus < res->gpus_per_node || res->gpus_per_node < 1 ? res->gpus : res->gpus_per_node;
+		snprintf(row->benchmark, sizeof row->benchmark,
+			 "%s all_reduce_perf on %d GPUs of one node (-b 8M -e 8G)", tests, g);
+		row_set(row, "all-reduce bus bandwidth", "GB/s", res->link_gb_s_used,
+			0.9 * res->link_gb_s_used, true);
+		snprintf(row->notes, sizeof row->notes, "per GPU over %s",
+			 res->accel->link_kind && res->tp <= res->accel->link_domain ? res->accel->link_kind : "PCIe");
+	}
+}
+
+static void plan_memory(const struct engine_result *res, struct engine_plan *out)
+{
+	struct engine_plan_row *row = add(out);
+	const char *smi = res->accel->stack == STACK_ROCM ? "rocm-smi" :
+			  res->accel->stack == STACK_GAUDI ? "hl-smi" : "nvidia-smi";
+	snprintf(row->benchmark, sizeof row->benchmark, "%s: peak memory per GPU during the run", smi);
+	row_set(row, "memory per GPU", "GB", res->mem_per_gpu_gb, res->mem_avail_per_gpu_gb, false);
+	snprintf(row->notes, sizeof row->notes, "%.0f%% of the %.0f GB usable; an OOM here means the sizing is off",
+		 res->mem_util_pct, res->mem_avail_per_gpu_gb);
+}
+
+static void plan_inference(const struct workload *w, const struct engine_result *res,
+			   struct engine_plan *out)
+{
+	long conc = res->batch_per_replica * res->replicas;
+	const char *engine = res->accel->stack == STACK_CUDA ? "vLLM / TensorRT-LLM" :
+			     res->accel->stack == STACK_ROCM ? "vLLM (ROCm)" : "vLLM (Gaudi)";
+	struct engine_plan_row *row = add(out);
+	snprintf(row->benchmark, sizeof row->benchmark,
+		 "%s benchmark_serving: %ld in / %ld out, concurrency %ld", engine,
+		 w->input_tokens, w->output_tokens, conc);
+	row_set(row, "output tokens/s", "tok/s", res->output_tokens_per_s,
+		0.9 * res->output_tokens_per_s, true);
+	snprintf(row->notes, sizeof row->notes, "whole system: %d GPUs as %d x TP%d%s", res->gpus,
+		 res->replicas, res->tp, res->pp > 1 ? " with pipeline stages" : "");
+
+	double ttft_thr = w->ttft_ms > 0 ? w->ttft_ms : 1.25 * res->ttft_ms;
+	row = add(out);
+	snprintf(row->benchmark, sizeof row->benchmark, "same run: time to first token, p50");
+	row_set(row, "TTFT p50", "ms", res->ttft_ms, ttft_thr, false);
+	snprintf(row->notes, sizeof row->notes, "%s", w->ttft_ms > 0 ? "threshold: your TTFT target"
+			 : "threshold: 1.25 x predicted");
+	row = add(out);
+	snprintf(row->benchmark, sizeof row->benchmark, "same run: time to first token, p99");
+	row_set(row, "TTFT p99", "ms", res->ttft_ms, ttft_thr, false);
+	snprintf(row->notes, sizeof row->notes,
+		 "predicted without queueing: a p99 far above p50 means requests wait for prefill");
+
+	row = add(out);
+	snprintf(row->benchmark, sizeof row->benchmark, "same run: output tokens/s per user (1 / TPOT)");
+	double tps_thr = w->tokens_per_s_per_user > 0 ? w->tokens_per_s_per_user
+						     : 0.9 * res->tokens_per_s_per_user;
+	row_set(row, "tokens/s per user", "tok/s", res->tokens_per_s_per_user, tps_thr, true);
+	snprintf(row->notes, sizeof row->notes, "%s", w->tokens_per_s_per_user > 0
+			 ? "threshold: your per-user target" : "threshold: 90% of predicted");
+	plan_memory(res, out);
+	plan_allreduce(res, out, false);
+}
+
+static void plan_training(const struct workload *w, const struct engine_result *res,
+			  struct engine_plan *out)
+{
+	struct engine_plan_row *row = add(out);
+	snprintf(row->benchmark, sizeof row->benchmark,
+		 "100 training steps: seq %ld, %.0f tokens/step, TP%d PP%d DP%d ZeRO-%d",
+		 w->seq_len, w->global_batch_tokens, res->tp, res->pp, res->dp, res->zero_stage);
+	row_set(row, "step time", "s", res->step_s, 1.1 * res->step_s, false);
+	snprintf(row->notes, sizeof row->notes, "median of steps 10-100 (skip warm-up), %d GPUs", res->gpus);
+
+	row = add(out);
+	snprintf(row->benchmark, sizeof row->benchmark, "same run: model FLOPs utilisation");
+	row_set(row, "MFU", "%", 100.0 * res->mfu, 90.0 * res->mfu, true);
+	snprintf(row->notes, sizeof row->notes,
+		 "model FLOPs (6ND%s + attention) / (step time x GPUs x %s peak)",
+		 w->cls == WL_FINETUNE && w->method != FT_FULL ? ", 4ND for LoRA" : "",
+		 precision_name(res->precision_used));
+
+	row = add(out);
+	snprintf(row->benchmark, sizeof row->benchmark, "same run: time to train (extrapolated)");
+	double thr = w->target_hours > 0 ? w->target_hours : 1.1 * res->train_hours;
+	row_set(row, "time to train", "h", res->train_hours, thr, false);
+	snprintf(row->notes, sizeof row->notes, "%s",
+		 w->target_hours > 0 ? "threshold: your target" : "step time x steps; threshold 1.1 x predicted");
+	plan_memory(res, out);
+	plan_allreduce(res, out, true);
+}
+
+void engine_validation_plan(const struct catalog *c, const struct workload *w,
+			    const struct engine_result *res, struct engine_plan *out)
+{
+	(void)c;
+	memset(out, 0, sizeof *out);
+	if (!res || !res->accel || res->gpus < 1)
+		return;
+	if (w->cls == WL_INFERENCE)
+		plan_inference(w, res, out);
+	else
+		plan_training(w, res, out);
+}

@@ -1,0 +1,103 @@
+/*
+ * engine_precision: which number format an accelerator really runs the
+ * workload at.  A card without a peak for the requested format falls back
+ * to the next one it has, and the sizing then uses the fallback for both
+ * storage and compute (an A100 asked for fp8 stores and computes bf16):
+ *
+ *   fp8  -> bf16            (A100, MI250X have no fp8 units)
+ *   fp4  -> fp8 -> bf16
+ *   int8 -> bf16            (W8A8 needs int8 tensor units)
+ *   fp16 -> bf16, bf16 -> fp16
+ *   fp32 runs its matrix products as tf32 where the card has it
+ *   int4 is weight-only (AWQ/GPTQ): 0.5 byte per weight, compute at
+ *        bf16/fp16 after dequantisation: not a fallback.
+ *
+ * The KV cache keeps its requested format: it is storage only and serving
+ * engines convert it on the fly (vLLM's fp8 KV cache also runs on Ampere).
+ */
+#include "engine_internal.h"
+
+static double peak(const struct catalog_accel *a, enum precision p)
+{
+	return p >= 0 && p < PREC_COUNT ? a->peak_tflops[p] : 0;
+}
+
+/* First precision in the list the accelerator has a peak for, or -1. */
+static int first_with_peak(const struct catalog_accel *a, const enum precision *list, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (peak(a, list[i]) > 0)
+			return (int)list[i];
+	return -1;
+}
+
+void eng_precision_resolve(const struct workload *w, const struct catalog_accel *a,
+			   struct eng_precision *out)
+{
+	enum precision req = w->precision;
+	out->requested = req;
+	out->used = req;
+	out->compute = req;
+	out->fallback = false;
+
+	int got;
+	switch (req) {
+	case PREC_FP32: {
+		static const enum precision l[] = { PREC_TF32, PREC_FP32, PREC_FP64, PREC_BF16 };
+		got = first_with_peak(a, l, 4);
+		out->compute = got >= 0 ? (enum precision)got : PREC_BF16;
+		break;
+	}
+	case PREC_BF16: {
+		static const enum precision l[] = { PREC_BF16, PREC_FP16 };
+		got = first_with_peak(a, l, 2);
+		out->compute = got >= 0 ? (enum precision)got : PREC_BF16;
+		out->used = out->compute;
+		break;
+	}
+	case PREC_FP16: {
+		static const enum precision l[] = { PREC_FP16, PREC_BF16 };
+		got = first_with_peak(a, l, 2);
+		out->compute = got >= 0 ? (enum precision)got : PREC_FP16;
+		out->used = out->compute;
+		break;
+	}
+	case PREC_FP8: {
+		static const enum precision l[] = { PREC_FP8, PREC_BF16, PREC_FP16 };
+		got = first_with_peak(a, l, 3);
+		out->compute = got >= 0 ? (enum precision)got : PREC_BF16;
+		out->used = out->compute;
+		break;
+	}
+	case PREC_FP4: {
+		static const enum precision l[] = { PREC_FP4, PREC_FP8, PREC_BF16, PREC_FP16 };
+		got = first_with_peak(a, l, 4);
+		out->compute = got >= 0 ? (enum precision)got : PREC_BF16;
+		out->used = out->compute;
+		break;
+	}
+	case PREC_INT8: {
+		static const enum precision l[] = { PREC_INT8, PREC_BF16, PREC_FP16 };
+		got = first_with_peak(a, l, 3);
+		out->compute = got >= 0 ? (enum precision)got : PREC_BF16;
+		out->used = out->compute;
+		break;
+	}
+	case PREC_INT4: {
+		/* Weight-only: stored at 4 bit, multiplied at 16 bit. */
+		static const enum precision l[] = { PREC_BF16, PREC_FP16 };
+		got = first_with_peak(a, l, 2);
+		out->compute = got >= 0 ? (enum precision)got : PREC_BF16;
+		out->used = PREC_INT4;
+		break;
+	}
+	default:
+		out->compute = PREC_BF16;
+		out->used = PREC_BF16;
+		break;
+	}
+	out->fallback = out->used != req;
+	out->weight_bytes = precision_bytes(out->used);
+	out->kv_bytes = precision_bytes(w->kv_precision);
+	out->peak_flops = peak(a, out->compute) * 1e12;
+}

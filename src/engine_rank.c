@@ -1,0 +1,245 @@
+/*
+ * engine_rank: evaluating every accelerator, applying the user's filters
+ * and ranking the results under the chosen objective.
+ *
+ * Order: fitting and unfiltered first (by the objective), then the ones a
+ * filter excluded (they stay visible with the reason), then those that
+ * cannot meet the workload.  engine_run() sorts an index array held by the
+ * report, so it never allocates.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+bool engine_report_init(struct engine_report *r, const struct catalog *c)
+{
+	memset(r, 0, sizeof *r);
+	size_t n = c && c->n_accels ? c->n_accels : 1;
+	r->results = calloc(n, sizeof *r->results);
+	r->scratch_ = calloc(n, sizeof *r->scratch_);
+	r->order_ = calloc(n, sizeof *r->order_);
+	if (!r->results || !r->scratch_ || !r->order_) {
+		engine_report_fini(r);
+		return false;
+	}
+	r->cap_ = n;
+	return true;
+}
+
+void engine_report_fini(struct engine_report *r)
+{
+	free(r->results);
+	free(r->scratch_);
+	free(r->order_);
+	memset(r, 0, sizeof *r);
+}
+
+void eng_result_clear(struct engine_result *r, const struct catalog_accel *a)
+{
+	memset(r, 0, sizeof *r);
+	r->accel = a;
+	r->binding = RES_NONE;
+	r->tp = r->pp = r->dp = r->ep = r->replicas = 1;
+	r->output_tokens_per_s = r->tokens_per_s_per_user = r->ttft_ms = r->step_ms = NAN;
+	r->train_hours = r->gpu_hours = r->scaling_efficiency = r->step_s = r->mfu = NAN;
+	r->usd_per_mtok = r->run_cost_usd = r->perf_per_watt = NAN;
+	r->t_compute_s = r->t_memory_s = r->t_comm_s = r->t_bubble_s = r->prefill_s = NAN;
+	r->tokens_per_s_per_gpu = NAN;
+	r->link_gb_s_used = r->nic_gb_s_per_gpu = NAN;
+}
+
+/* Appends one filter's reason ("; " between several). */
+static void add_reason(struct engine_result *r, const char *text)
+{
+	size_t len = strlen(r->filter_reason), cap = sizeof r->filter_reason - 1;
+	if (len && len + 2 <= cap) {
+		memcpy(r->filter_reason + len, "; ", 2);
+		len += 2;
+	}
+	size_t n = strlen(text);
+	if (n > cap - len)
+		n = cap - len;
+	memcpy(r->filter_reason + len, text, n);
+	r->filter_reason[len + n] = '\0';
+	r->filtered = true;
+}
+
+static bool form_matches(enum form_filter f, enum form_factor form)
+{
+	switch (f) {
+	case FORMF_SXM_OAM:
+		return form == FORM_SXM || form == FORM_OAM || form == FORM_SUPERCHIP;
+	case FORMF_PCIE:
+		return form == FORM_PCIE;
+	default:
+		return true;
+	}
+}
+
+void eng_filters(const struct workload *w, struct engine_result *r)
+{
+	const struct catalog_accel *a = r->accel;
+	char buf[128];
+	r->filtered = false;
+	r->filter_reason[0] = '\0';
+	if (w->stack >= 0 && w->stack < STACK_COUNT && a->stack != (enum stack)w->stack) {
+		snprintf(buf, sizeof buf, "runs %s, not %s", stack_name(a->stack),
+			 stack_name((enum stack)w->stack));
+		add_reason(r, buf);
+	}
+	if (!form_matches(w->form, a->form)) {
+		snprintf(buf, sizeof buf, "%s form factor, not %s", form_factor_name(a->form),
+			 form_filter_name(w->form));
+		add_reason(r, buf);
+	}
+	if (w->max_power_kw > 0 && r->power_kw > w->max_power_kw) {
+		snprintf(buf, sizeof buf, "draws %.1f kW, over the %.3g kW limit", r->power_kw,
+			 w->max_power_kw);
+		add_reason(r, buf);
+	}
+	if (w->budget_usd > 0) {
+		if (!(a->price.usd > 0)) {
+			add_reason(r, "price unknown: load a price list to check the budget");
+		} else if (r->capex_usd > w->budget_usd) {
+			snprintf(buf, sizeof buf, "costs $%.0f, over the $%.0f budget", r->capex_usd,
+				 w->budget_usd);
+			add_reason(r, buf);
+		}
+	}
+}
+
+void engine_evaluate(const struct catalog *c, const struct workload *w,
+		     const struct catalog_accel *a, struct engine_result *out)
+{
+	eng_result_clear(out, a);
+	char why[160];
+	if (!engine_workload_valid(w, why, sizeof why)) {
+		out->fits = false;
+		snprintf(out->reason, sizeof out->reason, "%s", why);
+		return;
+	}
+	if (w->cls == WL_INFERENCE)
+		eng_infer(c, w, a, out);
+	else
+		eng_train(c, w, a, out);
+
+	if (out->gpus > 0) {
+		int group = out->tp;
+		if (w->cls != WL_INFERENCE)
+			group = eng_max_node_gpus(c, a);	/* training assumes the big node */
+		const struct catalog_platform *p = eng_platform_choose(c, a, group, out->gpus);
+		if (p) {
+			struct eng_node n;
+			eng_node_size(c, w, a, p, out->gpus, &n);
+			/* A scale-out fabric when GPUs of one job talk across
+			 * nodes: any multi-node training, or a serving replica
+			 * spanning nodes.  Independent single-node replicas
+			 * only need the front-end network. */
+			bool spans = w->cls == WL_INFERENCE ? out->tp * out->pp > p->gpus_per_node
+							    : n.nodes > 1;
+			if (spans)
+				eng_node_fabric(c, &n);
+			eng_cost(c, a, &n, out);
+			eng_cost_rates(c, out);
+		}
+	}
+	eng_filters(w, out);
+}
+
+static double key_or_inf(double v)
+{
+	return isfinite(v) ? v : INFINITY;
+}
+
+/* Lower is better. */
+static double objective_key(const struct workload *w, const struct engine_result *r)
+{
+	bool inf = w->cls == WL_INFERENCE;
+	switch (w->objective) {
+	case OBJ_COST_PER_TOKEN:
+		return key_or_inf(inf ? r->usd_per_mtok : r->run_cost_usd);
+	case OBJ_TIME:
+		if (!inf)
+			return key_or_inf(r->train_hours);
+		if (w->concurrency_max || w->target_tokens_per_s > 0)
+			return isfinite(r->output_tokens_per_s) ? -r->output_tokens_per_s : INFINITY;
+		return key_or_inf(r->ttft_ms);
+	case OBJ_GPUS:
+		return (double)r->gpus;
+	case OBJ_PERF_PER_WATT:
+		return isfinite(r->perf_per_watt) ? -r->perf_per_watt : INFINITY;
+	default:
+		return key_or_inf(r->capex_usd);
+	}
+}
+
+static int group_of(const struct engine_result *r)
+{
+	if (r->fits && !r->filtered)
+		return 0;
+	return r->fits ? 1 : 2;
+}
+
+static int cmp_results(const struct workload *w, const struct engine_result *a,
+		       const struct engine_result *b)
+{
+	int ga = group_of(a), gb = group_of(b);
+	if (ga != gb)
+		return ga - gb;
+	if (ga < 2) {
+		double ka = objective_key(w, a), kb = objective_key(w, b);
+		if (ka < kb)
+			return -1;
+		if (ka > kb)
+			return 1;
+		if (w->objective == OBJ_TIME && w->cls == WL_INFERENCE) {
+			double ua = key_or_inf(-a->tokens_per_s_per_user), ub = key_or_inf(-b->tokens_per_s_per_user);
+			if (ua != ub)
+				return ua < ub ? -1 : 1;
+		}
+		if (a->gpus != b->gpus)
+			return a->gpus - b->gpus;
+		if (a->capex_usd != b->capex_usd)
+			return a->capex_usd < b->capex_usd ? -1 : 1;
+	}
+	return strcmp(a->accel->id, b->accel->id);
+}
+
+void engine_run(const struct catalog *c, const struct workload *w, struct engine_report *r)
+{
+	engine_requirements(c, w, &r->req);
+	size_t n = c->n_accels < r->cap_ ? c->n_accels : r->cap_;
+	for (size_t i = 0; i < n; i++) {
+		engine_evaluate(c, w, &c->accels[i], &r->scratch_[i]);
+		r->order_[i] = i;
+	}
+	/* Insertion sort of indexes: a few dozen accelerators, no allocation. */
+	for (size_t i = 1; i < n; i++) {
+		size_t v = r->order_[i], j = i;
+		while (j > 0 && cmp_results(w, &r->scratch_[r->order_[j - 1]], &r->scratch_[v]) > 0) {
+			r->order_[j] = r->order_[j - 1];
+			j--;
+		}
+		r->order_[j] = v;
+	}
+	r->n_fitting = 0;
+	for (size_t k = 0; k < n; k++) {
+		r->results[k] = r->scratch_[r->order_[k]];
+		r->results[k].rank = (int)k + 1;
+		if (r->results[k].fits && !r->results[k].filtered)
+			r->n_fitting++;
+	}
+	r->n = n;
+}
+
+const struct engine_result *engine_report_find(const struct engine_report *r,
+					       const struct catalog_accel *a)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->results[i].accel == a)
+			return &r->results[i];
+	return NULL;
+}

@@ -1,0 +1,428 @@
+/*
+ * engine_train: sizing one accelerator for pretraining or fine-tuning.
+ *
+ * For a GPU count G the engine searches the parallel layouts a Megatron or
+ * FSDP user would try: tensor parallel t in {1,2,4,8} inside the link
+ * domain, pipeline stages p dividing the layers (up to 16), data parallel
+ * d = G/(t p), ZeRO stage 0-3 (Rajbhandari et al. 2020).  A layout fits when
+ * model state, activations and the runtime reserve fit the usable memory;
+ * the fastest fitting one wins.  Its step time is
+ *
+ *   compute     FLOPs per step / (G x peak x training efficiency)
+ *   elementwise defaults.training_elementwise_bytes x tokens x h x L
+ *               / (G x bandwidth x eff): norms, activations, residuals,
+ *               optimizer update — why higher-bandwidth parts train
+ *               faster at equal FLOPS
+ *   bubble      (p - 1)/m of the above (1F1B, Narayanan et al. 2021)
+ *   comm        TP all-reduces (4 per layer per micro-batch of b s h,
+ *               6 with full recompute) over the GPU link, pipeline
+ *               hand-offs, and the data-parallel gradient all-reduce
+ *               (ring, 2(d-1)/d of the bytes) of which
+ *               defaults.training_overlap hides behind the backward pass.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+struct tctx {
+	const struct catalog *c;
+	const struct workload *w;
+	const struct catalog_accel *a;
+	const struct catalog_model *m;
+	const struct catalog_platform *plat;
+	struct eng_precision pr;
+	double usable, peak, eff, bw, lat, overlap;
+	double model_tok, hw_tok;	/* FLOPs per token */
+	double tokens, gbt, s, b, seqs;
+	double act_layer;		/* activation bytes per layer per micro-batch */
+	double elem_bytes_tok;		/* elementwise traffic per token */
+	bool frozen;			/* LoRA / QLoRA */
+	double base_bytes;		/* frozen base, per parameter */
+	double adapters;
+	int node, tmax;
+	double nic_bw;
+};
+
+struct tlayout {
+	int t, p, d, ep, zero;
+	long m;				/* micro-batches per step per pipeline */
+	double mem_gpu;			/* bytes */
+	double compute, elem, bubble, tp_comm, pp_comm, dp_comm, dp_exposed, step;
+};
+
+static bool tctx_init(const struct catalog *c, const struct workload *w,
+		      const struct catalog_accel *a, struct tctx *x)
+{
+	const struct catalog_defaults *d = &c->defaults;
+	memset(x, 0, sizeof *x);
+	x->c = c;
+	x->w = w;
+	x->a = a;
+	x->m = w->model;
+	eng_precision_resolve(w, a, &x->pr);
+	x->usable = a->mem_gb * a->mem_usable_fraction * ENG_GB;
+	x->peak = x->pr.peak_flops;
+	x->eff = a->eff_training.value > 0 ? a->eff_training.value : d->training_mfu.value;
+	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
+	x->lat = d->collective_latency_us.value * 1e-6;
+	x->overlap = d->training_overlap.value;
+	eng_train_flops_token(w, &x->model_tok, &x->hw_tok);
+	x->tokens = eng_train_tokens(w);
+	x->s = (double)w->seq_len;
+	x->gbt = w->global_batch_tokens;
+	x->b = d->micro_batch.value >= 1 ? floor(d->micro_batch.value) : 1;
+	x->seqs = floor(x->gbt / x->s);
+	if (x->seqs < 1)
+		x->seqs = 1;
+	double h = x->m->hidden, heads = x->m->heads, s = x->s, b = x->b;
+	/* Korthikanti et al. 2022, table 2: bytes per layer at 16 bit. */
+	switch (w->recompute) {
+	case RECOMPUTE_FULL:
+		x->act_layer = 2.0 * s * b * h;
+		break;
+	case RECOMPUTE_SELECTIVE:
+		x->act_layer = 34.0 * s * b * h;
+		break;
+	default:
+		x->act_layer = s * b * h * (34.0 + 5.0 * heads * s / h);
+		break;
+	}
+	x->elem_bytes_tok = d->training_elementwise_bytes.value * h * x->m->layers;
+	x->frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
+	x->base_bytes = x->frozen ? eng_base_bytes_per_param(c, w) : x->pr.weight_bytes;
+	if (x->frozen && w->method == FT_LORA)
+		x->base_bytes = x->pr.weight_bytes;	/* after any precision fallback */
+	x->adapters = x->frozen ? eng_adapter_params(x->m, d, w->lora_rank) : 0;
+	x->node = eng_max_node_gpus(c, a);
+	x->plat = eng_platform_choose(c, a, x->node, x->node);
+	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
+	int reach = a->link_domain > 1 ? a->link_domain : x->node;
+	if (reach > x->node)
+		reach = x->node;
+	x->tmax = reach < max_tp ? reach : max_tp;
+	if (x->tmax < 1)
+		x->tmax = 1;
+	x->nic_bw = eng_nic_bw(c, x->plat);
+	return x->node > 0 && x->plat && x->peak > 0 && x->eff > 0 && x->bw > 0;
+}
+
+/* Largest divisor of the expert count that also divides d. */
+static int expert_parallel(const struct catalog_model *m, int d)
+{
+	if (m->experts <= 1)
+		return 1;
+	for (int e = d < m->experts ? d : m->experts; e > 1; e--)
+		if (m->experts % e == 0 && d % e == 0)
+			return e;
+	return 1;
+}
+
+/* Parameters one GPU holds before ZeRO sharding (MoE experts spread over
+ * the expert-parallel group). */
+static double params_gpu(const struct tctx *x, int t, int p, int ep)
+{
+	const struct catalog_model *m = x->m;
+	double pa = eng_params_active(m);
+	double shared = m->params, experts = 0;
+	if (m->experts > 0 && m->experts_active > 0 && m->experts_active < m->experts && pa < m->params) {
+		double k_e = (double)m->experts_active / m->experts;
+		experts = (m->params - pa) / (1.0 - k_e);
+		shared = m->params - experts;
+	}
+	return (shared + experts / ep) / ((double)t * p);
+}
+
+static double mem_gpu(const struct tctx *x, const struct tlayout *l)
+{
+	const struct catalog_defaults *d = &x->c->defaults;
+	double ppg = params_gpu(x, l->t, l->p, l->ep);
+	double dd = l->d;
+	double state;
+	if (x->frozen) {
+		/* Frozen base at its storage precision (ZeRO-3/FSDP shards it
+		 * too); Adam state only for the adapters. */
+		double base = ppg * x->base_bytes / (l->zero >= 3 ? dd : 1);
+		double ad = x->adapters / ((double)l->t * l->p);
+		double per = d->adapter_bytes_per_param.value;
+		state = base + ad * per / (l->zero >= 1 ? dd : 1);
+	} else {
+		/* Mixed-precision Adam: 2 (weights) + 2 (grads) + rest (fp32
+		 * master and moments), sharded by stage: 1 the rest, 2 also
+		 * the grads, 3 also the weights. */
+		double adam = d->adam_bytes_per_param.value;
+		double opt = adam - 4.0;
+		switch (l->zero) {
+		case 0: state = ppg * adam; break;
+		case 1: state = ppg * (4.0 + opt / dd); break;
+		case 2: state = ppg * (2.0 + (2.0 + opt) / dd); break;
+		default: state = ppg * adam / dd; break;
+		}
+	}
+	/* 1F1B: the first stage holds p micro-batches of L/p layers, i.e. a
+	 * whole model's worth; sequence parallelism divides by t. */
+	double inflight = l->m < l->p ? (double)l->m : (double)l->p;
+	double act = x->act_layer / l->t * ((double)x->m->layers / l->p) * inflight;
+	double reserve = (l->t * l->p * l->d > 1 ? d->runtime_reserve_tp_gb.value
+						 : d->runtime_reserve_tp1_gb.value) * ENG_GB;
+	return state + act + reserve;
+}
+
+static void step_time(const struct tctx *x, int G, struct tlayout *l)
+{
+	const struct catalog_model *m = x->m;
+	l->compute = x->hw_tok * x->gbt / (G * x->peak * x->eff);
+	l->elem = x->elem_bytes_tok * x->gbt / (G * x->bw);
+	double work = l->compute + l->elem;
+	l->bubble = l->p > 1 ? work * (l->p - 1) / (double)l->m : 0;
+
+	double msg = x->b * x->s * m->hidden * 2.0;
+	int ars = x->w->recompute == RECOMPUTE_FULL ? 6 : 4;
+	double link = eng_link_bw(x->c, x->a, x->plat, l->t);
+	l->tp_comm = l->t > 1 ? (double)l->m * ((double)m->layers / l->p) * ars *
+				eng_ring_allreduce_s(msg, l->t, link, x->lat) : 0;
+
+	bool one_node = l->t * l->p * l->d <= x->node;
+	double pp_bw = l->t * l->p <= x->node ? eng_link_bw(x->c, x->a, x->plat, 2) : x->nic_bw;
+	l->pp_comm = l->p > 1 ? (double)l->m * 2.0 * (msg / pp_bw + x->lat) : 0;
+
+	l->dp_comm = 0;
+	if (l->d > 1) {
+		double dp_bw = one_node ? eng_link_bw(x->c, x->a, x->plat, l->d) : x->nic_bw;
+		double ppg = params_gpu(x, l->t, l->p, l->ep);
+		double grads = (x->frozen ? x->adapters / ((double)l->t * l->p) : ppg) * 2.0;
+		double s = eng_ring_allreduce_s(grads, l->d, dp_bw, x->lat);
+		if (l->zero >= 3) {
+			/* Weights gathered before forward and backward: two
+			 * all-gathers, each half an all-reduce's traffic. */
+			double wbytes = ppg * (x->frozen ? x->base_bytes : 2.0);
+			s += eng_ring_allreduce_s(wbytes, l->d, dp_bw, x->lat);
+		}
+		l->dp_comm = s;
+	}
+	l->dp_exposed = l->dp_comm * (1.0 - x->overlap);
+	l->step = work + l->bubble + l->tp_comm + l->pp_comm + l->dp_exposed;
+}
+
+/* Fastest fitting layout on G GPUs; false if none fits. */
+static bool search(const struct tctx *x, int G, struct tlayout *best, double *min_mem)
+{
+	bool found = false;
+	*min_mem = INFINITY;
+	for (int t = 1; t <= x->tmax && t <= G; t *= 2) {
+		if (!eng_tp_valid(x->m, t))
+			continue;
+		for (int p = 1; p <= 16 && t * p <= G; p++) {
+			if (x->m->layers % p || G % (t * p))
+				continue;
+			int d = G / (t * p);
+			/* Each data-parallel rank needs at least one sequence. */
+			if (d > x->seqs)
+				continue;
+			for (int z = 0; z <= 3; z++) {
+				if (d == 1 && z > 0)
+					break;
+				struct tlayout l = { .t = t, .p = p, .d = d, .zero = z };
+				l.ep = expert_parallel(x->m, d);
+				l.m = (long)ceil(x->seqs / ((double)d * x->b));
+				l.mem_gpu = mem_gpu(x, &l);
+				if (l.mem_gpu < *min_mem)
+					*min_mem = l.mem_gpu;
+				if (l.mem_gpu > x->usable)
+					continue;
+				step_time(x, G, &l);
+				if (!found || l.step < best->step * 0.9999 ||
+				    (l.step <= best->step * 1.0001 && l.mem_gpu < best->mem_gpu)) {
+					*best = l;
+					found = true;
+				}
+			}
+		}
+	}
+	return found;
+}
+
+static double hours_for(const struct tctx *x, int G, const struct tlayout *l)
+{
+	(void)G;
+	double steps = x->tokens / x->gbt;
+	return steps * l->step / 3600.0;
+}
+
+void eng_train(const struct catalog *c, const struct workload *w,
+	       const struct catalog_accel *a, struct engine_result *r)
+{
+	struct tctx x;
+	r->precision_used = w->precision;
+	if (!tctx_init(c, w, a, &x)) {
+		r->fits = false;
+		r->binding = RES_NONE;
+		snprintf(r->reason, sizeof r->reason, "%s", x.node > 0
+			 ? "the catalog gives no usable peak, bandwidth or training efficiency for this accelerator"
+			 : "no server (platform) for this accelerator in the catalog");
+		return;
+	}
+	r->precision_used = x.pr.used;
+	r->precision_fallback = x.pr.fallback;
+
+	char what[64], size[16];
+	eng_params_label(x.m->params, size, sizeof size);
+	snprintf(what, sizeof what, "%s%s at %s", size,
+		 w->cls == WL_FINETUNE ? (w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune") : "",
+		 precision_name(x.pr.used));
+
+	struct tlayout best;
+	double min_mem = 0;
+	int G, G_fit = 0;
+	bool fixed = w->accel == a && w->gpus > 0;
+	bool fits, target_missed = false;
+
+	if (fixed) {
+		G = w->gpus;
+		fits = search(&x, G, &best, &min_mem);
+	} else {
+		/* Smallest node multiple that fits: doubling, then bisection. */
+		int lo = 0, hi = 1;
+		int cap = ENG_MAX_GPUS / x.node;
+		while (hi <= cap && !search(&x, hi * x.node, &best, &min_mem)) {
+			lo = hi;
+			hi *= 2;
+		}
+		if (hi > cap) {
+			hi = cap;
+			if (!search(&x, hi * x.node, &best, &min_mem))
+				hi = 0;
+		}
+		if (hi > 0) {
+			while (hi - lo > 1) {
+				int mid = lo + (hi - lo) / 2;
+				struct tlayout tmp;
+				double mm;
+				if (search(&x, mid * x.node, &tmp, &mm))
+					hi = mid;
+				else
+					lo = mid;
+			}
+		}
+		fits = hi > 0;
+		G_fit = hi * x.node;
+		G = fits ? G_fit : cap * x.node;
+		if (fits && w->target_hours > 0) {
+			/* Smallest node multiple meeting the target time: the time
+			 * falls roughly as 1/G, so double, then bisect.  k_ok is
+			 * the largest count known to work (fit) at all. */
+			int k_lo = hi - 1, k_hi = hi, k_ok = hi;
+			struct tlayout tmp;
+			double mm;
+			bool met = search(&x, k_hi * x.node, &tmp, &mm) &&
+				   hours_for(&x, k_hi * x.node, &tmp) <= w->target_hours;
+			while (!met && k_hi < cap) {
+				int next = k_hi * 2 > cap ? cap : k_hi * 2;
+				if (!search(&x, next * x.node, &tmp, &mm))
+					break;	/* global batch too small to spread further */
+				k_lo = k_hi;
+				k_hi = k_ok = next;
+				met = hours_for(&x, k_hi * x.node, &tmp) <= w->target_hours;
+			}
+			if (met) {
+				while (k_hi - k_lo > 1) {
+					int mid = k_lo + (k_hi - k_lo) / 2;
+					if (search(&x, mid * x.node, &tmp, &mm) &&
+					    hours_for(&x, mid * x.node, &tmp) <= w->target_hours)
+						k_hi = mid;
+					else
+						k_lo = mid;
+				}
+				G = k_hi * x.node;
+			} else {
+				G = k_ok * x.node;
+				target_missed = true;
+			}
+		}
+		if (fits)
+			search(&x, G, &best, &min_mem);
+	}
+
+	r->gpus = G;
+	r->step_ms = r->output_tokens_per_s = r->tokens_per_s_per_user = r->ttft_ms = NAN;
+	r->mem_avail_per_gpu_gb = x.usable / ENG_GB;
+	if (!fits) {
+		r->fits = false;
+		r->binding = RES_MEMORY;
+		r->mem_per_gpu_gb = min_mem / ENG_GB;
+		r->mem_required_gb = min_mem * G / ENG_GB;
+		r->mem_util_pct = 100.0 * min_mem / x.usable;
+		snprintf(r->reason, sizeof r->reason,
+			 "%s: model state and activations need %.0f GB per GPU even on %d GPUs (%.0f GB usable)",
+			 what, min_mem / ENG_GB, G, x.usable / ENG_GB);
+		return;
+	}
+
+	r->tp = best.t;
+	r->pp = best.p;
+	r->dp = best.d;
+	r->ep = best.ep;
+	r->zero_stage = best.zero;
+	r->replicas = 1;
+	r->mem_per_gpu_gb = best.mem_gpu / ENG_GB;
+	r->mem_required_gb = best.mem_gpu * G / ENG_GB;
+	r->mem_util_pct = 100.0 * best.mem_gpu / x.usable;
+	r->step_s = best.step;
+	r->t_compute_s = best.compute;
+	r->t_memory_s = best.elem;
+	r->t_comm_s = best.tp_comm + best.pp_comm + best.dp_exposed;
+	r->t_bubble_s = best.bubble;
+	r->mfu = x.model_tok * x.gbt / (best.step * G * x.peak);
+	r->scaling_efficiency = (best.compute + best.elem) / best.step;
+	r->train_hours = hours_for(&x, G, &best);
+	r->gpu_hours = r->train_hours * G;
+	r->tokens_per_s_per_gpu = x.gbt / best.step / G;
+	r->bw_util_pct = 100.0 * best.elem / best.step;
+	r->link_util_pct = 100.0 * (best.tp_comm + best.pp_comm + best.dp_comm) / best.step;
+	r->link_gb_s_used = eng_link_bw(c, a, x.plat, best.t > 1 ? best.t : 2) / 1e9;
+	r->nic_gb_s_per_gpu = x.nic_bw / 1e9;
+
+	if (target_missed) {
+		r->fits = false;
+		r->binding = RES_COMPUTE;
+		snprintf(r->reason, sizeof r->reason,
+			 "%.0f h is out of reach: %.0f h at best on %d GPUs", w->target_hours,
+			 r->train_hours, G);
+		return;
+	}
+	r->fits = true;
+	double thr = c->defaults.binding_link_efficiency.value;
+	if (x.pr.fallback) {
+		r->binding = RES_PRECISION;
+		snprintf(r->reason, sizeof r->reason,
+			 "no %s on %s: trains at %s (%.0f TFLOPS), %.0f h on %d GPUs",
+			 precision_name(x.pr.requested), a->name, precision_name(x.pr.used),
+			 x.peak / 1e12, r->train_hours, G);
+	} else if (thr > 0 && r->scaling_efficiency < thr) {
+		r->binding = RES_INTERCONNECT;
+		snprintf(r->reason, sizeof r->reason,
+			 "%.0f%% scaling efficiency on %d GPUs: communication and pipeline bubble take %.0f%% of each step",
+			 100.0 * r->scaling_efficiency, G, 100.0 * (1.0 - r->scaling_efficiency));
+	} else if (w->target_hours > 0 && G > G_fit && !fixed) {
+		r->binding = RES_COMPUTE;
+		snprintf(r->reason, sizeof r->reason,
+			 "%.0f h needs %d GPUs at %.0f%% MFU (%.0f TFLOPS %s each)", w->target_hours, G,
+			 100.0 * r->mfu, x.peak / 1e12, precision_name(x.pr.compute));
+	} else if (!fixed && G > x.node) {
+		r->binding = RES_MEMORY;
+		snprintf(r->reason, sizeof r->reason,
+			 "%s does not fit one %d-GPU node: %d GPUs hold it at %.0f GB each (TP%d PP%d ZeRO-%d)",
+			 what, x.node, G, r->mem_per_gpu_gb, best.t, best.p, best.zero);
+	} else if (best.elem > 0.25 * best.step) {
+		r->binding = RES_BANDWIDTH;
+		snprintf(r->reason, sizeof r->reason,
+			 "memory traffic outside the matrix units takes %.0f%% of each step at %.3g TB/s",
+			 100.0 * best.elem / best.step, a->mem_bw_tb_s);
+	} else {
+		r->binding = RES_COMPUTE;
+		snprintf(r->reason, sizeof r->reason,
+			 "compute-bound: %.0f h on %d GPUs at %.0f%% MFU (%.0f TFLOPS %s each)",
+			 r->train_hours, G, 100.0 * r->mfu, x.peak / 1e12, precision_name(x.pr.compute));
+	}
+}

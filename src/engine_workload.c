@@ -1,0 +1,382 @@
+/*
+ * engine_workload: the workload's defaults, its sanity checks, and what it
+ * needs independent of any accelerator (weights, KV cache, optimizer state,
+ * activations, FLOPs).  The model arithmetic here is shared by the inference
+ * and training sizers.
+ *
+ * Formulas follow /work/shared/facts/engine-references.md: KV per token
+ * 2 x L x n_kv x head_dim x bytes (MLA: L x (kv_lora_rank + rope dim) x
+ * bytes), training FLOPs 6ND plus the PaLM attention term 12 x L x H x Q x T
+ * (Chowdhery et al. 2022, appendix B), activations after Korthikanti et al.
+ * 2022.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+static void class_defaults(struct workload *w)
+{
+	switch (w->cls) {
+	case WL_INFERENCE:
+		/* A chat service: 64 users reading at 20 tokens/s (faster than
+		 * people read), 1k-token prompts with retrieved context. */
+		w->input_tokens = 1024;
+		w->output_tokens = 256;
+		w->concurrency = 64;
+		w->concurrency_max = false;
+		w->tokens_per_s_per_user = 20;
+		w->ttft_ms = 0;
+		w->target_tokens_per_s = 0;
+		break;
+	case WL_PRETRAIN:
+		/* Llama-2 recipe: 4M-token global batch of 4k sequences. */
+		w->tokens = 1e12;
+		w->seq_len = 4096;
+		w->global_batch_tokens = 4194304;
+		w->recompute = RECOMPUTE_SELECTIVE;
+		w->target_hours = 0;
+		break;
+	case WL_FINETUNE:
+		/* A supervised fine-tune: 100M dataset tokens, 3 epochs,
+		 * 64 sequences of 4k per step, LoRA rank 16. */
+		w->tokens = 1e8;
+		w->epochs = 3;
+		w->seq_len = 4096;
+		w->global_batch_tokens = 262144;
+		w->recompute = RECOMPUTE_SELECTIVE;
+		w->method = FT_LORA;
+		w->lora_rank = 16;
+		w->target_hours = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+void engine_workload_class_defaults(struct workload *w, enum workload_class cls)
+{
+	w->cls = cls;
+	class_defaults(w);
+}
+
+void engine_workload_init(struct workload *w, const struct catalog *c)
+{
+	memset(w, 0, sizeof *w);
+	w->model = NULL;
+	if (c) {
+		w->model = catalog_model(c, "llama-2-70b");
+		if (!w->model && c->n_models)
+			w->model = &c->models[0];
+	}
+	w->precision = PREC_FP16;
+	w->kv_precision = PREC_FP16;
+	w->lora_rank = 16;
+	w->stack = -1;
+	w->form = FORMF_ANY;
+	w->objective = OBJ_CAPEX;
+	w->accel = NULL;
+	w->gpus = -1;
+	w->spare_nodes = -1;
+	/* Every class's fields hold sensible values, so that switching the
+	 * class in the wizard never leaves zeros behind; the training fields
+	 * keep the pretraining defaults, the fine-tuning method stays LoRA. */
+	w->cls = WL_FINETUNE;
+	class_defaults(w);
+	w->cls = WL_PRETRAIN;
+	class_defaults(w);
+	w->cls = WL_INFERENCE;
+	class_defaults(w);
+}
+
+static bool fail(char *why, size_t whysz, const char *msg)
+{
+	if (why && whysz)
+		snprintf(why, whysz, "%s", msg);
+	return false;
+}
+
+bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
+{
+	char buf[192];
+	const struct catalog_model *m = w->model;
+
+	if (w->cls < 0 || w->cls >= WL_COUNT)
+		return fail(why, whysz, "unknown workload class");
+	if (!m)
+		return fail(why, whysz, "no model chosen");
+	if (m->params <= 0 || m->layers <= 0 || m->hidden <= 0 || m->heads <= 0 || m->kv_heads <= 0)
+		return fail(why, whysz, "the model's parameters, layers, hidden size and heads must be positive");
+	if (w->precision < 0 || w->precision >= PREC_WORKLOAD_COUNT ||
+	    w->kv_precision < 0 || w->kv_precision >= PREC_WORKLOAD_COUNT)
+		return fail(why, whysz, "unknown precision");
+	if (w->gpus != -1 && (w->gpus < 1 || w->gpus > ENG_MAX_GPUS)) {
+		snprintf(buf, sizeof buf, "the GPU count must be between 1 and %d", ENG_MAX_GPUS);
+		return fail(why, whysz, buf);
+	}
+	if (w->gpus != -1 && !w->accel)
+		return fail(why, whysz, "a GPU count needs an accelerator to apply to");
+	if (w->spare_nodes < -1 || w->spare_nodes > 1000)
+		return fail(why, whysz, "spare nodes must be between 0 and 1000");
+	if (w->max_power_kw < 0 || w->budget_usd < 0)
+		return fail(why, whysz, "power and budget limits cannot be negative");
+
+	if (w->cls == WL_INFERENCE) {
+		if (w->input_tokens < 1 || w->output_tokens < 1)
+			return fail(why, whysz, "input and output tokens must be at least 1");
+		if (!w->concurrency_max && w->concurrency < 1)
+			return fail(why, whysz, "concurrency must be at least 1 (or max)");
+		if (m->max_context > 0 && w->input_tokens + w->output_tokens > m->max_context) {
+			snprintf(buf, sizeof buf,
+				 "input + output tokens (%ld) exceed %s's context of %ld tokens",
+				 w->input_tokens + w->output_tokens, m->name, m->max_context);
+			return fail(why, whysz, buf);
+		}
+		if (w->tokens_per_s_per_user < 0 || w->ttft_ms < 0 || w->target_tokens_per_s < 0)
+			return fail(why, whysz, "targets cannot be negative");
+		return true;
+	}
+
+	if (!(w->tokens > 0))
+		return fail(why, whysz, "training needs a token count above zero");
+	if (w->cls == WL_FINETUNE && !(w->epochs > 0))
+		return fail(why, whysz, "epochs must be above zero");
+	if (w->seq_len < 1)
+		return fail(why, whysz, "the sequence length must be at least 1");
+	if (w->global_batch_tokens < (double)w->seq_len)
+		return fail(why, whysz, "the global batch must hold at least one sequence");
+	if (w->target_hours < 0)
+		return fail(why, whysz, "the target time cannot be negative");
+	if (w->cls == WL_FINETUNE && w->method != FT_FULL && (w->lora_rank < 1 || w->lora_rank > 65536))
+		return fail(why, whysz, "the LoRA rank must be between 1 and 65536");
+	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4) {
+		snprintf(buf, sizeof buf,
+			 "%s is an inference format: train at bf16, fp16 or fp8 (QLoRA stores the base in 4 bit by itself)",
+			 precision_name(w->precision));
+		return fail(why, whysz, buf);
+	}
+	return true;
+}
+
+double eng_params_active(const struct catalog_model *m)
+{
+	return m->active_params > 0 ? m->active_params : m->params;
+}
+
+int eng_head_dim(const struct catalog_model *m)
+{
+	if (m->head_dim > 0)
+		return m->head_dim;
+	return m->heads > 0 ? m->hidden / m->heads : 0;
+}
+
+/* Layers that use the sliding window, and those that see the full context. */
+static void window_layers(const struct catalog_model *m, int *win, int *full)
+{
+	if (m->sliding_window <= 0) {
+		*win = 0;
+		*full = m->layers;
+		return;
+	}
+	*win = m->sliding_layers > 0 && m->sliding_layers < m->layers ? m->sliding_layers : m->layers;
+	*full = m->layers - *win;
+}
+
+/* KV bytes one layer stores per token, on one GPU of a TP group of t. */
+static double kv_layer_bytes(const struct catalog_model *m, double kv_bytes, int t)
+{
+	if (m->mla_kv_lora_rank > 0)
+		/* MLA caches one compressed latent plus the decoupled RoPE key
+		 * per token and layer, shared by all heads: not split by TP
+		 * (DeepSeek-V2 paper, section 2.1). */
+		return (double)(m->mla_kv_lora_rank + m->mla_qk_rope_head_dim) * kv_bytes;
+	/* GQA: each GPU holds ceil(n_kv / t) KV heads; past n_kv the heads are
+	 * replicated, one per GPU. */
+	int heads = (m->kv_heads + t - 1) / t;
+	return 2.0 * heads * eng_head_dim(m) * kv_bytes;
+}
+
+double eng_kv_bytes_per_token(const struct catalog_model *m, double kv_bytes)
+{
+	return m->layers * kv_layer_bytes(m, kv_bytes, 1);
+}
+
+double eng_kv_seq_bytes_gpu(const struct catalog_model *m, double kv_bytes, int t, double ctx)
+{
+	int win, full;
+	window_layers(m, &win, &full);
+	double wctx = win ? fmin(ctx, (double)m->sliding_window) : 0;
+	return kv_layer_bytes(m, kv_bytes, t) * (full * ctx + win * wctx);
+}
+
+double eng_params_read(const struct catalog_model *m, double b)
+{
+	double p = m->params, pa = eng_params_active(m);
+	if (m->experts <= 0 || m->experts_active <= 0 || m->experts_active >= m->experts || pa >= p)
+		return pa;
+	/* active = shared + experts_all x k/E and total = shared + experts_all,
+	 * so experts_all = (P - P_a) / (1 - k/E).  A batch of b tokens routed
+	 * to k of E experts each touches a share 1 - (1 - k/E)^b of them
+	 * (uniform routing): one token reads P_a, a large batch reads P. */
+	double k_e = (double)m->experts_active / m->experts;
+	double experts_all = (p - pa) / (1.0 - k_e);
+	double shared = p - experts_all;
+	double touched = 1.0 - pow(1.0 - k_e, fmax(b, 1.0));
+	return shared + experts_all * touched;
+}
+
+double eng_attn_flops_token(const struct catalog_model *m, double ctx)
+{
+	/* Q.K^T and attention x V: 2 x 2 x head_dim x ctx per head and layer
+	 * (Kaplan et al. 2020, table 1). */
+	int win, full;
+	window_layers(m, &win, &full);
+	double wctx = win ? fmin(ctx, (double)m->sliding_window) : 0;
+	return 4.0 * m->heads * eng_head_dim(m) * (full * ctx + win * wctx);
+}
+
+double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank)
+{
+	/* LoRA adds A (r x d_in) and B (d_out x r) to each wrapped matrix
+	 * (Hu et al. 2021); the wrapped projections are taken as hidden x
+	 * hidden, which slightly overstates GQA's smaller K/V projections. */
+	double targets = d->lora_targets.value > 0 ? d->lora_targets.value : 4;
+	return (double)rank * (2.0 * m->hidden) * targets * m->layers;
+}
+
+void eng_train_flops_token(const struct workload *w, double *model_flops, double *hw_flops)
+{
+	const struct catalog_model *m = w->model;
+	double pa = eng_params_active(m);
+	double s = (double)w->seq_len;
+	/* Forward 2N, backward 4N (activation and weight gradients); LoRA
+	 * freezes the base, so the weight-gradient half of the backward pass
+	 * goes: 4N.  Attention: PaLM's 12 x L x H x Q x T per token. */
+	bool frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
+	double dense = (frozen ? 4.0 : 6.0) * pa;
+	double attn_fwd = eng_attn_flops_token(m, s);
+	double model = dense + 3.0 * attn_fwd;
+	double hw = model;
+	if (w->recompute == RECOMPUTE_FULL)
+		hw += 2.0 * pa + attn_fwd;	/* one more forward pass: 8ND */
+	else if (w->recompute == RECOMPUTE_SELECTIVE)
+		hw += attn_fwd;			/* the attention core again */
+	*model_flops = model;
+	*hw_flops = hw;
+}
+
+double eng_train_tokens(const struct workload *w)
+{
+	if (w->cls == WL_FINETUNE)
+		return w->tokens * (w->epochs > 0 ? w->epochs : 1);
+	return w->tokens;
+}
+
+void eng_params_label(double params, char *buf, size_t bufsz)
+{
+	double b = params / 1e9;
+	if (b >= 9.95)
+		snprintf(buf, bufsz, "%.0fB", b);
+	else if (b >= 0.995)
+		snprintf(buf, bufsz, "%.3gB", b);
+	else
+		snprintf(buf, bufsz, "%.0fM", params / 1e6);
+}
+
+bool eng_tp_valid(const struct catalog_model *m, int t)
+{
+	if (t <= 1)
+		return true;
+	/* Megatron splits heads and the FFN columns evenly; KV heads are
+	 * either split or replicated so each GPU has a whole one. */
+	if (m->heads % t)
+		return false;
+	if (m->mla_kv_lora_rank <= 0 && m->kv_heads % t && t % m->kv_heads)
+		return false;
+	if (m->ffn > 0 && m->ffn % t)
+		return false;
+	return true;
+}
+
+/* Model-state bytes per trained parameter (Adam) and the storage of the
+ * frozen base (LoRA: its precision; QLoRA: NF4 with double quantisation). */
+static double base_bytes_per_param(const struct catalog *c, const struct workload *w)
+{
+	if (w->cls == WL_FINETUNE && w->method == FT_QLORA)
+		return c->defaults.nf4_bits.value / 8.0;
+	return precision_bytes(w->precision);
+}
+
+void engine_requirements(const struct catalog *c, const struct workload *w,
+			 struct engine_requirements *out)
+{
+	memset(out, 0, sizeof *out);
+	const struct catalog_model *m = w->model;
+	if (!m)
+		return;
+	const struct catalog_defaults *d = &c->defaults;
+	double pa = eng_params_active(m);
+	double kvb = precision_bytes(w->kv_precision);
+
+	out->kv_bytes_per_token = eng_kv_bytes_per_token(m, kvb);
+	out->flops_per_token = 2.0 * pa;
+
+	if (w->cls == WL_INFERENCE) {
+		double ctx = (double)(w->input_tokens + w->output_tokens);
+		double mean_ctx = w->input_tokens + w->output_tokens / 2.0;
+		double n = w->concurrency_max ? 1.0 : (double)w->concurrency;
+		out->weights_gb = m->params * precision_bytes(w->precision) / ENG_GB;
+		out->kv_gb = n * eng_kv_seq_bytes_gpu(m, kvb, 1, ctx) / ENG_GB;
+		/* A request: prefill 2 x P_a x I plus causal attention (on
+		 * average I/2 earlier tokens), then O decode tokens. */
+		double in = (double)w->input_tokens, o = (double)w->output_tokens;
+		out->flops_total = 2.0 * pa * (in + o) + in * eng_attn_flops_token(m, in / 2.0) +
+				   o * eng_attn_flops_token(m, in + o / 2.0);
+		out->bytes_per_token = pa * precision_bytes(w->precision) +
+				       eng_kv_seq_bytes_gpu(m, kvb, 1, mean_ctx);
+		/* Two all-reduces of d activations (16 bit) per layer and token. */
+		out->link_bytes_per_step = 2.0 * m->layers * m->hidden * 2.0;
+		return;
+	}
+
+	double model_flops, hw_flops;
+	eng_train_flops_token(w, &model_flops, &hw_flops);
+	out->flops_total = model_flops * eng_train_tokens(w);
+
+	double s = (double)w->seq_len, h = m->hidden, a = m->heads;
+	double b = d->micro_batch.value > 0 ? d->micro_batch.value : 1;
+	double per_layer;
+	switch (w->recompute) {
+	case RECOMPUTE_FULL:
+		per_layer = 2.0 * s * b * h;
+		break;
+	case RECOMPUTE_SELECTIVE:
+		per_layer = 34.0 * s * b * h;
+		break;
+	default:
+		per_layer = s * b * h * (34.0 + 5.0 * a * s / h);
+		break;
+	}
+	out->activations_gb = per_layer * m->layers / ENG_GB;
+
+	bool frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
+	if (frozen) {
+		out->adapter_params = eng_adapter_params(m, d, w->lora_rank);
+		out->trained_params = out->adapter_params;
+		out->weights_gb = m->params * base_bytes_per_param(c, w) / ENG_GB;
+		out->optimizer_gb = out->adapter_params * d->adapter_bytes_per_param.value / ENG_GB;
+	} else {
+		out->trained_params = m->params;
+		out->weights_gb = m->params * precision_bytes(w->precision) / ENG_GB;
+		out->optimizer_gb = m->params * d->adam_bytes_per_param.value / ENG_GB;
+	}
+	out->bytes_per_token = d->training_elementwise_bytes.value * h * m->layers;
+	/* The data-parallel gradient all-reduce: 16-bit gradients. */
+	out->link_bytes_per_step = out->trained_params * 2.0;
+}
+
+double eng_base_bytes_per_param(const struct catalog *c, const struct workload *w)
+{
+	return base_bytes_per_param(c, w);
+}
