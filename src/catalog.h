@@ -225,7 +225,7 @@ void catalog_errors_fini(struct catalog_errors *e);
  * Loads every file under dir.  Returns NULL when anything is wrong, with
  * every problem found (up to CATALOG_MAX_ERRORS) in *errs, which the caller
  * finalises with catalog_errors_fini() either way.  catalog_load()
- * initialises *errs itself.  Items are sorted by id.
+ * initialises *errs itself; errs may be NULL.  Items are sorted by id.
  */
 struct catalog *catalog_load(const char *dir, struct catalog_errors *errs);
 void catalog_free(struct catalog *c);

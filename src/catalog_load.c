@@ -421,13 +421,14 @@ static void suggest_try(struct suggest *s, const char *word, const char *cand, s
 
 /* ---- walking a mapping with a table ---- */
 
-/* The component of key after prefix (up to the next dot), and whether
- * more follows (a group rather than a leaf). */
+/* Is key inside the mapping at prefix? */
 static bool under(const char *key, const char *prefix, size_t plen)
 {
 	return !strncmp(key, prefix, plen);
 }
 
+/* Length of key's component after the prefix (up to the next dot), and
+ * whether more follows (a group rather than a leaf). */
 static size_t component(const char *key, size_t plen, bool *group)
 {
 	const char *dot = strchr(key + plen, '.');
@@ -1010,8 +1011,8 @@ static char *join(const char *a, const char *b)
 	return format("%s%s%s", a, la && a[la - 1] == '/' ? "" : "/", b);
 }
 
-/* Parses one file into item (already zeroed) with table s.  Returns false
- * if the file could not be read as a mapping at all. */
+/* Parses one file into item (already zeroed) with table s; problems go to
+ * the current file's pending list. */
 static void load_file(struct ctx *x, const struct schema *s, const char *path, void *item)
 {
 	char err[512];
@@ -1185,6 +1186,9 @@ static void load_defaults(struct ctx *x, const char *dir)
 
 struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
 {
+	struct catalog_errors ignored;
+	if (!errs)
+		errs = &ignored;	/* the caller only wants yes or no */
 	memset(errs, 0, sizeof *errs);
 	struct ctx *x = calloc(1, sizeof *x);
 	struct catalog *c = calloc(1, sizeof *c);
@@ -1213,6 +1217,8 @@ struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
 		add_error(x, strdup("out of memory while reading the catalog"));
 	bool failed = errs->n > 0 || errs->truncated;
 	free(x);
+	if (errs == &ignored)
+		catalog_errors_fini(errs);
 	if (failed) {
 		catalog_free(c);
 		return NULL;
