@@ -328,7 +328,7 @@ static int handle_mouse(struct tui *t, const MEVENT *ev)
 			return global_action(t, dir < 0 ? ACT_PANEL_UP : ACT_PANEL_DOWN);
 		return dispatch(t, dir < 0 ? ACT_UP : ACT_DOWN, dir < 0 ? KEY_UP : KEY_DOWN);
 	}
-	if (!(ev->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)))
+	if (!(ev->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
 		return TUI_HANDLED;
 	if (ev->y == 0) {
 		for (int s = 0; s < TUI_NSTEPS; s++)

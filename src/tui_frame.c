@@ -35,11 +35,10 @@ enum tui_action tui_action_for_key(int ch)
 
 void tui_draw_stepbar(struct tui *t, WINDOW *win, int w)
 {
-	const char *sep = t->utf8 ? " \u203a " : " > ";
+	const char *sep = t->utf8 ? "\u203a" : ">";
 	int x = 0;
 
 	tui_fill(t, win, 0, 0, w, ROLE_step_other);
-	x += tui_put(t, win, 0, x, w - x, ROLE_step_other, " ");
 	for (int s = 0; s < TUI_NSTEPS; s++) {
 		const struct tui_step *st = tui_step_at(s);
 		bool missing = st->missing && st->missing(t);
@@ -52,7 +51,7 @@ void tui_draw_stepbar(struct tui *t, WINDOW *win, int w)
 		x += tui_put(t, win, 0, x, w - x, r, label);
 		t->step_x1[s] = x;
 		if (s + 1 < TUI_NSTEPS)
-			x += tui_put(t, win, 0, x, w - x, ROLE_step_other, sep + 1);
+			x += tui_put(t, win, 0, x, w - x, ROLE_step_other, sep);
 	}
 	/* the program's name and an unsaved-changes mark, right-aligned */
 	char title[64];

@@ -19,13 +19,16 @@ static const char *const tips[] = {
 /* lines: actions, a blank, the legend (4), a blank, the tips */
 static int total_lines(void)
 {
-	return ACT_COUNT + 1 + 5 + 1 + (int)(sizeof tips / sizeof tips[0]) + 1;
+	return ACT_COUNT + 1 + 5 + 1 + (int)(sizeof tips / sizeof tips[0]);
 }
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
+	char l[160];
 	tui_put(t, win, 0, 0, w, ROLE_header, "Keys");
-	tui_put(t, win, 0, 6, w - 6, ROLE_muted, "  (Esc or ? closes; Up/Down scroll)");
+	snprintf(l, sizeof l, "  Esc or ? closes, Up/Down scroll.  Theme: %s; %s.", t->theme.name,
+		 t->utf8 ? "UTF-8" : "ASCII");
+	tui_put(t, win, 0, 4, w - 4, ROLE_muted, l);
 	int avail = h - 1;
 	int n = total_lines();
 	if (t->help_top > n - avail)
@@ -41,7 +44,6 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	}
 	EMIT((void)0);
 	EMIT(tui_put(t, win, y, 0, w, ROLE_header, "Bars and marks"));
-	char l[160];
 	snprintf(l, sizeof l, "fits: the resource has room (below the tight threshold, %.0f%%)",
 		 t->cat->defaults.tight_fraction.value * 100);
 	EMIT((tui_put(t, win, y, 2, 2, ROLE_bar_fits, tui_glyph(t, GLYPH_fits)),
@@ -56,8 +58,6 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	EMIT((void)0);
 	for (size_t i = 0; i < sizeof tips / sizeof tips[0]; i++)
 		EMIT(tui_put(t, win, y, 2, w - 2, ROLE_muted, tips[i]));
-	snprintf(l, sizeof l, "Theme: %s; characters: %s.", t->theme.name, t->utf8 ? "UTF-8" : "ASCII");
-	EMIT(tui_put(t, win, y, 2, w - 2, ROLE_muted, l));
 #undef EMIT
 }
 

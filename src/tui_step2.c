@@ -154,7 +154,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		tui_put(t, win, y, 0, 1, foc ? ROLE_field_focus : ROLE_selection,
 			r == chosen ? (t->utf8 ? "\u25b8" : ">") : " ");
 		enum theme_role nr = foc ? ROLE_field_focus : r->filtered || !r->fits ? ROLE_muted : ROLE_value;
-		tui_put(t, win, y, 2, name_w - 2, nr, tui_accel_name(r->accel));
+		tui_put(t, win, y, 2, name_w - 2, nr,
+			name_w < 24 ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
 		if (r->filtered) {
 			char why[200];
 			snprintf(why, sizeof why, "filtered: %s", r->filter_reason);

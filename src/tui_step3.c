@@ -36,16 +36,18 @@ static struct cols columns(int w)
 	c.mark = 0;
 	c.rank = 2;
 	c.name = 6;
-	c.name_w = w - 57 - c.name;
-	if (c.name_w > 24)
-		c.name_w = 24;
-	if (c.name_w < 12)
-		c.name_w = 12;
-	c.gpus = c.name + c.name_w;	/* right-aligned fields from here */
+	/* right-aligned figures after the name: GPUs 4, nodes 5, perf 9,
+	 * capex 11, kW 6, cost 9, one space before each */
+	c.name_w = w - c.name - 50;
+	if (c.name_w > 26)
+		c.name_w = 26;
+	if (c.name_w < 10)
+		c.name_w = 10;
+	c.gpus = c.name + c.name_w;
 	c.nodes = c.gpus + 5;
 	c.perf = c.nodes + 6;
-	c.capex = c.perf + 11;
-	c.kw = c.capex + 13;
+	c.capex = c.perf + 10;
+	c.kw = c.capex + 12;
 	c.cost = c.kw + 7;
 	return c;
 }
@@ -88,8 +90,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	tui_put(t, win, y, c.name, c.name_w, ROLE_header, "Accelerator");
 	tui_put_right(t, win, y, c.gpus, 4, ROLE_header, "GPUs");
 	tui_put_right(t, win, y, c.nodes, 5, ROLE_header, "Nodes");
-	tui_put_right(t, win, y, c.perf, 10, ROLE_header, inf ? "Tok/s" : "Time");
-	tui_put_right(t, win, y, c.capex, 12, ROLE_header, "Capex");
+	tui_put_right(t, win, y, c.perf, 9, ROLE_header, inf ? "Tok/s" : "Time");
+	tui_put_right(t, win, y, c.capex, 11, ROLE_header, "Capex");
 	tui_put_right(t, win, y, c.kw, 6, ROLE_header, "kW");
 	tui_put_right(t, win, y, c.cost, 9, ROLE_header, inf ? "$/Mtok" : "Run cost");
 	y++;
@@ -124,7 +126,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 			snprintf(buf, sizeof buf, "%d", r->rank);
 		tui_put_right(t, win, y, c.rank, 3, vr, buf);
 		tui_put(t, win, y, c.name, c.name_w - 1, r == chosen && !foc ? ROLE_selection : vr,
-			tui_accel_name(r->accel));
+			c.name_w < 22 ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
 		if (grey) {
 			char why[220];
 			snprintf(why, sizeof why, "%s: %s", r->filtered ? "filtered" : "does not fit",
@@ -137,8 +139,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		snprintf(buf, sizeof buf, "%d", r->nodes);
 		tui_put_right(t, win, y, c.nodes, 5, vr, buf);
 		tui_result_perf(t, r, buf, sizeof buf);
-		tui_put_right(t, win, y, c.perf, 10, vr, buf);
-		tui_put_right(t, win, y, c.capex, 12, vr, tui_fmt_usd(buf, sizeof buf, r->capex_usd));
+		tui_put_right(t, win, y, c.perf, 9, vr, buf);
+		tui_put_right(t, win, y, c.capex, 11, vr, tui_fmt_usd(buf, sizeof buf, r->capex_usd));
 		tui_put_right(t, win, y, c.kw, 6, vr, tui_fmt_kw(buf, sizeof buf, r->power_kw));
 		tui_result_cost(t, r, buf, sizeof buf);
 		tui_put_right(t, win, y, c.cost, 9, vr, buf);

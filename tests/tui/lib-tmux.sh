@@ -1,0 +1,201 @@
+# Helpers for the wizard's end-to-end tests (sourced, not a test itself).
+# Each test drives the real binary in its own tmux server (a socket named
+# after the test and the shell's pid) and always kills it.
+#
+#   . "$TOP_SRCDIR/tests/tui/lib-tmux.sh"
+#   tui_start 80 24 --scenario "$SCENARIO"     # LC_ALL=C.UTF-8, TERM=xterm-256color
+#   tui_wait "1 Workload"  || ...               # polls capture-pane, up to 5 s
+#   tui_keys 3                                 # tmux send-keys
+#   tui_screen                                 # sets $screen
+#   tui_exit_status                            # waits for the program to end; sets $rc
+. "$TOP_SRCDIR/tests/lib.sh"
+
+command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
+
+TUI_SOCK="accelsizer-$(basename "$0" .sh)-$$"
+SCENARIO="$TOP_SRCDIR/tests/tui/llama70b-fp16.yaml"
+export SCENARIO
+
+tm() {
+	tmux -L "$TUI_SOCK" -f /dev/null "$@"
+}
+
+# Stops this test's tmux server and waits until it is gone, so the next
+# session never talks to a dying server.
+tm_stop() {
+	tm kill-server >/dev/null 2>&1
+	n=30
+	while [ "$n" -gt 0 ] && tm has-session >/dev/null 2>&1; do
+		sleep 0.05
+		n=$((n - 1))
+	done
+}
+
+# tm_new ARGS...: new-session, retried while a previous server winds down.
+tm_new() {
+	tm_stop
+	n=10
+	while [ "$n" -gt 0 ]; do
+		tm new-session -d -s t "$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	tm new-session -d -s t "$@"
+}
+
+tui_cleanup() {
+	tm kill-server >/dev/null 2>&1
+	rm -rf "$TMPD"
+}
+trap tui_cleanup EXIT
+
+# tui_start_env W H "ENV=..." ... -- ARGS...: starts the wizard in a fresh
+# session with extra environment; stderr goes to $TMPD/stderr and the exit
+# status to $TMPD/rc when it ends.
+tui_start_env() {
+	w=$1 h=$2
+	shift 2
+	envs=""
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		envs="$envs '$1'"
+		shift
+	done
+	[ "$1" = "--" ] && shift
+	args=""
+	for a in "$@"; do args="$args '$a'"; done
+	rm -f "$TMPD/rc" "$TMPD/stderr"
+	# the pane stays after exit (sleep) so a failure can still be read
+	tm_new -x "$w" -y "$h" \
+		"env LC_ALL=C.UTF-8 TERM=xterm-256color $envs '$ACCELSIZER' $args 2>'$TMPD/stderr'; echo \$? >'$TMPD/rc'; sleep 60"
+}
+
+tui_start() {
+	w=$1 h=$2
+	shift 2
+	tui_start_env "$w" "$h" -- "$@"
+}
+
+tui_screen() {
+	screen=$(tm capture-pane -p -t t 2>/dev/null)
+}
+
+# Captures until two captures 50 ms apart agree (at most 2 s): the
+# program has finished drawing what it drew.
+tui_settle() {
+	n=40
+	tui_screen
+	while [ "$n" -gt 0 ]; do
+		sleep 0.05
+		prev=$screen
+		tui_screen
+		[ "$prev" = "$screen" ] && return 0
+		n=$((n - 1))
+	done
+}
+
+# Screen with escape sequences (colours and attributes).
+tui_screen_escapes() {
+	screen_e=$(tm capture-pane -p -e -t t 2>/dev/null)
+}
+
+# tui_wait TEXT [TENTHS]: polls the screen until it shows TEXT (default
+# 5 s).  Returns 1 on timeout, with the last screen in $screen.
+tui_wait() {
+	n=${2:-50}
+	while [ "$n" -gt 0 ]; do
+		tui_screen
+		case $screen in *"$1"*) tui_settle; return 0 ;; esac
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+
+# tui_wait_re ERE [TENTHS]: like tui_wait with an extended regex.
+tui_wait_re() {
+	n=${2:-50}
+	while [ "$n" -gt 0 ]; do
+		tui_screen
+		printf '%s\n' "$screen" | grep -Eq -- "$1" && { tui_settle; return 0; }
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+
+# tui_wait_gone TEXT: until TEXT is no longer on the screen.
+tui_wait_gone() {
+	n=${2:-50}
+	while [ "$n" -gt 0 ]; do
+		tui_screen
+		case $screen in *"$1"*) ;; *) return 0 ;; esac
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+
+tui_keys() {
+	tm send-keys -t t "$@"
+}
+
+# Types text literally (no key names).
+tui_type() {
+	tm send-keys -t t -l "$1"
+}
+
+tui_resize() {
+	tm resize-window -t t -x "$1" -y "$2"
+}
+
+# Waits (up to 5 s) for the program to end; sets $rc and $err.
+tui_exit_status() {
+	n=${1:-50}
+	while [ "$n" -gt 0 ] && [ ! -s "$TMPD/rc" ]; do
+		sleep 0.1
+		n=$((n - 1))
+	done
+	rc=$(cat "$TMPD/rc" 2>/dev/null || echo "still running")
+	err=$(cat "$TMPD/stderr" 2>/dev/null)
+}
+
+# check_screen NAME TEXT: waits for TEXT and records one TAP line.
+check_screen() {
+	if tui_wait "$2"; then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1" "expected on screen: $2" "screen:" "$screen"
+	fi
+}
+
+# check_screen_re NAME ERE: waits for a line matching ERE.
+check_screen_re() {
+	if tui_wait_re "$2"; then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1" "expected a line matching: $2" "screen:" "$screen"
+	fi
+}
+
+# check_screen_lacks NAME TEXT: the current screen must not show TEXT.
+check_screen_lacks() {
+	tui_screen
+	case $screen in
+	*"$2"*) tap_not_ok "$1" "not expected on screen: $2" "screen:" "$screen" ;;
+	*) tap_ok "$1" ;;
+	esac
+}
+
+# A mouse click at 0-based column x, row y, as an xterm reports it (X10
+# encoding: ESC [ M, button+32, x+33, y+33).
+tui_click() {
+	b=$(printf "\\$(printf %o 32)")
+	cx=$(printf "\\$(printf %o $(($1 + 33)))")
+	cy=$(printf "\\$(printf %o $(($2 + 33)))")
+	tm send-keys -t t -l "$(printf '\033[M')$b$cx$cy"
+}
+
+# The line of the screen that contains TEXT (first match).
+screen_line() {
+	printf '%s\n' "$screen" | grep -F -m1 -- "$1"
+}
