@@ -1,9 +1,206 @@
+/*
+ * `accelsizer recommend` and `accelsizer validate`: the engine without the
+ * wizard.  recommend ranks every accelerator in the catalog for the
+ * workload (or sizes the one named with --accelerator); validate prints the
+ * benchmark plan for the named accelerator, with the engine's predictions
+ * as acceptance thresholds.  Both read the same workload options (and
+ * --scenario) as bom, sweep and the wizard.
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "cli_report.h"
+#include "cli_workload.h"
+#include "scenario.h"
+
+static void usage_recommend(FILE *f)
+{
+	fputs("Usage: accelsizer recommend [WORKLOAD OPTION]... [--format table|csv|yaml]\n"
+	      "Rank the accelerators in the catalog for a workload: GPUs, nodes, layout,\n"
+	      "predicted throughput or training time, cost, power, and the resource that\n"
+	      "binds, with a one-line reason.  With --accelerator, size only that one.\n"
+	      "\n"
+	      "Workload options:\n", f);
+	cli_workload_usage(f);
+	fputs("\nOutput:\n"
+	      "      --format FMT                   table (default), csv or yaml\n"
+	      "  -h, --help                         display this help and exit\n"
+	      "\n"
+	      "Examples:\n"
+	      "  accelsizer recommend --model llama-2-70b --precision fp8 --concurrency 256 \\\n"
+	      "      --tokens-per-s-per-user 20 --ttft-ms 500\n"
+	      "  accelsizer recommend --workload pretrain --model llama-2-7b --tokens 2T --days 30\n"
+	      "  accelsizer recommend --workload finetune --method qlora --model llama-3.1-70b --format csv\n"
+	      "\n"
+	      "Exit status: 0 something fits, 1 nothing in the catalog can meet the workload\n"
+	      "(or the named accelerator cannot), 2 bad input.\n", f);
+}
+
+static void usage_validate(FILE *f)
+{
+	fputs("Usage: accelsizer validate [WORKLOAD OPTION]... --accelerator ID [--format table|csv|yaml]\n"
+	      "Print the validation plan for one accelerator: which benchmark to run on the\n"
+	      "candidate hardware, the metric, the engine's prediction and the threshold the\n"
+	      "measurement must meet before a large commitment.\n"
+	      "\n"
+	      "Workload options:\n", f);
+	cli_workload_usage(f);
+	fputs("\nOutput:\n"
+	      "      --format FMT                   table (default), csv or yaml\n"
+	      "  -h, --help                         display this help and exit\n"
+	      "\n"
+	      "Exit status: 0 plan printed, 1 the accelerator cannot meet the workload,\n"
+	      "2 bad input.\n", f);
+}
+
+struct run {
+	struct catalog *c;
+	struct scenario s;
+	bool have_scenario;
+	struct engine_report rep;
+	enum cli_format fmt;
+};
+
+/* Parses, loads the catalog (and scenario) and runs the engine.  Returns
+ * -1 to go on, or the exit status. */
+static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *))
+{
+	const char *fmt = NULL;
+	struct cli_opt mine[] = { { "--format", true, &fmt } };
+	struct cli_extra x = { .opts = mine, .n_opts = 1 };
+	memset(r, 0, sizeof *r);
+	if (cli_workload_prescan(argc, argv, &x))
+		return EXIT_BADINPUT;
+	if (x.help) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	r->c = cli_load_catalog(x.catalog_dir);
+	if (!r->c)
+		return EXIT_BADINPUT;
+	scenario_init(&r->s, r->c);
+	r->have_scenario = true;
+	if (x.scenario) {
+		char err[512];
+		if (!scenario_apply_file(x.scenario, r->c, &r->s, err, sizeof err)) {
+			fprintf(stderr, "accelsizer: %s\n", err);
+			return EXIT_BADINPUT;
+		}
+	}
+	if (cli_workload_parse(argc, argv, r->c, &r->s.w, &x))
+		return EXIT_BADINPUT;
+	r->fmt = CLI_FMT_TABLE;
+	if (fmt && !cli_format_parse("--format", fmt, &r->fmt))
+		return EXIT_BADINPUT;
+	if (!engine_report_init(&r->rep, r->c)) {
+		fprintf(stderr, "accelsizer: out of memory\n");
+		return EXIT_BADINPUT;
+	}
+	engine_run(r->c, &r->s.w, &r->rep);
+	return -1;
+}
+
+static void finish(struct run *r)
+{
+	engine_report_fini(&r->rep);
+	if (r->have_scenario)
+		scenario_fini(&r->s);
+	catalog_free(r->c);
+}
+
+static int write_report(struct run *r, size_t first, size_t count)
+{
+	bool ok;
+	switch (r->fmt) {
+	case CLI_FMT_CSV:
+		ok = cli_report_csv(stdout, &r->rep, first, count);
+		break;
+	case CLI_FMT_YAML:
+		ok = cli_report_yaml(stdout, r->c, &r->s.w, &r->rep, first, count);
+		break;
+	default:
+		ok = cli_report_table(stdout, r->c, &r->s.w, &r->rep, first, count);
+		break;
+	}
+	if (fflush(stdout) || !ok) {
+		fprintf(stderr, "accelsizer: cannot write the report to standard output\n");
+		return EXIT_BADINPUT;
+	}
+	return EXIT_OK;
+}
+
 int cli_recommend_main(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "accelsizer: '%s' is not built yet\n", argv[0]);
-	return EXIT_BADINPUT;
+	struct run r;
+	int rc = prepare(argc, argv, &r, usage_recommend);
+	if (rc >= 0) {
+		finish(&r);
+		return rc;
+	}
+	const struct workload *w = &r.s.w;
+	size_t first = 0, count = 0;
+	if (w->accel) {
+		for (size_t i = 0; i < r.rep.n; i++)
+			if (r.rep.results[i].accel == w->accel)
+				first = i, count = 1;
+	}
+	rc = write_report(&r, first, count);
+	if (rc == EXIT_OK) {
+		const struct engine_result *top = r.rep.n ? &r.rep.results[first] : NULL;
+		if (w->accel && top && (!top->fits || top->filtered)) {
+			fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n", top->accel->id,
+				top->fits ? top->filter_reason : top->reason);
+			rc = EXIT_UNMET;
+		} else if (!w->accel && r.rep.n_fitting == 0) {
+			if (top && top->fits)
+				fprintf(stderr, "accelsizer: every accelerator that fits is filtered out "
+					"(%s: %s)\n", top->accel->id, top->filter_reason);
+			else
+				fprintf(stderr, "accelsizer: nothing in the catalog can meet this workload "
+					"(%s: %s)\n", top ? top->accel->id : "-", top ? top->reason : "empty catalog");
+			rc = EXIT_UNMET;
+		}
+	}
+	finish(&r);
+	return rc;
 }
-int cli_validate_main(int argc, char **argv) { return cli_recommend_main(argc, argv); }
+
+int cli_validate_main(int argc, char **argv)
+{
+	struct run r;
+	int rc = prepare(argc, argv, &r, usage_validate);
+	if (rc >= 0) {
+		finish(&r);
+		return rc;
+	}
+	const struct workload *w = &r.s.w;
+	if (!w->accel) {
+		fprintf(stderr, "accelsizer: validate needs --accelerator ID: the candidate to benchmark\n"
+			"Try 'accelsizer validate --help' for more information.\n");
+		finish(&r);
+		return EXIT_BADINPUT;
+	}
+	const struct engine_result *res = engine_report_find(&r.rep, w->accel);
+	if (!res || !res->fits) {
+		fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n", w->accel->id,
+			res ? res->reason : "not evaluated");
+		finish(&r);
+		return EXIT_UNMET;
+	}
+	if (res->filtered)
+		fprintf(stderr, "accelsizer: note: %s is outside your filters (%s)\n", w->accel->id,
+			res->filter_reason);
+	struct engine_plan plan;
+	engine_validation_plan(r.c, w, res, &plan);
+	bool ok = cli_plan_write(stdout, r.fmt, w, res, &plan);
+	if (fflush(stdout) || !ok) {
+		fprintf(stderr, "accelsizer: cannot write the plan to standard output\n");
+		rc = EXIT_BADINPUT;
+	} else {
+		rc = EXIT_OK;
+	}
+	finish(&r);
+	return rc;
+}

@@ -1,3 +1,78 @@
+/*
+ * cli_workload: the workload options every command shares (recommend,
+ * validate, bom, sweep, the wizard's command line): parsing with strict
+ * numbers and messages that name the flag, and their --help text.
+ *
+ * Two passes, so that a scenario file can sit under the flags:
+ *
+ *   struct cli_extra x = { .opts = mine, .n_opts = n };
+ *   if (cli_workload_prescan(argc, argv, &x))       // --catalog, --scenario, --help
+ *           return EXIT_BADINPUT;
+ *   c = cli_load_catalog(x.catalog_dir);
+ *   engine_workload_init(&w, c);                      // or scenario_init()
+ *   ... apply x.scenario if given ...                 // scenario_apply_file()
+ *   if (cli_workload_parse(argc, argv, c, &w, &x))   // flags override it
+ *           return EXIT_BADINPUT;
+ *
+ * argv[0] is the command name; the options follow.  Both "--flag value" and
+ * "--flag=value" work.  A command's own options are declared in x.opts and
+ * their values handed back through the pointers there; anything else that
+ * is not a workload option is an error.  Messages go to stderr as
+ * "accelsizer: --input-tokens: 'abc' is not a whole number".
+ */
 #ifndef ACCELSIZER_CLI_WORKLOAD_H
 #define ACCELSIZER_CLI_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "catalog.h"
+#include "engine.h"
+
+/* One command-specific option.  value receives the argument (or "1" for an
+ * option without one); it points into argv. */
+struct cli_opt {
+	const char *name;		/* "--format", "-o" */
+	bool has_arg;
+	const char **value;
+};
+
+struct cli_extra {
+	/* The caller's own options (may be NULL / 0). */
+	const struct cli_opt *opts;
+	size_t n_opts;
+	/* Found by cli_workload_prescan(). */
+	const char *catalog_dir;	/* --catalog DIR, or NULL */
+	const char *scenario;		/* --scenario FILE, or NULL */
+	bool help;			/* -h / --help */
+	/* Set by cli_workload_parse(): which workload flags were given. */
+	bool set_precision, set_kv_precision, set_gpus, set_accel, set_workload;
+};
+
+/* Finds --catalog, --scenario and --help without judging anything else.
+ * Returns 0, or EXIT_BADINPUT (message printed) when one of them lacks its
+ * value. */
+int cli_workload_prescan(int argc, char **argv, struct cli_extra *x);
+
+/* Applies every workload option in argv to *w (--workload first, so its
+ * class defaults never overwrite a flag), then checks the whole workload
+ * with engine_workload_valid().  Returns 0 or EXIT_BADINPUT. */
+int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct workload *w,
+		       struct cli_extra *x);
+
+/* The shared options' help text, one line each, for a command's --help. */
+void cli_workload_usage(FILE *f);
+
+/*
+ * Strict parsers, exported for the commands' own options.  Each prints
+ * "accelsizer: FLAG: ..." and returns false on bad input.
+ *   whole numbers: digits only (no sign, spaces, commas), within [min, max];
+ *   numbers: plain decimal with optional exponent, finite, within [min, max];
+ *   token counts: a number with an optional k, M, B (or G), T suffix.
+ */
+bool cli_parse_whole(const char *flag, const char *s, long min, long max, long *out);
+bool cli_parse_number(const char *flag, const char *s, double min, double max, double *out);
+bool cli_parse_tokens(const char *flag, const char *s, double min, double max, double *out);
+
 #endif

@@ -136,7 +136,9 @@ struct engine_result {
 	double perf_per_watt;		/* output (inference) or trained (training)
 					 * tokens/s per W of cluster power */
 
-	/* Added for the BOM and the wizard's node screen. */
+	/* Added for the BOM, the reports and the wizard's node screen. */
+	enum workload_class cls;	/* the class this result was sized for */
+	int virtual_stages;		/* training: interleaved pipeline chunks per GPU */
 	int gpus_installed;		/* accelerators bought: full baseboards and
 					 * spare nodes included (PCIe: cards used) */
 	int gpus_per_node;

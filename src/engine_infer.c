@@ -275,11 +275,14 @@ static int best_layout(const struct ictx *x, const struct ilayout *ls, int n, in
 	return best;
 }
 
+/* "Llama 2 70B at fp16": the model's own name, or its size for a custom
+ * model without one. */
 static void prec_label(const struct ictx *x, char *buf, size_t n)
 {
 	char p[16];
 	eng_params_label(x->m->params, p, sizeof p);
-	snprintf(buf, n, "%s at %s", p, precision_name(x->pr.used));
+	snprintf(buf, n, "%s at %s", x->m->name && x->m->name[0] ? x->m->name : p,
+		 precision_name(x->pr.used));
 }
 
 static void fill_common(const struct ictx *x, const struct ilayout *l, long b, long rep,
@@ -335,13 +338,11 @@ static const char *link_name(const struct ictx *x, int t)
 
 static void reason_fallback(const struct ictx *x, struct engine_result *r)
 {
-	char p[16];
-	eng_params_label(x->m->params, p, sizeof p);
 	double req_gb = x->m->params * precision_bytes(x->pr.requested) / ENG_GB;
 	double used_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
 	snprintf(r->reason, sizeof r->reason,
-		 "no %s on %s: runs at %s, so %s needs %.0f GB of weights instead of %.0f GB",
-		 precision_name(x->pr.requested), x->a->name, precision_name(x->pr.used), p,
+		 "no %s on %s: runs at %s, so the weights take %.0f GB instead of %.0f GB",
+		 precision_name(x->pr.requested), x->a->name, precision_name(x->pr.used),
 		 used_gb, req_gb);
 }
 
@@ -372,11 +373,22 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			}
 		}
 		if (li < 0) {
+			bool mem = true;
+			for (int i = 0; i < n; i++)
+				if (ls[i].g <= x->fixed_gpus && ls[i].bmem >= 1)
+					mem = false;
 			r->fits = false;
-			r->binding = RES_MEMORY;
-			snprintf(r->reason, sizeof r->reason,
-				 "%d GPUs cannot hold %s with one %ld-token sequence within the targets",
-				 x->fixed_gpus, what, (long)x->ctx_full);
+			r->binding = mem ? RES_MEMORY : RES_COMPUTE;
+			if (mem)
+				snprintf(r->reason, sizeof r->reason,
+					 "%s needs %.0f GB of weights: more than %d x %.0f GB GPU%s (%.0f GB usable)",
+					 what, x->m->params * x->pr.weight_bytes / ENG_GB, x->fixed_gpus,
+					 x->a->mem_gb, x->fixed_gpus == 1 ? "" : "s",
+					 x->fixed_gpus * x->usable / ENG_GB);
+			else
+				snprintf(r->reason, sizeof r->reason,
+					 "%d GPU%s cannot meet the TTFT target of %.0f ms", x->fixed_gpus,
+					 x->fixed_gpus == 1 ? "" : "s", w->ttft_ms);
 			return;
 		}
 		rep = x->fixed_gpus / ls[li].g;
@@ -394,10 +406,11 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 				 x->fixed_gpus, best_cap, x->n_users, cap, ls[li].t);
 			return;
 		}
+		r->fits = true;
 		r->binding = RES_MEMORY;
 		snprintf(r->reason, sizeof r->reason,
-			 "%d GPUs as chosen: %ld TP%d replicas of up to %ld users", x->fixed_gpus, rep,
-			 ls[li].t, cap);
+			 "%d GPU%s as chosen: %ld replica%s of TP%d, up to %ld users each", x->fixed_gpus,
+			 x->fixed_gpus == 1 ? "" : "s", rep, rep == 1 ? "" : "s", ls[li].t, cap);
 		return;
 	}
 
@@ -490,12 +503,21 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 				 "%s needs %.0f GB of weights: more than one %.0f GB GPU (%.0f GB usable); "
 				 "%ld users' KV cache adds %.0f GB",
 				 what, wgb, x->a->mem_gb, x->usable / ENG_GB, x->n_users, kvgb);
+		else if (r->gpus == 1)
+			snprintf(r->reason, sizeof r->reason,
+				 "%s (%.0f GB) plus KV cache for %ld users (%.0f GB) fits one %.0f GB GPU (%.0f GB usable)",
+				 what, wgb, x->n_users, kvgb, x->a->mem_gb, x->usable / ENG_GB);
 		else
 			snprintf(r->reason, sizeof r->reason,
-				 "%s (%.0f GB) plus KV cache for %ld users (%.0f GB) needs %d x %.0f GB GPUs",
+				 "%s (%.0f GB) plus KV cache for %ld users (%.0f GB) needs %d GPUs of %.0f GB",
 				 what, wgb, x->n_users, kvgb, r->gpus, x->a->mem_gb);
 	}
-	if (link_binds(x, r)) {
+	/* The interconnect binds when all-reduces eat the step of a replica
+	 * sized for speed or throughput; when memory or the TTFT target chose
+	 * the group, that stays the reason. */
+	bool speed_drove = r->binding == RES_BANDWIDTH ||
+			   (r->binding == RES_COMPUTE && !(g_ttft > g_speed && g_speed > 0 && !(g_final > g_ttft)));
+	if (speed_drove && link_binds(x, r)) {
 		r->binding = RES_INTERCONNECT;
 		snprintf(r->reason, sizeof r->reason,
 			 "TP%d all-reduces over %s take %.0f%% of each decode step",

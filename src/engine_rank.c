@@ -42,7 +42,7 @@ void eng_result_clear(struct engine_result *r, const struct catalog_accel *a)
 	memset(r, 0, sizeof *r);
 	r->accel = a;
 	r->binding = RES_NONE;
-	r->tp = r->pp = r->dp = r->ep = r->replicas = 1;
+	r->tp = r->pp = r->dp = r->ep = r->replicas = r->virtual_stages = 1;
 	r->output_tokens_per_s = r->tokens_per_s_per_user = r->ttft_ms = r->step_ms = NAN;
 	r->train_hours = r->gpu_hours = r->scaling_efficiency = r->step_s = r->mfu = NAN;
 	r->usd_per_mtok = r->run_cost_usd = r->perf_per_watt = NAN;
@@ -115,6 +115,7 @@ void engine_evaluate(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, struct engine_result *out)
 {
 	eng_result_clear(out, a);
+	out->cls = w->cls;
 	char why[160];
 	if (!engine_workload_valid(w, why, sizeof why)) {
 		out->fits = false;

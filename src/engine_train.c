@@ -42,11 +42,12 @@ struct tctx {
 	double base_bytes;		/* frozen base, per parameter */
 	double adapters;
 	int node, tmax;
+	int step;			/* GPU counts come in multiples of this */
 	double nic_bw;
 };
 
 struct tlayout {
-	int t, p, d, ep, zero;
+	int t, p, v, d, ep, zero;	/* v: virtual stages per GPU (interleaved 1F1B) */
 	long m;				/* micro-batches per step per pipeline */
 	double mem_gpu;			/* bytes */
 	double compute, elem, bubble, tp_comm, pp_comm, dp_comm, dp_exposed, step;
@@ -98,12 +99,16 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->node = eng_max_node_gpus(c, a);
 	x->plat = eng_platform_choose(c, a, x->node, x->node);
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
-	int reach = a->link_domain > 1 ? a->link_domain : x->node;
-	if (reach > x->node)
-		reach = x->node;
+	/* TP inside the node: over the GPU link, or PCIe past it. */
+	int reach = a->link_domain > x->node ? a->link_domain : x->node;
 	x->tmax = reach < max_tp ? reach : max_tp;
 	if (x->tmax < 1)
 		x->tmax = 1;
+	/* GPU counts in whole 8-GPU boards; a rack-scale node (NVL72) is
+	 * bought whole but a job may use part of it. */
+	x->step = x->node < max_tp ? x->node : max_tp;
+	if (x->step < 1)
+		x->step = 1;
 	x->nic_bw = eng_nic_bw(c, x->plat);
 	return x->node > 0 && x->plat && x->peak > 0 && x->eff > 0 && x->bw > 0;
 }
@@ -163,6 +168,10 @@ static double mem_gpu(const struct tctx *x, const struct tlayout *l)
 	/* 1F1B: the first stage holds p micro-batches of L/p layers, i.e. a
 	 * whole model's worth; sequence parallelism divides by t. */
 	double inflight = l->m < l->p ? (double)l->m : (double)l->p;
+	/* Interleaving keeps slightly more in flight on the first stage
+	 * (Narayanan et al. 2021, section 2.2.2). */
+	if (l->v > 1)
+		inflight *= 1.0 + (l->p - 1.0) / ((double)l->p * l->v);
 	double act = x->act_layer / l->t * ((double)x->m->layers / l->p) * inflight;
 	double reserve = (l->t * l->p * l->d > 1 ? d->runtime_reserve_tp_gb.value
 						 : d->runtime_reserve_tp1_gb.value) * ENG_GB;
@@ -175,7 +184,9 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 	l->compute = x->hw_tok * x->gbt / (G * x->peak * x->eff);
 	l->elem = x->elem_bytes_tok * x->gbt / (G * x->bw);
 	double work = l->compute + l->elem;
-	l->bubble = l->p > 1 ? work * (l->p - 1) / (double)l->m : 0;
+	/* 1F1B bubble (p-1)/(m+p-1) of the pipeline's time, i.e. (p-1)/m of
+	 * the work; interleaving v chunks per GPU divides it by v. */
+	l->bubble = l->p > 1 ? work * (l->p - 1) / ((double)l->m * l->v) : 0;
 
 	double msg = x->b * x->s * m->hidden * 2.0;
 	int ars = x->w->recompute == RECOMPUTE_FULL ? 6 : 4;
@@ -185,7 +196,7 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 
 	bool one_node = l->t * l->p * l->d <= x->node;
 	double pp_bw = l->t * l->p <= x->node ? eng_link_bw(x->c, x->a, x->plat, 2) : x->nic_bw;
-	l->pp_comm = l->p > 1 ? (double)l->m * 2.0 * (msg / pp_bw + x->lat) : 0;
+	l->pp_comm = l->p > 1 ? (double)l->m * 2.0 * l->v * (msg / pp_bw + x->lat) : 0;
 
 	l->dp_comm = 0;
 	if (l->d > 1) {
@@ -220,27 +231,41 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 			/* Each data-parallel rank needs at least one sequence. */
 			if (d > x->seqs)
 				continue;
-			for (int z = 0; z <= 3; z++) {
-				if (d == 1 && z > 0)
-					break;
-				struct tlayout l = { .t = t, .p = p, .d = d, .zero = z };
-				l.ep = expert_parallel(x->m, d);
-				l.m = (long)ceil(x->seqs / ((double)d * x->b));
-				l.mem_gpu = mem_gpu(x, &l);
-				if (l.mem_gpu < *min_mem)
-					*min_mem = l.mem_gpu;
-				if (l.mem_gpu > x->usable)
+			/* Virtual stages: 1, or the chunks of layers per GPU
+			 * (up to 8) when there is a pipeline to interleave. */
+			int lps = x->m->layers / p;
+			for (int v = 1; v <= 8 && v <= lps; v++) {
+				if (lps % v || (v > 1 && p == 1))
 					continue;
-				step_time(x, G, &l);
-				if (!found || l.step < best->step * 0.9999 ||
-				    (l.step <= best->step * 1.0001 && l.mem_gpu < best->mem_gpu)) {
-					*best = l;
-					found = true;
+				for (int z = 0; z <= 3; z++) {
+					if (d == 1 && z > 0)
+						break;
+					struct tlayout l = { .t = t, .p = p, .v = v, .d = d, .zero = z };
+					l.ep = expert_parallel(x->m, d);
+					l.m = (long)ceil(x->seqs / ((double)d * x->b));
+					l.mem_gpu = mem_gpu(x, &l);
+					if (l.mem_gpu < *min_mem)
+						*min_mem = l.mem_gpu;
+					if (l.mem_gpu > x->usable)
+						continue;
+					step_time(x, G, &l);
+					if (!found || l.step < best->step * 0.9999 ||
+					    (l.step <= best->step * 1.0001 && l.mem_gpu < best->mem_gpu)) {
+						*best = l;
+						found = true;
+					}
 				}
 			}
 		}
 	}
 	return found;
+}
+
+/* The largest GPU count the global batch allows a layout for. */
+static int lo_fail_gpus(const struct tctx *x)
+{
+	double g = x->seqs * x->tmax * 16;
+	return g > ENG_MAX_GPUS ? ENG_MAX_GPUS : (int)g;
 }
 
 static double hours_for(const struct tctx *x, int G, const struct tlayout *l)
@@ -268,7 +293,7 @@ void eng_train(const struct catalog *c, const struct workload *w,
 
 	char what[64], size[16];
 	eng_params_label(x.m->params, size, sizeof size);
-	snprintf(what, sizeof what, "%s%s at %s", size,
+	snprintf(what, sizeof what, "%s%s at %s", x.m->name && x.m->name[0] ? x.m->name : size,
 		 w->cls == WL_FINETUNE ? (w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune") : "",
 		 precision_name(x.pr.used));
 
@@ -276,38 +301,42 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	double min_mem = 0;
 	int G, G_fit = 0;
 	bool fixed = w->accel == a && w->gpus > 0;
-	bool fits, target_missed = false;
+	bool fits, target_missed = false, batch_limited = false;
 
 	if (fixed) {
 		G = w->gpus;
 		fits = search(&x, G, &best, &min_mem);
 	} else {
-		/* Smallest node multiple that fits: doubling, then bisection. */
+		/* Smallest multiple of the step that fits: doubling, then
+		 * bisection.  A count with no layout at all (the global batch
+		 * has fewer sequences than data-parallel ranks) ends the search. */
 		int lo = 0, hi = 1;
-		int cap = ENG_MAX_GPUS / x.node;
-		while (hi <= cap && !search(&x, hi * x.node, &best, &min_mem)) {
-			lo = hi;
-			hi *= 2;
-		}
-		if (hi > cap) {
-			hi = cap;
-			if (!search(&x, hi * x.node, &best, &min_mem))
+		int cap = ENG_MAX_GPUS / x.step;
+		for (;;) {
+			if (search(&x, hi * x.step, &best, &min_mem))
+				break;
+			if (isinf(min_mem) || hi >= cap) {
+				batch_limited = isinf(min_mem);
 				hi = 0;
+				break;
+			}
+			lo = hi;
+			hi = hi * 2 > cap ? cap : hi * 2;
 		}
 		if (hi > 0) {
 			while (hi - lo > 1) {
 				int mid = lo + (hi - lo) / 2;
 				struct tlayout tmp;
 				double mm;
-				if (search(&x, mid * x.node, &tmp, &mm))
+				if (search(&x, mid * x.step, &tmp, &mm))
 					hi = mid;
 				else
 					lo = mid;
 			}
 		}
 		fits = hi > 0;
-		G_fit = hi * x.node;
-		G = fits ? G_fit : cap * x.node;
+		G_fit = hi * x.step;
+		G = fits ? G_fit : cap * x.step;
 		if (fits && w->target_hours > 0) {
 			/* Smallest node multiple meeting the target time: the time
 			 * falls roughly as 1/G, so double, then bisect.  k_ok is
@@ -315,28 +344,28 @@ void eng_train(const struct catalog *c, const struct workload *w,
 			int k_lo = hi - 1, k_hi = hi, k_ok = hi;
 			struct tlayout tmp;
 			double mm;
-			bool met = search(&x, k_hi * x.node, &tmp, &mm) &&
-				   hours_for(&x, k_hi * x.node, &tmp) <= w->target_hours;
+			bool met = search(&x, k_hi * x.step, &tmp, &mm) &&
+				   hours_for(&x, k_hi * x.step, &tmp) <= w->target_hours;
 			while (!met && k_hi < cap) {
 				int next = k_hi * 2 > cap ? cap : k_hi * 2;
-				if (!search(&x, next * x.node, &tmp, &mm))
+				if (!search(&x, next * x.step, &tmp, &mm))
 					break;	/* global batch too small to spread further */
 				k_lo = k_hi;
 				k_hi = k_ok = next;
-				met = hours_for(&x, k_hi * x.node, &tmp) <= w->target_hours;
+				met = hours_for(&x, k_hi * x.step, &tmp) <= w->target_hours;
 			}
 			if (met) {
 				while (k_hi - k_lo > 1) {
 					int mid = k_lo + (k_hi - k_lo) / 2;
-					if (search(&x, mid * x.node, &tmp, &mm) &&
-					    hours_for(&x, mid * x.node, &tmp) <= w->target_hours)
+					if (search(&x, mid * x.step, &tmp, &mm) &&
+					    hours_for(&x, mid * x.step, &tmp) <= w->target_hours)
 						k_hi = mid;
 					else
 						k_lo = mid;
 				}
-				G = k_hi * x.node;
+				G = k_hi * x.step;
 			} else {
-				G = k_ok * x.node;
+				G = k_ok * x.step;
 				target_missed = true;
 			}
 		}
@@ -347,6 +376,15 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	r->gpus = G;
 	r->step_ms = r->output_tokens_per_s = r->tokens_per_s_per_user = r->ttft_ms = NAN;
 	r->mem_avail_per_gpu_gb = x.usable / ENG_GB;
+	if (!fits && batch_limited) {
+		r->fits = false;
+		r->binding = RES_MEMORY;
+		r->gpus = 0;
+		snprintf(r->reason, sizeof r->reason,
+			 "%s does not fit %d GPUs, and a global batch of %.0f sequences cannot spread over more: raise --global-batch-tokens",
+			 what, lo_fail_gpus(&x), x.seqs);
+		return;
+	}
 	if (!fits) {
 		r->fits = false;
 		r->binding = RES_MEMORY;
@@ -361,6 +399,7 @@ void eng_train(const struct catalog *c, const struct workload *w,
 
 	r->tp = best.t;
 	r->pp = best.p;
+	r->virtual_stages = best.v;
 	r->dp = best.d;
 	r->ep = best.ep;
 	r->zero_stage = best.zero;

@@ -20,13 +20,14 @@ static void class_defaults(struct workload *w)
 {
 	switch (w->cls) {
 	case WL_INFERENCE:
-		/* A chat service: 64 users reading at 20 tokens/s (faster than
-		 * people read), 1k-token prompts with retrieved context. */
+		/* A chat service: 64 concurrent users, 1k-token prompts with
+		 * retrieved context.  No speed targets until the user sets them:
+		 * a target is a requirement, never a silent default. */
 		w->input_tokens = 1024;
 		w->output_tokens = 256;
 		w->concurrency = 64;
 		w->concurrency_max = false;
-		w->tokens_per_s_per_user = 20;
+		w->tokens_per_s_per_user = 0;
 		w->ttft_ms = 0;
 		w->target_tokens_per_s = 0;
 		break;

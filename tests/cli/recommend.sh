@@ -1,5 +1,196 @@
 #!/bin/sh
+# accelsizer recommend / validate: strict option parsing (every flag's bad
+# values exit 2 with a message naming the flag), the csv and yaml field
+# names, empty-not-zero for fields that do not apply, exit 1 when nothing
+# can meet the workload, and the validation plan.
 . "$TOP_SRCDIR/tests/lib.sh"
-run "$ACCELSIZER" --version
-check "version" rc 0
+
+A=$ACCELSIZER
+INF="--model llama-2-70b --precision fp8"
+
+# ---- happy paths ----
+run $A recommend $INF
+check "recommend runs" rc 0
+check "table names the binding constraint" contains "$out" "binding"
+check "table ranks h100-sxm" contains "$out" "h100-sxm"
+check "table shows the requirement line" contains "$out" "GB of weights"
+
+run $A recommend --help
+check "help exits 0" rc 0
+for f in --workload --model --precision --kv-precision --input-tokens --output-tokens \
+	--concurrency --tokens-per-s-per-user --ttft-ms --target-tokens-per-s --spare-nodes \
+	--tokens --epochs --days --hours --seq-len --global-batch-tokens --recompute --method \
+	--lora-rank --stack --form-factor --max-power-kw --budget-usd --accelerator --gpus \
+	--objective --format --catalog --scenario; do
+	check "help lists $f" contains "$out" "$f"
+done
+
+# ---- every flag's bad values ----
+whole_flags="--input-tokens --output-tokens --spare-nodes --seq-len --lora-rank --gpus"
+for f in $whole_flags; do
+	for v in abc 1,000 -5 nan inf 1e308 18446744073709551616 "" 1.5 " 7"; do
+		extra=""
+		[ "$f" = --gpus ] && extra="--accelerator h100-sxm"
+		run $A recommend $INF $extra "$f" "$v"
+		check "$f '$v' exits 2" rc 2
+		check "$f '$v' message names the flag" contains "$err" "$f"
+	done
+done
+run $A recommend $INF --input-tokens abc
+check "whole-number message" contains "$err" "accelsizer: --input-tokens: 'abc' is not a whole number"
+
+num_flags="--tokens-per-s-per-user --ttft-ms --target-tokens-per-s --epochs --days --hours --max-power-kw --budget-usd"
+for f in $num_flags; do
+	for v in abc 1,000 -5 nan inf NaN Infinity 1e308 "" 0x10 1e; do
+		run $A recommend $INF "$f" "$v"
+		check "$f '$v' exits 2" rc 2
+		check "$f '$v' message names the flag" contains "$err" "$f"
+	done
+done
+run $A recommend $INF --ttft-ms 1,000
+check "number message" contains "$err" "accelsizer: --ttft-ms: '1,000' is not a number"
+
+for f in --tokens --global-batch-tokens; do
+	for v in abc 1,000 -5 nan inf 1e308 2X "" 5TT 0; do
+		run $A recommend --workload pretrain --model llama-2-7b "$f" "$v"
+		check "$f '$v' exits 2" rc 2
+		check "$f '$v' message names the flag" contains "$err" "$f"
+	done
+done
+for v in 2e12 2T 500B 1.5M 20k 1000000; do
+	run $A recommend --workload pretrain --model llama-2-7b --tokens "$v" --format csv
+	check "--tokens accepts $v" rc 0
+done
+
+for v in abc 0 -1 1,000 1e3 max2 ""; do
+	run $A recommend $INF --concurrency "$v"
+	check "--concurrency '$v' exits 2" rc 2
+	check "--concurrency '$v' message names the flag" contains "$err" "--concurrency"
+done
+run $A recommend $INF --concurrency max
+check "--concurrency max works" rc 0
+
+for pair in "--workload training-ish" "--precision fp7" "--kv-precision fp3" "--recompute some" \
+	"--method dora" "--stack cuda12" "--form-factor oam-ish" "--objective speed" "--format json" \
+	"--model nope-70b" "--accelerator h100-sxn"; do
+	set -- $pair
+	run $A recommend $INF "$1" "$2"
+	check "$1 '$2' exits 2" rc 2
+	check "$1 '$2' message names the flag" contains "$err" "$1"
+done
+run $A recommend $INF --accelerator h100-sxn
+check "unknown accelerator suggests the near one" contains "$err" "h100-sxm"
+run $A recommend $INF --precision fp7
+check "enum message lists the choices" contains "$err" "fp32, bf16, fp16, fp8, int8, int4, fp4"
+
+run $A recommend $INF --model
+check "missing value exits 2" rc 2
+check "missing value names the flag" contains "$err" "--model needs a value"
+run $A recommend $INF --frobnicate 3
+check "unknown option exits 2" rc 2
+check "unknown option is named" contains "$err" "--frobnicate"
+run $A recommend $INF stray
+check "stray argument exits 2" rc 2
+run $A recommend $INF --gpus 8
+check "--gpus without --accelerator exits 2" rc 2
+check "--gpus without --accelerator says so" contains "$err" "--accelerator"
+run $A recommend --model llama-2-70b --input-tokens 4000 --output-tokens 500
+check "context beyond the model exits 2" rc 2
+check "context message gives the model's context" contains "$err" "4096"
+run $A recommend $INF --catalog /nonexistent/catalog
+check "missing catalog exits 2" rc 2
+run $A recommend $INF --input-tokens=512 --output-tokens=128 --format=csv
+check "--flag=value works" rc 0
+
+# ---- csv ----
+run $A recommend $INF --format csv
+check "csv exits 0" rc 0
+header=$(printf '%s\n' "$out" | head -n 1)
+for f in rank accelerator platform gpus nodes tp replicas fits binding reason precision_used \
+	mem_required_gb mem_per_gpu_gb mem_util_pct bw_util_pct link_util_pct output_tokens_per_s \
+	tokens_per_s_per_user ttft_ms train_hours gpu_hours scaling_efficiency capex_usd power_kw \
+	usd_per_mtok; do
+	check "csv header has $f" matches "$header" "(^|,)\"?$f\"?(,|$)"
+done
+nrows=$(printf '%s\n' "$out" | wc -l)
+nacc=$(ls "$ACCELSIZER_CATALOG/accelerators" | grep -c '\.yaml$')
+check "csv has one record per accelerator" equals "$nrows" "$((nacc + 1))"
+# Fields that do not apply are empty, never 0: training figures of an
+# inference run.
+col() { printf '%s\n' "$header" | tr ',' '\n' | sed 's/"//g' | grep -n "^$1\$" | cut -d: -f1; }
+th=$(col train_hours)
+gh=$(col gpu_hours)
+first=$(printf '%s\n' "$out" | sed -n 2p)
+check "inference csv: train_hours is empty" equals "$(printf '%s\n' "$first" | cut -d, -f"$th")" ""
+check "inference csv: gpu_hours is empty" equals "$(printf '%s\n' "$first" | cut -d, -f"$gh")" ""
+check "csv rank 1 first" matches "$first" '^"?1"?,'
+
+run $A recommend --workload pretrain --model llama-2-7b --tokens 2T --format csv
+header=$(printf '%s\n' "$out" | head -n 1)
+ot=$(col output_tokens_per_s)
+um=$(col usd_per_mtok)
+first=$(printf '%s\n' "$out" | sed -n 2p)
+check "training csv: output_tokens_per_s is empty" equals "$(printf '%s\n' "$first" | cut -d, -f"$ot")" ""
+check "training csv: usd_per_mtok is empty" equals "$(printf '%s\n' "$first" | cut -d, -f"$um")" ""
+check "training csv: train_hours is a number" matches "$(printf '%s\n' "$first" | cut -d, -f"$(col train_hours)")" '^"?[0-9]+(\.[0-9]+)?"?$'
+
+# ---- yaml ----
+run $A recommend $INF --format yaml
+check "yaml exits 0" rc 0
+check "yaml has workload" matches "$out" '^workload:'
+check "yaml has results" matches "$out" '^results:'
+for f in weights_gb kv_bytes_per_token kv_gb flops_total; do
+	check "yaml workload has $f" matches "$out" "^  $f: "
+done
+for f in rank accelerator platform gpus nodes tp replicas fits binding reason precision_used \
+	mem_required_gb mem_per_gpu_gb mem_util_pct bw_util_pct link_util_pct output_tokens_per_s \
+	tokens_per_s_per_user ttft_ms train_hours gpu_hours scaling_efficiency capex_usd power_kw \
+	usd_per_mtok; do
+	check "yaml results have $f" matches "$out" "^(- |  )$f: "
+done
+check "yaml: training fields of inference are null" matches "$out" '^  train_hours: null$'
+check "yaml: no zero train_hours" lacks "$out" "train_hours: 0"
+check "yaml kv bytes per token (fp8)" matches "$out" '^  kv_bytes_per_token: 163840$'
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import yaml' 2>/dev/null; then
+	printf '%s\n' "$out" >"$TMPD/r.yaml"
+	n=$(python3 -c 'import yaml,sys; d=yaml.safe_load(open(sys.argv[1])); print(len(d["results"]))' "$TMPD/r.yaml")
+	check "yaml parses with one result per accelerator" equals "$n" "$nacc"
+fi
+
+# ---- one accelerator, exit 1 ----
+run $A recommend $INF --accelerator h100-sxm --format csv
+check "--accelerator sizes one" equals "$(printf '%s\n' "$out" | wc -l)" "2"
+check "--accelerator row is that one" contains "$out" "h100-sxm"
+run $A recommend $INF --max-power-kw 0.01
+check "power limit nobody meets exits 1" rc 1
+check "exit 1 says why" contains "$err" "filtered out"
+check "filtered rows stay visible" contains "$out" "filtered: draws"
+run $A recommend --model llama-3.1-405b --precision bf16 --accelerator l4 --gpus 1
+check "405B on one L4 exits 1" rc 1
+check "exit 1 names the accelerator and the reason" contains "$err" "l4 cannot meet this workload"
+run $A recommend --model llama-2-70b --tokens-per-s-per-user 100000
+check "unreachable per-user speed exits 1" rc 1
+check "unreachable target says nothing can" contains "$err" "nothing in the catalog can meet"
+
+# ---- validate ----
+run $A validate $INF --accelerator h100-sxm
+check "validate exits 0" rc 0
+check "validate names the serving benchmark" contains "$out" "benchmark_serving"
+check "validate gives thresholds" contains "$out" "pass if"
+check "validate has TTFT p99" contains "$out" "TTFT p99"
+run $A validate $INF --accelerator h100-sxm --format csv
+check "validate csv exits 0" rc 0
+check "validate csv header" equals "$(printf '%s\n' "$out" | head -n 1)" '"accelerator","benchmark","metric","unit","predicted","threshold","pass_if","notes"'
+run $A validate $INF --accelerator h100-sxm --format yaml
+check "validate yaml has plan" matches "$out" '^plan:'
+run $A validate --workload pretrain --model llama-2-7b --accelerator h100-sxm --gpus 32
+check "validate training exits 0" rc 0
+check "validate training has step time" contains "$out" "step time"
+check "validate multi-node has all_reduce_perf" contains "$out" "all_reduce_perf"
+run $A validate $INF
+check "validate without --accelerator exits 2" rc 2
+check "validate says it needs --accelerator" contains "$err" "--accelerator"
+run $A validate --model llama-3.1-405b --precision bf16 --accelerator l4 --gpus 1
+check "validate of an unfit accelerator exits 1" rc 1
+
 done_testing

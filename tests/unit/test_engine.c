@@ -1,11 +1,755 @@
+/*
+ * Unit tests of the engine against the shipped catalog: hand-computed
+ * requirements (KV cache, weights, FLOPs), the sizing rules (fit, fallback,
+ * layouts), the fabric and cost arithmetic, ranking and filters, the
+ * validation plan, and the calibration points of docs/accuracy.md (each
+ * published figure with its stated tolerance: the test fails when a change
+ * moves a prediction outside it).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "engine.h"
+#include "engine_internal.h"
 #include "tap.h"
-START_TEST(placeholder) { ck_assert_int_eq(1, 1); }
+
+#ifndef ABS_TOP_SRCDIR
+#define ABS_TOP_SRCDIR "."
+#endif
+
+static struct catalog *cat;
+static struct engine_report rep;
+
+static void load_catalog(void)
+{
+	const char *dir = getenv("ACCELSIZER_CATALOG");
+	char buf[4096];
+	if (!dir || !*dir) {
+		snprintf(buf, sizeof buf, "%s/catalog", ABS_TOP_SRCDIR);
+		dir = buf;
+	}
+	struct catalog_errors e;
+	cat = catalog_load(dir, &e);
+	for (size_t i = 0; i < e.n; i++)
+		fprintf(stderr, "%s\n", e.msg[i]);
+	catalog_errors_fini(&e);
+	if (!cat) {
+		fprintf(stderr, "cannot load the catalog from %s\n", dir);
+		exit(EXIT_FAILURE);
+	}
+	if (!engine_report_init(&rep, cat))
+		exit(EXIT_FAILURE);
+}
+
+static const struct catalog_accel *A(const char *id)
+{
+	const struct catalog_accel *a = catalog_accel(cat, id);
+	ck_assert_msg(a != NULL, "accelerator %s missing from the catalog", id);
+	return a;
+}
+
+static const struct catalog_model *M(const char *id)
+{
+	const struct catalog_model *m = catalog_model(cat, id);
+	ck_assert_msg(m != NULL, "model %s missing from the catalog", id);
+	return m;
+}
+
+static void inference(struct workload *w, const char *model, enum precision p, long users)
+{
+	engine_workload_init(w, cat);
+	w->model = M(model);
+	w->precision = w->kv_precision = p;
+	w->input_tokens = 1024;
+	w->output_tokens = 256;
+	w->concurrency = users;
+	w->tokens_per_s_per_user = 0;
+}
+
+static void size_on(struct workload *w, const char *accel, int gpus, struct engine_result *r)
+{
+	w->accel = A(accel);
+	w->gpus = gpus;
+	engine_evaluate(cat, w, w->accel, r);
+}
+
+static double rel_err(double predicted, double published)
+{
+	return (predicted - published) / published;
+}
+
+/* ---- requirements ---- */
+
+START_TEST(kv_llama2_70b_fp16)
+{
+	struct workload w;
+	struct engine_requirements q;
+	inference(&w, "llama-2-70b", PREC_FP16, 1);
+	engine_requirements(cat, &w, &q);
+	/* 2 (K and V) x 80 layers x 8 KV heads x 128 x 2 bytes */
+	ck_assert_double_eq(q.kv_bytes_per_token, 2.0 * 80 * 8 * 128 * 2);
+	ck_assert_double_eq(q.kv_bytes_per_token, 327680.0);
+	/* 68.98e9 parameters x 2 bytes */
+	ck_assert_double_eq_tol(q.weights_gb, 68.98 * 2, 0.01);
+	/* one user at 1024 + 256 tokens */
+	ck_assert_double_eq_tol(q.kv_gb, 327680.0 * 1280 / 1e9, 1e-9);
+}
 END_TEST
+
+START_TEST(kv_gqa_split_per_gpu)
+{
+	const struct catalog_model *m = M("llama-2-70b");
+	/* 8 KV heads: TP4 holds 2 per GPU, TP16 would replicate to 1. */
+	ck_assert_double_eq(eng_kv_seq_bytes_gpu(m, 2, 4, 1), 2.0 * 80 * 2 * 128 * 2);
+	ck_assert_double_eq(eng_kv_seq_bytes_gpu(m, 2, 16, 1), 2.0 * 80 * 1 * 128 * 2);
+}
+END_TEST
+
+START_TEST(kv_deepseek_v3_mla)
+{
+	struct workload w;
+	struct engine_requirements q;
+	inference(&w, "deepseek-v3", PREC_FP8, 1);
+	w.kv_precision = PREC_BF16;
+	engine_requirements(cat, &w, &q);
+	ck_assert_double_eq(q.kv_bytes_per_token, 61.0 * (512 + 64) * 2);
+	/* The latent is not split across tensor-parallel GPUs. */
+	const struct catalog_model *m = M("deepseek-v3");
+	ck_assert_double_eq(eng_kv_seq_bytes_gpu(m, 2, 8, 1), 61.0 * (512 + 64) * 2);
+}
+END_TEST
+
+START_TEST(kv_sliding_window_caps_context)
+{
+	const struct catalog_model *m = M("mistral-7b");
+	ck_assert_int_eq(m->sliding_window, 4096);
+	double at_window = eng_kv_seq_bytes_gpu(m, 2, 1, 4096);
+	ck_assert_double_eq(eng_kv_seq_bytes_gpu(m, 2, 1, 16000), at_window);
+	ck_assert_double_eq(at_window, 2.0 * 32 * 8 * 128 * 2 * 4096);
+	ck_assert(eng_kv_seq_bytes_gpu(m, 2, 1, 1000) < at_window);
+}
+END_TEST
+
+START_TEST(moe_active_vs_total)
+{
+	struct workload w;
+	struct engine_requirements q;
+	const struct catalog_model *m = M("mixtral-8x7b");
+	inference(&w, "mixtral-8x7b", PREC_FP16, 1);
+	engine_requirements(cat, &w, &q);
+	/* Memory holds all 46.7B parameters... */
+	ck_assert_double_eq_tol(q.weights_gb, 46.7 * 2, 0.01);
+	/* ...a decode step of one sequence reads only the 12.9B active ones
+	 * (plus its KV cache at mean context 1024 + 128). */
+	double kv = eng_kv_seq_bytes_gpu(m, 2, 1, 1024 + 128);
+	ck_assert_double_eq_tol(q.bytes_per_token - kv, 12.9e9 * 2, 1e6);
+	ck_assert_double_eq_tol(q.flops_per_token, 2 * 12.9e9, 1e6);
+	/* A large batch touches every expert. */
+	ck_assert_double_eq_tol(eng_params_read(m, 1), 12.9e9, 1e3);
+	ck_assert_double_eq_tol(eng_params_read(m, 4096), 46.7e9, 1e6);
+	ck_assert(eng_params_read(m, 4) > eng_params_read(m, 2));
+}
+END_TEST
+
+START_TEST(int4_is_weight_only)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_INT4, 1);
+	w.kv_precision = PREC_FP16;
+	size_on(&w, "h100-sxm", -1, &r);
+	ck_assert(r.fits);
+	ck_assert(!r.precision_fallback);
+	ck_assert_int_eq(r.precision_used, PREC_INT4);
+	/* 34.5 GB of weights fit one 80 GB GPU. */
+	ck_assert_int_eq(r.tp, 1);
+}
+END_TEST
+
+/* ---- fitting and precision ---- */
+
+START_TEST(llama70b_fp16_does_not_fit_one_80gb)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_FP16, 1);
+	size_on(&w, "h100-sxm", 1, &r);
+	ck_assert(!r.fits);
+	ck_assert_int_eq(r.binding, RES_MEMORY);
+	ck_assert_msg(strstr(r.reason, "138 GB") && strstr(r.reason, "80 GB"), "reason: %s", r.reason);
+	/* Left to itself the engine splits it over two GPUs or more. */
+	size_on(&w, "h100-sxm", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_int_ge(r.tp, 2);
+	ck_assert_msg(strstr(r.reason, "72 GB usable") != NULL, "reason: %s", r.reason);
+}
+END_TEST
+
+START_TEST(llama70b_fp16_fits_one_mi300x)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_FP16, 1);
+	size_on(&w, "mi300x", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.gpus, 1);
+	ck_assert_int_eq(r.tp, 1);
+	ck_assert(r.mem_per_gpu_gb < 192 * 0.9);
+	ck_assert(r.mem_per_gpu_gb > 138);
+}
+END_TEST
+
+START_TEST(fp8_on_a100_falls_back)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_FP8, 8);
+	size_on(&w, "a100-sxm-80gb", -1, &r);
+	ck_assert(r.fits);
+	ck_assert(r.precision_fallback);
+	ck_assert_int_eq(r.precision_used, PREC_BF16);
+	ck_assert_int_eq(r.binding, RES_PRECISION);
+	ck_assert_msg(strstr(r.reason, "fp8") && strstr(r.reason, "bf16"), "reason: %s", r.reason);
+	/* Sized at bf16: 138 GB of weights need two A100s or more. */
+	ck_assert_int_ge(r.tp, 2);
+	/* H100 has fp8: no fallback. */
+	size_on(&w, "h100-sxm", -1, &r);
+	ck_assert(!r.precision_fallback);
+	ck_assert_int_eq(r.precision_used, PREC_FP8);
+}
+END_TEST
+
+START_TEST(fp4_falls_back_to_fp8)
+{
+	struct workload w;
+	struct eng_precision p;
+	inference(&w, "llama-2-70b", PREC_FP4, 1);
+	eng_precision_resolve(&w, A("h100-sxm"), &p);
+	ck_assert(p.fallback);
+	ck_assert_int_eq(p.used, PREC_FP8);
+	ck_assert_double_eq(p.weight_bytes, 1.0);
+	eng_precision_resolve(&w, A("b200"), &p);
+	ck_assert(!p.fallback);
+	ck_assert_double_eq(p.weight_bytes, 0.5);
+	eng_precision_resolve(&w, A("a100-sxm-80gb"), &p);
+	ck_assert_int_eq(p.used, PREC_BF16);
+}
+END_TEST
+
+START_TEST(llama405b_bf16_h100_node_vs_h200_node)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-3.1-405b", PREC_BF16, 1);
+	/* 811 GB of weights: more than 8 x 72 GB usable... */
+	size_on(&w, "h100-sxm", 8, &r);
+	ck_assert(!r.fits);
+	ck_assert_int_eq(r.binding, RES_MEMORY);
+	/* ...less than 8 x 127 GB. */
+	size_on(&w, "h200-sxm", 8, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.tp, 8);
+	ck_assert_int_eq(r.nodes, 1);
+	/* Sized freely, H100 needs pipeline stages over two nodes and a fabric. */
+	size_on(&w, "h100-sxm", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_int_ge(r.pp, 2);
+	ck_assert_int_ge(r.nodes, 2);
+	ck_assert(r.fabric != NULL);
+}
+END_TEST
+
+START_TEST(context_longer_than_model_is_invalid)
+{
+	struct workload w;
+	char why[192];
+	inference(&w, "llama-2-70b", PREC_FP16, 1);
+	w.input_tokens = 4000;
+	w.output_tokens = 200;
+	ck_assert(!engine_workload_valid(&w, why, sizeof why));
+	ck_assert_msg(strstr(why, "4096") != NULL, "why: %s", why);
+}
+END_TEST
+
+/* ---- inference sizing ---- */
+
+START_TEST(more_users_more_replicas)
+{
+	struct workload w;
+	struct engine_result a, b;
+	inference(&w, "llama-3.1-8b", PREC_BF16, 16);
+	w.tokens_per_s_per_user = 30;
+	size_on(&w, "l40s", -1, &a);
+	w.concurrency = 512;
+	size_on(&w, "l40s", -1, &b);
+	ck_assert(a.fits && b.fits);
+	ck_assert_int_gt(b.gpus, a.gpus);
+	ck_assert(b.tokens_per_s_per_user >= 30);
+	/* Every replica's batch meets the per-user speed. */
+	ck_assert(a.tokens_per_s_per_user >= 30);
+}
+END_TEST
+
+START_TEST(ttft_target_drives_tensor_parallel)
+{
+	struct workload w;
+	struct engine_result loose, tight;
+	inference(&w, "llama-2-70b", PREC_FP8, 4);
+	w.input_tokens = 3000;
+	w.output_tokens = 100;
+	size_on(&w, "h100-sxm", -1, &loose);
+	w.ttft_ms = loose.ttft_ms * 0.6;
+	size_on(&w, "h100-sxm", -1, &tight);
+	ck_assert(tight.fits);
+	ck_assert_int_gt(tight.tp, loose.tp);
+	ck_assert(tight.ttft_ms <= w.ttft_ms);
+	ck_assert_int_eq(tight.binding, RES_COMPUTE);
+}
+END_TEST
+
+START_TEST(decode_step_hand_computed)
+{
+	/* One user of Llama-2-70B fp8 on one MI300X: the step reads the
+	 * weights once (memory-bound): 68.98 GB / (5.3 TB/s x eff) plus the
+	 * KV of 1152 tokens. */
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	size_on(&w, "mi300x", 1, &r);
+	const struct catalog_accel *a = A("mi300x");
+	double bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
+	double expect = 68.98e9 / bw + (2.0 * 80 * 8 * 128 * 1) * 1152 / bw;
+	ck_assert_double_eq_tol(r.step_ms, expect * 1000, 0.01);
+	ck_assert_double_eq_tol(r.tokens_per_s_per_user, 1.0 / expect, 0.01);
+}
+END_TEST
+
+/* ---- training ---- */
+
+START_TEST(training_6nd_compute_time)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("llama-2-7b");
+	w.precision = w.kv_precision = PREC_BF16;
+	w.tokens = 2e12;
+	w.recompute = RECOMPUTE_NONE;
+	size_on(&w, "a100-sxm-80gb", 8, &r);
+	ck_assert(r.fits);
+	const struct catalog_accel *a = A("a100-sxm-80gb");
+	/* 6 N per token plus the attention term 12 L H Q s (PaLM). */
+	double per_token = 6 * 6.74e9 + 12.0 * 32 * 32 * 128 * 4096;
+	double t = per_token * w.global_batch_tokens / (8 * 312e12 * a->eff_training.value);
+	ck_assert_double_eq_tol(r.t_compute_s, t, t * 1e-9);
+	/* Full recompute: one more forward pass (8ND). */
+	w.recompute = RECOMPUTE_FULL;
+	struct engine_result f;
+	size_on(&w, "a100-sxm-80gb", 8, &f);
+	double per_token_full = 8 * 6.74e9 + 16.0 * 32 * 32 * 128 * 4096;
+	ck_assert_double_eq_tol(f.t_compute_s / r.t_compute_s, per_token_full / per_token, 1e-9);
+	/* MFU counts model FLOPs only. */
+	ck_assert_double_eq_tol(f.mfu, per_token * w.global_batch_tokens / (f.step_s * 8 * 312e12), 1e-9);
+}
+END_TEST
+
+START_TEST(ring_allreduce_volume)
+{
+	/* 2 (n-1)/n of the bytes at the link rate, plus 2 (n-1) latencies. */
+	ck_assert_double_eq_tol(eng_ring_allreduce_s(1e9, 8, 1e9, 0), 2.0 * 7 / 8, 1e-12);
+	ck_assert_double_eq_tol(eng_ring_allreduce_s(1e9, 2, 1e9, 0), 1.0, 1e-12);
+	ck_assert_double_eq(eng_ring_allreduce_s(1e9, 1, 1e9, 1e-6), 0);
+	ck_assert_double_eq_tol(eng_ring_allreduce_s(0.0 + 1, 4, 1e9, 5e-6), 1.5e-9 + 6 * 5e-6, 1e-15);
+}
+END_TEST
+
+static void finetune(struct workload *w, enum ft_method method)
+{
+	engine_workload_init(w, cat);
+	engine_workload_class_defaults(w, WL_FINETUNE);
+	w->model = M("llama-2-70b");
+	w->precision = w->kv_precision = PREC_BF16;
+	w->method = method;
+	w->seq_len = 4096;
+	w->global_batch_tokens = 64 * 4096.0;
+}
+
+START_TEST(lora_far_below_full_finetune)
+{
+	struct workload w;
+	struct engine_requirements full, lora;
+	struct engine_result rf, rl;
+	finetune(&w, FT_FULL);
+	engine_requirements(cat, &w, &full);
+	size_on(&w, "h100-sxm", -1, &rf);
+	finetune(&w, FT_LORA);
+	engine_requirements(cat, &w, &lora);
+	size_on(&w, "h100-sxm", -1, &rl);
+	/* 16 bytes x 69B of Adam state vs 16 bytes x the adapters. */
+	ck_assert_double_eq_tol(full.optimizer_gb, 68.98 * 16, 0.1);
+	/* rank 16 x (2 x 8192) x 4 targets x 80 layers */
+	ck_assert_double_eq(lora.adapter_params, 16.0 * 2 * 8192 * 4 * 80);
+	ck_assert(lora.optimizer_gb < full.optimizer_gb / 100);
+	ck_assert(rf.fits && rl.fits);
+	ck_assert(rl.mem_required_gb < rf.mem_required_gb / 3);
+	ck_assert_int_lt(rl.gpus, rf.gpus);
+	/* LoRA skips the weight gradients: 4ND instead of 6ND. */
+	ck_assert(rl.gpu_hours < rf.gpu_hours);
+}
+END_TEST
+
+START_TEST(qlora_below_lora)
+{
+	struct workload w;
+	struct engine_requirements lora, qlora;
+	struct engine_result rl, rq;
+	finetune(&w, FT_LORA);
+	engine_requirements(cat, &w, &lora);
+	size_on(&w, "l40s", -1, &rl);
+	finetune(&w, FT_QLORA);
+	engine_requirements(cat, &w, &qlora);
+	size_on(&w, "l40s", -1, &rq);
+	/* NF4 with double quantisation: 4.127 bits per frozen parameter. */
+	ck_assert_double_eq_tol(qlora.weights_gb, 68.98e9 * 4.127 / 8 / 1e9, 0.01);
+	ck_assert(qlora.weights_gb < lora.weights_gb / 3);
+	ck_assert(rq.fits);
+	ck_assert(rq.mem_required_gb < rl.mem_required_gb || rq.gpus < rl.gpus);
+	ck_assert_int_le(rq.gpus, rl.gpus);
+}
+END_TEST
+
+START_TEST(training_target_hours_adds_gpus)
+{
+	struct workload w;
+	struct engine_result one, fast;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("llama-2-7b");
+	w.precision = PREC_BF16;
+	w.tokens = 1e11;
+	engine_evaluate(cat, &w, A("h100-sxm"), &one);
+	ck_assert(one.fits);
+	ck_assert_int_eq(one.gpus, 8);
+	w.target_hours = one.train_hours / 10;
+	engine_evaluate(cat, &w, A("h100-sxm"), &fast);
+	ck_assert(fast.fits);
+	ck_assert(fast.train_hours <= w.target_hours);
+	ck_assert_int_ge(fast.gpus, 80);
+	ck_assert_int_eq(fast.gpus % 8, 0);
+	ck_assert(fast.nodes > 1 && fast.fabric != NULL);
+	ck_assert(fast.binding == RES_COMPUTE || fast.binding == RES_INTERCONNECT);
+	/* An unreachable target says so. */
+	w.target_hours = 0.001;
+	engine_evaluate(cat, &w, A("h100-sxm"), &fast);
+	ck_assert(!fast.fits);
+	ck_assert_msg(strstr(fast.reason, "out of reach") != NULL, "reason: %s", fast.reason);
+}
+END_TEST
+
+/* ---- nodes, fabric, cost ---- */
+
+START_TEST(fabric_fat_tree)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("llama-2-7b");
+	w.precision = PREC_BF16;
+	size_on(&w, "h100-sxm", 64, &r);
+	ck_assert_int_eq(r.nodes, 8);
+	ck_assert(r.fabric != NULL);
+	ck_assert_double_eq(r.fabric->port_gbit, r.platform->nic_gbit);
+	int nics = r.nodes * r.platform->nic_count;
+	ck_assert_int_eq(r.nics, nics);
+	int radix = r.fabric->switch_radix;
+	if (nics <= radix) {
+		ck_assert_int_eq(r.leaf_switches, 1);
+		ck_assert_int_eq(r.spine_switches, 0);
+		ck_assert_int_eq(r.cables, nics);
+	}
+	/* 1024 GPUs: two tiers, leaves with half their ports down. */
+	size_on(&w, "h100-sxm", 1024, &r);
+	nics = 128 * r.platform->nic_count;
+	ck_assert_int_eq(r.nics, nics);
+	int leaf = (nics + radix / 2 - 1) / (radix / 2);
+	ck_assert_int_eq(r.leaf_switches, leaf);
+	ck_assert_int_eq(r.spine_switches, (leaf * radix / 2 + radix - 1) / radix);
+	ck_assert_int_eq(r.cables, nics + leaf * radix / 2);
+	/* One node: no fabric. */
+	size_on(&w, "h100-sxm", 8, &r);
+	ck_assert(r.fabric == NULL);
+	ck_assert_int_eq(r.nics, 0);
+}
+END_TEST
+
+START_TEST(capex_and_power_add_up)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_FP8, 64);
+	w.spare_nodes = 1;
+	size_on(&w, "h100-sxm", 8, &r);
+	const struct catalog_platform *p = r.platform;
+	ck_assert(p != NULL);
+	ck_assert_int_eq(r.nodes, 1);
+	ck_assert_int_eq(r.spare_nodes, 1);
+	ck_assert_int_eq(r.gpus_installed, 16);
+	double node = p->price.usd;
+	for (size_t i = 0; i < p->n_bom; i++)
+		node += p->bom[i].qty * p->bom[i].unit_price_usd;
+	ck_assert_double_eq_tol(r.capex_nodes_usd, 2 * node, 0.01);
+	ck_assert_double_eq_tol(r.capex_gpus_usd, 16 * A("h100-sxm")->price.usd, 0.01);
+	ck_assert_double_eq_tol(r.capex_usd, r.capex_gpus_usd + r.capex_nodes_usd + r.capex_fabric_usd +
+				r.capex_racks_usd, 0.01);
+	ck_assert_double_eq_tol(r.power_kw, 2 * p->max_power_w / 1000, 1e-9);
+	/* Cost per million tokens = yearly cost / tokens served in a year. */
+	const struct catalog_defaults *d = &cat->defaults;
+	double year = r.capex_usd / d->amortisation_years.value +
+		      r.power_kw * 8766 * d->pue.value * d->utilisation.value * d->electricity_usd_per_kwh.value;
+	double toks = r.output_tokens_per_s * 3600 * 8766 * d->utilisation.value;
+	ck_assert_double_eq_tol(r.usd_per_mtok, year / toks * 1e6, 1e-9);
+}
+END_TEST
+
+START_TEST(pcie_cards_use_pcie_servers)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 8);
+	size_on(&w, "l40s", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.platform->topology, TOPO_PCIE);
+	/* A couple of cards: the 4-card server is the cheaper node. */
+	ck_assert_int_le(r.gpus, 4);
+	ck_assert_int_eq(r.platform->gpus_per_node, 4);
+	ck_assert_int_eq(r.gpus_installed, r.gpus);
+}
+END_TEST
+
+/* ---- ranking, filters, plan ---- */
+
+START_TEST(filters_and_ranking)
+{
+	struct workload w;
+	inference(&w, "llama-2-70b", PREC_FP8, 32);
+	w.stack = STACK_ROCM;
+	engine_run(cat, &w, &rep);
+	ck_assert_uint_eq(rep.n, cat->n_accels);
+	bool seen_filtered = false;
+	for (size_t i = 0; i < rep.n; i++) {
+		const struct engine_result *r = &rep.results[i];
+		ck_assert_int_eq(r->rank, (int)i + 1);
+		bool rocm = r->accel->stack == STACK_ROCM;
+		ck_assert_int_eq(r->filtered, !rocm);
+		if (!rocm)
+			ck_assert_msg(strstr(r->filter_reason, "cuda") || strstr(r->filter_reason, "gaudi"),
+				      "%s", r->filter_reason);
+		/* Fitting and unfiltered first, then filtered, then unfit. */
+		if (r->filtered)
+			seen_filtered = true;
+		else if (r->fits)
+			ck_assert_msg(!seen_filtered, "%s ranked after a filtered one", r->accel->id);
+	}
+	ck_assert(rep.n_fitting >= 1);
+	ck_assert(rep.results[0].accel->stack == STACK_ROCM);
+
+	/* Fewest GPUs first under that objective. */
+	w.stack = -1;
+	w.objective = OBJ_GPUS;
+	engine_run(cat, &w, &rep);
+	for (size_t i = 1; i < rep.n_fitting; i++)
+		ck_assert_int_le(rep.results[i - 1].gpus, rep.results[i].gpus);
+
+	/* A power limit nothing meets: every fitting result is filtered. */
+	w.max_power_kw = 0.01;
+	engine_run(cat, &w, &rep);
+	ck_assert_uint_eq(rep.n_fitting, 0);
+	ck_assert(rep.results[0].filtered);
+	ck_assert_msg(strstr(rep.results[0].filter_reason, "kW") != NULL, "%s", rep.results[0].filter_reason);
+
+	/* Form factor: PCIe only. */
+	w.max_power_kw = 0;
+	w.form = FORMF_PCIE;
+	engine_run(cat, &w, &rep);
+	for (size_t i = 0; i < rep.n; i++)
+		ck_assert_int_eq(rep.results[i].filtered, rep.results[i].accel->form != FORM_PCIE);
+	ck_assert(engine_report_find(&rep, A("mi300x"))->filtered);
+	ck_assert(!engine_report_find(&rep, A("l40s"))->filtered);
+}
+END_TEST
+
+START_TEST(validation_plan_thresholds)
+{
+	struct workload w;
+	struct engine_result r;
+	struct engine_plan plan;
+	inference(&w, "llama-2-70b", PREC_FP8, 64);
+	w.ttft_ms = 800;
+	size_on(&w, "h100-sxm", -1, &r);
+	engine_validation_plan(cat, &w, &r, &plan);
+	ck_assert_uint_ge(plan.n, 5);
+	ck_assert_msg(strstr(plan.rows[0].benchmark, "1024 in / 256 out") != NULL, "%s", plan.rows[0].benchmark);
+	ck_assert_double_eq(plan.rows[0].predicted, r.output_tokens_per_s);
+	ck_assert_double_eq_tol(plan.rows[0].threshold, 0.9 * r.output_tokens_per_s, 1e-9);
+	ck_assert(plan.rows[0].higher_is_better);
+	ck_assert_double_eq(plan.rows[1].predicted, r.ttft_ms);
+	ck_assert_double_eq(plan.rows[1].threshold, 800);	/* the user's target */
+	ck_assert(!plan.rows[1].higher_is_better);
+
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("llama-2-7b");
+	w.precision = PREC_BF16;
+	size_on(&w, "h100-sxm", 16, &r);
+	engine_validation_plan(cat, &w, &r, &plan);
+	ck_assert_double_eq_tol(plan.rows[0].threshold, 1.1 * r.step_s, 1e-12);
+	bool nccl = false;
+	for (size_t i = 0; i < plan.n; i++)
+		if (strstr(plan.rows[i].benchmark, "all_reduce_perf")) {
+			nccl = true;
+			ck_assert_double_eq_tol(plan.rows[i].threshold, 0.9 * r.nic_gb_s_per_gpu, 1e-9);
+		}
+	ck_assert(nccl);
+}
+END_TEST
+
+/* ---- calibration: docs/accuracy.md ---- */
+
+#define MLPERF_TOL 0.15		/* stated tolerance for MLPerf Offline throughput */
+
+static double mlperf_offline(const char *accel)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.input_tokens = 300;
+	w.output_tokens = 300;
+	w.concurrency_max = true;
+	size_on(&w, accel, 8, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.gpus, 8);
+	return r.output_tokens_per_s;
+}
+
+START_TEST(calibration_mlperf_h100)
+{
+	double e = rel_err(mlperf_offline("h100-sxm"), 24524.9);
+	ck_assert_msg(fabs(e) <= MLPERF_TOL, "8 x H100: %+.1f%%", 100 * e);
+}
+END_TEST
+
+START_TEST(calibration_mlperf_mi300x)
+{
+	double e = rel_err(mlperf_offline("mi300x"), 23514.8);
+	ck_assert_msg(fabs(e) <= MLPERF_TOL, "8 x MI300X: %+.1f%%", 100 * e);
+}
+END_TEST
+
+START_TEST(calibration_mlperf_l40s)
+{
+	double e = rel_err(mlperf_offline("l40s"), 3717.7);
+	ck_assert_msg(fabs(e) <= MLPERF_TOL, "8 x L40S: %+.1f%%", 100 * e);
+}
+END_TEST
+
+START_TEST(check_mlperf_h200_inherited)
+{
+	/* Not a calibration row: H200 inherits the Hopper efficiency. */
+	double e = rel_err(mlperf_offline("h200-sxm"), 31302.7);
+	ck_assert_msg(fabs(e) <= 0.20, "8 x H200: %+.1f%%", 100 * e);
+}
+END_TEST
+
+static double lora_step(const char *accel)
+{
+	struct workload w;
+	struct engine_result r;
+	finetune(&w, FT_LORA);
+	/* MLPerf Training llama2_70b_lora: sequence 8192, 8 sequences per
+	 * step, FP8 as the NVIDIA submissions ran it, 8 GPUs. */
+	w.precision = PREC_FP8;
+	w.seq_len = 8192;
+	w.global_batch_tokens = 8 * 8192.0;
+	size_on(&w, accel, 8, &r);
+	ck_assert(r.fits);
+	return r.step_s;
+}
+
+START_TEST(calibration_lora_h100_h200_ratio)
+{
+	double ratio = lora_step("h100-sxm") / lora_step("h200-sxm");
+	double e = rel_err(ratio, 27.93 / 24.69);
+	ck_assert_msg(fabs(e) <= 0.15, "ratio %.3f: %+.1f%%", ratio, 100 * e);
+	ck_assert(ratio > 1.0);	/* the H200 must come out faster */
+}
+END_TEST
+
+START_TEST(calibration_llama2_7b_pretraining)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("llama-2-7b");
+	w.precision = PREC_BF16;
+	w.tokens = 2e12;
+	w.seq_len = 4096;
+	w.global_batch_tokens = 4194304;
+	size_on(&w, "a100-sxm-80gb", -1, &r);
+	ck_assert(r.fits);
+	double e = rel_err(r.gpu_hours, 184320);
+	ck_assert_msg(fabs(e) <= 0.15, "GPU-hours %.0f: %+.1f%%", r.gpu_hours, 100 * e);
+}
+END_TEST
+
+/* One test case per test, so the TAP output names each one. */
+#define ADD(suite, fn) do { \
+		TCase *tc_ = tcase_create(#fn); \
+		tcase_set_timeout(tc_, 60); \
+		tcase_add_test(tc_, fn); \
+		suite_add_tcase(suite, tc_); \
+	} while (0)
+
 int main(void)
 {
-	Suite *s = suite_create("placeholder");
-	TCase *tc = tcase_create("placeholder");
-	tcase_add_test(tc, placeholder);
-	suite_add_tcase(s, tc);
-	return tap_run(s);
+	load_catalog();
+	Suite *s = suite_create("engine");
+	ADD(s, kv_llama2_70b_fp16);
+	ADD(s, kv_gqa_split_per_gpu);
+	ADD(s, kv_deepseek_v3_mla);
+	ADD(s, kv_sliding_window_caps_context);
+	ADD(s, moe_active_vs_total);
+	ADD(s, int4_is_weight_only);
+	ADD(s, llama70b_fp16_does_not_fit_one_80gb);
+	ADD(s, llama70b_fp16_fits_one_mi300x);
+	ADD(s, fp8_on_a100_falls_back);
+	ADD(s, fp4_falls_back_to_fp8);
+	ADD(s, llama405b_bf16_h100_node_vs_h200_node);
+	ADD(s, context_longer_than_model_is_invalid);
+	ADD(s, more_users_more_replicas);
+	ADD(s, ttft_target_drives_tensor_parallel);
+	ADD(s, decode_step_hand_computed);
+	ADD(s, training_6nd_compute_time);
+	ADD(s, ring_allreduce_volume);
+	ADD(s, lora_far_below_full_finetune);
+	ADD(s, qlora_below_lora);
+	ADD(s, training_target_hours_adds_gpus);
+	ADD(s, fabric_fat_tree);
+	ADD(s, capex_and_power_add_up);
+	ADD(s, pcie_cards_use_pcie_servers);
+	ADD(s, filters_and_ranking);
+	ADD(s, validation_plan_thresholds);
+	ADD(s, calibration_mlperf_h100);
+	ADD(s, calibration_mlperf_mi300x);
+	ADD(s, calibration_mlperf_l40s);
+	ADD(s, check_mlperf_h200_inherited);
+	ADD(s, calibration_lora_h100_h200_ratio);
+	ADD(s, calibration_llama2_7b_pretraining);
+	int rc = tap_run(s);
+	engine_report_fini(&rep);
+	catalog_free(cat);
+	return rc;
 }
