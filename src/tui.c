@@ -698,3 +698,28 @@ out_catalog:
 	catalog_free(t->cat);
 	return rc;
 }
+
+/* ---- for bench/ (make bench): the loop's work without a keyboard ----
+ * The caller has filled t (catalog, theme, scenario, report, step 5) and
+ * opened a screen (newterm); these run exactly what the loop runs, so the
+ * measured cost of a key is the cost a user waits for. */
+
+void tui_bench_start(struct tui *t)
+{
+	tui_recompute(t);
+	layout(t);
+	draw(t);
+}
+
+int tui_bench_key(struct tui *t, int ch)
+{
+	int flags = handle_key(t, ch);
+	after_key(t, flags);
+	draw(t);
+	return flags;
+}
+
+void tui_bench_stop(struct tui *t)
+{
+	free_windows(t);
+}

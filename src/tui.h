@@ -179,6 +179,13 @@ const struct engine_result *tui_chosen(const struct tui *t);
 bool tui_is_marked(const struct tui *t, const struct catalog_accel *a);
 /* Opens a scenario file into the wizard; false with a message on failure. */
 bool tui_open_scenario(struct tui *t, const char *path, char *err, size_t errsz);
+/* For bench/ only: after the caller set t up and opened a screen, lay out
+ * and draw; then one key as the loop handles it (handle, re-run the engine
+ * if the workload changed, redraw), returning the handler's flags; then
+ * free the windows. */
+void tui_bench_start(struct tui *t);
+int tui_bench_key(struct tui *t, int ch);
+void tui_bench_stop(struct tui *t);
 
 /* ---- tui_frame.c ---- */
 void tui_draw_stepbar(struct tui *t, WINDOW *win, int w);
