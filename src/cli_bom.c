@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,139 +20,42 @@
 #include "atomic.h"
 #include "bom.h"
 #include "cli.h"
+#include "cli_workload.h"
 #include "prices.h"
 #include "scenario.h"
 
-#define PROG "accelsizer bom"
+#define PROG "accelsizer"
 
 static void usage(FILE *f)
 {
 	fputs("Usage: accelsizer bom [WORKLOAD OPTION]... [OPTION]... -o FILE.csv\n"
-	      "Write the bill of materials for the chosen accelerator (or the best-ranked\n"
-	      "one) as CSV: servers, accelerators, server parts, fabric, racks, PDUs,\n"
-	      "support, with a total row.\n"
+	      "Write the bill of materials for the chosen accelerator (--accelerator, or\n"
+	      "the best-ranked one) as CSV: servers, accelerators, server parts, fabric,\n"
+	      "racks, PDUs, support, and a total row.\n"
 	      "\n"
-	      "  -o, --output FILE.csv   where to write the BOM ('-' for standard output)\n"
-	      "      --summary FILE.txt  also write a plain-text summary: scenario,\n"
-	      "                          assumptions, catalog version, date\n"
-	      "      --prices FILE.csv   price list (sku,unit_price_usd[,currency]\n"
-	      "                          [,discount_pct][,description]) overriding the\n"
-	      "                          catalog's indicative prices\n"
-	      "      --scenario FILE     load the workload from a scenario file; options\n"
-	      "                          given on the command line override it\n"
-	      "      --accelerator ID    the accelerator to build the BOM for\n"
-	      "      --gpus N            GPU count for that accelerator (default: sized)\n"
-	      "      --spare-nodes N     spare nodes (default: the catalog's)\n"
-	      "      --catalog DIR       read the catalog from DIR\n"
-	      "  -h, --help              display this help and exit\n"
+	      "Workload options:\n", f);
+	cli_workload_usage(f);
+	fputs("\nOutput:\n"
+	      "  -o, --output FILE.csv              where to write the BOM ('-': standard output)\n"
+	      "      --summary FILE.txt             also write a plain-text summary: scenario,\n"
+	      "                                     assumptions, catalog version, date\n"
+	      "      --prices FILE.csv              price list overriding the catalog's indicative\n"
+	      "                                     prices: columns sku, unit_price_usd, and\n"
+	      "                                     optionally currency (USD), discount_pct,\n"
+	      "                                     description; any other column is an error\n"
+	      "  -h, --help                         display this help and exit\n"
 	      "\n"
-	      "Money is exact to the cent; cells a spreadsheet would run as a formula\n"
-	      "(starting with = + - @, tab or CR) get a leading apostrophe.\n"
-	      "Exit status: 0 written, 1 the workload cannot be met, 2 bad input or\n"
-	      "a file that cannot be written (nothing is written then).\n", f);
+	      "Money is exact to the cent: the total row is the sum of the lines.  Cells a\n"
+	      "spreadsheet would run as a formula (starting with = + - @, tab or CR) get a\n"
+	      "leading apostrophe.  Files are written whole or not at all.\n"
+	      "\n"
+	      "Exit status: 0 written, 1 the workload cannot be met, 2 bad input or a file\n"
+	      "that cannot be written (nothing is written then).\n", f);
 }
-
-enum {
-	OPT_SUMMARY = 256, OPT_PRICES, OPT_SCENARIO, OPT_ACCEL, OPT_GPUS, OPT_SPARE, OPT_CATALOG,
-};
 
 struct opts {
-	const char *out, *summary, *prices, *scenario, *accel, *catalog;
-	long gpus, spare;
-	bool gpus_set, spare_set;
+	const char *out, *summary, *prices;
 };
-
-static bool parse_count(const char *flag, const char *s, long min, long max, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (!*s || *end || errno) {
-		fprintf(stderr, PROG ": %s: '%s' is not a whole number\n", flag, s);
-		return false;
-	}
-	if (v < min || v > max) {
-		fprintf(stderr, PROG ": %s: %ld is outside %ld-%ld\n", flag, v, min, max);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-static int parse_args(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "summary", required_argument, NULL, OPT_SUMMARY },
-		{ "prices", required_argument, NULL, OPT_PRICES },
-		{ "scenario", required_argument, NULL, OPT_SCENARIO },
-		{ "accelerator", required_argument, NULL, OPT_ACCEL },
-		{ "gpus", required_argument, NULL, OPT_GPUS },
-		{ "spare-nodes", required_argument, NULL, OPT_SPARE },
-		{ "catalog", required_argument, NULL, OPT_CATALOG },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	memset(o, 0, sizeof *o);
-	opterr = 0;
-	optind = 1;
-	int ch;
-	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			o->out = optarg;
-			break;
-		case OPT_SUMMARY:
-			o->summary = optarg;
-			break;
-		case OPT_PRICES:
-			o->prices = optarg;
-			break;
-		case OPT_SCENARIO:
-			o->scenario = optarg;
-			break;
-		case OPT_ACCEL:
-			o->accel = optarg;
-			break;
-		case OPT_CATALOG:
-			o->catalog = optarg;
-			break;
-		case OPT_GPUS:
-			if (!parse_count("--gpus", optarg, 1, 100000, &o->gpus))
-				return EXIT_BADINPUT;
-			o->gpus_set = true;
-			break;
-		case OPT_SPARE:
-			if (!parse_count("--spare-nodes", optarg, 0, 1000, &o->spare))
-				return EXIT_BADINPUT;
-			o->spare_set = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		case ':':
-			fprintf(stderr, PROG ": %s needs a value\n", argv[optind - 1]);
-			return EXIT_BADINPUT;
-		default:
-			fprintf(stderr, PROG ": unknown option '%s'\n"
-				"Try 'accelsizer bom --help' for more information.\n", argv[optind - 1]);
-			return EXIT_BADINPUT;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
-		return EXIT_BADINPUT;
-	}
-	if (!o->out || !*o->out) {
-		fprintf(stderr, PROG ": missing -o FILE.csv (where to write the BOM)\n");
-		return EXIT_BADINPUT;
-	}
-	if (o->summary && !strcmp(o->summary, o->out)) {
-		fprintf(stderr, PROG ": --summary and -o name the same file '%s'\n", o->out);
-		return EXIT_BADINPUT;
-	}
-	return EXIT_OK;
-}
 
 /* Price-list lines that match nothing are worth a word: a misspelt SKU
  * means a line quoted at the catalog's estimate. */
@@ -223,12 +125,20 @@ fail:
 
 int cli_bom_main(int argc, char **argv)
 {
-	struct opts o;
-	int rc = parse_args(argc, argv, &o);
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
+	struct opts o = { 0 };
+	struct cli_opt mine[] = {
+		{ "-o", true, &o.out }, { "--output", true, &o.out },
+		{ "--summary", true, &o.summary }, { "--prices", true, &o.prices },
+	};
+	struct cli_extra x = { .opts = mine, .n_opts = sizeof mine / sizeof mine[0] };
+	if (cli_workload_prescan(argc, argv, &x))
+		return EXIT_BADINPUT;
+	if (x.help) {
+		usage(stdout);
+		return EXIT_OK;
+	}
 
-	struct catalog *c = cli_load_catalog(o.catalog);
+	struct catalog *c = cli_load_catalog(x.catalog_dir);
 	if (!c)
 		return EXIT_BADINPUT;
 	struct scenario s;
@@ -239,33 +149,24 @@ int cli_bom_main(int argc, char **argv)
 	prices_init(&pl);
 	bom_init(&b);
 	char err[1024];
-	rc = EXIT_BADINPUT;
+	int rc = EXIT_BADINPUT;
 
-	if (o.scenario && !scenario_apply_file(o.scenario, c, &s, err, sizeof err)) {
+	/* The scenario first, then the flags over it. */
+	if (x.scenario && !scenario_apply_file(x.scenario, c, &s, err, sizeof err)) {
 		fprintf(stderr, "accelsizer: %s\n", err);
 		goto out;
 	}
-	if (o.accel) {
-		s.w.accel = catalog_accel(c, o.accel);
-		if (!s.w.accel) {
-			const char *near = catalog_suggest(c, CATALOG_ACCELERATORS, o.accel);
-			if (near)
-				fprintf(stderr, PROG ": --accelerator: unknown accelerator '%s'; did you "
-					"mean '%s'?\n", o.accel, near);
-			else
-				fprintf(stderr, PROG ": --accelerator: unknown accelerator '%s' "
-					"(accelsizer catalog list shows them)\n", o.accel);
-			goto out;
-		}
-	}
-	if (o.gpus_set)
-		s.w.gpus = (int)o.gpus;
-	if (o.spare_set)
-		s.w.spare_nodes = (int)o.spare;
-	if (!engine_workload_valid(&s.w, err, sizeof err)) {
-		fprintf(stderr, PROG ": %s\n", err);
+	if (cli_workload_parse(argc, argv, c, &s.w, &x))
+		goto out;
+	if (!o.out || !*o.out) {
+		fprintf(stderr, PROG ": missing -o FILE.csv (where to write the BOM)\n");
 		goto out;
 	}
+	if (o.summary && (!*o.summary || !strcmp(o.summary, o.out))) {
+		fprintf(stderr, PROG ": --summary needs its own file, not '%s'\n", o.summary);
+		goto out;
+	}
+	/* A bad price list stops everything before anything is written. */
 	if (o.prices && !prices_load(o.prices, &pl, err, sizeof err)) {
 		fprintf(stderr, "accelsizer: %s\n", err);
 		goto out;

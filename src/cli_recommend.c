@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic.h"
 #include "cli.h"
 #include "cli_report.h"
 #include "cli_workload.h"
@@ -26,6 +27,7 @@ static void usage_recommend(FILE *f)
 	cli_workload_usage(f);
 	fputs("\nOutput:\n"
 	      "      --format FMT                   table (default), csv or yaml\n"
+	      "  -o, --output FILE                  write to FILE (whole or not at all)\n"
 	      "  -h, --help                         display this help and exit\n"
 	      "\n"
 	      "Examples:\n"
@@ -49,6 +51,8 @@ static void usage_validate(FILE *f)
 	cli_workload_usage(f);
 	fputs("\nOutput:\n"
 	      "      --format FMT                   table (default), csv or yaml\n"
+	      "  -o, --output FILE                  write to FILE (whole or not at all):\n"
+	      "                                     --format csv -o plan.csv for a spreadsheet\n"
 	      "  -h, --help                         display this help and exit\n"
 	      "\n"
 	      "Exit status: 0 plan printed, 1 the accelerator cannot meet the workload,\n"
@@ -61,6 +65,8 @@ struct run {
 	bool have_scenario;
 	struct engine_report rep;
 	enum cli_format fmt;
+	const char *out;		/* -o FILE, or NULL for standard output */
+	struct atomic_file af;		/* its temporary file while writing */
 };
 
 /* Parses, loads the catalog (and scenario) and runs the engine.  Returns
@@ -68,8 +74,9 @@ struct run {
 static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *))
 {
 	const char *fmt = NULL;
-	struct cli_opt mine[] = { { "--format", true, &fmt } };
-	struct cli_extra x = { .opts = mine, .n_opts = 1 };
+	struct cli_opt mine[] = { { "--format", true, &fmt }, { "-o", true, &r->out },
+				  { "--output", true, &r->out } };
+	struct cli_extra x = { .opts = mine, .n_opts = 3 };
 	memset(r, 0, sizeof *r);
 	if (cli_workload_prescan(argc, argv, &x))
 		return EXIT_BADINPUT;
@@ -110,25 +117,64 @@ static void finish(struct run *r)
 	catalog_free(r->c);
 }
 
+/* Where the output goes: standard output, or -o's file through the atomic
+ * writer (a temporary next to it, renamed into place by close_output). */
+static FILE *open_output(struct run *r)
+{
+	char err[1024];
+	if (!r->out || !strcmp(r->out, "-"))
+		return stdout;
+	if (!*r->out) {
+		fprintf(stderr, "accelsizer: -o needs a file name\n");
+		return NULL;
+	}
+	if (!atomic_file_open(&r->af, r->out, err, sizeof err)) {
+		fprintf(stderr, "accelsizer: %s\n", err);
+		return NULL;
+	}
+	return r->af.fp;
+}
+
+static bool close_output(struct run *r, FILE *f, bool ok, const char *what)
+{
+	char err[1024];
+	if (f == stdout) {
+		if (fflush(stdout) || !ok) {
+			fprintf(stderr, "accelsizer: cannot write the %s to standard output\n", what);
+			return false;
+		}
+		return true;
+	}
+	if (!ok) {
+		atomic_file_abort(&r->af);
+		fprintf(stderr, "accelsizer: cannot write '%s'\n", r->out);
+		return false;
+	}
+	if (!atomic_file_commit(&r->af, err, sizeof err)) {
+		fprintf(stderr, "accelsizer: %s\n", err);
+		return false;
+	}
+	return true;
+}
+
 static int write_report(struct run *r, size_t first, size_t count)
 {
 	bool ok;
+	FILE *f = open_output(r);
+	if (!f)
+		return EXIT_BADINPUT;
 	switch (r->fmt) {
 	case CLI_FMT_CSV:
-		ok = cli_report_csv(stdout, &r->rep, first, count);
+		ok = cli_report_csv(f, &r->rep, first, count);
 		break;
 	case CLI_FMT_YAML:
-		ok = cli_report_yaml(stdout, r->c, &r->s.w, &r->rep, first, count);
+		ok = cli_report_yaml(f, r->c, &r->s.w, &r->rep, first, count);
 		break;
 	default:
-		ok = cli_report_table(stdout, r->c, &r->s.w, &r->rep, first, count);
+		ok = cli_report_table(f, r->c, &r->s.w, &r->rep, first, count);
 		break;
 	}
-	if (fflush(stdout) || !ok) {
-		fprintf(stderr, "accelsizer: cannot write the report to standard output\n");
-		return EXIT_BADINPUT;
-	}
-	return EXIT_OK;
+	return close_output(r, f, ok, "report") ? EXIT_OK : EXIT_BADINPUT;
 }
 
 int cli_recommend_main(int argc, char **argv)
@@ -194,13 +240,12 @@ int cli_validate_main(int argc, char **argv)
 			res->filter_reason);
 	struct engine_plan plan;
 	engine_validation_plan(r.c, w, res, &plan);
-	bool ok = cli_plan_write(stdout, r.fmt, w, res, &plan);
-	if (fflush(stdout) || !ok) {
-		fprintf(stderr, "accelsizer: cannot write the plan to standard output\n");
+	FILE *f = open_output(&r);
+	if (!f)
 		rc = EXIT_BADINPUT;
-	} else {
-		rc = EXIT_OK;
-	}
+	else
+		rc = close_output(&r, f, cli_plan_write(f, r.fmt, w, res, &plan), "plan")
+		     ? EXIT_OK : EXIT_BADINPUT;
 	finish(&r);
 	return rc;
 }

@@ -32,6 +32,13 @@ check "flags over scenario: exit 0" rc 0
 check "flags over scenario: accelerator" matches "$(cat mi.csv)" '^2,accelerator,mi300x,'
 check "flags over scenario: no spare" lacks "$(cat mi.csv)" "spare node"
 
+# workload flags alone, as recommend takes them
+run "$ACCELSIZER" bom --model llama-3.1-8b --precision fp8 --concurrency 32 --accelerator h100-sxm --gpus 2 -o flags.csv
+check "workload flags: exit 0" rc 0
+check "workload flags: the named accelerator, 2 GPUs on one node" matches "$(cat flags.csv)" '^2,accelerator,h100-sxm,NVIDIA H100[^,]*,8,.*the workload uses 2'
+run "$ACCELSIZER" bom --scenario "$SCEN" --input-tokens 4096 --summary flags.txt -o flags2.csv
+check "flag over scenario value: in the summary" contains "$(cat flags.txt)" "  input_tokens                 4096"
+
 # ---- --summary ----
 SOURCE_DATE_EPOCH=1700000000 run "$ACCELSIZER" bom --scenario "$SCEN" -o s.csv --summary s.txt
 check "summary: exit 0" rc 0
@@ -121,23 +128,33 @@ for f in "$FIX"/scenarios/bad/*.yaml; do
 	*-whole-*)
 		# The whole workload is checked after the command-line flags,
 		# which may fix it: the engine's reason, without a position.
-		check "bad scenario $base: message" equals "$err" "accelsizer bom: ${msg#:*:*: }" ;;
+		check "bad scenario $base: message" equals "$err" "accelsizer: ${msg#:*:*: }" ;;
 	*)
 		check "bad scenario $base: exact message" equals "$err" "accelsizer: $f$msg" ;;
 	esac
 done
 check "bad scenarios wrote nothing" equals "$(ls bad.csv 2>/dev/null)" ""
 
+# ---- validate -o: the plan as CSV, through the same atomic writer ----
+run "$ACCELSIZER" validate --scenario "$SCEN" --format csv -o plan.csv
+check "validate -o: exit 0" rc 0
+check "validate -o: nothing on standard output" equals "$out" ""
+check "validate -o: plan header" matches "$(head -n 1 plan.csv)" 'benchmark.*metric.*predicted.*threshold'
+check "validate -o: one row per benchmark" matches "$(sed -n 2p plan.csv)" 'h100-sxm'
+run "$ACCELSIZER" validate --scenario "$SCEN" --format csv -o adir
+check "validate -o directory: exit 2" rc 2
+check "validate -o directory: message" equals "$err" "accelsizer: cannot write 'adir': Is a directory"
+
 # ---- bad input and unmet workloads ----
 run "$ACCELSIZER" bom --scenario "$SCEN"
 check "no -o: exit 2" rc 2
-check "no -o: message" equals "$err" "accelsizer bom: missing -o FILE.csv (where to write the BOM)"
+check "no -o: message" equals "$err" "accelsizer: missing -o FILE.csv (where to write the BOM)"
 run "$ACCELSIZER" bom --frobnicate -o x.csv
 check "unknown option: exit 2" rc 2
 run "$ACCELSIZER" bom --scenario "$SCEN" --gpus many -o x.csv
-check "bad --gpus: message" equals "$err" "accelsizer bom: --gpus: 'many' is not a whole number"
+check "bad --gpus: message" equals "$err" "accelsizer: --gpus: 'many' is not a whole number"
 run "$ACCELSIZER" bom --scenario "$SCEN" --accelerator h100-sxn -o x.csv
-check "unknown accelerator: did you mean" equals "$err" "accelsizer bom: --accelerator: unknown accelerator 'h100-sxn'; did you mean 'h100-sxm'?"
+check "unknown accelerator: did you mean" equals "$err" "accelsizer: --accelerator: unknown accelerator 'h100-sxn'; did you mean 'h100-sxm'?"
 printf 'schema: 1\nworkload:\n  model: llama-3.1-405b\naccelerator: l4\nnode:\n  gpus: 1\n' > unmet.yaml
 run "$ACCELSIZER" bom --scenario unmet.yaml -o unmet.csv
 check "unmet: exit 1" rc 1
