@@ -362,11 +362,13 @@ static void err_at(struct ctx *x, const struct ynode *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *what = vformat(fmt, ap);
 	va_end(ap);
-	char *msg = NULL;
-	if (what)
-		msg = n ? format("%s:%d:%d: %s", x->file, n->line, n->col, what)
-			: format("%s: %s", x->file, what);
+	char *msg = NULL, *safe = NULL;
+	/* Messages quote values from the file: keep them inert on a terminal. */
+	if (what && (safe = ytree_escape_dup(what)))
+		msg = n ? format("%s:%d:%d: %s", x->file, n->line, n->col, safe)
+			: format("%s: %s", x->file, safe);
 	free(what);
+	free(safe);
 	if (!msg) {
 		x->oom = true;
 		return;
@@ -1156,6 +1158,8 @@ static void load_kind(struct ctx *x, const char *dir, size_t k)
 		x->stem = *(char **)(item + kd->id_off);
 		if (!errs_full(x))
 			load_file(x, s, path, item);
+		else
+			x->errs->truncated = true;	/* files left unread */
 		flush_file_errors(x);
 	}
 	if (!n && k == 0) {
@@ -1212,6 +1216,8 @@ struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
 			load_kind(x, dir, k);
 		if (!errs_full(x) && !x->oom)
 			load_defaults(x, dir);
+		else if (errs_full(x))
+			errs->truncated = true;		/* gave up before the end */
 	}
 	if (x->oom)
 		add_error(x, strdup("out of memory while reading the catalog"));

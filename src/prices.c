@@ -9,11 +9,16 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ytree.h"		/* ytree_escape_text */
 
 /* A unit price above this (USD 1e9) is surely a typo, and the limit keeps
  * qty x price x discount arithmetic far from int64 overflow. */
@@ -47,12 +52,14 @@ static void fail(struct ctx *c, long record, const char *fmt, ...)
 	if (c->failed)
 		return;
 	c->failed = true;
-	char msg[512];
+	char msg[512], safe[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	snprintf(c->err, c->errsz, "%s:record %ld: %s", c->name, record, msg);
+	/* Messages quote fields from the file: keep them inert on a terminal. */
+	ytree_escape_text(safe, sizeof safe, msg);
+	snprintf(c->err, c->errsz, "%s:record %ld: %s", c->name, record, safe);
 }
 
 /* Strict UTF-8 (RFC 3629): no overlongs, no surrogates, nothing past
@@ -262,6 +269,13 @@ static void read_row(struct ctx *c)
 		fail(c, rec, "empty sku");
 		return;
 	}
+	/* A part number never holds a control character; one that does would
+	 * garble the BOM on screen and in the spreadsheet. */
+	for (const unsigned char *u = (const unsigned char *)sku; *u; u++)
+		if (*u < 0x20 || *u == 0x7f) {
+			fail(c, rec, "sku holds a control character (byte 0x%02x)", *u);
+			return;
+		}
 	const char *price = field(c, COL_PRICE);
 	struct price_entry e = { .record = rec };
 	if (!*price) {
@@ -444,9 +458,31 @@ bool prices_parse(const char *name, const char *text, size_t len, struct prices 
 bool prices_load(const char *path, struct prices *out, char *err, size_t errsz)
 {
 	prices_init(out);
-	FILE *f = fopen(path, "rb");
+	/* O_NONBLOCK: a FIFO must not hang the program waiting for a writer.
+	 * The size is checked before anything is read. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > PRICES_MAX_BYTES) {
+		if (S_ISDIR(st.st_mode))
+			snprintf(err, errsz, "%s: %s", path, strerror(EISDIR));
+		else if (!S_ISREG(st.st_mode))
+			snprintf(err, errsz, "%s: not a regular file", path);
+		else
+			snprintf(err, errsz, "%s: larger than %ld MiB; is this a price list?",
+				 path, PRICES_MAX_BYTES / (1024 * 1024));
+		close(fd);
+		return false;
+	}
+	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		close(fd);
 		return false;
 	}
 	char *buf = NULL;

@@ -35,36 +35,41 @@ struct field {
 	enum ftype type;
 	size_t off;
 	unsigned classes;		/* where the summary shows it */
+	double max;			/* F_LONG, F_DOUBLE, F_CONCURRENCY: the
+					 * largest value, as for the CLI flag
+					 * (cli_workload.c), so that no file
+					 * feeds the engine figures that
+					 * overflow its arithmetic */
 };
 
 #define W(f) offsetof(struct workload, f)
 static const struct field fields[] = {
-	{ "workload", "class", F_CLASS, W(cls), C_ALL },
+	{ "workload", "class", F_CLASS, W(cls), C_ALL, 0 },
 	/* model / custom_model are handled by hand: they are a choice. */
-	{ "workload", "precision", F_PREC, W(precision), C_ALL },
-	{ "workload", "kv_precision", F_PREC, W(kv_precision), C_INF },
-	{ "workload", "input_tokens", F_LONG, W(input_tokens), C_INF },
-	{ "workload", "output_tokens", F_LONG, W(output_tokens), C_INF },
-	{ "workload", "concurrency", F_CONCURRENCY, W(concurrency), C_INF },
-	{ "workload", "tokens_per_s_per_user", F_DOUBLE, W(tokens_per_s_per_user), C_INF },
-	{ "workload", "ttft_ms", F_DOUBLE, W(ttft_ms), C_INF },
-	{ "workload", "target_tokens_per_s", F_DOUBLE, W(target_tokens_per_s), C_INF },
-	{ "workload", "tokens", F_DOUBLE, W(tokens), C_PRE | C_FT },
-	{ "workload", "epochs", F_DOUBLE, W(epochs), C_FT },
-	{ "workload", "target_hours", F_DOUBLE, W(target_hours), C_PRE | C_FT },
-	{ "workload", "seq_len", F_LONG, W(seq_len), C_PRE | C_FT },
-	{ "workload", "global_batch_tokens", F_DOUBLE, W(global_batch_tokens), C_PRE | C_FT },
-	{ "workload", "recompute", F_RECOMPUTE, W(recompute), C_PRE | C_FT },
-	{ "workload", "method", F_METHOD, W(method), C_FT },
-	{ "workload", "lora_rank", F_INT, W(lora_rank), C_FT },
-	{ "filters", "stack", F_STACK, W(stack), C_ALL },
-	{ "filters", "form_factor", F_FORM, W(form), C_ALL },
-	{ "filters", "max_power_kw", F_DOUBLE, W(max_power_kw), C_ALL },
-	{ "filters", "budget_usd", F_DOUBLE, W(budget_usd), C_ALL },
-	{ "", "objective", F_OBJECTIVE, W(objective), C_ALL },
-	{ "", "accelerator", F_ACCEL, W(accel), C_ALL },
-	{ "node", "gpus", F_GPUS, W(gpus), C_ALL },
-	{ "node", "spare_nodes", F_SPARE, W(spare_nodes), C_ALL },
+	{ "workload", "precision", F_PREC, W(precision), C_ALL, 0 },
+	{ "workload", "kv_precision", F_PREC, W(kv_precision), C_INF, 0 },
+	{ "workload", "input_tokens", F_LONG, W(input_tokens), C_INF, 1e7 },
+	{ "workload", "output_tokens", F_LONG, W(output_tokens), C_INF, 1e7 },
+	{ "workload", "concurrency", F_CONCURRENCY, W(concurrency), C_INF, 1e8 },
+	{ "workload", "tokens_per_s_per_user", F_DOUBLE, W(tokens_per_s_per_user), C_INF, 1e6 },
+	{ "workload", "ttft_ms", F_DOUBLE, W(ttft_ms), C_INF, 1e7 },
+	{ "workload", "target_tokens_per_s", F_DOUBLE, W(target_tokens_per_s), C_INF, 1e12 },
+	{ "workload", "tokens", F_DOUBLE, W(tokens), C_PRE | C_FT, 1e16 },
+	{ "workload", "epochs", F_DOUBLE, W(epochs), C_FT, 1e4 },
+	{ "workload", "target_hours", F_DOUBLE, W(target_hours), C_PRE | C_FT, 876600 },
+	{ "workload", "seq_len", F_LONG, W(seq_len), C_PRE | C_FT, 1e7 },
+	{ "workload", "global_batch_tokens", F_DOUBLE, W(global_batch_tokens), C_PRE | C_FT, 1e12 },
+	{ "workload", "recompute", F_RECOMPUTE, W(recompute), C_PRE | C_FT, 0 },
+	{ "workload", "method", F_METHOD, W(method), C_FT, 0 },
+	{ "workload", "lora_rank", F_INT, W(lora_rank), C_FT, 0 },
+	{ "filters", "stack", F_STACK, W(stack), C_ALL, 0 },
+	{ "filters", "form_factor", F_FORM, W(form), C_ALL, 0 },
+	{ "filters", "max_power_kw", F_DOUBLE, W(max_power_kw), C_ALL, 1e6 },
+	{ "filters", "budget_usd", F_DOUBLE, W(budget_usd), C_ALL, 1e12 },
+	{ "", "objective", F_OBJECTIVE, W(objective), C_ALL, 0 },
+	{ "", "accelerator", F_ACCEL, W(accel), C_ALL, 0 },
+	{ "node", "gpus", F_GPUS, W(gpus), C_ALL, 0 },
+	{ "node", "spare_nodes", F_SPARE, W(spare_nodes), C_ALL, 0 },
 };
 #undef W
 #define N_FIELDS (sizeof fields / sizeof fields[0])
@@ -295,10 +300,6 @@ static bool get_text(struct loader *l, const struct ynode *n, const char *key, c
 	return true;
 }
 
-/* The largest counts a workload field may hold; beyond them the figures
- * stop meaning anything and products could overflow. */
-#define MAX_COUNT 1000000000L
-
 static bool apply_field(struct loader *l, const struct field *f, const struct ynode *n)
 {
 	struct workload *w = &l->s->w;
@@ -385,7 +386,7 @@ static bool apply_field(struct loader *l, const struct field *f, const struct yn
 		return true;
 	}
 	case F_LONG:
-		if (!get_integer(l, n, f->key, 0, MAX_COUNT, &v))
+		if (!get_integer(l, n, f->key, 0, (long)f->max, &v))
 			return false;
 		*FIELD(w, f, long) = v;
 		return true;
@@ -394,8 +395,15 @@ static bool apply_field(struct loader *l, const struct field *f, const struct yn
 			return false;
 		*FIELD(w, f, int) = (int)v;
 		return true;
-	case F_DOUBLE:
-		return get_number(l, n, f->key, FIELD(w, f, double));
+	case F_DOUBLE: {
+		double d;
+		if (!get_number(l, n, f->key, &d))
+			return false;
+		if (d > f->max)
+			return lerr(l, n, "'%s' must be at most %g, got %s", f->key, f->max, n->scalar);
+		*FIELD(w, f, double) = d;
+		return true;
+	}
 	case F_CONCURRENCY:
 		if (n && n->kind == YN_SCALAR && !strcmp(n->scalar, "max")) {
 			w->concurrency_max = true;
@@ -406,7 +414,7 @@ static bool apply_field(struct loader *l, const struct field *f, const struct yn
 			return lerr(l, n, "'concurrency' must be a whole number or max, got %s",
 				    ynode_describe(n, d, sizeof d));
 		}
-		if (!get_integer(l, n, f->key, 1, MAX_COUNT, &v))
+		if (!get_integer(l, n, f->key, 1, (long)f->max, &v))
 			return false;
 		w->concurrency = v;
 		w->concurrency_max = false;
@@ -499,6 +507,11 @@ static bool load_custom_model(struct loader *l, const struct ynode *map)
 					ok = get_number(l, vv, f->key, &dv);
 					if (ok && dv == 0 && f->required)
 						ok = lerr(l, vv, "'%s' must be above zero", f->key);
+					/* The catalog's own bound (catalog_load.c): 1e308
+					 * billions would be an infinite count. */
+					if (ok && dv > 100000)
+						ok = lerr(l, vv, "'%s' must be at most 100000 (billions), got %s",
+							  f->key, vv->scalar);
 					if (ok)
 						*(double *)((char *)&m + f->off) = dv * 1e9;
 					break;

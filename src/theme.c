@@ -22,6 +22,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "theme.h"
 #include "ytree.h"
@@ -141,12 +142,14 @@ static bool fail(struct tparse *p, const struct ynode *n, const char *fmt, ...)
 
 static bool fail(struct tparse *p, const struct ynode *n, const char *fmt, ...)
 {
-	char msg[256];
+	char msg[256], safe[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	snprintf(p->err, p->errsz, "%s:%d:%d: %s", p->path, n ? n->line : 1, n ? n->col : 1, msg);
+	/* Messages quote values from the file: keep them inert on a terminal. */
+	ytree_escape_text(safe, sizeof safe, msg);
+	snprintf(p->err, p->errsz, "%s:%d:%d: %s", p->path, n ? n->line : 1, n ? n->col : 1, safe);
 	return false;
 }
 
@@ -222,7 +225,19 @@ static bool one_glyph(const char *s, bool ascii)
 	if (u[0] < 0x80)
 		return u[0] >= 0x20 && u[0] != 0x7f && !u[1];
 	size_t len = u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc0 ? 2 : 0;
-	return len && strlen(s) == len && len < THEME_GLYPH_MAX;
+	if (!len || strlen(s) != len || len >= THEME_GLYPH_MAX)
+		return false;
+	/* One column: a wide (CJK) or combining character would shift every
+	 * bar drawn with it.  Only a UTF-8 locale can tell, and only a UTF-8
+	 * locale draws these glyphs (the wizard decides once, before loading
+	 * the theme); elsewhere the ascii set is used. */
+	wchar_t wc;
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	size_t n = mbrtowc(&wc, s, len, &st);
+	if (n == len)
+		return wcwidth(wc) == 1;
+	return true;
 }
 
 static bool parse_glyph_set(struct tparse *p, const struct ynode *n, bool ascii,
@@ -241,7 +256,7 @@ static bool parse_glyph_set(struct tparse *p, const struct ynode *n, bool ascii,
 			return false;
 		if (!one_glyph(v->scalar, ascii))
 			return fail(p, v, "glyphs.%s.%s must be one %s character", set, k,
-				    ascii ? "printable ASCII" : "printable");
+				    ascii ? "printable ASCII" : "printable, one column wide,");
 		snprintf(table[g], THEME_GLYPH_MAX, "%s", v->scalar);
 	}
 	return true;

@@ -68,17 +68,20 @@ static void set_err(char *err, size_t errsz, const char *path, int line, int col
 {
 	if (!err || !errsz)
 		return;
+	char raw[1024];
 	int n;
 	if (line > 0)
-		n = snprintf(err, errsz, "%s:%d:%d: ", path, line, col);
+		n = snprintf(raw, sizeof raw, "%s:%d:%d: ", path, line, col);
 	else
-		n = snprintf(err, errsz, "%s: ", path);
-	if (n < 0 || (size_t)n >= errsz)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err + n, errsz - (size_t)n, fmt, ap);
-	va_end(ap);
+		n = snprintf(raw, sizeof raw, "%s: ", path);
+	if (n >= 0 && (size_t)n < sizeof raw) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(raw + n, sizeof raw - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	/* Messages quote values from the file: keep them inert. */
+	ytree_escape_text(err, errsz, raw);
 }
 
 /* ---- UTF-8 ---- */
@@ -735,5 +738,74 @@ int ytree_format_error(char *buf, size_t sz, const char *path, const struct ynod
 	va_start(ap, fmt);
 	int m = vsnprintf(buf + off, sz - (size_t)off, fmt, ap);
 	va_end(ap);
-	return m < 0 ? m : off + m;
+	if (m < 0)
+		return m;
+	/* The message quotes values from the file: escape what a terminal
+	 * would act on (the prefix is the caller's path, kept as is). */
+	char *safe = ytree_escape_dup(buf + off);
+	if (safe) {
+		m = (int)ytree_escape_text(buf + off, sz - (size_t)off, safe);
+		free(safe);
+	}
+	return off + m;
+}
+
+/* Length of the UTF-8 character at s that may be shown as it is, 0 if the
+ * byte must be escaped (a control character or not UTF-8). */
+static size_t shown_len(const unsigned char *s, size_t left)
+{
+	if (s[0] < 0x80)
+		return (s[0] < 0x20 && s[0] != '\t') || s[0] == 0x7f ? 0 : 1;
+	size_t n = utf8_len(s, left);
+	if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0)
+		return 0;		/* C1 control, U+0080..U+009F */
+	return n;
+}
+
+size_t ytree_escape_text(char *dst, size_t dstsz, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t left = strlen(src), need = 0, used = 0;
+	bool full = !dst || !dstsz;
+	while (left) {
+		char esc[8];
+		const char *piece;
+		size_t len = shown_len(s, left);
+		if (len) {
+			piece = (const char *)s;
+		} else if (s[0] == '\n' || s[0] == '\r') {
+			snprintf(esc, sizeof esc, "\\%c", s[0] == '\n' ? 'n' : 'r');
+			piece = esc;
+		} else if (s[0] == 0xC2 && left > 1 && s[1] >= 0x80 && s[1] < 0xA0) {
+			snprintf(esc, sizeof esc, "\\u%04x", s[1]);
+			piece = esc;
+			s++, left--;	/* two bytes, one escape */
+		} else {
+			snprintf(esc, sizeof esc, "\\x%02x", s[0]);
+			piece = esc;
+		}
+		size_t plen = len ? len : strlen(esc);
+		/* Whole characters and whole escapes only. */
+		if (!full && used + plen < dstsz) {
+			memcpy(dst + used, piece, plen);
+			used += plen;
+		} else {
+			full = true;
+		}
+		need += plen;
+		s += len ? len : 1;
+		left -= len ? len : 1;
+	}
+	if (dst && dstsz)
+		dst[used] = '\0';
+	return need;
+}
+
+char *ytree_escape_dup(const char *src)
+{
+	size_t n = ytree_escape_text(NULL, 0, src);
+	char *d = malloc(n + 1);
+	if (d)
+		ytree_escape_text(d, n + 1, src);
+	return d;
 }

@@ -73,4 +73,18 @@ const char *ynode_describe(const struct ynode *n, char *buf, size_t sz);
 int ytree_format_error(char *buf, size_t sz, const char *path, const struct ynode *n,
 		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/*
+ * Text quoted back from a file into a message must not act on the
+ * terminal that shows it: a value such as "\e[2J" would clear the user's
+ * screen, a newline would forge a second message.  ytree_escape_text()
+ * copies src into dst with C0 controls (but tab), DEL and C1 controls
+ * written as visible escapes ("\n", "\x1b", "\u009b") and any byte that
+ * is not UTF-8 as "\xNN"; truncation never cuts a character in half.
+ * Returns the length the whole escaped text needs (like snprintf); dst
+ * may be NULL when dstsz is 0.  ytree_escape_dup() returns a malloc'd
+ * escaped copy (NULL when out of memory).
+ */
+size_t ytree_escape_text(char *dst, size_t dstsz, const char *src);
+char *ytree_escape_dup(const char *src);
+
 #endif

@@ -280,8 +280,10 @@ START_TEST(round_trip_awkward_text_and_numbers)
 		a.w.ttft_ms = 1.0 / 3.0;
 		a.w.target_tokens_per_s = 123456789.123456789;
 		a.w.budget_usd = 1e-7;
-		a.w.max_power_kw = 2.5e300;
-		a.w.tokens = 6.02214076e23;
+		/* Awkward but within the loader's bounds (those of the CLI
+		 * flags: power 1e6 kW, tokens 1e16). */
+		a.w.max_power_kw = 987654.321987654;
+		a.w.tokens = 6.02214076e15;
 		a.w.epochs = 0.7;
 		char *yaml;
 		round_trip(&a, &b, &yaml);
