@@ -1,0 +1,155 @@
+#!/bin/sh
+# make bench: times, instruction counts and memory of accelsizer on this
+# machine, with the targets they are held to.  Run from the build folder:
+#   sh bench/run.sh ACCELSIZER BENCH TOP_SRCDIR
+# Times vary with the machine and its load; instruction counts (callgrind)
+# repeat exactly, so they are the figures to compare between commits.
+set -u
+bin=${1:?usage: run.sh ACCELSIZER BENCH TOP_SRCDIR}
+bench=${2:?usage: run.sh ACCELSIZER BENCH TOP_SRCDIR}
+top=${3:?usage: run.sh ACCELSIZER BENCH TOP_SRCDIR}
+export LC_ALL=C.UTF-8
+export ACCELSIZER_CATALOG=${ACCELSIZER_CATALOG:-$top/catalog}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/accelsizer-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+line() { printf '%s\n' "------------------------------------------------------------------------"; }
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }
+millions() { awk -v n="$1" 'BEGIN { printf "%.2f M", n / 1e6 }'; }
+
+line
+echo "1. Times (bench/bench)"
+line
+"$bench" || status=1
+echo
+
+# ---- instruction counts ----
+line
+echo "2. Instruction counts"
+line
+if perf stat -e instructions -x, true 2>"$tmp/perf" >/dev/null &&
+	! grep -q 'not supported\|not counted' "$tmp/perf" && grep -q instructions "$tmp/perf"; then
+	perf_ok=1
+	echo "perf stat -e instructions works here: hardware counts (user + kernel) below."
+else
+	perf_ok=0
+	echo "perf stat -e instructions: not available here (perf stat -e instructions true says"
+	echo "'$(sed -n 's/^\([^,]*\),.*/\1/p' "$tmp/perf" | head -n 1)'); callgrind counts only."
+fi
+have_cg=0
+command -v valgrind >/dev/null 2>&1 && have_cg=1
+[ $have_cg = 1 ] || echo "valgrind not found: no callgrind counts (apt-get install valgrind)."
+
+if [ $have_cg = 1 ]; then
+	echo
+	echo "per operation, callgrind (instructions, user space, exact):"
+	valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$tmp/ops.%p" \
+		"$bench" --count >/dev/null 2>"$tmp/ops.err" || { status=1; tail -5 "$tmp/ops.err"; }
+	for f in "$tmp"/ops.*; do
+		case $f in *.err) continue ;; esac
+		awk '
+			/^desc: Trigger: Client Request: / { name = $5 }
+			/^(totals|summary): / { tot = $2 }
+			END {
+				if (name == "") exit
+				split(name, p, "/")
+				printf "  %-26s %14.0f instructions per call (%d calls)\n", p[1], tot / p[2], p[2]
+			}' "$f"
+	done | sort -k1,1 >"$tmp/ops.txt"
+	# keep the bench's own order: load, wizard, engine 1x/10x/100x
+	for k in catalog-load wizard-key-field wizard-key-move wizard-recompute \
+		engine-inference-1x engine-pretrain-1x engine-finetune-1x \
+		engine-inference-10x engine-pretrain-10x engine-finetune-10x \
+		engine-inference-100x engine-pretrain-100x engine-finetune-100x; do
+		grep "^  $k " "$tmp/ops.txt"
+	done
+fi
+
+# a whole process, start to exit
+proc() {
+	name=$1
+	shift
+	if [ $have_cg = 1 ]; then
+		valgrind --tool=callgrind --callgrind-out-file="$tmp/p.out" "$@" >/dev/null 2>"$tmp/p.err"
+		rc=$?
+		ir=$(awk '/^(totals|summary): / { print $2; exit }' "$tmp/p.out")
+		cat=$(callgrind_annotate --inclusive=yes "$tmp/p.out" 2>/dev/null |
+			awk '/:catalog_load \[/ { gsub(",", "", $1); print $1; exit }')
+		yp=$(callgrind_annotate --inclusive=yes "$tmp/p.out" 2>/dev/null |
+			awk '/:yaml_parser_parse \[/ { gsub(",", "", $1); print $1; exit }')
+		printf '  %-34s %8s instructions (exit %s; catalog_load %s, of which libyaml parser %s)\n' \
+			"$name" "$(millions "$ir")" "$rc" "$(millions "${cat:-0}")" "$(millions "${yp:-0}")"
+		echo "$ir" >"$tmp/last-ir"
+	fi
+	if [ $perf_ok = 1 ]; then
+		perf stat -e instructions -x, "$@" >/dev/null 2>"$tmp/perf"
+		printf '  %-34s %8s instructions (perf stat, user + kernel)\n' "$name" \
+			"$(millions "$(awk -F, '/instructions/ { print $1; exit }' "$tmp/perf")")"
+	fi
+}
+
+echo
+echo "whole processes (start, load the catalog, evaluate, print, exit):"
+proc "recommend" "$bin" recommend
+rec_ir=$(cat "$tmp/last-ir" 2>/dev/null || echo 0)
+proc "recommend --format csv" "$bin" recommend --format csv
+proc "recommend --workload pretrain" "$bin" recommend --workload pretrain
+proc "recommend --workload finetune" "$bin" recommend --workload finetune
+proc "catalog check" "$bin" catalog check
+echo
+
+# ---- memory ----
+line
+echo "3. Memory"
+line
+if [ -x /usr/bin/time ]; then
+	/usr/bin/time -v "$bin" recommend >/dev/null 2>"$tmp/time"
+	kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$tmp/time")
+	echo "  recommend, max resident (/usr/bin/time -v):  $(mb "$kb")"
+else
+	echo "  /usr/bin/time not found: no max RSS for recommend (apt-get install time)"
+fi
+wiz_hwm=
+if out=$(sh "$top/bench/wizard-rss.sh" "$bin" 2>"$tmp/wiz"); then
+	wiz_hwm=${out% *}
+	echo "  wizard in tmux 120x40, peak resident (VmHWM): $(mb "$wiz_hwm") (now $(mb "${out#* }"))"
+else
+	echo "  wizard in tmux: $(cat "$tmp/wiz")"
+fi
+echo
+
+# ---- sweep ----
+line
+echo "4. accelsizer sweep"
+line
+if "$bin" sweep --help >/dev/null 2>&1; then
+	for args in \
+		"--models llama-2-7b,llama-2-70b,llama-3.1-405b --precisions fp16,fp8 --concurrency 1..1024 --input-tokens 128..8192 --output-tokens 128,512,2048" \
+		"--workload pretrain --models llama-2-7b,llama-2-70b --precisions bf16,fp8 --seq-len 2048,4096,8192" \
+		"--workload finetune --models llama-2-7b,llama-2-70b --precisions bf16,fp8 --seq-len 2048,4096,8192"; do
+		# shellcheck disable=SC2086
+		"$bin" sweep $args --stats >/dev/null 2>"$tmp/sweep" || status=1
+		echo "  sweep $args"
+		sed 's/^/    /' "$tmp/sweep"
+	done
+else
+	echo "  accelsizer sweep is not built yet"
+fi
+echo
+
+# ---- targets ----
+line
+echo "5. Whole-process and memory targets"
+line
+if [ $have_cg = 1 ]; then
+	v=met
+	[ "$rec_ir" -lt 20000000 ] 2>/dev/null || v=MISSED
+	printf '  target %-44s %s\n' "recommend process: $(millions "$rec_ir") < 20 M" "$v"
+fi
+if [ -n "$wiz_hwm" ]; then
+	v=met
+	[ "$wiz_hwm" -lt 16384 ] || v=MISSED
+	printf '  target %-44s %s\n' "wizard in tmux: $(mb "$wiz_hwm") < 16 MB" "$v"
+fi
+exit $status
