@@ -168,8 +168,9 @@ bool bom_add(struct bom *b, enum bom_category cat, const char *sku, const char *
 	l->qty = qty < 0 ? 0 : qty;
 	l->priced = unit_cents > 0;
 	l->unit_cents = unit_cents > 0 ? unit_cents : 0;
+	int64_t total;
 	if (__builtin_mul_overflow(l->unit_cents, (int64_t)l->qty, &l->extended_cents) ||
-	    __builtin_add_overflow(b->total_cents, l->extended_cents, &b->total_cents))
+	    __builtin_add_overflow(b->total_cents, l->extended_cents, &total))
 		return false;
 	l->power_w_each = power_w_each > 0 ? power_w_each : 0;
 	l->rack_units_each = rack_units_each > 0 ? rack_units_each : 0;
@@ -182,6 +183,7 @@ bool bom_add(struct bom *b, enum bom_category cat, const char *sku, const char *
 		free(l->notes);
 		return false;
 	}
+	b->total_cents = total;
 	b->total_power_w += (double)l->qty * l->power_w_each;
 	b->total_rack_units += (double)l->qty * l->rack_units_each;
 	if (!l->priced)
