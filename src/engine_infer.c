@@ -42,8 +42,13 @@ struct ictx {
 	double workspace, reserve1, reserve_n;
 	double I, O, ctx_full, ctx_mean, pa;
 	int node_max, tmax;
-	double nic_bw;			/* per GPU, bytes/s, between nodes */
+	double nic_bw;			/* per GPU, bytes/s, between nodes; set only
+				 * when a replica must span nodes */
 	const struct catalog_platform *plat;	/* the biggest node */
+	/* Per-workload constants, computed once (decode_step runs often). */
+	double attn_mean;		/* attention FLOPs of a token at mean context */
+	double attn_pre;		/* ... of a prompt token (causal: I/2 back) */
+	double moe_shared, moe_experts, moe_log;	/* see params_read() */
 	int fixed_gpus;			/* 0 = the engine sizes */
 	long n_users;			/* 0 = as many as memory holds */
 };
@@ -60,11 +65,26 @@ struct ilayout {
 	long btps;			/* largest batch meeting the per-user speed */
 	double ttft_s;
 	bool ttft_ok;
+	/* communication, linear in the batch b: decode c0 + k_x b per step,
+	 * prefill ca + cb y for y prompt tokens */
+	double c0, k_x, ca, cb;
 };
 
 struct istep {
 	double mem, comp, comm, total;
 };
+
+/* eng_params_read() with its logarithm taken once: shared + experts x
+ * (1 - (1 - k/E)^b); a dense model reads P_a whatever the batch. */
+static double params_read(const struct ictx *x, double b)
+{
+	if (x->moe_log == 0)
+		return x->pa;
+	double e = fmax(b, 1.0) * x->moe_log;
+	if (e < -40)		/* every expert touched, to 1e-17 */
+		return x->moe_shared + x->moe_experts;
+	return x->moe_shared + x->moe_experts * -expm1(e);
+}
 
 /* Both all-reduces of every layer for `tokens` tokens per call, plus the
  * pipeline hand-offs, seconds. */
@@ -85,10 +105,10 @@ static double comm_s(const struct ictx *x, const struct ilayout *l, double token
  * all-reduces.  Kernels run one after another, so the parts add up. */
 static void decode_step(const struct ictx *x, const struct ilayout *l, double b, struct istep *s)
 {
-	double wbytes = eng_params_read(x->m, b / l->pp) * x->pr.weight_bytes / l->t;
+	double wbytes = params_read(x, b / l->pp) * x->pr.weight_bytes / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
 	double gemm_fl = b * 2.0 * x->pa / l->g;
-	double attn_fl = b * eng_attn_flops_token(x->m, x->ctx_mean) / l->g;
+	double attn_fl = b * x->attn_mean / l->g;
 	s->mem = (wbytes + kvbytes) / x->bw;
 	s->comp = (gemm_fl + attn_fl) / x->flops;
 	/* Each stage runs pp micro-batches of b/pp per step. */
@@ -101,9 +121,11 @@ static void decode_step(const struct ictx *x, const struct ilayout *l, double b,
  * (stages in series) or a whole batch (stages pipelined). */
 static double prefill_s(const struct ictx *x, const struct ilayout *l, double tokens, bool batch)
 {
-	double fl = tokens * (2.0 * x->pa + eng_attn_flops_token(x->m, x->I / 2.0));
+	if (!(tokens > 0))
+		return 0;
+	double fl = tokens * (2.0 * x->pa + x->attn_pre);
 	double comp = fl / ((batch ? l->g : l->t) * x->pflops);
-	double mem = eng_params_read(x->m, tokens) * x->pr.weight_bytes / l->t / x->bw;
+	double mem = params_read(x, tokens) * x->pr.weight_bytes / l->t / x->bw;
 	double comm = batch ? comm_s(x, l, tokens / l->pp, 1) : comm_s(x, l, tokens, l->pp - 1);
 	return fmax(comp, mem) + comm;
 }
@@ -117,34 +139,84 @@ static double replica_tput(const struct ictx *x, const struct ilayout *l, double
 	return t > 0 ? b * x->O / t : 0;
 }
 
-/* Largest batch whose decode step stays within 1/tps.  For a dense model
- * the step is max(W, k_c b) + k_a b + c0 + k_x b, so the answer is
- * closed-form; an MoE model reads more experts as b grows, so the closed
- * form (weights at b = 1) is an upper bound to bisect below. */
+/* What one user sees in steady state: while its O tokens are decoded the
+ * replica also prefills the prompts of the b - 1 others (continuous
+ * batching interleaves them), so the decode speed per user is
+ * O / (O x step(b) + prefill((b - 1) x I)).  Alone, it is 1 / step. */
+static double user_tps(const struct ictx *x, const struct ilayout *l, double b)
+{
+	struct istep s;
+	decode_step(x, l, b, &s);
+	double t = x->O * s.total + prefill_s(x, l, (b - 1) * x->I, true);
+	return t > 0 ? x->O / t : 0;
+}
+
+/* Largest batch whose users each get tps tokens/s.  For a dense model both
+ * the step and the prefill are maxima of linear terms in b, so the answer
+ * is the smallest of four linear bounds; the exact check then confirms it,
+ * and bisection finds it for MoE models (whose weight reads grow with b). */
+/* The four linear bounds on b, with the weights read per decode step and
+ * per prefill fixed at W and Wp (bytes/s already applied). */
+static double speed_bound(const struct ictx *x, const struct ilayout *l, double tps, double W, double Wp)
+{
+	double T = x->O / tps, O = x->O, I = x->I;
+	/* decode step: max(W, k_c b) + (k_a + k_x) b + c0 */
+	double k_c = 2.0 * x->pa / l->g / x->flops;
+	double k_a = fmax(l->kv_mean_gpu / x->bw, x->attn_mean / l->g / x->flops);
+	double k_x = l->k_x, c0 = l->c0;
+	/* prefill of y prompt tokens: max(k_f y, Wp) + ca + cb y */
+	double k_f = (2.0 * x->pa + x->attn_pre) / (l->g * x->pflops);
+	double cb = l->cb, ca = l->ca;
+	double best = INFINITY;
+	for (int dec = 0; dec < 2; dec++)
+		for (int pre = 0; pre < 2; pre++) {
+			double cst = O * c0 + ca - cb * I, slope = O * (k_a + k_x) + cb * I;
+			if (dec == 0)
+				cst += O * W;
+			else
+				slope += O * k_c;
+			if (pre == 0) {
+				cst += Wp;
+			} else {
+				cst -= k_f * I;
+				slope += k_f * I;
+			}
+			double b = slope > 0 ? (T - cst) / slope : INFINITY;
+			if (b < best)
+				best = b;
+		}
+	return !(best >= 1) ? 1 : best > 1e9 ? 1e9 : floor(best);
+}
+
+/* Largest batch whose users each get tps tokens/s.  For a dense model the
+ * step and the prefill are maxima of linear terms in b, so the answer is
+ * the smallest of four linear bounds.  An MoE model reads more experts as
+ * b grows: the bound with the weights of one token is too high, the bound
+ * with the weights at that batch is safe, and bisection settles between. */
 static long batch_for_speed(const struct ictx *x, const struct ilayout *l, double tps)
 {
-	double limit = 1.0 / tps;
-	double k_c = 2.0 * x->pa / l->g / x->flops;
-	double k_a = fmax(l->kv_mean_gpu / x->bw,
-			  eng_attn_flops_token(x->m, x->ctx_mean) / l->g / x->flops);
-	double c1 = comm_s(x, l, 1.0 / l->pp, l->pp), c2 = comm_s(x, l, 2.0 / l->pp, l->pp);
-	double k_x = c2 - c1, c0 = c1 - k_x;
-	double w1 = eng_params_read(x->m, 1.0 / l->pp) * x->pr.weight_bytes / l->t / x->bw;
-	double b = fmin((limit - c0 - w1) / (k_a + k_x), (limit - c0) / (k_c + k_a + k_x));
-	if (!(b >= 1))
+	if (user_tps(x, l, 1) < tps)
 		return 0;
-	long hi = b > 1e9 ? 1000000000L : (long)floor(b);
-	if (x->m->experts <= 0)
+	double wb = x->pr.weight_bytes / l->t / x->bw;
+	long hi = (long)speed_bound(x, l, tps, params_read(x, 1.0 / l->pp) * wb, params_read(x, x->I) * wb);
+	if (user_tps(x, l, (double)hi) >= tps)
 		return hi;
-	struct istep s;
-	decode_step(x, l, (double)hi, &s);
-	if (s.total <= limit)
-		return hi;
-	long lo = 0;	/* invariant: lo meets the limit (0 trivially), hi does not */
-	while (hi - lo > 1) {
+	/* Alternating bounds narrow the bracket: the weights at an upper
+	 * bound give a lower one and back. */
+	long lo = 1;
+	for (int it = 0; it < 4 && hi - lo > 1; it++) {
+		long l2 = (long)speed_bound(x, l, tps, params_read(x, (double)hi / l->pp) * wb,
+					    params_read(x, (double)hi * x->I) * wb);
+		if (l2 > lo && l2 < hi && user_tps(x, l, (double)l2) >= tps)
+			lo = l2;
+		long h2 = (long)speed_bound(x, l, tps, params_read(x, (double)lo / l->pp) * wb,
+					    params_read(x, (double)lo * x->I) * wb) + 1;
+		if (h2 < hi && h2 > lo && user_tps(x, l, (double)h2) < tps)
+			hi = h2;
+	}
+	while (hi - lo > 1) {	/* lo meets the speed, hi does not */
 		long mid = lo + (hi - lo) / 2;
-		decode_step(x, l, (double)mid, &s);
-		if (s.total <= limit)
+		if (user_tps(x, l, (double)mid) >= tps)
 			lo = mid;
 		else
 			hi = mid;
@@ -172,6 +244,12 @@ static void layout_init(const struct ictx *x, int t, int pp, struct ilayout *l)
 	l->kv_res_gpu = x->w->concurrency_max ? l->kv_mean_gpu : l->kv_full_gpu;
 	l->fits_one = room >= l->kv_full_gpu;
 	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
+	double c1 = comm_s(x, l, 1.0 / pp, pp), c2 = comm_s(x, l, 2.0 / pp, pp);
+	l->k_x = c2 - c1;
+	l->c0 = c1 - l->k_x;
+	double p1 = comm_s(x, l, x->I / pp, 1), p2 = comm_s(x, l, 2.0 * x->I / pp, 1);
+	l->cb = (p2 - p1) / x->I;
+	l->ca = p1 - l->cb * x->I;
 	l->ttft_s = prefill_s(x, l, x->I, false);
 	l->ttft_ok = !(x->w->ttft_ms > 0) || l->ttft_s * 1000.0 <= x->w->ttft_ms;
 	l->btps = x->w->tokens_per_s_per_user > 0 ? batch_for_speed(x, l, x->w->tokens_per_s_per_user)
@@ -202,6 +280,15 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->ctx_full = x->I + x->O;
 	x->ctx_mean = x->I + x->O / 2.0;
 	x->pa = eng_params_active(x->m);
+	x->attn_mean = eng_attn_flops_token(x->m, x->ctx_mean);
+	x->attn_pre = eng_attn_flops_token(x->m, x->I / 2.0);
+	const struct catalog_model *m = x->m;
+	if (m->experts > 0 && m->experts_active > 0 && m->experts_active < m->experts && x->pa < m->params) {
+		double k_e = (double)m->experts_active / m->experts;
+		x->moe_experts = (m->params - x->pa) / (1.0 - k_e);
+		x->moe_shared = m->params - x->moe_experts;
+		x->moe_log = log1p(-k_e);
+	}
 	x->node_max = eng_max_node_gpus(c, a);
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
 	int reach = a->link_domain > x->node_max ? a->link_domain : x->node_max;
@@ -212,7 +299,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->n_users = w->concurrency_max ? 0 : w->concurrency;
 	const struct catalog_platform *big = eng_platform_choose(c, a, x->node_max, x->node_max);
 	x->plat = big;
-	x->nic_bw = eng_nic_bw(c, big);
+	x->nic_bw = NAN;	/* looked up only if a replica spans nodes */
 	return x->node_max > 0 && x->flops > 0 && x->bw > 0;
 }
 
@@ -264,8 +351,11 @@ static int best_layout(const struct ictx *x, const struct ilayout *ls, int n, in
 		long g = gpus_for(x, &ls[i], mask, &b, &rep);
 		if (g < 0)
 			continue;
+		if (best >= 0 && g > best_g)
+			continue;
+		/* Throughput breaks ties only: it costs a prefill and a step. */
 		double tput = rep * replica_tput(x, &ls[i], (double)b);
-		if (best < 0 || g < best_g || (g == best_g && tput > best_tput * 1.0001)) {
+		if (best < 0 || g < best_g || tput > best_tput * 1.0001) {
 			best = i;
 			best_g = g;
 			best_tput = tput;
@@ -280,9 +370,12 @@ static int best_layout(const struct ictx *x, const struct ilayout *ls, int n, in
 static void prec_label(const struct ictx *x, char *buf, size_t n)
 {
 	char p[16];
-	eng_params_label(x->m->params, p, sizeof p);
-	snprintf(buf, n, "%s at %s", x->m->name && x->m->name[0] ? x->m->name : p,
-		 precision_name(x->pr.used));
+	const char *name = x->m->name;
+	if (!name || !name[0]) {
+		eng_params_label(x->m->params, p, sizeof p);
+		name = p;
+	}
+	snprintf(buf, n, "%s at %s", name, precision_name(x->pr.used));
 }
 
 static void fill_common(const struct ictx *x, const struct ilayout *l, long b, long rep,
@@ -307,7 +400,7 @@ static void fill_common(const struct ictx *x, const struct ilayout *l, long b, l
 	r->t_compute_s = s.comp;
 	r->t_comm_s = s.comm;
 	r->t_bubble_s = NAN;
-	r->tokens_per_s_per_user = 1.0 / s.total;
+	r->tokens_per_s_per_user = user_tps(x, l, (double)b);
 	r->ttft_ms = l->ttft_s * 1000.0;
 	r->prefill_s = prefill_s(x, l, b * x->I, true);
 	double tput = replica_tput(x, l, (double)b);
@@ -317,7 +410,7 @@ static void fill_common(const struct ictx *x, const struct ilayout *l, long b, l
 	r->bw_util_pct = 100.0 * (tps_u > 0 ? s.mem * tps_u : s.mem / s.total);
 	r->link_util_pct = l->t > 1 || l->pp > 1 ? 100.0 * s.comm / s.total : 0;
 	r->link_gb_s_used = l->link_bw / 1e9;
-	r->nic_gb_s_per_gpu = x->nic_bw / 1e9;
+	r->nic_gb_s_per_gpu = l->g > x->node_max ? x->nic_bw / 1e9 : NAN;
 }
 
 /* Interconnect binds when the all-reduces eat more of each step than the
@@ -341,16 +434,15 @@ static void reason_fallback(const struct ictx *x, struct engine_result *r)
 	double req_gb = x->m->params * precision_bytes(x->pr.requested) / ENG_GB;
 	double used_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
 	snprintf(r->reason, sizeof r->reason,
-		 "no %s on %s: runs at %s, so the weights take %.0f GB instead of %.0f GB",
+		 "no %s on %s: runs at %s, so the weights take %ld GB instead of %ld GB",
 		 precision_name(x->pr.requested), x->a->name, precision_name(x->pr.used),
-		 used_gb, req_gb);
+		 eng_l(used_gb), eng_l(req_gb));
 }
 
 static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
 {
 	const struct workload *w = x->w;
 	char what[48];
-	prec_label(x, what, sizeof what);
 	long g_final;
 	int li;
 	long b = 0, rep = 0;
@@ -373,6 +465,7 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			}
 		}
 		if (li < 0) {
+			prec_label(x, what, sizeof what);
 			bool mem = true;
 			for (int i = 0; i < n; i++)
 				if (ls[i].g <= x->fixed_gpus && ls[i].bmem >= 1)
@@ -381,14 +474,14 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			r->binding = mem ? RES_MEMORY : RES_COMPUTE;
 			if (mem)
 				snprintf(r->reason, sizeof r->reason,
-					 "%s needs %.0f GB of weights: more than %d x %.0f GB GPU%s (%.0f GB usable)",
-					 what, x->m->params * x->pr.weight_bytes / ENG_GB, x->fixed_gpus,
-					 x->a->mem_gb, x->fixed_gpus == 1 ? "" : "s",
-					 x->fixed_gpus * x->usable / ENG_GB);
+					 "%s needs %ld GB of weights: more than %d x %ld GB GPU%s (%ld GB usable)",
+					 what, eng_l(x->m->params * x->pr.weight_bytes / ENG_GB), x->fixed_gpus,
+					 eng_l(x->a->mem_gb), x->fixed_gpus == 1 ? "" : "s",
+					 eng_l(x->fixed_gpus * x->usable / ENG_GB));
 			else
 				snprintf(r->reason, sizeof r->reason,
-					 "%d GPU%s cannot meet the TTFT target of %.0f ms", x->fixed_gpus,
-					 x->fixed_gpus == 1 ? "" : "s", w->ttft_ms);
+					 "%d GPU%s cannot meet the TTFT target of %ld ms", x->fixed_gpus,
+					 x->fixed_gpus == 1 ? "" : "s", eng_l(w->ttft_ms));
 			return;
 		}
 		rep = x->fixed_gpus / ls[li].g;
@@ -440,8 +533,8 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			}
 			r->binding = RES_BANDWIDTH;
 			snprintf(r->reason, sizeof r->reason,
-				 "%.0f tok/s per user is out of reach: at most %.0f tok/s (TP%d, one user)",
-				 w->tokens_per_s_per_user, best_tps, bt);
+				 "%ld tok/s per user is out of reach: at most %ld tok/s (TP%d, one user)",
+				 eng_l(w->tokens_per_s_per_user), eng_l(best_tps), bt);
 		} else if (lt < 0) {
 			double best = INFINITY;
 			int bt = 1;
@@ -452,12 +545,12 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 				}
 			r->binding = RES_COMPUTE;
 			snprintf(r->reason, sizeof r->reason,
-				 "TTFT %.0f ms for %ld input tokens is out of reach: %.0f ms at best (TP%d)",
-				 w->ttft_ms, w->input_tokens, best * 1000.0, bt);
+				 "TTFT %ld ms for %ld input tokens is out of reach: %ld ms at best (TP%d)",
+				 eng_l(w->ttft_ms), w->input_tokens, eng_l(best * 1000.0), bt);
 		} else {
 			r->binding = RES_COMPUTE;
 			snprintf(r->reason, sizeof r->reason,
-				 "%.0f tok/s needs more than %d GPUs", w->target_tokens_per_s, ENG_MAX_GPUS);
+				 "%ld tok/s needs more than %d GPUs", eng_l(w->target_tokens_per_s), ENG_MAX_GPUS);
 		}
 		return;
 	}
@@ -475,42 +568,47 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 	best_layout(x, ls, n, C_SPEED, &g_speed);
 	best_layout(x, ls, n, C_SPEED | C_TTFT, &g_ttft);
 	const struct ilayout *l = &ls[li];
-	bool bw_bound = r->t_memory_s >= r->t_compute_s;
+	/* Memory-bound when reading weights and KV outweighs the math of the
+	 * decode steps plus the other users' prompts prefilled meanwhile. */
+	bool bw_bound = x->O * r->t_memory_s >=
+			x->O * r->t_compute_s + prefill_s(x, l, (double)(b - 1) * x->I, true);
 	if (g_final > g_ttft && g_ttft > 0) {
 		r->binding = bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "%.0f output tok/s needs %d replicas of %.0f tok/s (%s-bound at batch %ld)",
-			 w->target_tokens_per_s, r->replicas, r->output_tokens_per_s / r->replicas,
+			 "%ld output tok/s needs %d replicas of %ld tok/s (%s-bound at batch %ld)",
+			 eng_l(w->target_tokens_per_s), r->replicas, eng_l(r->output_tokens_per_s / r->replicas),
 			 bw_bound ? "bandwidth" : "compute", b);
 	} else if (g_ttft > g_speed && g_speed > 0) {
 		r->binding = RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "TTFT %.0f ms for %ld input tokens needs TP%d: %.0f ms at %.0f TFLOPS %s",
-			 w->ttft_ms, w->input_tokens, l->t, r->ttft_ms, x->pr.peak_flops / 1e12,
+			 "TTFT %ld ms for %ld input tokens needs TP%d: %ld ms at %ld TFLOPS %s",
+			 eng_l(w->ttft_ms), w->input_tokens, l->t, eng_l(r->ttft_ms), eng_l(x->pr.peak_flops / 1e12),
 			 precision_name(x->pr.compute));
 	} else if (g_speed > g_mem && g_mem > 0) {
 		r->binding = bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "%.0f tok/s per user caps a TP%d replica at %ld users (%s-bound at %.3g TB/s): %d replicas",
-			 w->tokens_per_s_per_user, l->t, l->btps, bw_bound ? "bandwidth" : "compute",
-			 x->a->mem_bw_tb_s, r->replicas);
+			 "%ld tok/s per user caps a TP%d replica at %ld users (%s): %d replica%s",
+			 eng_l(w->tokens_per_s_per_user), l->t, l->btps,
+			 bw_bound ? "memory-bandwidth-bound" : "compute-bound, prompts included",
+			 r->replicas, r->replicas == 1 ? "" : "s");
 	} else {
 		r->binding = RES_MEMORY;
+		prec_label(x, what, sizeof what);
 		double wgb = x->m->params * x->pr.weight_bytes / ENG_GB;
 		double kvgb = x->n_users * eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, 1, x->ctx_full) / ENG_GB;
 		if (l->g > 1)
 			snprintf(r->reason, sizeof r->reason,
-				 "%s needs %.0f GB of weights: more than one %.0f GB GPU (%.0f GB usable); "
-				 "%ld users' KV cache adds %.0f GB",
-				 what, wgb, x->a->mem_gb, x->usable / ENG_GB, x->n_users, kvgb);
+				 "%s needs %ld GB of weights: more than one %ld GB GPU (%ld GB usable); "
+				 "%ld users' KV cache adds %ld GB",
+				 what, eng_l(wgb), eng_l(x->a->mem_gb), eng_l(x->usable / ENG_GB), x->n_users, eng_l(kvgb));
 		else if (r->gpus == 1)
 			snprintf(r->reason, sizeof r->reason,
-				 "%s (%.0f GB) plus KV cache for %ld users (%.0f GB) fits one %.0f GB GPU (%.0f GB usable)",
-				 what, wgb, x->n_users, kvgb, x->a->mem_gb, x->usable / ENG_GB);
+				 "%s (%ld GB) plus KV cache for %ld users (%ld GB) fits one %ld GB GPU (%ld GB usable)",
+				 what, eng_l(wgb), x->n_users, eng_l(kvgb), eng_l(x->a->mem_gb), eng_l(x->usable / ENG_GB));
 		else
 			snprintf(r->reason, sizeof r->reason,
-				 "%s (%.0f GB) plus KV cache for %ld users (%.0f GB) needs %d GPUs of %.0f GB",
-				 what, wgb, x->n_users, kvgb, r->gpus, x->a->mem_gb);
+				 "%s (%ld GB) plus KV cache for %ld users (%ld GB) needs %d GPUs of %ld GB",
+				 what, eng_l(wgb), x->n_users, eng_l(kvgb), r->gpus, eng_l(x->a->mem_gb));
 	}
 	/* The interconnect binds when all-reduces eat the step of a replica
 	 * sized for speed or throughput; when memory or the TTFT target chose
@@ -520,8 +618,8 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 	if (speed_drove && link_binds(x, r)) {
 		r->binding = RES_INTERCONNECT;
 		snprintf(r->reason, sizeof r->reason,
-			 "TP%d all-reduces over %s take %.0f%% of each decode step",
-			 l->t, link_name(x, l->t), 100.0 * r->t_comm_s * 1000.0 / r->step_ms);
+			 "TP%d all-reduces over %s take %ld%% of each decode step",
+			 l->t, link_name(x, l->t), eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms));
 	}
 }
 
@@ -574,8 +672,8 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	if (rep * l->g > ENG_MAX_GPUS) {
 		r->fits = false;
 		r->binding = RES_COMPUTE;
-		snprintf(r->reason, sizeof r->reason, "%.0f tok/s needs more than %d GPUs",
-			 w->target_tokens_per_s, ENG_MAX_GPUS);
+		snprintf(r->reason, sizeof r->reason, "%ld tok/s needs more than %d GPUs",
+			 eng_l(w->target_tokens_per_s), ENG_MAX_GPUS);
 		fill_common(x, l, b, 1, r);
 		return;
 	}
@@ -586,24 +684,24 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	if (compute_bound) {
 		r->binding = RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "compute-bound: %ld sequences per TP%d replica keep %.0f TFLOPS %s busy",
-			 b, l->t, x->pr.peak_flops / 1e12, precision_name(x->pr.compute));
+			 "compute-bound: %ld sequences per TP%d replica keep %ld TFLOPS %s busy",
+			 b, l->t, eng_l(x->pr.peak_flops / 1e12), precision_name(x->pr.compute));
 	} else if (kv_read > r->t_memory_s / 2) {
 		r->binding = RES_BANDWIDTH;
 		snprintf(r->reason, sizeof r->reason,
-			 "bandwidth-bound: reading the KV cache of %ld sequences takes most of each %.0f ms step",
-			 b, r->step_ms);
+			 "bandwidth-bound: reading the KV cache of %ld sequences takes most of each %ld ms step",
+			 b, eng_l(r->step_ms));
 	} else {
 		r->binding = RES_MEMORY;
 		snprintf(r->reason, sizeof r->reason,
-			 "memory-bound: KV room for only %ld sequences per TP%d replica (%.0f GB free per GPU)",
-			 b, l->t, (x->usable - l->w_gpu - l->fixed_gpu) / ENG_GB);
+			 "memory-bound: KV room for only %ld sequences per TP%d replica (%ld GB free per GPU)",
+			 b, l->t, eng_l((x->usable - l->w_gpu - l->fixed_gpu) / ENG_GB));
 	}
 	if (link_binds(x, r)) {
 		r->binding = RES_INTERCONNECT;
 		snprintf(r->reason, sizeof r->reason,
-			 "TP%d all-reduces over %s take %.0f%% of each decode step",
-			 l->t, link_name(x, l->t), 100.0 * r->t_comm_s * 1000.0 / r->step_ms);
+			 "TP%d all-reduces over %s take %ld%% of each decode step",
+			 l->t, link_name(x, l->t), eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms));
 	}
 }
 
@@ -637,6 +735,8 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 		any_fit |= ls[n].bmem >= 1;
 		n++;
 	}
+	if (!any_fit)
+		x.nic_bw = eng_nic_bw(c, x.plat);
 	for (int pp = 2; !any_fit && pp <= 64 && n < MAX_LAYOUTS; pp *= 2) {
 		if (t_top * pp > ENG_MAX_GPUS || (x.fixed_gpus && t_top * pp > x.fixed_gpus))
 			break;
@@ -661,9 +761,9 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 		fill_common(&x, l, 1, 1, r);
 		r->mem_required_gb = x.m->params * x.pr.weight_bytes / ENG_GB;
 		snprintf(r->reason, sizeof r->reason,
-			 "%s needs %.0f GB of weights: more than %d x %.0f GB GPUs (%.0f GB usable)",
-			 what, x.m->params * x.pr.weight_bytes / ENG_GB, l->g, a->mem_gb,
-			 l->g * x.usable / ENG_GB);
+			 "%s needs %ld GB of weights: more than %d x %ld GB GPUs (%ld GB usable)",
+			 what, eng_l(x.m->params * x.pr.weight_bytes / ENG_GB), l->g, eng_l(a->mem_gb),
+			 eng_l(l->g * x.usable / ENG_GB));
 		return;
 	}
 	if (w->concurrency_max)

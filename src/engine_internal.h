@@ -11,6 +11,7 @@
 #ifndef ACCELSIZER_ENGINE_INTERNAL_H
 #define ACCELSIZER_ENGINE_INTERNAL_H
 
+#include <math.h>
 #include <stddef.h>
 
 #include "engine.h"
@@ -101,6 +102,14 @@ void eng_train(const struct catalog *c, const struct workload *w,
 /* engine_rank.c */
 void eng_result_clear(struct engine_result *r, const struct catalog_accel *a);
 void eng_filters(const struct workload *w, struct engine_result *r);
+
+/* A figure for a reason line, rounded: integer formatting is several times
+ * cheaper than %.0f, and reasons are written for every accelerator on
+ * every run. */
+static inline long eng_l(double v)
+{
+	return isfinite(v) && fabs(v) < 9e18 ? lround(v) : 0;
+}
 
 /* Whole-number helpers. */
 static inline long eng_ceil_div(long a, long b)

@@ -104,8 +104,8 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 		if (!(a->price.usd > 0)) {
 			add_reason(r, "price unknown: load a price list to check the budget");
 		} else if (r->capex_usd > w->budget_usd) {
-			snprintf(buf, sizeof buf, "costs $%.0f, over the $%.0f budget", r->capex_usd,
-				 w->budget_usd);
+			snprintf(buf, sizeof buf, "costs $%ld, over the $%ld budget", eng_l(r->capex_usd),
+				 eng_l(w->budget_usd));
 			add_reason(r, buf);
 		}
 	}

@@ -292,7 +292,8 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	r->precision_fallback = x.pr.fallback;
 
 	char what[64], size[16];
-	eng_params_label(x.m->params, size, sizeof size);
+	if (!x.m->name || !x.m->name[0])
+		eng_params_label(x.m->params, size, sizeof size);
 	snprintf(what, sizeof what, "%s%s at %s", x.m->name && x.m->name[0] ? x.m->name : size,
 		 w->cls == WL_FINETUNE ? (w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune") : "",
 		 precision_name(x.pr.used));
@@ -381,8 +382,8 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		r->binding = RES_MEMORY;
 		r->gpus = 0;
 		snprintf(r->reason, sizeof r->reason,
-			 "%s does not fit %d GPUs, and a global batch of %.0f sequences cannot spread over more: raise --global-batch-tokens",
-			 what, lo_fail_gpus(&x), x.seqs);
+			 "%s does not fit %d GPUs, and a global batch of %ld sequences cannot spread over more: raise --global-batch-tokens",
+			 what, lo_fail_gpus(&x), eng_l(x.seqs));
 		return;
 	}
 	if (!fits) {
@@ -392,8 +393,8 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		r->mem_required_gb = min_mem * G / ENG_GB;
 		r->mem_util_pct = 100.0 * min_mem / x.usable;
 		snprintf(r->reason, sizeof r->reason,
-			 "%s: model state and activations need %.0f GB per GPU even on %d GPUs (%.0f GB usable)",
-			 what, min_mem / ENG_GB, G, x.usable / ENG_GB);
+			 "%s: model state and activations need %ld GB per GPU even on %d GPUs (%ld GB usable)",
+			 what, eng_l(min_mem / ENG_GB), G, eng_l(x.usable / ENG_GB));
 		return;
 	}
 
@@ -426,7 +427,7 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		r->fits = false;
 		r->binding = RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "%.0f h is out of reach: %.0f h at best on %d GPUs", w->target_hours,
+			 "%.3g h is out of reach: %.3g h at best on %d GPUs", w->target_hours,
 			 r->train_hours, G);
 		return;
 	}
@@ -435,33 +436,33 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	if (x.pr.fallback) {
 		r->binding = RES_PRECISION;
 		snprintf(r->reason, sizeof r->reason,
-			 "no %s on %s: trains at %s (%.0f TFLOPS), %.0f h on %d GPUs",
+			 "no %s on %s: trains at %s (%ld TFLOPS), %ld h on %d GPUs",
 			 precision_name(x.pr.requested), a->name, precision_name(x.pr.used),
-			 x.peak / 1e12, r->train_hours, G);
+			 eng_l(x.peak / 1e12), eng_l(r->train_hours), G);
 	} else if (thr > 0 && r->scaling_efficiency < thr) {
 		r->binding = RES_INTERCONNECT;
 		snprintf(r->reason, sizeof r->reason,
-			 "%.0f%% scaling efficiency on %d GPUs: communication and pipeline bubble take %.0f%% of each step",
-			 100.0 * r->scaling_efficiency, G, 100.0 * (1.0 - r->scaling_efficiency));
+			 "%ld%% scaling efficiency on %d GPUs: communication and pipeline bubble take %ld%% of each step",
+			 eng_l(100.0 * r->scaling_efficiency), G, eng_l(100.0 * (1.0 - r->scaling_efficiency)));
 	} else if (w->target_hours > 0 && G > G_fit && !fixed) {
 		r->binding = RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "%.0f h needs %d GPUs at %.0f%% MFU (%.0f TFLOPS %s each)", w->target_hours, G,
-			 100.0 * r->mfu, x.peak / 1e12, precision_name(x.pr.compute));
+			 "%ld h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", eng_l(w->target_hours), G,
+			 eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12), precision_name(x.pr.compute));
 	} else if (!fixed && G > x.node) {
 		r->binding = RES_MEMORY;
 		snprintf(r->reason, sizeof r->reason,
-			 "%s does not fit one %d-GPU node: %d GPUs hold it at %.0f GB each (TP%d PP%d ZeRO-%d)",
-			 what, x.node, G, r->mem_per_gpu_gb, best.t, best.p, best.zero);
+			 "%s does not fit one %d-GPU node: %d GPUs hold it at %ld GB each (TP%d PP%d ZeRO-%d)",
+			 what, x.node, G, eng_l(r->mem_per_gpu_gb), best.t, best.p, best.zero);
 	} else if (best.elem > 0.25 * best.step) {
 		r->binding = RES_BANDWIDTH;
 		snprintf(r->reason, sizeof r->reason,
-			 "memory traffic outside the matrix units takes %.0f%% of each step at %.3g TB/s",
-			 100.0 * best.elem / best.step, a->mem_bw_tb_s);
+			 "memory traffic outside the matrix units takes %ld%% of each step at %.3g TB/s",
+			 eng_l(100.0 * best.elem / best.step), a->mem_bw_tb_s);
 	} else {
 		r->binding = RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "compute-bound: %.0f h on %d GPUs at %.0f%% MFU (%.0f TFLOPS %s each)",
-			 r->train_hours, G, 100.0 * r->mfu, x.peak / 1e12, precision_name(x.pr.compute));
+			 "compute-bound: %ld h on %d GPUs at %ld%% MFU (%ld TFLOPS %s each)",
+			 eng_l(r->train_hours), G, eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12), precision_name(x.pr.compute));
 	}
 }
