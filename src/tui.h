@@ -224,11 +224,15 @@ enum theme_glyph tui_state_glyph(enum tui_state s);
  * with eighth blocks in UTF-8 mode. */
 void tui_bar(struct tui *t, WINDOW *win, int y, int x, int w, double pct);
 
-/* Number formats shared by every screen (and matching the CLI table). */
+/* Number formats shared by every screen, rounded as the CLI rounds
+ * (see tui_draw.c). */
+char *tui_fmt_num(char *buf, size_t n, double v, int decimals);	/* 1,234.5 */
 char *tui_fmt_gb(char *buf, size_t n, double gb);
 char *tui_fmt_pct(char *buf, size_t n, double pct);
 char *tui_fmt_usd(char *buf, size_t n, double usd);
 char *tui_fmt_rate(char *buf, size_t n, double per_s);	/* tokens/s */
+char *tui_fmt_rate1(char *buf, size_t n, double per_s);	/* tokens/s per user */
+char *tui_fmt_usd_hour(char *buf, size_t n, double usd);
 char *tui_fmt_hours(char *buf, size_t n, double hours);
 char *tui_fmt_kw(char *buf, size_t n, double kw);
 char *tui_fmt_si(char *buf, size_t n, double v);	/* 2T, 300B, 4096 */

@@ -101,7 +101,7 @@ static void t_prec(const struct tui *t, const struct engine_result *r, char *b, 
 	snprintf(b, n, "%s%s", precision_name(r->precision_used), r->precision_fallback ? " (fallback)" : "");
 }
 static void t_tps(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_rate(b, n, r->output_tokens_per_s); }
-static void t_tpu(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_rate(b, n, r->tokens_per_s_per_user); }
+static void t_tpu(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_rate1(b, n, r->tokens_per_s_per_user); }
 static void t_ttft(const struct tui *t, const struct engine_result *r, char *b, size_t n)
 {
 	(void)t;
@@ -125,7 +125,7 @@ static void t_ru(const struct tui *t, const struct engine_result *r, char *b, si
 }
 static void t_mtok(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_mtok(b, n, r->usd_per_mtok); }
 static void t_run(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd(b, n, r->run_cost_usd); }
-static void t_hour(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_mtok(b, n, r->usd_per_hour); }
+static void t_hour(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_hour(b, n, r->usd_per_hour); }
 static void t_ppw(const struct tui *t, const struct engine_result *r, char *b, size_t n)
 {
 	if (t->sc.w.cls == WL_INFERENCE)

@@ -289,20 +289,39 @@ void tui_bar(struct tui *t, WINDOW *win, int y, int x, int w, double pct)
 
 /* ---- numbers ---- */
 
-/* Digits with thousands separators: 1234567 -> "1,234,567". */
-static char *group(char *buf, size_t n, double v)
+/*
+ * Numbers are rounded exactly as `accelsizer recommend` rounds them (its
+ * table for people, or its CSV where the table has no such column), so
+ * the wizard never shows a figure the command line would not:
+ *   tok/s 0 decimals, tok/s per user 1, TTFT ms 0, capex and run cost
+ *   whole dollars, kW 1, $/Mtok 3, hours 1, GPU-hours 0, GB 1 (CSV),
+ *   $/hour 2 (CSV), percentages 0.
+ * Thousands are grouped with ',' like the CLI table, never by locale.
+ */
+char *tui_fmt_num(char *buf, size_t n, double v, int dec)
 {
-	char raw[48];
-	snprintf(raw, sizeof raw, "%.0f", fabs(v));
-	size_t len = strlen(raw), o = 0;
-	char out[64];
-	if (v < 0 && strcmp(raw, "0"))
-		out[o++] = '-';
-	for (size_t i = 0; i < len && o < sizeof out - 2; i++) {
-		if (i && (len - i) % 3 == 0)
-			out[o++] = ',';
-		out[o++] = raw[i];
+	if (!isfinite(v)) {
+		snprintf(buf, n, "-");
+		return buf;
 	}
+	char raw[64];
+	snprintf(raw, sizeof raw, "%.*f", dec, fabs(v));
+	char *dot = strchr(raw, '.');
+	size_t ilen = dot ? (size_t)(dot - raw) : strlen(raw);
+	char out[96];
+	size_t o = 0;
+	bool zero = strspn(raw, "0.") == strlen(raw);
+	if (v < 0 && !zero)
+		out[o++] = '-';
+	for (size_t i = 0; i < ilen && o + 2 < sizeof out; i++) {
+		out[o++] = raw[i];
+		size_t left = ilen - i - 1;
+		if (left && left % 3 == 0)
+			out[o++] = ',';
+	}
+	if (dot)
+		for (const char *p = dot; *p && o + 1 < sizeof out; p++)
+			out[o++] = *p;
 	out[o] = '\0';
 	snprintf(buf, n, "%s", out);
 	return buf;
@@ -312,9 +331,7 @@ static char *group(char *buf, size_t n, double v)
 
 char *tui_fmt_gb(char *buf, size_t n, double gb)
 {
-	DASH(buf, n, gb);
-	snprintf(buf, n, gb >= 10 || gb == 0 ? "%.0f" : "%.1f", gb);
-	return buf;
+	return tui_fmt_num(buf, n, gb, 1);
 }
 
 char *tui_fmt_pct(char *buf, size_t n, double pct)
@@ -331,49 +348,52 @@ char *tui_fmt_usd(char *buf, size_t n, double usd)
 {
 	char g[64];
 	DASH(buf, n, usd);
-	snprintf(buf, n, "$%s", group(g, sizeof g, usd));
+	snprintf(buf, n, "$%s", tui_fmt_num(g, sizeof g, usd, 0));
 	return buf;
 }
 
 char *tui_fmt_usd_mtok(char *buf, size_t n, double usd)
 {
+	char g[64];
 	DASH(buf, n, usd);
-	snprintf(buf, n, usd >= 100 ? "$%.0f" : "$%.2f", usd);
+	snprintf(buf, n, "$%s", tui_fmt_num(g, sizeof g, usd, 3));
+	return buf;
+}
+
+char *tui_fmt_usd_hour(char *buf, size_t n, double usd)
+{
+	char g[64];
+	DASH(buf, n, usd);
+	snprintf(buf, n, "$%s", tui_fmt_num(g, sizeof g, usd, 2));
 	return buf;
 }
 
 char *tui_fmt_rate(char *buf, size_t n, double per_s)
 {
-	DASH(buf, n, per_s);
-	if (per_s >= 100)
-		group(buf, n, per_s);
-	else
-		snprintf(buf, n, "%.1f", per_s);
-	return buf;
+	return tui_fmt_num(buf, n, per_s, 0);
+}
+
+char *tui_fmt_rate1(char *buf, size_t n, double per_s)
+{
+	return tui_fmt_num(buf, n, per_s, 1);
 }
 
 char *tui_fmt_hours(char *buf, size_t n, double hours)
 {
+	char g[64];
 	DASH(buf, n, hours);
-	if (hours >= 48)
-		snprintf(buf, n, "%.1f d", hours / 24.0);
-	else
-		snprintf(buf, n, "%.1f h", hours);
+	snprintf(buf, n, "%s h", tui_fmt_num(g, sizeof g, hours, 1));
 	return buf;
 }
 
 char *tui_fmt_kw(char *buf, size_t n, double kw)
 {
-	DASH(buf, n, kw);
-	snprintf(buf, n, "%.1f", kw);
-	return buf;
+	return tui_fmt_num(buf, n, kw, 1);
 }
 
 char *tui_fmt_ms(char *buf, size_t n, double ms)
 {
-	DASH(buf, n, ms);
-	snprintf(buf, n, ms >= 100 ? "%.0f" : "%.1f", ms);
-	return buf;
+	return tui_fmt_num(buf, n, ms, 0);
 }
 
 char *tui_fmt_si(char *buf, size_t n, double v)

@@ -110,7 +110,7 @@ static void draw_full(struct tui *t, WINDOW *win, int y, int w, const struct eng
 	/* "mem  [bar]  88%  141/160 GB ✓◆" */
 	char abs_mem[48], abs_bw[48], abs_link[48], a[24], b[24];
 	int gpus = r->gpus > 0 ? r->gpus : 1;
-	snprintf(abs_mem, sizeof abs_mem, "%s/%s GB", tui_fmt_gb(a, sizeof a, r->mem_per_gpu_gb * gpus),
+	snprintf(abs_mem, sizeof abs_mem, "%s/%s GB", tui_fmt_gb(a, sizeof a, r->mem_required_gb),
 		 tui_fmt_gb(b, sizeof b, r->mem_avail_per_gpu_gb * gpus));
 	snprintf(abs_bw, sizeof abs_bw, "of %.1f TB/s", r->accel->mem_bw_tb_s * gpus);
 	if (gpus > 1)

@@ -37,8 +37,8 @@ static struct cols columns(int w)
 	c.rank = 2;
 	c.name = 6;
 	/* right-aligned figures after the name: GPUs 4, nodes 5, perf 9,
-	 * capex 11, kW 6, cost 9, one space before each */
-	c.name_w = w - c.name - 50;
+	 * capex 11, kW 6, cost 10, one space before each */
+	c.name_w = w - c.name - 51;
 	if (c.name_w > 26)
 		c.name_w = 26;
 	if (c.name_w < 10)
@@ -93,7 +93,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	tui_put_right(t, win, y, c.perf, 9, ROLE_header, inf ? "Tok/s" : "Time");
 	tui_put_right(t, win, y, c.capex, 11, ROLE_header, "Capex");
 	tui_put_right(t, win, y, c.kw, 6, ROLE_header, "kW");
-	tui_put_right(t, win, y, c.cost, 9, ROLE_header, inf ? "$/Mtok" : "Run cost");
+	tui_put_right(t, win, y, c.cost, 10, ROLE_header, inf ? "$/Mtok" : "Run cost");
 	y++;
 
 	int rows = h - y - 2;
@@ -143,7 +143,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		tui_put_right(t, win, y, c.capex, 11, vr, tui_fmt_usd(buf, sizeof buf, r->capex_usd));
 		tui_put_right(t, win, y, c.kw, 6, vr, tui_fmt_kw(buf, sizeof buf, r->power_kw));
 		tui_result_cost(t, r, buf, sizeof buf);
-		tui_put_right(t, win, y, c.cost, 9, vr, buf);
+		tui_put_right(t, win, y, c.cost, 10, vr, buf);
 	}
 	if (*top > 0)
 		tui_put(t, win, 3, w - 1, 1, ROLE_muted, t->utf8 ? "\u2191" : "^");

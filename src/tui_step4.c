@@ -128,7 +128,7 @@ static void info_running(const struct tui *t, char *buf, size_t n)
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r);
 	char h[32], e[32];
-	snprintf(buf, n, "%s/hour all-in, %s kWh/year", tui_fmt_usd_mtok(h, sizeof h, r->usd_per_hour),
+	snprintf(buf, n, "%s/hour all-in, %s kWh/year", tui_fmt_usd_hour(h, sizeof h, r->usd_per_hour),
 		 tui_fmt_rate(e, sizeof e, r->energy_kwh_year));
 }
 
@@ -140,7 +140,7 @@ static void info_perf(const struct tui *t, char *buf, size_t n)
 	if (t->sc.w.cls == WL_INFERENCE)
 		snprintf(buf, n, "%s tok/s, %s tok/s per user, TTFT %s ms",
 			 tui_fmt_rate(a, sizeof a, r->output_tokens_per_s),
-			 tui_fmt_rate(b, sizeof b, r->tokens_per_s_per_user), tui_fmt_ms(c, sizeof c, r->ttft_ms));
+			 tui_fmt_rate1(b, sizeof b, r->tokens_per_s_per_user), tui_fmt_ms(c, sizeof c, r->ttft_ms));
 	else
 		snprintf(buf, n, "%s to train, %s GPU-hours, scaling %s",
 			 tui_fmt_hours(a, sizeof a, r->train_hours), tui_fmt_rate(b, sizeof b, r->gpu_hours),

@@ -123,17 +123,11 @@ int tui_do_open(struct tui *t, const char *path_in)
 
 /* ---- drawing ---- */
 
+/* As `accelsizer validate` prints a plan: 1 decimal under 100, else 0. */
 static void fmt_plan_value(char *buf, size_t n, double v, const char *unit)
 {
-	char num[32];
-	if (!isfinite(v))
-		snprintf(num, sizeof num, "-");
-	else if (fabs(v) >= 100)
-		tui_fmt_rate(num, sizeof num, v);
-	else if (fabs(v) >= 1)
-		snprintf(num, sizeof num, "%.1f", v);
-	else
-		snprintf(num, sizeof num, "%.3g", v);
+	char num[48];
+	tui_fmt_num(num, sizeof num, v, v < 100 ? 1 : 0);
 	snprintf(buf, n, "%s %s", num, unit);
 }
 
@@ -159,7 +153,7 @@ static int draw_plan(struct tui *t, WINDOW *win, int y, int w)
 	y++;
 	for (size_t i = 0; i < t->plan.n; i++, y++) {
 		const struct engine_plan_row *p = &t->plan.rows[i];
-		char pred[48], thr[64], num[48];
+		char pred[96], thr[128], num[96];
 		tui_put(t, win, y, 1, bw, ROLE_value, p->benchmark);
 		tui_put(t, win, y, mx, mw - 1, ROLE_field, p->metric);
 		fmt_plan_value(pred, sizeof pred, p->predicted, p->unit);

@@ -31,16 +31,17 @@ tm_stop() {
 	done
 }
 
-# tm_new ARGS...: new-session, retried while a previous server winds down.
+# tm_new ARGS...: new-session in $TMPD (anything the wizard writes to a
+# relative path stays there), retried while a previous server winds down.
 tm_new() {
 	tm_stop
 	n=10
 	while [ "$n" -gt 0 ]; do
-		tm new-session -d -s t "$@" >/dev/null 2>&1 && return 0
+		tm new-session -d -s t -c "$TMPD" "$@" >/dev/null 2>&1 && return 0
 		sleep 0.1
 		n=$((n - 1))
 	done
-	tm new-session -d -s t "$@"
+	tm new-session -d -s t -c "$TMPD" "$@"
 }
 
 tui_cleanup() {
@@ -50,23 +51,27 @@ tui_cleanup() {
 trap tui_cleanup EXIT
 
 # tui_start_env W H "ENV=..." ... -- ARGS...: starts the wizard in a fresh
-# session with extra environment; stderr goes to $TMPD/stderr and the exit
-# status to $TMPD/rc when it ends.
+# session with extra environment.  A launcher script records the wizard's
+# pid in $TMPD/pid (it execs into the wizard), stderr goes to
+# $TMPD/stderr and the exit status to $TMPD/rc when it ends.
 tui_start_env() {
 	w=$1 h=$2
 	shift 2
-	envs=""
-	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-		envs="$envs '$1'"
-		shift
-	done
-	[ "$1" = "--" ] && shift
-	args=""
-	for a in "$@"; do args="$args '$a'"; done
-	rm -f "$TMPD/rc" "$TMPD/stderr"
+	rm -f "$TMPD/rc" "$TMPD/stderr" "$TMPD/pid"
+	{
+		echo "echo \$\$ >'$TMPD/pid'"
+		printf 'exec env LC_ALL=C.UTF-8 TERM=xterm-256color'
+		while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+			printf " '%s'" "$1"
+			shift
+		done
+		[ "${1-}" = "--" ] && shift
+		printf " '%s'" "$ACCELSIZER"
+		for a in "$@"; do printf " '%s'" "$a"; done
+		printf " 2>'%s'\n" "$TMPD/stderr"
+	} >"$TMPD/launch.sh"
 	# the pane stays after exit (sleep) so a failure can still be read
-	tm_new -x "$w" -y "$h" \
-		"env LC_ALL=C.UTF-8 TERM=xterm-256color $envs '$ACCELSIZER' $args 2>'$TMPD/stderr'; echo \$? >'$TMPD/rc'; sleep 60"
+	tm_new -x "$w" -y "$h" "sh '$TMPD/launch.sh'; echo \$? >'$TMPD/rc'; sleep 60"
 }
 
 tui_start() {
@@ -186,13 +191,12 @@ check_screen_lacks() {
 	esac
 }
 
-# A mouse click at 0-based column x, row y, as an xterm reports it (X10
-# encoding: ESC [ M, button+32, x+33, y+33).
+# A mouse click at 0-based column x, row y, as xterm reports it to a
+# program that asked for SGR mouse mode (what ncurses asks for with
+# TERM=xterm-256color): ESC [ < 0 ; x+1 ; y+1 M, then the release (m).
 tui_click() {
-	b=$(printf "\\$(printf %o 32)")
-	cx=$(printf "\\$(printf %o $(($1 + 33)))")
-	cy=$(printf "\\$(printf %o $(($2 + 33)))")
-	tm send-keys -t t -l "$(printf '\033[M')$b$cx$cy"
+	esc=$(printf '\033')
+	tm send-keys -t t -l "$esc[<0;$(($1 + 1));$(($2 + 1))M$esc[<0;$(($1 + 1));$(($2 + 1))m"
 }
 
 # The line of the screen that contains TEXT (first match).
