@@ -217,13 +217,34 @@ static void ym_emit(struct ym *m)
 		m->ok = false;
 }
 
-/* kind: 0 plain (numbers, booleans, null, keys), 1 a string kept a string. */
+/* Would this text read back as something other than a string (null, a
+ * boolean, a number) if written plain? */
+static bool reads_as_other(const char *s)
+{
+	static const char *const words[] = { "null", "Null", "NULL", "~", "true", "True", "TRUE",
+					     "false", "False", "FALSE", "yes", "Yes", "YES", "no",
+					     "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y",
+					     "Y", "n", "N", "" };
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(s, words[i]))
+			return true;
+	char *end;
+	strtod(s, &end);
+	return end != s && !*end;
+}
+
+/* string false: a number, boolean, null or key, written plain.  string
+ * true: text that must read back as a string; plain where YAML allows it
+ * (the emitter quotes what needs quoting), quoted if it looks like another
+ * type. */
 static void ym_scalar(struct ym *m, const char *s, bool string)
 {
 	if (!m->ok)
 		return;
+	bool force_quotes = string && reads_as_other(s);
 	yaml_scalar_event_initialize(&m->ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
-				     !string, string, string ? YAML_ANY_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
+				     !force_quotes, 1,
+				     string ? YAML_ANY_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
 	ym_emit(m);
 }
 

@@ -713,6 +713,31 @@ END_TEST
 		suite_add_tcase(suite, tc_); \
 	} while (0)
 
+/* Out-of-sample checks (docs/accuracy.md, second table): the same model
+ * card's larger Llama 2 models.  Wider tolerance: not calibrated on. */
+static double llama2_gpu_hours(const char *model, int gpus)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M(model);
+	w.precision = PREC_BF16;
+	w.tokens = 2e12;
+	size_on(&w, "a100-sxm-80gb", gpus, &r);
+	ck_assert(r.fits);
+	return r.gpu_hours;
+}
+
+START_TEST(check_llama2_13b_70b_pretraining)
+{
+	double e13 = rel_err(llama2_gpu_hours("llama-2-13b", 1024), 368640);
+	double e70 = rel_err(llama2_gpu_hours("llama-2-70b", 2048), 1720320);
+	ck_assert_msg(fabs(e13) <= 0.25, "13B: %+.1f%%", 100 * e13);
+	ck_assert_msg(fabs(e70) <= 0.25, "70B: %+.1f%%", 100 * e70);
+}
+END_TEST
+
 int main(void)
 {
 	load_catalog();
@@ -748,6 +773,7 @@ int main(void)
 	ADD(s, check_mlperf_h200_inherited);
 	ADD(s, calibration_lora_h100_h200_ratio);
 	ADD(s, calibration_llama2_7b_pretraining);
+	ADD(s, check_llama2_13b_70b_pretraining);
 	int rc = tap_run(s);
 	engine_report_fini(&rep);
 	catalog_free(cat);
