@@ -52,14 +52,16 @@ static void fail(struct ctx *c, long record, const char *fmt, ...)
 	if (c->failed)
 		return;
 	c->failed = true;
-	char msg[512], safe[1024];
+	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	/* Messages quote fields from the file: keep them inert on a terminal. */
-	ytree_escape_text(safe, sizeof safe, msg);
-	snprintf(c->err, c->errsz, "%s:record %ld: %s", c->name, record, safe);
+	/* Messages quote fields from the file: keep them inert on a terminal,
+	 * and cut a long one between characters, not inside one. */
+	int n = snprintf(c->err, c->errsz, "%s:record %ld: ", c->name, record);
+	if (n >= 0 && (size_t)n < c->errsz)
+		ytree_escape_text(c->err + n, c->errsz - (size_t)n, msg);
 }
 
 /* Strict UTF-8 (RFC 3629): no overlongs, no surrogates, nothing past

@@ -142,14 +142,16 @@ static bool fail(struct tparse *p, const struct ynode *n, const char *fmt, ...)
 
 static bool fail(struct tparse *p, const struct ynode *n, const char *fmt, ...)
 {
-	char msg[256], safe[512];
+	char msg[256];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	/* Messages quote values from the file: keep them inert on a terminal. */
-	ytree_escape_text(safe, sizeof safe, msg);
-	snprintf(p->err, p->errsz, "%s:%d:%d: %s", p->path, n ? n->line : 1, n ? n->col : 1, safe);
+	/* Messages quote values from the file: keep them inert on a terminal,
+	 * and cut a long one between characters, not inside one. */
+	int len = snprintf(p->err, p->errsz, "%s:%d:%d: ", p->path, n ? n->line : 1, n ? n->col : 1);
+	if (len >= 0 && (size_t)len < p->errsz)
+		ytree_escape_text(p->err + len, p->errsz - (size_t)len, msg);
 	return false;
 }
 
