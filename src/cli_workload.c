@@ -572,6 +572,25 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 		fprintf(stderr, PROG ": --gpus needs --accelerator: which accelerator should have that many?\n");
 		return EXIT_BADINPUT;
 	}
+	/* The checks users trip over most, with the flags named. */
+	if (w->cls == WL_INFERENCE && w->model && w->model->max_context > 0 &&
+	    w->input_tokens + w->output_tokens > w->model->max_context) {
+		fprintf(stderr, PROG ": --input-tokens + --output-tokens: %ld tokens exceed %s's context of %ld\n",
+			w->input_tokens + w->output_tokens, w->model->name ? w->model->name : w->model->id,
+			w->model->max_context);
+		return EXIT_BADINPUT;
+	}
+	if (w->cls != WL_INFERENCE && w->global_batch_tokens < (double)w->seq_len) {
+		fprintf(stderr, PROG ": --global-batch-tokens: %.0f tokens do not hold one sequence of --seq-len %ld\n",
+			w->global_batch_tokens, w->seq_len);
+		return EXIT_BADINPUT;
+	}
+	if (w->cls != WL_INFERENCE &&
+	    (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4)) {
+		fprintf(stderr, PROG ": --precision: %s is an inference format; train at bf16, fp16 or fp8 "
+			"(--method qlora stores the frozen base in 4 bit by itself)\n", precision_name(w->precision));
+		return EXIT_BADINPUT;
+	}
 	char why[192];
 	if (!engine_workload_valid(w, why, sizeof why)) {
 		fprintf(stderr, PROG ": %s\n", why);

@@ -97,6 +97,13 @@ check "--gpus without --accelerator says so" contains "$err" "--accelerator"
 run $A recommend --model llama-2-70b --input-tokens 4000 --output-tokens 500
 check "context beyond the model exits 2" rc 2
 check "context message gives the model's context" contains "$err" "4096"
+check "context message names the flags" contains "$err" "--input-tokens + --output-tokens"
+run $A recommend --workload pretrain --seq-len 8192 --global-batch-tokens 4096
+check "batch smaller than a sequence exits 2" rc 2
+check "batch message names the flag" contains "$err" "--global-batch-tokens"
+run $A recommend --workload pretrain --precision int4
+check "int4 training exits 2" rc 2
+check "int4 training message names the flag" contains "$err" "--precision"
 run $A recommend $INF --catalog /nonexistent/catalog
 check "missing catalog exits 2" rc 2
 run $A recommend $INF --input-tokens=512 --output-tokens=128 --format=csv
