@@ -9,7 +9,8 @@ top=$(pwd)
 mode=${1:-run}
 
 packages="build-essential autoconf automake pkg-config libncurses-dev libyaml-dev libcsv-dev check"
-[ "$mode" = run ] || packages="$packages tmux mandoc valgrind"
+# tests: tmux drives the wizard, valgrind checks leaks, clang builds the fuzzers
+[ "$mode" = run ] || packages="$packages tmux mandoc valgrind clang libclang-rt-14-dev"
 
 install_missing() {
 	missing=
