@@ -250,9 +250,10 @@ enum tui_field_kind {
 	TF_NUMBER,		/* typed, validated, stepped with +/- */
 	TF_MODEL,		/* opens the model pick list */
 	TF_INFO,		/* read-only figure */
+	TF_TEXT,		/* free text of the scenario (customer...) */
 };
 enum tui_field_store { FS_LONG, FS_INT, FS_DOUBLE, FS_ENUM };
-enum tui_field_base { FB_WORKLOAD, FB_MODEL };
+enum tui_field_base { FB_WORKLOAD, FB_MODEL, FB_SCENARIO };
 enum tui_field_special {
 	SP_NONE,
 	SP_ZERO_NONE,		/* 0 shows "none" (no target, no limit) */

@@ -162,7 +162,8 @@ bool tui_parse_number(const char *s, double *out)
 
 static void *field_ptr(struct tui *t, const struct tui_field *f)
 {
-	char *base = f->base == FB_MODEL ? (char *)&t->sc.custom : (char *)&t->sc.w;
+	char *base = f->base == FB_MODEL ? (char *)&t->sc.custom
+		   : f->base == FB_SCENARIO ? (char *)&t->sc : (char *)&t->sc.w;
 	return base + f->offset;
 }
 
@@ -241,6 +242,11 @@ void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, s
 	case TF_MODEL:
 		snprintf(buf, n, "%s", t->sc.w.model ? t->sc.w.model->name : "(none)");
 		return;
+	case TF_TEXT: {
+		const char *s = *(char *const *)field_ptr((struct tui *)t, f);
+		snprintf(buf, n, "%s", s ? s : "");
+		return;
+	}
 	case TF_CHOICE:
 		snprintf(buf, n, "%s", f->choice_name((int)field_get(t, f)));
 		return;
@@ -478,7 +484,8 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 			tui_fill(t, win, y, 0, vx + value_w, ROLE_field_focus);
 		tui_put(t, win, y, 1, label_w, lr, f->label);
 		if (foc && t->editing && t->edit_field == rows[r]) {
-			int cx = tui_line_draw(t, win, y, vx, value_w, ROLE_value, &t->edit);
+			int ew = f->kind == TF_TEXT ? w - vx - 1 : value_w;
+			int cx = tui_line_draw(t, win, y, vx, ew, ROLE_value, &t->edit);
 			int wy, wx;
 			getbegyx(win, wy, wx);
 			t->cursor_y = wy + y;
@@ -498,8 +505,11 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 				tui_put(t, win, y, vx, value_w, vr, arrows);
 			} else if (f->kind == TF_NUMBER) {
 				tui_put_right(t, win, y, vx, value_w, vr, val);
+			} else if (f->kind == TF_TEXT && !val[0]) {
+				tui_put(t, win, y, vx, w - vx, foc ? vr : ROLE_muted, "(none)");
 			} else {
-				tui_put(t, win, y, vx, f->kind == TF_INFO ? w - vx : value_w, vr, val);
+				tui_put(t, win, y, vx, f->kind == TF_INFO || f->kind == TF_TEXT ? w - vx : value_w,
+					vr, val);
 			}
 		}
 		bool sentinel = f->kind == TF_NUMBER && !(t->editing && t->edit_field == rows[r]) &&
@@ -540,10 +550,17 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 		switch (tui_line_key(&t->edit, ch)) {
 		case LINE_COMMIT: {
 			t->editing = false;
-			char old[128];
+			char old[TUI_LINE_MAX];
 			tui_field_text(t, f, old, sizeof old);
 			if (!strcmp(old, t->edit.buf))
 				return TUI_HANDLED;	/* unchanged text: keep the exact value */
+			if (f->kind == TF_TEXT) {
+				if (!scenario_set_text((char **)field_ptr(t, f), t->edit.buf)) {
+					tui_status(t, true, "Out of memory; %s unchanged.", f->label);
+					return TUI_HANDLED;
+				}
+				return TUI_HANDLED | TUI_CHANGED;
+			}
 			return field_commit_text(t, f, t->edit.buf);
 		}
 		case LINE_CANCEL:
@@ -571,8 +588,8 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 			tui_picker_open(t);
 			return TUI_HANDLED;
 		}
-		if (f->kind == TF_NUMBER) {
-			char val[128];
+		if (f->kind == TF_NUMBER || f->kind == TF_TEXT) {
+			char val[TUI_LINE_MAX];
 			tui_field_text(t, f, val, sizeof val);
 			tui_line_set(&t->edit, val);
 			t->editing = true;

@@ -122,7 +122,7 @@ static void draw_full(struct tui *t, WINDOW *win, int y, int w, const struct eng
 		{ "bw", r->bw_util_pct, abs_bw, r->binding == RES_BANDWIDTH },
 		{ "link", r->link_util_pct, abs_link, r->binding == RES_INTERCONNECT },
 	};
-	int abs_w = 14;
+	int abs_w = 16;
 	int bar_w = w - 2 - 5 - 1 - 5 - 1 - abs_w - 1 - 2;
 	if (bar_w < 4) {
 		abs_w = 0;

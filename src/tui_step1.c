@@ -148,6 +148,13 @@ static const struct tui_field fields[] = {
 	{ .label = "Rank by", .kind = TF_CHOICE, W(objective), .store = FS_ENUM,
 	  .choice_first = 0, .choice_count = OBJ_COUNT, .choice_name = objective_choice,
 	  .hint = "the objective step 3 ranks by ('b' there cycles it too)" },
+
+	{ .label = "Scenario", .kind = TF_HEADING },
+	{ .label = "Customer", .kind = TF_TEXT, .base = FB_SCENARIO,
+	  .offset = offsetof(struct scenario, customer),
+	  .hint = "saved with the scenario and printed on the BOM summary" },
+	{ .label = "Opportunity", .kind = TF_TEXT, .base = FB_SCENARIO,
+	  .offset = offsetof(struct scenario, opportunity) },
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 

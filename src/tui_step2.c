@@ -13,52 +13,44 @@
 
 #include "tui.h"
 
+/*
+ * Requirements in the units and rounding of `accelsizer recommend`'s
+ * headline (GB with one decimal, KV cache per token in bytes, FLOPs with
+ * three significant digits); what the headline lacks is given as its YAML
+ * gives it (bytes), in GB once that reads better.
+ */
+static char *fmt_gb1(char *buf, size_t n, double gb)
+{
+	char g[48];
+	snprintf(buf, n, "%s GB", tui_fmt_num(g, sizeof g, gb, 1));
+	return buf;
+}
+
 static char *fmt_bytes(char *buf, size_t n, double bytes)
 {
-	static const struct { double s; const char *u; } units[] = {
-		{ 1e12, "TB" }, { 1e9, "GB" }, { 1e6, "MB" }, { 1e3, "KB" },
-	};
-	if (!isfinite(bytes)) {
-		snprintf(buf, n, "-");
-		return buf;
-	}
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (bytes >= units[i].s) {
-			double v = bytes / units[i].s;
-			snprintf(buf, n, v >= 100 ? "%.0f %s" : "%.1f %s", v, units[i].u);
-			return buf;
-		}
-	snprintf(buf, n, "%.0f B", bytes);
+	char g[48];
+	if (isfinite(bytes) && bytes >= 1e9)
+		return fmt_gb1(buf, n, bytes / 1e9);
+	snprintf(buf, n, "%s bytes", tui_fmt_num(g, sizeof g, bytes, 0));
 	return buf;
 }
 
 static char *fmt_flops(char *buf, size_t n, double f)
 {
-	static const struct { double s; const char *u; } units[] = {
-		{ 1e24, "YFLOP" }, { 1e21, "ZFLOP" }, { 1e18, "EFLOP" }, { 1e15, "PFLOP" },
-		{ 1e12, "TFLOP" }, { 1e9, "GFLOP" }, { 1e6, "MFLOP" },
-	};
-	if (!isfinite(f)) {
+	if (!isfinite(f))
 		snprintf(buf, n, "-");
-		return buf;
-	}
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (f >= units[i].s) {
-			double v = f / units[i].s;
-			snprintf(buf, n, v >= 100 ? "%.0f %s" : "%.1f %s", v, units[i].u);
-			return buf;
-		}
-	snprintf(buf, n, "%.0f FLOP", f);
+	else
+		snprintf(buf, n, "%.3g FLOPs", f);
 	return buf;
 }
 
 static int requirement(struct tui *t, WINDOW *win, int y, int w, const char *label, const char *value,
 		       const char *note)
 {
-	tui_put(t, win, y, 2, 20, ROLE_field, label);
-	tui_put_right(t, win, y, 22, 12, ROLE_value, value);
-	if (note)
-		tui_put(t, win, y, 36, w - 36, ROLE_unit, note);
+	tui_put(t, win, y, 2, 18, ROLE_field, label);
+	int x = 20 + tui_put(t, win, y, 20, w - 20, ROLE_value, value);
+	if (note && x + 2 < w)
+		tui_put(t, win, y, x + 2, w - x - 2, ROLE_unit, note);
 	return y + 1;
 }
 
@@ -66,35 +58,35 @@ static int draw_requirements(struct tui *t, WINDOW *win, int w)
 {
 	const struct engine_requirements *q = &t->rep.req;
 	const struct workload *wl = &t->sc.w;
-	char v[48], note[96], a[48];
+	char v[64], note[128], a[64];
 	int y = 0;
 
 	snprintf(note, sizeof note, "What the workload needs: %s, %s, %s",
 		 wl->model ? wl->model->name : "no model", workload_class_name(wl->cls),
 		 precision_name(wl->precision));
 	tui_put(t, win, y++, 0, w, ROLE_header, note);
-	y = requirement(t, win, y, w, "Weights", fmt_bytes(v, sizeof v, q->weights_gb * 1e9), NULL);
+	y = requirement(t, win, y, w, "Weights", fmt_gb1(v, sizeof v, q->weights_gb), NULL);
 	if (wl->cls == WL_INFERENCE) {
-		snprintf(note, sizeof note, "%s per token, %s", fmt_bytes(a, sizeof a, q->kv_bytes_per_token),
-			 precision_name(wl->kv_precision));
-		y = requirement(t, win, y, w, "KV cache", fmt_bytes(v, sizeof v, q->kv_gb * 1e9), note);
-		snprintf(note, sizeof note, "per request; %s per token",
-			 fmt_flops(a, sizeof a, q->flops_per_token));
+		snprintf(note, sizeof note, "%s bytes per token, %s",
+			 tui_fmt_num(a, sizeof a, q->kv_bytes_per_token, 0), precision_name(wl->kv_precision));
+		y = requirement(t, win, y, w, "KV cache", wl->concurrency_max ? "as memory allows"
+			       : fmt_gb1(v, sizeof v, q->kv_gb), note);
+		snprintf(note, sizeof note, "per request; %s per token", fmt_flops(a, sizeof a, q->flops_per_token));
 		y = requirement(t, win, y, w, "Compute", fmt_flops(v, sizeof v, q->flops_total), note);
 		y = requirement(t, win, y, w, "Bytes per token", fmt_bytes(v, sizeof v, q->bytes_per_token),
 				"moved per decode step, batch of one");
 	} else {
-		y = requirement(t, win, y, w, "Optimizer state", fmt_bytes(v, sizeof v, q->optimizer_gb * 1e9),
+		y = requirement(t, win, y, w, "Optimizer state", fmt_gb1(v, sizeof v, q->optimizer_gb),
 				"model state, before sharding");
-		y = requirement(t, win, y, w, "Activations", fmt_bytes(v, sizeof v, q->activations_gb * 1e9),
-				"per micro-batch, before splitting");
+		y = requirement(t, win, y, w, "Activations", fmt_gb1(v, sizeof v, q->activations_gb),
+				"per sequence, before splitting");
 		char p[32];
 		if (q->adapter_params > 0)
 			snprintf(note, sizeof note, "%s adapter parameters trained",
-				 tui_fmt_si(p, sizeof p, round(q->adapter_params)));
+				 tui_fmt_num(p, sizeof p, q->adapter_params, 0));
 		else
 			snprintf(note, sizeof note, "%s parameters trained",
-				 tui_fmt_si(p, sizeof p, round(q->trained_params)));
+				 tui_fmt_num(p, sizeof p, q->trained_params, 0));
 		y = requirement(t, win, y, w, "Compute", fmt_flops(v, sizeof v, q->flops_total), note);
 	}
 	y = requirement(t, win, y, w, "Link traffic", fmt_bytes(v, sizeof v, q->link_bytes_per_step),

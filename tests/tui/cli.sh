@@ -128,6 +128,16 @@ compare_scenario() {
 
 compare_scenario "inference" "$SCENARIO" yes
 
+# step 2's requirements read as the CLI's headline
+head=$(sed -n 2p "$TMPD/rec.txt")
+weights=$(printf '%s\n' "$head" | sed -n 's/^Needs: \([0-9.,]*\) GB of weights.*/\1/p')
+kvtok=$(printf '%s\n' "$head" | sed -n 's/.*, \([0-9,]*\) bytes of KV cache per token.*/\1/p')
+kvall=$(printf '%s\n' "$head" | sed -n 's/.*(\([0-9.,]*\) GB for all users.*/\1/p')
+tui_keys 2
+tui_wait "What the workload needs"
+check_screen_re "step 2 weights as the CLI headline ($weights GB)" "Weights +$weights GB"
+check_screen_re "step 2 KV cache as the CLI headline ($kvall GB, $kvtok bytes/token)" "KV cache +$kvall GB +$kvtok bytes per token"
+
 cat >"$TMPD/lora.yaml" <<'YAML'
 schema: 1
 workload:

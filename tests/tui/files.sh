@@ -12,6 +12,15 @@ tui_wait "Ranked by"
 tui_keys Enter
 check_screen "choose the top-ranked accelerator" "step 4 shows its node"
 
+# the customer, typed in step 1, goes into the scenario file
+tui_keys 1
+tui_wait "Input tokens"
+tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Up
+tui_keys Enter C-u
+tui_type "ACME Corp, Ünïcode dept"
+tui_keys Enter
+check_screen_re "the customer is set" "Customer +ACME Corp, Ünïcode dept"
+
 tui_keys 5
 tui_wait "Validation plan"
 tui_keys s
@@ -22,7 +31,8 @@ tui_keys Enter
 check_screen "saved" "Saved the scenario to $TMPD/saved.yaml."
 check "the scenario file exists" equals "$(test -s "$TMPD/saved.yaml" && echo yes)" "yes"
 check "it records the chosen accelerator" matches "$(cat "$TMPD/saved.yaml" 2>/dev/null)" "^accelerator: [a-z0-9-]+"
-check "it records the workload" matches "$(cat "$TMPD/saved.yaml" 2>/dev/null)" "model: llama-2-70b"
+check "it records the workload" matches "$(cat "$TMPD/saved.yaml" 2>/dev/null)" "model: '?llama-2-70b"
+check "it records the customer" contains "$(cat "$TMPD/saved.yaml" 2>/dev/null)" "ACME Corp, Ünïcode dept"
 tui_screen
 check "saving clears the unsaved mark" lacks "$(printf '%s\n' "$screen" | head -n1)" "[+]"
 
@@ -59,6 +69,7 @@ check_screen "Esc cancels a prompt" "Cancelled."
 # change, then open the saved file back
 tui_keys 1
 tui_wait "Input tokens"
+tui_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
 tui_keys Down Down Down Down +
 check_screen_re "a change" "Input tokens +2048 tok/request"
 check_screen "marks the scenario unsaved" "[+] accelsizer"

@@ -92,6 +92,14 @@ tui_keys ?
 tui_wait "Theme:"
 check_screen "NO_COLOR: help names the mono theme" "Theme: mono;"
 
+# a terminal without colours gets the mono theme whatever was asked
+tui_start_env 80 24 TERM=vt100 -- --theme dark --scenario "$SCENARIO"
+tui_wait "Input tokens"
+tui_screen_escapes
+check "no-colour terminal: no colour codes" equals "$(colour_codes)" "0"
+tui_keys F1
+check_screen "no-colour terminal: the mono theme" "Theme: mono;"
+
 tui_start_env 80 24 NO_COLOR=1 -- --theme light --scenario "$SCENARIO"
 tui_wait "Input tokens"
 tui_screen_escapes

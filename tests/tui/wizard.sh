@@ -26,7 +26,7 @@ for size in 80x24 120x40; do
 	tui_keys n
 	check_screen "$size: n goes to step 2" "What the workload needs"
 	tui_screen
-	check "$size: step 2 requirements" matches "$screen" "Weights +1[0-9][0-9] GB"
+	check "$size: step 2 requirements" matches "$screen" "Weights +1[0-9][0-9]\\.[0-9] GB"
 	check "$size: step 2 KV cache per token" matches "$screen" "KV cache .* per token, fp16"
 	check "$size: step 2 table header" matches "$screen" "Accelerator +GPUs +Memory +Bandwidth +Interconn +Compute"
 	check "$size: step 2 marks a binding resource" contains "$screen" "◆"
