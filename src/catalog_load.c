@@ -426,7 +426,12 @@ static void suggest_try(struct suggest *s, const char *word, const char *cand, s
 /* Is key inside the mapping at prefix? */
 static bool under(const char *key, const char *prefix, size_t plen)
 {
-	return !strncmp(key, prefix, plen);
+	/* inline rather than strncmp: this runs for every row of every
+	 * mapping of every file */
+	for (size_t i = 0; i < plen; i++)
+		if (key[i] != prefix[i])
+			return false;
+	return true;
 }
 
 /* Length of key's component after the prefix (up to the next dot), and
@@ -820,6 +825,19 @@ static void read_value(struct ctx *x, const struct field *f, const struct ynode 
 
 /* Reads mapping map, which sits at dotted prefix ("" or "memory.") of
  * table s, into base.  seen marks the rows found, shared across levels. */
+/* 1 when the schema key is full itself, 2 when it sits under full
+ * ("memory.type" under "memory"), 0 otherwise: strcmp and strncmp in one
+ * pass that mostly stops at the first character. */
+static int key_match(const char *key, const char *full, size_t flen)
+{
+	size_t i = 0;
+	while (i < flen && key[i] == full[i])
+		i++;
+	if (i < flen)
+		return 0;
+	return key[flen] == '\0' ? 1 : key[flen] == '.' ? 2 : 0;
+}
+
 static void read_map(struct ctx *x, const struct schema *s, const struct ynode *map,
 		     const char *prefix, void *base, unsigned char *seen)
 {
@@ -828,7 +846,7 @@ static void read_map(struct ctx *x, const struct schema *s, const struct ynode *
 	/* Keys offered as "did you mean": their absence is that typo, not a
 	 * second problem, so it is not reported again as missing. */
 	struct suggest offered[MAX_FIELDS];
-	size_t n_offered = 0;
+	size_t n_offered = 0, next_row = 0;
 	for (size_t i = 0; i < map->n; i++) {
 		const struct ynode *k = map->keys[i], *v = map->items[i];
 		/* "memory.type: x" written flat would match a row by name; the
@@ -839,17 +857,30 @@ static void read_map(struct ctx *x, const struct schema *s, const struct ynode *
 			       k->scalar, (int)dot, k->scalar, k->scalar + dot + 1);
 			continue;
 		}
-		int fl = snprintf(full, sizeof full, "%s%s", prefix, k->scalar);
-		size_t flen = (size_t)fl;
-		bool fits = fl > 0 && flen < KEY_MAX;
+		/* prefix + key, as snprintf would join them (memcpy and the
+		 * one-pass match below: this loop runs for every key of every
+		 * file, and snprintf/strcmp were a tenth of a whole
+		 * `accelsizer recommend`) */
+		size_t klen = strlen(k->scalar), flen = plen + klen;
+		size_t keep = flen < sizeof full - 1 ? flen : sizeof full - 1;
+		size_t kp = keep < plen ? keep : plen;
+		memcpy(full, prefix, kp);
+		memcpy(full + kp, k->scalar, keep - kp);
+		full[keep] = '\0';
+		bool fits = flen > 0 && flen < KEY_MAX;
 		size_t row = SIZE_MAX;
 		bool is_group = false;
-		for (size_t r = 0; fits && r < s->n && row == SIZE_MAX; r++) {
-			const char *key = s->f[r].key;
-			if (!strcmp(key, full))
-				row = r;
-			else if (!strncmp(key, full, flen) && key[flen] == '.')
-				is_group = true;
+		/* Files list their keys mostly in the table's order, so the
+		 * search starts after the previous match and wraps around;
+		 * keys are unique in a table, so where it starts cannot change
+		 * which row matches. */
+		for (size_t c = 0; fits && c < s->n && row == SIZE_MAX; c++) {
+			size_t r = next_row + c < s->n ? next_row + c : next_row + c - s->n;
+			switch (key_match(s->f[r].key, full, flen)) {
+			case 1: row = r; next_row = r + 1 < s->n ? r + 1 : 0; break;
+			case 2: is_group = true; break;
+			default: break;
+			}
 		}
 		if (row != SIZE_MAX) {
 			seen[row] = 1;
@@ -906,7 +937,9 @@ static void read_map(struct ctx *x, const struct schema *s, const struct ynode *
 			continue;
 		}
 		char name[KEY_MAX + 1];
-		snprintf(name, sizeof name, "%.*s", (int)len, key + plen);
+		size_t nlen = len < sizeof name - 1 ? len : sizeof name - 1;
+		memcpy(name, key + plen, nlen);
+		name[nlen] = '\0';
 		if (ytree_get(map, name))
 			continue;	/* present: its own level reported what it lacks */
 		bool earlier = false;
@@ -1007,10 +1040,24 @@ static void check_model(struct ctx *x, void *item, const struct ynode *root)
 
 /* ---- files and folders ---- */
 
+/* a, b and c end to end in a new string: format() without printf's cost,
+ * for the paths built for every file of every load. */
+static char *concat3(const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+	char *s = malloc(la + lb + lc + 1);
+	if (s) {
+		memcpy(s, a, la);
+		memcpy(s + la, b, lb);
+		memcpy(s + la + lb, c, lc + 1);
+	}
+	return s;
+}
+
 static char *join(const char *a, const char *b)
 {
 	size_t la = strlen(a);
-	return format("%s%s%s", a, la && a[la - 1] == '/' ? "" : "/", b);
+	return concat3(a, la && a[la - 1] == '/' ? "" : "/", b);
 }
 
 /* Parses one file into item (already zeroed) with table s; problems go to
@@ -1145,7 +1192,7 @@ static void load_kind(struct ctx *x, const char *dir, size_t k)
 		*(char **)(item + kd->id_off) = names[i];
 		names[i] = NULL;
 		*(size_t *)at(x->cat, kd->n_off) = i + 1;
-		char *base = format("%s.yaml", *(char **)(item + kd->id_off));
+		char *base = concat3(*(char **)(item + kd->id_off), ".yaml", "");
 		char *path = base ? join(folder, base) : NULL;
 		free(base);
 		if (!path) {
