@@ -516,11 +516,18 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 		int ls_ = best_layout(x, ls, n, C_SPEED, &g);
 		int lt = best_layout(x, ls, n, C_SPEED | C_TTFT, &g);
 		int shown = lt >= 0 ? lt : ls_ >= 0 ? ls_ : lm >= 0 ? lm : 0;
+		b = rep = 1;
 		gpus_for(x, &ls[shown], 0, &b, &rep);
 		if (b < 1)
 			b = 1, rep = 1;
 		fill_common(x, &ls[shown], b, rep, r);
-		if (ls_ < 0) {
+		if (lm < 0) {
+			/* Even memory alone asks for more GPUs than any cluster. */
+			r->binding = RES_MEMORY;
+			snprintf(r->reason, sizeof r->reason,
+				 "KV cache for %ld users of %ld tokens needs more than %d GPUs",
+				 x->n_users, (long)x->ctx_full, ENG_MAX_GPUS);
+		} else if (ls_ < 0) {
 			double best_tps = 0;
 			int bt = 1;
 			for (int i = 0; i < n; i++) {
