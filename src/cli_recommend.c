@@ -146,8 +146,10 @@ static bool close_output(struct run *r, FILE *f, bool ok, const char *what)
 		return true;
 	}
 	if (!ok) {
+		/* The writer failed on a stream error (a full disk): say why. */
+		int e = errno ? errno : EIO;
 		atomic_file_abort(&r->af);
-		fprintf(stderr, "accelsizer: cannot write '%s'\n", r->out);
+		fprintf(stderr, "accelsizer: cannot write '%s': %s\n", r->out, strerror(e));
 		return false;
 	}
 	if (!atomic_file_commit(&r->af, err, sizeof err)) {
@@ -195,9 +197,13 @@ int cli_recommend_main(int argc, char **argv)
 	rc = write_report(&r, first, count);
 	if (rc == EXIT_OK) {
 		const struct engine_result *top = r.rep.n ? &r.rep.results[first] : NULL;
-		if (w->accel && top && (!top->fits || top->filtered)) {
+		if (w->accel && top && !top->fits) {
 			fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n", top->accel->id,
-				top->fits ? top->filter_reason : top->reason);
+				top->reason);
+			rc = EXIT_UNMET;
+		} else if (w->accel && top && top->filtered) {
+			fprintf(stderr, "accelsizer: %s is outside your filters: %s\n", top->accel->id,
+				top->filter_reason);
 			rc = EXIT_UNMET;
 		} else if (!w->accel && r.rep.n_fitting == 0) {
 			if (top && top->fits)

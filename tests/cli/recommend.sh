@@ -172,6 +172,9 @@ run $A recommend $INF --max-power-kw 0.01
 check "power limit nobody meets exits 1" rc 1
 check "exit 1 says why" contains "$err" "filtered out"
 check "filtered rows stay visible" contains "$out" "filtered: draws"
+run $A recommend $INF --stack rocm --accelerator h100-sxm
+check "a named accelerator outside the filters exits 1" rc 1
+check "and says which filter" contains "$err" "outside your filters: runs cuda, not rocm"
 run $A recommend --model llama-3.1-405b --precision bf16 --accelerator l4 --gpus 1
 check "405B on one L4 exits 1" rc 1
 check "exit 1 names the accelerator and the reason" contains "$err" "l4 cannot meet this workload"
