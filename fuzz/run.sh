@@ -32,7 +32,11 @@ done
 shift $((OPTIND - 1))
 targets=${*:-catalog scenario theme prices}
 case $seconds in '' | *[!0-9]*) echo "fuzz/run.sh: -t wants whole seconds, got '$seconds'" >&2; exit 2 ;; esac
-bindir=$(cd "$bindir" 2>/dev/null && pwd) || { echo "fuzz/run.sh: no folder $bindir (run make fuzz)" >&2; bindir=/nonexistent; }
+if [ -d "$bindir" ]; then
+	bindir=$(cd "$bindir" && pwd)
+else
+	echo "fuzz/run.sh: no folder $bindir (run make fuzz)" >&2
+fi
 
 n=0 pass=0 fail=0 skip=0 tap=
 say() {		# one TAP line, on stdout and into the log

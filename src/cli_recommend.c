@@ -6,6 +6,7 @@
  * as acceptance thresholds.  Both read the same workload options (and
  * --scenario) as bom, sweep and the wizard.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,7 @@ static FILE *open_output(struct run *r)
 		fprintf(stderr, "accelsizer: %s\n", err);
 		return NULL;
 	}
+	errno = 0;	/* what close_output reports if a write fails */
 	return r->af.fp;
 }
 
