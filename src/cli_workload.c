@@ -547,6 +547,34 @@ static int pass(int argc, char **argv, struct ctx *k, bool only_workload)
 	return 0;
 }
 
+/* The KV cache follows the weights unless told otherwise; int4 is
+ * weight-only, so its KV cache stays at 16 bit, and no serving engine
+ * stores KV in fp4, so it gets fp8. */
+static void kv_follows(struct workload *w)
+{
+	switch (w->precision) {
+	case PREC_INT4: w->kv_precision = PREC_FP16; break;
+	case PREC_FP4: w->kv_precision = PREC_FP8; break;
+	default: w->kv_precision = w->precision; break;
+	}
+}
+
+int cli_workload_apply(const struct catalog *c, struct workload *w, struct cli_extra *x,
+		       const char *name, const char *shown, const char *value)
+{
+	const struct wopt *o = find_wopt(name, strlen(name));
+	if (!o || o->set == set_nothing) {
+		fprintf(stderr, PROG ": %s is not a workload option\n", name);
+		return EXIT_BADINPUT;
+	}
+	struct ctx k = { .c = c, .w = w, .x = x };
+	if (!o->set(&k, shown ? shown : name, value))
+		return EXIT_BADINPUT;
+	if (o->set == set_precision && !x->set_kv_precision)
+		kv_follows(w);
+	return 0;
+}
+
 int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct workload *w,
 		       struct cli_extra *x)
 {
@@ -558,16 +586,8 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 	if (rc)
 		return rc;
 
-	/* The KV cache follows the weights unless told otherwise; int4 is
-	 * weight-only, so its KV cache stays at 16 bit, and no serving engine
-	 * stores KV in fp4, so it gets fp8. */
-	if (x->set_precision && !x->set_kv_precision) {
-		switch (w->precision) {
-		case PREC_INT4: w->kv_precision = PREC_FP16; break;
-		case PREC_FP4: w->kv_precision = PREC_FP8; break;
-		default: w->kv_precision = w->precision; break;
-		}
-	}
+	if (x->set_precision && !x->set_kv_precision)
+		kv_follows(w);
 	if (x->set_gpus && !w->accel) {
 		fprintf(stderr, PROG ": --gpus needs --accelerator: which accelerator should have that many?\n");
 		return EXIT_BADINPUT;

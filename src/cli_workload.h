@@ -61,6 +61,15 @@ int cli_workload_prescan(int argc, char **argv, struct cli_extra *x);
 int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct workload *w,
 		       struct cli_extra *x);
 
+/* Applies one workload option (name: "--concurrency") to *w with the same
+ * checks and messages as cli_workload_parse(), naming `shown` in them (the
+ * flag the user typed, e.g. sweep's --models for --model; NULL: name).
+ * --precision without --kv-precision in x also moves the KV precision, as
+ * the parser does.  The whole workload is not checked: a sweep judges each
+ * combination itself.  Returns 0 or EXIT_BADINPUT (message printed). */
+int cli_workload_apply(const struct catalog *c, struct workload *w, struct cli_extra *x,
+		       const char *name, const char *shown, const char *value);
+
 /* The shared options' help text, one line each, for a command's --help. */
 void cli_workload_usage(FILE *f);
 
