@@ -131,6 +131,20 @@ static void fmt_plan_value(char *buf, size_t n, double v, const char *unit)
 	snprintf(buf, n, "%s %s", num, unit);
 }
 
+/* One line per row when the benchmark has room, else two: the benchmark,
+ * then metric, predicted value and threshold under it. */
+static bool plan_one_line(int w)
+{
+	return w >= 110;
+}
+
+static int plan_height(const struct tui *t, int w)
+{
+	if (!t->plan.n)
+		return 2;
+	return 2 + (int)t->plan.n * (plan_one_line(w) ? 1 : 2);
+}
+
 static int draw_plan(struct tui *t, WINDOW *win, int y, int w)
 {
 	const struct engine_result *r = tui_chosen(t);
@@ -142,19 +156,29 @@ static int draw_plan(struct tui *t, WINDOW *win, int y, int w)
 		tui_put(t, win, y++, 2, w - 2, ROLE_muted, "No plan: the accelerator does not fit.");
 		return y;
 	}
-	/* Benchmark | Metric | Predicted | Accept if */
-	int vw = 14, mw = w >= 100 ? 24 : 18;
-	int bw = w - mw - 2 * vw - 4;
-	int mx = 1 + bw + 1, px = mx + mw, ax = px + vw + 1;
-	tui_put(t, win, y, 1, bw, ROLE_field, "Benchmark");
-	tui_put(t, win, y, mx, mw, ROLE_field, "Metric");
+	bool one = plan_one_line(w);
+	/* [Benchmark] | Metric | Predicted | Accept if */
+	int vw = 14, mw = 24;
+	int bw = one ? w - mw - 2 * vw - 4 : 0;
+	int mx = one ? 1 + bw + 1 : 3;
+	if (!one)
+		mw = w - mx - 2 * vw - 2;
+	int px = mx + mw, ax = px + vw + 1;
+	if (one)
+		tui_put(t, win, y, 1, bw, ROLE_field, "Benchmark");
+	tui_put(t, win, y, mx, mw, ROLE_field, one ? "Metric" : "Benchmark / metric");
 	tui_put_right(t, win, y, px, vw, ROLE_field, "Predicted");
 	tui_put_right(t, win, y, ax, vw, ROLE_field, "Accept if");
 	y++;
 	for (size_t i = 0; i < t->plan.n; i++, y++) {
 		const struct engine_plan_row *p = &t->plan.rows[i];
 		char pred[96], thr[128], num[96];
-		tui_put(t, win, y, 1, bw, ROLE_value, p->benchmark);
+		if (one) {
+			tui_put(t, win, y, 1, bw, ROLE_value, p->benchmark);
+		} else {
+			tui_put(t, win, y, 1, w - 1, ROLE_value, p->benchmark);
+			y++;
+		}
 		tui_put(t, win, y, mx, mw - 1, ROLE_field, p->metric);
 		fmt_plan_value(pred, sizeof pred, p->predicted, p->unit);
 		tui_put_right(t, win, y, px, vw, ROLE_value, pred);
@@ -166,9 +190,8 @@ static int draw_plan(struct tui *t, WINDOW *win, int y, int w)
 	return y;
 }
 
-static void draw(struct tui *t, WINDOW *win, int h, int w)
+static void draw_bom(struct tui *t, WINDOW *win, int y, int h, int w)
 {
-	int y = draw_plan(t, win, 0, w) + 1;
 	struct tui_bom *b = t->bom;
 	char total[32], head[160];
 	if (!b || !b->ok) {
@@ -189,6 +212,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	tui_put_right(t, win, y, qw + 2 + dw, ew, ROLE_field, "Extended USD");
 	y++;
 	int rows = h - y - 1;
+	if (rows < 1)
+		rows = 1;
 	int n = (int)b->bom.n;
 	int *top = &t->top[4];
 	if (*top > n - rows)
@@ -211,9 +236,32 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		snprintf(head, sizeof head, "lines %d-%d of %d (Up/Down scroll)", *top + 1,
 			 *top + rows < n ? *top + rows : n, n);
 		tui_put(t, win, h - 1, 0, w, ROLE_muted, head);
-	} else {
-		tui_put(t, win, h - 1, 0, w, ROLE_muted, "e exports this BOM as CSV, s saves the scenario, o opens one");
 	}
+}
+
+/* Both parts when they fit (the BOM with at least four lines), else one
+ * at a time: Tab switches. */
+static bool both_fit(const struct tui *t, int h, int w)
+{
+	return plan_height(t, w) + 1 + 2 + 4 + 1 <= h;
+}
+
+static void draw(struct tui *t, WINDOW *win, int h, int w)
+{
+	if (both_fit(t, h, w)) {
+		int y = draw_plan(t, win, 0, w) + 1;
+		draw_bom(t, win, y, h, w);
+		return;
+	}
+	bool bom = t->focus[4] == 1;
+	if (bom)
+		draw_bom(t, win, 0, h, w);
+	else
+		draw_plan(t, win, 0, w);
+	/* the other half is one key away: say so on the title line */
+	const char *hint = bom ? "  Tab: validation plan" : "  Tab: bill of materials";
+	int hw = tui_width(hint);
+	tui_put(t, win, 0, w - hw, hw, ROLE_muted, hint);
 }
 
 static int key(struct tui *t, enum tui_action a, int ch)
@@ -226,6 +274,10 @@ static int key(struct tui *t, enum tui_action a, int ch)
 		return TUI_HANDLED;
 	case ACT_DOWN:
 		t->top[4]++;	/* clamped when drawn */
+		return TUI_HANDLED;
+	case ACT_NEXT_FIELD:
+	case ACT_PREV_FIELD:
+		t->focus[4] = !t->focus[4];
 		return TUI_HANDLED;
 	default:
 		return TUI_UNHANDLED;
