@@ -116,4 +116,18 @@ tui_keys y
 tui_exit_status
 check "y quits" equals "$rc" "0"
 
+# filters: a software stack leaves the others visible, greyed, with the reason
+tui_start 100 30 --scenario "$SCENARIO"
+tui_wait "Input tokens"
+tui_keys Down Down Down Down Down Down Down Down Down Down
+tui_keys Right Right
+check_screen_re "Right cycles the stack filter" "Software stack +. ?rocm"
+tui_keys 3
+check_screen "step 3 after filtering" "Ranked by"
+tui_screen
+check "filtered-out accelerators stay visible with the reason" matches "$screen" "NVIDIA .*filtered: "
+check "ROCm accelerators are ranked" matches "$screen" " +1 AMD Instinct"
+tui_keys 2
+check_screen_re "step 2 greys them too" "NVIDIA .*filtered: "
+
 done_testing
