@@ -310,6 +310,8 @@ int tui_panel_lines_per_accel(bool compact);
 /* ---- tui_step2.c: shared by the accelerator tables ---- */
 /* Makes r's accelerator the chosen one (resetting the node overrides). */
 int tui_choose_accel(struct tui *t, const struct engine_result *r);
+/* Puts the cursor of a table step on the chosen (or top-ranked) row. */
+void tui_table_focus_chosen(struct tui *t, int step);
 /* Up/Down/Enter over a table of the report's n results. */
 int tui_table_key(struct tui *t, enum tui_action a, int step, int n);
 

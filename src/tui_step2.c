@@ -220,6 +220,19 @@ int tui_choose_accel(struct tui *t, const struct engine_result *r)
 	return TUI_HANDLED | TUI_CHANGED;
 }
 
+void tui_table_focus_chosen(struct tui *t, int step)
+{
+	const struct engine_result *r = tui_chosen(t);
+	if (r && t->rep.n)
+		t->focus[step] = (int)(r - t->rep.results);
+}
+
+/* Entering the table puts the cursor on the accelerator in use. */
+static void enter(struct tui *t)
+{
+	tui_table_focus_chosen(t, 1);
+}
+
 int tui_table_key(struct tui *t, enum tui_action a, int step, int n)
 {
 	int *focus = &t->focus[step];
@@ -251,4 +264,5 @@ const struct tui_step tui_step2 = {
 	.name = "Constraint",
 	.draw = draw,
 	.key = key,
+	.enter = enter,
 };

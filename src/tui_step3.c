@@ -213,6 +213,12 @@ static int key(struct tui *t, enum tui_action a, int ch)
 	}
 }
 
+/* Entering the ranking puts the cursor on the accelerator in use. */
+static void enter(struct tui *t)
+{
+	tui_table_focus_chosen(t, 2);
+}
+
 /* Until the user chooses, steps 4 and 5 follow the top-ranked one. */
 static bool missing(const struct tui *t)
 {
@@ -223,5 +229,6 @@ const struct tui_step tui_step3 = {
 	.name = "Silicon",
 	.draw = draw,
 	.key = key,
+	.enter = enter,
 	.missing = missing,
 };
