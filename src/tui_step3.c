@@ -57,7 +57,7 @@ void tui_result_perf(const struct tui *t, const struct engine_result *r, char *b
 	if (t->sc.w.cls == WL_INFERENCE)
 		tui_fmt_rate(buf, n, r->output_tokens_per_s);
 	else
-		tui_fmt_hours(buf, n, r->train_hours);
+		tui_fmt_num(buf, n, r->train_hours, 1);	/* the CLI's "hours" column */
 }
 
 void tui_result_cost(const struct tui *t, const struct engine_result *r, char *buf, size_t n)
@@ -90,7 +90,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	tui_put(t, win, y, c.name, c.name_w, ROLE_header, "Accelerator");
 	tui_put_right(t, win, y, c.gpus, 4, ROLE_header, "GPUs");
 	tui_put_right(t, win, y, c.nodes, 5, ROLE_header, "Nodes");
-	tui_put_right(t, win, y, c.perf, 9, ROLE_header, inf ? "Tok/s" : "Time");
+	tui_put_right(t, win, y, c.perf, 9, ROLE_header, inf ? "Tok/s" : "Hours");
 	tui_put_right(t, win, y, c.capex, 11, ROLE_header, "Capex");
 	tui_put_right(t, win, y, c.kw, 6, ROLE_header, "kW");
 	tui_put_right(t, win, y, c.cost, 10, ROLE_header, inf ? "$/Mtok" : "Run cost");
