@@ -49,6 +49,7 @@ tui_cleanup() {
 	rm -rf "$TMPD"
 }
 trap tui_cleanup EXIT
+trap 'tui_cleanup; exit 1' INT TERM HUP
 
 # tui_start_env W H "ENV=..." ... -- ARGS...: starts the wizard in a fresh
 # session with extra environment.  A launcher script records the wizard's
