@@ -386,8 +386,6 @@ static bool after_key(struct tui *t, int flags)
 		t->dirty = true;
 		tui_recompute(t);
 	}
-	if (flags & TUI_RELAYOUT)
-		layout(t);
 	return (flags & TUI_QUIT) != 0;
 }
 

@@ -54,7 +54,6 @@ enum {
 	TUI_HANDLED = 1 << 0,
 	TUI_CHANGED = 1 << 1,	/* the workload changed: re-run the engine */
 	TUI_QUIT = 1 << 2,
-	TUI_RELAYOUT = 1 << 3,	/* the layout depends on something that changed */
 };
 
 #define TUI_NSTEPS 5
@@ -208,8 +207,6 @@ int tui_width(const char *s);
 /* Prints s at y,x in at most maxw columns with the role's look; in ASCII
  * mode non-ASCII characters are transliterated.  Returns columns used. */
 int tui_put(struct tui *t, WINDOW *win, int y, int x, int maxw, enum theme_role r, const char *s);
-int tui_putf(struct tui *t, WINDOW *win, int y, int x, int maxw, enum theme_role r,
-	     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* Right-aligned in a field of w columns. */
 int tui_put_right(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_role r, const char *s);
 /* Paints n columns from x with the role's background. */
@@ -304,8 +301,6 @@ bool tui_parse_number(const char *s, double *out);
 
 /* ---- tui_panel.c ---- */
 void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact);
-int tui_panel_rows(const struct tui *t, bool compact);
-int tui_panel_lines_per_accel(bool compact);
 
 /* ---- tui_step2.c: shared by the accelerator tables ---- */
 /* Makes r's accelerator the chosen one (resetting the node overrides). */

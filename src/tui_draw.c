@@ -185,17 +185,6 @@ int tui_put(struct tui *t, WINDOW *win, int y, int x, int maxw, enum theme_role 
 	return used;
 }
 
-int tui_putf(struct tui *t, WINDOW *win, int y, int x, int maxw, enum theme_role r,
-	     const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	return tui_put(t, win, y, x, maxw, r, buf);
-}
-
 int tui_put_right(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_role r, const char *s)
 {
 	int sw = tui_width(s);

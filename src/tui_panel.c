@@ -15,14 +15,9 @@
 
 #include "tui.h"
 
-int tui_panel_lines_per_accel(bool compact)
+static int lines_per_accel(bool compact)
 {
 	return compact ? 1 : 4;
-}
-
-int tui_panel_rows(const struct tui *t, bool compact)
-{
-	return (int)t->rep.n * tui_panel_lines_per_accel(compact);
 }
 
 /* state glyph (and the binding marker) after a bar */
@@ -191,7 +186,7 @@ static void draw_compact(struct tui *t, WINDOW *win, int y, int w, const struct 
 void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact)
 {
 	const struct engine_result *chosen = tui_chosen(t);
-	int per = tui_panel_lines_per_accel(compact);
+	int per = lines_per_accel(compact);
 	int y0 = 0;
 	if (!compact) {
 		/* a header with the legend, so the glyphs explain themselves */
