@@ -71,7 +71,15 @@ void tui_draw_sep(struct tui *t, WINDOW *win, int h, int w)
 			tui_put(t, win, y, 0, 1, ROLE_frame, v);
 	} else {
 		tui_hline(t, win, 0, 0, w, ROLE_frame);
-		tui_put(t, win, 0, 2, w - 4, ROLE_header, " Fit per accelerator ");
+		int x = 2 + tui_put(t, win, 0, 2, w - 4, ROLE_header, " Fit per accelerator ");
+		/* the legend, so the glyphs explain themselves */
+		char legend[96];
+		snprintf(legend, sizeof legend, " %sfits %stight %sover %sbinding ",
+			 tui_glyph(t, GLYPH_fits), tui_glyph(t, GLYPH_tight), tui_glyph(t, GLYPH_over),
+			 tui_glyph(t, GLYPH_binding));
+		int lw = tui_width(legend);
+		if (w - 2 - lw > x + 2)
+			tui_put(t, win, 0, w - 2 - lw, lw, ROLE_muted, legend);
 	}
 }
 
