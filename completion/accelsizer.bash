@@ -165,6 +165,18 @@ _accelsizer() {
 		return 0
 		;;
 	esac
+	# sweep's axes take comma-separated lists: complete the last item.
+	case $prev in
+	--models) values=$(_accelsizer_ids "$prog" "$catalog" --models) ;;
+	--precisions) values=$_accelsizer_precisions ;;
+	esac
+	if [[ $prev == --models || $prev == --precisions ]]; then
+		local head=""
+		[[ $cur == *,* ]] && head=${cur%,*},
+		COMPREPLY=($(compgen -P "$head" -W "$values" -- "${cur##*,}"))
+		compopt -o nospace 2>/dev/null
+		return 0
+	fi
 	if [[ -n $values ]]; then
 		COMPREPLY=($(compgen -W "$values" -- "$cur"))
 		return 0

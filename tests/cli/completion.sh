@@ -96,6 +96,13 @@ check "ids come from --catalog=DIR too" equals \
 check "ids follow \$ACCELSIZER_CATALOG" equals \
 	"$(ACCELSIZER_CATALOG=$GOOD; export ACCELSIZER_CATALOG; comp recommend --accelerator "")" "$(lines h100-sxm l40s mi300x)"
 
+check "sweep --models offers model ids" equals "$(comp sweep --models llama-2)" \
+	"$(lines llama-2-13b llama-2-70b llama-2-7b)"
+check "sweep --models completes the item after a comma" equals "$(comp sweep --models llama-2-7b,mixtral)" \
+	"$(lines llama-2-7b,mixtral-8x22b llama-2-7b,mixtral-8x7b)"
+check "sweep --precisions completes the item after a comma" equals "$(comp sweep --precisions fp16,in)" \
+	"$(lines fp16,int4 fp16,int8)"
+
 # ---- catalog subcommands ----
 check "catalog offers its subcommands" equals "$(comp catalog "")" "$(lines check list show)"
 check "catalog show offers every id and defaults" equals \
