@@ -152,6 +152,11 @@ text "A LoRA fine-tune of Llama 3.1 70B on 100M tokens, 3 epochs, within 24 hour
 example 0 'accelsizer recommend --workload finetune --method lora \
     --model llama-3.1-70b --tokens 100M --epochs 3 --hours 24 --objective time'
 
+heading "A grid of scenarios"
+text "\`sweep\` runs the engine over every combination of the axes given and writes one CSV row per scenario and accelerator. Here: which accelerator is cheapest as the number of users grows, for two models at two precisions (the first columns of each scenario's best-ranked accelerator):"
+example 0 'accelsizer sweep --models llama-3.1-8b,llama-3.1-70b --precisions fp16,fp8 \
+    --concurrency 1..256*4 --tokens-per-s-per-user 20 --top 1' "cut -d, -f1-9"
+
 readme_off
 heading "What to measure before buying"
 text "The validation plan for one accelerator: the benchmark, the metric, the engine's prediction and the threshold a measurement must meet."
