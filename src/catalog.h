@@ -63,7 +63,10 @@ struct price {
 struct catalog_accel {
 	char *id, *name, *vendor, *architecture;
 	enum form_factor form;
-	double mem_gb;
+	double mem_gb;			/* marketed ("80GB"): reasons and tables */
+	double mem_addressable_gb;	/* what the runtime reports (nvidia-smi
+					 * "Total", rocm-smi VRAM Total), GB;
+					 * 0 = not given: mem_gb is used */
 	char *mem_type;
 	double mem_bw_tb_s;
 	double mem_usable_fraction;	/* runtime reserve taken off */

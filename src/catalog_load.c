@@ -122,6 +122,8 @@ static const struct field accel_fields[] = {
 	STR("memory.type", A, mem_type, REQ),
 	NUM("memory.bandwidth_tb_s", A, mem_bw_tb_s, REQ | GT_MIN, 0, 1000),
 	NUM("memory.usable_fraction", A, mem_usable_fraction, REQ | GT_MIN, 0, 1),
+	/* Optional; its range against capacity_gb is in check_accel(). */
+	NUM("memory.addressable_gb", A, mem_addressable_gb, GT_MIN, 0, 12000),
 	PEAK(fp64), PEAK(fp32), PEAK(tf32),
 	{ .key = "peak_tflops.bf16", .type = F_NUM, .flags = REQ | GT_MIN,
 	  .off = offsetof(A, peak_tflops[PREC_BF16]), .min = 0, .max = 1e6 },
@@ -249,12 +251,13 @@ static const struct field default_fields[] = {
 };
 #undef D
 
+static void check_accel(struct ctx *x, void *item, const struct ynode *root);
 static void check_platform(struct ctx *x, void *item, const struct ynode *root);
 static void check_model(struct ctx *x, void *item, const struct ynode *root);
 
 #define SCHEMA(what, f, T, check) { what, f, sizeof f / sizeof f[0], sizeof(T), check }
 static const struct schema accel_schema =
-	SCHEMA("accelerator", accel_fields, struct catalog_accel, NULL);
+	SCHEMA("accelerator", accel_fields, struct catalog_accel, check_accel);
 static const struct schema platform_schema =
 	SCHEMA("platform", platform_fields, struct catalog_platform, check_platform);
 static const struct schema fabric_schema =
@@ -985,6 +988,28 @@ static const struct ynode *node_at(const struct ynode *root, const char *path)
 		path += len + (path[len] == '.');
 	}
 	return n;
+}
+
+/* What the runtime reports is the marketed capacity give or take what the
+ * vendor rounds and reserves: an "80GB" H100 shows 85.5 GB (81,559 MiB),
+ * a "94GB" H100 NVL 100.5 GB.  Outside 0.9 to 1.2 times the marketed
+ * figure it is a typo (GiB for GB, another part's figure). */
+#define ADDRESSABLE_MIN 0.9
+#define ADDRESSABLE_MAX 1.2
+
+static void check_accel(struct ctx *x, void *item, const struct ynode *root)
+{
+	const struct catalog_accel *a = item;
+	if (!(a->mem_addressable_gb > 0) || !(a->mem_gb > 0))
+		return;
+	double lo = a->mem_gb * ADDRESSABLE_MIN, hi = a->mem_gb * ADDRESSABLE_MAX;
+	if (a->mem_addressable_gb >= lo && a->mem_addressable_gb <= hi)
+		return;
+	const struct ynode *n = node_at(root, "memory.addressable_gb");
+	char v[32], c[32], l[32], h[32];
+	err_at(x, n ? n : root, "memory.addressable_gb %s must be between 0.9 and 1.2 x "
+	       "memory.capacity_gb %s (%s to %s GB)", fmt_num(a->mem_addressable_gb, v, sizeof v),
+	       fmt_num(a->mem_gb, c, sizeof c), fmt_num(lo, l, sizeof l), fmt_num(hi, h, sizeof h));
 }
 
 static void check_platform(struct ctx *x, void *item, const struct ynode *root)

@@ -354,6 +354,14 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 	field("memory.type", "%s", a->mem_type);
 	field("memory.bandwidth_tb_s", "%s TB/s", fig(a->mem_bw_tb_s, v, sizeof v));
 	field("memory.usable_fraction", "%s", fig(a->mem_usable_fraction, v, sizeof v));
+	if (a->mem_addressable_gb > 0) {
+		char u[32];
+		field("memory.addressable_gb", "%s GB as the runtime reports it (%s GB usable)",
+		      fig(a->mem_addressable_gb, v, sizeof v),
+		      fig(a->mem_addressable_gb * a->mem_usable_fraction, u, sizeof u));
+	} else {
+		field("memory.addressable_gb", "- (memory.capacity_gb applies)");
+	}
 	/* The order a datasheet uses, widest format first. */
 	static const enum precision order[] = { PREC_FP64, PREC_FP32, PREC_TF32, PREC_BF16,
 						PREC_FP16, PREC_FP8, PREC_INT8, PREC_INT4, PREC_FP4 };

@@ -266,7 +266,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->a = a;
 	x->m = w->model;
 	eng_precision_resolve(w, a, &x->pr);
-	x->usable = a->mem_gb * a->mem_usable_fraction * ENG_GB;
+	x->usable = eng_usable_bytes(a);
 	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
 	x->flops = x->pr.peak_flops * a->eff_compute.value;
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);

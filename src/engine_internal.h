@@ -111,6 +111,17 @@ static inline long eng_l(double v)
 	return isfinite(v) && fabs(v) < 9e18 ? lround(v) : 0;
 }
 
+/* Memory one GPU gives the job, bytes: the share the serving engine or
+ * trainer may take (vLLM's gpu_memory_utilization is a share of what
+ * torch.cuda.mem_get_info reports as total) of what the runtime sees, not
+ * of the marketed figure: an "80GB" H100 exposes 85.5 GB.  Reasons still
+ * name the marketed figure, the one on the quote. */
+static inline double eng_usable_bytes(const struct catalog_accel *a)
+{
+	double gb = a->mem_addressable_gb > 0 ? a->mem_addressable_gb : a->mem_gb;
+	return gb * a->mem_usable_fraction * ENG_GB;
+}
+
 /* Whole-number helpers. */
 static inline long eng_ceil_div(long a, long b)
 {

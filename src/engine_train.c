@@ -63,7 +63,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->a = a;
 	x->m = w->model;
 	eng_precision_resolve(w, a, &x->pr);
-	x->usable = a->mem_gb * a->mem_usable_fraction * ENG_GB;
+	x->usable = eng_usable_bytes(a);
 	x->peak = x->pr.peak_flops;
 	x->eff = a->eff_training.value > 0 ? a->eff_training.value : d->training_mfu.value;
 	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;

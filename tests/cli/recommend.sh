@@ -182,6 +182,21 @@ run $A recommend --model llama-2-70b --tokens-per-s-per-user 100000
 check "unreachable per-user speed exits 1" rc 1
 check "unreachable target says nothing can" contains "$err" "nothing in the catalog can meet"
 
+# ---- memory as the runtime sees it ----
+# Llama-2-70B at fp16, one user, 1024 in / 256 out: 2 x H100 (85.52 GB as
+# nvidia-smi reports it x 0.90 = 77 GB each holds half the weights and the
+# workspace), 1 x MI300X.  gpus is the 4th csv column (nothing before it
+# holds a comma).
+ONE="--model llama-2-70b --precision fp16 --concurrency 1 --input-tokens 1024 --output-tokens 256"
+run $A recommend $ONE --accelerator h100-sxm --format csv
+check "70B fp16 one user on H100: exit 0" rc 0
+check "70B fp16 one user needs 2 x H100 SXM" equals "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f4 | tr -d '"')" "2"
+check "the reason names the marketed 80 GB and the 77 GB usable" contains "$out" "more than one 80 GB GPU (77 GB usable)"
+run $A recommend $ONE --accelerator mi300x --format csv
+check "70B fp16 one user fits 1 x MI300X" equals "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f4 | tr -d '"')" "1"
+run $A catalog show h100-sxm
+check "catalog show gives the addressable memory" contains "$out" "memory.addressable_gb      85.52 GB as the runtime reports it"
+
 # ---- validate ----
 run $A validate $INF --accelerator h100-sxm
 check "validate exits 0" rc 0

@@ -369,6 +369,8 @@ START_TEST(good_accelerator_figures)
 	ck_assert_int_eq(m->stack, STACK_ROCM);
 	ck_assert_int_eq(m->form, FORM_OAM);
 	ck_assert_double_eq(m->eff_compute.value, 0.45);	/* flow mapping */
+	ck_assert_double_eq(m->mem_addressable_gb, 205.8);	/* optional, given */
+	ck_assert_double_eq(l->mem_addressable_gb, 0);	/* optional, absent */
 	ck_assert_double_eq(m->price.usd, 0);
 	ck_assert_uint_eq(m->n_sources, 1);
 	catalog_free(c);
@@ -646,12 +648,16 @@ static const struct bad_case {
 	  { "accelerators/h100-sxm.yaml:29:12: efficiency.compute.value must be in (0, 1], got 1.5" } },
 	{ "usable-fraction-zero",
 	  { "accelerators/l40s.yaml:10:20: memory.usable_fraction must be in (0, 1], got 0" } },
+	{ "addressable-too-low",
+	  { "accelerators/mi300x.yaml:11:19: memory.addressable_gb 150 must be between 0.9 and 1.2 x memory.capacity_gb 192 (172.8 to 230.4 GB)" } },
+	{ "addressable-too-high",
+	  { "accelerators/mi300x.yaml:11:19: memory.addressable_gb 240 must be between 0.9 and 1.2 x memory.capacity_gb 192 (172.8 to 230.4 GB)" } },
 	{ "bad-enum",
 	  { "accelerators/h100-sxm.yaml:6:14: form_factor: expected one of sxm, oam, pcie, superchip, got 'xsm'" } },
 	{ "sourced-not-mapping",
-	  { "accelerators/mi300x.yaml:27:12: efficiency.compute: expected a mapping (keys: value, source), got '0.45'" } },
+	  { "accelerators/mi300x.yaml:28:12: efficiency.compute: expected a mapping (keys: value, source), got '0.45'" } },
 	{ "empty-sources",
-	  { "accelerators/mi300x.yaml:34:10: sources: the list is empty; name at least one source" } },
+	  { "accelerators/mi300x.yaml:35:10: sources: the list is empty; name at least one source" } },
 	{ "bad-date",
 	  { "accelerators/h100-sxm.yaml:42:9: price.date: expected a date like 2024-06 or 2024-06-30, got the string \"June 2024\"" } },
 	{ "id-mismatch",
