@@ -130,6 +130,7 @@ struct tui {
 	int focus[TUI_NSTEPS];		/* cursor per step: field or row */
 	int top[TUI_NSTEPS];		/* first visible row per step */
 	int panel_top;
+	bool panel_follow;		/* scroll the panel to the chosen one once */
 	const struct catalog_accel *marked[TUI_MAX_MARKED];
 	int n_marked;
 	int help_top, compare_top;

@@ -128,10 +128,10 @@ static void t_run(const struct tui *t, const struct engine_result *r, char *b, s
 static void t_hour(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_hour(b, n, r->usd_per_hour); }
 static void t_ppw(const struct tui *t, const struct engine_result *r, char *b, size_t n)
 {
-	if (t->sc.w.cls == WL_INFERENCE)
-		snprintf(b, n, "%.2f tok/s/W", r->perf_per_watt);
-	else
-		snprintf(b, n, "%.3g", r->perf_per_watt);
+	/* four decimals, as the CLI's perf_per_watt column */
+	char x[32];
+	tui_fmt_num(x, sizeof x, r->perf_per_watt, 4);
+	snprintf(b, n, "%s%s", x, t->sc.w.cls == WL_INFERENCE ? " tok/s/W" : "");
 }
 
 static const struct cmp_row rows[] = {
@@ -219,7 +219,11 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 			}
 		}
 		if (!differ)
-			best = -1;	/* a tie has no winner */
+			best = -1;	/* all equal: no winner */
+		/* every column showing the best value wins, ties included */
+		bool best_of[TUI_MAX_MARKED] = { false };
+		for (int j = 0; j < k && best >= 0; j++)
+			best_of[j] = !strcmp(txt[j], txt[best]);
 		tui_put(t, win, y, 1, lw - 2, differ ? ROLE_field : ROLE_muted, row->label);
 		for (int j = 0; j < k; j++) {
 			int cx = lw + j * cw;
@@ -234,12 +238,12 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 				(void)used;
 				enum tui_state st = tui_state_of(t, row->value(res[j]));
 				tui_put(t, win, y, cx + 6, 1, tui_state_role(st), tui_glyph(t, tui_state_glyph(st)));
-				if (j == best)
+				if (best_of[j])
 					tui_put(t, win, y, cx + 7, 1, ROLE_bar_fits, tui_glyph(t, GLYPH_best));
 				continue;
 			}
-			int used = tui_put(t, win, y, cx, cw - 3, j == best ? ROLE_bar_fits : r, txt[j]);
-			if (j == best)
+			int used = tui_put(t, win, y, cx, cw - 3, best_of[j] ? ROLE_bar_fits : r, txt[j]);
+			if (best_of[j])
 				tui_put(t, win, y, cx + used + 1, 1, ROLE_bar_fits, tui_glyph(t, GLYPH_best));
 		}
 	}

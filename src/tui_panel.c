@@ -204,6 +204,15 @@ void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact)
 	if (visible < 1)
 		visible = 1;
 	int n = (int)t->rep.n;
+	if (t->panel_follow && chosen) {
+		/* just chosen: bring it into view, then leave scrolling to the user */
+		int at = (int)(chosen - t->rep.results);
+		if (at < t->panel_top)
+			t->panel_top = at;
+		if (at >= t->panel_top + visible)
+			t->panel_top = at - visible + 1;
+		t->panel_follow = false;
+	}
 	if (t->panel_top > n - visible)
 		t->panel_top = n - visible > 0 ? n - visible : 0;
 	if (t->panel_top < 0)

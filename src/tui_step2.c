@@ -212,6 +212,7 @@ int tui_choose_accel(struct tui *t, const struct engine_result *r)
 		return TUI_HANDLED;
 	}
 	t->sc.w.accel = r->accel;
+	t->panel_follow = true;
 	/* overrides belonged to the previous choice */
 	t->sc.w.gpus = -1;
 	t->sc.w.spare_nodes = -1;
