@@ -208,6 +208,8 @@ static bool synth_init(struct synth *s, const struct catalog *c, size_t k)
 {
 	memset(s, 0, sizeof *s);
 	s->cat = *c;
+	s->cat.plat_by_accel_ = NULL;	/* the original's index: rebuilt below */
+	s->cat.plat_start_ = NULL;
 	s->k = k;
 	s->cat.n_accels = c->n_accels * k;
 	s->cat.n_platforms = c->n_platforms * k;
@@ -239,7 +241,7 @@ static bool synth_init(struct synth *s, const struct catalog *c, size_t k)
 			}
 		}
 	}
-	return true;
+	return catalog_index(&s->cat);	/* as catalog_load() leaves a catalog */
 }
 
 static void synth_fini(struct synth *s)
@@ -248,6 +250,7 @@ static void synth_fini(struct synth *s)
 		free(s->cat.accels[i].id);
 	for (size_t i = 0; s->cat.platforms && i < s->cat.n_platforms; i++)
 		free(s->cat.platforms[i].id);
+	catalog_unindex(&s->cat);
 	free(s->cat.accels);
 	free(s->cat.platforms);
 	memset(s, 0, sizeof *s);

@@ -162,25 +162,88 @@ static bool platform_before(const struct catalog_platform *x, const struct catal
 	return strcmp(x->id ? x->id : "", y->id ? y->id : "") < 0;
 }
 
+void catalog_unindex(struct catalog *c)
+{
+	if (!c)
+		return;
+	free(c->plat_by_accel_);
+	free(c->plat_start_);
+	c->plat_by_accel_ = NULL;
+	c->plat_start_ = NULL;
+}
+
+bool catalog_index(struct catalog *c)
+{
+	if (!c)
+		return false;
+	catalog_unindex(c);
+	for (size_t i = 0; i < c->n_platforms; i++) {
+		const struct catalog_accel *a = c->platforms[i].accel;
+		if (!a || a < c->accels || a >= c->accels + c->n_accels)
+			return true;	/* unresolved: lookups scan */
+	}
+	size_t *start = calloc(c->n_accels + 1, sizeof *start);
+	const struct catalog_platform **by = calloc(c->n_platforms ? c->n_platforms : 1, sizeof *by);
+	if (!start || !by) {
+		free(start);
+		free(by);
+		return false;
+	}
+	/* counting sort by accelerator, keeping catalog order within one */
+	for (size_t i = 0; i < c->n_platforms; i++)
+		start[c->platforms[i].accel - c->accels + 1]++;
+	for (size_t k = 0; k < c->n_accels; k++)
+		start[k + 1] += start[k];
+	size_t *next = calloc(c->n_accels ? c->n_accels : 1, sizeof *next);
+	if (!next) {
+		free(start);
+		free(by);
+		return false;
+	}
+	for (size_t i = 0; i < c->n_platforms; i++) {
+		size_t k = (size_t)(c->platforms[i].accel - c->accels);
+		by[start[k] + next[k]++] = &c->platforms[i];
+	}
+	free(next);
+	c->plat_by_accel_ = by;
+	c->plat_start_ = start;
+	return true;
+}
+
+/* Inserts p into out[0..n) ordered by platform_before; returns the new n. */
+static size_t insert_platform(const struct catalog_platform **out, size_t n,
+			      const struct catalog_platform *p)
+{
+	/* Insertion sort: a handful of platforms per accelerator. */
+	size_t j = n++;
+	while (j > 0 && platform_before(p, out[j - 1])) {
+		out[j] = out[j - 1];
+		j--;
+	}
+	out[j] = p;
+	return n;
+}
+
 size_t catalog_platforms_for(const struct catalog *c, const struct catalog_accel *a,
 			     const struct catalog_platform **out, size_t max)
 {
 	size_t n = 0;
 	if (!c || !a || !out)
 		return 0;
+	if (c->plat_by_accel_ && a >= c->accels && a < c->accels + c->n_accels) {
+		/* the same platforms in the same order as the scan below
+		 * meets them, without looking at anyone else's */
+		size_t k = (size_t)(a - c->accels);
+		for (size_t i = c->plat_start_[k]; i < c->plat_start_[k + 1] && n < max; i++)
+			n = insert_platform(out, n, c->plat_by_accel_[i]);
+		return n;
+	}
 	for (size_t i = 0; i < c->n_platforms && n < max; i++) {
 		const struct catalog_platform *p = &c->platforms[i];
 		bool match = p->accel ? p->accel == a
 				      : p->accel_id && a->id && !strcmp(p->accel_id, a->id);
-		if (!match)
-			continue;
-		/* Insertion sort: a handful of platforms per accelerator. */
-		size_t j = n++;
-		while (j > 0 && platform_before(p, out[j - 1])) {
-			out[j] = out[j - 1];
-			j--;
-		}
-		out[j] = p;
+		if (match)
+			n = insert_platform(out, n, p);
 	}
 	return n;
 }
@@ -393,6 +456,7 @@ void catalog_free(struct catalog *c)
 	free(c->defaults.version);
 	free(c->defaults.file);
 	free(c->dir);
+	catalog_unindex(c);
 	free(c);
 }
 

@@ -212,6 +212,13 @@ struct catalog {
 	struct catalog_model *models;
 	size_t n_models;
 	struct catalog_defaults defaults;
+	/* Private to catalog.c: the platforms grouped by accelerator (in
+	 * catalog order), so that catalog_platforms_for() does not scan every
+	 * platform for every accelerator the engine sizes.  Built by
+	 * catalog_load() through catalog_index(); NULL in a catalog built by
+	 * hand, which is then scanned. */
+	const struct catalog_platform **plat_by_accel_;
+	size_t *plat_start_;		/* n_accels + 1 offsets */
 };
 
 /* Up to this many problems are collected before the loader gives up. */
@@ -237,6 +244,13 @@ const struct catalog_accel *catalog_accel(const struct catalog *c, const char *i
 const struct catalog_platform *catalog_platform(const struct catalog *c, const char *id);
 const struct catalog_fabric *catalog_fabric(const struct catalog *c, const char *id);
 const struct catalog_model *catalog_model(const struct catalog *c, const char *id);
+/* (Re)builds the private platform index: call it after building or
+ * changing a catalog's accelerators or platforms by hand (catalog_load()
+ * does).  A platform whose accelerator is not resolved leaves the catalog
+ * unindexed (lookups scan).  False when out of memory (also unindexed). */
+bool catalog_index(struct catalog *c);
+/* Drops the index (catalog_free() does it too). */
+void catalog_unindex(struct catalog *c);
 /* Platforms for an accelerator, smallest node first (then by id); stores at
  * most max of them in out and returns how many it stored. */
 size_t catalog_platforms_for(const struct catalog *c, const struct catalog_accel *a,

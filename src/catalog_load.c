@@ -1291,6 +1291,8 @@ struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
 		else if (errs_full(x))
 			errs->truncated = true;		/* gave up before the end */
 	}
+	if (!x->oom && !errs->n && !catalog_index(c))
+		x->oom = true;
 	if (x->oom)
 		add_error(x, strdup("out of memory while reading the catalog"));
 	bool failed = errs->n > 0 || errs->truncated;
