@@ -475,7 +475,8 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 		if (w->concurrency_max)
 			snprintf(conc, sizeof conc, "max concurrency");
 		else
-			snprintf(conc, sizeof conc, "%ld users", w->concurrency);
+			snprintf(conc, sizeof conc, "%ld user%s", w->concurrency,
+				 w->concurrency == 1 ? "" : "s");
 		fprintf(f, "%s inference at %s (KV %s), %ld in / %ld out tokens, %s",
 			name, precision_name(w->precision), precision_name(w->kv_precision),
 			w->input_tokens, w->output_tokens, conc);

@@ -407,7 +407,10 @@ static void fill_common(const struct ictx *x, const struct ilayout *l, long b, l
 	r->output_tokens_per_s = rep * tput;
 	r->tokens_per_s_per_gpu = tput / l->g;
 	double tps_u = x->w->tokens_per_s_per_user;
-	r->bw_util_pct = 100.0 * (tps_u > 0 ? s.mem * tps_u : s.mem / s.total);
+	/* With a speed target: the share of bandwidth that target needs (may
+	 * exceed 100%).  Without one: the share of each step spent reading
+	 * memory, which cannot exceed 100% (rounding must not show "over"). */
+	r->bw_util_pct = tps_u > 0 ? 100.0 * s.mem * tps_u : fmin(100.0, 100.0 * s.mem / s.total);
 	r->link_util_pct = l->t > 1 || l->pp > 1 ? 100.0 * s.comm / s.total : 0;
 	r->link_gb_s_used = l->link_bw / 1e9;
 	r->nic_gb_s_per_gpu = l->g > x->node_max ? x->nic_bw / 1e9 : NAN;
@@ -433,16 +436,17 @@ static void reason_fallback(const struct ictx *x, struct engine_result *r)
 {
 	double req_gb = x->m->params * precision_bytes(x->pr.requested) / ENG_GB;
 	double used_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
+	char f1[ENG_FIG], f2[ENG_FIG];
 	snprintf(r->reason, sizeof r->reason,
-		 "no %s on %s: runs at %s, so the weights take %ld GB instead of %ld GB",
+		 "no %s on %s: runs at %s, so the weights take %s GB instead of %s GB",
 		 precision_name(x->pr.requested), x->a->name, precision_name(x->pr.used),
-		 eng_l(used_gb), eng_l(req_gb));
+		 eng_fig(used_gb, f1), eng_fig(req_gb, f2));
 }
 
 static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
 {
 	const struct workload *w = x->w;
-	char what[48];
+	char what[48], f1[ENG_FIG], f2[ENG_FIG], f3[ENG_FIG];
 	long g_final;
 	int li;
 	long b = 0, rep = 0;
@@ -474,14 +478,14 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			r->binding = mem ? RES_MEMORY : RES_COMPUTE;
 			if (mem)
 				snprintf(r->reason, sizeof r->reason,
-					 "%s needs %ld GB of weights: more than %d x %ld GB GPU%s (%ld GB usable)",
-					 what, eng_l(x->m->params * x->pr.weight_bytes / ENG_GB), x->fixed_gpus,
-					 eng_l(x->a->mem_gb), x->fixed_gpus == 1 ? "" : "s",
-					 eng_l(x->fixed_gpus * x->usable / ENG_GB));
+					 "%s needs %s GB of weights: more than %d x %ld GB GPU%s (%s GB usable)",
+					 what, eng_fig(x->m->params * x->pr.weight_bytes / ENG_GB, f1), x->fixed_gpus,
+					 eng_l(x->a->mem_gb), eng_s(x->fixed_gpus),
+					 eng_fig(x->fixed_gpus * x->usable / ENG_GB, f2));
 			else
 				snprintf(r->reason, sizeof r->reason,
-					 "%d GPU%s cannot meet the TTFT target of %ld ms", x->fixed_gpus,
-					 x->fixed_gpus == 1 ? "" : "s", eng_l(w->ttft_ms));
+					 "%d GPU%s cannot meet the TTFT target of %s ms", x->fixed_gpus,
+					 eng_s(x->fixed_gpus), eng_fig(w->ttft_ms, f1));
 			return;
 		}
 		rep = x->fixed_gpus / ls[li].g;
@@ -495,15 +499,16 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			r->binding = ls[li].btps < ls[li].bmem && w->tokens_per_s_per_user > 0 ? RES_BANDWIDTH
 												 : RES_MEMORY;
 			snprintf(r->reason, sizeof r->reason,
-				 "%d GPUs serve %ld of the %ld users (%ld per TP%d replica)",
-				 x->fixed_gpus, best_cap, x->n_users, cap, ls[li].t);
+				 "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica)",
+				 x->fixed_gpus, eng_s(x->fixed_gpus), x->fixed_gpus == 1 ? "s" : "",
+				 best_cap, x->n_users, cap, ls[li].t);
 			return;
 		}
 		r->fits = true;
 		r->binding = RES_MEMORY;
 		snprintf(r->reason, sizeof r->reason,
-			 "%d GPU%s as chosen: %ld replica%s of TP%d, up to %ld users each", x->fixed_gpus,
-			 x->fixed_gpus == 1 ? "" : "s", rep, rep == 1 ? "" : "s", ls[li].t, cap);
+			 "%d GPU%s as chosen: %ld replica%s of TP%d, up to %ld user%s each", x->fixed_gpus,
+			 eng_s(x->fixed_gpus), rep, eng_s(rep), ls[li].t, cap, eng_s(cap));
 		return;
 	}
 
@@ -525,8 +530,8 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			/* Even memory alone asks for more GPUs than any cluster. */
 			r->binding = RES_MEMORY;
 			snprintf(r->reason, sizeof r->reason,
-				 "KV cache for %ld users of %ld tokens needs more than %d GPUs",
-				 x->n_users, (long)x->ctx_full, ENG_MAX_GPUS);
+				 "KV cache for %ld user%s of %ld tokens needs more than %d GPUs",
+				 x->n_users, eng_s(x->n_users), (long)x->ctx_full, ENG_MAX_GPUS);
 		} else if (ls_ < 0) {
 			double best_tps = 0;
 			int bt = 1;
@@ -540,8 +545,8 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			}
 			r->binding = RES_BANDWIDTH;
 			snprintf(r->reason, sizeof r->reason,
-				 "%ld tok/s per user is out of reach: at most %ld tok/s (TP%d, one user)",
-				 eng_l(w->tokens_per_s_per_user), eng_l(best_tps), bt);
+				 "%s tok/s per user is out of reach: at most %s tok/s (TP%d, one user)",
+				 eng_fig(w->tokens_per_s_per_user, f1), eng_fig(best_tps, f2), bt);
 		} else if (lt < 0) {
 			double best = INFINITY;
 			int bt = 1;
@@ -552,12 +557,14 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 				}
 			r->binding = RES_COMPUTE;
 			snprintf(r->reason, sizeof r->reason,
-				 "TTFT %ld ms for %ld input tokens is out of reach: %ld ms at best (TP%d)",
-				 eng_l(w->ttft_ms), w->input_tokens, eng_l(best * 1000.0), bt);
+				 "TTFT %s ms for %ld input token%s is out of reach: %s ms at best (TP%d)",
+				 eng_fig(w->ttft_ms, f1), w->input_tokens, eng_s(w->input_tokens),
+				 eng_fig(best * 1000.0, f2), bt);
 		} else {
 			r->binding = RES_COMPUTE;
 			snprintf(r->reason, sizeof r->reason,
-				 "%ld tok/s needs more than %d GPUs", eng_l(w->target_tokens_per_s), ENG_MAX_GPUS);
+				 "%s tok/s needs more than %d GPUs", eng_fig(w->target_tokens_per_s, f1),
+				 ENG_MAX_GPUS);
 		}
 		return;
 	}
@@ -582,22 +589,22 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 	if (g_final > g_ttft && g_ttft > 0) {
 		r->binding = bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "%ld output tok/s needs %d replicas of %ld tok/s (%s-bound at batch %ld)",
-			 eng_l(w->target_tokens_per_s), r->replicas, eng_l(r->output_tokens_per_s / r->replicas),
-			 bw_bound ? "bandwidth" : "compute", b);
+			 "%s output tok/s needs %d replica%s of %s tok/s (%s-bound at batch %ld)",
+			 eng_fig(w->target_tokens_per_s, f1), r->replicas, eng_s(r->replicas),
+			 eng_fig(r->output_tokens_per_s / r->replicas, f2), bw_bound ? "bandwidth" : "compute", b);
 	} else if (g_ttft > g_speed && g_speed > 0) {
 		r->binding = RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "TTFT %ld ms for %ld input tokens needs TP%d: %ld ms at %ld TFLOPS %s",
-			 eng_l(w->ttft_ms), w->input_tokens, l->t, eng_l(r->ttft_ms), eng_l(x->pr.peak_flops / 1e12),
-			 precision_name(x->pr.compute));
+			 "TTFT %s ms for %ld input token%s needs TP%d: %s ms at %ld TFLOPS %s",
+			 eng_fig(w->ttft_ms, f1), w->input_tokens, eng_s(w->input_tokens), l->t,
+			 eng_fig(r->ttft_ms, f2), eng_l(x->pr.peak_flops / 1e12), precision_name(x->pr.compute));
 	} else if (g_speed > g_mem && g_mem > 0) {
 		r->binding = bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "%ld tok/s per user caps a TP%d replica at %ld users (%s): %d replica%s",
-			 eng_l(w->tokens_per_s_per_user), l->t, l->btps,
+			 "%s tok/s per user caps a TP%d replica at %ld user%s (%s): %d replica%s",
+			 eng_fig(w->tokens_per_s_per_user, f1), l->t, l->btps, eng_s(l->btps),
 			 bw_bound ? "memory-bandwidth-bound" : "compute-bound, prompts included",
-			 r->replicas, r->replicas == 1 ? "" : "s");
+			 r->replicas, eng_s(r->replicas));
 	} else {
 		r->binding = RES_MEMORY;
 		prec_label(x, what, sizeof what);
@@ -605,17 +612,20 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 		double kvgb = x->n_users * eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, 1, x->ctx_full) / ENG_GB;
 		if (l->g > 1)
 			snprintf(r->reason, sizeof r->reason,
-				 "%s needs %ld GB of weights: more than one %ld GB GPU (%ld GB usable); "
-				 "%ld users' KV cache adds %ld GB",
-				 what, eng_l(wgb), eng_l(x->a->mem_gb), eng_l(x->usable / ENG_GB), x->n_users, eng_l(kvgb));
+				 "%s needs %s GB of weights: more than one %ld GB GPU (%s GB usable); "
+				 "%ld %s KV cache adds %s GB",
+				 what, eng_fig(wgb, f1), eng_l(x->a->mem_gb), eng_fig(x->usable / ENG_GB, f2),
+				 x->n_users, x->n_users == 1 ? "user's" : "users'", eng_fig(kvgb, f3));
 		else if (r->gpus == 1)
 			snprintf(r->reason, sizeof r->reason,
-				 "%s (%ld GB) plus KV cache for %ld users (%ld GB) fits one %ld GB GPU (%ld GB usable)",
-				 what, eng_l(wgb), x->n_users, eng_l(kvgb), eng_l(x->a->mem_gb), eng_l(x->usable / ENG_GB));
+				 "%s (%s GB) plus KV cache for %ld user%s (%s GB) fits one %ld GB GPU (%s GB usable)",
+				 what, eng_fig(wgb, f1), x->n_users, eng_s(x->n_users), eng_fig(kvgb, f2),
+				 eng_l(x->a->mem_gb), eng_fig(x->usable / ENG_GB, f3));
 		else
 			snprintf(r->reason, sizeof r->reason,
-				 "%s (%ld GB) plus KV cache for %ld users (%ld GB) needs %d GPUs of %ld GB",
-				 what, eng_l(wgb), x->n_users, eng_l(kvgb), r->gpus, eng_l(x->a->mem_gb));
+				 "%s (%s GB) plus KV cache for %ld user%s (%s GB) needs %d GPUs of %ld GB",
+				 what, eng_fig(wgb, f1), x->n_users, eng_s(x->n_users), eng_fig(kvgb, f2), r->gpus,
+				 eng_l(x->a->mem_gb));
 	}
 	/* The interconnect binds when all-reduces eat the step of a replica
 	 * sized for speed or throughput; when memory or the TTFT target chose
@@ -633,6 +643,7 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
 {
 	const struct workload *w = x->w;
+	char f1[ENG_FIG];
 	int li = -1;
 	double best = 0;
 	for (int i = 0; i < n; i++) {
@@ -679,8 +690,8 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	if (rep * l->g > ENG_MAX_GPUS) {
 		r->fits = false;
 		r->binding = RES_COMPUTE;
-		snprintf(r->reason, sizeof r->reason, "%ld tok/s needs more than %d GPUs",
-			 eng_l(w->target_tokens_per_s), ENG_MAX_GPUS);
+		snprintf(r->reason, sizeof r->reason, "%s tok/s needs more than %d GPUs",
+			 eng_fig(w->target_tokens_per_s, f1), ENG_MAX_GPUS);
 		fill_common(x, l, b, 1, r);
 		return;
 	}
@@ -691,18 +702,19 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	if (compute_bound) {
 		r->binding = RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "compute-bound: %ld sequences per TP%d replica keep %ld TFLOPS %s busy",
-			 b, l->t, eng_l(x->pr.peak_flops / 1e12), precision_name(x->pr.compute));
+			 "compute-bound: %ld sequence%s per TP%d replica keep%s %ld TFLOPS %s busy",
+			 b, eng_s(b), l->t, b == 1 ? "s" : "", eng_l(x->pr.peak_flops / 1e12),
+			 precision_name(x->pr.compute));
 	} else if (kv_read > r->t_memory_s / 2) {
 		r->binding = RES_BANDWIDTH;
 		snprintf(r->reason, sizeof r->reason,
-			 "bandwidth-bound: reading the KV cache of %ld sequences takes most of each %ld ms step",
-			 b, eng_l(r->step_ms));
+			 "bandwidth-bound: reading the KV cache of %ld sequence%s takes most of each %s ms step",
+			 b, eng_s(b), eng_fig(r->step_ms, f1));
 	} else {
 		r->binding = RES_MEMORY;
 		snprintf(r->reason, sizeof r->reason,
-			 "memory-bound: KV room for only %ld sequences per TP%d replica (%ld GB free per GPU)",
-			 b, l->t, eng_l((x->usable - l->w_gpu - l->fixed_gpu) / ENG_GB));
+			 "memory-bound: KV room for only %ld sequence%s per TP%d replica (%s GB free per GPU)",
+			 b, eng_s(b), l->t, eng_fig((x->usable - l->w_gpu - l->fixed_gpu) / ENG_GB, f1));
 	}
 	if (link_binds(x, r)) {
 		r->binding = RES_INTERCONNECT;
@@ -761,16 +773,16 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 	}
 	if (!any_fit) {
 		const struct ilayout *l = &ls[n - 1];
-		char what[48];
+		char what[48], f1[ENG_FIG], f2[ENG_FIG];
 		prec_label(&x, what, sizeof what);
 		r->fits = false;
 		r->binding = RES_MEMORY;
 		fill_common(&x, l, 1, 1, r);
 		r->mem_required_gb = x.m->params * x.pr.weight_bytes / ENG_GB;
 		snprintf(r->reason, sizeof r->reason,
-			 "%s needs %ld GB of weights: more than %d x %ld GB GPUs (%ld GB usable)",
-			 what, eng_l(x.m->params * x.pr.weight_bytes / ENG_GB), l->g, eng_l(a->mem_gb),
-			 eng_l(l->g * x.usable / ENG_GB));
+			 "%s needs %s GB of weights: more than %d x %ld GB GPU%s (%s GB usable)",
+			 what, eng_fig(x.m->params * x.pr.weight_bytes / ENG_GB, f1), l->g, eng_l(a->mem_gb),
+			 eng_s(l->g), eng_fig(l->g * x.usable / ENG_GB, f2));
 		return;
 	}
 	if (w->concurrency_max)

@@ -122,6 +122,21 @@ static inline double eng_usable_bytes(const struct catalog_accel *a)
 	return gb * a->mem_usable_fraction * ENG_GB;
 }
 
+/* A figure for a reason line that must not round to nothing: whole above
+ * 9.95 ("138"), one decimal down to 0.05 ("0.4", "2.5", "3" for 3.0), two
+ * significant digits below ("0.012"), "0" only for zero.  Writes at most
+ * ENG_FIG bytes into buf and returns buf, for use as a %s argument.  No
+ * printf for the decimals: reasons are written for every accelerator on
+ * every run (see eng_l). */
+#define ENG_FIG 24
+const char *eng_fig(double v, char *buf);
+
+/* "s" unless n is 1: "%ld user%s", n, eng_s(n). */
+static inline const char *eng_s(long n)
+{
+	return n == 1 ? "" : "s";
+}
+
 /* Whole-number helpers. */
 static inline long eng_ceil_div(long a, long b)
 {

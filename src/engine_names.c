@@ -3,9 +3,11 @@
  * line, in scenario files, in csv/yaml output and on screen.  One table per
  * enum so that the name and the parser can never disagree.
  */
+#include <math.h>
 #include <string.h>
 
 #include "engine.h"
+#include "engine_internal.h"
 
 static const char *const class_names[WL_COUNT] = {
 	[WL_INFERENCE] = "inference",
@@ -161,4 +163,52 @@ const char *resource_name(enum resource r)
 const char *resource_key(enum resource r)
 {
 	return name_of(resource_keys, RES_COUNT, (int)r);
+}
+
+/* Digits of a non-negative whole number, backwards into the end of buf. */
+static char *put_digits(char *end, unsigned long long q)
+{
+	do {
+		*--end = (char)('0' + q % 10);
+		q /= 10;
+	} while (q);
+	return end;
+}
+
+const char *eng_fig(double v, char *buf)
+{
+	double a = fabs(v);
+	if (!isfinite(v) || a >= 9e15 || a < 5e-10) {
+		memcpy(buf, "0", 2);
+		return buf;
+	}
+	/* Decimals: none from 9.95 up, one from 0.05, then enough for two
+	 * significant digits (at most 9). */
+	int dec = a >= 9.95 ? 0 : a >= 0.05 ? 1 : (int)(1 - floor(log10(a)));
+	if (dec > 9)
+		dec = 9;
+	double scale = 1;
+	for (int i = 0; i < dec; i++)
+		scale *= 10;
+	unsigned long long q = (unsigned long long)llround(a * scale);
+	/* Trailing zeros of the fraction go: 3.0 -> 3, 0.050 -> 0.05. */
+	while (dec > 0 && q % 10 == 0) {
+		q /= 10;
+		dec--;
+	}
+	char tmp[ENG_FIG];
+	char *end = tmp + sizeof tmp, *p = end;
+	*--p = '\0';
+	if (dec > 0) {
+		for (int i = 0; i < dec; i++) {
+			*--p = (char)('0' + q % 10);
+			q /= 10;
+		}
+		*--p = '.';
+	}
+	p = put_digits(p, q);
+	if (v < 0)
+		*--p = '-';
+	memcpy(buf, p, (size_t)(end - p));
+	return buf;
 }

@@ -86,8 +86,8 @@ static void plan_inference(const struct workload *w, const struct engine_result 
 		 w->input_tokens, w->output_tokens, conc);
 	row_set(row, "output tokens/s", "tok/s", res->output_tokens_per_s,
 		0.9 * res->output_tokens_per_s, true);
-	snprintf(row->notes, sizeof row->notes, "whole system: %d GPUs as %d x TP%d%s", res->gpus,
-		 res->replicas, res->tp, res->pp > 1 ? " with pipeline stages" : "");
+	snprintf(row->notes, sizeof row->notes, "whole system: %d GPU%s as %d x TP%d%s", res->gpus,
+		 res->gpus == 1 ? "" : "s", res->replicas, res->tp, res->pp > 1 ? " with pipeline stages" : "");
 
 	double ttft_thr = w->ttft_ms > 0 ? w->ttft_ms : 1.25 * res->ttft_ms;
 	row = add(out);
@@ -120,7 +120,8 @@ static void plan_training(const struct workload *w, const struct engine_result *
 		 "100 training steps: seq %ld, %.0f tokens/step, TP%d PP%d DP%d ZeRO-%d",
 		 w->seq_len, w->global_batch_tokens, res->tp, res->pp, res->dp, res->zero_stage);
 	row_set(row, "step time", "s", res->step_s, 1.1 * res->step_s, false);
-	snprintf(row->notes, sizeof row->notes, "median of steps 10-100 (skip warm-up), %d GPUs", res->gpus);
+	snprintf(row->notes, sizeof row->notes, "median of steps 10-100 (skip warm-up), %d GPU%s", res->gpus,
+		 res->gpus == 1 ? "" : "s");
 
 	row = add(out);
 	snprintf(row->benchmark, sizeof row->benchmark, "same run: model FLOPs utilisation");

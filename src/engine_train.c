@@ -291,7 +291,7 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
 
-	char what[64], size[16];
+	char what[64], size[16], f1[ENG_FIG], f2[ENG_FIG];
 	if (!x.m->name || !x.m->name[0])
 		eng_params_label(x.m->params, size, sizeof size);
 	snprintf(what, sizeof what, "%s%s at %s", x.m->name && x.m->name[0] ? x.m->name : size,
@@ -382,8 +382,8 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		r->binding = RES_MEMORY;
 		r->gpus = 0;
 		snprintf(r->reason, sizeof r->reason,
-			 "%s does not fit %d GPUs, and a global batch of %ld sequences cannot spread over more: raise --global-batch-tokens",
-			 what, lo_fail_gpus(&x), eng_l(x.seqs));
+			 "%s does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
+			 what, lo_fail_gpus(&x), eng_s(lo_fail_gpus(&x)), eng_l(x.seqs), eng_s(eng_l(x.seqs)));
 		return;
 	}
 	if (!fits) {
@@ -393,8 +393,8 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		r->mem_required_gb = min_mem * G / ENG_GB;
 		r->mem_util_pct = 100.0 * min_mem / x.usable;
 		snprintf(r->reason, sizeof r->reason,
-			 "%s: model state and activations need %ld GB per GPU even on %d GPUs (%ld GB usable)",
-			 what, eng_l(min_mem / ENG_GB), G, eng_l(x.usable / ENG_GB));
+			 "%s: model state and activations need %s GB per GPU even on %d GPU%s (%s GB usable)",
+			 what, eng_fig(min_mem / ENG_GB, f1), G, eng_s(G), eng_fig(x.usable / ENG_GB, f2));
 		return;
 	}
 
@@ -427,8 +427,8 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		r->fits = false;
 		r->binding = RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "%.3g h is out of reach: %.3g h at best on %d GPUs", w->target_hours,
-			 r->train_hours, G);
+			 "%s h is out of reach: %s h at best on %d GPU%s", eng_fig(w->target_hours, f1),
+			 eng_fig(r->train_hours, f2), G, eng_s(G));
 		return;
 	}
 	r->fits = true;
@@ -436,24 +436,24 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	if (x.pr.fallback) {
 		r->binding = RES_PRECISION;
 		snprintf(r->reason, sizeof r->reason,
-			 "no %s on %s: trains at %s (%ld TFLOPS), %ld h on %d GPUs",
+			 "no %s on %s: trains at %s (%ld TFLOPS), %s h on %d GPU%s",
 			 precision_name(x.pr.requested), a->name, precision_name(x.pr.used),
-			 eng_l(x.peak / 1e12), eng_l(r->train_hours), G);
+			 eng_l(x.peak / 1e12), eng_fig(r->train_hours, f1), G, eng_s(G));
 	} else if (thr > 0 && r->scaling_efficiency < thr) {
 		r->binding = RES_INTERCONNECT;
 		snprintf(r->reason, sizeof r->reason,
-			 "%ld%% scaling efficiency on %d GPUs: communication and pipeline bubble take %ld%% of each step",
-			 eng_l(100.0 * r->scaling_efficiency), G, eng_l(100.0 * (1.0 - r->scaling_efficiency)));
+			 "%ld%% scaling efficiency on %d GPU%s: communication and pipeline bubble take %ld%% of each step",
+			 eng_l(100.0 * r->scaling_efficiency), G, eng_s(G), eng_l(100.0 * (1.0 - r->scaling_efficiency)));
 	} else if (w->target_hours > 0 && G > G_fit && !fixed) {
 		r->binding = RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "%ld h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", eng_l(w->target_hours), G,
+			 "%s h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", eng_fig(w->target_hours, f1), G,
 			 eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12), precision_name(x.pr.compute));
 	} else if (!fixed && G > x.node) {
 		r->binding = RES_MEMORY;
 		snprintf(r->reason, sizeof r->reason,
-			 "%s does not fit one %d-GPU node: %d GPUs hold it at %ld GB each (TP%d PP%d ZeRO-%d)",
-			 what, x.node, G, eng_l(r->mem_per_gpu_gb), best.t, best.p, best.zero);
+			 "%s does not fit one %d-GPU node: %d GPUs hold it at %s GB each (TP%d PP%d ZeRO-%d)",
+			 what, x.node, G, eng_fig(r->mem_per_gpu_gb, f1), best.t, best.p, best.zero);
 	} else if (best.elem > 0.25 * best.step) {
 		r->binding = RES_BANDWIDTH;
 		snprintf(r->reason, sizeof r->reason,
@@ -462,7 +462,8 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	} else {
 		r->binding = RES_COMPUTE;
 		snprintf(r->reason, sizeof r->reason,
-			 "compute-bound: %ld h on %d GPUs at %ld%% MFU (%ld TFLOPS %s each)",
-			 eng_l(r->train_hours), G, eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12), precision_name(x.pr.compute));
+			 "compute-bound: %s h on %d GPU%s at %ld%% MFU (%ld TFLOPS %s each)",
+			 eng_fig(r->train_hours, f1), G, eng_s(G), eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12),
+			 precision_name(x.pr.compute));
 	}
 }

@@ -192,6 +192,11 @@ run $A recommend $ONE --accelerator h100-sxm --format csv
 check "70B fp16 one user on H100: exit 0" rc 0
 check "70B fp16 one user needs 2 x H100 SXM" equals "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f4 | tr -d '"')" "2"
 check "the reason names the marketed 80 GB and the 77 GB usable" contains "$out" "more than one 80 GB GPU (77 GB usable)"
+run $A recommend $ONE --accelerator h100-sxm
+check "headline: 1 user, singular" contains "$out" "1024 in / 256 out tokens, 1 user
+"
+check "reason: the one user's KV cache in tenths of a GB" contains "$out" "; 1 user's KV cache adds 0.4 GB"
+check "no '1 users' anywhere" lacks "$out" "1 users"
 run $A recommend $ONE --accelerator mi300x --format csv
 check "70B fp16 one user fits 1 x MI300X" equals "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f4 | tr -d '"')" "1"
 run $A catalog show h100-sxm

@@ -667,6 +667,113 @@ START_TEST(validation_plan_thresholds)
 }
 END_TEST
 
+/* ---- reason wording ---- */
+
+START_TEST(figures_do_not_round_to_nothing)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+		{ 0, "0" }, { 0.42, "0.4" }, { 0.04, "0.04" }, { 0.0123, "0.012" }, { 0.049999, "0.05" },
+		{ 3.0, "3" }, { 2.46, "2.5" }, { 9.94, "9.9" }, { 9.96, "10" }, { 138.0, "138" },
+		{ 137.96, "138" }, { -0.42, "-0.4" }, { 1e-12, "0" }, { 12345678, "12345678" },
+	};
+	char buf[ENG_FIG];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		ck_assert_str_eq(eng_fig(cases[i].v, buf), cases[i].want);
+	ck_assert_str_eq(eng_fig(NAN, buf), "0");
+	ck_assert_str_eq(eng_s(1), "");
+	ck_assert_str_eq(eng_s(2), "s");
+}
+END_TEST
+
+/* phrase appears as a figure of its own (not the tail of "11 users" or
+ * "2.1 users") */
+static bool says(const char *text, const char *phrase)
+{
+	size_t n = strlen(phrase);
+	for (const char *p = strstr(text, phrase); p; p = strstr(p + 1, phrase)) {
+		char before = p == text ? ' ' : p[-1];
+		char after = p[n];
+		bool digit_before = (before >= '0' && before <= '9') || before == '.' || before == ',';
+		bool word_after = (after >= 'a' && after <= 'z');
+		if (!digit_before && !word_after)
+			return true;
+	}
+	return false;
+}
+
+static void check_wording(const char *label, const struct engine_report *r)
+{
+	static const char *const bad[] = {
+		"1 users", "1 GPUs", "1 sequences", "1 replicas", "1 input tokens", "users' KV",
+		"0 GB", "0 h", "0 ms", "0 tok/s",
+	};
+	for (size_t i = 0; i < r->n; i++) {
+		const struct engine_result *res = &r->results[i];
+		for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+			bool plural_kv = !strcmp(bad[k], "users' KV");
+			if (plural_kv ? strstr(res->reason, "1 users' KV") != NULL : says(res->reason, bad[k]))
+				ck_abort_msg("%s, %s: '%s' in: %s", label, res->accel->id, bad[k], res->reason);
+		}
+	}
+}
+
+START_TEST(reasons_singular_and_sub_gb)
+{
+	struct workload w;
+	struct engine_result r;
+	/* The one-user case a presales engineer tries first. */
+	inference(&w, "llama-2-70b", PREC_FP16, 1);
+	size_on(&w, "h100-sxm", -1, &r);
+	ck_assert_msg(strstr(r.reason, "; 1 user's KV cache adds 0.4 GB"), "reason: %s", r.reason);
+	size_on(&w, "mi300x", -1, &r);
+	ck_assert_msg(strstr(r.reason, "plus KV cache for 1 user (0.4 GB) fits one 192 GB GPU"),
+		      "reason: %s", r.reason);
+	/* Two users: plural, and the KV figure doubles. */
+	inference(&w, "llama-2-70b", PREC_FP16, 2);
+	size_on(&w, "h100-sxm", -1, &r);
+	ck_assert_msg(strstr(r.reason, "; 2 users' KV cache adds 0.8 GB"), "reason: %s", r.reason);
+
+	/* A sweep of small jobs: no reason says "1 users" or a figure that
+	 * rounded to 0. */
+	inference(&w, "llama-3.1-8b", PREC_INT4, 1);
+	w.input_tokens = 100;
+	w.output_tokens = 50;
+	engine_run(cat, &w, &rep);
+	check_wording("8B int4, 1 user", &rep);
+	/* KV at int4: 2 x 32 layers x 8 KV heads x 128 x 0.5 bytes x 150
+	 * tokens = 4,915,200 bytes: 0.0049 GB, not "0 GB". */
+	for (size_t i = 0; i < rep.n; i++)
+		if (rep.results[i].fits && rep.results[i].gpus == 1)
+			ck_assert_msg(strstr(rep.results[i].reason, "for 1 user (0.0049 GB)"), "%s",
+				      rep.results[i].reason);
+	w.concurrency_max = true;
+	engine_run(cat, &w, &rep);
+	check_wording("8B int4, max users", &rep);
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.accel = A("h100-sxm");
+	w.gpus = 1;
+	engine_run(cat, &w, &rep);
+	check_wording("70B on 1 GPU", &rep);
+
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_FINETUNE);
+	w.model = M("mistral-7b");
+	w.method = FT_LORA;
+	w.tokens = 1e7;
+	engine_run(cat, &w, &rep);
+	check_wording("small LoRA", &rep);
+	bool sub_hour = false;
+	for (size_t i = 0; i < rep.n; i++)
+		if (rep.results[i].fits && rep.results[i].train_hours < 0.95 &&
+		    strstr(rep.results[i].reason, "compute-bound: 0."))
+			sub_hour = true;
+	ck_assert_msg(sub_hour, "a sub-hour LoRA run shows its hours with a decimal");
+}
+END_TEST
+
 /* ---- calibration: docs/accuracy.md ---- */
 
 #define MLPERF_TOL 0.15		/* stated tolerance for MLPerf Offline throughput */
@@ -820,6 +927,8 @@ int main(void)
 	ADD(s, pcie_cards_use_pcie_servers);
 	ADD(s, filters_and_ranking);
 	ADD(s, validation_plan_thresholds);
+	ADD(s, figures_do_not_round_to_nothing);
+	ADD(s, reasons_singular_and_sub_gb);
 	ADD(s, calibration_mlperf_h100);
 	ADD(s, calibration_mlperf_mi300x);
 	ADD(s, calibration_mlperf_l40s);
