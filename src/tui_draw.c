@@ -105,6 +105,19 @@ static unsigned u8decode(const char *s, int len)
 	}
 }
 
+/* Is the l-byte sequence at s well-formed UTF-8 (no overlong form, no
+ * surrogate, at most U+10FFFF)? */
+static bool u8valid(const char *s, int l)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (int i = 1; i < l; i++)
+		if ((u[i] & 0xc0) != 0x80)
+			return false;
+	unsigned cp = u8decode(s, l);
+	static const unsigned min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	return l >= 2 && l <= 4 && cp >= min[l] && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
+}
+
 /* What an ASCII terminal shows for the few non-ASCII characters catalog
  * names and engine reasons use. */
 static const char *ascii_for(unsigned cp)
@@ -155,7 +168,11 @@ int tui_put(struct tui *t, WINDOW *win, int y, int x, int maxw, enum theme_role 
 	attr_t a = tui_role(t, r);
 	wattrset(win, (int)a);
 	wmove(win, y, x);
-	int used = 0;
+	/* The characters are decoded here and handed to ncurses as one wide
+	 * string: the same cells as adding them one by one, at a third of the
+	 * cost (a redraw after every key puts a few thousand of them). */
+	wchar_t wbuf[256];
+	int used = 0, nw = 0;
 	for (const char *p = s; *p && used < maxw;) {
 		unsigned char c = (unsigned char)*p;
 		int l = u8len(c);
@@ -165,22 +182,38 @@ int tui_put(struct tui *t, WINDOW *win, int y, int x, int maxw, enum theme_role 
 				whole = false;
 		if (!whole)
 			break;
+		if (nw > (int)(sizeof wbuf / sizeof wbuf[0]) - 4) {
+			waddnwstr(win, wbuf, nw);
+			nw = 0;
+		}
 		if (c < 0x20 || c == 0x7f) {
-			waddch(win, ' ');	/* never let a control byte move the cursor */
+			wbuf[nw++] = L' ';	/* never let a control byte move the cursor */
 			used++;
-		} else if (l == 1) {
-			waddch(win, c);
+		} else if (c < 0x80) {
+			wbuf[nw++] = (wchar_t)c;
 			used++;
-		} else if (t->utf8) {
-			waddnstr(win, p, l);
+		} else if (t->utf8 && u8valid(p, l)) {
+			wbuf[nw++] = (wchar_t)u8decode(p, l);
+			used++;
+		} else if (l == 1 || t->utf8) {
+			/* not UTF-8: ncurses decides, as it always did */
+			if (nw)
+				waddnwstr(win, wbuf, nw);
+			nw = 0;
+			if (l == 1)
+				waddch(win, c);
+			else
+				waddnstr(win, p, l);
 			used++;
 		} else {
 			const char *a2 = ascii_for(u8decode(p, l));
 			for (; *a2 && used < maxw; a2++, used++)
-				waddch(win, (unsigned char)*a2);
+				wbuf[nw++] = (wchar_t)(unsigned char)*a2;
 		}
 		p += l;
 	}
+	if (nw)
+		waddnwstr(win, wbuf, nw);
 	wattrset(win, A_NORMAL);
 	return used;
 }
@@ -201,8 +234,10 @@ void tui_fill(struct tui *t, WINDOW *win, int y, int x, int n, enum theme_role r
 		return;
 	attr_t a = tui_role(t, r);
 	wattrset(win, (int)a);
-	for (int i = 0; i < n && x + i < maxx; i++)
-		mvwaddch(win, y, x + i, ' ');
+	/* one call for the run: the same cells as a space at a time */
+	int cnt = n < maxx - x ? n : maxx - x;
+	if (cnt > 0)
+		mvwhline(win, y, x, ' ' | a, cnt);
 	wattrset(win, A_NORMAL);
 }
 
