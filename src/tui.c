@@ -577,6 +577,45 @@ bool tui_open_scenario(struct tui *t, const char *path, char *err, size_t errsz)
 	return true;
 }
 
+/* <term.h> cannot be included next to the wizard's code: it defines a
+ * macro for every terminfo capability name (lines, columns, tab...).
+ * These are its declarations of the three calls needed here. */
+struct term;
+extern int setupterm(const char *term, int fd, int *errret);
+extern struct term *set_curterm(struct term *t);
+extern int del_curterm(struct term *t);
+
+/* Can ncurses drive this terminal?  With TERM unset or unknown, initscr
+ * prints ncurses' own message and exits 1 (which here means "the workload
+ * cannot be met"); on a terminal that cannot move the cursor (TERM=dumb)
+ * the wizard would draw nothing at all.  Both are refused, before the
+ * screen is touched, with a message that says what to do instead.
+ * setupterm with an error pointer reports rather than exits, and unlike a
+ * failed newterm it frees what it allocated. */
+static bool terminal_usable(void)
+{
+	const char *term = getenv("TERM");
+	int err = 0;
+	if (!term || !*term) {
+		fputs("accelsizer: TERM is not set, so the wizard cannot drive the terminal; set it "
+		      "(e.g. TERM=xterm-256color) or use 'accelsizer recommend'\n", stderr);
+		return false;
+	}
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+		fprintf(stderr, "accelsizer: the wizard cannot use the terminal type '%s'; set TERM "
+			"(e.g. TERM=xterm-256color) or use 'accelsizer recommend'\n", term);
+		return false;
+	}
+	const char *cup = tigetstr("cup");
+	bool ok = cup && cup != (char *)-1;
+	del_curterm(set_curterm(NULL));	/* initscr sets it up again */
+	if (!ok)
+		fprintf(stderr, "accelsizer: the terminal '%s' cannot move the cursor, which the wizard "
+			"needs; use a full terminal (e.g. TERM=xterm-256color) or 'accelsizer recommend'\n",
+			term);
+	return ok;
+}
+
 static void screen_start(struct tui *t)
 {
 	initscr();
@@ -633,6 +672,8 @@ int tui_main(int argc, char **argv)
 		fputs("accelsizer: the wizard needs a terminal; use 'accelsizer recommend' for scripts\n", stderr);
 		goto out_scenario;
 	}
+	if (!terminal_usable())
+		goto out_scenario;
 	if (!engine_report_init(&t->rep, t->cat)) {
 		fputs("accelsizer: out of memory\n", stderr);
 		goto out_scenario;
