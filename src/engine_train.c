@@ -44,6 +44,9 @@ struct tctx {
 	int node, tmax;
 	int step;			/* GPU counts come in multiples of this */
 	double nic_bw;
+	/* params_gpu()'s model-only part, once per evaluation rather than
+	 * once per layout tried */
+	double shared_params, expert_params;
 };
 
 struct tlayout {
@@ -52,6 +55,21 @@ struct tlayout {
 	double mem_gpu;			/* bytes */
 	double compute, elem, bubble, tp_comm, pp_comm, dp_comm, dp_exposed, step;
 };
+
+/* Parameters shared by every GPU of a stage and the MoE experts spread
+ * over the expert-parallel group. */
+static void params_split(const struct catalog_model *m, double *shared_out, double *experts_out)
+{
+	double pa = eng_params_active(m);
+	double shared = m->params, experts = 0;
+	if (m->experts > 0 && m->experts_active > 0 && m->experts_active < m->experts && pa < m->params) {
+		double k_e = (double)m->experts_active / m->experts;
+		experts = (m->params - pa) / (1.0 - k_e);
+		shared = m->params - experts;
+	}
+	*shared_out = shared;
+	*experts_out = experts;
+}
 
 static bool tctx_init(const struct catalog *c, const struct workload *w,
 		      const struct catalog_accel *a, struct tctx *x)
@@ -110,6 +128,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	if (x->step < 1)
 		x->step = 1;
 	x->nic_bw = eng_nic_bw(c, x->plat);
+	params_split(x->m, &x->shared_params, &x->expert_params);
 	return x->node > 0 && x->plat && x->peak > 0 && x->eff > 0 && x->bw > 0;
 }
 
@@ -128,15 +147,7 @@ static int expert_parallel(const struct catalog_model *m, int d)
  * the expert-parallel group). */
 static double params_gpu(const struct tctx *x, int t, int p, int ep)
 {
-	const struct catalog_model *m = x->m;
-	double pa = eng_params_active(m);
-	double shared = m->params, experts = 0;
-	if (m->experts > 0 && m->experts_active > 0 && m->experts_active < m->experts && pa < m->params) {
-		double k_e = (double)m->experts_active / m->experts;
-		experts = (m->params - pa) / (1.0 - k_e);
-		shared = m->params - experts;
-	}
-	return (shared + experts / ep) / ((double)t * p);
+	return (x->shared_params + x->expert_params / ep) / ((double)t * p);
 }
 
 static double mem_gpu(const struct tctx *x, const struct tlayout *l)
@@ -231,6 +242,8 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 			/* Each data-parallel rank needs at least one sequence. */
 			if (d > x->seqs)
 				continue;
+			int ep = expert_parallel(x->m, d);
+			long mb = (long)ceil(x->seqs / ((double)d * x->b));
 			/* Virtual stages: 1, or the chunks of layers per GPU
 			 * (up to 8) when there is a pipeline to interleave. */
 			int lps = x->m->layers / p;
@@ -241,8 +254,8 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 					if (d == 1 && z > 0)
 						break;
 					struct tlayout l = { .t = t, .p = p, .v = v, .d = d, .zero = z };
-					l.ep = expert_parallel(x->m, d);
-					l.m = (long)ceil(x->seqs / ((double)d * x->b));
+					l.ep = ep;
+					l.m = mb;
 					l.mem_gpu = mem_gpu(x, &l);
 					if (l.mem_gpu < *min_mem)
 						*min_mem = l.mem_gpu;
@@ -258,6 +271,47 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 			}
 		}
 	}
+	return found;
+}
+
+/* search() is a pure function of the context and G, and the sizing below
+ * asks for the same G more than once (the fit, the target time, the final
+ * layout): remembered answers spare a quarter of the layouts walked. */
+#define TMEMO 8
+struct tmemo {
+	int n, next;
+	struct {
+		int G;
+		bool found;
+		struct tlayout best;
+		double min_mem;
+	} e[TMEMO];
+};
+
+static bool search_memo(struct tmemo *mc, const struct tctx *x, int G, struct tlayout *best,
+			double *min_mem)
+{
+	for (int i = 0; i < mc->n; i++)
+		if (mc->e[i].G == G) {
+			if (mc->e[i].found)
+				*best = mc->e[i].best;
+			*min_mem = mc->e[i].min_mem;
+			return mc->e[i].found;
+		}
+	struct tlayout b;
+	double mm;
+	bool found = search(x, G, &b, &mm);
+	int k = mc->next;
+	mc->next = (mc->next + 1) % TMEMO;
+	if (mc->n < TMEMO)
+		mc->n++;
+	mc->e[k].G = G;
+	mc->e[k].found = found;
+	mc->e[k].best = b;
+	mc->e[k].min_mem = mm;
+	if (found)
+		*best = b;
+	*min_mem = mm;
 	return found;
 }
 
@@ -299,6 +353,7 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		 precision_name(x.pr.used));
 
 	struct tlayout best;
+	struct tmemo memo = { .n = 0 };
 	double min_mem = 0;
 	int G, G_fit = 0;
 	bool fixed = w->accel == a && w->gpus > 0;
@@ -306,7 +361,7 @@ void eng_train(const struct catalog *c, const struct workload *w,
 
 	if (fixed) {
 		G = w->gpus;
-		fits = search(&x, G, &best, &min_mem);
+		fits = search_memo(&memo, &x, G, &best, &min_mem);
 	} else {
 		/* Smallest multiple of the step that fits: doubling, then
 		 * bisection.  A count with no layout at all (the global batch
@@ -314,7 +369,7 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		int lo = 0, hi = 1;
 		int cap = ENG_MAX_GPUS / x.step;
 		for (;;) {
-			if (search(&x, hi * x.step, &best, &min_mem))
+			if (search_memo(&memo, &x, hi * x.step, &best, &min_mem))
 				break;
 			if (isinf(min_mem) || hi >= cap) {
 				batch_limited = isinf(min_mem);
@@ -329,7 +384,7 @@ void eng_train(const struct catalog *c, const struct workload *w,
 				int mid = lo + (hi - lo) / 2;
 				struct tlayout tmp;
 				double mm;
-				if (search(&x, mid * x.step, &tmp, &mm))
+				if (search_memo(&memo, &x, mid * x.step, &tmp, &mm))
 					hi = mid;
 				else
 					lo = mid;
@@ -345,11 +400,11 @@ void eng_train(const struct catalog *c, const struct workload *w,
 			int k_lo = hi - 1, k_hi = hi, k_ok = hi;
 			struct tlayout tmp;
 			double mm;
-			bool met = search(&x, k_hi * x.step, &tmp, &mm) &&
+			bool met = search_memo(&memo, &x, k_hi * x.step, &tmp, &mm) &&
 				   hours_for(&x, k_hi * x.step, &tmp) <= w->target_hours;
 			while (!met && k_hi < cap) {
 				int next = k_hi * 2 > cap ? cap : k_hi * 2;
-				if (!search(&x, next * x.step, &tmp, &mm))
+				if (!search_memo(&memo, &x, next * x.step, &tmp, &mm))
 					break;	/* global batch too small to spread further */
 				k_lo = k_hi;
 				k_hi = k_ok = next;
@@ -358,7 +413,7 @@ void eng_train(const struct catalog *c, const struct workload *w,
 			if (met) {
 				while (k_hi - k_lo > 1) {
 					int mid = k_lo + (k_hi - k_lo) / 2;
-					if (search(&x, mid * x.step, &tmp, &mm) &&
+					if (search_memo(&memo, &x, mid * x.step, &tmp, &mm) &&
 					    hours_for(&x, mid * x.step, &tmp) <= w->target_hours)
 						k_hi = mid;
 					else
@@ -371,7 +426,7 @@ void eng_train(const struct catalog *c, const struct workload *w,
 			}
 		}
 		if (fits)
-			search(&x, G, &best, &min_mem);
+			search_memo(&memo, &x, G, &best, &min_mem);
 	}
 
 	r->gpus = G;
