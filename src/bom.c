@@ -344,6 +344,10 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 		note(&n, "%d working + %d spare node%s", res->nodes, res->spare_nodes,
 		     res->spare_nodes == 1 ? "" : "s");
 	note(&n, "power here is the node's %s W less its GPUs and parts listed below", pw);
+	if (p->whole_rack)
+		note(&n, "each node is a whole rack (%d U) with its own power shelves: %ld rack%s, "
+		     "no enclosure or PDUs added for %s", p->rack_units, all_nodes,
+		     all_nodes == 1 ? "" : "s", all_nodes == 1 ? "it" : "them");
 	add_line(&bd, BOM_SERVER, p->sku, p->name, all_nodes, bom_usd_to_cents(p->price.usd),
 		 chassis_w > 0 ? chassis_w : 0, p->rack_units, &n, INDICATIVE);
 
@@ -397,25 +401,37 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 	}
 
 	/* Racks: enough for the power (defaults.rack_kw each) and for the
-	 * rack units (defaults.rack_units each), whichever needs more. */
+	 * rack units (defaults.rack_units each), whichever needs more.  A
+	 * whole-rack node (GB200 NVL72) is a rack of its own with its power
+	 * shelves, in the platform's price: one rack per node, and only the
+	 * racks the engine adds for the scale-out switches are bought here. */
 	double rack_kw = d->rack_kw.value, rack_u = d->rack_units.value;
 	long racks = 0;
-	if (rack_kw > 0)
-		racks = (long)ceil(out->total_power_w / 1000.0 / rack_kw - 1e-9);
-	if (rack_u > 0) {
-		long by_u = (long)ceil(out->total_rack_units / rack_u - 1e-9);
-		if (by_u > racks)
-			racks = by_u;
+	if (p->whole_rack) {
+		racks = res->racks > all_nodes ? (long)res->racks - all_nodes : 0;
+		out->racks = (int)(all_nodes + racks);
+	} else {
+		if (rack_kw > 0)
+			racks = (long)ceil(out->total_power_w / 1000.0 / rack_kw - 1e-9);
+		if (rack_u > 0) {
+			long by_u = (long)ceil(out->total_rack_units / rack_u - 1e-9);
+			if (by_u > racks)
+				racks = by_u;
+		}
+		if (racks < 1)
+			racks = 1;
+		out->racks = (int)racks;
 	}
-	if (racks < 1)
-		racks = 1;
-	out->racks = (int)racks;
-	{
+	if (racks > 0) {
 		char kw[32], u[32], desc[128];
 		bom_format_number(rack_kw, kw, sizeof kw);
 		bom_format_number(rack_u, u, sizeof u);
 		snprintf(desc, sizeof desc, "Rack enclosure, %s U, installed", u);
 		notes_reset(&n);
+		if (p->whole_rack)
+			note(&n, "for the network switches; the %ld whole-rack node%s bring%s %s own "
+			     "rack and power shelves", all_nodes, all_nodes == 1 ? "" : "s",
+			     all_nodes == 1 ? "s" : "", all_nodes == 1 ? "its" : "their");
 		note(&n, "sized at %s kW and %s U per rack (defaults.rack_kw, defaults.rack_units)",
 		     kw, u);
 		add_line(&bd, BOM_RACK, BOM_SKU_RACK, desc, racks,

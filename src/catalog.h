@@ -109,6 +109,9 @@ struct catalog_platform {
 	char *nic_kind;
 	int rack_units;
 	double max_power_w;
+	bool whole_rack;		/* the node is a rack of its own (GB200
+					 * NVL72): one rack per node, its own
+					 * enclosure and power shelves */
 	char *sku;
 	struct price price;		/* the server without accelerators */
 	struct catalog_bom_line *bom;

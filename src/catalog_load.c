@@ -35,6 +35,7 @@ enum ftype {
 	F_STR,		/* non-empty string */
 	F_DATE,		/* "2024-06" or "2024-06-30" */
 	F_NUM,		/* double, plain YAML number */
+	F_BOOL,		/* bool, plain YAML true or false */
 	F_INT,		/* int */
 	F_LONG,		/* long */
 	F_ENUM,		/* string parsed by ->parse into an enum */
@@ -177,6 +178,7 @@ static const struct field platform_fields[] = {
 	STR("nics.kind", P, nic_kind, REQ),
 	INT("rack_units", P, rack_units, REQ, 1, 48),
 	NUM("max_power_w", P, max_power_w, REQ | GT_MIN, 0, 1e6),
+	{ .key = "whole_rack", .type = F_BOOL, .off = offsetof(P, whole_rack) },
 	STR("sku", P, sku, REQ),
 	PRICE(P, 1e8),
 	{ .key = "bom", .type = F_LIST, .flags = REQ, .off = offsetof(P, bom),
@@ -817,6 +819,16 @@ static void read_value(struct ctx *x, const struct field *f, const struct ynode 
 			*(long *)at(base, f->off) = l;
 		else
 			*(double *)at(base, f->off) = f->scale ? d * f->scale : d;
+		return;
+	}
+	case F_BOOL: {
+		bool b;
+		if (!ynode_bool(v, &b)) {
+			err_at(x, v, "%s: expected true or false, got %s", f->key,
+			       ynode_describe(v, what, sizeof what));
+			return;
+		}
+		*(bool *)at(base, f->off) = b;
 		return;
 	}
 	case F_STRLIST:

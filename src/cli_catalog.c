@@ -417,6 +417,8 @@ static void show_platform(const struct catalog_platform *p)
 	field("nics.kind", "%s", p->nic_kind);
 	field("rack_units", "%d U", p->rack_units);
 	field("max_power_w", "%s W", fig(p->max_power_w, v, sizeof v));
+	field("whole_rack", "%s", p->whole_rack ? "true (one rack per node, with its own power shelves)"
+						: "false");
 	field("sku", "%s", p->sku);
 	show_price(&p->price);
 	printf("  bom (per node)\n");

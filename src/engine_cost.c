@@ -3,7 +3,8 @@
  *
  * capex = accelerators + servers (platform price and its BOM lines) +
  * scale-out fabric (switches, cables, NICs the servers do not already list)
- * + racks and PDUs.  Power is the servers' maximum draw plus switches and
+ * + racks and PDUs (none for a whole-rack node, which brings its own
+ * enclosure and power shelves).  Power is the servers' maximum draw plus switches and
  * transceivers: what the facility must feed.  Running cost per hour spreads
  * capex over the amortisation period and adds energy at the data centre's
  * PUE; cost per million tokens divides the yearly cost by the tokens served
@@ -58,12 +59,15 @@ void eng_cost(const struct catalog *c, const struct catalog_accel *a,
 	double ru = (double)all_nodes * p->rack_units;
 
 	r->capex_fabric_usd = 0;
+	double switch_w = 0, switch_ru = 0;
 	if (n->fabric) {
 		const struct catalog_fabric *f = n->fabric;
 		int switches = n->leaf_switches + n->spine_switches;
 		r->capex_fabric_usd = switches * f->switch_price_usd + n->cables * f->cable_price_usd;
-		watts += switches * f->switch_power_w + n->cables * f->cable_power_w;
-		ru += (double)switches * f->switch_rack_units;
+		switch_w = switches * f->switch_power_w;
+		switch_ru = (double)switches * f->switch_rack_units;
+		watts += switch_w + n->cables * f->cable_power_w;
+		ru += switch_ru;
 		if (!lists_nic(p, f)) {
 			r->capex_fabric_usd += n->nics * f->nic_price_usd;
 			watts += n->nics * f->nic_power_w;
@@ -72,11 +76,24 @@ void eng_cost(const struct catalog *c, const struct catalog_accel *a,
 
 	r->power_kw = watts / 1000.0;
 	r->rack_units = ru;
-	double by_space = d->rack_units.value > 0 ? ceil(ru / d->rack_units.value) : 1;
-	double by_power = d->rack_kw.value > 0 ? ceil(r->power_kw / d->rack_kw.value) : 1;
-	r->racks = fmax(1, fmax(by_space, by_power));
-	r->capex_racks_usd = r->racks * (d->rack_price_usd.value +
-					 d->pdu_per_rack.value * d->pdu_price_usd.value);
+	double rack_u = d->rack_units.value, rack_kw = d->rack_kw.value;
+	double bought;		/* racks bought as enclosures with PDUs */
+	if (p->whole_rack) {
+		/* A rack-scale node (GB200 NVL72) is its own rack, enclosure and
+		 * power shelves included in the platform: one rack per node,
+		 * whatever it draws.  Only the scale-out switches need racks of
+		 * their own (the transceivers sit in the nodes and switches). */
+		double by_space = rack_u > 0 ? ceil(switch_ru / rack_u) : 1;
+		double by_power = rack_kw > 0 ? ceil(switch_w / 1000.0 / rack_kw) : 1;
+		bought = switch_ru > 0 ? fmax(1, fmax(by_space, by_power)) : 0;
+		r->racks = all_nodes + bought;
+	} else {
+		double by_space = rack_u > 0 ? ceil(ru / rack_u) : 1;
+		double by_power = rack_kw > 0 ? ceil(r->power_kw / rack_kw) : 1;
+		r->racks = bought = fmax(1, fmax(by_space, by_power));
+	}
+	r->capex_racks_usd = bought * (d->rack_price_usd.value +
+				       d->pdu_per_rack.value * d->pdu_price_usd.value);
 	r->capex_usd = r->capex_gpus_usd + r->capex_nodes_usd + r->capex_fabric_usd +
 		       r->capex_racks_usd;
 }

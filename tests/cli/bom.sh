@@ -166,6 +166,18 @@ check "unmet: exit 1" rc 1
 check "unmet: says why" contains "$err" "NVIDIA L4 cannot meet this workload"
 check "nothing written by failed runs" equals "$(ls x.csv unmet.csv 2>/dev/null)" ""
 
+# A whole-rack platform: 72 x GB200 is one NVL72 rack with its own power
+# shelves: no rack enclosure, no PDU, one rack in the summary.
+run "$ACCELSIZER" bom --model llama-3.1-405b --precision fp8 --concurrency 16 --accelerator gb200 \
+	--gpus 72 --spare-nodes 0 -o gb200.csv --summary gb200.txt
+check "72 x GB200: exit 0" rc 0
+check "72 x GB200: one rack on stdout" contains "$out" ", 1 rack"
+check "72 x GB200: one NVL72 line" matches "$(cat gb200.csv)" '^1,server,[^,]*NVL72[^,]*,[^,]*,1,'
+check "72 x GB200: the node is its own rack" contains "$(cat gb200.csv)" "whole rack (48 U) with its own power shelves: 1 rack"
+check "72 x GB200: no rack enclosure line" lacks "$(cat gb200.csv)" ",rack,RACK,"
+check "72 x GB200: no PDU line" lacks "$(cat gb200.csv)" ",power,PDU,"
+check "72 x GB200: summary says 1 rack" matches "$(cat gb200.txt)" '^  racks +1$'
+
 run "$ACCELSIZER" bom --help
 check "--help: exit 0" rc 0
 check "--help: documents formula neutralisation" contains "$out" "leading apostrophe"

@@ -202,6 +202,33 @@ check "70B fp16 one user fits 1 x MI300X" equals "$(printf '%s\n' "$out" | sed -
 run $A catalog show h100-sxm
 check "catalog show gives the addressable memory" contains "$out" "memory.addressable_gb      85.52 GB as the runtime reports it"
 
+# ---- whole-rack platforms ----
+# csv_col HEADER LINE NAME: the named field of a csv record (commas inside
+# quoted fields do not split it).
+csv_col() {
+	printf '%s\n%s\n' "$1" "$2" | awk -v name="$3" '
+	function split_csv(s, a,   out, q, i, c) {
+		out = ""; q = 0
+		for (i = 1; i <= length(s); i++) {
+			c = substr(s, i, 1)
+			if (c == "\"") { q = !q; continue }
+			if (c == "," && q) c = ";"
+			out = out c
+		}
+		return split(out, a, ",")
+	}
+	NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) if (h[i] == name) k = i }
+	NR == 2 { split_csv($0, f); print f[k] }'
+}
+run $A recommend --model llama-3.1-405b --precision fp8 --concurrency 16 --accelerator gb200 --gpus 72 --format csv
+check "72 x GB200: exit 0" rc 0
+h=$(printf '%s\n' "$out" | sed -n 1p)
+r=$(printf '%s\n' "$out" | sed -n 2p)
+check "72 x GB200 is one NVL72 node" equals "$(csv_col "$h" "$r" nodes)" "1"
+check "72 x GB200 is one rack, not ceil(132 kW / 40 kW)" equals "$(csv_col "$h" "$r" racks)" "1"
+run $A catalog show gb200-nvl72
+check "catalog show gives whole_rack" contains "$out" "whole_rack                 true"
+
 # ---- validate ----
 run $A validate $INF --accelerator h100-sxm
 check "validate exits 0" rc 0

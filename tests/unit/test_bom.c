@@ -673,6 +673,75 @@ START_TEST(single_node_inference_bom)
 }
 END_TEST
 
+/* A whole-rack platform (GB200 NVL72: 48 U, 132 kW, over the 42 U and
+ * 40 kW of defaults) is one rack per node with its own power shelves: a
+ * 72-GPU job is one rack, with no rack enclosure and no PDU bought for it;
+ * racks are only added for the scale-out switches. */
+START_TEST(whole_rack_platform_is_one_rack)
+{
+	const struct catalog_platform *nvl = catalog_platform(cat, "gb200-nvl72");
+	ck_assert_ptr_nonnull(nvl);
+	ck_assert(nvl->whole_rack);
+	ck_assert(nvl->max_power_w / 1000.0 > cat->defaults.rack_kw.value);
+	ck_assert(nvl->rack_units > cat->defaults.rack_units.value);
+
+	struct workload w;
+	engine_workload_init(&w, cat);
+	w.model = catalog_model(cat, "llama-3.1-405b");
+	w.precision = w.kv_precision = PREC_FP8;
+	w.concurrency = 16;
+	w.accel = catalog_accel(cat, "gb200");
+	w.gpus = 72;
+	w.spare_nodes = 0;
+	struct engine_result r;
+	struct bom b;
+	build_for(&w, "gb200", NULL, &r, &b);
+	ck_assert_ptr_eq(r.platform, nvl);
+	ck_assert_int_eq(r.nodes, 1);
+	ck_assert_double_eq(r.racks, 1);
+	ck_assert_double_eq(r.capex_racks_usd, 0);
+	assert_agrees_with_engine(&b, &r);
+	ck_assert_int_eq(b.racks, 1);
+	ck_assert_ptr_null(find_line(&b, BOM_RACK, NULL));
+	ck_assert_ptr_null(find_line(&b, BOM_POWER, BOM_SKU_PDU));
+	const struct bom_line *srv = find_line(&b, BOM_SERVER, nvl->sku);
+	ck_assert_ptr_nonnull(srv);
+	ck_assert_ptr_nonnull(strstr(srv->notes, "whole rack (48 U) with its own power shelves: 1 rack"));
+	bom_fini(&b);
+
+	/* Four racks of training: four node racks, plus racks (with PDUs)
+	 * for the leaf and spine switches only. */
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = catalog_model(cat, "llama-3.1-70b");
+	w.precision = PREC_BF16;
+	w.tokens = 1e12;
+	w.accel = catalog_accel(cat, "gb200");
+	w.gpus = 288;
+	w.spare_nodes = 0;
+	build_for(&w, "gb200", NULL, &r, &b);
+	ck_assert_int_eq(r.nodes, 4);
+	ck_assert_ptr_nonnull(r.fabric);
+	const struct catalog_fabric *f = r.fabric;
+	double sw_u = (double)(r.leaf_switches + r.spine_switches) * f->switch_rack_units;
+	double sw_kw = (r.leaf_switches + r.spine_switches) * f->switch_power_w / 1000.0;
+	double net = fmax(ceil(sw_u / cat->defaults.rack_units.value),
+			  ceil(sw_kw / cat->defaults.rack_kw.value));
+	ck_assert_double_eq(r.racks, 4 + net);
+	assert_agrees_with_engine(&b, &r);
+	const struct bom_line *rack = find_line(&b, BOM_RACK, BOM_SKU_RACK);
+	ck_assert_ptr_nonnull(rack);
+	ck_assert_int_eq(rack->qty, (long)net);
+	ck_assert_ptr_nonnull(strstr(rack->notes, "for the network switches"));
+	const struct bom_line *pdu = find_line(&b, BOM_POWER, BOM_SKU_PDU);
+	ck_assert_ptr_nonnull(pdu);
+	ck_assert_int_eq(pdu->qty, (long)net * llround(cat->defaults.pdu_per_rack.value));
+	ck_assert_double_eq(r.capex_racks_usd, net * (cat->defaults.rack_price_usd.value +
+						      cat->defaults.pdu_per_rack.value *
+						      cat->defaults.pdu_price_usd.value));
+	bom_fini(&b);
+}
+END_TEST
+
 START_TEST(multi_node_training_bom_has_fabric)
 {
 	struct workload w;
@@ -887,6 +956,7 @@ int main(void)
 	ADD(s, failed_export_keeps_previous_bom);
 	ADD(s, single_node_inference_bom);
 	ADD(s, multi_node_training_bom_has_fabric);
+	ADD(s, whole_rack_platform_is_one_rack);
 	ADD(s, price_list_overrides_catalog);
 	ADD(s, unpriced_lines_say_so);
 	ADD(s, real_bom_csv_round_trip);

@@ -401,6 +401,10 @@ START_TEST(good_platforms_fabrics)
 	ck_assert_double_eq(p->bom[1].unit_price_usd, 2000);
 	ck_assert_double_eq(p->bom[1].power_w, 25);
 	ck_assert_int_eq(catalog_platform(c, "mi300x-8")->topology, TOPO_MESH);
+	/* whole_rack: optional, false when absent or written false */
+	ck_assert(catalog_platform(c, "mi300x-8")->whole_rack);
+	ck_assert(!catalog_platform(c, "pcie-l40s-8")->whole_rack);
+	ck_assert(!catalog_platform(c, "pcie-l40s-4")->whole_rack);
 	ck_assert_uint_eq(catalog_platform(c, "mi300x-8")->n_bom, 0);
 
 	const struct catalog_fabric *f = catalog_fabric(c, "ib-ndr");
@@ -673,6 +677,8 @@ static const struct bad_case {
 	{ "bom-line-missing-key", { "platforms/hgx-h100-8.yaml:25:5: missing required key 'sku'" } },
 	{ "power-below-gpus",
 	  { "platforms/hgx-h100-8.yaml:11:14: max_power_w 5000 is less than the node's accelerators and BOM lines draw (8 x 700 W + 900 W)" } },
+	{ "whole-rack-not-bool",
+	  { "platforms/pcie-l40s-8.yaml:20:13: whole_rack: expected true or false, got the string \"yes\"" } },
 	{ "active-over-params",
 	  { "models/mixtral-8x7b.yaml:5:18: active_params_b is larger than params_b" } },
 	{ "experts-active-over-total",
