@@ -273,11 +273,16 @@ static void read_row(struct ctx *c)
 	}
 	/* A part number never holds a control character; one that does would
 	 * garble the BOM on screen and in the spreadsheet. */
-	for (const unsigned char *u = (const unsigned char *)sku; *u; u++)
+	for (const unsigned char *u = (const unsigned char *)sku; *u; u++) {
 		if (*u < 0x20 || *u == 0x7f) {
 			fail(c, rec, "sku holds a control character (byte 0x%02x)", *u);
 			return;
 		}
+		if (u[0] == 0xC2 && u[1] >= 0x80 && u[1] < 0xA0) {	/* C1: U+0080..U+009F */
+			fail(c, rec, "sku holds a control character (U+%04X)", u[1]);
+			return;
+		}
+	}
 	const char *price = field(c, COL_PRICE);
 	struct price_entry e = { .record = rec };
 	if (!*price) {
