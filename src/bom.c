@@ -377,7 +377,7 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 	if (f) {
 		char speed[32];
 		bom_format_number(f->port_gbit, speed, sizeof speed);
-		if (!platform_lists(p, f->nic_sku)) {
+		if (!p->nics_on_accel && !platform_lists(p, f->nic_sku)) {
 			notes_reset(&n);
 			note(&n, "%s Gb/s, %d per node", speed, p->nic_count);
 			add_line(&bd, BOM_NETWORK, f->nic_sku, f->nic_description, res->nics,
@@ -390,6 +390,9 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 			     res->spine_switches, f->switch_radix, speed);
 		else
 			note(&n, "%d ports of %s Gb/s", f->switch_radix, speed);
+		if (p->nics_on_accel)
+			note(&n, "%d node ports: %d per node on the accelerators, no NIC cards",
+			     res->nics, p->nic_count);
 		add_line(&bd, BOM_NETWORK, f->switch_sku, f->switch_name,
 			 (long)res->leaf_switches + res->spine_switches,
 			 bom_usd_to_cents(f->switch_price_usd), f->switch_power_w,

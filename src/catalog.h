@@ -107,6 +107,10 @@ struct catalog_platform {
 	int nic_count;
 	double nic_gbit;
 	char *nic_kind;
+	bool nics_on_accel;		/* the scale-out ports are on the
+					 * accelerators (Gaudi 3): no NIC cards to
+					 * buy, the ports still need switches and
+					 * cables */
 	int rack_units;
 	double max_power_w;
 	bool whole_rack;		/* the node is a rack of its own (GB200

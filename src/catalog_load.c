@@ -176,6 +176,7 @@ static const struct field platform_fields[] = {
 	INT("nics.count", P, nic_count, REQ, 0, 1024),
 	NUM("nics.speed_gbit", P, nic_gbit, REQ | GT_MIN, 0, 10000),
 	STR("nics.kind", P, nic_kind, REQ),
+	{ .key = "nics.on_accelerator", .type = F_BOOL, .off = offsetof(P, nics_on_accel) },
 	INT("rack_units", P, rack_units, REQ, 1, 48),
 	NUM("max_power_w", P, max_power_w, REQ | GT_MIN, 0, 1e6),
 	{ .key = "whole_rack", .type = F_BOOL, .off = offsetof(P, whole_rack) },

@@ -415,6 +415,8 @@ static void show_platform(const struct catalog_platform *p)
 	field("nics.count", "%d", p->nic_count);
 	field("nics.speed_gbit", "%s Gb/s", fig(p->nic_gbit, v, sizeof v));
 	field("nics.kind", "%s", p->nic_kind);
+	field("nics.on_accelerator", "%s", p->nics_on_accel
+	      ? "true (ports on the accelerators: switch ports and cables, no NIC cards)" : "false");
 	field("rack_units", "%d U", p->rack_units);
 	field("max_power_w", "%s W", fig(p->max_power_w, v, sizeof v));
 	field("whole_rack", "%s", p->whole_rack ? "true (one rack per node, with its own power shelves)"

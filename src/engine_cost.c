@@ -2,7 +2,8 @@
  * engine_cost: what the configuration costs to buy and to run.
  *
  * capex = accelerators + servers (platform price and its BOM lines) +
- * scale-out fabric (switches, cables, NICs the servers do not already list)
+ * scale-out fabric (switches, cables, NICs the servers do not already list
+ * or carry on their accelerators)
  * + racks and PDUs (none for a whole-rack node, which brings its own
  * enclosure and power shelves).  Power is the servers' maximum draw plus switches and
  * transceivers: what the facility must feed.  Running cost per hour spreads
@@ -23,10 +24,11 @@ static double bom_usd(const struct catalog_platform *p)
 	return usd;
 }
 
-/* Whether the server's own BOM already lists the fabric's NIC. */
+/* Whether the node already has the fabric's NICs: its scale-out ports are
+ * on the accelerators (Gaudi 3), or its own BOM lists the fabric's NIC. */
 static bool lists_nic(const struct catalog_platform *p, const struct catalog_fabric *f)
 {
-	if (!f->nic_sku)
+	if (p->nics_on_accel || !f->nic_sku)
 		return true;
 	for (size_t i = 0; i < p->n_bom; i++)
 		if (p->bom[i].sku && !strcmp(p->bom[i].sku, f->nic_sku))

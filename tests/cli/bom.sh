@@ -178,6 +178,15 @@ check "72 x GB200: no rack enclosure line" lacks "$(cat gb200.csv)" ",rack,RACK,
 check "72 x GB200: no PDU line" lacks "$(cat gb200.csv)" ",power,PDU,"
 check "72 x GB200: summary says 1 rack" matches "$(cat gb200.txt)" '^  racks +1$'
 
+# Gaudi 3: the scale-out ports are on the accelerators: switch ports and
+# cables for 4 nodes x 12 ports, no NIC cards.
+run "$ACCELSIZER" bom --workload pretrain --model llama-2-7b --tokens 1T --accelerator gaudi3 \
+	--gpus 32 --spare-nodes 0 -o gaudi3.csv
+check "4 x Gaudi 3 node: exit 0" rc 0
+check "4 x Gaudi 3 node: no NIC card line" lacks "$(cat gaudi3.csv)" "ConnectX-7 single-port OSFP, 400GbE"
+check "4 x Gaudi 3 node: switch line counts the ports on the accelerators" contains "$(cat gaudi3.csv)" "48 node ports: 12 per node on the accelerators, no NIC cards"
+check "4 x Gaudi 3 node: cables" matches "$(cat gaudi3.csv)" '^[0-9]+,cable,'
+
 run "$ACCELSIZER" bom --help
 check "--help: exit 0" rc 0
 check "--help: documents formula neutralisation" contains "$out" "leading apostrophe"

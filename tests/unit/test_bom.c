@@ -742,6 +742,60 @@ START_TEST(whole_rack_platform_is_one_rack)
 }
 END_TEST
 
+/* Gaudi 3's scale-out ports are on the accelerators (3 of 24 x 200GbE per
+ * chip): a multi-node cluster buys switch ports and cables for them, no
+ * NIC cards. */
+START_TEST(ports_on_accelerator_need_no_nics)
+{
+	const struct catalog_platform *p = catalog_platform(cat, "gaudi3-8-oam");
+	ck_assert_ptr_nonnull(p);
+	ck_assert(p->nics_on_accel);
+	struct workload w;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = catalog_model(cat, "llama-2-7b");
+	w.precision = PREC_BF16;
+	w.tokens = 1e12;
+	w.accel = catalog_accel(cat, "gaudi3");
+	w.gpus = 32;
+	w.spare_nodes = 0;
+	struct engine_result r;
+	struct bom b;
+	build_for(&w, "gaudi3", NULL, &r, &b);
+	ck_assert_int_eq(r.nodes, 4);
+	ck_assert_ptr_nonnull(r.fabric);
+	const struct catalog_fabric *f = r.fabric;
+	/* every port still gets a switch port and a cable */
+	ck_assert_int_eq(r.nics, 4 * p->nic_count);
+	ck_assert_int_ge(r.cables, r.nics);
+	ck_assert_int_ge(r.leaf_switches, 1);
+	assert_agrees_with_engine(&b, &r);
+	ck_assert_ptr_null(find_line(&b, BOM_NETWORK, f->nic_sku));
+	const struct bom_line *sw = find_line(&b, BOM_NETWORK, f->switch_sku);
+	ck_assert_ptr_nonnull(sw);
+	ck_assert_int_eq(sw->qty, r.leaf_switches + r.spine_switches);
+	ck_assert_ptr_nonnull(strstr(sw->notes, "48 node ports: 12 per node on the accelerators, no NIC cards"));
+	const struct bom_line *cable = find_line(&b, BOM_CABLE, f->cable_sku);
+	ck_assert_ptr_nonnull(cable);
+	ck_assert_int_eq(cable->qty, r.cables);
+	double capex = r.capex_usd, fabric = r.capex_fabric_usd, kw = r.power_kw;
+	ck_assert_double_eq_tol(fabric, (r.leaf_switches + r.spine_switches) * f->switch_price_usd +
+					r.cables * f->cable_price_usd, 1e-6);
+	bom_fini(&b);
+
+	/* The same cluster with NIC cards: the NICs' price and power on top,
+	 * nothing else. */
+	struct catalog_platform *pm = (struct catalog_platform *)p;
+	pm->nics_on_accel = false;
+	build_for(&w, "gaudi3", NULL, &r, &b);
+	pm->nics_on_accel = true;
+	ck_assert_ptr_nonnull(find_line(&b, BOM_NETWORK, f->nic_sku));
+	ck_assert_double_eq_tol(r.capex_usd - capex, r.nics * f->nic_price_usd, 1e-6);
+	ck_assert_double_eq_tol(r.power_kw - kw, r.nics * f->nic_power_w / 1000.0, 1e-9);
+	bom_fini(&b);
+}
+END_TEST
+
 START_TEST(multi_node_training_bom_has_fabric)
 {
 	struct workload w;
@@ -957,6 +1011,7 @@ int main(void)
 	ADD(s, single_node_inference_bom);
 	ADD(s, multi_node_training_bom_has_fabric);
 	ADD(s, whole_rack_platform_is_one_rack);
+	ADD(s, ports_on_accelerator_need_no_nics);
 	ADD(s, price_list_overrides_catalog);
 	ADD(s, unpriced_lines_say_so);
 	ADD(s, real_bom_csv_round_trip);

@@ -405,6 +405,10 @@ START_TEST(good_platforms_fabrics)
 	ck_assert(catalog_platform(c, "mi300x-8")->whole_rack);
 	ck_assert(!catalog_platform(c, "pcie-l40s-8")->whole_rack);
 	ck_assert(!catalog_platform(c, "pcie-l40s-4")->whole_rack);
+	/* nics.on_accelerator: optional, false when absent */
+	ck_assert(catalog_platform(c, "pcie-l40s-8")->nics_on_accel);
+	ck_assert(!catalog_platform(c, "mi300x-8")->nics_on_accel);
+	ck_assert(!catalog_platform(c, "hgx-h100-8")->nics_on_accel);
 	ck_assert_uint_eq(catalog_platform(c, "mi300x-8")->n_bom, 0);
 
 	const struct catalog_fabric *f = catalog_fabric(c, "ib-ndr");
@@ -678,7 +682,9 @@ static const struct bad_case {
 	{ "power-below-gpus",
 	  { "platforms/hgx-h100-8.yaml:11:14: max_power_w 5000 is less than the node's accelerators and BOM lines draw (8 x 700 W + 900 W)" } },
 	{ "whole-rack-not-bool",
-	  { "platforms/pcie-l40s-8.yaml:20:13: whole_rack: expected true or false, got the string \"yes\"" } },
+	  { "platforms/pcie-l40s-8.yaml:21:13: whole_rack: expected true or false, got the string \"yes\"" } },
+	{ "nics-on-accelerator-not-bool",
+	  { "platforms/pcie-l40s-8.yaml:10:19: nics.on_accelerator: expected true or false, got '1'" } },
 	{ "active-over-params",
 	  { "models/mixtral-8x7b.yaml:5:18: active_params_b is larger than params_b" } },
 	{ "experts-active-over-total",
