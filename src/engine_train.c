@@ -244,6 +244,28 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 				continue;
 			int ep = expert_parallel(x->m, d);
 			long mb = (long)ceil(x->seqs / ((double)d * x->b));
+			/* Nothing of this (t, p) fits when its leanest layout does
+			 * not: activations only grow with virtual stages (v = 1
+			 * holds the least) and every ZeRO stage is tried here, so
+			 * skipping is exact, min_mem included.  Most (t, p) on too
+			 * few GPUs end here, which halves a training evaluation. */
+			struct tlayout lean = { .t = t, .p = p, .v = 1, .d = d, .ep = ep, .m = mb };
+			double lowest = INFINITY;
+			bool nan = false;
+			for (int z = 0; z <= 3; z++) {
+				if (d == 1 && z > 0)
+					break;
+				lean.zero = z;
+				double mz = mem_gpu(x, &lean);
+				nan = nan || isnan(mz);
+				if (mz < lowest)
+					lowest = mz;
+			}
+			if (!nan && lowest > x->usable) {
+				if (lowest < *min_mem)
+					*min_mem = lowest;
+				continue;
+			}
 			/* Virtual stages: 1, or the chunks of layers per GPU
 			 * (up to 8) when there is a pipeline to interleave. */
 			int lps = x->m->layers / p;
