@@ -36,9 +36,11 @@ struct field {
 	size_t off;
 	unsigned classes;		/* where the summary shows it */
 	double max;			/* F_LONG, F_DOUBLE, F_CONCURRENCY: the
-					 * largest value, as for the CLI flag
-					 * (cli_workload.c), so that no file
-					 * feeds the engine figures that
+					 * largest value the CLI flags
+					 * (cli_workload.c) or the wizard's
+					 * fields (tui_step1.c) accept, so that
+					 * whatever they save reopens, and no
+					 * file feeds the engine figures that
 					 * overflow its arithmetic */
 };
 
@@ -48,8 +50,8 @@ static const struct field fields[] = {
 	/* model / custom_model are handled by hand: they are a choice. */
 	{ "workload", "precision", F_PREC, W(precision), C_ALL, 0 },
 	{ "workload", "kv_precision", F_PREC, W(kv_precision), C_INF, 0 },
-	{ "workload", "input_tokens", F_LONG, W(input_tokens), C_INF, 1e7 },
-	{ "workload", "output_tokens", F_LONG, W(output_tokens), C_INF, 1e7 },
+	{ "workload", "input_tokens", F_LONG, W(input_tokens), C_INF, 1e8 },
+	{ "workload", "output_tokens", F_LONG, W(output_tokens), C_INF, 1e8 },
 	{ "workload", "concurrency", F_CONCURRENCY, W(concurrency), C_INF, 1e8 },
 	{ "workload", "tokens_per_s_per_user", F_DOUBLE, W(tokens_per_s_per_user), C_INF, 1e6 },
 	{ "workload", "ttft_ms", F_DOUBLE, W(ttft_ms), C_INF, 1e7 },
@@ -57,7 +59,7 @@ static const struct field fields[] = {
 	{ "workload", "tokens", F_DOUBLE, W(tokens), C_PRE | C_FT, 1e16 },
 	{ "workload", "epochs", F_DOUBLE, W(epochs), C_FT, 1e4 },
 	{ "workload", "target_hours", F_DOUBLE, W(target_hours), C_PRE | C_FT, 876600 },
-	{ "workload", "seq_len", F_LONG, W(seq_len), C_PRE | C_FT, 1e7 },
+	{ "workload", "seq_len", F_LONG, W(seq_len), C_PRE | C_FT, 1e8 },
 	{ "workload", "global_batch_tokens", F_DOUBLE, W(global_batch_tokens), C_PRE | C_FT, 1e12 },
 	{ "workload", "recompute", F_RECOMPUTE, W(recompute), C_PRE | C_FT, 0 },
 	{ "workload", "method", F_METHOD, W(method), C_FT, 0 },

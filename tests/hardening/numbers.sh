@@ -192,6 +192,13 @@ run "$ACCELSIZER" recommend --scenario s.yaml --format csv
 case $rc in 0 | 1) r=ok ;; *) r=bad ;; esac
 case $err in *"runtime error"*) r=bad ;; esac
 check "scenario at the bounds: computed without undefined behaviour" equals "$r" ok
+# Every figure at the largest value a scenario accepts, for each class.
+for f in extreme-inference extreme-inference-max extreme-pretrain extreme-finetune-lora; do
+	run "$ACCELSIZER" recommend --scenario "$TOP_SRCDIR/tests/fixtures/regress/scenario/$f.yaml" --format csv
+	case $rc in 0 | 1) r=ok ;; *) r="exit $rc" ;; esac
+	case $err in *"runtime error"*) r="undefined behaviour" ;; esac
+	check "scenario $f: computed without undefined behaviour" equals "$r" ok
+done
 sed 's/global_batch_tokens: 1e12/global_batch_tokens: 1.000001e12/' s.yaml >s2.yaml
 run "$ACCELSIZER" recommend --scenario s2.yaml
 check "scenario global_batch_tokens past the bound: refused" contains "$err" "s2.yaml:6:24: 'global_batch_tokens' must be at most 1e+12"
