@@ -47,6 +47,10 @@ struct tctx {
 	/* params_gpu()'s model-only part, once per evaluation rather than
 	 * once per layout tried */
 	double shared_params, expert_params;
+	/* Model state shrinks stage by stage from ZeRO-0 to ZeRO-3 (always
+	 * for adapters; for Adam when it keeps at least the 4 bytes of
+	 * weights and gradients): the highest stage then holds the least. */
+	bool zero_monotone;
 };
 
 struct tlayout {
@@ -129,6 +133,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 		x->step = 1;
 	x->nic_bw = eng_nic_bw(c, x->plat);
 	params_split(x->m, &x->shared_params, &x->expert_params);
+	x->zero_monotone = x->frozen || d->adam_bytes_per_param.value >= 4.0;
 	return x->node > 0 && x->plat && x->peak > 0 && x->eff > 0 && x->bw > 0;
 }
 
@@ -246,15 +251,14 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 			long mb = (long)ceil(x->seqs / ((double)d * x->b));
 			/* Nothing of this (t, p) fits when its leanest layout does
 			 * not: activations only grow with virtual stages (v = 1
-			 * holds the least) and every ZeRO stage is tried here, so
-			 * skipping is exact, min_mem included.  Most (t, p) on too
+			 * holds the least) and the ZeRO stage that holds the least
+			 * is tried here, so skipping is exact, min_mem included.  Most (t, p) on too
 			 * few GPUs end here, which halves a training evaluation. */
 			struct tlayout lean = { .t = t, .p = p, .v = 1, .d = d, .ep = ep, .m = mb };
 			double lowest = INFINITY;
 			bool nan = false;
-			for (int z = 0; z <= 3; z++) {
-				if (d == 1 && z > 0)
-					break;
+			int zmax = d == 1 ? 0 : 3;
+			for (int z = x->zero_monotone ? zmax : 0; z <= zmax; z++) {
 				lean.zero = z;
 				double mz = mem_gpu(x, &lean);
 				nan = nan || isnan(mz);
