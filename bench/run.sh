@@ -91,6 +91,11 @@ proc() {
 
 echo
 echo "whole processes (start, load the catalog, evaluate, print, exit):"
+if ! "$bin" recommend >/dev/null 2>"$tmp/rec.err"; then
+	echo "  accelsizer recommend fails here, so its count would mean nothing:"
+	sed 's/^/    /' "$tmp/rec.err" | head -n 5
+	status=1
+fi
 proc "recommend" "$bin" recommend
 rec_ir=$(cat "$tmp/last-ir" 2>/dev/null || echo 0)
 proc "recommend --format csv" "$bin" recommend --format csv
@@ -115,7 +120,7 @@ if out=$(sh "$top/bench/wizard-rss.sh" "$bin" 2>"$tmp/wiz"); then
 	wiz_hwm=${out% *}
 	echo "  wizard in tmux 120x40, peak resident (VmHWM): $(mb "$wiz_hwm") (now $(mb "${out#* }"))"
 else
-	echo "  wizard in tmux: $(cat "$tmp/wiz")"
+	echo "  wizard in tmux: not measured: $(cat "$tmp/wiz")"
 fi
 echo
 
@@ -126,8 +131,8 @@ line
 if "$bin" sweep --help >/dev/null 2>&1; then
 	for args in \
 		"--models llama-2-7b,llama-2-70b,llama-3.1-405b --precisions fp16,fp8 --concurrency 1..1024 --input-tokens 128..8192 --output-tokens 128,512,2048" \
-		"--workload pretrain --models llama-2-7b,llama-2-70b --precisions bf16,fp8 --seq-len 2048,4096,8192" \
-		"--workload finetune --models llama-2-7b,llama-2-70b --precisions bf16,fp8 --seq-len 2048,4096,8192"; do
+		"--workload pretrain --models llama-2-7b,llama-2-70b,llama-3.1-405b --precisions bf16,fp8 --seq-len 1024..32768+1024" \
+		"--workload finetune --models llama-2-7b,llama-2-70b,llama-3.1-405b --precisions bf16,fp8 --seq-len 1024..32768+1024"; do
 		# shellcheck disable=SC2086
 		"$bin" sweep $args --stats >/dev/null 2>"$tmp/sweep" || status=1
 		echo "  sweep $args"
