@@ -194,6 +194,7 @@ done
 
 # ---- the example accelerator in accelsizer-catalog.5 is valid ----
 cp -R "$ACCELSIZER_CATALOG" "$TMPD/cat"
+chmod -R u+w "$TMPD/cat"	# the source tree is read-only under make distcheck
 awk '/^A minimal accelerator file:/ { f = 1; next } f && /^\.Bd/ { g = 1; next } g && /^\.Ed/ { exit } g { print }' \
 	"$MAN5" >"$TMPD/cat/accelerators/acme-x1.yaml"
 check "the example accelerator was found" contains "$(cat "$TMPD/cat/accelerators/acme-x1.yaml")" "id: acme-x1"
@@ -212,6 +213,7 @@ check "recommend lists it" contains "$out" "acme-x1"
 # a terminal (the wizard) or the user's home are left out; the files the
 # examples name are made from the test fixtures.
 cp "$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml" "$TMPD/acme-chat.yaml"
+chmod u+w "$TMPD/acme-chat.yaml"
 printf 'sku,unit_price_usd,discount_pct\nh100-sxm,28500,6\n' >"$TMPD/acme-prices.csv"
 sed -n '/^\.Sh EXAMPLES/,/^\.Sh SEE ALSO/p' "$MAN1" |
 	awk '/^\.Bd -literal/ { f = 1; next } /^\.Ed/ { f = 0; print "#"; next } f { print }' |
