@@ -75,6 +75,9 @@ struct catalog_accel {
 	double link_gb_s;		/* per GPU, both directions, GB/s */
 	int link_domain;		/* GPUs reachable over the link */
 	char *host_interface;
+	double host_pcie_gb_s;		/* the card's PCIe link, per GPU, both
+					 * directions, raw (Gen4 x16 64, Gen5 x16
+					 * 128); 0 = not given */
 	double power_w;
 	char *mig;
 	enum stack stack;
@@ -174,7 +177,8 @@ struct catalog_model {
 	X(runtime_reserve_tp1_gb,      "GB",      "runtime reserve per GPU at tensor parallel 1") \
 	X(runtime_reserve_tp_gb,       "GB",      "runtime and communication-library reserve per GPU at TP >= 2") \
 	X(collective_latency_us,       "us",      "fixed latency of one collective call") \
-	X(pcie_gb_s,                   "GB/s",    "PCIe bandwidth per GPU when there is no GPU link") \
+	X(pcie_gb_s,                   "GB/s",    "PCIe bandwidth per GPU, achieved, for cards that give no host_pcie_gb_s") \
+	X(pcie_efficiency,             "ratio",   "share of a card's host_pcie_gb_s GPU-to-GPU traffic reaches past its GPU link") \
 	X(prefill_efficiency,          "ratio",   "share of dense peak achieved in prefill, relative to eff_compute") \
 	X(training_mfu,                "ratio",   "model FLOPs utilisation when the accelerator has none of its own") \
 	X(training_overlap,            "ratio",   "share of gradient communication hidden behind compute") \

@@ -133,6 +133,8 @@ static const struct field accel_fields[] = {
 	NUM("link.bandwidth_gb_s", A, link_gb_s, REQ | GT_MIN, 0, 100000),
 	INT("link.domain_size", A, link_domain, REQ, 1, 100000),
 	STR("host_interface", A, host_interface, REQ),
+	/* Optional: PCIe x16 is 64 (Gen4) or 128 (Gen5) GB/s both ways. */
+	NUM("host_pcie_gb_s", A, host_pcie_gb_s, GT_MIN, 0, 2048),
 	NUM("power_w", A, power_w, REQ | GT_MIN, 0, 100000),
 	STR("mig", A, mig, REQ),
 	{ .key = "stack", .type = F_ENUM, .flags = REQ, .off = offsetof(A, stack),

@@ -380,6 +380,11 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 	field("link.bandwidth_gb_s", "%s GB/s per GPU, both directions", fig(a->link_gb_s, v, sizeof v));
 	field("link.domain_size", "%d GPU%s", a->link_domain, a->link_domain == 1 ? "" : "s");
 	field("host_interface", "%s", a->host_interface);
+	if (a->host_pcie_gb_s > 0)
+		field("host_pcie_gb_s", "%s GB/s per GPU, both directions, raw", fig(a->host_pcie_gb_s, v, sizeof v));
+	else
+		field("host_pcie_gb_s", "- (defaults.pcie_gb_s %s GB/s applies past the GPU link)",
+		      fig(c->defaults.pcie_gb_s.value, v, sizeof v));
 	field("power_w", "%s W", fig(a->power_w, v, sizeof v));
 	field("mig", "%s", a->mig);
 	field("stack", "%s", stack_name(a->stack));

@@ -119,11 +119,10 @@ double eng_link_bw(const struct catalog *c, const struct catalog_accel *a,
 {
 	if (t <= 1)
 		return 0;
-	/* Catalog figures count both directions; a ring sends one way.  The
-	 * GPU link inside its domain, or the card's own PCIe link for cards
-	 * that have no other (efficiency from the card's file); past a
-	 * bridged pair, the catalog's sustained PCIe figure. */
-	if ((t <= a->link_domain || link_is_pcie(a)) && a->link_gb_s > 0) {
+	/* Catalog figures count both directions; a ring sends one way. */
+	bool pcie_only = link_is_pcie(a);
+	if (t <= a->link_domain && !pcie_only && a->link_gb_s > 0) {
+		/* The GPU link inside its domain. */
 		double bw = a->link_gb_s / 2.0 * 1e9 * a->eff_link.value;
 		/* A full mesh (MI300X UBB, Gaudi 3) gives each peer its own
 		 * link: a group of t GPUs uses t - 1 of the domain - 1 links. */
@@ -131,6 +130,18 @@ double eng_link_bw(const struct catalog *c, const struct catalog_accel *a,
 			bw *= (double)(t - 1) / (a->link_domain - 1);
 		return bw;
 	}
+	/* Across PCIe: a card with no GPU link, or a group past its bridged
+	 * pair.  The ring runs at the card's own PCIe generation (Gen4 x16
+	 * 64 GB/s, Gen5 128, both directions) times the share peer-to-peer
+	 * traffic reaches: the card's efficiency.link when that link is PCIe,
+	 * defaults.pcie_efficiency past a bridge.  Without host_pcie_gb_s,
+	 * the PCIe link figure, or the catalog's sustained PCIe default. */
+	if (a->host_pcie_gb_s > 0) {
+		double eff = pcie_only ? a->eff_link.value : c->defaults.pcie_efficiency.value;
+		return a->host_pcie_gb_s / 2.0 * 1e9 * eff;
+	}
+	if (pcie_only && a->link_gb_s > 0)
+		return a->link_gb_s / 2.0 * 1e9 * a->eff_link.value;
 	return c->defaults.pcie_gb_s.value / 2.0 * 1e9;
 }
 

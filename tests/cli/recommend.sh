@@ -226,6 +226,10 @@ h=$(printf '%s\n' "$out" | sed -n 1p)
 r=$(printf '%s\n' "$out" | sed -n 2p)
 check "72 x GB200 is one NVL72 node" equals "$(csv_col "$h" "$r" nodes)" "1"
 check "72 x GB200 is one rack, not ceil(132 kW / 40 kW)" equals "$(csv_col "$h" "$r" racks)" "1"
+run $A catalog show l40s
+check "catalog show gives the card's PCIe generation" contains "$out" "host_pcie_gb_s             64 GB/s per GPU, both directions, raw"
+run $A catalog show h100-nvl
+check "catalog show: H100 NVL is Gen5" contains "$out" "host_pcie_gb_s             128 GB/s"
 run $A catalog show gb200-nvl72
 check "catalog show gives whole_rack" contains "$out" "whole_rack                 true"
 

@@ -371,6 +371,8 @@ START_TEST(good_accelerator_figures)
 	ck_assert_double_eq(m->eff_compute.value, 0.45);	/* flow mapping */
 	ck_assert_double_eq(m->mem_addressable_gb, 205.8);	/* optional, given */
 	ck_assert_double_eq(l->mem_addressable_gb, 0);	/* optional, absent */
+	ck_assert_double_eq(m->host_pcie_gb_s, 128);
+	ck_assert_double_eq(l->host_pcie_gb_s, 0);
 	ck_assert_double_eq(m->price.usd, 0);
 	ck_assert_uint_eq(m->n_sources, 1);
 	catalog_free(c);
@@ -465,6 +467,7 @@ START_TEST(good_models_defaults)
 	ck_assert_double_eq(c->defaults.max_tp.value, 8);
 	ck_assert_double_eq(c->defaults.spare_nodes.value, 0);
 	ck_assert_double_eq(c->defaults.training_overlap.value, 0.5);
+	ck_assert_double_eq(c->defaults.pcie_efficiency.value, 0.75);
 	/* h100-sxm: one source and efficiency.link; hgx-h100-8: one BOM line. */
 	ck_assert_uint_eq(catalog_count_unconfirmed(c), 3);
 	catalog_free(c);
@@ -660,12 +663,14 @@ static const struct bad_case {
 	  { "accelerators/mi300x.yaml:11:19: memory.addressable_gb 150 must be between 0.9 and 1.2 x memory.capacity_gb 192 (172.8 to 230.4 GB)" } },
 	{ "addressable-too-high",
 	  { "accelerators/mi300x.yaml:11:19: memory.addressable_gb 240 must be between 0.9 and 1.2 x memory.capacity_gb 192 (172.8 to 230.4 GB)" } },
+	{ "host-pcie-zero",
+	  { "accelerators/mi300x.yaml:24:17: host_pcie_gb_s must be in (0, 2048], got 0" } },
 	{ "bad-enum",
 	  { "accelerators/h100-sxm.yaml:6:14: form_factor: expected one of sxm, oam, pcie, superchip, got 'xsm'" } },
 	{ "sourced-not-mapping",
-	  { "accelerators/mi300x.yaml:28:12: efficiency.compute: expected a mapping (keys: value, source), got '0.45'" } },
+	  { "accelerators/mi300x.yaml:29:12: efficiency.compute: expected a mapping (keys: value, source), got '0.45'" } },
 	{ "empty-sources",
-	  { "accelerators/mi300x.yaml:35:10: sources: the list is empty; name at least one source" } },
+	  { "accelerators/mi300x.yaml:36:10: sources: the list is empty; name at least one source" } },
 	{ "bad-date",
 	  { "accelerators/h100-sxm.yaml:42:9: price.date: expected a date like 2024-06 or 2024-06-30, got the string \"June 2024\"" } },
 	{ "id-mismatch",

@@ -667,6 +667,55 @@ START_TEST(validation_plan_thresholds)
 }
 END_TEST
 
+/* Tensor parallelism across PCIe runs at the card's own generation:
+ * Gen4 x16 = 64 GB/s both directions, Gen5 x16 = 128, one direction in a
+ * ring, times the achieved share.  NVLink inside a bridged pair, PCIe past
+ * it. */
+START_TEST(pcie_generation_per_accelerator)
+{
+	const struct catalog_accel *l40s = A("l40s"), *a100p = A("a100-pcie-80gb"),
+				   *h100p = A("h100-pcie"), *nvl = A("h100-nvl");
+	ck_assert_double_eq(l40s->host_pcie_gb_s, 64);
+	ck_assert_double_eq(a100p->host_pcie_gb_s, 64);
+	ck_assert_double_eq(h100p->host_pcie_gb_s, 128);
+	ck_assert_double_eq(nvl->host_pcie_gb_s, 128);
+	ck_assert_double_eq(A("l4")->host_pcie_gb_s, 64);
+	ck_assert_double_eq(A("h200-nvl")->host_pcie_gb_s, 128);
+	const struct catalog_platform *p4 = eng_platform_choose(cat, l40s, 4, 8);
+	ck_assert_double_eq_tol(eng_link_bw(cat, l40s, p4, 4), 32e9 * l40s->eff_link.value, 1);
+	ck_assert_double_eq_tol(eng_link_bw(cat, h100p, NULL, 2), 64e9 * h100p->eff_link.value, 1);
+	/* Gen5 twice Gen4 at the same share */
+	ck_assert_double_eq_tol(eng_link_bw(cat, h100p, NULL, 8) / eng_link_bw(cat, a100p, NULL, 8),
+				2 * h100p->eff_link.value / a100p->eff_link.value, 1e-12);
+	/* H100 NVL: NVLink bridge in the pair, Gen5 PCIe past it */
+	ck_assert_double_eq_tol(eng_link_bw(cat, nvl, NULL, 2), nvl->link_gb_s / 2 * 1e9 * nvl->eff_link.value, 1);
+	ck_assert_double_eq_tol(eng_link_bw(cat, nvl, NULL, 4),
+				64e9 * cat->defaults.pcie_efficiency.value, 1);
+	/* Without host_pcie_gb_s, the catalog's sustained PCIe default. */
+	struct catalog_accel *m = (struct catalog_accel *)nvl;
+	double saved = m->host_pcie_gb_s;
+	m->host_pcie_gb_s = 0;
+	double fallback = eng_link_bw(cat, nvl, NULL, 4);
+	m->host_pcie_gb_s = saved;
+	ck_assert_double_eq_tol(fallback, cat->defaults.pcie_gb_s.value / 2 * 1e9, 1);
+
+	/* Llama 3.1 405B at fp8 on eight H100 NVL (TP8 over four bridged
+	 * pairs): the all-reduces at Gen5 speed take less of each step than
+	 * at the old one-size default, and the users get more tokens/s. */
+	struct workload w;
+	struct engine_result fast, slow;
+	inference(&w, "llama-3.1-405b", PREC_FP8, 8);
+	size_on(&w, "h100-nvl", 8, &fast);
+	m->host_pcie_gb_s = 0;
+	size_on(&w, "h100-nvl", 8, &slow);
+	m->host_pcie_gb_s = saved;
+	ck_assert(fast.fits && slow.fits);
+	ck_assert_int_eq(fast.tp, 8);
+	ck_assert(fast.t_comm_s < slow.t_comm_s);
+	ck_assert(fast.tokens_per_s_per_user > slow.tokens_per_s_per_user);
+}
+END_TEST
+
 /* ---- reason wording ---- */
 
 START_TEST(figures_do_not_round_to_nothing)
@@ -927,6 +976,7 @@ int main(void)
 	ADD(s, pcie_cards_use_pcie_servers);
 	ADD(s, filters_and_ranking);
 	ADD(s, validation_plan_thresholds);
+	ADD(s, pcie_generation_per_accelerator);
 	ADD(s, figures_do_not_round_to_nothing);
 	ADD(s, reasons_singular_and_sub_gb);
 	ADD(s, calibration_mlperf_h100);
