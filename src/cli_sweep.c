@@ -524,7 +524,7 @@ static int run(struct sweep *s, FILE *out)
 	size_t idx[AX_COUNT] = { 0 };
 	char lead[AX_COUNT][96];
 	double t0 = now_s(), t_engine = 0;
-	unsigned long long rows = 0;
+	unsigned long long rows = 0, fitting = 0;
 	bool ok = write_header(s, out, &row);
 
 	for (unsigned long long p = 0; ok && p < s->n_scenarios && !stop_signal; p++) {
@@ -538,6 +538,7 @@ static int run(struct sweep *s, FILE *out)
 		engine_run(s->c, &w, &rep);
 		if (s->stats)
 			t_engine += now_s() - te;
+		fitting += rep.n_fitting;
 
 		row.len = 0;
 		size_t written = 0;
@@ -582,8 +583,8 @@ static int run(struct sweep *s, FILE *out)
 	if (ok && s->stats) {
 		double t = now_s() - t0;
 		unsigned long long evals = s->n_scenarios * rep.n;
-		fprintf(stderr, "sweep: %llu scenarios x %zu accelerators = %llu evaluations, %llu rows\n",
-			s->n_scenarios, rep.n, evals, rows);
+		fprintf(stderr, "sweep: %llu scenarios x %zu accelerators = %llu evaluations (%llu fit), "
+			"%llu rows\n", s->n_scenarios, rep.n, evals, fitting, rows);
 		fprintf(stderr, "sweep: engine %.3f s (%.0f evaluations/s on one core), "
 			"everything %.3f s (%.0f evaluations/s, %.0f rows/s)\n", t_engine,
 			t_engine > 0 ? (double)evals / t_engine : 0.0, t, t > 0 ? (double)evals / t : 0.0,

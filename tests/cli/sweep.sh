@@ -195,7 +195,7 @@ check "no stray temporary files" equals "$(ls -A "$TMPD/adir" | wc -l)" 0
 # ---- --stats on stderr only ----
 run $A sweep --models llama-2-7b --concurrency 1..4 --stats
 check "--stats: exit 0" rc 0
-check "--stats counts the evaluations" contains "$err" "3 scenarios x $n_acc accelerators = $((3 * n_acc)) evaluations"
+check "--stats counts the evaluations" contains "$err" "3 scenarios x $n_acc accelerators = $((3 * n_acc)) evaluations ("
 check "--stats leaves stdout as without it" equals "$out" "$($A sweep --models llama-2-7b --concurrency 1..4)"
 
 run $A sweep --help
