@@ -674,9 +674,10 @@ int main(int argc, char **argv)
 					if (r > worst)
 						worst = r;
 				}
-				snprintf(what, sizeof what, "linear in catalog size, %s: %.2fx", scenario_names[sc],
-					 worst);
-				verdict(what, worst < 1.5);
+				/* times move with the machine's load: the verdict on
+				 * linearity comes from instruction counts (run.sh) */
+				printf("  (info) cost per accelerator, %s, worst of 10x/100x: %.2fx of 1x "
+				       "(times; bench/run.sh judges it on instructions)\n", scenario_names[sc], worst);
 			}
 		}
 		if (wiz) {
