@@ -465,6 +465,18 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 		     "defaults.support_fraction_per_year)", yrs, pct, hws);
 		add_line(&bd, BOM_SUPPORT, BOM_SKU_SUPPORT, desc, 1, support, 0, 0, &n, NULL);
 	}
+
+	/* Installation and burn-in, per node with the spares (they are racked
+	 * and tested too); after the support line, which covers hardware only.
+	 * An estimate until a price list gives BURN-IN a price. */
+	if (bd.ok && d->burn_in_usd_per_node.value > 0) {
+		notes_reset(&n);
+		note(&n, "per node, spares included: racking, cabling, firmware, GPU and all-reduce "
+		     "burn-in, acceptance report");
+		add_line(&bd, BOM_SERVICE, BOM_SKU_BURN_IN, "Installation and burn-in (per node)", all_nodes,
+			 bom_usd_to_cents(d->burn_in_usd_per_node.value), 0, 0, &n,
+			 "estimate (defaults.burn_in_usd_per_node)");
+	}
 	if (!bd.ok) {
 		snprintf(err, errsz, "out of memory or amounts too large while building the BOM");
 		bom_fini(out);

@@ -47,6 +47,7 @@ bool bom_category_parse(const char *s, enum bom_category *out);
 #define BOM_SKU_RACK "RACK"
 #define BOM_SKU_PDU "PDU"
 #define BOM_SKU_SUPPORT "SUPPORT"
+#define BOM_SKU_BURN_IN "BURN-IN"
 
 struct bom_line {
 	int line;			/* 1-based */

@@ -201,6 +201,7 @@ struct catalog_model {
 	X(pdu_price_usd,               "USD",     "one metered PDU") \
 	X(support_years,               "years",   "support contract length") \
 	X(support_fraction_per_year,   "ratio",   "yearly support as a share of hardware price") \
+	X(burn_in_usd_per_node,        "USD",     "installation and burn-in service per node, spares included") \
 	X(spare_nodes,                 "nodes",   "spare nodes added for uptime by default") \
 	X(max_tp,                      "GPUs",    "largest tensor-parallel degree tried")
 

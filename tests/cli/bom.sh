@@ -20,6 +20,7 @@ check "bom -o: spare node from the scenario" contains "$(sed -n 2p bom.csv)" "1 
 check "bom -o: rack line states rack_kw" matches "$(cat bom.csv)" ',rack,RACK,.*sized at [0-9.]+ kW'
 check "bom -o: PDU line" matches "$(cat bom.csv)" ',power,PDU,'
 check "bom -o: support line" matches "$(cat bom.csv)" ',support,SUPPORT,'
+check "bom -o: installation and burn-in for the working and the spare node" matches "$(cat bom.csv)" ',service,BURN-IN,Installation and burn-in \(per node\),2,[0-9]+\.[0-9][0-9],'
 check "bom -o: total row last" matches "$(tail -n 1 bom.csv)" '^,total,,Total,,,[0-9]+\.[0-9][0-9],'
 check "bom -o: no temporary file left" equals "$(ls -A | tr '\n' ' ')" "bom.csv "
 

@@ -796,6 +796,65 @@ START_TEST(ports_on_accelerator_need_no_nics)
 }
 END_TEST
 
+/* Installation and burn-in: a service line per node, spares included,
+ * after the support line (which covers hardware only). */
+START_TEST(burn_in_service_line)
+{
+	struct workload w;
+	engine_workload_init(&w, cat);
+	w.model = catalog_model(cat, "llama-3.1-8b");
+	w.concurrency = 16;
+	w.spare_nodes = 1;
+	struct engine_result r;
+	struct bom b;
+	build_for(&w, "h100-sxm", NULL, &r, &b);
+	assert_agrees_with_engine(&b, &r);
+	ck_assert_int_eq(r.nodes, 1);
+	ck_assert_int_eq(r.spare_nodes, 1);
+	double per_node = cat->defaults.burn_in_usd_per_node.value;
+	ck_assert(per_node > 0);
+	const struct bom_line *svc = find_line(&b, BOM_SERVICE, BOM_SKU_BURN_IN);
+	ck_assert_ptr_nonnull(svc);
+	ck_assert_int_eq(svc->qty, 2);
+	ck_assert_int_eq(svc->unit_cents, bom_usd_to_cents(per_node));
+	ck_assert_int_eq(svc->extended_cents, 2 * bom_usd_to_cents(per_node));
+	ck_assert_ptr_nonnull(strstr(svc->notes, "spares included"));
+	ck_assert_ptr_nonnull(strstr(svc->notes, "estimate (defaults.burn_in_usd_per_node)"));
+	/* the support line is a share of the hardware, not of the service */
+	const struct bom_line *sup = find_line(&b, BOM_SUPPORT, NULL);
+	ck_assert_ptr_nonnull(sup);
+	ck_assert_int_lt(sup->line, svc->line);
+	ck_assert_int_eq(sup->extended_cents,
+			 llround((double)hardware_cents(&b) * cat->defaults.support_years.value *
+				 cat->defaults.support_fraction_per_year.value));
+	ck_assert_int_eq(b.total_cents, hardware_cents(&b) + sup->extended_cents + svc->extended_cents);
+	int64_t with = b.total_cents;
+	bom_fini(&b);
+
+	/* 0 in defaults drops the line and nothing else */
+	struct catalog_defaults *d = (struct catalog_defaults *)&cat->defaults;
+	d->burn_in_usd_per_node.value = 0;
+	build_for(&w, "h100-sxm", NULL, &r, &b);
+	d->burn_in_usd_per_node.value = per_node;
+	ck_assert_ptr_null(find_line(&b, BOM_SERVICE, NULL));
+	ck_assert_int_eq(b.total_cents, with - 2 * bom_usd_to_cents(per_node));
+	bom_fini(&b);
+
+	/* a price list prices it like any SKU */
+	struct prices pl;
+	char err[256];
+	const char *text = "sku,unit_price_usd\nBURN-IN,2500\n";
+	ck_assert_msg(prices_parse("p.csv", text, strlen(text), &pl, err, sizeof err), "%s", err);
+	build_for(&w, "h100-sxm", &pl, &r, &b);
+	svc = find_line(&b, BOM_SERVICE, BOM_SKU_BURN_IN);
+	ck_assert_ptr_nonnull(svc);
+	ck_assert_int_eq(svc->unit_cents, 250000);
+	ck_assert(svc->from_price_list);
+	bom_fini(&b);
+	prices_fini(&pl);
+}
+END_TEST
+
 START_TEST(multi_node_training_bom_has_fabric)
 {
 	struct workload w;
@@ -1012,6 +1071,7 @@ int main(void)
 	ADD(s, multi_node_training_bom_has_fabric);
 	ADD(s, whole_rack_platform_is_one_rack);
 	ADD(s, ports_on_accelerator_need_no_nics);
+	ADD(s, burn_in_service_line);
 	ADD(s, price_list_overrides_catalog);
 	ADD(s, unpriced_lines_say_so);
 	ADD(s, real_bom_csv_round_trip);

@@ -468,6 +468,7 @@ START_TEST(good_models_defaults)
 	ck_assert_double_eq(c->defaults.spare_nodes.value, 0);
 	ck_assert_double_eq(c->defaults.training_overlap.value, 0.5);
 	ck_assert_double_eq(c->defaults.pcie_efficiency.value, 0.75);
+	ck_assert_double_eq(c->defaults.burn_in_usd_per_node.value, 1200);
 	/* h100-sxm: one source and efficiency.link; hgx-h100-8: one BOM line. */
 	ck_assert_uint_eq(catalog_count_unconfirmed(c), 3);
 	catalog_free(c);
