@@ -91,9 +91,9 @@ START_TEST(ten_thousand_accelerators_refused)
 	char want[600];
 	snprintf(want, sizeof want, "%s/accelerators: too many files (more than 5000)", tmp);
 	ck_assert_str_eq(errs.msg[0], want);
-	ck_assert_uint_eq(errs.n, 5);
-	for (size_t i = 1; i < errs.n; i++)
-		ck_assert_ptr_nonnull(strstr(errs.msg[i], ": unknown accelerator '"));
+	/* None of the generated files was read. */
+	for (size_t i = 0; i < errs.n; i++)
+		ck_assert_msg(!strstr(errs.msg[i], "gen-"), "%s", errs.msg[i]);
 	catalog_errors_fini(&errs);
 	remove_tmp();
 }
@@ -190,8 +190,10 @@ START_TEST(hundred_megabyte_catalog_file_refused)
 	sparse(p, 100L * 1024 * 1024);
 	struct catalog_errors errs;
 	ck_assert_ptr_null(catalog_load(tmp, &errs));
-	ck_assert_uint_eq(errs.n, 1);
-	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ib-ndr.yaml: file is too large (104857600 bytes"));
+	bool found = false;
+	for (size_t i = 0; i < errs.n; i++)
+		found |= strstr(errs.msg[i], "ib-ndr.yaml: file is too large (104857600 bytes") != NULL;
+	ck_assert_msg(found, "%s", errs.n ? errs.msg[0] : "no error");
 	catalog_errors_fini(&errs);
 	remove_tmp();
 }
