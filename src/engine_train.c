@@ -3,8 +3,9 @@
  *
  * For a GPU count G the engine searches the parallel layouts a Megatron or
  * FSDP user would try: tensor parallel t in {1,2,4,8} inside the link
- * domain, pipeline stages p dividing the layers (up to 16), data parallel
- * d = G/(t p), ZeRO stage 0-3 (Rajbhandari et al. 2020).  A layout fits when
+ * domain, pipeline stages p up to 16 (the fullest holding ceil(L/p) layers
+ * and setting the pace), data parallel d = G/(t p), ZeRO stage 0-3
+ * (Rajbhandari et al. 2020).  A layout fits when
  * model state, activations and the runtime reserve fit the usable memory;
  * the fastest fitting one wins.  Its step time is
  *
@@ -56,6 +57,7 @@ struct tctx {
 struct tlayout {
 	int t, p, v, d, ep, zero;	/* v: virtual stages per GPU (interleaved 1F1B) */
 	long m;				/* micro-batches per step per pipeline */
+	double imb;			/* layers on the fullest stage / (layers / p) */
 	double mem_gpu;			/* bytes */
 	double compute, elem, bubble, tp_comm, pp_comm, dp_comm, dp_exposed, step;
 };
@@ -150,22 +152,32 @@ static int expert_parallel(const struct catalog_model *m, int d)
 
 /* Parameters one GPU holds before ZeRO sharding (MoE experts spread over
  * the expert-parallel group). */
-static double params_gpu(const struct tctx *x, int t, int p, int ep)
+static double params_gpu(const struct tctx *x, const struct tlayout *l)
 {
-	return (x->shared_params + x->expert_params / ep) / ((double)t * p);
+	return (x->shared_params + x->expert_params / l->ep) / ((double)l->t * l->p) * l->imb;
+}
+
+/* Pipeline stages need not divide the layers: Megatron and the Llama 3
+ * run (126 layers on 16 stages, Llama 3 paper section 3.3.2) give some
+ * stages one layer fewer.  The fullest stage, ceil(L/p) layers, holds the
+ * most and sets the pace: its share over an even split is the imbalance. */
+static double stage_imbalance(const struct catalog_model *m, int p)
+{
+	double even = (double)m->layers / p;
+	return ceil(even) / even;
 }
 
 static double mem_gpu(const struct tctx *x, const struct tlayout *l)
 {
 	const struct catalog_defaults *d = &x->c->defaults;
-	double ppg = params_gpu(x, l->t, l->p, l->ep);
+	double ppg = params_gpu(x, l);
 	double dd = l->d;
 	double state;
 	if (x->frozen) {
 		/* Frozen base at its storage precision (ZeRO-3/FSDP shards it
 		 * too); Adam state only for the adapters. */
 		double base = ppg * x->base_bytes / (l->zero >= 3 ? dd : 1);
-		double ad = x->adapters / ((double)l->t * l->p);
+		double ad = x->adapters / ((double)l->t * l->p) * l->imb;
 		double per = d->adapter_bytes_per_param.value;
 		state = base + ad * per / (l->zero >= 1 ? dd : 1);
 	} else {
@@ -181,14 +193,15 @@ static double mem_gpu(const struct tctx *x, const struct tlayout *l)
 		default: state = ppg * adam / dd; break;
 		}
 	}
-	/* 1F1B: the first stage holds p micro-batches of L/p layers, i.e. a
-	 * whole model's worth; sequence parallelism divides by t. */
+	/* 1F1B: the first stage holds p micro-batches of its ceil(L/p)
+	 * layers, about a whole model's worth; sequence parallelism divides
+	 * by t. */
 	double inflight = l->m < l->p ? (double)l->m : (double)l->p;
 	/* Interleaving keeps slightly more in flight on the first stage
 	 * (Narayanan et al. 2021, section 2.2.2). */
 	if (l->v > 1)
 		inflight *= 1.0 + (l->p - 1.0) / ((double)l->p * l->v);
-	double act = x->act_layer / l->t * ((double)x->m->layers / l->p) * inflight;
+	double act = x->act_layer / l->t * ((double)x->m->layers / l->p * l->imb) * inflight;
 	double reserve = (l->t * l->p * l->d > 1 ? d->runtime_reserve_tp_gb.value
 						 : d->runtime_reserve_tp1_gb.value) * ENG_GB;
 	return state + act + reserve;
@@ -197,8 +210,10 @@ static double mem_gpu(const struct tctx *x, const struct tlayout *l)
 static void step_time(const struct tctx *x, int G, struct tlayout *l)
 {
 	const struct catalog_model *m = x->m;
-	l->compute = x->hw_tok * x->gbt / (G * x->peak * x->eff);
-	l->elem = x->elem_bytes_tok * x->gbt / (G * x->bw);
+	/* The fullest pipeline stage sets the pace (imb = 1 when p divides
+	 * the layers). */
+	l->compute = x->hw_tok * x->gbt / (G * x->peak * x->eff) * l->imb;
+	l->elem = x->elem_bytes_tok * x->gbt / (G * x->bw) * l->imb;
 	double work = l->compute + l->elem;
 	/* 1F1B bubble (p-1)/(m+p-1) of the pipeline's time, i.e. (p-1)/m of
 	 * the work; interleaving v chunks per GPU divides it by v. */
@@ -207,7 +222,7 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 	double msg = x->b * x->s * m->hidden * 2.0;
 	int ars = x->w->recompute == RECOMPUTE_FULL ? 6 : 4;
 	double link = eng_link_bw(x->c, x->a, x->plat, l->t);
-	l->tp_comm = l->t > 1 ? (double)l->m * ((double)m->layers / l->p) * ars *
+	l->tp_comm = l->t > 1 ? (double)l->m * ((double)m->layers / l->p * l->imb) * ars *
 				eng_ring_allreduce_s(msg, l->t, link, x->lat) : 0;
 
 	bool one_node = l->t * l->p * l->d <= x->node;
@@ -217,8 +232,8 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 	l->dp_comm = 0;
 	if (l->d > 1) {
 		double dp_bw = one_node ? eng_link_bw(x->c, x->a, x->plat, l->d) : x->nic_bw;
-		double ppg = params_gpu(x, l->t, l->p, l->ep);
-		double grads = (x->frozen ? x->adapters / ((double)l->t * l->p) : ppg) * 2.0;
+		double ppg = params_gpu(x, l);
+		double grads = (x->frozen ? x->adapters / ((double)l->t * l->p) * l->imb : ppg) * 2.0;
 		double s = eng_ring_allreduce_s(grads, l->d, dp_bw, x->lat);
 		if (l->zero >= 3) {
 			/* Weights gathered before forward and backward: two
@@ -241,8 +256,9 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 		if (!eng_tp_valid(x->m, t))
 			continue;
 		for (int p = 1; p <= 16 && t * p <= G; p++) {
-			if (x->m->layers % p || G % (t * p))
+			if (p > x->m->layers || G % (t * p))
 				continue;
+			double imb = stage_imbalance(x->m, p);
 			int d = G / (t * p);
 			/* Each data-parallel rank needs at least one sequence. */
 			if (d > x->seqs)
@@ -254,7 +270,7 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 			 * holds the least) and the ZeRO stage that holds the least
 			 * is tried here, so skipping is exact, min_mem included.  Most (t, p) on too
 			 * few GPUs end here, which halves a training evaluation. */
-			struct tlayout lean = { .t = t, .p = p, .v = 1, .d = d, .ep = ep, .m = mb };
+			struct tlayout lean = { .t = t, .p = p, .v = 1, .d = d, .ep = ep, .m = mb, .imb = imb };
 			double lowest = INFINITY;
 			bool nan = false;
 			int zmax = d == 1 ? 0 : 3;
@@ -271,15 +287,16 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 				continue;
 			}
 			/* Virtual stages: 1, or the chunks of layers per GPU
-			 * (up to 8) when there is a pipeline to interleave. */
-			int lps = x->m->layers / p;
+			 * (up to 8, dividing the fullest stage's layers) when
+			 * there is a pipeline to interleave. */
+			int lps = (x->m->layers + p - 1) / p;
 			for (int v = 1; v <= 8 && v <= lps; v++) {
 				if (lps % v || (v > 1 && p == 1))
 					continue;
 				for (int z = 0; z <= 3; z++) {
 					if (d == 1 && z > 0)
 						break;
-					struct tlayout l = { .t = t, .p = p, .v = v, .d = d, .zero = z };
+					struct tlayout l = { .t = t, .p = p, .v = v, .d = d, .zero = z, .imb = imb };
 					l.ep = ep;
 					l.m = mb;
 					l.mem_gpu = mem_gpu(x, &l);

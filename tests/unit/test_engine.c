@@ -945,6 +945,62 @@ START_TEST(check_llama2_13b_70b_pretraining)
 }
 END_TEST
 
+/* Uneven pipeline stages: Llama 3 405B has 126 layers, which no PP of 4,
+ * 8 or 16 divides; the fullest stage (ceil(126/p) layers) sets the pace. */
+START_TEST(uneven_pipeline_stages)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("llama-3.1-405b");
+	w.precision = PREC_BF16;
+	w.tokens = 15.6e12;
+	w.seq_len = 4096;
+	w.global_batch_tokens = 16e6;
+	size_on(&w, "h100-sxm", 16384, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(w.model->layers, 126);
+	ck_assert_msg(126 % r.pp != 0, "PP%d divides 126: pick a case with uneven stages", r.pp);
+	double model, hw;
+	eng_train_flops_token(&w, &model, &hw);
+	double even = 126.0 / r.pp, imb = ceil(even) / even;
+	const struct catalog_accel *a = A("h100-sxm");
+	ck_assert_double_eq_tol(r.t_compute_s,
+				hw * w.global_batch_tokens / (16384.0 * a->peak_tflops[PREC_BF16] * 1e12 *
+							      a->eff_training.value) * imb,
+				1e-9 * r.t_compute_s);
+}
+END_TEST
+
+/* Out of sample (docs/accuracy.md): the Hopper training efficiency comes
+ * from the Llama 3 paper's measured MFU; the model card's GPU-hours for the
+ * whole 405B run are a separate figure. */
+START_TEST(check_llama31_405b_pretraining)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("llama-3.1-405b");
+	w.precision = PREC_BF16;
+	w.tokens = 15.6e12;
+	w.seq_len = 4096;
+	w.global_batch_tokens = 16e6;
+	size_on(&w, "h100-sxm", 16384, &r);
+	ck_assert(r.fits);
+	double e = rel_err(r.gpu_hours, 30.84e6);
+	ck_assert_msg(fabs(e) <= 0.25, "405B: %.2fM GPU-hours, %+.1f%%", r.gpu_hours / 1e6, 100 * e);
+	/* every NVIDIA data-centre GPU of the Hopper and Blackwell families
+	 * states its own training efficiency now */
+	static const char *const hopper[] = { "h100-sxm", "h100-pcie", "h100-nvl", "h200-sxm",
+					      "h200-nvl", "b200", "gb200" };
+	for (size_t i = 0; i < sizeof hopper / sizeof hopper[0]; i++)
+		ck_assert_msg(A(hopper[i])->eff_training.value > 0, "%s has no efficiency.training",
+			      hopper[i]);
+}
+END_TEST
+
 int main(void)
 {
 	load_catalog();
@@ -986,6 +1042,8 @@ int main(void)
 	ADD(s, calibration_lora_h100_h200_ratio);
 	ADD(s, calibration_llama2_7b_pretraining);
 	ADD(s, check_llama2_13b_70b_pretraining);
+	ADD(s, uneven_pipeline_stages);
+	ADD(s, check_llama31_405b_pretraining);
 	int rc = tap_run(s);
 	engine_report_fini(&rep);
 	catalog_free(cat);
