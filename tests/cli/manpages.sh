@@ -192,6 +192,15 @@ for k in $cols; do
 	check "price-list column $k is in accelsizer-catalog.5" matches "$(sed -n '/^\.Ss Price lists/,/^\.Sh/p' "$MAN5")" "Cm $k"
 done
 
+# The SKUs of the lines the BOM builds itself (rack, PDU, support...) are
+# what a price list names them by.
+skus=$(sed -n 's/^#define BOM_SKU_[A-Z_]* "\([^"]*\)".*/\1/p' "$SRC/bom.h")
+check "bom.h yields its own SKUs" matches "$skus" '^RACK$'
+for k in $skus; do
+	check "BOM SKU $k is in accelsizer-catalog.5's price lists" contains \
+		"$(sed -n '/^\.Ss Price lists/,/^\.Sh/p' "$MAN5")" ".Ql $k"
+done
+
 # ---- the example accelerator in accelsizer-catalog.5 is valid ----
 cp -R "$ACCELSIZER_CATALOG" "$TMPD/cat"
 chmod -R u+w "$TMPD/cat"	# the source tree is read-only under make distcheck
