@@ -54,18 +54,28 @@ done
 help_options() {
 	grep -oE '(^|[[:space:]]|\[)--?[a-zA-Z][-a-zA-Z0-9]*' | sed 's/^[[:space:][]*//' | sort -u
 }
-documented() {	# "Fl -name" / "Fl x" in the page
-	grep -qE "(^\.?|[[:space:]])Fl -?${1#-}([[:space:]]|\$)" "$MAN1"
+documented() {	# "Fl -name" / "Fl x" in the page, or in the text given as $2
+	if [ $# -ge 2 ]; then
+		printf '%s\n' "$2" | grep -qE "(^\.?|[[:space:]])Fl -?${1#-}([[:space:]]|\$)"
+	else
+		grep -qE "(^\.?|[[:space:]])Fl -?${1#-}([[:space:]]|\$)" "$MAN1"
+	fi
 }
+# The text of one .Ss (up to the next .Ss or .Sh), or of one .Sh.
+subsection() { awk -v t=".Ss $1" '$0 == t { f = 1; next } f && /^\.S[sh] / { exit } f' "$MAN1"; }
+section() { awk -v t=".Sh $1" '$0 == t { f = 1; next } f && /^\.Sh / { exit } f' "$MAN1"; }
+workload_text=$(section "WORKLOAD OPTIONS")
+check "accelsizer.1 has a WORKLOAD OPTIONS section" matches "$workload_text" 'Fl -model'
 
 run "$A" --help
 check "accelsizer --help exits 0" rc 0
 commands=$(printf '%s\n' "$out" | sed -n 's/^ *\(Usage\|or\): *accelsizer \([a-z][a-z]*\).*/\2/p' | sort -u)
 check "--help lists the commands" matches "$commands" '^recommend$'
 all_opts=$(printf '%s\n' "$out" | help_options)
-for o in $(printf '%s\n' "$out" | help_options); do
-	if documented "$o"; then tap_ok "accelsizer --help: $o is in accelsizer.1"
-	else tap_not_ok "accelsizer --help: $o is in accelsizer.1" "no 'Fl $o' in $MAN1"; fi
+wizard_text=$(subsection "Wizard options")
+for o in $(printf '%s\n' "$out" | sed -n '/^Wizard options/,/^$/p' | help_options); do
+	if documented "$o" "$wizard_text"; then tap_ok "accelsizer --help: $o is under Wizard options"
+	else tap_not_ok "accelsizer --help: $o is under Wizard options" "no 'Fl $o' in .Ss Wizard options"; fi
 done
 for c in $commands; do
 	run "$A" "$c" --help
@@ -78,9 +88,14 @@ for c in $commands; do
 	opts=$(printf '%s\n' "$out" | help_options)
 	check "accelsizer $c --help lists options" matches "$opts" '^--help$'
 	all_opts=$(printf '%s\n%s\n' "$all_opts" "$opts" | sort -u)
+	# Each option in the command's own section, or (for the commands that
+	# take them) under WORKLOAD OPTIONS.
+	text=$(subsection "$c")
+	printf '%s\n' "$out" | grep -q 'Workload options' && text="$text
+$workload_text"
 	for o in $opts; do
-		if documented "$o"; then tap_ok "accelsizer $c --help: $o is in accelsizer.1"
-		else tap_not_ok "accelsizer $c --help: $o is in accelsizer.1" "no 'Fl $o' in $MAN1"; fi
+		if documented "$o" "$text"; then tap_ok "accelsizer $c --help: $o is in its section of accelsizer.1"
+		else tap_not_ok "accelsizer $c --help: $o is in its section of accelsizer.1" "no 'Fl $o' under .Ss $c"; fi
 	done
 done
 for sub in list show check; do
