@@ -53,6 +53,32 @@ static mode_t wanted_mode(const struct stat *st, bool exists)
 	return 0666 & ~mask;
 }
 
+static bool is_stream(mode_t m)
+{
+	return S_ISCHR(m) || S_ISFIFO(m) || S_ISSOCK(m);
+}
+
+/* A device, pipe or socket is written in place: there is no file to swap. */
+static bool open_stream(struct atomic_file *af, const char *path, char *err, size_t errsz)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || !(af->fp = fdopen(fd, "w"))) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		set_err(err, errsz, path, e);
+		return false;
+	}
+	af->path = dup_str(path);
+	if (!af->path) {
+		fclose(af->fp);
+		af->fp = NULL;
+		set_err(err, errsz, path, ENOMEM);
+		return false;
+	}
+	return true;
+}
+
 static void free_af(struct atomic_file *af)
 {
 	free(af->path);
@@ -76,6 +102,14 @@ bool atomic_file_open(struct atomic_file *af, const char *path, char *err, size_
 		set_err(err, errsz, path, EISDIR);
 		return false;
 	}
+	if (exists && S_ISBLK(st.st_mode)) {
+		set_err(err, errsz, path, EINVAL);
+		return false;
+	}
+	struct stat target;
+	if (exists && (is_stream(st.st_mode) ||
+		       (S_ISLNK(st.st_mode) && stat(path, &target) == 0 && is_stream(target.st_mode))))
+		return open_stream(af, path, err, errsz);
 	af->path = dup_str(path);
 	af->tmp = temp_template(path);
 	if (!af->path || !af->tmp) {
@@ -120,11 +154,17 @@ bool atomic_file_commit(struct atomic_file *af, char *err, size_t errsz)
 	 * after the rename cannot leave an empty file under the new name. */
 	if (fflush(af->fp) != 0 || ferror(af->fp))
 		e = errno ? errno : EIO;
-	else if (fsync(fileno(af->fp)) != 0)
+	else if (af->tmp && fsync(fileno(af->fp)) != 0)
 		e = errno;
 	if (fclose(af->fp) != 0 && !e)
 		e = errno;
 	af->fp = NULL;
+	if (!af->tmp) {		/* a stream: written in place, nothing to rename */
+		if (e)
+			set_err(err, errsz, af->path, e);
+		free_af(af);
+		return !e;
+	}
 	if (!e && rename(af->tmp, af->path) != 0)
 		e = errno;
 	if (e) {

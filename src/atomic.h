@@ -13,6 +13,12 @@
  * the link pointed to is not modified.  A directory at the target path is
  * an error (EISDIR).
  *
+ * Devices and pipes: a character device, FIFO or socket at the target (or
+ * behind a symlink there: /dev/null, /dev/stdout, a shell's >(...)) is
+ * written to directly, since replacing /dev/null with a regular file would
+ * break the whole machine; there is nothing to be atomic about in a stream.
+ * A block device is refused.
+ *
  * Errors are "cannot write 'PATH': strerror" (the caller adds its prefix).
  *
  * Ownership: atomic_file_open() fills a caller-owned struct that must be
@@ -28,7 +34,8 @@
 struct atomic_file {
 	FILE *fp;		/* write here between open and commit */
 	char *path;		/* the target */
-	char *tmp;		/* the temporary file next to it */
+	char *tmp;		/* the temporary file next to it; NULL when
+				 * writing straight to a device or pipe */
 };
 
 /* Creates the temporary file.  On failure nothing exists on disk. */

@@ -188,6 +188,22 @@ check "4 x Gaudi 3 node: no NIC card line" lacks "$(cat gaudi3.csv)" "ConnectX-7
 check "4 x Gaudi 3 node: switch line counts the ports on the accelerators" contains "$(cat gaudi3.csv)" "48 node ports: 12 per node on the accelerators, no NIC cards"
 check "4 x Gaudi 3 node: cables" matches "$(cat gaudi3.csv)" '^[0-9]+,cable,'
 
+# Devices and pipes are written in place, never replaced by a regular file
+# (as root, a rename over /dev/null would break the machine).
+run "$ACCELSIZER" bom --scenario "$SCEN" -o /dev/null
+check "-o /dev/null: exit 0" rc 0
+if [ -c /dev/null ]; then tap_ok "-o /dev/null: still a character device"; else tap_not_ok "-o /dev/null: still a character device" "$(ls -l /dev/null)"; fi
+run "$ACCELSIZER" recommend --scenario "$SCEN" --format csv -o /dev/null
+if [ -c /dev/null ]; then tap_ok "recommend -o /dev/null: still a character device"; else tap_not_ok "recommend -o /dev/null: still a character device"; fi
+mkfifo fifo && ln -s fifo fifo-link
+cat fifo-link > from-fifo.csv &
+reader=$!
+run "$ACCELSIZER" bom --scenario "$SCEN" -o fifo-link
+wait $reader
+check "-o FIFO behind a symlink: exit 0" rc 0
+check "-o FIFO behind a symlink: the BOM came through the pipe" matches "$(head -n 1 from-fifo.csv)" '^line,category,sku'
+if [ -p fifo ] && [ -L fifo-link ]; then tap_ok "-o FIFO: the pipe and the link are left as they were"; else tap_not_ok "-o FIFO: the pipe and the link are left as they were" "$(ls -l fifo fifo-link)"; fi
+
 run "$ACCELSIZER" bom --help
 check "--help: exit 0" rc 0
 check "--help: documents formula neutralisation" contains "$out" "leading apostrophe"
