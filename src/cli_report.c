@@ -35,7 +35,7 @@
 	X(filtered,              BOOL, 0, r->filtered) \
 	X(filter_reason,         STR,  0, r->filtered ? r->filter_reason : NULL) \
 	X(binding,               STR,  0, r->binding != RES_NONE ? resource_key(r->binding) : NULL) \
-	X(reason,                STR,  0, r->reason[0] ? r->reason : NULL) \
+	X(reason,                STR,  0, reason_of(r, rbuf)) \
 	X(precision_used,        STR,  0, precision_name(r->precision_used)) \
 	X(precision_fallback,    BOOL, 0, r->precision_fallback) \
 	X(mem_required_gb,       NUM,  1, pos(r->mem_required_gb)) \
@@ -139,9 +139,18 @@ static bool put_bool(bool b, char *buf, size_t n)
 #define put_STR(expr, dec) put_str((expr), buf, bufsz)
 #define put_BOOL(expr, dec) put_bool((expr), buf, bufsz)
 
+/* The reason, written now if the engine kept it unwritten (sweep), or
+ * NULL when there is none. */
+static const char *reason_of(const struct engine_result *r, char *tmp)
+{
+	const char *s = engine_result_reason(r, tmp, sizeof r->reason);
+	return s[0] ? s : NULL;
+}
+
 bool cli_result_value(size_t i, const struct engine_result *r, char *buf, size_t bufsz)
 {
 	bool train = r->cls != WL_INFERENCE;
+	char rbuf[sizeof r->reason];
 	buf[0] = '\0';
 	switch ((enum field_id)i) {
 #define X(name, kind, dec, expr) case F_##name: return put_##kind(expr, dec);

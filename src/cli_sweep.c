@@ -517,6 +517,8 @@ static int run(struct sweep *s, FILE *out)
 		fprintf(stderr, PROG ": out of memory\n");
 		return EXIT_BADINPUT;
 	}
+	/* Reasons written only for the rows written (--top, --fitting). */
+	rep.lazy_reasons = true;
 	struct row row = { .ok = true };
 	size_t nf;
 	cli_result_fields(&nf);

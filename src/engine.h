@@ -151,13 +151,32 @@ struct engine_result {
 	double prefill_s;		/* inference: prefill of one request batch */
 	long max_batch_per_replica;	/* inference: KV room for this many */
 	double tokens_per_s_per_gpu;	/* inference output, or training tokens */
+
+	/* The reason before it is written: its format and figures.  The
+	 * sentence is most of the cost of an inference evaluation, and a
+	 * sweep or a ranking needs only a few of them, so the engine keeps
+	 * what it needs and writes the text on demand.  When reason_fmt is
+	 * set, reason[] is empty: read the text with engine_result_reason(),
+	 * which works either way.  engine_evaluate() and engine_run() (unless
+	 * the report asks for lazy reasons) write reason[] before returning. */
+	const char *reason_fmt;
+	union engine_reason_arg { long l; double d; const char *s; } reason_args[10];
 };
+
+/* The result's reason as text: r->reason when it is written, else written
+ * into buf (at most n - 1 bytes and never more than reason[] holds, so the
+ * text is the same either way).  Returns r->reason or buf; "" when there
+ * is none. */
+const char *engine_result_reason(const struct engine_result *r, char *buf, size_t n);
 
 struct engine_report {
 	struct engine_requirements req;
 	struct engine_result *results;	/* ranked: fitting first */
 	size_t n;
 	size_t n_fitting;		/* fitting and not filtered */
+	/* false (engine_report_init): engine_run() writes every reason[];
+	 * true: it leaves them to engine_result_reason() (sweep). */
+	bool lazy_reasons;
 	/* Private to the engine: scratch space allocated by
 	 * engine_report_init() so that engine_run() never allocates. */
 	struct engine_result *scratch_;

@@ -365,18 +365,9 @@ static int best_layout(const struct ictx *x, const struct ilayout *ls, int n, in
 	return best;
 }
 
-/* "Llama 2 70B at fp16": the model's own name, or its size for a custom
- * model without one. */
-static void prec_label(const struct ictx *x, char *buf, size_t n)
-{
-	char p[16];
-	const char *name = x->m->name;
-	if (!name || !name[0]) {
-		eng_params_label(x->m->params, p, sizeof p);
-		name = p;
-	}
-	snprintf(buf, n, "%s at %s", name, precision_name(x->pr.used));
-}
+/* "Llama 2 70B at fp16" for a reason's %M: the model's own name, or its
+ * size for a custom model without one. */
+#define LABEL(x) (x)->m->name, (x)->m->params, precision_name((x)->pr.used)
 
 static void fill_common(const struct ictx *x, const struct ilayout *l, long b, long rep,
 			struct engine_result *r)
@@ -436,17 +427,13 @@ static void reason_fallback(const struct ictx *x, struct engine_result *r)
 {
 	double req_gb = x->m->params * precision_bytes(x->pr.requested) / ENG_GB;
 	double used_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
-	char f1[ENG_FIG], f2[ENG_FIG];
-	snprintf(r->reason, sizeof r->reason,
-		 "no %s on %s: runs at %s, so the weights take %s GB instead of %s GB",
-		 precision_name(x->pr.requested), x->a->name, precision_name(x->pr.used),
-		 eng_fig(used_gb, f1), eng_fig(req_gb, f2));
+	eng_reason(r, "no %s on %s: runs at %s, so the weights take %F GB instead of %F GB",
+		   precision_name(x->pr.requested), x->a->name, precision_name(x->pr.used), used_gb, req_gb);
 }
 
 static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
 {
 	const struct workload *w = x->w;
-	char what[48], f1[ENG_FIG], f2[ENG_FIG], f3[ENG_FIG];
 	long g_final;
 	int li;
 	long b = 0, rep = 0;
@@ -469,7 +456,6 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			}
 		}
 		if (li < 0) {
-			prec_label(x, what, sizeof what);
 			bool mem = true;
 			for (int i = 0; i < n; i++)
 				if (ls[i].g <= x->fixed_gpus && ls[i].bmem >= 1)
@@ -477,15 +463,13 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			r->fits = false;
 			r->binding = mem ? RES_MEMORY : RES_COMPUTE;
 			if (mem)
-				snprintf(r->reason, sizeof r->reason,
-					 "%s needs %s GB of weights: more than %d x %ld GB GPU%s (%s GB usable)",
-					 what, eng_fig(x->m->params * x->pr.weight_bytes / ENG_GB, f1), x->fixed_gpus,
-					 eng_l(x->a->mem_gb), eng_s(x->fixed_gpus),
-					 eng_fig(x->fixed_gpus * x->usable / ENG_GB, f2));
+				eng_reason(r, "%M needs %F GB of weights: more than %d x %ld GB GPU%s (%F GB usable)",
+					   LABEL(x), x->m->params * x->pr.weight_bytes / ENG_GB, x->fixed_gpus,
+					   eng_l(x->a->mem_gb), eng_s(x->fixed_gpus),
+					   x->fixed_gpus * x->usable / ENG_GB);
 			else
-				snprintf(r->reason, sizeof r->reason,
-					 "%d GPU%s cannot meet the TTFT target of %s ms", x->fixed_gpus,
-					 eng_s(x->fixed_gpus), eng_fig(w->ttft_ms, f1));
+				eng_reason(r, "%d GPU%s cannot meet the TTFT target of %F ms", x->fixed_gpus,
+					   eng_s(x->fixed_gpus), w->ttft_ms);
 			return;
 		}
 		rep = x->fixed_gpus / ls[li].g;
@@ -498,16 +482,14 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			r->fits = false;
 			r->binding = ls[li].btps < ls[li].bmem && w->tokens_per_s_per_user > 0 ? RES_BANDWIDTH
 												 : RES_MEMORY;
-			snprintf(r->reason, sizeof r->reason,
-				 "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica)",
+			eng_reason(r, "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica)",
 				 x->fixed_gpus, eng_s(x->fixed_gpus), x->fixed_gpus == 1 ? "s" : "",
 				 best_cap, x->n_users, cap, ls[li].t);
 			return;
 		}
 		r->fits = true;
 		r->binding = RES_MEMORY;
-		snprintf(r->reason, sizeof r->reason,
-			 "%d GPU%s as chosen: %ld replica%s of TP%d, up to %ld user%s each", x->fixed_gpus,
+		eng_reason(r, "%d GPU%s as chosen: %ld replica%s of TP%d, up to %ld user%s each", x->fixed_gpus,
 			 eng_s(x->fixed_gpus), rep, eng_s(rep), ls[li].t, cap, eng_s(cap));
 		return;
 	}
@@ -529,8 +511,7 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 		if (lm < 0) {
 			/* Even memory alone asks for more GPUs than any cluster. */
 			r->binding = RES_MEMORY;
-			snprintf(r->reason, sizeof r->reason,
-				 "KV cache for %ld user%s of %ld tokens needs more than %d GPUs",
+			eng_reason(r, "KV cache for %ld user%s of %ld tokens needs more than %d GPUs",
 				 x->n_users, eng_s(x->n_users), (long)x->ctx_full, ENG_MAX_GPUS);
 		} else if (ls_ < 0) {
 			double best_tps = 0;
@@ -544,9 +525,8 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 				}
 			}
 			r->binding = RES_BANDWIDTH;
-			snprintf(r->reason, sizeof r->reason,
-				 "%s tok/s per user is out of reach: at most %s tok/s (TP%d, one user)",
-				 eng_fig(w->tokens_per_s_per_user, f1), eng_fig(best_tps, f2), bt);
+			eng_reason(r, "%F tok/s per user is out of reach: at most %F tok/s (TP%d, one user)",
+				   w->tokens_per_s_per_user, best_tps, bt);
 		} else if (lt < 0) {
 			double best = INFINITY;
 			int bt = 1;
@@ -556,15 +536,11 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 					bt = ls[i].t;
 				}
 			r->binding = RES_COMPUTE;
-			snprintf(r->reason, sizeof r->reason,
-				 "TTFT %s ms for %ld input token%s is out of reach: %s ms at best (TP%d)",
-				 eng_fig(w->ttft_ms, f1), w->input_tokens, eng_s(w->input_tokens),
-				 eng_fig(best * 1000.0, f2), bt);
+			eng_reason(r, "TTFT %F ms for %ld input token%s is out of reach: %F ms at best (TP%d)",
+				   w->ttft_ms, w->input_tokens, eng_s(w->input_tokens), best * 1000.0, bt);
 		} else {
 			r->binding = RES_COMPUTE;
-			snprintf(r->reason, sizeof r->reason,
-				 "%s tok/s needs more than %d GPUs", eng_fig(w->target_tokens_per_s, f1),
-				 ENG_MAX_GPUS);
+			eng_reason(r, "%F tok/s needs more than %d GPUs", w->target_tokens_per_s, ENG_MAX_GPUS);
 		}
 		return;
 	}
@@ -588,44 +564,37 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			x->O * r->t_compute_s + prefill_s(x, l, (double)(b - 1) * x->I, true);
 	if (g_final > g_ttft && g_ttft > 0) {
 		r->binding = bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
-		snprintf(r->reason, sizeof r->reason,
-			 "%s output tok/s needs %d replica%s of %s tok/s (%s-bound at batch %ld)",
-			 eng_fig(w->target_tokens_per_s, f1), r->replicas, eng_s(r->replicas),
-			 eng_fig(r->output_tokens_per_s / r->replicas, f2), bw_bound ? "bandwidth" : "compute", b);
+		eng_reason(r, "%F output tok/s needs %d replica%s of %F tok/s (%s-bound at batch %ld)",
+			   w->target_tokens_per_s, r->replicas, eng_s(r->replicas),
+			   r->output_tokens_per_s / r->replicas, bw_bound ? "bandwidth" : "compute", b);
 	} else if (g_ttft > g_speed && g_speed > 0) {
 		r->binding = RES_COMPUTE;
-		snprintf(r->reason, sizeof r->reason,
-			 "TTFT %s ms for %ld input token%s needs TP%d: %s ms at %ld TFLOPS %s",
-			 eng_fig(w->ttft_ms, f1), w->input_tokens, eng_s(w->input_tokens), l->t,
-			 eng_fig(r->ttft_ms, f2), eng_l(x->pr.peak_flops / 1e12), precision_name(x->pr.compute));
+		eng_reason(r, "TTFT %F ms for %ld input token%s needs TP%d: %F ms at %ld TFLOPS %s",
+			   w->ttft_ms, w->input_tokens, eng_s(w->input_tokens), l->t,
+			   r->ttft_ms, eng_l(x->pr.peak_flops / 1e12), precision_name(x->pr.compute));
 	} else if (g_speed > g_mem && g_mem > 0) {
 		r->binding = bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
-		snprintf(r->reason, sizeof r->reason,
-			 "%s tok/s per user caps a TP%d replica at %ld user%s (%s): %d replica%s",
-			 eng_fig(w->tokens_per_s_per_user, f1), l->t, l->btps, eng_s(l->btps),
+		eng_reason(r, "%F tok/s per user caps a TP%d replica at %ld user%s (%s): %d replica%s",
+			 w->tokens_per_s_per_user, l->t, l->btps, eng_s(l->btps),
 			 bw_bound ? "memory-bandwidth-bound" : "compute-bound, prompts included",
 			 r->replicas, eng_s(r->replicas));
 	} else {
 		r->binding = RES_MEMORY;
-		prec_label(x, what, sizeof what);
 		double wgb = x->m->params * x->pr.weight_bytes / ENG_GB;
 		double kvgb = x->n_users * eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, 1, x->ctx_full) / ENG_GB;
 		if (l->g > 1)
-			snprintf(r->reason, sizeof r->reason,
-				 "%s needs %s GB of weights: more than one %ld GB GPU (%s GB usable); "
-				 "%ld %s KV cache adds %s GB",
-				 what, eng_fig(wgb, f1), eng_l(x->a->mem_gb), eng_fig(x->usable / ENG_GB, f2),
-				 x->n_users, x->n_users == 1 ? "user's" : "users'", eng_fig(kvgb, f3));
+			eng_reason(r, "%M needs %F GB of weights: more than one %ld GB GPU (%F GB usable); "
+				   "%ld %s KV cache adds %F GB",
+				   LABEL(x), wgb, eng_l(x->a->mem_gb), x->usable / ENG_GB,
+				   x->n_users, x->n_users == 1 ? "user's" : "users'", kvgb);
 		else if (r->gpus == 1)
-			snprintf(r->reason, sizeof r->reason,
-				 "%s (%s GB) plus KV cache for %ld user%s (%s GB) fits one %ld GB GPU (%s GB usable)",
-				 what, eng_fig(wgb, f1), x->n_users, eng_s(x->n_users), eng_fig(kvgb, f2),
-				 eng_l(x->a->mem_gb), eng_fig(x->usable / ENG_GB, f3));
+			eng_reason(r, "%M (%F GB) plus KV cache for %ld user%s (%F GB) fits one %ld GB GPU (%F GB usable)",
+				   LABEL(x), wgb, x->n_users, eng_s(x->n_users), kvgb,
+				   eng_l(x->a->mem_gb), x->usable / ENG_GB);
 		else
-			snprintf(r->reason, sizeof r->reason,
-				 "%s (%s GB) plus KV cache for %ld user%s (%s GB) needs %d GPUs of %ld GB",
-				 what, eng_fig(wgb, f1), x->n_users, eng_s(x->n_users), eng_fig(kvgb, f2), r->gpus,
-				 eng_l(x->a->mem_gb));
+			eng_reason(r, "%M (%F GB) plus KV cache for %ld user%s (%F GB) needs %d GPUs of %ld GB",
+				   LABEL(x), wgb, x->n_users, eng_s(x->n_users), kvgb, r->gpus,
+				   eng_l(x->a->mem_gb));
 	}
 	/* The interconnect binds when all-reduces eat the step of a replica
 	 * sized for speed or throughput; when memory or the TTFT target chose
@@ -634,8 +603,7 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			   (r->binding == RES_COMPUTE && !(g_ttft > g_speed && g_speed > 0 && !(g_final > g_ttft)));
 	if (speed_drove && link_binds(x, r)) {
 		r->binding = RES_INTERCONNECT;
-		snprintf(r->reason, sizeof r->reason,
-			 "TP%d all-reduces over %s take %ld%% of each decode step",
+		eng_reason(r, "TP%d all-reduces over %s take %ld%% of each decode step",
 			 l->t, link_name(x, l->t), eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms));
 	}
 }
@@ -643,7 +611,6 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
 {
 	const struct workload *w = x->w;
-	char f1[ENG_FIG];
 	int li = -1;
 	double best = 0;
 	for (int i = 0; i < n; i++) {
@@ -668,8 +635,8 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	if (li < 0) {
 		r->fits = false;
 		r->binding = w->tokens_per_s_per_user > 0 ? RES_BANDWIDTH : RES_COMPUTE;
-		snprintf(r->reason, sizeof r->reason, "no layout meets the per-user speed and TTFT targets%s",
-			 x->fixed_gpus ? " within the chosen GPU count" : "");
+		eng_reason(r, "no layout meets the per-user speed and TTFT targets%s",
+			   x->fixed_gpus ? " within the chosen GPU count" : "");
 		long b = ls[0].bmem > 0 ? ls[0].bmem : 1;
 		fill_common(x, &ls[0], b, 1, r);
 		return;
@@ -690,8 +657,7 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	if (rep * l->g > ENG_MAX_GPUS) {
 		r->fits = false;
 		r->binding = RES_COMPUTE;
-		snprintf(r->reason, sizeof r->reason, "%s tok/s needs more than %d GPUs",
-			 eng_fig(w->target_tokens_per_s, f1), ENG_MAX_GPUS);
+		eng_reason(r, "%F tok/s needs more than %d GPUs", w->target_tokens_per_s, ENG_MAX_GPUS);
 		fill_common(x, l, b, 1, r);
 		return;
 	}
@@ -701,25 +667,21 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	double kv_read = b * l->kv_mean_gpu / x->bw;
 	if (compute_bound) {
 		r->binding = RES_COMPUTE;
-		snprintf(r->reason, sizeof r->reason,
-			 "compute-bound: %ld sequence%s per TP%d replica keep%s %ld TFLOPS %s busy",
+		eng_reason(r, "compute-bound: %ld sequence%s per TP%d replica keep%s %ld TFLOPS %s busy",
 			 b, eng_s(b), l->t, b == 1 ? "s" : "", eng_l(x->pr.peak_flops / 1e12),
 			 precision_name(x->pr.compute));
 	} else if (kv_read > r->t_memory_s / 2) {
 		r->binding = RES_BANDWIDTH;
-		snprintf(r->reason, sizeof r->reason,
-			 "bandwidth-bound: reading the KV cache of %ld sequence%s takes most of each %s ms step",
-			 b, eng_s(b), eng_fig(r->step_ms, f1));
+		eng_reason(r, "bandwidth-bound: reading the KV cache of %ld sequence%s takes most of each %F ms step",
+			   b, eng_s(b), r->step_ms);
 	} else {
 		r->binding = RES_MEMORY;
-		snprintf(r->reason, sizeof r->reason,
-			 "memory-bound: KV room for only %ld sequence%s per TP%d replica (%s GB free per GPU)",
-			 b, eng_s(b), l->t, eng_fig((x->usable - l->w_gpu - l->fixed_gpu) / ENG_GB, f1));
+		eng_reason(r, "memory-bound: KV room for only %ld sequence%s per TP%d replica (%F GB free per GPU)",
+			   b, eng_s(b), l->t, (x->usable - l->w_gpu - l->fixed_gpu) / ENG_GB);
 	}
 	if (link_binds(x, r)) {
 		r->binding = RES_INTERCONNECT;
-		snprintf(r->reason, sizeof r->reason,
-			 "TP%d all-reduces over %s take %ld%% of each decode step",
+		eng_reason(r, "TP%d all-reduces over %s take %ld%% of each decode step",
 			 l->t, link_name(x, l->t), eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms));
 	}
 }
@@ -732,7 +694,7 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 	if (!ctx_init(c, w, a, &x)) {
 		r->fits = false;
 		r->binding = RES_NONE;
-		snprintf(r->reason, sizeof r->reason, "%s", x.node_max > 0
+		eng_reason(r, "%s", x.node_max > 0
 			 ? "the catalog gives no usable peak, bandwidth or efficiency for this accelerator"
 			 : "no server (platform) for this accelerator in the catalog");
 		return;
@@ -768,21 +730,18 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 	if (n == 0) {
 		r->fits = false;
 		r->binding = RES_NONE;
-		snprintf(r->reason, sizeof r->reason, "no valid tensor-parallel degree for this model");
+		eng_reason(r, "no valid tensor-parallel degree for this model");
 		return;
 	}
 	if (!any_fit) {
 		const struct ilayout *l = &ls[n - 1];
-		char what[48], f1[ENG_FIG], f2[ENG_FIG];
-		prec_label(&x, what, sizeof what);
 		r->fits = false;
 		r->binding = RES_MEMORY;
 		fill_common(&x, l, 1, 1, r);
 		r->mem_required_gb = x.m->params * x.pr.weight_bytes / ENG_GB;
-		snprintf(r->reason, sizeof r->reason,
-			 "%s needs %s GB of weights: more than %d x %ld GB GPU%s (%s GB usable)",
-			 what, eng_fig(x.m->params * x.pr.weight_bytes / ENG_GB, f1), l->g, eng_l(a->mem_gb),
-			 eng_s(l->g), eng_fig(l->g * x.usable / ENG_GB, f2));
+		eng_reason(r, "%M needs %F GB of weights: more than %d x %ld GB GPU%s (%F GB usable)",
+			   LABEL(&x), x.m->params * x.pr.weight_bytes / ENG_GB, l->g, eng_l(a->mem_gb),
+			   eng_s(l->g), l->g * x.usable / ENG_GB);
 		return;
 	}
 	if (w->concurrency_max)

@@ -137,6 +137,12 @@ static inline const char *eng_s(long n)
 	return n == 1 ? "" : "s";
 }
 
+/* engine_names.c: keeps a reason's format and figures in r for
+ * engine_result_reason() (the conversions are listed there). */
+void eng_reason(struct engine_result *r, const char *fmt, ...);
+/* Writes r->reason from what eng_reason() kept. */
+void eng_reason_write(struct engine_result *r);
+
 /* Whole-number helpers. */
 static inline long eng_ceil_div(long a, long b)
 {

@@ -4,6 +4,7 @@
  * enum so that the name and the parser can never disagree.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "engine.h"
@@ -211,4 +212,153 @@ const char *eng_fig(double v, char *buf)
 		*--p = '-';
 	memcpy(buf, p, (size_t)(end - p));
 	return buf;
+}
+
+/*
+ * Reasons kept unwritten (see engine_result in engine.h).  The formats are
+ * the engine's own, with these conversions:
+ *   %s  a string that outlives the result (catalog or static text)
+ *   %d  an int, %ld a long
+ *   %F  a figure, written by eng_fig()
+ *   %M  "<model> at <precision>": the model's name (or, without one, its
+ *       size from eng_params_label()), its parameters and the precision's
+ *       name: three arguments, written within 47 bytes as the label was
+ *   %%  a percent sign
+ * Written, the text is what snprintf into reason[] wrote before.
+ */
+void eng_reason(struct engine_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	int k = 0;
+	int max = (int)(sizeof r->reason_args / sizeof r->reason_args[0]);
+	va_start(ap, fmt);
+	for (const char *p = strchr(fmt, '%'); p; p = strchr(p + 1, '%')) {
+		char c = p[1];
+		if (c == 'l')
+			c = p[2];
+		if (c == '%') {
+			p++;
+			continue;
+		}
+		if (k + (c == 'M' ? 3 : 1) > max)
+			break;	/* more figures than any format here has */
+		switch (c) {
+		case 's':
+			r->reason_args[k++].s = va_arg(ap, const char *);
+			break;
+		case 'd':
+			r->reason_args[k++].l = p[1] == 'l' ? va_arg(ap, long) : (long)va_arg(ap, int);
+			break;
+		case 'F':
+			r->reason_args[k++].d = va_arg(ap, double);
+			break;
+		case 'M':
+			r->reason_args[k++].s = va_arg(ap, const char *);
+			r->reason_args[k++].d = va_arg(ap, double);
+			r->reason_args[k++].s = va_arg(ap, const char *);
+			break;
+		default:
+			break;
+		}
+	}
+	va_end(ap);
+	r->reason_fmt = fmt;
+	r->reason[0] = '\0';
+}
+
+/* Appends s to buf[*len..cap - 1), truncating as snprintf does. */
+static void put_text(char *buf, size_t cap, size_t *len, const char *s, size_t n)
+{
+	if (*len + n > cap - 1)
+		n = cap - 1 - *len;
+	memcpy(buf + *len, s, n);
+	*len += n;
+}
+
+static size_t fmt_long(long v, char *tmp)
+{
+	char *end = tmp + 24, *p = end;
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	size_t n = (size_t)(end - p);
+	memmove(tmp, p, n);
+	return n;
+}
+
+const char *engine_result_reason(const struct engine_result *r, char *buf, size_t n)
+{
+	if (!r->reason_fmt)
+		return r->reason;
+	if (n == 0)
+		return "";
+	size_t cap = n < sizeof r->reason ? n : sizeof r->reason, len = 0;
+	const union engine_reason_arg *a = r->reason_args;
+	const char *p = r->reason_fmt;
+	char tmp[64];
+	while (*p && len < cap - 1) {
+		const char *q = strchr(p, '%');
+		if (!q) {
+			put_text(buf, cap, &len, p, strlen(p));
+			break;
+		}
+		put_text(buf, cap, &len, p, (size_t)(q - p));
+		char c = q[1];
+		p = q + 2;
+		if (c == 'l') {
+			c = q[2];
+			p++;
+		}
+		switch (c) {
+		case '%':
+			put_text(buf, cap, &len, "%", 1);
+			break;
+		case 's': {
+			const char *s = a->s ? a->s : "(null)";
+			a++;
+			put_text(buf, cap, &len, s, strlen(s));
+			break;
+		}
+		case 'd':
+			put_text(buf, cap, &len, tmp, fmt_long((a++)->l, tmp));
+			break;
+		case 'F':
+			eng_fig((a++)->d, tmp);
+			put_text(buf, cap, &len, tmp, strlen(tmp));
+			break;
+		case 'M': {
+			/* as snprintf(label, 48, "%s at %s", name, precision) */
+			char size[16];
+			const char *name = a[0].s;
+			if (!name || !name[0]) {
+				eng_params_label(a[1].d, size, sizeof size);
+				name = size;
+			}
+			size_t lcap = len + 48 <= cap ? len + 48 : cap;
+			put_text(buf, lcap, &len, name, strlen(name));
+			put_text(buf, lcap, &len, " at ", 4);
+			put_text(buf, lcap, &len, a[2].s, strlen(a[2].s));
+			a += 3;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+void eng_reason_write(struct engine_result *r)
+{
+	if (!r->reason_fmt)
+		return;
+	char buf[sizeof r->reason];
+	engine_result_reason(r, buf, sizeof buf);
+	memcpy(r->reason, buf, sizeof buf);
+	r->reason_fmt = NULL;
 }

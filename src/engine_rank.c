@@ -111,7 +111,8 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 	}
 }
 
-void engine_evaluate(const struct catalog *c, const struct workload *w,
+/* engine_evaluate() with the reason kept unwritten. */
+static void evaluate(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, struct engine_result *out)
 {
 	eng_result_clear(out, a);
@@ -148,6 +149,13 @@ void engine_evaluate(const struct catalog *c, const struct workload *w,
 		}
 	}
 	eng_filters(w, out);
+}
+
+void engine_evaluate(const struct catalog *c, const struct workload *w,
+		     const struct catalog_accel *a, struct engine_result *out)
+{
+	evaluate(c, w, a, out);
+	eng_reason_write(out);
 }
 
 static double key_or_inf(double v)
@@ -262,7 +270,9 @@ void engine_run(const struct catalog *c, const struct workload *w, struct engine
 	engine_requirements(c, w, &r->req);
 	size_t n = c->n_accels < r->cap_ ? c->n_accels : r->cap_;
 	for (size_t i = 0; i < n; i++) {
-		engine_evaluate(c, w, &c->accels[i], &r->scratch_[i]);
+		evaluate(c, w, &c->accels[i], &r->scratch_[i]);
+		if (!r->lazy_reasons)
+			eng_reason_write(&r->scratch_[i]);
 		r->order_[i] = i;
 	}
 	sort_order(w, r->scratch_, r->order_, r->order_ + r->cap_, n);
