@@ -80,7 +80,7 @@ static double params_read(const struct ictx *x, double b)
 {
 	if (x->moe_log == 0)
 		return x->pa;
-	double e = fmax(b, 1.0) * x->moe_log;
+	double e = eng_fmax(b, 1.0) * x->moe_log;
 	if (e < -40)		/* every expert touched, to 1e-17 */
 		return x->moe_shared + x->moe_experts;
 	return x->moe_shared + x->moe_experts * -expm1(e);
@@ -113,7 +113,7 @@ static void decode_step(const struct ictx *x, const struct ilayout *l, double b,
 	s->comp = (gemm_fl + attn_fl) / x->flops;
 	/* Each stage runs pp micro-batches of b/pp per step. */
 	s->comm = comm_s(x, l, b / l->pp, l->pp);
-	s->total = fmax(wbytes / x->bw, gemm_fl / x->flops) + fmax(kvbytes / x->bw, attn_fl / x->flops) +
+	s->total = eng_fmax(wbytes / x->bw, gemm_fl / x->flops) + eng_fmax(kvbytes / x->bw, attn_fl / x->flops) +
 		   s->comm;
 }
 
@@ -127,7 +127,7 @@ static double prefill_s(const struct ictx *x, const struct ilayout *l, double to
 	double comp = fl / ((batch ? l->g : l->t) * x->pflops);
 	double mem = params_read(x, tokens) * x->pr.weight_bytes / l->t / x->bw;
 	double comm = batch ? comm_s(x, l, tokens / l->pp, 1) : comm_s(x, l, tokens, l->pp - 1);
-	return fmax(comp, mem) + comm;
+	return eng_fmax(comp, mem) + comm;
 }
 
 /* Output tokens/s of one replica running cohorts of b requests. */
@@ -162,7 +162,7 @@ static double speed_bound(const struct ictx *x, const struct ilayout *l, double 
 	double T = x->O / tps, O = x->O, I = x->I;
 	/* decode step: max(W, k_c b) + (k_a + k_x) b + c0 */
 	double k_c = 2.0 * x->pa / l->g / x->flops;
-	double k_a = fmax(l->kv_mean_gpu / x->bw, x->attn_mean / l->g / x->flops);
+	double k_a = eng_fmax(l->kv_mean_gpu / x->bw, x->attn_mean / l->g / x->flops);
 	double k_x = l->k_x, c0 = l->c0;
 	/* prefill of y prompt tokens: max(k_f y, Wp) + ca + cb y */
 	double k_f = (2.0 * x->pa + x->attn_pre) / (l->g * x->pflops);
@@ -235,7 +235,7 @@ static void layout_init(const struct ictx *x, int t, int pp, struct ilayout *l)
 	l->kv_full_gpu = eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_full) / pp;
 	l->kv_mean_gpu = eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_mean) / pp;
 	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t);
-	l->pp_bw = l->g <= x->node_max ? fmax(l->link_bw, eng_link_bw(x->c, x->a, x->plat, 2)) : x->nic_bw;
+	l->pp_bw = l->g <= x->node_max ? eng_fmax(l->link_bw, eng_link_bw(x->c, x->a, x->plat, 2)) : x->nic_bw;
 	double room = x->usable - l->w_gpu - l->fixed_gpu;
 	/* A fixed number of users may all reach the full context at once, so
 	 * each gets I + O tokens of KV.  At maximum concurrency continuous
@@ -341,7 +341,11 @@ static long gpus_for(const struct ictx *x, const struct ilayout *l, int mask, lo
 	return rep * l->g;
 }
 
-static int best_layout(const struct ictx *x, const struct ilayout *ls, int n, int mask, long *gpus)
+/* The layout needing the fewest GPUs, the highest throughput breaking
+ * ties; *gpus gets its count.  Callers that want only the count pass
+ * ties = false: the fewest GPUs do not depend on the tie-break, which
+ * costs a prefill and a decode step per candidate. */
+static int best_layout(const struct ictx *x, const struct ilayout *ls, int n, int mask, bool ties, long *gpus)
 {
 	int best = -1;
 	long best_g = 0;
@@ -353,6 +357,13 @@ static int best_layout(const struct ictx *x, const struct ilayout *ls, int n, in
 			continue;
 		if (best >= 0 && g > best_g)
 			continue;
+		if (!ties) {
+			if (best < 0 || g < best_g) {
+				best = i;
+				best_g = g;
+			}
+			continue;
+		}
 		/* Throughput breaks ties only: it costs a prefill and a step. */
 		double tput = rep * replica_tput(x, &ls[i], (double)b);
 		if (best < 0 || g < best_g || tput > best_tput * 1.0001) {
@@ -494,14 +505,14 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 		return;
 	}
 
-	li = best_layout(x, ls, n, C_ALL, &g_final);
+	li = best_layout(x, ls, n, C_ALL, true, &g_final);
 	if (li < 0) {
 		/* Say which target is out of reach. */
 		long g;
 		r->fits = false;
-		int lm = best_layout(x, ls, n, 0, &g);
-		int ls_ = best_layout(x, ls, n, C_SPEED, &g);
-		int lt = best_layout(x, ls, n, C_SPEED | C_TTFT, &g);
+		int lm = best_layout(x, ls, n, 0, true, &g);
+		int ls_ = best_layout(x, ls, n, C_SPEED, true, &g);
+		int lt = best_layout(x, ls, n, C_SPEED | C_TTFT, true, &g);
 		int shown = lt >= 0 ? lt : ls_ >= 0 ? ls_ : lm >= 0 ? lm : 0;
 		b = rep = 1;
 		gpus_for(x, &ls[shown], 0, &b, &rep);
@@ -554,9 +565,9 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 	/* Binding: which target added GPUs, in the order memory, per-user
 	 * speed, time to first token, total throughput. */
 	long g_mem, g_speed, g_ttft;
-	best_layout(x, ls, n, 0, &g_mem);
-	best_layout(x, ls, n, C_SPEED, &g_speed);
-	best_layout(x, ls, n, C_SPEED | C_TTFT, &g_ttft);
+	best_layout(x, ls, n, 0, false, &g_mem);
+	best_layout(x, ls, n, C_SPEED, false, &g_speed);
+	best_layout(x, ls, n, C_SPEED | C_TTFT, false, &g_ttft);
 	const struct ilayout *l = &ls[li];
 	/* Memory-bound when reading weights and KV outweighs the math of the
 	 * decode steps plus the other users' prompts prefilled meanwhile. */

@@ -86,7 +86,22 @@ double eng_link_bw(const struct catalog *c, const struct catalog_accel *a,
 double eng_nic_bw(const struct catalog *c, const struct catalog_platform *p);
 /* Ring all-reduce of m bytes over n GPUs at bw bytes/s: 2(n-1)/n x m / bw +
  * 2(n-1) x latency (NCCL ring; Patarasuk & Yuan 2009). */
-double eng_ring_allreduce_s(double m, int n, double bw, double latency_s);
+static inline double eng_ring_allreduce_s(double m, int n, double bw, double latency_s)
+{
+	/* inline: the serving model calls it for every layout and batch */
+	if (n <= 1 || m <= 0)
+		return 0;
+	if (bw <= 0)
+		return INFINITY;
+	return 2.0 * (n - 1) / n * m / bw + 2.0 * (n - 1) * latency_s;
+}
+
+/* fmax() without the call into libm, the same result bit for bit as
+ * glibc's x86-64 one (maxsd; the other operand when one is NaN). */
+static inline double eng_fmax(double a, double b)
+{
+	return a > b || isnan(b) ? a : b;
+}
 
 /* engine_cost.c: capex, power, racks, cost per hour; fills *r. */
 void eng_cost(const struct catalog *c, const struct catalog_accel *a,

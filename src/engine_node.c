@@ -154,15 +154,6 @@ double eng_nic_bw(const struct catalog *c, const struct catalog_platform *p)
 	return p->nic_count * p->nic_gbit / 8.0 * 1e9 / p->gpus_per_node * eff;
 }
 
-double eng_ring_allreduce_s(double m, int n, double bw, double latency_s)
-{
-	if (n <= 1 || m <= 0)
-		return 0;
-	if (bw <= 0)
-		return INFINITY;
-	return 2.0 * (n - 1) / n * m / bw + 2.0 * (n - 1) * latency_s;
-}
-
 /* Non-blocking fat tree for `ports` end points on switches of `radix`. */
 static void fat_tree(int ports, int radix, struct eng_node *out)
 {
