@@ -376,12 +376,53 @@ static int best_layout(const struct ictx *x, const struct ilayout *ls, int n, in
 	return best;
 }
 
+/* best_layout()'s GPU counts without the tie-break for the masks 0,
+ * C_SPEED and C_SPEED | C_TTFT in one pass: gpus_for() under each (none
+ * has C_TPUT), 0 where no layout meets them. */
+static void fewest_gpus(const struct ictx *x, const struct ilayout *ls, int n, long *g_mem,
+			long *g_speed, long *g_ttft)
+{
+	long best[3] = { 0, 0, 0 };
+	bool speed = x->w->tokens_per_s_per_user > 0;
+	for (int i = 0; i < n; i++) {
+		const struct ilayout *l = &ls[i];
+		if (l->bmem < 1)
+			continue;
+		long g[3] = { -1, -1, -1 };
+		for (int k = 0; k < 2; k++) {
+			long b = l->bmem;
+			if (k == 1 && speed) {
+				if (l->btps < 1)
+					break;
+				if (l->btps < b)
+					b = l->btps;
+			}
+			if (x->n_users > 0 && x->n_users < b)
+				b = x->n_users;
+			long rep = x->n_users > 0 ? eng_ceil_div(x->n_users, b) : 1;
+			if (rep * l->g > ENG_MAX_GPUS)
+				continue;
+			g[k] = rep * l->g;
+		}
+		g[2] = l->ttft_ok ? g[1] : -1;
+		for (int k = 0; k < 3; k++)
+			if (g[k] >= 0 && (best[k] == 0 || g[k] < best[k]))
+				best[k] = g[k];
+	}
+	*g_mem = best[0];
+	*g_speed = best[1];
+	*g_ttft = best[2];
+}
+
 /* "Llama 2 70B at fp16" for a reason's %M: the model's own name, or its
  * size for a custom model without one. */
 #define LABEL(x) (x)->m->name, (x)->m->params, precision_name((x)->pr.used)
 
-static void fill_common(const struct ictx *x, const struct ilayout *l, long b, long rep,
-			struct engine_result *r)
+/* Fills r for layout l running batches of b in rep replicas.  Returns the
+ * prefill of the other b - 1 users' prompts (see user_tps()), which the
+ * binding test needs too. */
+static double fill_common(const struct ictx *x, const struct ilayout *l, long b, long rep,
+			  struct engine_result *r)
 {
 	struct istep s;
 	decode_step(x, l, (double)b, &s);
@@ -402,10 +443,15 @@ static void fill_common(const struct ictx *x, const struct ilayout *l, long b, l
 	r->t_compute_s = s.comp;
 	r->t_comm_s = s.comm;
 	r->t_bubble_s = NAN;
-	r->tokens_per_s_per_user = user_tps(x, l, (double)b);
+	/* user_tps() and replica_tput() at b, sharing this decode step and
+	 * prefill: the same operations in the same order. */
+	double pre_u = prefill_s(x, l, ((double)b - 1) * x->I, true);
+	double tu = x->O * s.total + pre_u;
+	r->tokens_per_s_per_user = tu > 0 ? x->O / tu : 0;
 	r->ttft_ms = l->ttft_s * 1000.0;
 	r->prefill_s = prefill_s(x, l, b * x->I, true);
-	double tput = replica_tput(x, l, (double)b);
+	double tr = r->prefill_s + x->O * s.total;
+	double tput = tr > 0 ? (double)b * x->O / tr : 0;
 	r->output_tokens_per_s = rep * tput;
 	r->tokens_per_s_per_gpu = tput / l->g;
 	double tps_u = x->w->tokens_per_s_per_user;
@@ -416,6 +462,7 @@ static void fill_common(const struct ictx *x, const struct ilayout *l, long b, l
 	r->link_util_pct = l->t > 1 || l->pp > 1 ? 100.0 * s.comm / s.total : 0;
 	r->link_gb_s_used = l->link_bw / 1e9;
 	r->nic_gb_s_per_gpu = l->g > x->node_max ? x->nic_bw / 1e9 : NAN;
+	return pre_u;
 }
 
 /* Interconnect binds when the all-reduces eat more of each step than the
@@ -559,20 +606,17 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 	/* Without a throughput target the users spread over the replicas. */
 	if (!(w->target_tokens_per_s > 0))
 		b = eng_ceil_div(x->n_users, rep);
-	fill_common(x, &ls[li], b, rep, r);
+	double pre_others = fill_common(x, &ls[li], b, rep, r);
 	r->fits = true;
 
 	/* Binding: which target added GPUs, in the order memory, per-user
 	 * speed, time to first token, total throughput. */
 	long g_mem, g_speed, g_ttft;
-	best_layout(x, ls, n, 0, false, &g_mem);
-	best_layout(x, ls, n, C_SPEED, false, &g_speed);
-	best_layout(x, ls, n, C_SPEED | C_TTFT, false, &g_ttft);
+	fewest_gpus(x, ls, n, &g_mem, &g_speed, &g_ttft);
 	const struct ilayout *l = &ls[li];
 	/* Memory-bound when reading weights and KV outweighs the math of the
 	 * decode steps plus the other users' prompts prefilled meanwhile. */
-	bool bw_bound = x->O * r->t_memory_s >=
-			x->O * r->t_compute_s + prefill_s(x, l, (double)(b - 1) * x->I, true);
+	bool bw_bound = x->O * r->t_memory_s >= x->O * r->t_compute_s + pre_others;
 	if (g_final > g_ttft && g_ttft > 0) {
 		r->binding = bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
 		eng_reason(r, "%F output tok/s needs %d replica%s of %F tok/s (%s-bound at batch %ld)",
