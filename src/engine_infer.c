@@ -45,6 +45,7 @@ struct ictx {
 	double nic_bw;			/* per GPU, bytes/s, between nodes; set only
 				 * when a replica must span nodes */
 	const struct catalog_platform *plat;	/* the biggest node */
+	double link_bw2;		/* eng_link_bw() for a pair, once */
 	/* Per-workload constants, computed once (decode_step runs often). */
 	double attn_mean;		/* attention FLOPs of a token at mean context */
 	double attn_pre;		/* ... of a prompt token (causal: I/2 back) */
@@ -226,7 +227,7 @@ static long batch_for_speed(const struct ictx *x, const struct ilayout *l, doubl
 
 static void layout_init(const struct ictx *x, int t, int pp, struct ilayout *l)
 {
-	memset(l, 0, sizeof *l);
+	/* every field is set below (no memset: this runs for each layout) */
 	l->t = t;
 	l->pp = pp;
 	l->g = t * pp;
@@ -235,7 +236,7 @@ static void layout_init(const struct ictx *x, int t, int pp, struct ilayout *l)
 	l->kv_full_gpu = eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_full) / pp;
 	l->kv_mean_gpu = eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_mean) / pp;
 	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t);
-	l->pp_bw = l->g <= x->node_max ? eng_fmax(l->link_bw, eng_link_bw(x->c, x->a, x->plat, 2)) : x->nic_bw;
+	l->pp_bw = l->g <= x->node_max ? eng_fmax(l->link_bw, x->link_bw2) : x->nic_bw;
 	double room = x->usable - l->w_gpu - l->fixed_gpu;
 	/* A fixed number of users may all reach the full context at once, so
 	 * each gets I + O tokens of KV.  At maximum concurrency continuous
@@ -243,7 +244,7 @@ static void layout_init(const struct ictx *x, int t, int pp, struct ilayout *l)
 	 * each holds I + O/2 tokens (paged KV frees a finished one at once). */
 	l->kv_res_gpu = x->w->concurrency_max ? l->kv_mean_gpu : l->kv_full_gpu;
 	l->fits_one = room >= l->kv_full_gpu;
-	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
+	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)eng_fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
 	double c1 = comm_s(x, l, 1.0 / pp, pp), c2 = comm_s(x, l, 2.0 / pp, pp);
 	l->k_x = c2 - c1;
 	l->c0 = c1 - l->k_x;
@@ -299,6 +300,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->n_users = w->concurrency_max ? 0 : w->concurrency;
 	const struct catalog_platform *big = eng_platform_choose(c, a, x->node_max, x->node_max);
 	x->plat = big;
+	x->link_bw2 = eng_link_bw(c, a, big, 2);
 	x->nic_bw = NAN;	/* looked up only if a replica spans nodes */
 	return x->node_max > 0 && x->flops > 0 && x->bw > 0;
 }

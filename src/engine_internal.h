@@ -96,6 +96,12 @@ static inline double eng_ring_allreduce_s(double m, int n, double bw, double lat
 	return 2.0 * (n - 1) / n * m / bw + 2.0 * (n - 1) * latency_s;
 }
 
+/* fmin() likewise (minsd). */
+static inline double eng_fmin(double a, double b)
+{
+	return a < b || isnan(b) ? a : b;
+}
+
 /* fmax() without the call into libm, the same result bit for bit as
  * glibc's x86-64 one (maxsd; the other operand when one is NaN). */
 static inline double eng_fmax(double a, double b)
