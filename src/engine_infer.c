@@ -290,7 +290,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 		x->moe_shared = m->params - x->moe_experts;
 		x->moe_log = log1p(-k_e);
 	}
-	x->node_max = eng_max_node_gpus(c, a);
+	const struct catalog_platform *big = eng_platform_biggest(c, a, &x->node_max);
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
 	int reach = a->link_domain > x->node_max ? a->link_domain : x->node_max;
 	x->tmax = reach < max_tp ? reach : max_tp;
@@ -298,7 +298,6 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 		x->tmax = 1;
 	x->fixed_gpus = w->accel == a && w->gpus > 0 ? w->gpus : 0;
 	x->n_users = w->concurrency_max ? 0 : w->concurrency;
-	const struct catalog_platform *big = eng_platform_choose(c, a, x->node_max, x->node_max);
 	x->plat = big;
 	x->link_bw2 = eng_link_bw(c, a, big, 2);
 	x->nic_bw = NAN;	/* looked up only if a replica spans nodes */

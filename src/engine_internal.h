@@ -71,6 +71,10 @@ struct eng_node {
 const struct catalog_platform *eng_platform_choose(const struct catalog *c,
 						   const struct catalog_accel *a,
 						   int group, int gpus);
+/* eng_max_node_gpus() into *node_max and eng_platform_choose() for a
+ * group of that many, from one look at the catalog. */
+const struct catalog_platform *eng_platform_biggest(const struct catalog *c,
+						    const struct catalog_accel *a, int *node_max);
 /* Largest node an accelerator comes in (8 for HGX, 4 or 8 for PCIe). */
 int eng_max_node_gpus(const struct catalog *c, const struct catalog_accel *a);
 void eng_node_size(const struct catalog *c, const struct workload *w,

@@ -41,14 +41,10 @@ int eng_max_node_gpus(const struct catalog *c, const struct catalog_accel *a)
 	return best;
 }
 
-const struct catalog_platform *eng_platform_choose(const struct catalog *c,
-						   const struct catalog_accel *a,
-						   int group, int gpus)
+/* eng_platform_choose() among the accelerator's platforms ps[0..n). */
+static const struct catalog_platform *choose_from(const struct catalog_platform *const *ps, size_t n,
+						  const struct catalog_accel *a, int group, int gpus)
 {
-	const struct catalog_platform *ps[MAX_PLATFORMS];
-	size_t n = catalog_platforms_for(c, a, ps, MAX_PLATFORMS);
-	if (n > MAX_PLATFORMS)
-		n = MAX_PLATFORMS;
 	const struct catalog_platform *best = NULL;
 	double best_usd = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -71,6 +67,32 @@ const struct catalog_platform *eng_platform_choose(const struct catalog *c,
 		}
 	}
 	return best;
+}
+
+const struct catalog_platform *eng_platform_choose(const struct catalog *c,
+						   const struct catalog_accel *a,
+						   int group, int gpus)
+{
+	const struct catalog_platform *ps[MAX_PLATFORMS];
+	size_t n = catalog_platforms_for(c, a, ps, MAX_PLATFORMS);
+	if (n > MAX_PLATFORMS)
+		n = MAX_PLATFORMS;
+	return choose_from(ps, n, a, group, gpus);
+}
+
+const struct catalog_platform *eng_platform_biggest(const struct catalog *c,
+						    const struct catalog_accel *a, int *node_max)
+{
+	const struct catalog_platform *ps[MAX_PLATFORMS];
+	size_t n = catalog_platforms_for(c, a, ps, MAX_PLATFORMS);
+	if (n > MAX_PLATFORMS)
+		n = MAX_PLATFORMS;
+	int best = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ps[i]->gpus_per_node > best)
+			best = ps[i]->gpus_per_node;
+	*node_max = best;
+	return choose_from(ps, n, a, best, best);
 }
 
 static bool nic_is_ethernet(const struct catalog_platform *p)
