@@ -160,7 +160,7 @@ struct engine_result {
 	 * which works either way.  engine_evaluate() and engine_run() (unless
 	 * the report asks for lazy reasons) write reason[] before returning. */
 	const char *reason_fmt;
-	union engine_reason_arg { long l; double d; const char *s; } reason_args[10];
+	union engine_reason_arg { long l; double d; const char *s; } reason_args[12];
 };
 
 /* The result's reason as text: r->reason when it is written, else written

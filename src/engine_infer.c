@@ -417,7 +417,7 @@ static void fewest_gpus(const struct ictx *x, const struct ilayout *ls, int n, l
 
 /* "Llama 2 70B at fp16" for a reason's %M: the model's own name, or its
  * size for a custom model without one. */
-#define LABEL(x) (x)->m->name, (x)->m->params, precision_name((x)->pr.used)
+#define LABEL(x) (x)->m->name, (x)->m->params, "", precision_name((x)->pr.used)
 
 /* Fills r for layout l running batches of b in rep replicas.  Returns the
  * prefill of the other b - 1 users' prompts (see user_tps()), which the

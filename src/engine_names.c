@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
@@ -220,9 +221,12 @@ const char *eng_fig(double v, char *buf)
  *   %s  a string that outlives the result (catalog or static text)
  *   %d  an int, %ld a long
  *   %F  a figure, written by eng_fig()
- *   %M  "<model> at <precision>": the model's name (or, without one, its
- *       size from eng_params_label()), its parameters and the precision's
- *       name: three arguments, written within 47 bytes as the label was
+ *   %G  a double as %.3g
+ *   %M  "<model><suffix> at <precision>": the model's name (or, without
+ *       one, its size from eng_params_label()), its parameters, a suffix
+ *       (" LoRA", or "") and the precision's name: four arguments,
+ *       written within 47 bytes as the inference label was
+ *   %T  the same within 63 bytes, as the training label was
  *   %%  a percent sign
  * Written, the text is what snprintf into reason[] wrote before.
  */
@@ -240,7 +244,7 @@ void eng_reason(struct engine_result *r, const char *fmt, ...)
 			p++;
 			continue;
 		}
-		if (k + (c == 'M' ? 3 : 1) > max)
+		if (k + (c == 'M' || c == 'T' ? 4 : 1) > max)
 			break;	/* more figures than any format here has */
 		switch (c) {
 		case 's':
@@ -250,11 +254,14 @@ void eng_reason(struct engine_result *r, const char *fmt, ...)
 			r->reason_args[k++].l = p[1] == 'l' ? va_arg(ap, long) : (long)va_arg(ap, int);
 			break;
 		case 'F':
+		case 'G':
 			r->reason_args[k++].d = va_arg(ap, double);
 			break;
 		case 'M':
+		case 'T':
 			r->reason_args[k++].s = va_arg(ap, const char *);
 			r->reason_args[k++].d = va_arg(ap, double);
+			r->reason_args[k++].s = va_arg(ap, const char *);
 			r->reason_args[k++].s = va_arg(ap, const char *);
 			break;
 		default:
@@ -330,19 +337,27 @@ const char *engine_result_reason(const struct engine_result *r, char *buf, size_
 			eng_fig((a++)->d, tmp);
 			put_text(buf, cap, &len, tmp, strlen(tmp));
 			break;
-		case 'M': {
-			/* as snprintf(label, 48, "%s at %s", name, precision) */
+		case 'G':
+			snprintf(tmp, sizeof tmp, "%.3g", (a++)->d);
+			put_text(buf, cap, &len, tmp, strlen(tmp));
+			break;
+		case 'M':
+		case 'T': {
+			/* as snprintf(label, 48 or 64, "%s%s at %s", name, suffix,
+			 * precision) */
 			char size[16];
 			const char *name = a[0].s;
 			if (!name || !name[0]) {
 				eng_params_label(a[1].d, size, sizeof size);
 				name = size;
 			}
-			size_t lcap = len + 48 <= cap ? len + 48 : cap;
+			size_t w = c == 'M' ? 48 : 64;
+			size_t lcap = len + w <= cap ? len + w : cap;
 			put_text(buf, lcap, &len, name, strlen(name));
-			put_text(buf, lcap, &len, " at ", 4);
 			put_text(buf, lcap, &len, a[2].s, strlen(a[2].s));
-			a += 3;
+			put_text(buf, lcap, &len, " at ", 4);
+			put_text(buf, lcap, &len, a[3].s, strlen(a[3].s));
+			a += 4;
 			break;
 		}
 		default:

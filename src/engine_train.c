@@ -45,6 +45,7 @@ struct tctx {
 	int node, tmax;
 	int step;			/* GPU counts come in multiples of this */
 	double nic_bw;
+	double link2;			/* eng_link_bw() for a pair, once */
 	/* params_gpu()'s model-only part, once per evaluation rather than
 	 * once per layout tried */
 	double shared_params, expert_params;
@@ -58,6 +59,7 @@ struct tlayout {
 	int t, p, v, d, ep, zero;	/* v: virtual stages per GPU (interleaved 1F1B) */
 	long m;				/* micro-batches per step per pipeline */
 	double imb;			/* layers on the fullest stage / (layers / p) */
+	double link_t;			/* eng_link_bw() for the TP group, once per t */
 	double mem_gpu;			/* bytes */
 	double compute, elem, bubble, tp_comm, pp_comm, dp_comm, dp_exposed, step;
 };
@@ -120,8 +122,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	if (x->frozen && w->method == FT_LORA)
 		x->base_bytes = x->pr.weight_bytes;	/* after any precision fallback */
 	x->adapters = x->frozen ? eng_adapter_params(x->m, d, w->lora_rank) : 0;
-	x->node = eng_max_node_gpus(c, a);
-	x->plat = eng_platform_choose(c, a, x->node, x->node);
+	x->plat = eng_platform_biggest(c, a, &x->node);
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
 	/* TP inside the node: over the GPU link, or PCIe past it. */
 	int reach = a->link_domain > x->node ? a->link_domain : x->node;
@@ -134,6 +135,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	if (x->step < 1)
 		x->step = 1;
 	x->nic_bw = eng_nic_bw(c, x->plat);
+	x->link2 = eng_link_bw(c, a, x->plat, 2);
 	params_split(x->m, &x->shared_params, &x->expert_params);
 	x->zero_monotone = x->frozen || d->adam_bytes_per_param.value >= 4.0;
 	return x->node > 0 && x->plat && x->peak > 0 && x->eff > 0 && x->bw > 0;
@@ -221,12 +223,12 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 
 	double msg = x->b * x->s * m->hidden * 2.0;
 	int ars = x->w->recompute == RECOMPUTE_FULL ? 6 : 4;
-	double link = eng_link_bw(x->c, x->a, x->plat, l->t);
+	double link = l->link_t;
 	l->tp_comm = l->t > 1 ? (double)l->m * ((double)m->layers / l->p * l->imb) * ars *
 				eng_ring_allreduce_s(msg, l->t, link, x->lat) : 0;
 
 	bool one_node = l->t * l->p * l->d <= x->node;
-	double pp_bw = l->t * l->p <= x->node ? eng_link_bw(x->c, x->a, x->plat, 2) : x->nic_bw;
+	double pp_bw = l->t * l->p <= x->node ? x->link2 : x->nic_bw;
 	l->pp_comm = l->p > 1 ? (double)l->m * 2.0 * l->v * (msg / pp_bw + x->lat) : 0;
 
 	l->dp_comm = 0;
@@ -255,6 +257,7 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 	for (int t = 1; t <= x->tmax && t <= G; t *= 2) {
 		if (!eng_tp_valid(x->m, t))
 			continue;
+		double link_t = eng_link_bw(x->c, x->a, x->plat, t);
 		for (int p = 1; p <= 16 && t * p <= G; p++) {
 			if (p > x->m->layers || G % (t * p))
 				continue;
@@ -293,18 +296,35 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 			for (int v = 1; v <= 8 && v <= lps; v++) {
 				if (lps % v || (v > 1 && p == 1))
 					continue;
+				/* ZeRO 0, 1 and 2 differ in memory only: their step
+				 * times are one computation (ZeRO-3 adds the weight
+				 * all-gathers). */
+				struct tlayout s012;
+				bool have012 = false;
 				for (int z = 0; z <= 3; z++) {
 					if (d == 1 && z > 0)
 						break;
 					struct tlayout l = { .t = t, .p = p, .v = v, .d = d, .zero = z, .imb = imb };
 					l.ep = ep;
 					l.m = mb;
+					l.link_t = link_t;
 					l.mem_gpu = mem_gpu(x, &l);
 					if (l.mem_gpu < *min_mem)
 						*min_mem = l.mem_gpu;
 					if (l.mem_gpu > x->usable)
 						continue;
-					step_time(x, G, &l);
+					if (z < 3 && have012) {
+						double mg = l.mem_gpu;
+						l = s012;
+						l.zero = z;
+						l.mem_gpu = mg;
+					} else {
+						step_time(x, G, &l);
+						if (z < 3) {
+							s012 = l;
+							have012 = true;
+						}
+					}
 					if (!found || l.step < best->step * 0.9999 ||
 					    (l.step <= best->step * 1.0001 && l.mem_gpu < best->mem_gpu)) {
 						*best = l;
@@ -388,12 +408,9 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
 
-	char what[64], size[16], f1[ENG_FIG], f2[ENG_FIG];
-	if (!x.m->name || !x.m->name[0])
-		eng_params_label(x.m->params, size, sizeof size);
-	snprintf(what, sizeof what, "%s%s at %s", x.m->name && x.m->name[0] ? x.m->name : size,
-		 w->cls == WL_FINETUNE ? (w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune") : "",
-		 precision_name(x.pr.used));
+	/* "Llama 2 70B LoRA at bf16" for a reason's %T (see eng_reason()) */
+	const char *suffix = w->cls == WL_FINETUNE ? (w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune") : "";
+#define WHAT x.m->name, x.m->params, suffix, precision_name(x.pr.used)
 
 	struct tlayout best;
 	struct tmemo memo = { .n = 0 };
@@ -479,9 +496,8 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		r->fits = false;
 		r->binding = RES_MEMORY;
 		r->gpus = 0;
-		snprintf(r->reason, sizeof r->reason,
-			 "%s does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
-			 what, lo_fail_gpus(&x), eng_s(lo_fail_gpus(&x)), eng_l(x.seqs), eng_s(eng_l(x.seqs)));
+		eng_reason(r, "%T does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
+			 WHAT, lo_fail_gpus(&x), eng_s(lo_fail_gpus(&x)), eng_l(x.seqs), eng_s(eng_l(x.seqs)));
 		return;
 	}
 	if (!fits) {
@@ -490,9 +506,8 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		r->mem_per_gpu_gb = min_mem / ENG_GB;
 		r->mem_required_gb = min_mem * G / ENG_GB;
 		r->mem_util_pct = 100.0 * min_mem / x.usable;
-		snprintf(r->reason, sizeof r->reason,
-			 "%s: model state and activations need %s GB per GPU even on %d GPU%s (%s GB usable)",
-			 what, eng_fig(min_mem / ENG_GB, f1), G, eng_s(G), eng_fig(x.usable / ENG_GB, f2));
+		eng_reason(r, "%T: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
+			   WHAT, min_mem / ENG_GB, G, eng_s(G), x.usable / ENG_GB);
 		return;
 	}
 
@@ -524,44 +539,38 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	if (target_missed) {
 		r->fits = false;
 		r->binding = RES_COMPUTE;
-		snprintf(r->reason, sizeof r->reason,
-			 "%s h is out of reach: %s h at best on %d GPU%s", eng_fig(w->target_hours, f1),
-			 eng_fig(r->train_hours, f2), G, eng_s(G));
+		eng_reason(r, "%F h is out of reach: %F h at best on %d GPU%s", w->target_hours,
+			   r->train_hours, G, eng_s(G));
 		return;
 	}
 	r->fits = true;
 	double thr = c->defaults.binding_link_efficiency.value;
 	if (x.pr.fallback) {
 		r->binding = RES_PRECISION;
-		snprintf(r->reason, sizeof r->reason,
-			 "no %s on %s: trains at %s (%ld TFLOPS), %s h on %d GPU%s",
-			 precision_name(x.pr.requested), a->name, precision_name(x.pr.used),
-			 eng_l(x.peak / 1e12), eng_fig(r->train_hours, f1), G, eng_s(G));
+		eng_reason(r, "no %s on %s: trains at %s (%ld TFLOPS), %F h on %d GPU%s",
+			   precision_name(x.pr.requested), a->name, precision_name(x.pr.used),
+			   eng_l(x.peak / 1e12), r->train_hours, G, eng_s(G));
 	} else if (thr > 0 && r->scaling_efficiency < thr) {
 		r->binding = RES_INTERCONNECT;
-		snprintf(r->reason, sizeof r->reason,
-			 "%ld%% scaling efficiency on %d GPU%s: communication and pipeline bubble take %ld%% of each step",
+		eng_reason(r, "%ld%% scaling efficiency on %d GPU%s: communication and pipeline bubble take %ld%% of each step",
 			 eng_l(100.0 * r->scaling_efficiency), G, eng_s(G), eng_l(100.0 * (1.0 - r->scaling_efficiency)));
 	} else if (w->target_hours > 0 && G > G_fit && !fixed) {
 		r->binding = RES_COMPUTE;
-		snprintf(r->reason, sizeof r->reason,
-			 "%s h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", eng_fig(w->target_hours, f1), G,
+		eng_reason(r, "%F h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", w->target_hours, G,
 			 eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12), precision_name(x.pr.compute));
 	} else if (!fixed && G > x.node) {
 		r->binding = RES_MEMORY;
-		snprintf(r->reason, sizeof r->reason,
-			 "%s does not fit one %d-GPU node: %d GPUs hold it at %s GB each (TP%d PP%d ZeRO-%d)",
-			 what, x.node, G, eng_fig(r->mem_per_gpu_gb, f1), best.t, best.p, best.zero);
+		eng_reason(r, "%T does not fit one %d-GPU node: %d GPUs hold it at %F GB each (TP%d PP%d ZeRO-%d)",
+			   WHAT, x.node, G, r->mem_per_gpu_gb, best.t, best.p, best.zero);
 	} else if (best.elem > 0.25 * best.step) {
 		r->binding = RES_BANDWIDTH;
-		snprintf(r->reason, sizeof r->reason,
-			 "memory traffic outside the matrix units takes %ld%% of each step at %.3g TB/s",
+		eng_reason(r, "memory traffic outside the matrix units takes %ld%% of each step at %G TB/s",
 			 eng_l(100.0 * best.elem / best.step), a->mem_bw_tb_s);
 	} else {
 		r->binding = RES_COMPUTE;
-		snprintf(r->reason, sizeof r->reason,
-			 "compute-bound: %s h on %d GPU%s at %ld%% MFU (%ld TFLOPS %s each)",
-			 eng_fig(r->train_hours, f1), G, eng_s(G), eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12),
+		eng_reason(r, "compute-bound: %F h on %d GPU%s at %ld%% MFU (%ld TFLOPS %s each)",
+			   r->train_hours, G, eng_s(G), eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12),
 			 precision_name(x.pr.compute));
 	}
 }
+#undef WHAT
