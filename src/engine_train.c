@@ -209,9 +209,10 @@ static double mem_gpu(const struct tctx *x, const struct tlayout *l)
 	return state + act + reserve;
 }
 
-static void step_time(const struct tctx *x, int G, struct tlayout *l)
+/* The terms of step_time() before data parallelism, each written once so
+ * that shape_bound() rounds them exactly as step_time() does. */
+static void step_work(const struct tctx *x, int G, struct tlayout *l)
 {
-	const struct catalog_model *m = x->m;
 	/* The fullest pipeline stage sets the pace (imb = 1 when p divides
 	 * the layers). */
 	l->compute = x->hw_tok * x->gbt / (G * x->peak * x->eff) * l->imb;
@@ -220,16 +221,50 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 	/* 1F1B bubble (p-1)/(m+p-1) of the pipeline's time, i.e. (p-1)/m of
 	 * the work; interleaving v chunks per GPU divides it by v. */
 	l->bubble = l->p > 1 ? work * (l->p - 1) / ((double)l->m * l->v) : 0;
+}
 
+static double tp_comm_s(const struct tctx *x, const struct tlayout *l)
+{
+	const struct catalog_model *m = x->m;
 	double msg = x->b * x->s * m->hidden * 2.0;
 	int ars = x->w->recompute == RECOMPUTE_FULL ? 6 : 4;
 	double link = l->link_t;
-	l->tp_comm = l->t > 1 ? (double)l->m * ((double)m->layers / l->p * l->imb) * ars *
-				eng_ring_allreduce_s(msg, l->t, link, x->lat) : 0;
+	return l->t > 1 ? (double)l->m * ((double)m->layers / l->p * l->imb) * ars *
+			  eng_ring_allreduce_s(msg, l->t, link, x->lat) : 0;
+}
 
-	bool one_node = l->t * l->p * l->d <= x->node;
+static double pp_comm_s(const struct tctx *x, const struct tlayout *l)
+{
+	double msg = x->b * x->s * x->m->hidden * 2.0;
 	double pp_bw = l->t * l->p <= x->node ? x->link2 : x->nic_bw;
-	l->pp_comm = l->p > 1 ? (double)l->m * 2.0 * l->v * (msg / pp_bw + x->lat) : 0;
+	return l->p > 1 ? (double)l->m * 2.0 * l->v * (msg / pp_bw + x->lat) : 0;
+}
+
+/* A lower bound on the step of every layout of a (t, p, d) shape, v from
+ * 1 to vmax, any ZeRO stage: the step adds work, bubble, TP, PP and the
+ * exposed DP time in that order, none of them negative (latency >= 0,
+ * overlap <= 1), and rounding is monotone, so the same sum with the least
+ * bubble (most virtual stages), the least PP time (v = 1) and no DP time
+ * is never above the step step_time() computes. */
+static double shape_bound(const struct tctx *x, int G, const struct tlayout *shape, int vmax)
+{
+	struct tlayout l = *shape;
+	l.v = vmax;
+	step_work(x, G, &l);
+	double tp = tp_comm_s(x, &l);
+	l.v = 1;
+	double pp = pp_comm_s(x, &l);
+	double work = l.compute + l.elem;
+	return work + l.bubble + tp + pp;
+}
+
+static void step_time(const struct tctx *x, int G, struct tlayout *l)
+{
+	step_work(x, G, l);
+	double work = l->compute + l->elem;
+	l->tp_comm = tp_comm_s(x, l);
+	bool one_node = l->t * l->p * l->d <= x->node;
+	l->pp_comm = pp_comm_s(x, l);
 
 	l->dp_comm = 0;
 	if (l->d > 1) {
@@ -249,11 +284,18 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 	l->step = work + l->bubble + l->tp_comm + l->pp_comm + l->dp_exposed;
 }
 
-/* Fastest fitting layout on G GPUs; false if none fits. */
+/* Fastest fitting layout on G GPUs; false if none fits.  *min_mem, the
+ * least memory any layout needs, is what the callers report when none
+ * fits; once a layout fits nobody reads it, so shapes that cannot win are
+ * skipped without sizing their memory. */
 static bool search(const struct tctx *x, int G, struct tlayout *best, double *min_mem)
 {
 	bool found = false;
 	*min_mem = INFINITY;
+	/* Bound and prune (see shape_bound()): a shape whose bound exceeds
+	 * the best step x 1.0001 can neither beat the best nor tie with it,
+	 * so skipping it changes nothing. */
+	bool prune_ok = x->lat >= 0 && x->overlap <= 1;
 	for (int t = 1; t <= x->tmax && t <= G; t *= 2) {
 		if (!eng_tp_valid(x->m, t))
 			continue;
@@ -274,6 +316,18 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 			 * is tried here, so skipping is exact, min_mem included.  Most (t, p) on too
 			 * few GPUs end here, which halves a training evaluation. */
 			struct tlayout lean = { .t = t, .p = p, .v = 1, .d = d, .ep = ep, .m = mb, .imb = imb };
+			int lps = (x->m->layers + p - 1) / p;
+			if (found && prune_ok) {
+				int vmax = 1;
+				for (int v = 8; v > 1; v--)
+					if (p > 1 && v <= lps && lps % v == 0) {
+						vmax = v;
+						break;
+					}
+				lean.link_t = link_t;
+				if (shape_bound(x, G, &lean, vmax) > best->step * 1.0001)
+					continue;
+			}
 			double lowest = INFINITY;
 			bool nan = false;
 			int zmax = d == 1 ? 0 : 3;
@@ -292,7 +346,6 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 			/* Virtual stages: 1, or the chunks of layers per GPU
 			 * (up to 8, dividing the fullest stage's layers) when
 			 * there is a pipeline to interleave. */
-			int lps = (x->m->layers + p - 1) / p;
 			for (int v = 1; v <= 8 && v <= lps; v++) {
 				if (lps % v || (v > 1 && p == 1))
 					continue;
