@@ -245,12 +245,18 @@ static void layout_init(const struct ictx *x, int t, int pp, struct ilayout *l)
 	l->kv_res_gpu = x->w->concurrency_max ? l->kv_mean_gpu : l->kv_full_gpu;
 	l->fits_one = room >= l->kv_full_gpu;
 	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)eng_fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
-	double c1 = comm_s(x, l, 1.0 / pp, pp), c2 = comm_s(x, l, 2.0 / pp, pp);
-	l->k_x = c2 - c1;
-	l->c0 = c1 - l->k_x;
-	double p1 = comm_s(x, l, x->I / pp, 1), p2 = comm_s(x, l, 2.0 * x->I / pp, 1);
-	l->cb = (p2 - p1) / x->I;
-	l->ca = p1 - l->cb * x->I;
+	/* The linear communication terms serve speed_bound() only, i.e. a
+	 * per-user speed target. */
+	if (x->w->tokens_per_s_per_user > 0) {
+		double c1 = comm_s(x, l, 1.0 / pp, pp), c2 = comm_s(x, l, 2.0 / pp, pp);
+		l->k_x = c2 - c1;
+		l->c0 = c1 - l->k_x;
+		double p1 = comm_s(x, l, x->I / pp, 1), p2 = comm_s(x, l, 2.0 * x->I / pp, 1);
+		l->cb = (p2 - p1) / x->I;
+		l->ca = p1 - l->cb * x->I;
+	} else {
+		l->k_x = l->c0 = l->cb = l->ca = 0;
+	}
 	l->ttft_s = prefill_s(x, l, x->I, false);
 	l->ttft_ok = !(x->w->ttft_ms > 0) || l->ttft_s * 1000.0 <= x->w->ttft_ms;
 	l->btps = x->w->tokens_per_s_per_user > 0 ? batch_for_speed(x, l, x->w->tokens_per_s_per_user)

@@ -111,16 +111,17 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 	}
 }
 
-/* engine_evaluate() with the reason kept unwritten. */
+/* engine_evaluate() with the reason kept unwritten; invalid is why the
+ * workload is not valid (engine_workload_valid(), checked once per run),
+ * or NULL. */
 static void evaluate(const struct catalog *c, const struct workload *w,
-		     const struct catalog_accel *a, struct engine_result *out)
+		     const struct catalog_accel *a, struct engine_result *out, const char *invalid)
 {
 	eng_result_clear(out, a);
 	out->cls = w->cls;
-	char why[160];
-	if (!engine_workload_valid(w, why, sizeof why)) {
+	if (invalid) {
 		out->fits = false;
-		snprintf(out->reason, sizeof out->reason, "%s", why);
+		snprintf(out->reason, sizeof out->reason, "%s", invalid);
 		return;
 	}
 	if (w->cls == WL_INFERENCE)
@@ -154,7 +155,9 @@ static void evaluate(const struct catalog *c, const struct workload *w,
 void engine_evaluate(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, struct engine_result *out)
 {
-	evaluate(c, w, a, out);
+	char why[160];
+	bool valid = engine_workload_valid(w, why, sizeof why);
+	evaluate(c, w, a, out, valid ? NULL : why);
 	eng_reason_write(out);
 }
 
@@ -269,8 +272,10 @@ void engine_run(const struct catalog *c, const struct workload *w, struct engine
 {
 	engine_requirements(c, w, &r->req);
 	size_t n = c->n_accels < r->cap_ ? c->n_accels : r->cap_;
+	char why[160];
+	bool valid = engine_workload_valid(w, why, sizeof why);
 	for (size_t i = 0; i < n; i++) {
-		evaluate(c, w, &c->accels[i], &r->scratch_[i]);
+		evaluate(c, w, &c->accels[i], &r->scratch_[i], valid ? NULL : why);
 		if (!r->lazy_reasons)
 			eng_reason_write(&r->scratch_[i]);
 		r->order_[i] = i;
