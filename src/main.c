@@ -22,6 +22,7 @@ static void usage(FILE *f)
 	      "Wizard options:\n"
 	      "      --catalog DIR     read the catalog from DIR\n"
 	      "      --scenario FILE   open the wizard with a saved scenario\n"
+	      "      --prices FILE     price list (CSV) for the wizard's BOM preview and export\n"
 	      "      --theme NAME|FILE colour theme (dark, light, high-contrast, mono)\n"
 	      "      --ascii           draw bars and borders with ASCII only\n"
 	      "  -h, --help            display this help and exit\n"

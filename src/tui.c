@@ -453,11 +453,13 @@ static void run_test_keys(struct tui *t, long n, unsigned long long seed)
 
 static void usage(FILE *f)
 {
-	fputs("Usage: accelsizer [--catalog DIR] [--scenario FILE] [--theme NAME|FILE] [--ascii]\n"
+	fputs("Usage: accelsizer [--catalog DIR] [--scenario FILE] [--prices FILE] [--theme NAME|FILE] [--ascii]\n"
 	      "Open the sizing wizard: workload, binding constraint, silicon, node, validate.\n"
 	      "\n"
 	      "  --catalog DIR      read the catalog from DIR\n"
 	      "  --scenario FILE    start from a saved scenario\n"
+	      "  --prices FILE      price list (CSV) for the BOM preview and export, as\n"
+	      "                     'accelsizer bom --prices'\n"
 	      "  --theme NAME|FILE  colour theme: dark (default), light, high-contrast, mono,\n"
 	      "                     or a theme file; $ACCELSIZER_THEME also chooses one;\n"
 	      "                     NO_COLOR or a terminal without colours means mono\n"
@@ -468,7 +470,7 @@ static void usage(FILE *f)
 }
 
 struct options {
-	const char *catalog, *scenario, *theme;
+	const char *catalog, *scenario, *theme, *prices;
 	bool ascii;
 };
 
@@ -478,6 +480,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "catalog", required_argument, NULL, 'C' },
 		{ "scenario", required_argument, NULL, 'S' },
 		{ "theme", required_argument, NULL, 'T' },
+		{ "prices", required_argument, NULL, 'P' },
 		{ "ascii", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -491,6 +494,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'C': o->catalog = optarg; break;
 		case 'S': o->scenario = optarg; break;
 		case 'T': o->theme = optarg; break;
+		case 'P': o->prices = optarg; break;
 		case 'A': o->ascii = true; break;
 		case 'h': usage(stdout); return EXIT_OK + 100;
 		case ':':
@@ -668,6 +672,15 @@ int tui_main(int argc, char **argv)
 			goto out_scenario;
 		}
 	}
+	prices_init(&t->prices);
+	if (o.prices) {
+		char err[512];
+		if (!prices_load(o.prices, &t->prices, err, sizeof err)) {
+			fprintf(stderr, "accelsizer: %s\n", err);
+			goto out_scenario;
+		}
+		t->have_prices = true;
+	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fputs("accelsizer: the wizard needs a terminal; use 'accelsizer recommend' for scripts\n", stderr);
 		goto out_scenario;
@@ -732,6 +745,7 @@ int tui_main(int argc, char **argv)
 	tui_step5_fini(t);
 	engine_report_fini(&t->rep);
 out_scenario:
+	prices_fini(&t->prices);
 	scenario_fini(&t->sc);
 out_catalog:
 	catalog_free(t->cat);

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 
 #include "engine.h"
+#include "prices.h"
 #include "scenario.h"
 #include "theme.h"
 #include "tui_actions.h"
@@ -153,6 +154,8 @@ struct tui {
 	char scenario_path[PATH_MAX];
 
 	struct tui_bom *bom;		/* step 5's preview (tui_step5.c) */
+	struct prices prices;		/* --prices: the same overrides as `bom --prices` */
+	bool have_prices;
 
 	bool test_mode;			/* ACCELSIZER_TEST_KEYS: no files written */
 

@@ -56,7 +56,8 @@ void tui_step5_refresh(struct tui *t)
 			 r->reason);
 		return;
 	}
-	b->ok = bom_build(t->cat, &t->sc.w, r, NULL, &b->bom, b->err, sizeof b->err);
+	b->ok = bom_build(t->cat, &t->sc.w, r, t->have_prices ? &t->prices : NULL, &b->bom,
+			  b->err, sizeof b->err);
 }
 
 /* "~/x" -> "$HOME/x", as a shell would. */

@@ -1,0 +1,46 @@
+#!/bin/sh
+# The wizard's --prices: the same price list `accelsizer bom --prices` reads
+# drives the BOM preview and export, and a bad one is refused before the
+# screen opens.
+. "$TOP_SRCDIR/tests/tui/lib-tmux.sh"
+
+SCEN="$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml"
+printf 'sku,unit_price_usd,discount_pct\nh100-sxm,27500,10\n' >"$TMPD/prices.csv"
+
+# refused before the terminal is touched (no tty needed for that)
+printf 'sku,unit_price_usd\nh100-sxm,-5\n' >"$TMPD/bad-prices.csv"
+run "$ACCELSIZER" --prices "$TMPD/bad-prices.csv"
+check "a bad price list: exit 2" rc 2
+check "a bad price list: file and record named" contains "$err" "$TMPD/bad-prices.csv:record 2:"
+run "$ACCELSIZER" --prices "$TMPD/none.csv"
+check "a missing price list: exit 2" rc 2
+check "a missing price list: path named" contains "$err" "$TMPD/none.csv"
+run "$ACCELSIZER" --help
+check "--help lists --prices" contains "$out" "--prices FILE"
+
+tui_start 120 40 --scenario "$SCEN" --prices "$TMPD/prices.csv"
+tui_wait "Input tokens"
+tui_keys 5
+tui_wait "Validation plan"
+tui_keys e
+check_screen "e prompts with the default BOM path" "Export BOM to: ./accelsizer-bom.csv"
+tui_keys C-u
+tui_type "$TMPD/wizard-bom.csv"
+tui_keys Enter
+check_screen_re "exported" "Exported [0-9]+ BOM lines to $TMPD/wizard-bom.csv"
+check "the price list's discounted GPU price is used" matches "$(cat "$TMPD/wizard-bom.csv" 2>/dev/null)" '^[0-9]+,accelerator,h100-sxm,.*,24750\.00,'
+
+run "$ACCELSIZER" bom --scenario "$SCEN" --prices "$TMPD/prices.csv" -o "$TMPD/cli-bom.csv"
+check "accelsizer bom --prices on the same scenario" rc 0
+if cmp -s "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv"; then
+	tap_ok "the wizard's priced BOM is the CLI's, byte for byte"
+else
+	tap_not_ok "the wizard's priced BOM is the CLI's, byte for byte" "$(diff "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv" | head -n 10)"
+fi
+tui_keys q
+tui_settle
+case $screen in *"Quit without saving"*) tui_keys y ;; esac
+tui_exit_status
+check "quits cleanly" equals "$rc" "0"
+
+done_testing
