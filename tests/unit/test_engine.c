@@ -1001,6 +1001,117 @@ START_TEST(check_llama31_405b_pretraining)
 }
 END_TEST
 
+
+/* The first n - 1 bytes of s, as snprintf into n bytes would leave them. */
+static const char *cut(char *dst, const char *s, size_t n)
+{
+	size_t len = strlen(s);
+	if (len > n - 1)
+		len = n - 1;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+	return dst;
+}
+
+/* Reasons kept as format + figures (eng_reason) write the same text as
+ * snprintf with the figures formatted as before: eng_fig for %F, %.3g for
+ * %G, the "<model><suffix> at <precision>" label in 48 (%M) or 64 (%T)
+ * bytes, and truncation at reason[]'s size or the caller's buffer. */
+START_TEST(reason_text_as_snprintf)
+{
+	struct engine_result r;
+	char got[256], want[256], full[512], f1[ENG_FIG], f2[ENG_FIG], label[64], l2[64], size[16];
+	memset(&r, 0, sizeof r);
+
+	eng_reason(&r, "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica): %F GB, %F ms, %G TB/s, %ld%%",
+		   3, "s", "", 12L, -40L, 4L, 8, 1234.567, 0.0123, 4.8, 97L);
+	ck_assert_str_eq(r.reason, "");
+	snprintf(want, sizeof r.reason, "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica): %s GB, %s ms, %.3g TB/s, %ld%%",
+		 3, "s", "", 12L, -40L, 4L, 8, eng_fig(1234.567, f1), eng_fig(0.0123, f2), 4.8, 97L);
+	ck_assert_str_eq(engine_result_reason(&r, got, sizeof got), want);
+
+	/* labels: a long name is cut where the label buffer ended; a model
+	 * without a name shows its size */
+	const char *longname = "A Model Name Long Enough To Fill The Label Buffer Twice Over";
+	eng_reason(&r, "%M needs %F GB; %T does not fit", longname, 7e10, "", "fp16", 140.0, longname, 7e10,
+		   " LoRA", "bf16");
+	snprintf(full, sizeof full, "%s%s at %s", longname, "", "fp16");
+	cut(label, full, 48);
+	snprintf(full, sizeof full, "%s%s at %s", longname, " LoRA", "bf16");
+	cut(l2, full, 64);
+	snprintf(full, sizeof full, "%s needs %s GB; %s does not fit", label, eng_fig(140.0, f1), l2);
+	cut(want, full, sizeof r.reason);
+	ck_assert_str_eq(engine_result_reason(&r, got, sizeof got), want);
+	eng_reason(&r, "%M", "", 1.5e9, "", "int4");
+	eng_params_label(1.5e9, size, sizeof size);
+	snprintf(want, sizeof want, "%s at int4", size);
+	ck_assert_str_eq(engine_result_reason(&r, got, sizeof got), want);
+
+	/* truncation: at reason[]'s size, and at a smaller buffer */
+	char big[300];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	eng_reason(&r, "start %s end", big);
+	snprintf(full, sizeof full, "start %s end", big);
+	cut(want, full, sizeof r.reason);
+	ck_assert_uint_eq(strlen(engine_result_reason(&r, got, sizeof got)), sizeof r.reason - 1);
+	ck_assert_str_eq(got, want);
+	ck_assert_str_eq(engine_result_reason(&r, got, 8), "start x");
+
+	/* written into reason[], the text stays and the format goes */
+	eng_reason(&r, "TP%d all-reduces over %s take %ld%% of each decode step", 8, "NVLink", 31L);
+	eng_reason_write(&r);
+	ck_assert_ptr_null(r.reason_fmt);
+	ck_assert_str_eq(r.reason, "TP8 all-reduces over NVLink take 31% of each decode step");
+	ck_assert_ptr_eq(engine_result_reason(&r, got, sizeof got), r.reason);
+}
+END_TEST
+
+/* A report with lazy reasons (sweep) gives every result the same reason
+ * text as one that writes them, in every class and for results that fit,
+ * do not fit, fall back or are filtered. */
+START_TEST(lazy_reasons_match_written)
+{
+	struct workload ws[8];
+	for (int i = 0; i < 8; i++)
+		engine_workload_init(&ws[i], cat);
+	ws[1].tokens_per_s_per_user = 30;
+	ws[1].ttft_ms = 300;
+	ws[2].concurrency_max = true;
+	ws[2].precision = ws[2].kv_precision = PREC_FP8;
+	ws[3].model = M("llama-3.1-405b");
+	ws[3].target_tokens_per_s = 20000;
+	ws[3].max_power_kw = 20;
+	engine_workload_class_defaults(&ws[4], WL_PRETRAIN);
+	engine_workload_class_defaults(&ws[5], WL_PRETRAIN);
+	ws[5].target_hours = 24 * 20;
+	ws[5].precision = PREC_FP8;
+	engine_workload_class_defaults(&ws[6], WL_FINETUNE);
+	engine_workload_class_defaults(&ws[7], WL_FINETUNE);
+	ws[7].method = FT_QLORA;
+	ws[7].budget_usd = 100000;
+	static char written[64][sizeof rep.results[0].reason];
+	ck_assert_uint_le(cat->n_accels, 64);
+	for (int i = 0; i < 8; i++) {
+		rep.lazy_reasons = false;
+		engine_run(cat, &ws[i], &rep);
+		for (size_t k = 0; k < rep.n; k++) {
+			ck_assert_ptr_null(rep.results[k].reason_fmt);
+			ck_assert_msg(rep.results[k].reason[0], "workload %d: %s has no reason", i,
+				      rep.results[k].accel->id);
+			memcpy(written[k], rep.results[k].reason, sizeof written[k]);
+		}
+		rep.lazy_reasons = true;
+		engine_run(cat, &ws[i], &rep);
+		for (size_t k = 0; k < rep.n; k++) {
+			char buf[sizeof rep.results[0].reason];
+			ck_assert_str_eq(engine_result_reason(&rep.results[k], buf, sizeof buf), written[k]);
+		}
+	}
+	rep.lazy_reasons = false;
+}
+END_TEST
+
 int main(void)
 {
 	load_catalog();
@@ -1034,6 +1145,8 @@ int main(void)
 	ADD(s, validation_plan_thresholds);
 	ADD(s, pcie_generation_per_accelerator);
 	ADD(s, figures_do_not_round_to_nothing);
+	ADD(s, reason_text_as_snprintf);
+	ADD(s, lazy_reasons_match_written);
 	ADD(s, reasons_singular_and_sub_gb);
 	ADD(s, calibration_mlperf_h100);
 	ADD(s, calibration_mlperf_mi300x);
