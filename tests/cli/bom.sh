@@ -105,7 +105,16 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 fi
 if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
-	run $as_user "$ACCELSIZER" bom --scenario "$SCEN" -o "$TMPD/w/ro/bom.csv" --summary "$TMPD/w/s2.txt"
+	# The checkout may sit where nobody cannot read (a clone under /root):
+	# give that user its own readable copy of the binary, catalog and scenario.
+	nb_bin=$ACCELSIZER nb_cat=$ACCELSIZER_CATALOG nb_scen=$SCEN
+	if [ -n "$as_user" ]; then
+		mkdir "$TMPD/nb" && cp "$ACCELSIZER" "$TMPD/nb/accelsizer" &&
+			cp -R "$ACCELSIZER_CATALOG" "$TMPD/nb/catalog" && cp "$SCEN" "$TMPD/nb/scen.yaml" &&
+			chmod -R a+rX "$TMPD/nb"
+		nb_bin=$TMPD/nb/accelsizer nb_cat=$TMPD/nb/catalog nb_scen=$TMPD/nb/scen.yaml
+	fi
+	run $as_user env ACCELSIZER_CATALOG="$nb_cat" "$nb_bin" bom --scenario "$nb_scen" -o "$TMPD/w/ro/bom.csv" --summary "$TMPD/w/s2.txt"
 	check "unwritable folder: exit 2" rc 2
 	check "unwritable folder: message" equals "$err" "accelsizer: cannot write '$TMPD/w/ro/bom.csv': Permission denied"
 	check "unwritable folder: old file kept" equals "$(cat ro/bom.csv)" "old"
