@@ -425,6 +425,23 @@ static void fewest_gpus(const struct ictx *x, const struct ilayout *ls, int n, l
  * size for a custom model without one. */
 #define LABEL(x) (x)->m->name, (x)->m->params, "", precision_name((x)->pr.used)
 
+/* Why no layout of g GPUs holds even one sequence: the weights alone, or
+ * (what surprises people) the runtime workspace and KV cache on top of a
+ * share of weights that would fit by itself. */
+static void reason_no_fit(const struct ictx *x, const struct ilayout *l, struct engine_result *r)
+{
+	double w_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
+	if (l->w_gpu > x->usable)
+		eng_reason(r, "%M needs %F GB of weights: more than %d x %ld GB GPU%s (%F GB usable)",
+			   LABEL(x), w_gb, l->g, eng_l(x->a->mem_gb), eng_s(l->g),
+			   l->g * x->usable / ENG_GB);
+	else
+		eng_reason(r, "%M: %F GB of weights on %d x %ld GB GPU%s is %F GB each; with %F GB of "
+			   "runtime workspace and %F GB of KV per sequence that exceeds %F GB usable",
+			   LABEL(x), w_gb, l->g, eng_l(x->a->mem_gb), eng_s(l->g), l->w_gpu / ENG_GB,
+			   l->fixed_gpu / ENG_GB, l->kv_full_gpu / ENG_GB, x->usable / ENG_GB);
+}
+
 /* Fills r for layout l running batches of b in rep replicas.  Returns the
  * prefill of the other b - 1 users' prompts (see user_tps()), which the
  * binding test needs too. */
@@ -527,12 +544,14 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 					mem = false;
 			r->fits = false;
 			r->binding = mem ? RES_MEMORY : RES_COMPUTE;
-			if (mem)
-				eng_reason(r, "%M needs %F GB of weights: more than %d x %ld GB GPU%s (%F GB usable)",
-					   LABEL(x), x->m->params * x->pr.weight_bytes / ENG_GB, x->fixed_gpus,
-					   eng_l(x->a->mem_gb), eng_s(x->fixed_gpus),
-					   x->fixed_gpus * x->usable / ENG_GB);
-			else
+			if (mem) {
+				/* the largest layout inside the GPUs given */
+				int k = 0;
+				for (int i = 0; i < n; i++)
+					if (ls[i].g <= x->fixed_gpus && ls[i].g >= ls[k].g)
+						k = i;
+				reason_no_fit(x, &ls[k], r);
+			} else
 				eng_reason(r, "%d GPU%s cannot meet the TTFT target of %F ms", x->fixed_gpus,
 					   eng_s(x->fixed_gpus), w->ttft_ms);
 			return;
@@ -796,14 +815,19 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 		return;
 	}
 	if (!any_fit) {
-		const struct ilayout *l = &ls[n - 1];
+		/* Show the largest layout tried, or with --gpus the largest inside
+		 * the GPUs given, so the figures match what the user asked. */
+		int k = n - 1;
+		if (x.fixed_gpus)
+			for (int i = 0; i < n; i++)
+				if (ls[i].g <= x.fixed_gpus && (ls[k].g > x.fixed_gpus || ls[i].g >= ls[k].g))
+					k = i;
+		const struct ilayout *l = &ls[k];
 		r->fits = false;
 		r->binding = RES_MEMORY;
 		fill_common(&x, l, 1, 1, r);
 		r->mem_required_gb = x.m->params * x.pr.weight_bytes / ENG_GB;
-		eng_reason(r, "%M needs %F GB of weights: more than %d x %ld GB GPU%s (%F GB usable)",
-			   LABEL(&x), x.m->params * x.pr.weight_bytes / ENG_GB, l->g, eng_l(a->mem_gb),
-			   eng_s(l->g), l->g * x.usable / ENG_GB);
+		reason_no_fit(&x, l, r);
 		return;
 	}
 	if (w->concurrency_max)

@@ -254,4 +254,14 @@ check "validate says it needs --accelerator" contains "$err" "--accelerator"
 run $A validate --model llama-3.1-405b --precision bf16 --accelerator l4 --gpus 1
 check "validate of an unfit accelerator exits 1" rc 1
 
+# No layout holds one sequence: the reason names the GPUs the user gave,
+# and says when it is the workspace, not the weights, that does not fit.
+run "$ACCELSIZER" recommend --model llama-3.1-70b --accelerator l4 --gpus 1 --format csv
+check "--gpus 1 too small: exit 1" rc 1
+check "--gpus 1 too small: the row keeps 1 GPU" matches "$out" '^"[0-9a-z]*","l4","[^"]*","1",'
+check "--gpus 1 too small: reason names 1 GPU" contains "$out" "needs 141 GB of weights: more than 1 x 24 GB GPU (22 GB usable)"
+run "$ACCELSIZER" recommend --model llama-3.1-70b --accelerator l4 --gpus 8
+check "weights fit 8 GPUs but not with workspace: exit 1" rc 1
+check "weights fit 8 GPUs but not with workspace: why" contains "$err" "141 GB of weights on 8 x 24 GB GPUs is 18 GB each; with 6.6 GB of runtime workspace and 0.1 GB of KV per sequence that exceeds 22 GB usable"
+
 done_testing
