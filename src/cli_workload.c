@@ -70,6 +70,8 @@ static size_t decimal_len(const char *s)
 
 static bool number_in_range(const char *flag, const char *s, double v, double min, double max)
 {
+	if (max == HUGE_VAL)
+		return true;	/* the caller checks the engine's table */
 	if (!isfinite(v) || v < min || v > max) {
 		fprintf(stderr, PROG ": %s: '%s' is out of range (%g to %g)\n", flag, s, min, max);
 		return false;
@@ -120,6 +122,49 @@ bool cli_parse_tokens(const char *flag, const char *s, double min, double max, d
 		v = INFINITY;
 	v *= scale;
 	if (!number_in_range(flag, s, v, min, max))
+		return false;
+	*out = v;
+	return true;
+}
+
+/* ---- fields bounded by the engine's table (engine_limits.c) ----
+ * The same bounds and the same range text as the wizard and scenario files:
+ * "accelsizer: --input-tokens: '0' is out of range (1 to 100000000)". */
+
+static bool field_in_range(const char *key, const char *flag, const char *s, double v)
+{
+	const struct engine_field_limit *l = engine_field_limit(key);
+	char why[112];
+	if (!l)
+		abort();	/* every bounded option is in the table */
+	if (engine_field_check(l, v, why, sizeof why))
+		return true;
+	fprintf(stderr, PROG ": %s: '%s' is %s\n", flag, s, why);
+	return false;
+}
+
+static bool field_whole(const char *key, const char *flag, const char *s, long *out)
+{
+	/* the range first, so that a number too large for a long gets the
+	 * table's range too */
+	if (s && *s && strspn(s, "0123456789") == strlen(s) && !field_in_range(key, flag, s, strtod(s, NULL)))
+		return false;
+	return cli_parse_whole(flag, s, 0, LONG_MAX, out);
+}
+
+static bool field_number(const char *key, const char *flag, const char *s, double *out)
+{
+	double v;
+	if (!cli_parse_number(flag, s, 0, HUGE_VAL, &v) || !field_in_range(key, flag, s, v))
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool field_tokens(const char *key, const char *flag, const char *s, double *out)
+{
+	double v;
+	if (!cli_parse_tokens(flag, s, 0, HUGE_VAL, &v) || !field_in_range(key, flag, s, v))
 		return false;
 	*out = v;
 	return true;
@@ -196,17 +241,14 @@ static bool set_kv_precision(struct ctx *k, const char *f, const char *v)
 	return parse_prec(f, v, &k->w->kv_precision);
 }
 
-/* Context lengths: up to 10M tokens covers every model in sight. */
-#define MAX_CTX 10000000L
-
 static bool set_input(struct ctx *k, const char *f, const char *v)
 {
-	return cli_parse_whole(f, v, 1, MAX_CTX, &k->w->input_tokens);
+	return field_whole("input_tokens", f, v, &k->w->input_tokens);
 }
 
 static bool set_output(struct ctx *k, const char *f, const char *v)
 {
-	return cli_parse_whole(f, v, 1, MAX_CTX, &k->w->output_tokens);
+	return field_whole("output_tokens", f, v, &k->w->output_tokens);
 }
 
 static bool set_concurrency(struct ctx *k, const char *f, const char *v)
@@ -220,7 +262,7 @@ static bool set_concurrency(struct ctx *k, const char *f, const char *v)
 		fprintf(stderr, PROG ": %s: '%s' is not a whole number or 'max'\n", f, v);
 		return false;
 	}
-	if (!cli_parse_whole(f, v, 1, 100000000L, &n))
+	if (!field_whole("concurrency", f, v, &n))
 		return false;
 	k->w->concurrency = n;
 	k->w->concurrency_max = false;
@@ -229,23 +271,23 @@ static bool set_concurrency(struct ctx *k, const char *f, const char *v)
 
 static bool set_tps_user(struct ctx *k, const char *f, const char *v)
 {
-	return cli_parse_number(f, v, 0, 1e6, &k->w->tokens_per_s_per_user);
+	return field_number("tokens_per_s_per_user", f, v, &k->w->tokens_per_s_per_user);
 }
 
 static bool set_ttft(struct ctx *k, const char *f, const char *v)
 {
-	return cli_parse_number(f, v, 0, 1e7, &k->w->ttft_ms);
+	return field_number("ttft_ms", f, v, &k->w->ttft_ms);
 }
 
 static bool set_target_tps(struct ctx *k, const char *f, const char *v)
 {
-	return cli_parse_number(f, v, 0, 1e12, &k->w->target_tokens_per_s);
+	return field_number("target_tokens_per_s", f, v, &k->w->target_tokens_per_s);
 }
 
 static bool set_spare(struct ctx *k, const char *f, const char *v)
 {
 	long n;
-	if (!cli_parse_whole(f, v, 0, 1000, &n))
+	if (!field_whole("spare_nodes", f, v, &n))
 		return false;
 	k->w->spare_nodes = (int)n;
 	return true;
@@ -253,26 +295,18 @@ static bool set_spare(struct ctx *k, const char *f, const char *v)
 
 static bool set_tokens(struct ctx *k, const char *f, const char *v)
 {
-	return cli_parse_tokens(f, v, 1, 1e16, &k->w->tokens);
+	return field_tokens("tokens", f, v, &k->w->tokens);
 }
 
 static bool set_epochs(struct ctx *k, const char *f, const char *v)
 {
-	double e;
-	if (!cli_parse_number(f, v, 0, 1e4, &e))
-		return false;
-	if (!(e > 0)) {
-		fprintf(stderr, PROG ": %s: must be above zero\n", f);
-		return false;
-	}
-	k->w->epochs = e;
-	return true;
+	return field_number("epochs", f, v, &k->w->epochs);
 }
 
 static bool set_days(struct ctx *k, const char *f, const char *v)
 {
 	double d;
-	if (!cli_parse_number(f, v, 0, 36525, &d))
+	if (!field_number("days", f, v, &d))
 		return false;
 	k->w->target_hours = d * 24.0;
 	return true;
@@ -280,17 +314,17 @@ static bool set_days(struct ctx *k, const char *f, const char *v)
 
 static bool set_hours(struct ctx *k, const char *f, const char *v)
 {
-	return cli_parse_number(f, v, 0, 876600, &k->w->target_hours);
+	return field_number("target_hours", f, v, &k->w->target_hours);
 }
 
 static bool set_seq(struct ctx *k, const char *f, const char *v)
 {
-	return cli_parse_whole(f, v, 1, MAX_CTX, &k->w->seq_len);
+	return field_whole("seq_len", f, v, &k->w->seq_len);
 }
 
 static bool set_gbt(struct ctx *k, const char *f, const char *v)
 {
-	return cli_parse_tokens(f, v, 1, 1e12, &k->w->global_batch_tokens);
+	return field_tokens("global_batch_tokens", f, v, &k->w->global_batch_tokens);
 }
 
 static bool set_recompute(struct ctx *k, const char *f, const char *v)
@@ -310,7 +344,7 @@ static bool set_method(struct ctx *k, const char *f, const char *v)
 static bool set_rank(struct ctx *k, const char *f, const char *v)
 {
 	long n;
-	if (!cli_parse_whole(f, v, 1, 65536, &n))
+	if (!field_whole("lora_rank", f, v, &n))
 		return false;
 	k->w->lora_rank = (int)n;
 	return true;
@@ -338,12 +372,12 @@ static bool set_form(struct ctx *k, const char *f, const char *v)
 
 static bool set_power(struct ctx *k, const char *f, const char *v)
 {
-	return cli_parse_number(f, v, 0, 1e6, &k->w->max_power_kw);
+	return field_number("max_power_kw", f, v, &k->w->max_power_kw);
 }
 
 static bool set_budget(struct ctx *k, const char *f, const char *v)
 {
-	return cli_parse_number(f, v, 0, 1e12, &k->w->budget_usd);
+	return field_number("budget_usd", f, v, &k->w->budget_usd);
 }
 
 static bool set_accel(struct ctx *k, const char *f, const char *v)
@@ -366,7 +400,7 @@ static bool set_accel(struct ctx *k, const char *f, const char *v)
 static bool set_gpus(struct ctx *k, const char *f, const char *v)
 {
 	long n;
-	if (!cli_parse_whole(f, v, 1, 65536, &n))
+	if (!field_whole("gpus", f, v, &n))
 		return false;
 	k->w->gpus = (int)n;
 	k->x->set_gpus = true;

@@ -79,6 +79,9 @@ void cli_workload_usage(FILE *f);
  *   whole numbers: digits only (no sign, spaces, commas), within [min, max];
  *   numbers: plain decimal with optional exponent, finite, within [min, max];
  *   token counts: a number with an optional k, M, B (or G), T suffix.
+ * max HUGE_VAL (numbers, token counts) leaves the range to the caller, who
+ * then gets any value, infinity included: the workload options check it
+ * against the engine's table (engine_field_check()).
  */
 bool cli_parse_whole(const char *flag, const char *s, long min, long max, long *out);
 bool cli_parse_number(const char *flag, const char *s, double min, double max, double *out);

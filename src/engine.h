@@ -84,6 +84,30 @@ void engine_workload_class_defaults(struct workload *w, enum workload_class cls)
 /* Checks ranges a caller cannot express in types; writes why on failure. */
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 
+/*
+ * The one table of the workload's bounds (engine_limits.c), read by the
+ * flags, the wizard, scenario files and engine_workload_valid(), so that
+ * all four accept the same values.  key: the scenario key ("input_tokens",
+ * custom_model's "params_b"); flag: the option without "--", or NULL.
+ * Bounds are in the units the user types (days for "days", billions for
+ * "params_b").  zero_none: 0 is also accepted (no target, no limit).
+ */
+struct engine_field_limit {
+	const char *key, *flag;
+	double min, max;
+	bool integer;
+	bool zero_none;
+	const char *unit;
+};
+/* By scenario key or flag name (with or without "--"); NULL if unknown. */
+const struct engine_field_limit *engine_field_limit(const char *key);
+const struct engine_field_limit *engine_field_limits(size_t *n);
+/* "1 to 100000000" or "0.1 to 100000, or 0 for none"; returns buf. */
+char *engine_field_range(const struct engine_field_limit *l, char *buf, size_t n);
+bool engine_field_ok(const struct engine_field_limit *l, double v);
+/* On failure writes "out of range (RANGE)" or "not a whole number". */
+bool engine_field_check(const struct engine_field_limit *l, double v, char *why, size_t whysz);
+
 /* What the workload needs, independent of the accelerator. */
 struct engine_requirements {
 	double weights_gb;		/* stored weights, whole model */

@@ -98,6 +98,43 @@ static bool fail(char *why, size_t whysz, const char *msg)
 	return false;
 }
 
+/* A field against the table (engine_limits.c): "input_tokens 0 is out of
+ * range (1 to 100000000)". */
+static bool in_limit(const char *key, double v, char *why, size_t whysz)
+{
+	const struct engine_field_limit *l = engine_field_limit(key);
+	char r[112];
+	if (l && engine_field_check(l, v, r, sizeof r))
+		return true;
+	if (!l)
+		snprintf(r, sizeof r, "without a bound (a bug: not in engine_limits.c)");
+	if (why && whysz)
+		snprintf(why, whysz, "%s %.15g is %s", key, v, r);
+	return false;
+}
+
+/* The custom model's figures (a catalog model is within them too: the
+ * catalog's own bounds are narrower), so no figure can overflow. */
+static bool model_in_limits(const struct catalog_model *m, char *why, size_t whysz)
+{
+	return in_limit("params_b", m->params / 1e9, why, whysz) &&
+	       in_limit("active_params_b", m->active_params / 1e9, why, whysz) &&
+	       in_limit("layers", m->layers, why, whysz) &&
+	       in_limit("hidden_size", m->hidden, why, whysz) &&
+	       in_limit("attention_heads", m->heads, why, whysz) &&
+	       in_limit("kv_heads", m->kv_heads, why, whysz) &&
+	       in_limit("head_dim", m->head_dim, why, whysz) &&
+	       in_limit("ffn_size", m->ffn, why, whysz) &&
+	       in_limit("vocab_size", m->vocab, why, whysz) &&
+	       in_limit("max_context", (double)m->max_context, why, whysz) &&
+	       in_limit("experts_total", m->experts, why, whysz) &&
+	       in_limit("experts_active", m->experts_active, why, whysz) &&
+	       in_limit("kv_lora_rank", m->mla_kv_lora_rank, why, whysz) &&
+	       in_limit("qk_rope_head_dim", m->mla_qk_rope_head_dim, why, whysz) &&
+	       in_limit("sliding_window_tokens", m->sliding_window, why, whysz) &&
+	       in_limit("sliding_window_layers", m->sliding_layers, why, whysz);
+}
+
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 {
 	char buf[192];
@@ -109,6 +146,8 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 		return fail(why, whysz, "no model chosen");
 	if (m->params <= 0 || m->layers <= 0 || m->hidden <= 0 || m->heads <= 0 || m->kv_heads <= 0)
 		return fail(why, whysz, "the model's parameters, layers, hidden size and heads must be positive");
+	if (!model_in_limits(m, why, whysz))
+		return false;
 	if (w->precision < 0 || w->precision >= PREC_WORKLOAD_COUNT ||
 	    w->kv_precision < 0 || w->kv_precision >= PREC_WORKLOAD_COUNT)
 		return fail(why, whysz, "unknown precision");
@@ -122,6 +161,11 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 		return fail(why, whysz, "spare nodes must be between 0 and 1000");
 	if (w->max_power_kw < 0 || w->budget_usd < 0)
 		return fail(why, whysz, "power and budget limits cannot be negative");
+	if ((w->gpus != -1 && !in_limit("gpus", w->gpus, why, whysz)) ||
+	    (w->spare_nodes != -1 && !in_limit("spare_nodes", w->spare_nodes, why, whysz)) ||
+	    !in_limit("max_power_kw", w->max_power_kw, why, whysz) ||
+	    !in_limit("budget_usd", w->budget_usd, why, whysz))
+		return false;
 
 	if (w->cls == WL_INFERENCE) {
 		if (w->input_tokens < 1 || w->output_tokens < 1)
@@ -136,6 +180,13 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 		}
 		if (w->tokens_per_s_per_user < 0 || w->ttft_ms < 0 || w->target_tokens_per_s < 0)
 			return fail(why, whysz, "targets cannot be negative");
+		if (!in_limit("input_tokens", (double)w->input_tokens, why, whysz) ||
+		    !in_limit("output_tokens", (double)w->output_tokens, why, whysz) ||
+		    (!w->concurrency_max && !in_limit("concurrency", (double)w->concurrency, why, whysz)) ||
+		    !in_limit("tokens_per_s_per_user", w->tokens_per_s_per_user, why, whysz) ||
+		    !in_limit("ttft_ms", w->ttft_ms, why, whysz) ||
+		    !in_limit("target_tokens_per_s", w->target_tokens_per_s, why, whysz))
+			return false;
 		return true;
 	}
 
@@ -151,6 +202,12 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 		return fail(why, whysz, "the target time cannot be negative");
 	if (w->cls == WL_FINETUNE && w->method != FT_FULL && (w->lora_rank < 1 || w->lora_rank > 65536))
 		return fail(why, whysz, "the LoRA rank must be between 1 and 65536");
+	if (!in_limit("tokens", w->tokens, why, whysz) ||
+	    (w->cls == WL_FINETUNE && !in_limit("epochs", w->epochs, why, whysz)) ||
+	    !in_limit("target_hours", w->target_hours, why, whysz) ||
+	    !in_limit("seq_len", (double)w->seq_len, why, whysz) ||
+	    !in_limit("global_batch_tokens", w->global_batch_tokens, why, whysz))
+		return false;
 	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4) {
 		snprintf(buf, sizeof buf,
 			 "%s is an inference format: train at bf16, fp16 or fp8 (QLoRA stores the base in 4 bit by itself)",

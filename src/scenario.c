@@ -7,6 +7,7 @@
 #include "scenario.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -35,43 +36,40 @@ struct field {
 	enum ftype type;
 	size_t off;
 	unsigned classes;		/* where the summary shows it */
-	double max;			/* F_LONG, F_DOUBLE, F_CONCURRENCY: the
-					 * largest value the CLI flags
-					 * (cli_workload.c) or the wizard's
-					 * fields (tui_step1.c) accept, so that
-					 * whatever they save reopens, and no
-					 * file feeds the engine figures that
-					 * overflow its arithmetic */
 };
+/* Numbers are checked against the engine's table (engine_limits.c), the
+ * bounds the CLI flags and the wizard use too, so whatever they save
+ * reopens and no file feeds the engine figures that overflow its
+ * arithmetic. */
 
 #define W(f) offsetof(struct workload, f)
 static const struct field fields[] = {
-	{ "workload", "class", F_CLASS, W(cls), C_ALL, 0 },
+	{ "workload", "class", F_CLASS, W(cls), C_ALL },
 	/* model / custom_model are handled by hand: they are a choice. */
-	{ "workload", "precision", F_PREC, W(precision), C_ALL, 0 },
-	{ "workload", "kv_precision", F_PREC, W(kv_precision), C_INF, 0 },
-	{ "workload", "input_tokens", F_LONG, W(input_tokens), C_INF, 1e8 },
-	{ "workload", "output_tokens", F_LONG, W(output_tokens), C_INF, 1e8 },
-	{ "workload", "concurrency", F_CONCURRENCY, W(concurrency), C_INF, 1e8 },
-	{ "workload", "tokens_per_s_per_user", F_DOUBLE, W(tokens_per_s_per_user), C_INF, 1e6 },
-	{ "workload", "ttft_ms", F_DOUBLE, W(ttft_ms), C_INF, 1e7 },
-	{ "workload", "target_tokens_per_s", F_DOUBLE, W(target_tokens_per_s), C_INF, 1e12 },
-	{ "workload", "tokens", F_DOUBLE, W(tokens), C_PRE | C_FT, 1e16 },
-	{ "workload", "epochs", F_DOUBLE, W(epochs), C_FT, 1e4 },
-	{ "workload", "target_hours", F_DOUBLE, W(target_hours), C_PRE | C_FT, 876600 },
-	{ "workload", "seq_len", F_LONG, W(seq_len), C_PRE | C_FT, 1e8 },
-	{ "workload", "global_batch_tokens", F_DOUBLE, W(global_batch_tokens), C_PRE | C_FT, 1e12 },
-	{ "workload", "recompute", F_RECOMPUTE, W(recompute), C_PRE | C_FT, 0 },
-	{ "workload", "method", F_METHOD, W(method), C_FT, 0 },
-	{ "workload", "lora_rank", F_INT, W(lora_rank), C_FT, 0 },
-	{ "filters", "stack", F_STACK, W(stack), C_ALL, 0 },
-	{ "filters", "form_factor", F_FORM, W(form), C_ALL, 0 },
-	{ "filters", "max_power_kw", F_DOUBLE, W(max_power_kw), C_ALL, 1e6 },
-	{ "filters", "budget_usd", F_DOUBLE, W(budget_usd), C_ALL, 1e12 },
-	{ "", "objective", F_OBJECTIVE, W(objective), C_ALL, 0 },
-	{ "", "accelerator", F_ACCEL, W(accel), C_ALL, 0 },
-	{ "node", "gpus", F_GPUS, W(gpus), C_ALL, 0 },
-	{ "node", "spare_nodes", F_SPARE, W(spare_nodes), C_ALL, 0 },
+	{ "workload", "precision", F_PREC, W(precision), C_ALL },
+	{ "workload", "kv_precision", F_PREC, W(kv_precision), C_INF },
+	{ "workload", "input_tokens", F_LONG, W(input_tokens), C_INF },
+	{ "workload", "output_tokens", F_LONG, W(output_tokens), C_INF },
+	{ "workload", "concurrency", F_CONCURRENCY, W(concurrency), C_INF },
+	{ "workload", "tokens_per_s_per_user", F_DOUBLE, W(tokens_per_s_per_user), C_INF },
+	{ "workload", "ttft_ms", F_DOUBLE, W(ttft_ms), C_INF },
+	{ "workload", "target_tokens_per_s", F_DOUBLE, W(target_tokens_per_s), C_INF },
+	{ "workload", "tokens", F_DOUBLE, W(tokens), C_PRE | C_FT },
+	{ "workload", "epochs", F_DOUBLE, W(epochs), C_FT },
+	{ "workload", "target_hours", F_DOUBLE, W(target_hours), C_PRE | C_FT },
+	{ "workload", "seq_len", F_LONG, W(seq_len), C_PRE | C_FT },
+	{ "workload", "global_batch_tokens", F_DOUBLE, W(global_batch_tokens), C_PRE | C_FT },
+	{ "workload", "recompute", F_RECOMPUTE, W(recompute), C_PRE | C_FT },
+	{ "workload", "method", F_METHOD, W(method), C_FT },
+	{ "workload", "lora_rank", F_INT, W(lora_rank), C_FT },
+	{ "filters", "stack", F_STACK, W(stack), C_ALL },
+	{ "filters", "form_factor", F_FORM, W(form), C_ALL },
+	{ "filters", "max_power_kw", F_DOUBLE, W(max_power_kw), C_ALL },
+	{ "filters", "budget_usd", F_DOUBLE, W(budget_usd), C_ALL },
+	{ "", "objective", F_OBJECTIVE, W(objective), C_ALL },
+	{ "", "accelerator", F_ACCEL, W(accel), C_ALL },
+	{ "node", "gpus", F_GPUS, W(gpus), C_ALL },
+	{ "node", "spare_nodes", F_SPARE, W(spare_nodes), C_ALL },
 };
 #undef W
 #define N_FIELDS (sizeof fields / sizeof fields[0])
@@ -87,28 +85,29 @@ struct mfield {
 	enum mtype type;
 	size_t off;
 	bool required;
+	const char *limit;		/* key in the engine's table */
 };
 #define M(f) offsetof(struct catalog_model, f)
 static const struct mfield mfields[] = {
-	{ "", "id", M_TEXT, M(id), false },
-	{ "", "name", M_TEXT, M(name), false },
-	{ "", "family", M_TEXT, M(family), false },
-	{ "", "params_b", M_BILLIONS, M(params), true },
-	{ "", "active_params_b", M_BILLIONS, M(active_params), false },
-	{ "", "layers", M_INT, M(layers), true },
-	{ "", "hidden_size", M_INT, M(hidden), true },
-	{ "", "attention_heads", M_INT, M(heads), true },
-	{ "", "kv_heads", M_INT, M(kv_heads), true },
-	{ "", "head_dim", M_INT, M(head_dim), false },
-	{ "", "ffn_size", M_INT, M(ffn), false },
-	{ "", "vocab_size", M_INT, M(vocab), false },
-	{ "", "max_context", M_LONG, M(max_context), false },
-	{ "experts", "total", M_INT, M(experts), false },
-	{ "experts", "active", M_INT, M(experts_active), false },
-	{ "mla", "kv_lora_rank", M_INT, M(mla_kv_lora_rank), false },
-	{ "mla", "qk_rope_head_dim", M_INT, M(mla_qk_rope_head_dim), false },
-	{ "sliding_window", "tokens", M_INT, M(sliding_window), false },
-	{ "sliding_window", "layers", M_INT, M(sliding_layers), false },
+	{ "", "id", M_TEXT, M(id), false, NULL },
+	{ "", "name", M_TEXT, M(name), false, NULL },
+	{ "", "family", M_TEXT, M(family), false, NULL },
+	{ "", "params_b", M_BILLIONS, M(params), true, "params_b" },
+	{ "", "active_params_b", M_BILLIONS, M(active_params), false, "active_params_b" },
+	{ "", "layers", M_INT, M(layers), true, "layers" },
+	{ "", "hidden_size", M_INT, M(hidden), true, "hidden_size" },
+	{ "", "attention_heads", M_INT, M(heads), true, "attention_heads" },
+	{ "", "kv_heads", M_INT, M(kv_heads), true, "kv_heads" },
+	{ "", "head_dim", M_INT, M(head_dim), false, "head_dim" },
+	{ "", "ffn_size", M_INT, M(ffn), false, "ffn_size" },
+	{ "", "vocab_size", M_INT, M(vocab), false, "vocab_size" },
+	{ "", "max_context", M_LONG, M(max_context), false, "max_context" },
+	{ "experts", "total", M_INT, M(experts), false, "experts_total" },
+	{ "experts", "active", M_INT, M(experts_active), false, "experts_active" },
+	{ "mla", "kv_lora_rank", M_INT, M(mla_kv_lora_rank), false, "kv_lora_rank" },
+	{ "mla", "qk_rope_head_dim", M_INT, M(mla_qk_rope_head_dim), false, "qk_rope_head_dim" },
+	{ "sliding_window", "tokens", M_INT, M(sliding_window), false, "sliding_window_tokens" },
+	{ "sliding_window", "layers", M_INT, M(sliding_layers), false, "sliding_window_layers" },
 };
 #undef M
 #define N_MFIELDS (sizeof mfields / sizeof mfields[0])
@@ -302,6 +301,20 @@ static bool get_text(struct loader *l, const struct ynode *n, const char *key, c
 	return true;
 }
 
+/* A number against the engine's table: "'gpus' 0 is out of range (1 to
+ * 65536)", the range worded as the CLI and the wizard word it. */
+static bool within(struct loader *l, const struct ynode *n, const char *key, const char *limit,
+		   double v)
+{
+	const struct engine_field_limit *lim = engine_field_limit(limit);
+	char why[112];
+	if (!lim)
+		return lerr(l, n, "'%s' has no bound in the engine's table (a bug)", key);
+	if (engine_field_check(lim, v, why, sizeof why))
+		return true;
+	return lerr(l, n, "'%s' %s is %s", key, n->scalar, why);
+}
+
 static bool apply_field(struct loader *l, const struct field *f, const struct ynode *n)
 {
 	struct workload *w = &l->s->w;
@@ -388,12 +401,12 @@ static bool apply_field(struct loader *l, const struct field *f, const struct yn
 		return true;
 	}
 	case F_LONG:
-		if (!get_integer(l, n, f->key, 0, (long)f->max, &v))
+		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, f->key, (double)v))
 			return false;
 		*FIELD(w, f, long) = v;
 		return true;
 	case F_INT:
-		if (!get_integer(l, n, f->key, 0, 1000000, &v))
+		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, f->key, (double)v))
 			return false;
 		*FIELD(w, f, int) = (int)v;
 		return true;
@@ -401,8 +414,8 @@ static bool apply_field(struct loader *l, const struct field *f, const struct yn
 		double d;
 		if (!get_number(l, n, f->key, &d))
 			return false;
-		if (d > f->max)
-			return lerr(l, n, "'%s' must be at most %g, got %s", f->key, f->max, n->scalar);
+		if (!within(l, n, f->key, f->key, d))
+			return false;
 		*FIELD(w, f, double) = d;
 		return true;
 	}
@@ -416,7 +429,7 @@ static bool apply_field(struct loader *l, const struct field *f, const struct yn
 			return lerr(l, n, "'concurrency' must be a whole number or max, got %s",
 				    ynode_describe(n, d, sizeof d));
 		}
-		if (!get_integer(l, n, f->key, 1, (long)f->max, &v))
+		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, f->key, (double)v))
 			return false;
 		w->concurrency = v;
 		w->concurrency_max = false;
@@ -431,7 +444,7 @@ static bool apply_field(struct loader *l, const struct field *f, const struct yn
 			return lerr(l, n, "'gpus' must be a whole number or auto, got %s",
 				    ynode_describe(n, d, sizeof d));
 		}
-		if (!get_integer(l, n, f->key, 1, 100000, &v))
+		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, f->key, (double)v))
 			return false;
 		w->gpus = (int)v;
 		return true;
@@ -445,7 +458,7 @@ static bool apply_field(struct loader *l, const struct field *f, const struct yn
 			return lerr(l, n, "'spare_nodes' must be a whole number or default, got %s",
 				    ynode_describe(n, d, sizeof d));
 		}
-		if (!get_integer(l, n, f->key, 0, 1000, &v))
+		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, f->key, (double)v))
 			return false;
 		w->spare_nodes = (int)v;
 		return true;
@@ -509,21 +522,21 @@ static bool load_custom_model(struct loader *l, const struct ynode *map)
 					ok = get_number(l, vv, f->key, &dv);
 					if (ok && dv == 0 && f->required)
 						ok = lerr(l, vv, "'%s' must be above zero", f->key);
-					/* The catalog's own bound (catalog_load.c): 1e308
-					 * billions would be an infinite count. */
-					if (ok && dv > 100000)
-						ok = lerr(l, vv, "'%s' must be at most 100000 (billions), got %s",
-							  f->key, vv->scalar);
+					/* 1e308 billions would be an infinite count */
+					if (ok)
+						ok = within(l, vv, f->key, f->limit, dv);
 					if (ok)
 						*(double *)((char *)&m + f->off) = dv * 1e9;
 					break;
 				case M_INT:
-					ok = get_integer(l, vv, f->key, f->required ? 1 : 0, 10000000, &iv);
+					ok = get_integer(l, vv, f->key, LONG_MIN, LONG_MAX, &iv) &&
+					     within(l, vv, f->key, f->limit, (double)iv);
 					if (ok)
 						*(int *)((char *)&m + f->off) = (int)iv;
 					break;
 				case M_LONG:
-					ok = get_integer(l, vv, f->key, 0, 1000000000L, &iv);
+					ok = get_integer(l, vv, f->key, LONG_MIN, LONG_MAX, &iv) &&
+					     within(l, vv, f->key, f->limit, (double)iv);
 					if (ok)
 						*(long *)((char *)&m + f->off) = iv;
 					break;

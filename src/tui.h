@@ -275,6 +275,10 @@ struct tui_field {
 	enum tui_field_special special;
 	double scale;			/* shown = stored / scale; 0 means 1 */
 	/* numbers, in shown units */
+	const char *limit;		/* key in the engine's table of bounds
+					 * (engine_limits.c), shared with the
+					 * CLI and scenario files; when set it
+					 * replaces min, max and integer */
 	double min, max;		/* accepted range of typed values */
 	bool integer;
 	double step;			/* +/-: > 0 adds, 0 doubles and halves */

@@ -198,6 +198,32 @@ static double scale_of(const struct tui_field *f)
 	return f->scale > 0 ? f->scale : 1;
 }
 
+/* The field's bounds: the engine's table when the field names an entry
+ * (so the wizard accepts what the CLI and scenario files accept), else its
+ * own. */
+static const struct engine_field_limit *limit_of(const struct tui_field *f)
+{
+	return f->limit ? engine_field_limit(f->limit) : NULL;
+}
+
+static double min_of(const struct tui_field *f)
+{
+	const struct engine_field_limit *l = limit_of(f);
+	return l ? l->min : f->min;
+}
+
+static double max_of(const struct tui_field *f)
+{
+	const struct engine_field_limit *l = limit_of(f);
+	return l ? l->max : f->max;
+}
+
+static bool integer_of(const struct tui_field *f)
+{
+	const struct engine_field_limit *l = limit_of(f);
+	return l ? l->integer : f->integer;
+}
+
 bool tui_field_visible(const struct tui *t, const struct tui_field *f)
 {
 	if (f->classes && !(f->classes & TUI_CLASS(t->sc.w.cls)))
@@ -273,7 +299,7 @@ void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, s
 		snprintf(buf, n, "auto");
 		return;
 	}
-	number_text(buf, n, v / scale_of(f), f->integer);
+	number_text(buf, n, v / scale_of(f), integer_of(f));
 }
 
 /*
@@ -286,16 +312,22 @@ static int field_set(struct tui *t, const struct tui_field *f, double shown, boo
 		     bool conc_max)
 {
 	if (!sentinel) {
-		if (!(shown >= f->min && shown <= f->max)) {
-			char v[32], lo[32], hi[32];
+		const struct engine_field_limit *l = limit_of(f);
+		if (!(shown >= min_of(f) && shown <= max_of(f)) && !(l && engine_field_ok(l, shown))) {
+			char v[32], range[80], lo[32], hi[32];
 			number_text(v, sizeof v, shown, false);
-			number_text(lo, sizeof lo, f->min, f->integer);
-			number_text(hi, sizeof hi, f->max, f->integer);
-			tui_status(t, true, "%s: %s is out of range (%s to %s); kept the old value.",
-				   f->label, v, lo, hi);
+			if (l) {
+				engine_field_range(l, range, sizeof range);
+			} else {
+				number_text(lo, sizeof lo, f->min, f->integer);
+				number_text(hi, sizeof hi, f->max, f->integer);
+				snprintf(range, sizeof range, "%s to %s", lo, hi);
+			}
+			tui_status(t, true, "%s: %s is out of range (%s); kept the old value.",
+				   f->label, v, range);
 			return TUI_HANDLED;
 		}
-		if (f->integer && shown != floor(shown)) {
+		if (integer_of(f) && shown != floor(shown)) {
 			tui_status(t, true, "%s must be a whole number; kept the old value.", f->label);
 			return TUI_HANDLED;
 		}
@@ -379,8 +411,8 @@ static int field_step(struct tui *t, const struct tui_field *f, int dir)
 		double a = f->auto_value ? f->auto_value(t) : NAN;
 		cur = isfinite(a) && a >= 0 ? a / sc : f->start;
 		double nv = cur + dir * (f->step > 0 ? f->step : 1);
-		if (nv < f->min)
-			nv = f->min;
+		if (nv < min_of(f))
+			nv = min_of(f);
 		return field_set(t, f, nv, false, false);
 	}
 	if (is_none) {
@@ -396,17 +428,17 @@ static int field_step(struct tui *t, const struct tui_field *f, int dir)
 		nv = round(nv / f->step) * f->step;
 	} else {
 		nv = dir > 0 ? cur * 2 : cur / 2;
-		if (f->integer)
+		if (integer_of(f))
 			nv = dir > 0 ? ceil(nv) : floor(nv);
 	}
-	if (nv > f->max)
-		nv = f->max;
-	if (nv < f->min) {
+	if (nv > max_of(f))
+		nv = max_of(f);
+	if (nv < min_of(f)) {
 		if (f->special == SP_ZERO_NONE)
 			return field_set(t, f, 0, true, false);
 		if (f->special == SP_NEG_AUTO)
 			return field_set(t, f, -1, true, false);
-		nv = f->min;
+		nv = min_of(f);
 	}
 	if (nv == cur) {
 		tui_status(t, false, "%s is already at its %s.", f->label, dir > 0 ? "maximum" : "minimum");

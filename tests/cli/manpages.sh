@@ -216,6 +216,27 @@ for k in $skus; do
 		"$(sed -n '/^\.Ss Price lists/,/^\.Sh/p' "$MAN5")" ".Ql $k"
 done
 
+# ---- the ranges accelsizer(1) gives the workload options are the CLI's ----
+# They come from the engine's table (engine_limits.c), which scenario files
+# and the wizard read too (tests/unit/test_scenario.c, tests/tui/edit.sh).
+ranges=$(awk '/^\.It Fl -/ { flag = "-" $3 } /^Range: / { sub(/^Range: /, ""); sub(/\.$/, ""); print flag "\t" $0 }' "$MAN1")
+check "accelsizer.1 gives the range of 17 workload options" equals "$(printf '%s\n' "$ranges" | wc -l | tr -d ' ')" 17
+while IFS='	' read -r flag range; do
+	max=${range#* to }
+	max=${max%%,*}
+	run "$A" recommend "$flag" "$max" --format csv
+	case $err in
+	*"out of range"*) tap_not_ok "$flag $max (the documented maximum) is not refused" "$err" ;;
+	*) tap_ok "$flag $max (the documented maximum) is not refused" ;;
+	esac
+	# ten times the maximum (the maxima are all whole numbers)
+	run "$A" recommend "$flag" "${max}0"
+	check "$flag ${max}0: refused with the documented range" equals "$err" \
+		"accelsizer: $flag: '${max}0' is out of range ($range)"
+done <<EOF
+$ranges
+EOF
+
 # ---- the example accelerator in accelsizer-catalog.5 is valid ----
 cp -R "$ACCELSIZER_CATALOG" "$TMPD/cat"
 chmod -R u+w "$TMPD/cat"	# the source tree is read-only under make distcheck

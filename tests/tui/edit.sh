@@ -29,6 +29,24 @@ else
 fi
 check "unsaved-changes mark in the step bar" matches "$(printf '%s\n' "$screen" | head -n1)" "\\[\\+\\] accelsizer"
 
+# The bounds are the engine's table (engine_limits.c), the same the CLI
+# flags and scenario files use: the maximum is accepted, one past it is
+# refused with the range worded as they word it.
+tui_keys Enter C-u
+tui_type "100000000"
+tui_keys Enter
+check_screen_re "the table's maximum concurrency is accepted" "Concurrent users +100M sequences"
+tui_keys Enter C-u
+tui_type "100000001"
+tui_keys Enter
+check_screen "one past the maximum is refused with the table's range" \
+	"Concurrent users: 100000001 is out of range (1 to 100000000); kept the old value."
+check_screen_re "the maximum is kept" "Concurrent users +100M sequences"
+tui_keys Enter C-u
+tui_type "16"
+tui_keys Enter
+check_screen_re "back to 16 users" "Concurrent users +16 sequences"
+
 # Tab / Shift-Tab move like Up/Down: back to Input tokens
 tui_keys BTab BTab
 tui_keys Enter C-u
@@ -40,7 +58,7 @@ check_screen_re "the old value is kept" "Input tokens +1024 tok/request"
 tui_keys Enter C-u
 tui_type "0"
 tui_keys Enter
-check_screen "out of range is refused" "Input tokens: 0 is out of range"
+check_screen "out of range is refused" "Input tokens: 0 is out of range (1 to 100000000); kept the old value."
 
 tui_keys Enter C-u
 tui_type "4k"

@@ -493,7 +493,7 @@ START_TEST(training_target_hours_adds_gpus)
 	ck_assert(fast.nodes > 1 && fast.fabric != NULL);
 	ck_assert(fast.binding == RES_COMPUTE || fast.binding == RES_INTERCONNECT);
 	/* An unreachable target says so. */
-	w.target_hours = 0.001;
+	w.target_hours = 0.01;	/* the shortest target a front end accepts */
 	engine_evaluate(cat, &w, A("h100-sxm"), &fast);
 	ck_assert(!fast.fits);
 	ck_assert_msg(strstr(fast.reason, "out of reach") != NULL, "reason: %s", fast.reason);
@@ -913,6 +913,113 @@ START_TEST(calibration_llama2_7b_pretraining)
 END_TEST
 
 /* One test case per test, so the TAP output names each one. */
+/* ---- every field at its bound (engine_limits.c) ---- */
+
+static double lim(const char *key, bool at_max)
+{
+	const struct engine_field_limit *l = engine_field_limit(key);
+	ck_assert_msg(l != NULL, "%s missing from the table of bounds", key);
+	return at_max ? l->max : l->min;
+}
+
+/*
+ * A workload with every field the front ends accept at its maximum (or at
+ * its minimum), custom model figures included, for each class and three
+ * variants (inference: a number of users, "max", a GPU count; fine-tuning:
+ * full, LoRA, QLoRA; MLA and a sliding window in turn).  engine_run must
+ * come back with every figure a number and, in the ASan/UBSan build,
+ * without undefined behaviour: the bounds are chosen so that no product of
+ * them overflows.  _i: class x 3 + variant, +9 for the minima.
+ */
+START_TEST(every_field_at_its_bound)
+{
+	bool at_max = _i < 9;
+	enum workload_class cls = (enum workload_class)(_i % 9 / 3);
+	int variant = _i % 3;
+	struct catalog_model m;
+	memset(&m, 0, sizeof m);
+	m.id = "bound";
+	m.name = "bound model";
+	m.params = lim("params_b", at_max) * 1e9;
+	m.active_params = lim("active_params_b", at_max) * 1e9;
+	m.layers = (int)lim("layers", at_max);
+	m.hidden = (int)lim("hidden_size", at_max);
+	m.heads = (int)lim("attention_heads", at_max);
+	m.kv_heads = (int)lim("kv_heads", at_max);
+	m.head_dim = (int)lim("head_dim", at_max);
+	m.ffn = (int)lim("ffn_size", at_max);
+	m.vocab = (int)lim("vocab_size", at_max);
+	/* at the minimum, no context limit: one token of context could not
+	 * hold the least prompt and answer (1 + 1) */
+	m.max_context = at_max ? (long)lim("max_context", true) : 0;
+	m.experts = (int)lim("experts_total", at_max);
+	m.experts_active = (int)lim("experts_active", at_max);
+	m.mla_kv_lora_rank = variant == 1 ? (int)lim("kv_lora_rank", at_max) : 0;
+	m.mla_qk_rope_head_dim = variant == 1 ? (int)lim("qk_rope_head_dim", at_max) : 0;
+	m.sliding_window = variant == 2 ? (int)lim("sliding_window_tokens", at_max) : 0;
+	m.sliding_layers = variant == 2 ? (int)lim("sliding_window_layers", at_max) : 0;
+
+	struct workload w;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, cls);
+	w.model = &m;
+	w.precision = PREC_BF16;
+	w.kv_precision = at_max ? PREC_FP32 : PREC_FP4;
+	w.input_tokens = (long)lim("input_tokens", at_max);
+	w.output_tokens = (long)lim("output_tokens", at_max);
+	w.concurrency = (long)lim("concurrency", at_max);
+	w.concurrency_max = cls == WL_INFERENCE && variant == 1;
+	w.tokens_per_s_per_user = lim("tokens_per_s_per_user", at_max);
+	w.ttft_ms = lim("ttft_ms", at_max);
+	w.target_tokens_per_s = lim("target_tokens_per_s", at_max);
+	w.tokens = lim("tokens", at_max);
+	w.epochs = lim("epochs", at_max);
+	w.target_hours = lim("target_hours", at_max);
+	w.seq_len = (long)lim("seq_len", at_max);
+	w.global_batch_tokens = lim("global_batch_tokens", at_max);
+	w.method = (enum ft_method)variant;
+	w.lora_rank = (int)lim("lora_rank", at_max);
+	w.max_power_kw = lim("max_power_kw", at_max);
+	w.budget_usd = lim("budget_usd", at_max);
+	w.spare_nodes = (int)lim("spare_nodes", at_max);
+	if (variant == 2) {
+		w.accel = A("h100-sxm");
+		w.gpus = (int)lim("gpus", at_max);
+	}
+	char why[256];
+	ck_assert_msg(engine_workload_valid(&w, why, sizeof why), "%s", why);
+	engine_run(cat, &w, &rep);
+	ck_assert_uint_eq(rep.n, cat->n_accels);
+	ck_assert(isfinite(rep.req.weights_gb) && isfinite(rep.req.kv_gb) && isfinite(rep.req.flops_total));
+	for (size_t i = 0; i < rep.n; i++) {
+		const struct engine_result *r = &rep.results[i];
+		ck_assert_msg(r->gpus >= 0 && r->nodes >= 0 && r->batch_per_replica >= 0, "%s", r->accel->id);
+		ck_assert(!isnan(r->capex_usd) && !isnan(r->power_kw) && !isnan(r->mem_required_gb));
+		if (r->fits) {
+			ck_assert(r->gpus >= 1 && isfinite(r->capex_usd));
+			ck_assert(cls == WL_INFERENCE ? isfinite(r->output_tokens_per_s) : isfinite(r->train_hours));
+		} else {
+			char rs[256];
+			ck_assert_msg(engine_result_reason(r, rs, sizeof rs)[0] != '\0',
+				      "%s: unfit without a reason", r->accel->id);
+		}
+	}
+	/* One past a bound is the engine's to refuse too, not only the
+	 * front ends'. */
+	struct workload bad = w;
+	if (cls == WL_INFERENCE)
+		bad.input_tokens = at_max ? bad.input_tokens + 1 : 0;
+	else
+		bad.seq_len = at_max ? bad.seq_len + 1 : 0;
+	ck_assert(!engine_workload_valid(&bad, why, sizeof why));
+	struct catalog_model bad_m = m;
+	bad_m.layers = at_max ? m.layers + 1 : 0;
+	bad = w;
+	bad.model = &bad_m;
+	ck_assert(!engine_workload_valid(&bad, why, sizeof why));
+}
+END_TEST
+
 #define ADD(suite, fn) do { \
 		TCase *tc_ = tcase_create(#fn); \
 		tcase_set_timeout(tc_, 60); \
@@ -1157,6 +1264,9 @@ int main(void)
 	ADD(s, check_llama2_13b_70b_pretraining);
 	ADD(s, uneven_pipeline_stages);
 	ADD(s, check_llama31_405b_pretraining);
+	TCase *bounds = tcase_create("every field at its bound");
+	tcase_add_loop_test(bounds, every_field_at_its_bound, 0, 18);
+	suite_add_tcase(s, bounds);
 	int rc = tap_run(s);
 	engine_report_fini(&rep);
 	catalog_free(cat);

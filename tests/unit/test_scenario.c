@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "cli_workload.h"
 #include "scenario.h"
 #include "tap.h"
 
@@ -277,11 +279,11 @@ START_TEST(round_trip_awkward_text_and_numbers)
 		ck_assert(scenario_set_text(&a.opportunity, texts[(i + 1) % 20]));
 		ck_assert(scenario_set_text(&a.notes, texts[i]));
 		a.w.tokens_per_s_per_user = 0.1 + 0.2;		/* 0.30000000000000004 */
-		a.w.ttft_ms = 1.0 / 3.0;
+		a.w.ttft_ms = 1000.0 / 3.0;
 		a.w.target_tokens_per_s = 123456789.123456789;
-		a.w.budget_usd = 1e-7;
-		/* Awkward but within the loader's bounds (those of the CLI
-		 * flags: power 1e6 kW, tokens 1e16). */
+		a.w.budget_usd = 1234567.0 / 7.0;
+		/* Awkward but within the engine's table of bounds
+		 * (engine_limits.c: power 1e6 kW, tokens 1e16). */
 		a.w.max_power_kw = 987654.321987654;
 		a.w.tokens = 6.02214076e15;
 		a.w.epochs = 0.7;
@@ -303,7 +305,7 @@ START_TEST(round_trip_custom_model_exact_params)
 {
 	/* Parameter counts that are not round billions must come back to the
 	 * last parameter. */
-	static const double params[] = { 6738415616.0, 8030261248.0, 70553706496.0, 1.0,
+	static const double params[] = { 6738415616.0, 8030261248.0, 70553706496.0, 3000001.0,
 					 123456789.0, 3e12 };
 	for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
 		struct scenario a, b;
@@ -455,6 +457,208 @@ START_TEST(settings_follow_the_class)
 }
 END_TEST
 
+/* ---- the front ends agree on every bound (engine_limits.c) ---- */
+
+/* "123" for whole numbers, the shortest exact text otherwise. */
+static void num_text(char *buf, size_t n, double v, bool integer)
+{
+	if (integer)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%.17g", v);
+}
+
+/* Runs one workload option through the CLI's setter; returns its exit
+ * code and what it printed on stderr. */
+static int cli_apply(const char *flag, const char *value, char *msg, size_t msgsz)
+{
+	struct workload w;
+	struct cli_extra x;
+	memset(&x, 0, sizeof x);
+	engine_workload_init(&w, cat);
+	fflush(stderr);
+	int saved = dup(2);
+	FILE *tmp = tmpfile();
+	ck_assert(saved >= 0 && tmp);
+	dup2(fileno(tmp), 2);
+	int rc = cli_workload_apply(cat, &w, &x, flag, NULL, value);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	size_t n = fread(msg, 1, msgsz - 1, tmp);
+	msg[n] = '\0';
+	fclose(tmp);
+	return rc;
+}
+
+/* A scenario that sets the table's field `key` to `value` and keeps the
+ * rest of the workload valid; NULL for a bound no scenario key holds. */
+static char *scenario_with(const char *key, const char *value, const char **ykey)
+{
+	static const char *const inf[] = { "input_tokens", "output_tokens", "concurrency",
+					   "tokens_per_s_per_user", "ttft_ms", "target_tokens_per_s" };
+	static const char *const model[] = { "params_b", "active_params_b", "layers", "hidden_size",
+					     "attention_heads", "kv_heads", "head_dim", "ffn_size",
+					     "vocab_size", "max_context" };
+	/* custom_model's nested keys: table key, section, key, sibling */
+	static const char *const nested[][4] = {
+		{ "experts_total", "experts", "total", "active: 1" },
+		{ "experts_active", "experts", "active", "total: 100000" },
+		{ "kv_lora_rank", "mla", "kv_lora_rank", "qk_rope_head_dim: 64" },
+		{ "qk_rope_head_dim", "mla", "qk_rope_head_dim", "kv_lora_rank: 512" },
+		{ "sliding_window_tokens", "sliding_window", "tokens", "layers: 16" },
+		{ "sliding_window_layers", "sliding_window", "layers", "tokens: 4096" },
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	*ykey = key;
+	if (!strcmp(key, "days")) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fprintf(f, "schema: 1\n");
+	if (!strcmp(key, "gpus"))
+		fprintf(f, "accelerator: h100-sxm\nnode:\n  gpus: %s\n", value);
+	else if (!strcmp(key, "spare_nodes"))
+		fprintf(f, "node:\n  spare_nodes: %s\n", value);
+	else if (!strcmp(key, "max_power_kw") || !strcmp(key, "budget_usd"))
+		fprintf(f, "filters:\n  %s: %s\n", key, value);
+	const char *cls = "pretrain";
+	for (size_t i = 0; i < sizeof inf / sizeof inf[0]; i++)
+		if (!strcmp(key, inf[i]))
+			cls = "inference";
+	if (!strcmp(key, "epochs") || !strcmp(key, "lora_rank"))
+		cls = "finetune";
+	fprintf(f, "workload:\n  class: %s\n  custom_model: {", cls);
+	/* The required figures, one of them maybe the one under test; no
+	 * max_context, so no context limit applies. */
+	bool is_model = false;
+	for (size_t i = 0; i < sizeof model / sizeof model[0]; i++)
+		is_model |= !strcmp(key, model[i]);
+	static const char *const base[][2] = {
+		{ "params_b", "7" }, { "layers", "32" }, { "hidden_size", "4096" },
+		{ "attention_heads", "32" }, { "kv_heads", "8" },
+	};
+	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+		const char *v = base[i][1];
+		if (!strcmp(key, base[i][0]))
+			v = value;
+		else if (!strcmp(base[i][0], "params_b") && !strcmp(key, "active_params_b"))
+			v = "100000";	/* active cannot exceed the total */
+		fprintf(f, "%s%s: %s", i ? ", " : "", base[i][0], v);
+	}
+	bool in_base = false;
+	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+		in_base |= !strcmp(key, base[i][0]);
+	if (is_model && !in_base)
+		fprintf(f, ", %s: %s", key, value);
+	for (size_t i = 0; i < sizeof nested / sizeof nested[0]; i++)
+		if (!strcmp(key, nested[i][0])) {
+			fprintf(f, ", %s: {%s: %s, %s}", nested[i][1], nested[i][2], value, nested[i][3]);
+			*ykey = nested[i][2];
+		}
+	fprintf(f, "}\n");
+	if (!strcmp(key, "seq_len"))
+		fprintf(f, "  global_batch_tokens: 1e12\n");
+	if (!strcmp(key, "global_batch_tokens"))
+		fprintf(f, "  seq_len: 1\n");
+	bool is_workload = !strcmp(cls, "inference");
+	static const char *const wl[] = { "tokens", "epochs", "target_hours", "seq_len",
+					  "global_batch_tokens", "lora_rank" };
+	for (size_t i = 0; i < sizeof wl / sizeof wl[0]; i++)
+		is_workload |= !strcmp(key, wl[i]);
+	if (is_workload)
+		fprintf(f, "  %s: %s\n", key, value);
+	fclose(f);
+	return buf;
+}
+
+/* Loads the scenario; true if it loaded, else err holds why. */
+static bool scenario_ok(const char *yaml, char *err, size_t errsz)
+{
+	struct scenario s;
+	bool ok = scenario_load_string("b.yaml", yaml, strlen(yaml), cat, &s, err, errsz);
+	scenario_fini(&s);
+	return ok;
+}
+
+static void ends_with(const char *s, const char *tail)
+{
+	size_t a = strlen(s), b = strlen(tail);
+	ck_assert_msg(a >= b && !strcmp(s + a - b, tail), "'%s' does not end with '%s'", s, tail);
+}
+
+/* For each field of the engine's table: the CLI flag and a scenario file
+ * both accept its maximum and its minimum, both refuse the next value past
+ * either, and both word the range as engine_field_range() does.  (The
+ * wizard reads the same table through its fields' .limit keys:
+ * tests/tui/edit.sh.) */
+START_TEST(front_ends_agree_on_bounds)
+{
+	size_t n;
+	const struct engine_field_limit *l = &engine_field_limits(&n)[_i];
+	char range[96], ok_text[40], bad_text[40], msg[512], want[512], err[512];
+	engine_field_range(l, range, sizeof range);
+	const double past[2] = {
+		l->integer ? l->max + 1 : nextafter(l->max, INFINITY),
+		l->integer ? l->min - 1 : nextafter(l->min, 0),
+	};
+	const double edge[2] = { l->max, l->min };
+	for (int side = 0; side < 2; side++) {
+		num_text(ok_text, sizeof ok_text, edge[side], l->integer);
+		num_text(bad_text, sizeof bad_text, past[side], l->integer);
+		/* Below a minimum of 0 (a sign: "not a number" to the CLI),
+		 * or down to the 0 that means none, nothing to refuse here. */
+		bool refusable = past[side] > 0 || (past[side] == 0 && !l->zero_none);
+		ck_assert(engine_field_ok(l, edge[side]));
+		ck_assert_msg(!refusable || !engine_field_ok(l, past[side]), "%s %s", l->key, bad_text);
+		if (l->flag) {
+			char flag[48];
+			snprintf(flag, sizeof flag, "--%s", l->flag);
+			ck_assert_msg(cli_apply(flag, ok_text, msg, sizeof msg) == 0, "%s %s: %s", flag,
+				      ok_text, msg);
+			if (refusable) {
+				ck_assert_int_eq(cli_apply(flag, bad_text, msg, sizeof msg), EXIT_BADINPUT);
+				snprintf(want, sizeof want, "accelsizer: %s: '%s' is out of range (%s)\n", flag,
+					 bad_text, range);
+				ck_assert_str_eq(msg, want);
+			}
+		}
+		const char *ykey;
+		char *yaml = scenario_with(l->key, ok_text, &ykey);
+		if (!yaml)
+			continue;
+		ck_assert_msg(scenario_ok(yaml, err, sizeof err), "%s\n%s", err, yaml);
+		free(yaml);
+		if (!refusable)
+			continue;
+		yaml = scenario_with(l->key, bad_text, &ykey);
+		ck_assert_msg(!scenario_ok(yaml, err, sizeof err), "%s loaded:\n%s", bad_text, yaml);
+		snprintf(want, sizeof want, "'%s' %s is out of range (%s)", ykey, bad_text, range);
+		ends_with(err, want);
+		ck_assert_msg(!strncmp(err, "b.yaml:", 7), "%s", err);
+		free(yaml);
+	}
+}
+END_TEST
+
+/* --days is --hours in days: the same 100 years, and its least value
+ * inside the hours' range. */
+START_TEST(days_and_hours_agree)
+{
+	const struct engine_field_limit *d = engine_field_limit("--days");
+	const struct engine_field_limit *h = engine_field_limit("--hours");
+	ck_assert(d && h && h == engine_field_limit("target_hours"));
+	ck_assert(d->max * 24 == h->max);
+	ck_assert(d->min * 24 >= h->min);
+	ck_assert(d->zero_none && h->zero_none);
+	ck_assert(engine_field_limit("--no-such-flag") == NULL);
+}
+END_TEST
+
 #define ADD(s, fn) do { TCase *tc_ = tcase_create(#fn); tcase_add_test(tc_, fn); \
 		suite_add_tcase(s, tc_); } while (0)
 
@@ -476,6 +680,12 @@ int main(void)
 	TCase *tc = tcase_create("bad scenario fixture: exact message");
 	tcase_add_loop_test(tc, bad_fixture_exact_message, 0, (int)bad.gl_pathc);
 	suite_add_tcase(s, tc);
+	size_t n_limits;
+	engine_field_limits(&n_limits);
+	tc = tcase_create("front ends agree on a bound of the engine's table");
+	tcase_add_loop_test(tc, front_ends_agree_on_bounds, 0, (int)n_limits);
+	suite_add_tcase(s, tc);
+	ADD(s, days_and_hours_agree);
 	ADD(s, at_least_twenty_bad_fixtures);
 	ADD(s, inference_fixture_values);
 	ADD(s, custom_model_fixture_values);
