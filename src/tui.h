@@ -277,10 +277,8 @@ struct tui_field {
 	/* numbers, in shown units */
 	const char *limit;		/* key in the engine's table of bounds
 					 * (engine_limits.c), shared with the
-					 * CLI and scenario files; when set it
-					 * replaces min, max and integer */
-	double min, max;		/* accepted range of typed values */
-	bool integer;
+					 * CLI and scenario files: the accepted
+					 * range and whether whole numbers only */
 	double step;			/* +/-: > 0 adds, 0 doubles and halves */
 	double start;			/* +/- from none starts here */
 	/* what "auto" stands for now (stored units), shown next to it */

@@ -198,30 +198,29 @@ static double scale_of(const struct tui_field *f)
 	return f->scale > 0 ? f->scale : 1;
 }
 
-/* The field's bounds: the engine's table when the field names an entry
- * (so the wizard accepts what the CLI and scenario files accept), else its
- * own. */
+/* A number field's bounds: the engine's table (engine_limits.c), so the
+ * wizard accepts exactly what the CLI and scenario files accept.  A key
+ * missing from the table is a bug; such a field accepts only 0. */
 static const struct engine_field_limit *limit_of(const struct tui_field *f)
 {
-	return f->limit ? engine_field_limit(f->limit) : NULL;
+	static const struct engine_field_limit missing = { "?", NULL, 0, 0, true, false, "" };
+	const struct engine_field_limit *l = engine_field_limit(f->limit);
+	return l ? l : &missing;
 }
 
 static double min_of(const struct tui_field *f)
 {
-	const struct engine_field_limit *l = limit_of(f);
-	return l ? l->min : f->min;
+	return limit_of(f)->min;
 }
 
 static double max_of(const struct tui_field *f)
 {
-	const struct engine_field_limit *l = limit_of(f);
-	return l ? l->max : f->max;
+	return limit_of(f)->max;
 }
 
 static bool integer_of(const struct tui_field *f)
 {
-	const struct engine_field_limit *l = limit_of(f);
-	return l ? l->integer : f->integer;
+	return limit_of(f)->integer;
 }
 
 bool tui_field_visible(const struct tui *t, const struct tui_field *f)
@@ -313,16 +312,10 @@ static int field_set(struct tui *t, const struct tui_field *f, double shown, boo
 {
 	if (!sentinel) {
 		const struct engine_field_limit *l = limit_of(f);
-		if (!(shown >= min_of(f) && shown <= max_of(f)) && !(l && engine_field_ok(l, shown))) {
-			char v[32], range[80], lo[32], hi[32];
+		if (!(shown >= l->min && shown <= l->max) && !engine_field_ok(l, shown)) {
+			char v[32], range[80];
 			number_text(v, sizeof v, shown, false);
-			if (l) {
-				engine_field_range(l, range, sizeof range);
-			} else {
-				number_text(lo, sizeof lo, f->min, f->integer);
-				number_text(hi, sizeof hi, f->max, f->integer);
-				snprintf(range, sizeof range, "%s to %s", lo, hi);
-			}
+			engine_field_range(l, range, sizeof range);
 			tui_status(t, true, "%s: %s is out of range (%s); kept the old value.",
 				   f->label, v, range);
 			return TUI_HANDLED;
