@@ -929,35 +929,38 @@ static double lim(const char *key, bool at_max)
  * full, LoRA, QLoRA; MLA and a sliding window in turn).  engine_run must
  * come back with every figure a number and, in the ASan/UBSan build,
  * without undefined behaviour: the bounds are chosen so that no product of
- * them overflows.  _i: class x 3 + variant, +9 for the minima.
+ * them overflows.  _i: class x 3 + variant, +9 for the minima, +18 for the
+ * smallest model under the largest workload (the one that fits, so the
+ * memory, batch and speed arithmetic all runs at the extremes).
  */
 START_TEST(every_field_at_its_bound)
 {
-	bool at_max = _i < 9;
+	bool model_max = _i < 9;
+	bool at_max = _i < 9 || _i >= 18;
 	enum workload_class cls = (enum workload_class)(_i % 9 / 3);
 	int variant = _i % 3;
 	struct catalog_model m;
 	memset(&m, 0, sizeof m);
 	m.id = "bound";
 	m.name = "bound model";
-	m.params = lim("params_b", at_max) * 1e9;
-	m.active_params = lim("active_params_b", at_max) * 1e9;
-	m.layers = (int)lim("layers", at_max);
-	m.hidden = (int)lim("hidden_size", at_max);
-	m.heads = (int)lim("attention_heads", at_max);
-	m.kv_heads = (int)lim("kv_heads", at_max);
-	m.head_dim = (int)lim("head_dim", at_max);
-	m.ffn = (int)lim("ffn_size", at_max);
-	m.vocab = (int)lim("vocab_size", at_max);
+	m.params = lim("params_b", model_max) * 1e9;
+	m.active_params = lim("active_params_b", model_max) * 1e9;
+	m.layers = (int)lim("layers", model_max);
+	m.hidden = (int)lim("hidden_size", model_max);
+	m.heads = (int)lim("attention_heads", model_max);
+	m.kv_heads = (int)lim("kv_heads", model_max);
+	m.head_dim = (int)lim("head_dim", model_max);
+	m.ffn = (int)lim("ffn_size", model_max);
+	m.vocab = (int)lim("vocab_size", model_max);
 	/* at the minimum, no context limit: one token of context could not
 	 * hold the least prompt and answer (1 + 1) */
-	m.max_context = at_max ? (long)lim("max_context", true) : 0;
-	m.experts = (int)lim("experts_total", at_max);
-	m.experts_active = (int)lim("experts_active", at_max);
-	m.mla_kv_lora_rank = variant == 1 ? (int)lim("kv_lora_rank", at_max) : 0;
-	m.mla_qk_rope_head_dim = variant == 1 ? (int)lim("qk_rope_head_dim", at_max) : 0;
-	m.sliding_window = variant == 2 ? (int)lim("sliding_window_tokens", at_max) : 0;
-	m.sliding_layers = variant == 2 ? (int)lim("sliding_window_layers", at_max) : 0;
+	m.max_context = model_max ? (long)lim("max_context", true) : 0;
+	m.experts = (int)lim("experts_total", model_max);
+	m.experts_active = (int)lim("experts_active", model_max);
+	m.mla_kv_lora_rank = variant == 1 ? (int)lim("kv_lora_rank", model_max) : 0;
+	m.mla_qk_rope_head_dim = variant == 1 ? (int)lim("qk_rope_head_dim", model_max) : 0;
+	m.sliding_window = variant == 2 ? (int)lim("sliding_window_tokens", model_max) : 0;
+	m.sliding_layers = variant == 2 ? (int)lim("sliding_window_layers", model_max) : 0;
 
 	struct workload w;
 	engine_workload_init(&w, cat);
@@ -1013,7 +1016,7 @@ START_TEST(every_field_at_its_bound)
 		bad.seq_len = at_max ? bad.seq_len + 1 : 0;
 	ck_assert(!engine_workload_valid(&bad, why, sizeof why));
 	struct catalog_model bad_m = m;
-	bad_m.layers = at_max ? m.layers + 1 : 0;
+	bad_m.layers = model_max ? m.layers + 1 : 0;
 	bad = w;
 	bad.model = &bad_m;
 	ck_assert(!engine_workload_valid(&bad, why, sizeof why));
@@ -1265,7 +1268,7 @@ int main(void)
 	ADD(s, uneven_pipeline_stages);
 	ADD(s, check_llama31_405b_pretraining);
 	TCase *bounds = tcase_create("every field at its bound");
-	tcase_add_loop_test(bounds, every_field_at_its_bound, 0, 18);
+	tcase_add_loop_test(bounds, every_field_at_its_bound, 0, 27);
 	suite_add_tcase(s, bounds);
 	int rc = tap_run(s);
 	engine_report_fini(&rep);
