@@ -47,4 +47,7 @@ bool fuzz_clean_message(const char *what, const char *msg, const char *prefix);
 /* Is s valid UTF-8 without control characters? */
 bool fuzz_printable_utf8(const char *s);
 
+/* The whole of a file, malloc'd (the caller frees), or NULL. */
+uint8_t *fuzz_slurp(const char *path, size_t *len);
+
 #endif

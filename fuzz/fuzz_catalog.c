@@ -185,30 +185,6 @@ static void pick_name(const uint8_t *data, size_t size, char *name, size_t sz)
 	}
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
-	do {
-		if (n == cap) {
-			char *nb = realloc(buf, cap = cap ? 2 * cap : 4096);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	fclose(f);
-	*len = n;
-	return buf;
-}
 
 static bool write_all(const char *path, const void *data, size_t size)
 {
@@ -287,7 +263,7 @@ int fuzz_catalog_one(const uint8_t *data, size_t size)
 		snprintf(path, sizeof path, "%s/%s/%s.yaml", base, kind_dir[kind], name);
 	}
 	size_t orig_len = 0;
-	char *orig = slurp(path, &orig_len);
+	char *orig = (char *)fuzz_slurp(path, &orig_len);
 	if (!write_all(path, data, size)) {
 		perror(path);
 		free(orig);

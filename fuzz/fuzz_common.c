@@ -4,6 +4,7 @@
 #include "fuzz.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool fuzz_printable_utf8(const char *s)
@@ -62,4 +63,29 @@ bool fuzz_clean_message(const char *what, const char *msg, const char *prefix)
 		return false;
 	}
 	return true;
+}
+
+uint8_t *fuzz_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0, got;
+	do {
+		if (n == cap) {
+			uint8_t *nb = realloc(buf, cap = cap ? 2 * cap : 4096);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	fclose(f);
+	*len = n;
+	return buf;
 }

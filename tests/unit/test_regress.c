@@ -67,36 +67,12 @@ static void add_dir(struct target *t, const char *root)
 	closedir(d);
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0, got;
-	do {
-		if (n == cap) {
-			uint8_t *nb = realloc(buf, cap = cap ? 2 * cap : 4096);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	fclose(f);
-	*len = n;
-	return buf;
-}
 
 static void replay(const struct input *in)
 {
 	ck_assert_msg(in->t->ready, "the %s target could not be set up", in->t->name);
 	size_t len = 0;
-	uint8_t *data = slurp(in->path, &len);
+	uint8_t *data = fuzz_slurp(in->path, &len);
 	ck_assert_msg(data != NULL, "cannot read %s", in->path);
 	int rc = in->t->one(data, len);
 	free(data);
