@@ -438,6 +438,12 @@ void catalog_free(struct catalog *c)
 {
 	if (!c)
 		return;
+	if (c->image_) {
+		/* from the cache: every array and string is inside c's block */
+		catalog_unindex(c);
+		free(c);
+		return;
+	}
 	for (size_t i = 0; i < c->n_accels; i++)
 		free_accel(&c->accels[i]);
 	for (size_t i = 0; i < c->n_platforms; i++)

@@ -231,6 +231,10 @@ struct catalog {
 	 * hand, which is then scanned. */
 	const struct catalog_platform **plat_by_accel_;
 	size_t *plat_start_;		/* n_accels + 1 offsets */
+	/* Private to catalog_cache.c: the catalog was rebuilt from a cache
+	 * image and is one block (itself, its arrays and strings) that
+	 * catalog_free() frees at once. */
+	bool image_;
 };
 
 /* Up to this many problems are collected before the loader gives up. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog_cache.h"
 #include "cli.h"
 
 #define PROG "accelsizer catalog"
@@ -50,8 +51,18 @@ struct catalog *cli_load_catalog(const char *flag_dir)
 			fprintf(stderr, "accelsizer: catalog folder path is too long\n");
 		return NULL;
 	}
+	/* Through the cache: an unchanged, already validated folder is not
+	 * parsed again (catalog_cache.h); same result, same errors. */
 	struct catalog_errors e;
-	struct catalog *c = catalog_load(dir, &e);
+	struct catalog_cache_info ci;
+	struct catalog *c = catalog_cache_load(dir, NULL, &e, &ci);
+	const char *dbg = getenv("ACCELSIZER_DEBUG_CACHE");
+	if (dbg && *dbg && strcmp(dbg, "0"))
+		fprintf(stderr, "catalog: %s%s%s\n",
+			ci.how == CATALOG_CACHE_HIT ? "from cache"
+			: ci.how == CATALOG_CACHE_OFF ? "parsed (cache off)"
+			: ci.written ? "parsed, cache written" : "parsed, cache not written",
+			ci.path[0] ? " " : "", ci.path);
 	if (!c) {
 		print_errors(&e);
 		fprintf(stderr, "accelsizer: the catalog in '%s' is invalid (%zu problem%s); "

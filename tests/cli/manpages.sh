@@ -111,10 +111,10 @@ for o in $(grep -oE '(^|[[:space:]])Fl -[a-z][-a-z0-9]*' "$MAN1" | sed 's/.*Fl /
 done
 
 # ---- environment and exit status ----
-for v in ACCELSIZER_CATALOG ACCELSIZER_THEME NO_COLOR XDG_CONFIG_HOME HOME LC_ALL LANG; do
+for v in ACCELSIZER_CATALOG ACCELSIZER_THEME ACCELSIZER_NO_CACHE ACCELSIZER_DEBUG_CACHE NO_COLOR XDG_CONFIG_HOME XDG_CACHE_HOME HOME LC_ALL LANG; do
 	check "accelsizer.1 documents \$$v" contains "$(cat "$MAN1")" "Ev $v"
 done
-for v in ACCELSIZER_CATALOG ACCELSIZER_THEME NO_COLOR XDG_CONFIG_HOME HOME; do
+for v in ACCELSIZER_CATALOG ACCELSIZER_THEME ACCELSIZER_NO_CACHE ACCELSIZER_DEBUG_CACHE NO_COLOR XDG_CONFIG_HOME XDG_CACHE_HOME HOME; do
 	check "\$$v is one the program reads" contains "$(cat "$SRC"/*.c)" "getenv(\"$v\")"
 done
 check "accelsizer.1 has an EXIT STATUS section" contains "$(cat "$MAN1")" ".Sh EXIT STATUS"
