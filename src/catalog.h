@@ -255,6 +255,11 @@ void catalog_errors_fini(struct catalog_errors *e);
  */
 struct catalog *catalog_load(const char *dir, struct catalog_errors *errs);
 void catalog_free(struct catalog *c);
+/* Is every figure of c within the range catalog_load() enforces on it (or
+ * 0 where the key is optional)?  For a catalog that was not read from YAML
+ * (catalog_cache.c checks an image with it); the checks across several
+ * keys are not repeated. */
+bool catalog_values_ok(const struct catalog *c);
 
 const struct catalog_accel *catalog_accel(const struct catalog *c, const char *id);
 const struct catalog_platform *catalog_platform(const struct catalog *c, const char *id);

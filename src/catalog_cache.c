@@ -729,7 +729,9 @@ static bool fix_up(unsigned char *p, size_t len, size_t str_start)
 	for (size_t i = 0; i < c->n_models; i++)
 		if (!c->models[i].id || !c->models[i].file)
 			return false;
-	return true;
+	/* the figures too: the engine divides by some of them, and a
+	 * checksum only tells damage, not a forged image, apart */
+	return catalog_values_ok(c);
 }
 
 static bool read_all(int fd, void *buf, size_t n)

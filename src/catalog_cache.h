@@ -15,7 +15,8 @@
  * every time.
  *
  * An image is trusted only when its magic, lengths, key, checksum and every
- * offset, count, enum and flag check out; anything else (a truncated,
+ * offset, count, enum, flag and figure (the loader's ranges,
+ * catalog_values_ok()) check out; anything else (a truncated,
  * damaged or foreign file) falls back to the YAML path, silently.  Writing
  * the image is silent too: a read-only or missing cache folder only costs
  * the next run a parse.  ACCELSIZER_NO_CACHE (set and not empty) turns the

@@ -1320,3 +1320,74 @@ struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
 	}
 	return c;
 }
+
+/* ---- ranges of a catalog that was not read from YAML ---- */
+
+/* The field's value in base is one catalog_load() could have stored: in
+ * its range, or 0 when the key is optional (left out). */
+static bool value_ok(const struct field *f, const void *base)
+{
+	double lo = f->min, hi = f->max, v;
+	unsigned flags = f->flags;
+	bool integer = f->type != F_NUM;
+	if (f->type == F_NUM && hi == 0 && lo == 0)	/* defaults: by unit */
+		default_range(f->key, &lo, &hi, &flags, &integer);
+	const char *p = (const char *)base + f->off;
+	if (f->type == F_INT) {
+		int i;
+		memcpy(&i, p, sizeof i);
+		v = i;
+	} else if (f->type == F_LONG) {
+		long l;
+		memcpy(&l, p, sizeof l);
+		v = (double)l;
+	} else {
+		memcpy(&v, p, sizeof v);
+		if (f->scale) {
+			lo *= f->scale;
+			hi *= f->scale;
+		}
+	}
+	if (v == 0 && (!(f->flags & REQ) || (f->flags & OPTGROUP)))
+		return true;
+	bool gt = flags & GT_MIN;
+	if (!((gt ? v > lo : v >= lo) && v <= hi))
+		return false;	/* NaN too */
+	return !integer || f->type != F_NUM || v == (double)(long long)v;
+}
+
+static bool values_ok(const struct schema *s, const void *item)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct field *f = &s->f[i];
+		if (f->type == F_NUM || f->type == F_INT || f->type == F_LONG) {
+			if (!value_ok(f, item))
+				return false;
+		} else if (f->type == F_LIST) {
+			const char *list;
+			size_t n;
+			memcpy(&list, (const char *)item + f->off, sizeof list);
+			memcpy(&n, (const char *)item + f->off_n, sizeof n);
+			for (size_t j = 0; j < n; j++)
+				if (!values_ok(f->sub, list + j * f->sub->size))
+					return false;
+		}
+	}
+	return true;
+}
+
+bool catalog_values_ok(const struct catalog *c)
+{
+	if (!c)
+		return false;
+	for (size_t k = 0; k < N_KINDS; k++) {
+		const char *arr;
+		size_t n;
+		memcpy(&arr, (const char *)c + kinds[k].arr_off, sizeof arr);
+		memcpy(&n, (const char *)c + kinds[k].n_off, sizeof n);
+		for (size_t i = 0; i < n; i++)
+			if (!values_ok(kinds[k].s, arr + i * kinds[k].s->size))
+				return false;
+	}
+	return values_ok(&defaults_schema, &c->defaults);
+}

@@ -2,8 +2,8 @@
  * Unit tests for the validated-catalog cache: a catalog rebuilt from the
  * image equals the YAML load field by field (bundled catalog and the good
  * fixture); touching, resizing, adding or removing a file makes the image
- * stale; a truncated, bit-flipped, foreign or structurally hostile image
- * (offsets, counts, enums out of range behind a valid checksum) is never
+ * stale; a truncated, bit-flipped, foreign or hostile image (offsets,
+ * counts, enums or figures out of range behind a valid checksum) is never
  * used; ACCELSIZER_NO_CACHE writes nothing; an unwritable cache folder is
  * silent; an invalid catalog is never cached and reports the same errors.
  *
@@ -556,6 +556,17 @@ START_TEST(hostile_refused)
 		{ "platform topology out of range", p0 + offsetof(struct catalog_platform, topology), 7, 4 },
 		{ "platform bool not 0 or 1", p0 + offsetof(struct catalog_platform, whole_rack), 2, 1 },
 		{ "platform BOM count huge", p0 + offsetof(struct catalog_platform, n_bom), 1u << 30, 8 },
+		{ "platform gpus_per_node 0", p0 + offsetof(struct catalog_platform, gpus_per_node), 0, 4 },
+		{ "platform gpus_per_node negative", p0 + offsetof(struct catalog_platform, gpus_per_node),
+		  0xfffffff0u, 4 },
+		{ "accelerator memory bandwidth NaN", a0 + offsetof(struct catalog_accel, mem_bw_tb_s),
+		  0x7ff8000000000000u, 8 },
+		{ "accelerator memory 0", a0 + offsetof(struct catalog_accel, mem_gb), 0, 8 },
+		{ "accelerator link domain 0", a0 + offsetof(struct catalog_accel, link_domain), 0, 4 },
+		{ "defaults pue 0.5", offsetof(struct catalog, defaults.pue.value),
+		  0x3fe0000000000000u, 8 },
+		{ "defaults micro_batch 1.5", offsetof(struct catalog, defaults.micro_batch.value),
+		  0x3ff8000000000000u, 8 },
 		{ "string area start past the end", SIZE_MAX, 0, 0 },
 	};
 	for (size_t i = 0; i < sizeof pokes / sizeof pokes[0]; i++) {
@@ -691,7 +702,7 @@ int main(void)
 	add(s, "cache: an invalid catalog is never cached, same errors", errors_not_cached);
 	add(s, "cache: truncated or extended images fall back to YAML", truncated_refused);
 	add(s, "cache: bit flips, wrong magic or layout fall back to YAML", bit_flips_refused);
-	add(s, "cache: hostile offsets, counts, enums behind a valid checksum are refused",
+	add(s, "cache: hostile offsets, counts, enums, figures behind a valid checksum are refused",
 	    hostile_refused);
 	add(s, "cache: ACCELSIZER_NO_CACHE neither writes nor reads", no_cache_env);
 	add(s, "cache: an unwritable cache folder is silent; default folder", unwritable_silent);
