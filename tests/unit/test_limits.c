@@ -298,6 +298,7 @@ START_TEST(three_megabyte_value_accepted)
 {
 	size_t n = 3u << 20;
 	char *y = malloc(n + 32);
+	ck_assert_ptr_nonnull(y);
 	strcpy(y, "notes: ");
 	memset(y + 7, 'x', n);
 	strcpy(y + 7 + n, "\n");
