@@ -89,8 +89,12 @@ const struct engine_field_limit *engine_field_limit(const char *key)
 		return NULL;
 	if (key[0] == '-' && key[1] == '-')
 		key += 2;
+	/* The first character first: engine_workload_valid() looks up every
+	 * field once per engine_run, and a full strcmp of each name made that
+	 * 27k instructions of a 350k training run. */
 	for (size_t i = 0; i < N_LIMITS; i++)
-		if (!strcmp(limits[i].key, key) || (limits[i].flag && !strcmp(limits[i].flag, key)))
+		if ((limits[i].key[0] == key[0] && !strcmp(limits[i].key, key)) ||
+		    (limits[i].flag && limits[i].flag[0] == key[0] && !strcmp(limits[i].flag, key)))
 			return &limits[i];
 	return NULL;
 }
