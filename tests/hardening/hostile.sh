@@ -1,0 +1,45 @@
+#!/bin/sh
+# The hostile-input suite of issue 13: one or more cases per finding, so
+# that none of them can come back.  Each block names the item it guards.
+#   1 outputs compared by identity      8 (neutralising: tests/cli)
+#   2 all or nothing, under a lock      9 no FIFO hangs anything
+#   3 full disks fail loudly           10 signals clean up (TUI: tests/tui)
+#   4 the cache is trusted when ours   11/12 (TUI: tests/tui/resize, keys)
+#   5 one set of bounds                13 a byte-order mark is accepted
+#   6 percentages are decimals         14 (checks that could only pass)
+#   7 LoRA rank within the model
+. "$TOP_SRCDIR/tests/lib.sh"
+
+FIX=$TOP_SRCDIR/tests/fixtures
+GOOD=$FIX/catalog/good
+SCEN=$FIX/scenarios/good/inference.yaml
+cd "$TMPD" || exit 1
+
+# refused NAME EXPECTED-MESSAGE COMMAND...: exit 2 with that message, within
+# a 10 s guard (124 = it hung).
+refused() {
+	name=$1 want=$2
+	shift 2
+	run timeout 10 "$@"
+	if [ "$rc" = 2 ] && case $err in *"$want"*) true ;; *) false ;; esac; then
+		tap_ok "$name"
+	else
+		tap_not_ok "$name" "exit $rc (124 = hung)" "expected: $want" "stderr: $err"
+	fi
+}
+
+# ---- 13: a UTF-8 byte-order mark before the first key ----
+grep -v '^#' "$SCEN" >plain.yaml
+{ printf '\357\273\277'; cat plain.yaml; } >bom-scenario.yaml
+run "$ACCELSIZER" recommend --scenario plain.yaml
+want=$out
+run "$ACCELSIZER" recommend --scenario bom-scenario.yaml
+check "13: scenario opening with a BOM is read" rc 0
+check "13: ... and sized as without it" equals "$out" "$want"
+cp -R "$GOOD" bomcat
+f=$(ls bomcat/accelerators/*.yaml | head -n1)
+{ printf '\357\273\277'; grep -v '^#' "$f"; } >"$f.new" && mv "$f.new" "$f"
+run "$ACCELSIZER" catalog check bomcat
+check "13: catalog file opening with a BOM passes catalog check" rc 0
+
+done_testing
