@@ -42,4 +42,18 @@ f=$(ls bomcat/accelerators/*.yaml | head -n1)
 run "$ACCELSIZER" catalog check bomcat
 check "13: catalog file opening with a BOM passes catalog check" rc 0
 
+# ---- 6: discount_pct is a decimal percentage, not cents ----
+# A $1,000,000 unit less 12.345 % is 876,550.00 (the money parser made it
+# 12.34 %); 99.999 % is not 100 %; 100.004 % is refused.
+pct_unit() {	# DISCOUNT: the accelerator line's unit price
+	printf 'sku,unit_price_usd,discount_pct\nh100-sxm,1000000,%s\n' "$1" >pct.csv
+	run "$ACCELSIZER" bom --scenario "$SCEN" --accelerator h100-sxm --prices pct.csv -o -
+	printf '%s\n' "$out" | grep ',accelerator,h100-sxm,' | cut -d, -f6
+}
+check "6: discount 12.345 % of 1,000,000 is 876,550.00" equals "$(pct_unit 12.345)" "876550.00"
+check "6: discount 99.999 % leaves 10.00, not 0" equals "$(pct_unit 99.999)" "10.00"
+printf 'sku,unit_price_usd,discount_pct\nh100-sxm,1000000,100.004\n' >pct.csv
+refused "6: discount 100.004 % is refused" "pct.csv:record 2: discount_pct '100.004' is outside 0-100" \
+	"$ACCELSIZER" bom --scenario "$SCEN" --prices pct.csv -o -
+
 done_testing
