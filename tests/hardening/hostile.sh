@@ -56,4 +56,86 @@ printf 'sku,unit_price_usd,discount_pct\nh100-sxm,1000000,100.004\n' >pct.csv
 refused "6: discount 100.004 % is refused" "pct.csv:record 2: discount_pct '100.004' is outside 0-100" \
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices pct.csv -o -
 
+# ---- 1: outputs compared by identity, not by spelling ----
+cp "$SCEN" s.yaml
+printf 'sku,unit_price_usd\nRACK,1000\n' >p.csv
+echo OLD >x.csv
+ln -s x.csv x-link.csv
+ln -s s.yaml s-link.yaml
+mkdir sub
+refused "1: bom -o x.csv --summary ./x.csv" "--summary './x.csv' is the same file as -o 'x.csv'" \
+	"$ACCELSIZER" bom --scenario s.yaml -o x.csv --summary ./x.csv
+refused "1: bom -o x.csv --summary through a link to it" "is the same file as -o 'x.csv'" \
+	"$ACCELSIZER" bom --scenario s.yaml -o x.csv --summary x-link.csv
+refused "1: bom -o new.csv --summary sub/../new.csv (neither exists)" \
+	"--summary 'sub/../new.csv' is the same file as -o 'new.csv'" \
+	"$ACCELSIZER" bom --scenario s.yaml -o new.csv --summary sub/../new.csv
+check "1: ... nothing written" equals "$(cat x.csv; ls new.csv 2>/dev/null)" "OLD"
+refused "1: bom --prices p.csv -o p.csv" "-o 'p.csv' is the --prices file 'p.csv'" \
+	"$ACCELSIZER" bom --scenario s.yaml --prices p.csv -o p.csv
+refused "1: bom --prices p.csv --summary ./p.csv" "--summary './p.csv' is the --prices file 'p.csv'" \
+	"$ACCELSIZER" bom --scenario s.yaml --prices p.csv -o out.csv --summary ./p.csv
+refused "1: recommend --scenario s.yaml -o s.yaml" "-o 's.yaml' is the --scenario file 's.yaml'" \
+	"$ACCELSIZER" recommend --scenario s.yaml -o s.yaml
+refused "1: validate -o through a link to the scenario" "-o 's-link.yaml' is the --scenario file 's.yaml'" \
+	"$ACCELSIZER" validate --scenario s.yaml --accelerator h100-sxm -o s-link.yaml
+refused "1: sweep -o over the scenario" "-o './s.yaml' is the --scenario file 's.yaml'" \
+	"$ACCELSIZER" sweep --scenario s.yaml --concurrency 8,16 -o ./s.yaml
+cp -R "$ACCELSIZER_CATALOG" cat1
+acc=$(ls cat1/accelerators/*.yaml | head -n1)
+cp "$acc" acc.before
+refused "1: recommend -o over a catalog file" "is the catalog file" \
+	"$ACCELSIZER" recommend --catalog cat1 --scenario s.yaml -o "$acc"
+check "1: inputs untouched" equals "$(cmp s.yaml "$SCEN" && cmp p.csv - <<EOF2 && cmp "$acc" acc.before && echo same
+sku,unit_price_usd
+RACK,1000
+EOF2
+)" "same"
+run "$ACCELSIZER" bom --scenario s.yaml -o /dev/null --summary /dev/null
+check "1: /dev/null twice is not a clash" rc 0
+
+# ---- 2: all or nothing ----
+echo OLD-CSV >pair.csv
+echo OLD-TXT >pair.txt
+refused "2: a summary that cannot be written stops the BOM too" "cannot write '/dev/full'" \
+	"$ACCELSIZER" bom --scenario s.yaml -o pair.csv --summary /dev/full
+check "2: ... the failing summary is named, not the CSV" lacks "$err" "pair.csv"
+check "2: ... the old CSV is left as it was" equals "$(cat pair.csv)" "OLD-CSV"
+check "2: ... and no temporary file is left" equals "$(ls -A | grep '^\.pair' || true)" ""
+refused "2: a CSV that cannot be written stops the summary too" "cannot write '/dev/full'" \
+	"$ACCELSIZER" bom --scenario s.yaml -o /dev/full --summary pair.txt
+check "2: ... the old summary is left as it was" equals "$(cat pair.txt)" "OLD-TXT"
+# Two runs writing the same pair at once (the issue saw a mixed pair 7
+# times in 30): the CSV's accelerator and the summary's must agree.
+mixed=0
+i=0
+while [ $i -lt 30 ]; do
+	"$ACCELSIZER" bom --scenario s.yaml --accelerator h100-sxm -o pair.csv --summary pair.txt >/dev/null 2>&1 &
+	"$ACCELSIZER" bom --scenario s.yaml --accelerator h200-sxm -o pair.csv --summary pair.txt >/dev/null 2>&1 &
+	wait
+	csv_acc=$(grep ',accelerator,' pair.csv | cut -d, -f3)
+	sum_acc=$(sed -n 's/^  accelerator  *//p' pair.txt | head -n1)
+	[ "$csv_acc" = "$sum_acc" ] || mixed=$((mixed + 1))
+	i=$((i + 1))
+done
+check "2: 30 concurrent pairs: never a CSV from one run and a summary from the other" equals "$mixed" 0
+
+# ---- 3: full disks fail loudly ----
+for cmd in "--version" "--help" "catalog list" "catalog show h100-sxm" "catalog check" \
+	"recommend --help" "recommend --scenario s.yaml" "recommend --scenario s.yaml --format csv" \
+	"validate --scenario s.yaml --accelerator h100-sxm" "sweep --scenario s.yaml --concurrency 8,16" \
+	"bom --scenario s.yaml -o -" "bom --help" "sweep --help" "catalog --help"; do
+	# shellcheck disable=SC2086
+	timeout 10 "$ACCELSIZER" $cmd >/dev/full 2>err.txt
+	rc=$?
+	err=$(cat err.txt)
+	if [ "$rc" = 2 ] && case $err in *"No space left on device"*) true ;; *) false ;; esac; then
+		tap_ok "3: accelsizer $cmd >/dev/full: exit 2, says why"
+	else
+		tap_not_ok "3: accelsizer $cmd >/dev/full: exit 2, says why" "exit $rc" "stderr: $err"
+	fi
+done
+run "$ACCELSIZER" bom --scenario s.yaml -o ok.csv --summary ok.txt
+check "3: a good bom still exits 0" rc 0
+
 done_testing
