@@ -138,4 +138,53 @@ done
 run "$ACCELSIZER" bom --scenario s.yaml -o ok.csv --summary ok.txt
 check "3: a good bom still exits 0" rc 0
 
+# ---- 4: the cache is trusted only when it is ours; 9: no FIFO hangs ----
+# A genuine image copied into a world-writable folder that belongs to
+# someone else is not read (a forged one behind a valid checksum is in
+# tests/unit/test_catalog_cache); the reason is under ACCELSIZER_DEBUG_CACHE.
+cache_run() {	# XDG_CACHE_HOME, then the command's arguments
+	xdg=$1
+	shift
+	run env -u ACCELSIZER_NO_CACHE XDG_CACHE_HOME="$xdg" ACCELSIZER_DEBUG_CACHE=1 timeout 10 \
+		"$ACCELSIZER" "$@"
+}
+mkdir -p mine
+cache_run "$TMPD/mine" recommend --model llama-2-70b --format csv
+check "4: first run writes an image" contains "$err" "catalog: parsed, cache written"
+good=$out
+mkdir -p theirs/accelsizer
+cp mine/accelsizer/catalog-*.cache theirs/accelsizer/
+chmod 1777 theirs/accelsizer
+cache_run "$TMPD/theirs" recommend --model llama-2-70b --format csv
+check "4: world-writable cache folder: not trusted, says why" contains "$err" \
+	"(not trusted: the cache folder $TMPD/theirs/accelsizer is writable by group or others)"
+check "4: ... parsed instead, same output" equals "$out" "$good"
+if [ "$(id -u)" = 0 ]; then
+	chmod 700 theirs/accelsizer
+	chown -R nobody theirs/accelsizer
+	cache_run "$TMPD/theirs" recommend --model llama-2-70b --format csv
+	check "4: cache folder owned by nobody: not trusted" contains "$err" \
+		"the cache folder $TMPD/theirs/accelsizer belongs to uid $(id -u nobody), not to you"
+	chown -R 0 theirs/accelsizer
+	chown nobody theirs/accelsizer/catalog-*.cache
+	cache_run "$TMPD/theirs" recommend --model llama-2-70b --format csv
+	check "4: image owned by nobody: not trusted" contains "$err" "belongs to uid $(id -u nobody), not to you"
+else
+	tap_ok "4: cache folder owned by another user # SKIP needs root to chown"
+	tap_ok "4: image owned by another user # SKIP needs root to chown"
+fi
+img=$(ls mine/accelsizer/catalog-*.cache)
+rm "$img" && mkfifo "$img"
+cache_run "$TMPD/mine" recommend --model llama-2-70b --format csv
+check "9: a FIFO as the cache image: no hang, exit 0" rc 0
+check "9: ... says it is not a regular file" contains "$err" "is not a regular file"
+check "9: ... same output" equals "$out" "$good"
+rm -f "$img"
+mkfifo in.fifo
+refused "9: --scenario FIFO" "not a regular file" "$ACCELSIZER" recommend --scenario in.fifo
+refused "9: --prices FIFO" "not a regular file" "$ACCELSIZER" bom --scenario s.yaml --prices in.fifo -o -
+cp -R "$GOOD" fifocat
+mkfifo fifocat/models/fifo.yaml
+refused "9: a FIFO in the catalog" "not a regular file" "$ACCELSIZER" catalog check fifocat
+
 done_testing
