@@ -152,6 +152,7 @@ mkdir -p mine
 cache_run "$TMPD/mine" recommend --model llama-2-70b --format csv
 check "4: first run writes an image" contains "$err" "catalog: parsed, cache written"
 good=$out
+check "4: the reference output has rows" contains "$good" "h100"
 mkdir -p theirs/accelsizer
 cp mine/accelsizer/catalog-*.cache theirs/accelsizer/
 chmod 1777 theirs/accelsizer
@@ -186,5 +187,15 @@ refused "9: --prices FIFO" "not a regular file" "$ACCELSIZER" bom --scenario s.y
 cp -R "$GOOD" fifocat
 mkfifo fifocat/models/fifo.yaml
 refused "9: a FIFO in the catalog" "not a regular file" "$ACCELSIZER" catalog check fifocat
+
+# ---- 14: checks that can only pass ----
+# cache.sh compares the image's output with the YAML's for each format in
+# its loop; a format recommend does not have compared two empty outputs.
+fmts=$(sed -n 's/^for f in \(.*\); do$/\1/p' "$TOP_SRCDIR/tests/cli/cache.sh" | head -n1)
+check "14: cache.sh loops over formats" matches "$fmts" 'table'
+for f in $fmts; do
+	run "$ACCELSIZER" recommend --model llama-2-70b --format "$f"
+	check "14: cache.sh's format '$f' exists (recommend exits 0)" rc 0
+done
 
 done_testing
