@@ -3,12 +3,14 @@
  * guarantees; the comments here say why each step is there.
  */
 #include "atomic.h"
+#include "cleanup.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -83,6 +85,8 @@ static bool open_stream(struct atomic_file *af, const char *path, char *err, siz
 
 static void free_af(struct atomic_file *af)
 {
+	cleanup_drop_file(af->cleanup);
+	af->cleanup = 0;
 	free(af->path);
 	free(af->tmp);
 	af->path = af->tmp = NULL;
@@ -93,6 +97,7 @@ bool atomic_file_open(struct atomic_file *af, const char *path, char *err, size_
 {
 	af->fp = NULL;
 	af->path = af->tmp = NULL;
+	af->cleanup = 0;
 	if (!path || !*path) {
 		set_err(err, errsz, path ? path : "", ENOENT);
 		return false;
@@ -119,7 +124,15 @@ bool atomic_file_open(struct atomic_file *af, const char *path, char *err, size_
 		set_err(err, errsz, path, ENOMEM);
 		return false;
 	}
+	/* Registered for removal on a fatal signal as it is created, with
+	 * those signals held off in between (cleanup.h). */
+	sigset_t fatal, old;
+	sigfillset(&fatal);
+	sigprocmask(SIG_BLOCK, &fatal, &old);
 	int fd = mkstemp(af->tmp);
+	if (fd >= 0)
+		af->cleanup = cleanup_add_file(af->tmp, path);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		/* The folder is what failed, but the user asked for path. */
 		int e = errno;
@@ -260,6 +273,8 @@ bool atomic_file_commit_all(struct atomic_file *const *files, size_t n, char *er
 			} else {
 				free(af->tmp);
 				af->tmp = NULL;
+				cleanup_drop_file(af->cleanup);
+				af->cleanup = 0;
 				sync_folder(af->path);
 			}
 		}

@@ -36,6 +36,7 @@ struct atomic_file {
 	char *path;		/* the target */
 	char *tmp;		/* the temporary file next to it; NULL when
 				 * writing straight to a device or pipe */
+	int cleanup;		/* its cleanup_add_file() handle, 0 = none */
 };
 
 /* Creates the temporary file.  On failure nothing exists on disk. */
