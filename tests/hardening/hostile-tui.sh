@@ -55,7 +55,7 @@ tui_exit_status
 check "9: q still quits" equals "$rc" "0"
 
 # ---- 12: Alt+key in a prompt ----
-tui_start 100 30 --scenario "$SCENARIO"
+tui_start 100 30 --scenario "$TMPD/s.yaml"
 tui_wait "Input tokens"
 tui_keys 3
 tui_wait "Ranked by"
@@ -81,7 +81,7 @@ check "12: the ranking was not changed by the b of Alt+b" equals \
 check "12: nothing was exported" equals "$(ls typed-path.csv 2>/dev/null)" ""
 
 # ---- 11: a 1-column window and back ----
-tui_start 80 24 --scenario "$SCENARIO"
+tui_start 80 24 --scenario "$TMPD/s.yaml"
 tui_wait "Input tokens"
 tui_screen
 fresh=$screen
@@ -107,7 +107,7 @@ check "11: the model pick list too" equals "$screen" "$picker"
 # ---- 10: every fatal signal puts the terminal back ----
 for pair in QUIT:3 HUP:1 PIPE:13 USR1:10 ALRM:14 INT:2 TERM:15; do
 	sig=${pair%:*}
-	tui_start 80 24 --scenario "$SCENARIO"
+	tui_start 80 24 --scenario "$TMPD/s.yaml"
 	tui_wait "Input tokens"
 	before="$(flag alternate_on)$(flag mouse_any_flag)$(flag cursor_flag)"	# 1 1 0 while running
 	if [ "$sig" = QUIT ]; then
