@@ -74,6 +74,20 @@ struct catalog *cli_load_catalog(const char *flag_dir)
 	return c;
 }
 
+struct ledger *cli_load_ledger(const struct catalog *c)
+{
+	struct catalog_errors e;
+	struct ledger *l = ledger_load(c, &e);
+	if (!l) {
+		print_errors(&e);
+		fprintf(stderr, "accelsizer: the published results in '%s/published' are invalid "
+			"(%zu problem%s); 'accelsizer catalog check' lists them\n", c->dir, e.n,
+			e.n == 1 ? "" : "s");
+	}
+	catalog_errors_fini(&e);
+	return l;
+}
+
 /* ---- number formatting ---- */
 
 /* Up to three decimals, trailing zeros dropped: 3.35, 989, 0.864. */
