@@ -135,7 +135,8 @@ bool accuracy_within_budget(const struct accuracy_stats *v)
  * measures how fast the same steps go). */
 #define BIT(m) (1u << (m))
 static const unsigned band_covers[BAND_COUNT] = {
-	[BAND_OUTPUT_TOKENS_PER_S] = BIT(LM_OUTPUT_TOKENS_PER_S) | BIT(LM_REQUESTS_PER_S),
+	[BAND_OUTPUT_TOKENS_PER_S] = BIT(LM_OUTPUT_TOKENS_PER_S) | BIT(LM_REQUESTS_PER_S) |
+				     BIT(LM_TOKENS_PER_S_PER_GPU),
 	[BAND_TOKENS_PER_S_PER_USER] = BIT(LM_TOKENS_PER_S_PER_USER) | BIT(LM_TPOT_MS),
 	[BAND_TTFT_MS] = BIT(LM_TTFT_MS) | BIT(LM_TTFT_P50_MS),
 	[BAND_TRAIN_HOURS] = BIT(LM_SAMPLES_PER_S) | BIT(LM_TOKENS_PER_S_PER_GPU) | BIT(LM_MFU) |

@@ -289,7 +289,8 @@ static bool write_csv(const struct accuracy_row *rows, size_t n)
 		source_text(e, src, sizeof src);
 		const char *cells[NCOL] = {
 			e->id, ledger_role_name(e->role), e->accel->id, fam, workload_class_name(e->w.cls),
-			e->w.model->id, precision_name(e->w.precision), gpus, ledger_metric(e->metric)->name,
+			e->w.model->id, precision_name(e->w.precision), e->gpus > 0 ? gpus : "",
+			ledger_metric(e->metric)->name,
 			ledger_metric(e->metric)->unit, pub, r->mapped ? pred : "", r->mapped ? err : "",
 			r->mapped ? "true" : "false", r->mapped ? "" : r->why, e->benchmark, e->stack,
 			e->date, src,

@@ -31,19 +31,19 @@ static const char *const role_names[LEDGER_ROLE_COUNT] = { "calibration", "valid
 /* The metrics of docs/accuracy.md and their units, written once.  max:
  * beyond any published system (a typo, not a result). */
 static const struct ledger_metric_info metrics[LM_COUNT] = {
-	[LM_OUTPUT_TOKENS_PER_S] = { "output_tokens_per_s", "tok/s", false, true, 1e9 },
-	[LM_TOKENS_PER_S_PER_USER] = { "tokens_per_s_per_user", "tok/s", false, true, 1e6 },
-	[LM_TTFT_MS] = { "ttft_ms", "ms", false, false, 1e7 },
-	[LM_TTFT_P50_MS] = { "ttft_p50_ms", "ms", false, false, 1e7 },
-	[LM_TTFT_P99_MS] = { "ttft_p99_ms", "ms", false, false, 1e7 },
-	[LM_TPOT_MS] = { "tpot_ms", "ms", false, false, 1e6 },
-	[LM_REQUESTS_PER_S] = { "requests_per_s", "req/s", false, true, 1e8 },
-	[LM_SAMPLES_PER_S] = { "samples_per_s", "samples/s", true, true, 1e9 },
-	[LM_TOKENS_PER_S_PER_GPU] = { "tokens_per_s_per_gpu", "tok/s", true, true, 1e8 },
-	[LM_MFU] = { "mfu", "fraction", true, true, 1 },
-	[LM_STEP_S] = { "step_s", "s", true, false, 1e6 },
-	[LM_TRAIN_MINUTES] = { "train_minutes", "min", true, false, 1e8 },
-	[LM_GPU_HOURS] = { "gpu_hours", "h", true, false, 1e12 },
+	[LM_OUTPUT_TOKENS_PER_S] = { "output_tokens_per_s", "tok/s", false, false, true, 1e9 },
+	[LM_TOKENS_PER_S_PER_USER] = { "tokens_per_s_per_user", "tok/s", false, false, true, 1e6 },
+	[LM_TTFT_MS] = { "ttft_ms", "ms", false, false, false, 1e7 },
+	[LM_TTFT_P50_MS] = { "ttft_p50_ms", "ms", false, false, false, 1e7 },
+	[LM_TTFT_P99_MS] = { "ttft_p99_ms", "ms", false, false, false, 1e7 },
+	[LM_TPOT_MS] = { "tpot_ms", "ms", false, false, false, 1e6 },
+	[LM_REQUESTS_PER_S] = { "requests_per_s", "req/s", false, false, true, 1e8 },
+	[LM_SAMPLES_PER_S] = { "samples_per_s", "samples/s", true, false, true, 1e9 },
+	[LM_TOKENS_PER_S_PER_GPU] = { "tokens_per_s_per_gpu", "tok/s", true, true, true, 1e8 },
+	[LM_MFU] = { "mfu", "fraction", true, false, true, 1 },
+	[LM_STEP_S] = { "step_s", "s", true, false, false, 1e6 },
+	[LM_TRAIN_MINUTES] = { "train_minutes", "min", true, false, false, 1e8 },
+	[LM_GPU_HOURS] = { "gpu_hours", "h", true, false, false, 1e12 },
 };
 
 static const char *const layout_keys[LEDGER_LAYOUT_COUNT] = { "tp", "pp", "dp", "ep", "cp", "vp",
@@ -60,7 +60,7 @@ struct key {
 static const struct key file_keys[] = { { "schema", true }, { "results", true } };
 static const struct key entry_keys[] = {
 	{ "id", true }, { "role", true }, { "source", true }, { "metric", true },
-	{ "value", true }, { "unit", true }, { "accelerator", true }, { "gpus", true },
+	{ "value", true }, { "unit", true }, { "accelerator", true }, { "gpus", false },
 	{ "stack", true }, { "benchmark", true }, { "workload", true }, { "layout", false },
 	{ "notes", false },
 };
@@ -413,7 +413,7 @@ static bool read_workload(struct ctx *x, const struct ynode *wl, struct ledger_e
 static bool check_entry(struct ctx *x, const struct ynode *map, struct ledger_entry *e)
 {
 	bool training = e->w.cls != WL_INFERENCE;
-	if (metrics[e->metric].training != training)
+	if (!metrics[e->metric].both && metrics[e->metric].training != training)
 		return err(x, ytree_get(map, "metric"), "metric %s is a %s figure but workload.class "
 			   "is %s", metrics[e->metric].name, training ? "serving" : "training",
 			   workload_class_name(e->w.cls));
@@ -452,10 +452,15 @@ static bool read_entry(struct ctx *x, const struct ynode *map, struct ledger_ent
 	bool ok = read_source(x, ytree_get(map, "source"), e);
 	ok &= read_metric(x, map, e);
 	ok &= read_accel(x, map, e);
-	if (want_whole(x, ytree_get(map, "gpus"), "gpus", 1, 1000000, &l))
-		e->gpus = (int)l;
-	else
-		ok = false;
+	/* gpus: the measured system's, where the source gives it; else the
+	 * engine sizes the system (a model card's cluster). */
+	e->gpus = -1;
+	if ((v = ytree_get(map, "gpus"))) {
+		if (want_whole(x, v, "gpus", 1, 1000000, &l))
+			e->gpus = (int)l;
+		else
+			ok = false;
+	}
 	ok &= dup_text(x, map, "stack", &e->stack) && dup_text(x, map, "benchmark", &e->benchmark) &&
 	      dup_text(x, map, "notes", &e->notes);
 	v = ytree_get(map, "benchmark");

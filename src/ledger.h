@@ -53,6 +53,8 @@ struct ledger_metric_info {
 	const char *name;		/* "output_tokens_per_s" */
 	const char *unit;		/* "tok/s" */
 	bool training;			/* a training figure (else serving) */
+	bool both;			/* ...or either (tokens/s per GPU: output
+					 * tokens when serving) */
 	bool higher_is_better;		/* a rate (else a time) */
 	double max;			/* largest value a real result can have */
 };
@@ -73,7 +75,7 @@ struct ledger_entry {
 	enum ledger_metric metric;
 	double value;
 	const struct catalog_accel *accel;
-	int gpus;
+	int gpus;			/* -1: not published, the engine sizes */
 	char *stack, *benchmark, *notes;
 	/* The setup: engine_workload_init() defaults, the entry's workload
 	 * keys on top, then accel and gpus set to the measured system. */
