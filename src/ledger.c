@@ -345,7 +345,8 @@ static bool read_metric(struct ctx *x, const struct ynode *map, struct ledger_en
 	if (!ynode_number(v, &val))
 		return err(x, v, "value: expected a number, got %s", ynode_describe(v, d, sizeof d));
 	if (!(val > 0) || !(val <= m->max))
-		return err(x, v, "value must be in (0, %g] for %s, got %s", m->max, m->name, v->scalar);
+		return err(x, v, "value must be in (0, %.15g] for %s, got %s", m->max, m->name,
+			   v->scalar);
 	e->value = val;
 	return true;
 }
