@@ -380,9 +380,13 @@ static void free_accel(struct catalog_accel *a)
 	free(a->host_interface);
 	free(a->mig);
 	free(a->eff_compute.source);
+	free(a->eff_compute.calibrated_from);
 	free(a->eff_mem_bw.source);
+	free(a->eff_mem_bw.calibrated_from);
 	free(a->eff_link.source);
+	free(a->eff_link.calibrated_from);
 	free(a->eff_training.source);
+	free(a->eff_training.calibrated_from);
 	free(a->price.date);
 	free(a->price.source);
 	free_list(a->sources, a->n_sources);
@@ -421,6 +425,7 @@ static void free_fabric(struct catalog_fabric *f)
 	free(f->nic_sku);
 	free(f->nic_description);
 	free(f->efficiency.source);
+	free(f->efficiency.calibrated_from);
 	free_list(f->sources, f->n_sources);
 	free(f->file);
 }
@@ -456,7 +461,7 @@ void catalog_free(struct catalog *c)
 	free(c->platforms);
 	free(c->fabrics);
 	free(c->models);
-#define X(name, unit, doc) free(c->defaults.name.source);
+#define X(name, unit, doc) free(c->defaults.name.source); free(c->defaults.name.calibrated_from);
 	CATALOG_DEFAULTS(X)
 #undef X
 	free(c->defaults.version);

@@ -44,12 +44,12 @@
  * CATALOG_CACHE_LAYOUT are updated.
  */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(struct catalog_accel) == 336, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog_accel) == 368, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_platform) == 168, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_bom_line) == 56, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
-_Static_assert(sizeof(struct catalog_fabric) == 192, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog_fabric) == 200, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_model) == 136, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
-_Static_assert(sizeof(struct catalog) == 624, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog) == 880, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 #endif
 _Static_assert(sizeof(uintptr_t) == sizeof(char *), "pointer slots hold a uintptr_t");
 
@@ -71,6 +71,8 @@ static const size_t accel_strs[] = {
 	S(catalog_accel, host_interface), S(catalog_accel, mig),
 	S(catalog_accel, eff_compute.source), S(catalog_accel, eff_mem_bw.source),
 	S(catalog_accel, eff_link.source), S(catalog_accel, eff_training.source),
+	S(catalog_accel, eff_compute.calibrated_from), S(catalog_accel, eff_mem_bw.calibrated_from),
+	S(catalog_accel, eff_link.calibrated_from), S(catalog_accel, eff_training.calibrated_from),
 	S(catalog_accel, price.date), S(catalog_accel, price.source), S(catalog_accel, file),
 };
 
@@ -90,7 +92,8 @@ static const size_t fabric_strs[] = {
 	S(catalog_fabric, switch_sku), S(catalog_fabric, switch_name),
 	S(catalog_fabric, cable_sku), S(catalog_fabric, cable_description),
 	S(catalog_fabric, nic_sku), S(catalog_fabric, nic_description),
-	S(catalog_fabric, efficiency.source), S(catalog_fabric, file),
+	S(catalog_fabric, efficiency.source), S(catalog_fabric, efficiency.calibrated_from),
+	S(catalog_fabric, file),
 };
 
 static const size_t model_strs[] = {
@@ -100,7 +103,7 @@ static const size_t model_strs[] = {
 
 static const size_t catalog_strs[] = {
 	S(catalog, dir),
-#define X(name, unit, doc) S(catalog, defaults.name.source),
+#define X(name, unit, doc) S(catalog, defaults.name.source), S(catalog, defaults.name.calibrated_from),
 	CATALOG_DEFAULTS(X)
 #undef X
 	S(catalog, defaults.version), S(catalog, defaults.file),
