@@ -471,6 +471,18 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	int G, G_fit = 0;
 	bool fixed = w->accel == a && w->gpus > 0;
 	bool fits, target_missed = false, batch_limited = false;
+	/* Without scale-out NICs (nics.count 0) there is no network between
+	 * nodes for gradients or pipeline stages: one node at most (issue 13
+	 * item 5; sizing more divided by a NIC bandwidth of 0). */
+	bool one_node = !(x.nic_bw > 0);
+	if (fixed && one_node && w->gpus > x.node) {
+		r->fits = false;
+		r->binding = RES_INTERCONNECT;
+		r->gpus = w->gpus;
+		eng_reason(r, "%d GPUs need more than one node, and %s has no scale-out NICs (nics.count 0): at most %d GPUs",
+			   w->gpus, x.plat->id, x.node);
+		return;
+	}
 
 	if (fixed) {
 		G = w->gpus;
@@ -480,7 +492,9 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		 * bisection.  A count with no layout at all (the global batch
 		 * has fewer sequences than data-parallel ranks) ends the search. */
 		int lo = 0, hi = 1;
-		int cap = ENG_MAX_GPUS / x.step;
+		int cap = (one_node ? x.node : ENG_MAX_GPUS) / x.step;
+		if (cap < 1)
+			cap = 1;
 		for (;;) {
 			if (search_memo(&memo, &x, hi * x.step, &best, &min_mem))
 				break;
@@ -559,7 +573,11 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		r->mem_per_gpu_gb = min_mem / ENG_GB;
 		r->mem_required_gb = min_mem * G / ENG_GB;
 		r->mem_util_pct = 100.0 * min_mem / x.usable;
-		eng_reason(r, "%T: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
+		if (one_node && !fixed)
+			eng_reason(r, "%T needs %F GB per GPU on one %d-GPU node (%F GB usable), and %s has no scale-out NICs (nics.count 0) to span more",
+				   WHAT, min_mem / ENG_GB, G, x.usable / ENG_GB, x.plat->id);
+		else
+			eng_reason(r, "%T: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
 			   WHAT, min_mem / ENG_GB, G, eng_s(G), x.usable / ENG_GB);
 		return;
 	}
@@ -592,7 +610,11 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	if (target_missed) {
 		r->fits = false;
 		r->binding = RES_COMPUTE;
-		eng_reason(r, "%F h is out of reach: %F h at best on %d GPU%s", w->target_hours,
+		if (one_node)
+			eng_reason(r, "%F h is out of reach on one node: %F h at best on %d GPU%s, and %s has no scale-out NICs (nics.count 0) to span more",
+				   w->target_hours, r->train_hours, G, eng_s(G), x.plat->id);
+		else
+			eng_reason(r, "%F h is out of reach: %F h at best on %d GPU%s", w->target_hours,
 			   r->train_hours, G, eng_s(G));
 		return;
 	}

@@ -239,4 +239,25 @@ for pair in HUP:1 QUIT:3 PIPE:13 USR1:10 ALRM:14 INT:2 TERM:15; do
 	fi
 done
 
+# ---- 5: one set of bounds ----
+# A platform without scale-out NICs passes catalog check, so the engine must
+# size it: one node at most, and it says why (it was sized into many nodes
+# with no network, dividing by a NIC bandwidth of 0).
+cp -R "$ACCELSIZER_CATALOG" nic0
+sed '/^nics:/,/^[a-z]/ s/^  count: .*/  count: 0/' nic0/platforms/hgx-h100-8.yaml >nic0/p.new &&
+	mv nic0/p.new nic0/platforms/hgx-h100-8.yaml
+run "$ACCELSIZER" catalog check nic0
+check "5: nics.count 0 passes catalog check" rc 0
+run "$ACCELSIZER" recommend --catalog nic0 --workload pretrain --model llama-2-7b --tokens 20B \
+	--accelerator h100-sxm --format csv
+check "5: no NICs: a small pretraining job still fits one node" matches "$out" '^"[0-9]+","h100-sxm","hgx-h100-8","8","8","1",.*"true"'
+run "$ACCELSIZER" recommend --catalog nic0 --workload pretrain --model llama-2-70b --tokens 2T --days 30 \
+	--accelerator h100-sxm
+check "5: no NICs: a job that needs many nodes is refused" rc 1
+check "5: ... on one node, saying why" contains "$err" "hgx-h100-8 has no scale-out NICs (nics.count 0) to span more"
+run "$ACCELSIZER" recommend --catalog nic0 --workload pretrain --model llama-2-7b --tokens 20B \
+	--accelerator h100-sxm --gpus 16
+check "5: no NICs: --gpus 16 (two nodes) is refused with the reason" contains "$err" \
+	"16 GPUs need more than one node, and hgx-h100-8 has no scale-out NICs (nics.count 0): at most 8 GPUs"
+
 done_testing
