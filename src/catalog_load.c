@@ -101,8 +101,11 @@ static bool parse_stack(const char *s, void *out) { return stack_parse(s, out); 
 static bool parse_topology(const char *s, void *out) { return topology_parse(s, out); }
 
 #define PEAK(p) NUM("peak_tflops." #p, struct catalog_accel, peak_tflops[PREC_##p##_IDX], \
-		    GT_MIN, 0, 1e6)
-/* Peaks up to 1e6 TFLOPS: fifty times the largest accelerator shipping. */
+		    0, 0.001, 1e6)
+/* Peaks from 1 GFLOPS to 1e6 TFLOPS (fifty times the largest accelerator
+ * shipping).  Every range below is physical, not merely positive: a figure
+ * the engine divides by must not be 1e-300 (issue 13 item 5: rack_kw 1e-300
+ * printed a 300-digit capex). */
 #define PREC_fp64_IDX PREC_FP64
 #define PREC_fp32_IDX PREC_FP32
 #define PREC_tf32_IDX PREC_TF32
@@ -121,30 +124,30 @@ static const struct field accel_fields[] = {
 	STR("architecture", A, architecture, REQ),
 	{ .key = "form_factor", .type = F_ENUM, .flags = REQ, .off = offsetof(A, form),
 	  .parse = parse_form, .choices = "sxm, oam, pcie, superchip" },
-	NUM("memory.capacity_gb", A, mem_gb, REQ | GT_MIN, 0, 10000),
+	NUM("memory.capacity_gb", A, mem_gb, REQ, 1, 10000),
 	STR("memory.type", A, mem_type, REQ),
-	NUM("memory.bandwidth_tb_s", A, mem_bw_tb_s, REQ | GT_MIN, 0, 1000),
-	NUM("memory.usable_fraction", A, mem_usable_fraction, REQ | GT_MIN, 0, 1),
+	NUM("memory.bandwidth_tb_s", A, mem_bw_tb_s, REQ, 0.01, 1000),
+	NUM("memory.usable_fraction", A, mem_usable_fraction, REQ, 0.05, 1),
 	/* Optional; its range against capacity_gb is in check_accel(). */
-	NUM("memory.addressable_gb", A, mem_addressable_gb, GT_MIN, 0, 12000),
+	NUM("memory.addressable_gb", A, mem_addressable_gb, 0, 1, 12000),
 	PEAK(fp64), PEAK(fp32), PEAK(tf32),
-	{ .key = "peak_tflops.bf16", .type = F_NUM, .flags = REQ | GT_MIN,
-	  .off = offsetof(A, peak_tflops[PREC_BF16]), .min = 0, .max = 1e6 },
+	{ .key = "peak_tflops.bf16", .type = F_NUM, .flags = REQ,
+	  .off = offsetof(A, peak_tflops[PREC_BF16]), .min = 0.001, .max = 1e6 },
 	PEAK(fp16), PEAK(fp8), PEAK(int8), PEAK(int4), PEAK(fp4),
 	STR("link.kind", A, link_kind, REQ),
-	NUM("link.bandwidth_gb_s", A, link_gb_s, REQ | GT_MIN, 0, 100000),
+	NUM("link.bandwidth_gb_s", A, link_gb_s, REQ, 0.1, 100000),
 	INT("link.domain_size", A, link_domain, REQ, 1, 100000),
 	STR("host_interface", A, host_interface, REQ),
 	/* Optional: PCIe x16 is 64 (Gen4) or 128 (Gen5) GB/s both ways. */
-	NUM("host_pcie_gb_s", A, host_pcie_gb_s, GT_MIN, 0, 2048),
-	NUM("power_w", A, power_w, REQ | GT_MIN, 0, 100000),
+	NUM("host_pcie_gb_s", A, host_pcie_gb_s, 0, 1, 2048),
+	NUM("power_w", A, power_w, REQ, 1, 100000),
 	STR("mig", A, mig, REQ),
 	{ .key = "stack", .type = F_ENUM, .flags = REQ, .off = offsetof(A, stack),
 	  .parse = parse_stack, .choices = "cuda, rocm, gaudi" },
-	SOURCED("efficiency.compute", A, eff_compute, GT_MIN, 0, 1),
-	SOURCED("efficiency.memory_bw", A, eff_mem_bw, GT_MIN, 0, 1),
-	SOURCED("efficiency.link", A, eff_link, GT_MIN, 0, 1),
-	SOURCED("efficiency.training", A, eff_training, GT_MIN | OPTGROUP, 0, 1),
+	SOURCED("efficiency.compute", A, eff_compute, 0, 0.01, 1),
+	SOURCED("efficiency.memory_bw", A, eff_mem_bw, 0, 0.01, 1),
+	SOURCED("efficiency.link", A, eff_link, 0, 0.01, 1),
+	SOURCED("efficiency.training", A, eff_training, OPTGROUP, 0.01, 1),
 	PRICE(A, 1e7),
 	SOURCES(A),
 };
@@ -178,11 +181,11 @@ static const struct field platform_fields[] = {
 	{ .key = "topology", .type = F_ENUM, .flags = REQ, .off = offsetof(P, topology),
 	  .parse = parse_topology, .choices = "switched, mesh, bridged-pairs, pcie" },
 	INT("nics.count", P, nic_count, REQ, 0, 1024),
-	NUM("nics.speed_gbit", P, nic_gbit, REQ | GT_MIN, 0, 10000),
+	NUM("nics.speed_gbit", P, nic_gbit, REQ, 1, 10000),
 	STR("nics.kind", P, nic_kind, REQ),
 	{ .key = "nics.on_accelerator", .type = F_BOOL, .off = offsetof(P, nics_on_accel) },
 	INT("rack_units", P, rack_units, REQ, 1, 48),
-	NUM("max_power_w", P, max_power_w, REQ | GT_MIN, 0, 1e6),
+	NUM("max_power_w", P, max_power_w, REQ, 10, 1e6),
 	{ .key = "whole_rack", .type = F_BOOL, .off = offsetof(P, whole_rack) },
 	STR("sku", P, sku, REQ),
 	PRICE(P, 1e8),
@@ -198,7 +201,7 @@ static const struct field fabric_fields[] = {
 	STR("name", F, name, REQ),
 	{ .key = "kind", .type = F_CHOICE, .flags = REQ, .off = offsetof(F, kind),
 	  .choices = "infiniband, ethernet" },
-	NUM("port_speed_gbit", F, port_gbit, REQ | GT_MIN, 0, 10000),
+	NUM("port_speed_gbit", F, port_gbit, REQ, 1, 10000),
 	STR("switch.sku", F, switch_sku, REQ),
 	STR("switch.name", F, switch_name, REQ),
 	INT("switch.radix", F, switch_radix, REQ, 4, 10000),
@@ -213,7 +216,7 @@ static const struct field fabric_fields[] = {
 	STR("nic.description", F, nic_description, REQ),
 	NUM("nic.price_usd", F, nic_price_usd, REQ, 0, 1e6),
 	NUM("nic.power_w", F, nic_power_w, REQ, 0, 1000),
-	SOURCED("efficiency", F, efficiency, GT_MIN, 0, 1),
+	SOURCED("efficiency", F, efficiency, 0, 0.01, 1),
 	NUM("latency_us", F, latency_us, REQ | GT_MIN, 0, 1e6),
 	SOURCES(F),
 };
@@ -224,10 +227,10 @@ static const struct field model_fields[] = {
 	ID(M),
 	STR("name", M, name, REQ),
 	STR("family", M, family, REQ),
-	{ .key = "params_b", .type = F_NUM, .flags = REQ | GT_MIN, .off = offsetof(M, params),
-	  .min = 0, .max = 100000, .scale = 1e9 },
-	{ .key = "active_params_b", .type = F_NUM, .flags = GT_MIN, .off = offsetof(M, active_params),
-	  .min = 0, .max = 100000, .scale = 1e9 },
+	{ .key = "params_b", .type = F_NUM, .flags = REQ, .off = offsetof(M, params),
+	  .min = 0.001, .max = 100000, .scale = 1e9 },
+	{ .key = "active_params_b", .type = F_NUM, .flags = 0, .off = offsetof(M, active_params),
+	  .min = 0.001, .max = 100000, .scale = 1e9 },
 	INT("layers", M, layers, REQ, 1, 10000),
 	INT("hidden_size", M, hidden, REQ, 1, 10000000),
 	INT("attention_heads", M, heads, REQ, 1, 100000),
@@ -544,17 +547,17 @@ static void default_range(const char *key, double *lo, double *hi, unsigned *fla
 		unsigned flags;
 		bool integer;
 	} units[] = {
-		{ "ratio", 0, 1, GT_MIN, false },
+		{ "ratio", 0.001, 1, 0, false },
 		{ "GB", 0, 10000, 0, false },
 		{ "us", 0, 1e6, 0, false },
-		{ "GB/s", 0, 100000, GT_MIN, false },
+		{ "GB/s", 0.1, 100000, 0, false },
 		{ "bytes", 0, 1000, 0, false },
-		{ "bits", 0, 64, GT_MIN, false },
+		{ "bits", 1, 64, 0, false },
 		{ "count", 0, 1000, 0, true },
 		{ "seqs", 1, 1e6, 0, true },
 		{ "USD/kWh", 0, 10, 0, false },
-		{ "years", 0, 50, GT_MIN, false },
-		{ "kW", 0, 10000, GT_MIN, false },
+		{ "years", 0.1, 50, 0, false },
+		{ "kW", 0.1, 10000, 0, false },
 		{ "U", 1, 100, 0, true },
 		{ "USD", 0, 1e9, 0, false },
 		{ "nodes", 0, 10000, 0, true },
@@ -569,7 +572,7 @@ static void default_range(const char *key, double *lo, double *hi, unsigned *fla
 		{ "pue", 1, 5, 0 },			/* 1.0 is a perfect data centre */
 		{ "training_overlap", 0, 1, 0 },	/* 0: nothing overlaps */
 		{ "support_fraction_per_year", 0, 1, 0 },	/* 0: no support line */
-		{ "prefill_efficiency", 0, 4, GT_MIN },	/* a factor on eff_compute */
+		{ "prefill_efficiency", 0.01, 4, 0 },	/* a factor on eff_compute */
 	};
 	static const struct {
 		const char *name, *unit;
