@@ -202,6 +202,16 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 		return fail(why, whysz, "the target time cannot be negative");
 	if (w->cls == WL_FINETUNE && w->method != FT_FULL && (w->lora_rank < 1 || w->lora_rank > 65536))
 		return fail(why, whysz, "the LoRA rank must be between 1 and 65536");
+	/* A rank-r adapter B x A of a d x d projection (Hu et al. 2021, 4.1)
+	 * has rank at most d: past the hidden size it only adds parameters
+	 * (65536 on a 7B model gave 68.7B of them; issue 13 item 7). */
+	if (w->cls == WL_FINETUNE && w->method != FT_FULL && w->model && w->lora_rank > w->model->hidden) {
+		snprintf(buf, sizeof buf,
+			 "the LoRA rank %d is above %s's hidden size %d: an adapter of a %d x %d projection has rank %d at most",
+			 w->lora_rank, w->model->name, w->model->hidden, w->model->hidden, w->model->hidden,
+			 w->model->hidden);
+		return fail(why, whysz, buf);
+	}
 	if (!in_limit("tokens", w->tokens, why, whysz) ||
 	    (w->cls == WL_FINETUNE && !in_limit("epochs", w->epochs, why, whysz)) ||
 	    !in_limit("target_hours", w->target_hours, why, whysz) ||

@@ -282,4 +282,15 @@ tiny_case "params_b" models/llama-2-7b.yaml 's/^params_b: .*/params_b: 1e-300/' 
 	"4:11: params_b must be in [0.001, 100000], got 1e-300"
 rm -rf tiny
 
+# ---- 7: the LoRA rank within the model ----
+# --lora-rank 65536 on a 7B model gave 68.7B adapter parameters.
+refused "7: --lora-rank 65536 on Llama 2 7B is refused, naming the hidden size" \
+	"the LoRA rank 65536 is above Llama 2 7B's hidden size 4096" \
+	"$ACCELSIZER" recommend --workload finetune --method lora --model llama-2-7b --tokens 100M --lora-rank 65536
+run "$ACCELSIZER" recommend --workload finetune --method lora --model llama-2-7b --tokens 100M --lora-rank 4096
+check "7: the hidden size itself is accepted" rc 0
+printf 'schema: 1\nworkload:\n  class: finetune\n  model: llama-2-7b\n  method: qlora\n  tokens: 100000000\n  lora_rank: 8192\n' >rank.yaml
+refused "7: ... also from a scenario file" "the LoRA rank 8192 is above Llama 2 7B's hidden size 4096" \
+	"$ACCELSIZER" recommend --scenario rank.yaml
+
 done_testing
