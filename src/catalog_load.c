@@ -1408,6 +1408,13 @@ static bool values_ok(const struct schema *s, const void *item)
 		if (f->type == F_NUM || f->type == F_INT || f->type == F_LONG) {
 			if (!value_ok(f, item))
 				return false;
+		} else if (f->type == F_ID) {
+			/* as the loader checks an id: a forged image could hold
+			 * control characters there (found by fuzz/fuzz_cache.c) */
+			const char *id;
+			memcpy(&id, (const char *)item + f->off, sizeof id);
+			if (!id || !id_chars_ok(id))
+				return false;
 		} else if (f->type == F_LIST) {
 			const char *list;
 			size_t n;
@@ -1416,6 +1423,26 @@ static bool values_ok(const struct schema *s, const void *item)
 			for (size_t j = 0; j < n; j++)
 				if (!values_ok(f->sub, list + j * f->sub->size))
 					return false;
+		}
+	}
+	return true;
+}
+
+/* Ids unique within each kind, as the loader insists (lookups return the
+ * first match: a duplicate would hide an item). */
+_Static_assert(offsetof(struct catalog_accel, id) == 0 && offsetof(struct catalog_platform, id) == 0 &&
+	       offsetof(struct catalog_fabric, id) == 0 && offsetof(struct catalog_model, id) == 0,
+	       "ids_unique() reads the id at the start of each item");
+static bool ids_unique(const char *arr, size_t n, size_t size)
+{
+	for (size_t i = 1; i < n; i++) {
+		const char *a;
+		memcpy(&a, arr + i * size, sizeof a);	/* id is each struct's first member */
+		for (size_t j = 0; j < i; j++) {
+			const char *b;
+			memcpy(&b, arr + j * size, sizeof b);
+			if (!strcmp(a, b))
+				return false;
 		}
 	}
 	return true;
@@ -1433,6 +1460,8 @@ bool catalog_values_ok(const struct catalog *c)
 		for (size_t i = 0; i < n; i++)
 			if (!values_ok(kinds[k].s, arr + i * kinds[k].s->size))
 				return false;
+		if (!ids_unique(arr, n, kinds[k].s->size))
+			return false;
 	}
 	return values_ok(&defaults_schema, &c->defaults);
 }
