@@ -1,13 +1,14 @@
 #!/bin/sh
-# The hostile-input suite of issue 13: one or more cases per finding, so
-# that none of them can come back.  Each block names the item it guards.
-#   1 outputs compared by identity      8 (neutralising: tests/cli)
+# The hostile-input suite of issue 13, CLI part (the wizard's is
+# hostile-tui.sh): one or more cases per finding, so that none of them can
+# come back.  Each block names the item it guards.
+#   1 outputs compared by identity      7 LoRA rank within the model
 #   2 all or nothing, under a lock      9 no FIFO hangs anything
-#   3 full disks fail loudly           10 signals clean up (TUI: tests/tui)
-#   4 the cache is trusted when ours   11/12 (TUI: tests/tui/resize, keys)
-#   5 one set of bounds                13 a byte-order mark is accepted
-#   6 percentages are decimals         14 (checks that could only pass)
-#   7 LoRA rank within the model
+#   3 full disks fail loudly           10 every fatal signal cleans up
+#   4 the cache is trusted when ours   13 a byte-order mark is accepted
+#   5 one set of bounds                14 checks that could only pass
+#   6 percentages are decimals
+# (8, neutralising control characters, is tested with the output layer.)
 . "$TOP_SRCDIR/tests/lib.sh"
 
 FIX=$TOP_SRCDIR/tests/fixtures
