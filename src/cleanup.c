@@ -10,7 +10,6 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <termios.h>
