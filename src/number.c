@@ -106,6 +106,53 @@ static size_t whole_part(const char *p, char *out, size_t *o, size_t cap, bool *
 	return i;
 }
 
+/* A fraction and an exponent after the whole part, appended to digits;
+ * returns the fraction's digit count. */
+static size_t fraction_and_exponent(const char **pp, char *digits, size_t *o, size_t cap)
+{
+	const char *p = *pp;
+	size_t n = 0;
+	if (*p == '.') {
+		if (*o + 1 < cap)
+			digits[(*o)++] = '.';
+		for (p++; is_digit(*p); p++, n++)
+			if (*o + 1 < cap)
+				digits[(*o)++] = *p;
+	}
+	if ((*p == 'e' || *p == 'E') &&
+	    (is_digit(p[1]) || ((p[1] == '+' || p[1] == '-') && is_digit(p[2])))) {
+		if (*o + 2 < cap) {
+			digits[(*o)++] = 'e';
+			if (p[1] == '+' || p[1] == '-')
+				digits[(*o)++] = p[1];
+		}
+		p += p[1] == '+' || p[1] == '-' ? 2 : 1;
+		for (; is_digit(*p); p++)
+			if (*o + 1 < cap)
+				digits[(*o)++] = *p;
+	}
+	*pp = p;
+	return n;
+}
+
+/* The scale of the suffix s for the syntax (1 for none); false if the
+ * syntax has no such suffix. */
+static bool suffix_scale(const char *s, enum number_syntax syn, const char *unit, double *scale)
+{
+	*scale = 1;
+	if (!*s)
+		return true;
+	const struct suffix *list = syn == NUM_COUNT ? count_suffixes
+				  : syn == NUM_TIME ? time_suffixes
+				  : syn == NUM_MONEY ? money_suffixes : NULL;
+	for (; list && list->text; list++)
+		if (!strcmp(s, list->text)) {
+			*scale = syn == NUM_TIME ? list->scale / unit_seconds(unit) : list->scale;
+			return true;
+		}
+	return false;
+}
+
 bool number_parse(const char *s, enum number_syntax syn, const char *unit, double *out,
 		  char *why, size_t whysz)
 {
@@ -123,69 +170,28 @@ bool number_parse(const char *s, enum number_syntax syn, const char *unit, doubl
 	text[len] = '\0';
 
 	const char *p = text;
-	bool neg = false;
-	if (*p == '-') {
-		neg = true;
-		p++;
-	}
+	bool neg = *p == '-';
+	p += neg;
 	if (syn == NUM_MONEY && *p == '$')
 		p++;
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		return fail(why, whysz, "is not a decimal number: hexadecimal is not accepted", syn, unit);
 
+	/* digits[] holds the number with the separators taken out, for
+	 * strtod(), which then sees nothing but plain decimal */
 	char digits[96];
 	size_t o = 0;
 	bool bad_group;
-	size_t n = whole_part(p, digits, &o, sizeof digits, &bad_group);
+	size_t whole = whole_part(p, digits, &o, sizeof digits, &bad_group);
 	if (bad_group)
 		return fail(why, whysz, "is not a number: thousands separators go every three digits "
 			    "(2,048 or 1,000,000)", syn, unit);
-	p += n;
-	size_t mant = n;
-	if (*p == '.') {
-		if (o + 1 < sizeof digits)
-			digits[o++] = '.';
-		p++;
-		while (is_digit(*p)) {
-			if (o + 1 < sizeof digits)
-				digits[o++] = *p;
-			p++;
-			mant++;
-		}
-	}
-	if (!mant || o + 1 >= sizeof digits)
+	p += whole;
+	size_t frac = fraction_and_exponent(&p, digits, &o, sizeof digits);
+	double scale;
+	if ((whole == 0 && frac == 0) || o + 1 >= sizeof digits || !suffix_scale(p, syn, unit, &scale))
 		return fail(why, whysz, "is not a number", syn, unit);
-	if ((*p == 'e' || *p == 'E') &&
-	    (is_digit(p[1]) || ((p[1] == '+' || p[1] == '-') && is_digit(p[2])))) {
-		digits[o++] = 'e';
-		p++;
-		if (*p == '+' || *p == '-')
-			digits[o++] = *p++;
-		while (is_digit(*p)) {
-			if (o + 1 < sizeof digits)
-				digits[o++] = *p;
-			p++;
-		}
-	}
 	digits[o] = '\0';
-
-	double scale = 1;
-	if (*p) {
-		const struct suffix *list = syn == NUM_COUNT ? count_suffixes
-					  : syn == NUM_TIME ? time_suffixes
-					  : syn == NUM_MONEY ? money_suffixes : NULL;
-		bool found = false;
-		for (; list && list->text; list++)
-			if (!strcmp(p, list->text)) {
-				scale = list->scale;
-				found = true;
-				break;
-			}
-		if (!found)
-			return fail(why, whysz, "is not a number", syn, unit);
-		if (syn == NUM_TIME)
-			scale /= unit_seconds(unit);
-	}
 	double v = strtod(digits, NULL) * scale;	/* overflow: HUGE_VAL, refused by the range */
 	*out = neg ? -v : v;
 	return true;
