@@ -421,9 +421,8 @@ static void fewest_gpus(const struct ictx *x, const struct ilayout *ls, int n, l
 	*g_ttft = best[2];
 }
 
-/* "Llama 2 70B at fp16" for a reason's %M: the model's own name, or its
- * size for a custom model without one. */
-#define LABEL(x) (x)->m->name, (x)->m->params, "", precision_name((x)->pr.used)
+/* "Llama 2 70B at fp16": a reason's "%s%s at %s" (name, suffix, precision). */
+#define LABEL(x) eng_model_name((x)->m), "", precision_name((x)->pr.used)
 
 /* Why no layout of g GPUs holds even one sequence: the weights alone, or
  * (what surprises people) the runtime workspace and KV cache on top of a
@@ -432,11 +431,11 @@ static void reason_no_fit(const struct ictx *x, const struct ilayout *l, struct 
 {
 	double w_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
 	if (l->w_gpu > x->usable)
-		eng_reason(r, "%M needs %F GB of weights: more than %d x %ld GB GPU%s (%F GB usable)",
+		eng_reason(r, "%s%s at %s needs %F GB of weights: more than %d x %ld GB GPU%s (%F GB usable)",
 			   LABEL(x), w_gb, l->g, eng_l(x->a->mem_gb), eng_s(l->g),
 			   l->g * x->usable / ENG_GB);
 	else
-		eng_reason(r, "%M: %F GB of weights on %d x %ld GB GPU%s is %F GB each; with %F GB of "
+		eng_reason(r, "%s%s at %s: %F GB of weights on %d x %ld GB GPU%s is %F GB each; with %F GB of "
 			   "runtime workspace and %F GB of KV per sequence that exceeds %F GB usable",
 			   LABEL(x), w_gb, l->g, eng_l(x->a->mem_gb), eng_s(l->g), l->w_gpu / ENG_GB,
 			   l->fixed_gpu / ENG_GB, l->kv_full_gpu / ENG_GB, x->usable / ENG_GB);
@@ -687,16 +686,16 @@ static void explain(const struct ictx *x, const struct ilayout *l, enum driver d
 		double wgb = x->m->params * x->pr.weight_bytes / ENG_GB;
 		double kvgb = x->n_users * eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, 1, x->ctx_full) / ENG_GB;
 		if (l->g > 1)
-			eng_reason(r, "%M needs %F GB of weights: more than one %ld GB GPU (%F GB usable); "
+			eng_reason(r, "%s%s at %s needs %F GB of weights: more than one %ld GB GPU (%F GB usable); "
 				   "%ld %s KV cache adds %F GB",
 				   LABEL(x), wgb, eng_l(x->a->mem_gb), x->usable / ENG_GB,
 				   x->n_users, x->n_users == 1 ? "user's" : "users'", kvgb);
 		else if (r->gpus == 1)
-			eng_reason(r, "%M (%F GB) plus KV cache for %ld user%s (%F GB) fits one %ld GB GPU (%F GB usable)",
+			eng_reason(r, "%s%s at %s (%F GB) plus KV cache for %ld user%s (%F GB) fits one %ld GB GPU (%F GB usable)",
 				   LABEL(x), wgb, x->n_users, eng_s(x->n_users), kvgb,
 				   eng_l(x->a->mem_gb), x->usable / ENG_GB);
 		else
-			eng_reason(r, "%M (%F GB) plus KV cache for %ld user%s (%F GB) needs %d GPUs of %ld GB",
+			eng_reason(r, "%s%s at %s (%F GB) plus KV cache for %ld user%s (%F GB) needs %d GPUs of %ld GB",
 				   LABEL(x), wgb, x->n_users, eng_s(x->n_users), kvgb, r->gpus,
 				   eng_l(x->a->mem_gb));
 	}

@@ -614,8 +614,8 @@ static enum resource bind_train(const struct tctx *x, const struct tsize *z, con
 	return RES_COMPUTE;
 }
 
-/* "Llama 2 70B LoRA at bf16" for a reason's %T (see eng_reason()) */
-#define WHAT(x) (x)->m->name, (x)->m->params, train_suffix((x)->w), precision_name((x)->pr.used)
+/* "Llama 2 70B LoRA at bf16": a reason's "%s%s at %s" (name, suffix, precision). */
+#define WHAT(x) eng_model_name((x)->m), train_suffix((x)->w), precision_name((x)->pr.used)
 
 static const char *train_suffix(const struct workload *w)
 {
@@ -631,14 +631,14 @@ static void explain_unfit(const struct tctx *x, const struct tsize *z, struct en
 	r->binding = RES_MEMORY;
 	if (z->batch_limited) {
 		r->gpus = 0;
-		eng_reason(r, "%T does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
+		eng_reason(r, "%s%s at %s does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
 			   WHAT(x), lo_fail_gpus(x), eng_s(lo_fail_gpus(x)), eng_l(x->seqs), eng_s(eng_l(x->seqs)));
 		return;
 	}
 	r->mem_per_gpu_gb = z->min_mem / ENG_GB;
 	r->mem_required_gb = z->min_mem * z->G / ENG_GB;
 	r->mem_util_pct = 100.0 * z->min_mem / x->usable;
-	eng_reason(r, "%T: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
+	eng_reason(r, "%s%s at %s: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
 		   WHAT(x), z->min_mem / ENG_GB, z->G, eng_s(z->G), x->usable / ENG_GB);
 }
 
@@ -659,11 +659,11 @@ static void explain_train(const struct tctx *x, const struct tsize *z, struct en
 			   eng_l(100.0 * (1.0 - r->scaling_efficiency)));
 		return;
 	case RES_MEMORY:
-		eng_reason(r, "%T does not fit one %d-GPU node: %d GPUs hold it at %F GB each (TP%d PP%d ZeRO-%d)",
+		eng_reason(r, "%s%s at %s does not fit one %d-GPU node: %d GPUs hold it at %F GB each (TP%d PP%d ZeRO-%d)",
 			   WHAT(x), x->node, G, r->mem_per_gpu_gb, z->best.t, z->best.p, z->best.zero);
 		return;
 	case RES_BANDWIDTH:
-		eng_reason(r, "memory traffic outside the matrix units takes %ld%% of each step at %G TB/s",
+		eng_reason(r, "memory traffic outside the matrix units takes %ld%% of each step at %.3g TB/s",
 			   eng_l(100.0 * z->best.elem / z->best.step), a->mem_bw_tb_s);
 		return;
 	default:
