@@ -1,13 +1,15 @@
 /*
- * Fuzz target: the number parsers every flag and price-list cell goes
- * through (issue 13): cli_parse_whole, cli_parse_number, cli_parse_tokens
- * (cli_workload.c) and prices_parse_pct, prices_parse_cents (prices.c).
+ * Fuzz target: the number parsers every flag, wizard field, scenario value
+ * and price-list cell goes through (issue 13): number_parse() in each of
+ * its syntaxes (number.c), cli_parse_whole() (cli_workload.c), and
+ * prices_parse_pct() and prices_parse_cents() (prices.c).
  *
- * Input: the first byte picks the parser (modulo 5), the rest up to the
- * first NUL is the text.  A parser must either refuse, with a message for
- * the flag (the CLI ones), or give a value that keeps its promise: within
- * its range, finite where the range is, and the value the text means (as
- * strtoull/strtod read the same digits, to the unit of the result).
+ * Input: the first byte picks the parser (modulo 8), the rest up to the
+ * first NUL is the text.  A parser must either refuse, saying why, or give
+ * a value that keeps its promise: number_parse() a value that is not NaN
+ * and that it reads back the same from its own "%.17g" (in the same syntax
+ * and unit: a round trip); the others a value within their range that the
+ * digits mean (as strtoull/strtod read them, to the unit of the result).
  */
 #include "fuzz.h"
 
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "cli_workload.h"
+#include "number.h"
 #include "prices.h"
 
 int fuzz_number_init(void)
@@ -67,41 +70,45 @@ static int refused_cleanly(bool ok)
 
 static int whole(const char *s)
 {
+	/* a range every double inside is exact in (the callers' are smaller:
+	 * sweep --top is 1 to 100000) */
+	const long max = 1000000000000000L;
 	long v = -1;
 	capture();
-	bool ok = cli_parse_whole("--fuzz", s, 0, LONG_MAX, &v);
+	bool ok = cli_parse_whole("--fuzz", s, 0, max, &v);
 	release();
 	if (refused_cleanly(ok))
 		return 1;
-	if (ok && (v < 0 || strspn(s, "0123456789") != strlen(s) ||
-		   strtoull(s, NULL, 10) != (unsigned long long)v)) {
-		fprintf(stderr, "fuzz: whole '%s' gave %ld\n", s, v);
+	double d = NAN;
+	char why[256];
+	if (ok && (v < 0 || v > max || !number_parse(s, NUM_COUNT, NULL, &d, why, sizeof why) ||
+		   d != (double)v)) {
+		fprintf(stderr, "fuzz: whole '%s' gave %ld (number_parse: %.17g)\n", s, v, d);
 		return 1;
 	}
 	return 0;
 }
 
-static int number(const char *s, bool tokens)
+static int number(const char *s, enum number_syntax syn, const char *unit)
 {
-	double v = -1;
-	capture();
-	bool ok = tokens ? cli_parse_tokens("--fuzz", s, 0, HUGE_VAL, &v)
-			 : cli_parse_number("--fuzz", s, 0, 1e300, &v);
-	release();
-	if (refused_cleanly(ok))
-		return 1;
-	if (!ok)
-		return 0;
-	double want = strtod(s, NULL);
-	if (tokens) {
-		/* the suffix scales by k, M, B/G or T: v / want is one of them */
-		if (isnan(v) || v < 0 || (want > 0 && isfinite(v) &&
-					  fabs(v / want - round(v / want)) > 1e-6 * (v / want))) {
-			fprintf(stderr, "fuzz: tokens '%s' gave %g\n", s, v);
+	char why[256] = "", again[64];
+	double v = NAN, w = NAN;
+	if (!number_parse(s, syn, unit, &v, why, sizeof why)) {
+		if (!why[0]) {
+			fprintf(stderr, "fuzz: '%s' refused without a reason\n", s);
 			return 1;
 		}
-	} else if (!isfinite(v) || v < 0 || v > 1e300 || v != want) {
-		fprintf(stderr, "fuzz: number '%s' gave %g (strtod: %g)\n", s, v, want);
+		return 0;
+	}
+	if (isnan(v)) {
+		fprintf(stderr, "fuzz: '%s' read as NaN\n", s);
+		return 1;
+	}
+	if (!isfinite(v))
+		return 0;	/* an overflow, for the caller's range to refuse */
+	snprintf(again, sizeof again, "%.17g", v);
+	if (!number_parse(again, syn, unit, &w, why, sizeof why) || w != v) {
+		fprintf(stderr, "fuzz: '%s' read as %s, which reads back as %.17g (%s)\n", s, again, w, why);
 		return 1;
 	}
 	return 0;
@@ -145,11 +152,14 @@ int fuzz_number_one(const uint8_t *data, size_t size)
 	char s[257];
 	memcpy(s, data + 1, n);
 	s[n] = '\0';
-	switch (data[0] % 5) {
+	switch (data[0] % 8) {
 	case 0: return whole(s);
-	case 1: return number(s, false);
-	case 2: return number(s, true);
-	case 3: return percent(s);
+	case 1: return number(s, NUM_PLAIN, NULL);
+	case 2: return number(s, NUM_COUNT, NULL);
+	case 3: return number(s, NUM_TIME, "ms");
+	case 4: return number(s, NUM_TIME, "hours");
+	case 5: return number(s, NUM_MONEY, NULL);
+	case 6: return percent(s);
 	default: return cents(s);
 	}
 }
