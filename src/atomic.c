@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void set_err(char *err, size_t errsz, const char *path, int e)
@@ -63,9 +64,40 @@ static bool is_stream(mode_t m)
 }
 
 /* A device, pipe or socket is written in place: there is no file to swap. */
+/* How long a FIFO may wait for its reader (`cat fifo & accelsizer -o fifo`
+ * starts both at once) before the write is refused. */
+#define FIFO_WAIT_MS 3000
+
+/* Opens without blocking, so that a FIFO nobody reads cannot hang the
+ * program in open(2) (issue 13 item 9: ENXIO until a reader comes); then
+ * writes block as usual. */
+static int open_nonblocking(const char *path)
+{
+	int fd;
+	for (int waited = 0;; waited += 20) {
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS)
+			break;
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	if (fd >= 0) {
+		int fl = fcntl(fd, F_GETFL);
+		if (fl >= 0)
+			(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	}
+	return fd;
+}
+
 static bool open_stream(struct atomic_file *af, const char *path, char *err, size_t errsz)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	int fd = open_nonblocking(path);
+	if (fd < 0 && errno == ENXIO) {
+		if (err && errsz)
+			snprintf(err, errsz, "cannot write '%s': no process is reading the FIFO "
+				 "(waited %d s)", path, FIFO_WAIT_MS / 1000);
+		return false;
+	}
 	if (fd < 0 || !(af->fp = fdopen(fd, "w"))) {
 		int e = errno;
 		if (fd >= 0)

@@ -175,6 +175,15 @@ refuse_with "9: --prices FIFO" "not a regular file" "$ACCELSIZER" bom --scenario
 cp -R "$GOOD" fifocat
 mkfifo fifocat/models/fifo.yaml
 refuse_with "9: a FIFO in the catalog" "not a regular file" "$ACCELSIZER" catalog check fifocat
+mkfifo unread.fifo
+refuse_with "9: bom -o a FIFO nobody reads: refused after 3 s, not a hang" \
+	"cannot write 'unread.fifo': no process is reading the FIFO (waited 3 s)" \
+	"$ACCELSIZER" bom --scenario s.yaml -o unread.fifo
+cat unread.fifo >from-fifo.csv &
+reader=$!
+run timeout 10 "$ACCELSIZER" bom --scenario s.yaml -o unread.fifo
+wait $reader
+check "9: ... and with a reader the BOM goes through" matches "$(head -n1 from-fifo.csv)" '^line,category,sku'
 
 # ---- 14: checks that can only pass ----
 # cache.sh compares the image's output with the YAML's for each format in
