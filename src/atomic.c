@@ -63,7 +63,6 @@ static bool is_stream(mode_t m)
 	return S_ISCHR(m) || S_ISFIFO(m) || S_ISSOCK(m);
 }
 
-/* A device, pipe or socket is written in place: there is no file to swap. */
 /* How long a FIFO may wait for its reader (`cat fifo & accelsizer -o fifo`
  * starts both at once) before the write is refused. */
 #define FIFO_WAIT_MS 3000
@@ -89,6 +88,7 @@ static int open_nonblocking(const char *path)
 	return fd;
 }
 
+/* A device, pipe or socket is written in place: there is no file to swap. */
 static bool open_stream(struct atomic_file *af, const char *path, char *err, size_t errsz)
 {
 	int fd = open_nonblocking(path);
