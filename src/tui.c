@@ -9,14 +9,14 @@
  * it, and a change to the workload re-runs the engine once into the report
  * allocated here.  Each pass redraws with werase + wnoutrefresh per window
  * and one doupdate(); the only clear is Ctrl-L.  Resizes arrive only as
- * KEY_RESIZE and go through one layout().  Signal handlers only set a flag.
+ * KEY_RESIZE and go through one layout().  A fatal signal ends the program
+ * through cleanup.c's one handler, which puts the terminal back first.
  */
 #include "config.h"
 
 #include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,6 +394,9 @@ static unsigned long long rng_next(unsigned long long *s)
 	return *s * 2685821657736338717ULL;
 }
 
+/* wgetch() returns ERR after this long without a key (the loop goes on). */
+#define INPUT_TIMEOUT_MS 250
+
 /* resizeterm() grows every window that touches the right or bottom edge:
  * squeezed to 1 column, the 1x1 input window touches both, and back at
  * 80x24 it had become the whole first line, which the next wgetch()
@@ -427,7 +430,7 @@ static bool escape_prefix(WINDOW *in)
 				break;
 		}
 	}
-	wtimeout(in, 250);
+	wtimeout(in, INPUT_TIMEOUT_MS);
 	return prefix;
 }
 
@@ -775,7 +778,7 @@ int tui_main(int argc, char **argv)
 	 * never repaints anything (see keep_input_window) */
 	WINDOW *in = newwin(1, 1, 0, 0);
 	keypad(in, TRUE);
-	wtimeout(in, 250);	/* wake up to notice a signal */
+	wtimeout(in, INPUT_TIMEOUT_MS);
 	tui_recompute(t);
 	layout(t);
 	draw(t);
