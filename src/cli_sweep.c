@@ -738,7 +738,7 @@ int cli_sweep_main(int argc, char **argv)
 	bool have_sc = false;
 	if (!split_axes(argc, argv, rest, &nrest, s.ax))
 		goto out;
-	c = cli_load_catalog(x.catalog_dir);
+	c = frontend_load_catalog(x.catalog_dir);
 	if (!c)
 		goto out;
 	s.c = c;

@@ -124,6 +124,8 @@ struct tui {
 	struct theme theme;
 	bool utf8;			/* decided once at start-up */
 	bool colour;			/* colour pairs in use */
+	attr_t role_attr[ROLE_COUNT];	/* each role's curses attributes, pair
+					 * included (tui_colours_init()) */
 
 	/* navigation */
 	int step;			/* 0..4 */

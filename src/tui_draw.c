@@ -13,8 +13,6 @@
 
 /* ---- colours ---- */
 
-static attr_t role_attr[ROLE_COUNT];
-
 static attr_t theme_attrs(unsigned a)
 {
 	attr_t r = A_NORMAL;
@@ -62,14 +60,13 @@ void tui_colours_init(struct tui *t)
 			init_pair((short)(r + 1), fg, bg);
 			a |= COLOR_PAIR(r + 1);
 		}
-		role_attr[r] = a;
+		t->role_attr[r] = a;
 	}
 }
 
 attr_t tui_role(const struct tui *t, enum theme_role r)
 {
-	(void)t;
-	return (unsigned)r < ROLE_COUNT ? role_attr[r] : A_NORMAL;
+	return (unsigned)r < ROLE_COUNT ? t->role_attr[r] : A_NORMAL;
 }
 
 const char *tui_glyph(const struct tui *t, enum theme_glyph g)
