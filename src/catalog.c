@@ -378,7 +378,9 @@ static void free_accel(struct catalog_accel *a)
 	free(a->mem_type);
 	free(a->link_kind);
 	free(a->host_interface);
-	free(a->mig);
+	for (size_t i = 0; i < a->n_partitions; i++)
+		free(a->partitions[i].profile);
+	free(a->partitions);
 	free(a->eff_compute.source);
 	free(a->eff_mem_bw.source);
 	free(a->eff_link.source);
@@ -396,6 +398,7 @@ static void free_platform(struct catalog_platform *p)
 	free(p->accel_id);
 	free(p->nic_kind);
 	free(p->sku);
+	free(p->cooling);
 	free(p->price.date);
 	free(p->price.source);
 	for (size_t i = 0; i < p->n_bom; i++) {

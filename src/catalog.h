@@ -60,6 +60,16 @@ struct price {
 	char *source;
 };
 
+/* One MIG (or like) partition profile of an accelerator, as the vendor
+ * documents it: "1g.10gb" on an A100 80GB is one of 7 compute slices with
+ * 10 GB, at most 7 of them per GPU. */
+struct catalog_partition {
+	char *profile;			/* the vendor's name: "1g.10gb" */
+	double memory_gb;		/* memory of one instance, GB */
+	int compute_slices;		/* compute slices one instance takes */
+	int max_per_gpu;		/* instances of this profile one GPU holds */
+};
+
 struct catalog_accel {
 	char *id, *name, *vendor, *architecture;
 	enum form_factor form;
@@ -79,7 +89,8 @@ struct catalog_accel {
 					 * directions, raw (Gen4 x16 64, Gen5 x16
 					 * 128); 0 = not given */
 	double power_w;
-	char *mig;
+	struct catalog_partition *partitions;	/* none: the part has no MIG */
+	size_t n_partitions;
 	enum stack stack;
 	struct sourced eff_compute;	/* share of dense peak in serving GEMMs */
 	struct sourced eff_mem_bw;	/* share of memory bandwidth achieved */
@@ -119,6 +130,7 @@ struct catalog_platform {
 	bool whole_rack;		/* the node is a rack of its own (GB200
 					 * NVL72): one rack per node, its own
 					 * enclosure and power shelves */
+	char *cooling;			/* "air" or "liquid"; NULL = not stated */
 	char *sku;
 	struct price price;		/* the server without accelerators */
 	struct catalog_bom_line *bom;
