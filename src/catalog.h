@@ -26,15 +26,16 @@ enum precision {
 	PREC_INT8,
 	PREC_INT4,
 	PREC_FP4,
+	PREC_MXFP4,
 	PREC_TF32,
 	PREC_FP64,
 	PREC_COUNT
 };
-#define PREC_WORKLOAD_COUNT (PREC_FP4 + 1)
+#define PREC_WORKLOAD_COUNT (PREC_MXFP4 + 1)
 
 const char *precision_name(enum precision p);	/* "fp8" */
 bool precision_parse(const char *s, enum precision *out);
-double precision_bytes(enum precision p);	/* 4, 2, 2, 1, 1, 0.5, 0.5 */
+double precision_bytes(enum precision p);	/* 4, 2, 2, 1, 1, 0.5, 0.5, 0.53125 */
 
 enum form_factor { FORM_SXM, FORM_OAM, FORM_PCIE, FORM_SUPERCHIP, FORM_COUNT };
 const char *form_factor_name(enum form_factor f);

@@ -45,7 +45,7 @@
  * CATALOG_CACHE_LAYOUT are updated.
  */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(struct catalog_accel) == 344, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog_accel) == 352, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_platform) == 176, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_partition) == 24, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_bom_line) == 56, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");

@@ -218,7 +218,7 @@ static bool set_model(struct ctx *k, const char *f, const char *v)
 	return true;
 }
 
-static const char precisions[] = "fp32, bf16, fp16, fp8, int8, int4, fp4";
+static const char precisions[] = "fp32, bf16, fp16, fp8, int8, int4, fp4, mxfp4";
 
 static bool parse_prec(const char *f, const char *v, enum precision *out)
 {
@@ -424,7 +424,7 @@ static bool set_nothing(struct ctx *k, const char *f, const char *v)
 static const struct wopt wopts[] = {
 	{ "--workload", "CLASS", "inference | pretrain | finetune", set_workload },
 	{ "--model", "ID", "model from the catalog ('accelsizer catalog list --models')", set_model },
-	{ "--precision", "P", "weights and compute: fp32 bf16 fp16 fp8 int8 int4 fp4", set_precision },
+	{ "--precision", "P", "weights and compute: fp32 bf16 fp16 fp8 int8 int4 fp4 mxfp4", set_precision },
 	{ "--kv-precision", "P", "KV cache (default: follows --precision; fp16 for int4)", set_kv_precision },
 	{ "--input-tokens", "N", "inference: prompt tokens per request", set_input },
 	{ "--output-tokens", "N", "inference: generated tokens per request", set_output },
@@ -588,7 +588,8 @@ static void kv_follows(struct workload *w)
 {
 	switch (w->precision) {
 	case PREC_INT4: w->kv_precision = PREC_FP16; break;
-	case PREC_FP4: w->kv_precision = PREC_FP8; break;
+	case PREC_FP4:
+	case PREC_MXFP4: w->kv_precision = PREC_FP8; break;
 	default: w->kv_precision = w->precision; break;
 	}
 }
@@ -640,7 +641,8 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 		return EXIT_BADINPUT;
 	}
 	if (w->cls != WL_INFERENCE &&
-	    (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4)) {
+	    (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
+	     w->precision == PREC_MXFP4)) {
 		fprintf(stderr, PROG ": --precision: %s is an inference format; train at bf16, fp16 or fp8 "
 			"(--method qlora stores the frozen base in 4 bit by itself)\n", precision_name(w->precision));
 		return EXIT_BADINPUT;

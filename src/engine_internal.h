@@ -29,6 +29,8 @@ struct eng_precision {
 	double kv_bytes;		/* per stored KV value */
 	double peak_flops;		/* dense, FLOP/s, at the compute precision */
 	enum precision compute;		/* whose peak is used (int4 -> bf16) */
+	bool unsupported;		/* the card cannot run it at all (mxfp4
+					 * without fp4 units): peak_flops 0 */
 };
 
 /* engine_precision.c */

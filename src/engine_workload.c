@@ -208,7 +208,8 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 	    !in_limit("seq_len", (double)w->seq_len, why, whysz) ||
 	    !in_limit("global_batch_tokens", w->global_batch_tokens, why, whysz))
 		return false;
-	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4) {
+	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
+	    w->precision == PREC_MXFP4) {
 		snprintf(buf, sizeof buf,
 			 "%s is an inference format: train at bf16, fp16 or fp8 (QLoRA stores the base in 4 bit by itself)",
 			 precision_name(w->precision));

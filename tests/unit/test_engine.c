@@ -289,6 +289,33 @@ START_TEST(fp4_falls_back_to_fp8)
 }
 END_TEST
 
+/* MXFP4 (OCP MX v1.0): 32 E2M1 values and one 8-bit scale, 4.25 bits a
+ * weight; it runs on fp4 units or not at all. */
+START_TEST(mxfp4_needs_fp4_units)
+{
+	struct workload w;
+	struct eng_precision p;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_MXFP4, 1);
+	ck_assert_double_eq(precision_bytes(PREC_MXFP4), 4.25 / 8);
+	eng_precision_resolve(&w, A("b200"), &p);
+	ck_assert(!p.unsupported);
+	ck_assert(!p.fallback);
+	ck_assert_int_eq(p.used, PREC_MXFP4);
+	ck_assert_int_eq(p.compute, PREC_FP4);
+	ck_assert_double_eq(p.peak_flops, A("b200")->peak_tflops[PREC_FP4] * 1e12);
+	eng_precision_resolve(&w, A("h100-sxm"), &p);
+	ck_assert(p.unsupported);
+	ck_assert_double_eq(p.peak_flops, 0);
+	size_on(&w, "h100-sxm", -1, &r);
+	ck_assert(!r.fits);
+	ck_assert_msg(strstr(r.reason, "mxfp4") && strstr(r.reason, "fp4 peak"), "reason: %s", r.reason);
+	size_on(&w, "b200", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.precision_used, PREC_MXFP4);
+}
+END_TEST
+
 START_TEST(llama405b_bf16_h100_node_vs_h200_node)
 {
 	struct workload w;
@@ -1238,6 +1265,7 @@ int main(void)
 	ADD(s, every_accelerator_has_addressable_memory);
 	ADD(s, fp8_on_a100_falls_back);
 	ADD(s, fp4_falls_back_to_fp8);
+	ADD(s, mxfp4_needs_fp4_units);
 	ADD(s, llama405b_bf16_h100_node_vs_h200_node);
 	ADD(s, context_longer_than_model_is_invalid);
 	ADD(s, more_users_more_replicas);
