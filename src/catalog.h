@@ -171,7 +171,12 @@ struct catalog_model {
 	int layers, hidden, heads, kv_heads, head_dim, ffn, vocab;
 	long max_context;
 	int experts, experts_active;	/* 0 = dense */
+	int experts_shared;		/* always-active experts, ffn wide each */
+	int dense_layers;		/* MoE models: layers with a dense FFN */
+	int dense_ffn;			/* their FFN width */
+	int ffn_matrices;		/* 3 = gated (SwiGLU), 2 = plain; 0 = 3 */
 	int mla_kv_lora_rank, mla_qk_rope_head_dim;	/* 0 = no MLA */
+	int mla_q_lora_rank;		/* 0 = queries not compressed */
 	int sliding_window;		/* 0 = none */
 	int sliding_layers;		/* layers that use the window; 0 = all */
 	char **sources;

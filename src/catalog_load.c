@@ -250,13 +250,19 @@ static const struct field model_fields[] = {
 	INT("kv_heads", M, kv_heads, REQ, 1, 100000),
 	INT("head_dim", M, head_dim, REQ, 1, 100000),
 	INT("ffn_size", M, ffn, REQ, 1, 100000000),
+	/* Optional: 2 for a plain two-matrix MLP (GPT-3); absent = 3, gated. */
+	INT("ffn_matrices", M, ffn_matrices, 0, 2, 3),
 	INT("vocab_size", M, vocab, REQ, 1, 100000000),
 	{ .key = "max_context", .type = F_LONG, .flags = REQ, .off = offsetof(M, max_context),
 	  .min = 1, .max = 1e9 },
 	INT("experts.total", M, experts, REQ | OPTGROUP, 1, 100000),
 	INT("experts.active", M, experts_active, REQ | OPTGROUP, 1, 100000),
+	INT("experts.shared", M, experts_shared, OPTGROUP, 0, 1000),
+	INT("experts.dense_layers", M, dense_layers, OPTGROUP, 0, 10000),
+	INT("experts.dense_ffn_size", M, dense_ffn, OPTGROUP, 1, 100000000),
 	INT("mla.kv_lora_rank", M, mla_kv_lora_rank, REQ | OPTGROUP, 1, 1000000),
 	INT("mla.qk_rope_head_dim", M, mla_qk_rope_head_dim, REQ | OPTGROUP, 1, 100000),
+	INT("mla.q_lora_rank", M, mla_q_lora_rank, OPTGROUP, 1, 1000000),
 	INT("sliding_window.tokens", M, sliding_window, REQ | OPTGROUP, 1, 1000000000),
 	INT("sliding_window.layers", M, sliding_layers, OPTGROUP, 0, 10000),
 	SOURCES(M),
@@ -1124,6 +1130,15 @@ static void check_model(struct ctx *x, void *item, const struct ynode *root)
 		n = node_at(root, "experts.active");
 		err_at(x, n, "experts.active (%d) is larger than experts.total (%d)",
 		       m->experts_active, m->experts);
+	}
+	if (m->dense_layers > 0 && m->layers > 0 && m->dense_layers >= m->layers) {
+		n = node_at(root, "experts.dense_layers");
+		err_at(x, n, "experts.dense_layers (%d) leaves no MoE layer of %d", m->dense_layers,
+		       m->layers);
+	}
+	if (m->dense_layers > 0 && m->dense_ffn == 0) {
+		n = node_at(root, "experts.dense_layers");
+		err_at(x, n, "experts.dense_layers needs experts.dense_ffn_size (their FFN width)");
 	}
 	if (m->sliding_layers > 0 && m->layers > 0 && m->sliding_layers > m->layers) {
 		n = node_at(root, "sliding_window.layers");
