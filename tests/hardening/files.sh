@@ -27,7 +27,7 @@ refuse_with "--scenario under a regular file (ENOTDIR)" "accelsizer: afile/x.yam
 	"$ACCELSIZER" recommend --scenario afile/x.yaml
 refuse_with "--scenario symlink loop" "accelsizer: loop: cannot open: Too many levels of symbolic links" \
 	"$ACCELSIZER" recommend --scenario loop
-refuse_with "--scenario FIFO: refuse_with without waiting for a writer" "accelsizer: fifo: not a regular file" \
+refuse_with "--scenario FIFO: refused without waiting for a writer" "accelsizer: fifo: not a regular file" \
 	"$ACCELSIZER" recommend --scenario fifo
 refuse_with "--scenario /dev/zero: refused, not read forever" "accelsizer: /dev/zero: not a regular file" \
 	"$ACCELSIZER" recommend --scenario /dev/zero
@@ -40,11 +40,11 @@ refuse_with "--prices dangling symlink" "accelsizer: dangling: No such file or d
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices dangling -o out.csv
 refuse_with "--prices under a regular file (ENOTDIR)" "accelsizer: afile/p.csv: Not a directory" \
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices afile/p.csv -o out.csv
-refuse_with "--prices FIFO: refuse_with without waiting for a writer" "accelsizer: fifo: not a regular file" \
+refuse_with "--prices FIFO: refused without waiting for a writer" "accelsizer: fifo: not a regular file" \
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices fifo -o out.csv
 refuse_with "--prices /dev/zero: refused, not read forever" "accelsizer: /dev/zero: not a regular file" \
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices /dev/zero -o out.csv
-check "refuse_with inputs: no BOM written" equals "$(ls out.csv 2>/dev/null)" ""
+check "refused inputs: no BOM written" equals "$(ls out.csv 2>/dev/null)" ""
 
 # The wizard checks its theme before it needs a terminal.
 refuse_with "--theme DIR" "accelsizer: --theme: no theme './adir'" "$ACCELSIZER" --theme ./adir
