@@ -21,6 +21,7 @@
 
 #include "catalog.h"
 #include "catalog_cache.h"
+#include "catalog_schema.h"
 #include "tap.h"
 
 static char top[PATH_MAX];
@@ -666,6 +667,65 @@ START_TEST(unwritable_silent)
 }
 END_TEST
 
+/* The layout key is computed from the catalog tables.  A size check (what
+ * guarded the image before) cannot see an int that fills a padding hole:
+ * struct catalog_accel has one after link_domain, an int before a pointer.
+ * A row added there leaves the struct's size alone but changes the key, and
+ * the key is part of every image's key: an image keyed otherwise is
+ * refused. */
+START_TEST(layout_from_tables)
+{
+	size_t hole = offsetof(struct catalog_accel, link_domain) + sizeof(int);
+	ck_assert_uint_ge(offsetof(struct catalog_accel, host_interface), hole + sizeof(int));
+	const struct catalog_schema *as = catalog_kinds[0].s;
+	ck_assert_str_eq(as->what, "accelerator");
+	static struct catalog_field rows[128];
+	ck_assert_uint_lt(as->n, 128);
+	memcpy(rows, as->f, as->n * sizeof rows[0]);
+	rows[as->n] = (struct catalog_field){ .key = "link.lanes", .type = CF_INT, .off = hole,
+					      .min = 1, .max = 64 };
+	struct catalog_schema grown = *as;
+	grown.f = rows;
+	grown.n = as->n + 1;
+	ck_assert_uint_eq(grown.size, sizeof(struct catalog_accel));	/* same size */
+	ck_assert(catalog_schema_hash(&grown, 1) != catalog_schema_hash(as, 1));
+	/* a moved row, a changed range and a new enum value count too */
+	grown.n = as->n;
+	ck_assert(catalog_schema_hash(&grown, 1) == catalog_schema_hash(as, 1));
+	for (size_t i = 0; i < as->n; i++) {
+		struct catalog_field keep = rows[i];
+		rows[i].off += 4;
+		ck_assert_msg(catalog_schema_hash(&grown, 1) != catalog_schema_hash(as, 1), "%s moved", keep.key);
+		rows[i] = keep;
+		rows[i].max += 1;
+		ck_assert_msg(catalog_schema_hash(&grown, 1) != catalog_schema_hash(as, 1), "%s range", keep.key);
+		rows[i] = keep;
+		if (keep.type == CF_ENUM) {
+			rows[i].count++;
+			ck_assert(catalog_schema_hash(&grown, 1) != catalog_schema_hash(as, 1));
+			rows[i] = keep;
+		}
+	}
+	/* every image's key holds the layout: change those bytes and reseal,
+	 * and the image is not used */
+	char cache[PATH_MAX], cat[PATH_MAX], path[PATH_MAX];
+	size_t n;
+	unsigned char *img = good_image(cache, cat, "layout", &n, path);
+	uint64_t layout = catalog_schema_layout();
+	const struct catalog_cache_header *h = (const void *)img;
+	unsigned char *key = img + sizeof *h, *at = NULL;
+	for (size_t i = 0; i + sizeof layout <= h->key_len && !at; i++)
+		if (!memcmp(key + i, &layout, sizeof layout))
+			at = key + i;
+	ck_assert_msg(at != NULL, "the image's key holds catalog_schema_layout()");
+	at[0] ^= 1;
+	spit(path, img, n);
+	ck_assert(catalog_cache_reseal(path));
+	refused(cat, cache);
+	free(img);
+}
+END_TEST
+
 static void add(Suite *s, const char *name, const TTest *t)
 {
 	TCase *tc = tcase_create(name);
@@ -704,6 +764,8 @@ int main(void)
 	add(s, "cache: bit flips, wrong magic or layout fall back to YAML", bit_flips_refused);
 	add(s, "cache: hostile offsets, counts, enums, figures behind a valid checksum are refused",
 	    hostile_refused);
+	add(s, "cache: the layout key comes from the tables (a row in a padding hole changes it)",
+	    layout_from_tables);
 	add(s, "cache: ACCELSIZER_NO_CACHE neither writes nor reads", no_cache_env);
 	add(s, "cache: an unwritable cache folder is silent; default folder", unwritable_silent);
 	int rc = tap_run(s);
