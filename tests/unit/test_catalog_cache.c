@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "catalog_bundled.h"
 #include "catalog_cache.h"
+#include "catalog_image.h"
 #include "catalog_schema.h"
 #include "tap.h"
 
@@ -263,6 +265,48 @@ END_TEST
 START_TEST(fixture_equal)
 {
 	equal_to_yaml(path2(top, "tests/fixtures/catalog/good"));
+}
+END_TEST
+
+/* The bundled catalog from the image linked into the program equals the
+ * YAML load field by field; a copy elsewhere is not the bundled one; the
+ * content key sees a one-byte edit and an added file. */
+START_TEST(bundled_image)
+{
+	const char *dir = path2(top, "catalog");
+	struct catalog *img = catalog_bundled_load(dir);
+	ck_assert_msg(img != NULL, "the bundled catalog loads from the linked image");
+	struct catalog_errors e;
+	struct catalog *yaml = catalog_load(dir, &e);
+	catalog_errors_fini(&e);
+	ck_assert(yaml != NULL);
+	catalog_eq(yaml, img);
+	ck_assert_uint_eq(catalog_count_unconfirmed(yaml), catalog_count_unconfirmed(img));
+	catalog_free(yaml);
+	catalog_free(img);
+
+	char cache[PATH_MAX], cat[PATH_MAX], cmd[2 * PATH_MAX];
+	fresh("bundled", dir, cache, cat);
+	ck_assert_msg(catalog_bundled_load(cat) == NULL, "a copy elsewhere keeps the cache path");
+	unsigned char *k0, *k1;
+	size_t n0, n1;
+	ck_assert(catalog_image_content_key(dir, &k0, &n0));
+	ck_assert(catalog_image_content_key(cat, &k1, &n1));
+	ck_assert_msg(n0 == n1 && !memcmp(k0, k1, n0), "an identical copy has the same content key");
+	free(k1);
+	/* one byte changed, same size and name */
+	snprintf(cmd, sizeof cmd, "sed -i 's/^name: N/name: M/' '%s/accelerators/h100-sxm.yaml'", cat);
+	sh(cmd);
+	ck_assert(catalog_image_content_key(cat, &k1, &n1));
+	ck_assert_msg(n0 == n1 && memcmp(k0, k1, n0), "a one-byte edit changes the content key");
+	free(k1);
+	snprintf(cmd, sizeof cmd, "cp '%s/accelerators/h100-sxm.yaml' '%s/accelerators/h100-sxm.yml'",
+		 dir, cat);
+	sh(cmd);
+	ck_assert(catalog_image_content_key(cat, &k1, &n1));
+	ck_assert_msg(n0 != n1, "an added .yml file changes the content key");
+	free(k1);
+	free(k0);
 }
 END_TEST
 
@@ -754,6 +798,8 @@ int main(void)
 
 	Suite *s = suite_create("catalog_cache");
 	add(s, "cache: bundled catalog from the image equals the YAML load", bundled_equal);
+	add(s, "cache: the bundled image equals the YAML load; only for the bundled folder",
+	    bundled_image);
 	add(s, "cache: good fixture from the image equals the YAML load", fixture_equal);
 	add(s, "cache: a touched file (utimensat, mtime to the ns) invalidates", touch_invalidates);
 	add(s, "cache: an edited or longer file invalidates", edit_invalidates);
