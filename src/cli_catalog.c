@@ -16,6 +16,7 @@
 #include "catalog_bundled.h"
 #include "catalog_cache.h"
 #include "cli.h"
+#include "out.h"
 
 #define PROG "accelsizer catalog"
 
@@ -137,7 +138,8 @@ static bool table_row(struct table *t, ...)
 	va_list ap;
 	va_start(ap, t);
 	for (int c = 0; c < t->ncols; c++) {
-		const char *s = va_arg(ap, const char *);
+		char inert[4 * CELL];
+		const char *s = out_inert(va_arg(ap, const char *), inert, sizeof inert);
 		char *cell = t->cells[t->n][c];
 		snprintf(cell, CELL, "%s", s ? s : "");
 		if (s && strlen(s) >= CELL) {
@@ -320,9 +322,10 @@ static void field(const char *label, const char *fmt, ...) __attribute__((format
 static void field(const char *label, const char *fmt, ...)
 {
 	printf("  %-26s ", label);
+	/* the value quotes catalog text: written inert (out.h) */
 	va_list ap;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	out_vprintf(stdout, fmt, ap);
 	va_end(ap);
 	putchar('\n');
 }
@@ -360,13 +363,13 @@ static void show_sources(char *const *s, size_t n)
 	else
 		printf("  sources\n");
 	for (size_t i = 0; i < n; i++)
-		printf("    %c %s\n", catalog_source_unconfirmed(s[i]) ? '!' : '-', s[i]);
+		out_line(stdout, "    %c %s", catalog_source_unconfirmed(s[i]) ? '!' : '-', s[i]);
 }
 
 static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 {
 	char v[32];
-	printf("accelerator %s  (%s)\n", a->id, a->file);
+	out_line(stdout, "accelerator %s  (%s)", a->id, a->file);
 	field("name", "%s", a->name);
 	field("vendor", "%s", a->vendor);
 	field("architecture", "%s", a->architecture);
@@ -432,7 +435,7 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 static void show_platform(const struct catalog_platform *p)
 {
 	char v[32], w[32];
-	printf("platform %s  (%s)\n", p->id, p->file);
+	out_line(stdout, "platform %s  (%s)", p->id, p->file);
 	field("name", "%s", p->name);
 	field("accelerator", "%s%s%s", p->accel_id, p->accel ? " - " : "",
 	      p->accel ? p->accel->name : "");
@@ -454,9 +457,9 @@ static void show_platform(const struct catalog_platform *p)
 		printf("    none\n");
 	for (size_t i = 0; i < p->n_bom; i++) {
 		const struct catalog_bom_line *b = &p->bom[i];
-		printf("    %d x %s  %s  [%s]  USD %s each, %s W each  (source: %s)%s\n", b->qty,
-		       b->sku, b->description, b->category, fig(b->unit_price_usd, v, sizeof v),
-		       fig(b->power_w, w, sizeof w), b->source, mark(b->source));
+		out_line(stdout, "    %d x %s  %s  [%s]  USD %s each, %s W each  (source: %s)%s", b->qty,
+			 b->sku, b->description, b->category, fig(b->unit_price_usd, v, sizeof v),
+			 fig(b->power_w, w, sizeof w), b->source, mark(b->source));
 	}
 	show_sources(p->sources, p->n_sources);
 }
@@ -464,7 +467,7 @@ static void show_platform(const struct catalog_platform *p)
 static void show_fabric(const struct catalog_fabric *f)
 {
 	char v[32];
-	printf("fabric %s  (%s)\n", f->id, f->file);
+	out_line(stdout, "fabric %s  (%s)", f->id, f->file);
 	field("name", "%s", f->name);
 	field("kind", "%s", f->kind);
 	field("port_speed_gbit", "%s Gb/s", fig(f->port_gbit, v, sizeof v));
@@ -490,7 +493,7 @@ static void show_fabric(const struct catalog_fabric *f)
 static void show_model(const struct catalog_model *m)
 {
 	char v[32];
-	printf("model %s  (%s)\n", m->id, m->file);
+	out_line(stdout, "model %s  (%s)", m->id, m->file);
 	field("name", "%s", m->name);
 	field("family", "%s", m->family);
 	field("params_b", "%s billion", fig(m->params / 1e9, v, sizeof v));
@@ -530,7 +533,7 @@ static void show_model(const struct catalog_model *m)
 static void show_defaults(const struct catalog *c)
 {
 	char v[32];
-	printf("defaults  (%s)\n", c->defaults.file);
+	out_line(stdout, "defaults  (%s)", c->defaults.file);
 	field("version", "%s", c->defaults.version);
 #define X(name, unit, doc) \
 	field(#name, "%s %s  (source: %s)%s", fig(c->defaults.name.value, v, sizeof v), unit, \

@@ -14,6 +14,7 @@
 
 #include "catalog.h"
 #include "engine.h"
+#include "out.h"
 
 enum cli_field_kind { CLI_FIELD_INT, CLI_FIELD_NUM, CLI_FIELD_STR, CLI_FIELD_BOOL };
 
@@ -27,6 +28,8 @@ const struct cli_field *cli_result_fields(size_t *n);
 /* Writes field i of r into buf as text (numbers rounded for reading, no
  * thousands separators); returns false when the field does not apply. */
 bool cli_result_value(size_t i, const struct engine_result *r, char *buf, size_t bufsz);
+/* How field i goes into a CSV cell: text fields are neutralised. */
+enum out_cell cli_result_cell(size_t i);
 
 enum cli_format { CLI_FMT_TABLE, CLI_FMT_CSV, CLI_FMT_YAML };
 /* "table", "csv", "yaml"; false (message printed, naming flag) otherwise. */

@@ -183,9 +183,9 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	/* the engine's reason for the row under the cursor, up to two lines */
 	if (n > 0 && h >= 3) {
 		const struct engine_result *r = &t->rep.results[*focus];
-		char why[400];
+		char why[400], rb[ENGINE_REASON_MAX];
 		snprintf(why, sizeof why, "%s %s: %s", tui_glyph(t, GLYPH_binding), tui_accel_name(r->accel),
-			 r->filtered ? r->filter_reason : r->reason);
+			 engine_result_why(r, rb, sizeof rb));
 		int len = (int)strlen(why), first = len;
 		if (tui_width(why) > w) {
 			first = w;
