@@ -48,10 +48,15 @@ enum topology { TOPO_SWITCHED, TOPO_MESH, TOPO_BRIDGED_PAIRS, TOPO_PCIE, TOPO_CO
 const char *topology_name(enum topology t);
 bool topology_parse(const char *s, enum topology *out);
 
-/* A figure with where it came from: value plus a free-text source. */
+/* A figure with where it came from: value plus a free-text source, and
+ * for a figure fitted to published measurements the ids of the ledger's
+ * calibration entries it was set from (catalog/published/, see
+ * ledger.h): "id, id" as listed, "" for an explicit empty list, NULL
+ * when the key is absent. */
 struct sourced {
 	double value;
 	char *source;
+	char *calibrated_from;
 };
 
 struct price {
@@ -296,6 +301,9 @@ const char *catalog_suggest(const struct catalog *c, unsigned kinds, const char 
 /* Edit distance between a and the first blen bytes of b (adjacent
  * transpositions count 1); strings longer than 128 bytes give 99. */
 int catalog_edit_distance(const char *a, const char *b, size_t blen);
+
+/* "2024-06" or "2024-06-30". */
+bool catalog_date_ok(const char *s);
 
 /* Does this source text mark a figure as not yet confirmed (it starts with
  * "unconfirmed:")?  And how many such sources the whole catalog holds:

@@ -54,7 +54,7 @@ struct catalog_cache_header {
 /* Bump on any change to the file or blob format (catalog_image.h).  The
  * shape of the catalog structs needs no bump: the key holds a hash of the
  * catalog tables (catalog_schema_layout()). */
-#define CATALOG_CACHE_LAYOUT 2
+#define CATALOG_CACHE_LAYOUT 3
 
 enum catalog_cache_how {
 	CATALOG_CACHE_OFF,	/* ACCELSIZER_NO_CACHE, or no cache folder: parsed */

@@ -34,6 +34,7 @@ enum catalog_ftype {
 	CF_STRLIST,	/* list of strings: char ** at off, size_t count at off_n */
 	CF_LIST,	/* list of mappings read with ->sub: array at off, count at off_n */
 	CF_ACCEL_REF,	/* accelerator id: char * at off, resolved pointer at off_n */
+	CF_IDLIST,	/* list of ids, kept as one "a, b" string (char *) at off */
 };
 
 enum {

@@ -1,7 +1,6 @@
 /*
  * cli_report: writing engine reports for people (aligned table) and for
- * scripts (CSV through libcsv's csv_fwrite, YAML through libyaml's
- * emitter).  The X-macro below is the one list of result fields: its name,
+ * scripts (CSV and YAML through the one output layer, out.h).  The X-macro below is the one list of result fields: its name,
  * its kind and how to read it from a result.  A number that does not apply
  * is NAN in the result and comes out empty (CSV) or null (YAML).
  */
@@ -142,14 +141,14 @@ static bool put_bool(bool b, char *buf, size_t n)
  * NULL when there is none. */
 static const char *reason_of(const struct engine_result *r, char *tmp)
 {
-	const char *s = engine_result_reason(r, tmp, sizeof r->reason);
+	const char *s = engine_result_reason(r, tmp, ENGINE_REASON_MAX);
 	return s[0] ? s : NULL;
 }
 
 bool cli_result_value(size_t i, const struct engine_result *r, char *buf, size_t bufsz)
 {
 	bool train = r->cls != WL_INFERENCE;
-	char rbuf[sizeof r->reason];
+	char rbuf[ENGINE_REASON_MAX];
 	buf[0] = '\0';
 	switch ((enum field_id)i) {
 #define X(name, kind, dec, expr) case F_##name: return put_##kind(expr, dec);
@@ -527,3 +526,4 @@ bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 	}
 	return !ferror(f);
 }
+

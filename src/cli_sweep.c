@@ -17,8 +17,9 @@
  * (ranked), scenarios in the order of the axes, the last axis fastest.
  *
  * Speed: the grid is walked with one engine report allocated up front and
- * a workload rebuilt from plain field copies per scenario; rows are quoted
- * into one buffer (libcsv's csv_write) and written with one fwrite.
+ * a workload rebuilt from plain field copies per scenario; a scenario's
+ * rows are built in the CSV writer's buffer (out.h) and written with one
+ * fwrite.
  */
 #include <errno.h>
 #include <limits.h>

@@ -17,6 +17,7 @@ static void usage(FILE *f)
 	      "  or:  accelsizer bom [WORKLOAD OPTION]... -o FILE.csv\n"
 	      "  or:  accelsizer sweep [WORKLOAD OPTION]... [RANGE OPTION]... -o FILE.csv\n"
 	      "  or:  accelsizer catalog list|show ID|check [DIR]\n"
+	      "  or:  accelsizer accuracy [--role ROLE] [--format table|csv|yaml] [--check]\n"
 	      "Size AI accelerators for a workload and build a bill of materials.\n"
 	      "\n"
 	      "Wizard options:\n"
@@ -43,6 +44,7 @@ int main(int argc, char **argv)
 		{ "bom", cli_bom_main },
 		{ "sweep", cli_sweep_main },
 		{ "catalog", cli_catalog_main },
+		{ "accuracy", cli_accuracy_main },
 	};
 
 	if (argc >= 2) {

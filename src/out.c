@@ -361,6 +361,12 @@ void out_yaml_seq(struct out_yaml *y, bool start)
 	emit(y);
 }
 
+void out_yaml_str(struct out_yaml *y, const char *key, const char *value)
+{
+	out_yaml_key(y, key);
+	out_yaml_scalar(y, value ? value : "null", value ? OUT_YAML_TEXT : OUT_YAML_PLAIN);
+}
+
 void out_yaml_num(struct out_yaml *y, const char *key, double v, int dec)
 {
 	char buf[64];

@@ -98,6 +98,8 @@ void out_yaml_scalar(struct out_yaml *y, const char *s, enum out_yaml_style styl
 void out_yaml_key(struct out_yaml *y, const char *key);
 void out_yaml_map(struct out_yaml *y, bool start);
 void out_yaml_seq(struct out_yaml *y, bool start);
+/* key: value as text, or null when value is NULL. */
+void out_yaml_str(struct out_yaml *y, const char *key, const char *value);
 /* key: v with dec decimals (%.6g when very large or small), null when v is
  * not finite. */
 void out_yaml_num(struct out_yaml *y, const char *key, double v, int dec);
