@@ -123,7 +123,7 @@ static const struct catalog_field bom_fields[] = {
 	STR("source", L, source, REQ | SRC),
 };
 #undef L
-static const struct catalog_schema bom_schema = {
+const struct catalog_schema catalog_bom_schema = {
 	"BOM line", bom_fields, sizeof bom_fields / sizeof bom_fields[0],
 	sizeof(struct catalog_bom_line), false, 0, NULL
 };
@@ -147,7 +147,7 @@ static const struct catalog_field platform_fields[] = {
 	STR("sku", P, sku, REQ),
 	PRICE(P, 1e8),
 	{ .key = "bom", .type = CF_LIST, .flags = REQ, .off = offsetof(P, bom),
-	  .off_n = offsetof(P, n_bom), .sub = &bom_schema },
+	  .off_n = offsetof(P, n_bom), .sub = &catalog_bom_schema },
 	SOURCES(P),
 };
 #undef P
@@ -224,13 +224,13 @@ static void check_model(struct catalog_load_ctx *x, void *item, const struct yno
 
 #define SCHEMA(what, f, T, check) \
 	{ what, f, sizeof f / sizeof f[0], sizeof(T), true, offsetof(T, file), check }
-static const struct catalog_schema accel_schema =
+const struct catalog_schema catalog_accel_schema =
 	SCHEMA("accelerator", accel_fields, struct catalog_accel, check_accel);
-static const struct catalog_schema platform_schema =
+const struct catalog_schema catalog_platform_schema =
 	SCHEMA("platform", platform_fields, struct catalog_platform, check_platform);
-static const struct catalog_schema fabric_schema =
+const struct catalog_schema catalog_fabric_schema =
 	SCHEMA("fabric", fabric_fields, struct catalog_fabric, NULL);
-static const struct catalog_schema model_schema =
+const struct catalog_schema catalog_model_schema =
 	SCHEMA("model", model_fields, struct catalog_model, check_model);
 const struct catalog_schema catalog_defaults_schema =
 	SCHEMA("defaults", default_fields, struct catalog_defaults, NULL);
@@ -243,10 +243,10 @@ _Static_assert(sizeof accel_fields / sizeof accel_fields[0] <= MAX_FIELDS,
 #define KIND(d, s, arr, T) { d, &s, offsetof(struct catalog, arr), \
 	offsetof(struct catalog, n_##arr), offsetof(T, id), offsetof(T, line) }
 const struct catalog_kind catalog_kinds[CATALOG_N_KINDS] = {
-	KIND("accelerators", accel_schema, accels, struct catalog_accel),
-	KIND("platforms", platform_schema, platforms, struct catalog_platform),
-	KIND("fabrics", fabric_schema, fabrics, struct catalog_fabric),
-	KIND("models", model_schema, models, struct catalog_model),
+	KIND("accelerators", catalog_accel_schema, accels, struct catalog_accel),
+	KIND("platforms", catalog_platform_schema, platforms, struct catalog_platform),
+	KIND("fabrics", catalog_fabric_schema, fabrics, struct catalog_fabric),
+	KIND("models", catalog_model_schema, models, struct catalog_model),
 };
 
 /* ---- error collection ---- */

@@ -82,6 +82,26 @@ size_t catalog_item_unconfirmed(const struct catalog_schema *s, const void *base
 	return k;
 }
 
+const char *catalog_schema_key(const struct catalog_schema *s, size_t off, bool group,
+			       char *buf, size_t n)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const char *key = s->f[i].key;
+		if (s->f[i].off != off)
+			continue;
+		const char *dot = group ? strrchr(key, '.') : NULL;
+		size_t len = dot ? (size_t)(dot - key) : strlen(key);
+		if (len >= n)
+			len = n ? n - 1 : 0;
+		if (n) {
+			memcpy(buf, key, len);
+			buf[len] = '\0';
+		}
+		return n ? buf : "";
+	}
+	return "?";
+}
+
 /* ---- layout hash ---- */
 
 static uint64_t mix(uint64_t h, uint64_t v)

@@ -85,6 +85,16 @@ struct catalog_kind {
 #define CATALOG_N_KINDS 4
 extern const struct catalog_kind catalog_kinds[CATALOG_N_KINDS];
 extern const struct catalog_schema catalog_defaults_schema;
+extern const struct catalog_schema catalog_accel_schema, catalog_platform_schema,
+	catalog_bom_schema, catalog_fabric_schema, catalog_model_schema;
+
+/* The key of the row that stores the member at off of an item of s
+ * ("memory.capacity_gb"), or with group the mapping that holds it
+ * ("efficiency.compute" for efficiency.compute.value, "experts" for
+ * experts.total), written into buf; "?" when no row stores it.  For
+ * labels (`catalog show`), so no key is spelled twice. */
+const char *catalog_schema_key(const struct catalog_schema *s, size_t off, bool group,
+			       char *buf, size_t n);
 
 /* Is this row a string the struct owns (char * at off)? */
 bool catalog_field_is_str(const struct catalog_field *f);
