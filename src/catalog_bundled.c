@@ -30,15 +30,9 @@ static bool bundled_place(const char *dir)
 
 struct catalog *catalog_bundled_load(const char *dir)
 {
-	if (!dir || catalog_bundled_layout != catalog_schema_layout() || !bundled_place(dir))
+	if (!dir || !bundled_place(dir) || catalog_bundled_layout != catalog_schema_layout())
 		return NULL;
-	unsigned char *key;
-	size_t len;
-	if (!catalog_image_content_key(dir, &key, &len))
-		return NULL;
-	bool same = len == catalog_bundled_key_len && !memcmp(key, catalog_bundled_key, len);
-	free(key);
-	if (!same)
+	if (!catalog_image_content_is(dir, catalog_bundled_key, catalog_bundled_key_len))
 		return NULL;
 	return catalog_image_open(catalog_bundled_blob, catalog_bundled_len,
 				  catalog_bundled_str_start, dir);

@@ -8,7 +8,7 @@
  * is the installed data folder or the source tree's catalog (however it
  * was named: --catalog, $ACCELSIZER_CATALOG or the default search), and
  * its content is, file by file, the content the image was built from
- * (names, sizes and checksums, catalog_image_content_key()).  Any other
+ * (names, sizes and bytes, catalog_image_content_key()).  Any other
  * folder, or the bundled one edited, goes through the cache
  * (catalog_cache.h) and the YAML as before.
  */

@@ -18,7 +18,6 @@
 #include "catalog_schema.h"
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -135,67 +134,24 @@ static bool key_stat(struct buf *k, const char *path)
 	return true;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool catalog_name(const char *name)
-{
-	size_t len = strlen(name);
-	if (name[0] == '.')
-		return false;	/* the loader skips hidden files */
-	/* .yml files are refused by the loader: one appearing must change
-	 * the key so that the refusal is reported */
-	return (len > 5 && !strcmp(name + len - 5, ".yaml")) ||
-	       (len > 4 && !strcmp(name + len - 4, ".yml"));
-}
-
 /* The names of folder that the loader looks at, sorted, each with its
  * stat; false when the folder cannot be read (the loader reports that). */
 static bool key_folder(struct buf *k, const char *root, const char *sub)
 {
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof path, "%s/%s", root, sub);
-	if (n < 0 || (size_t)n >= sizeof path)
+	char **names;
+	size_t cnt;
+	if (!catalog_image_folder_names(root, sub, &names, &cnt))
 		return false;
-	DIR *d = opendir(path);
-	if (!d)
-		return false;
-	size_t cnt = 0, cap = 64;
-	char **names = malloc(cap * sizeof *names);
-	bool ok = names != NULL;
-	struct dirent *e;
-	while (ok && (e = readdir(d))) {
-		if (!catalog_name(e->d_name))
-			continue;
-		if (cnt == cap) {
-			char **nn = cap < 65536 ? realloc(names, (cap *= 2) * sizeof *names) : NULL;
-			if (!nn) {
-				ok = false;
-				break;
-			}
-			names = nn;
-		}
-		if (!(names[cnt] = strdup(e->d_name))) {
-			ok = false;
-			break;
-		}
-		cnt++;
-	}
-	closedir(d);
-	if (ok)
-		qsort(names, cnt, sizeof *names, cmp_name);
 	key_str(k, sub);
 	key_u64(k, cnt);
+	bool ok = true;
 	for (size_t i = 0; ok && i < cnt; i++) {
-		n = snprintf(path, sizeof path, "%s/%s/%s", root, sub, names[i]);
+		char path[PATH_MAX];
+		int n = snprintf(path, sizeof path, "%s/%s/%s", root, sub, names[i]);
 		key_str(k, names[i]);
 		ok = n > 0 && (size_t)n < sizeof path && key_stat(k, path);
 	}
-	for (size_t i = 0; i < cnt; i++)
-		free(names[i]);
-	free(names);
+	catalog_image_names_free(names, cnt);
 	return ok;
 }
 

@@ -58,7 +58,18 @@ uint64_t catalog_image_checksum(uint64_t h, const void *data, size_t n)
 {
 	const unsigned char *p = data;
 	const uint64_t k = 0x9E3779B97F4A7C15u;
+	/* four independent lanes over 32-byte blocks, then words, then bytes */
+	uint64_t l[4] = { h, h ^ 1, h ^ 2, h ^ 3 };
 	size_t i = 0;
+	for (; i + 32 <= n; i += 32) {
+		for (int j = 0; j < 4; j++) {
+			uint64_t w;
+			memcpy(&w, p + i + 8 * j, 8);
+			l[j] = (l[j] ^ w) * k;
+			l[j] ^= l[j] >> 29;
+		}
+	}
+	h = l[0] ^ (l[1] * 3) ^ (l[2] * 5) ^ (l[3] * 7);
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
 		memcpy(&w, p + i, 8);
@@ -269,15 +280,16 @@ struct fix {
 	size_t cursor;		/* where the next array must start */
 };
 
-/* The string slot at p + off: NULL, or a NUL-terminated string inside the
- * string area. */
+/* The string slot at p + off: NULL, or a string starting inside the
+ * string area (which fix_up() checked ends with a NUL, so every string
+ * in it is terminated). */
 static bool fix_str(const struct fix *f, size_t off)
 {
 	uintptr_t v = slot_get(f->p, off);
 	char *s = NULL;
 	if (v) {
 		size_t at = v - 1;
-		if (at < f->str_start || at >= f->len || !memchr(f->p + at, 0, f->len - at))
+		if (at < f->str_start || at >= f->len)
 			return false;
 		s = (char *)f->p + at;
 	}
@@ -387,7 +399,8 @@ static bool fix_strs(struct fix *f, const struct catalog_schema *s, size_t at)
 static bool fix_up(unsigned char *p, size_t len, size_t str_start)
 {
 	struct fix f = { p, len, str_start, sizeof(struct catalog) };
-	if (len < sizeof(struct catalog) || str_start > len || str_start < sizeof(struct catalog))
+	if (len < sizeof(struct catalog) || str_start >= len || str_start < sizeof(struct catalog) ||
+	    p[len - 1] != '\0')
 		return false;
 	struct catalog *c = (struct catalog *)(void *)p;
 	/* counts are read before their arrays are placed; fix_array()
@@ -509,7 +522,7 @@ static int cmp_name(const void *a, const void *b)
 }
 
 /* A name the loader looks at: not hidden, .yaml (read) or .yml (refused,
- * so its appearance must change the key). */
+ * so its appearance must change a key). */
 static bool loader_name(const char *name)
 {
 	size_t len = strlen(name);
@@ -519,38 +532,18 @@ static bool loader_name(const char *name)
 	       (len > 4 && !strcmp(name + len - 4, ".yml"));
 }
 
-/* Appends "name\0", the size and the checksum of file path to b. */
-static bool key_file(struct buf *b, const char *path, const char *name)
+void catalog_image_names_free(char **names, size_t n)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return false;
-	struct stat st;
-	bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (64 << 20);
-	uint64_t sum = 0, size = 0;
-	unsigned char chunk[16384];
-	/* one checksum over the file, folded chunk by chunk */
-	while (ok) {
-		ssize_t r = read(fd, chunk, sizeof chunk);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			ok = false;
-		if (r <= 0)
-			break;
-		sum = catalog_image_checksum(sum, chunk, (size_t)r);
-		size += (uint64_t)r;
-	}
-	close(fd);
-	buf_add(b, name, strlen(name) + 1);
-	buf_add(b, &size, sizeof size);
-	buf_add(b, &sum, sizeof sum);
-	return ok && !b->oom;
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
 }
 
-static bool key_folder(struct buf *b, const char *root, const char *sub)
+bool catalog_image_folder_names(const char *root, const char *sub, char ***out, size_t *count)
 {
 	char path[PATH_MAX];
+	*out = NULL;
+	*count = 0;
 	int len = snprintf(path, sizeof path, "%s/%s", root, sub);
 	if (len < 0 || (size_t)len >= sizeof path)
 		return false;
@@ -577,37 +570,117 @@ static bool key_folder(struct buf *b, const char *root, const char *sub)
 			cnt++;
 	}
 	closedir(d);
-	if (ok)
-		qsort(names, cnt, sizeof *names, cmp_name);
-	uint64_t n64 = cnt;
-	buf_add(b, sub, strlen(sub) + 1);
-	buf_add(b, &n64, sizeof n64);
-	for (size_t i = 0; ok && i < cnt; i++) {
-		int n = snprintf(path, sizeof path, "%s/%s/%s", root, sub, names[i]);
-		ok = n > 0 && (size_t)n < sizeof path && key_file(b, path, names[i]);
+	if (!ok) {
+		catalog_image_names_free(names, cnt);
+		return false;
 	}
-	for (size_t i = 0; i < cnt; i++)
-		free(names[i]);
-	free(names);
+	qsort(names, cnt, sizeof *names, cmp_name);
+	*out = names;
+	*count = cnt;
+	return true;
+}
+
+/* The content key is written to a sink: into a buffer (the build's
+ * generator), or compared as it is read with a key already made (every
+ * run), so a run never holds a second copy of the folder. */
+struct sink {
+	struct buf *b;			/* building, or */
+	const unsigned char *want;	/* comparing with want[0..want_len) */
+	size_t want_len, at;
+	bool differs;
+};
+
+static void sink(struct sink *k, const void *p, size_t n)
+{
+	if (k->b) {
+		buf_add(k->b, p, n);
+		return;
+	}
+	if (k->differs || n > k->want_len - k->at || memcmp(k->want + k->at, p, n))
+		k->differs = true;
+	else
+		k->at += n;
+}
+
+static bool sink_ok(const struct sink *k)
+{
+	return k->b ? !k->b->oom : !k->differs;
+}
+
+/* "name\0", the size and the bytes of file path: the key holds the
+ * content itself, so no two different folders share one. */
+static bool key_file(struct sink *k, const char *path, const char *name)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (64 << 20);
+	uint64_t size = ok ? (uint64_t)st.st_size : 0, seen = 0;
+	sink(k, name, strlen(name) + 1);
+	sink(k, &size, sizeof size);
+	unsigned char chunk[16384];
+	while (ok && sink_ok(k)) {
+		ssize_t r = read(fd, chunk, sizeof chunk);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			ok = false;
+		if (r <= 0)
+			break;
+		sink(k, chunk, (size_t)r);
+		seen += (uint64_t)r;
+	}
+	close(fd);
+	return ok && seen == size && sink_ok(k);
+}
+
+static bool key_folder(struct sink *k, const char *root, const char *sub)
+{
+	char **names;
+	size_t cnt;
+	if (!catalog_image_folder_names(root, sub, &names, &cnt))
+		return false;
+	uint64_t n64 = cnt;
+	sink(k, sub, strlen(sub) + 1);
+	sink(k, &n64, sizeof n64);
+	bool ok = sink_ok(k);
+	for (size_t i = 0; ok && i < cnt; i++) {
+		char path[PATH_MAX];
+		int n = snprintf(path, sizeof path, "%s/%s/%s", root, sub, names[i]);
+		ok = n > 0 && (size_t)n < sizeof path && key_file(k, path, names[i]);
+	}
+	catalog_image_names_free(names, cnt);
 	return ok;
+}
+
+static bool content_key(struct sink *k, const char *dir)
+{
+	bool ok = true;
+	for (size_t i = 0; ok && i < CATALOG_N_KINDS; i++)
+		ok = key_folder(k, dir, catalog_kinds[i].dir);
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof path, "%s/defaults.yaml", dir);
+	return ok && n > 0 && (size_t)n < sizeof path && key_file(k, path, "defaults.yaml");
 }
 
 bool catalog_image_content_key(const char *dir, unsigned char **key, size_t *len)
 {
 	struct buf b = { 0 };
-	bool ok = true;
+	struct sink k = { .b = &b };
 	*key = NULL;
 	*len = 0;
-	for (size_t k = 0; ok && k < CATALOG_N_KINDS; k++)
-		ok = key_folder(&b, dir, catalog_kinds[k].dir);
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof path, "%s/defaults.yaml", dir);
-	ok = ok && n > 0 && (size_t)n < sizeof path && key_file(&b, path, "defaults.yaml");
-	if (!ok || b.oom) {
+	if (!content_key(&k, dir) || b.oom) {
 		free(b.p);
 		return false;
 	}
 	*key = b.p;
 	*len = b.len;
 	return true;
+}
+
+bool catalog_image_content_is(const char *dir, const unsigned char *key, size_t len)
+{
+	struct sink k = { .want = key, .want_len = len };
+	return content_key(&k, dir) && k.at == len;
 }

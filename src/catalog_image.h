@@ -56,12 +56,22 @@ struct catalog *catalog_image_open(const void *img, size_t len, size_t str_start
 uint64_t catalog_image_checksum(uint64_t h, const void *p, size_t n);
 
 /*
- * The content key of catalog folder dir: the name, size and checksum of
+ * The content key of catalog folder dir: the name, size and bytes of
  * every file the loader reads (the *.yaml and *.yml in the four folders,
  * sorted, then defaults.yaml), in a malloc'd buffer.  Two folders with the
  * same key load to the same catalog.  False when a folder or file cannot
  * be read, or out of memory.
  */
 bool catalog_image_content_key(const char *dir, unsigned char **key, size_t *len);
+/* Is folder dir's content key exactly key?  Compared while the files are
+ * read, stopping at the first difference. */
+bool catalog_image_content_is(const char *dir, const unsigned char *key, size_t len);
+
+/* The names in folder root/sub that the loader looks at (not hidden,
+ * *.yaml, and *.yml, which it refuses), sorted; free them with
+ * catalog_image_names_free().  False when the folder cannot be read or
+ * out of memory. */
+bool catalog_image_folder_names(const char *root, const char *sub, char ***names, size_t *n);
+void catalog_image_names_free(char **names, size_t n);
 
 #endif

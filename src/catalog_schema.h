@@ -110,7 +110,7 @@ void catalog_item_free(const struct catalog_schema *s, void *base);
  * strings of every sources list, nested lists included). */
 size_t catalog_item_unconfirmed(const struct catalog_schema *s, const void *base);
 
-/* A hash of table s (every row's key, type, flags, offsets, range, enum
+/* A hash of table s (every row's type, flags, offsets, range and enum
  * count) and of what it nests, folded into h: the catalog image's layout
  * key, so that any change to a table, even a field that fills a padding
  * hole and leaves the struct's size alone, gives another key. */
