@@ -31,9 +31,9 @@
 	X(batch_per_replica,     NUMI, 0, train ? NAN : (double)r->batch_per_replica) \
 	X(fits,                  BOOL, 0, r->fits) \
 	X(filtered,              BOOL, 0, r->filtered) \
-	X(filter_reason,         STR,  0, r->filtered ? r->filter_reason : NULL) \
+	X(filter_reason,         TEXT, 0, r->filtered ? r->filter_reason : NULL) \
 	X(binding,               STR,  0, r->binding != RES_NONE ? resource_key(r->binding) : NULL) \
-	X(reason,                STR,  0, reason_of(r, rbuf)) \
+	X(reason,                TEXT, 0, reason_of(r, rbuf)) \
 	X(precision_used,        STR,  0, precision_name(r->precision_used)) \
 	X(precision_fallback,    BOOL, 0, r->precision_fallback) \
 	X(mem_required_gb,       NUM,  1, pos(r->mem_required_gb)) \
@@ -67,11 +67,15 @@
 	X(perf_per_watt,         NUM,  4, r->perf_per_watt)
 
 /* NUMI: an integer that may not apply (NAN). */
+/* STR: an id or a word of the program's own (catalog ids are checked by
+ * the loader: a-z, 0-9, '-', '.', '_'); TEXT: free text that quotes user
+ * or catalog strings (a model's name), neutralised in CSV. */
 enum { K_INT = CLI_FIELD_INT, K_NUM = CLI_FIELD_NUM, K_STR = CLI_FIELD_STR,
-       K_BOOL = CLI_FIELD_BOOL, K_NUMI = 100 };
+       K_BOOL = CLI_FIELD_BOOL, K_NUMI = 100, K_TEXT = 101 };
 
 static const struct cli_field fields[] = {
-#define X(name, kind, dec, expr) { #name, (enum cli_field_kind)(K_##kind == K_NUMI ? K_INT : K_##kind) },
+#define X(name, kind, dec, expr) { #name, (enum cli_field_kind)(K_##kind == K_NUMI ? K_INT : \
+								  K_##kind == K_TEXT ? K_STR : K_##kind) },
 	RESULT_FIELDS(X)
 #undef X
 };
@@ -135,6 +139,7 @@ static bool put_bool(bool b, char *buf, size_t n)
 #define put_NUMI(expr, dec) put_num((expr), 0, buf, bufsz)
 #define put_NUM(expr, dec) put_num((expr), (dec), buf, bufsz)
 #define put_STR(expr, dec) put_str((expr), buf, bufsz)
+#define put_TEXT(expr, dec) put_str((expr), buf, bufsz)
 #define put_BOOL(expr, dec) put_bool((expr), buf, bufsz)
 
 /* The reason, written now if the engine kept it unwritten (sweep), or
@@ -182,7 +187,12 @@ static void clamp_range(const struct engine_report *r, size_t *first, size_t *co
 
 enum out_cell cli_result_cell(size_t i)
 {
-	return i < N_FIELDS && fields[i].kind == CLI_FIELD_STR ? OUT_TEXT : OUT_PLAIN;
+	static const bool text[] = {
+#define X(name, kind, dec, expr) K_##kind == K_TEXT,
+		RESULT_FIELDS(X)
+#undef X
+	};
+	return i < N_FIELDS && text[i] ? OUT_TEXT : OUT_PLAIN;
 }
 
 bool cli_report_csv(FILE *f, const struct engine_report *r, size_t first, size_t count)

@@ -497,9 +497,11 @@ static int run(struct sweep *s, FILE *out)
 			if (!row_wanted(s, &w, r, written))
 				continue;
 			written++;
+			/* the axes' values are catalog ids (checked by the
+			 * loader), precision names and numbers */
 			for (int a = 0; a < AX_COUNT; a++)
 				if (s->ax[a].spec)
-					out_csv_cell(&row, lead[a], OUT_TEXT);
+					out_csv_cell(&row, lead[a], OUT_PLAIN);
 			char buf[256];
 			for (size_t i = 0; i < nf; i++) {
 				if (!cli_result_value(i, r, buf, sizeof buf))

@@ -7,6 +7,7 @@
 #include <csv.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,22 +15,46 @@
 
 /* ---- text ---- */
 
+/* Is any of the 8 bytes of w a control character (< 0x20, 0x7f) or not
+ * ASCII (>= 0x80)?  Bit tricks on the whole word (a byte is below 0x20
+ * when subtracting 0x20 borrows into its top bit); a TAB answers yes too,
+ * and the caller looks closer. */
+static bool word_special(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	uint64_t del = w ^ (0x7f * ones);
+	return ((w | ((w - 0x20 * ones) & ~w) | ((del - ones) & ~del)) & high) != 0;
+}
+
+static bool byte_special(unsigned char c)
+{
+	return (c < 0x20 && c != '\t') || c >= 0x7f;
+}
+
 /* Does s hold a byte ytree_escape_text() would change?  Only ASCII
- * controls, DEL and bytes >= 0x80 can; the common all-ASCII string is
- * answered in one pass without copying. */
+ * controls but TAB, DEL and bytes >= 0x80 can; all-ASCII text (nearly all
+ * of it) is answered a word at a time without copying, anything else by
+ * escaping and comparing. */
 static bool needs_escape(const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if ((*p < 0x20 && *p != '\t') || *p >= 0x7f) {
-			size_t n = strlen(s) + 1;
-			char small[256];
-			/* UTF-8 text is left alone: escape and compare */
-			if (n > sizeof small)
-				return true;
-			return ytree_escape_text(small, sizeof small, s) != n - 1 ||
-			       memcmp(small, s, n);
-		}
-	return false;
+	size_t n = strlen(s), i = 0;
+	bool special = false;
+	for (; i + 8 <= n && !special; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		if (word_special(w))
+			for (size_t j = 0; j < 8 && !special; j++)
+				special = byte_special((unsigned char)s[i + j]);
+	}
+	for (; i < n && !special; i++)
+		special = byte_special((unsigned char)s[i]);
+	if (!special)
+		return false;
+	char small[256];
+	/* UTF-8 text is left alone: escape and compare */
+	if (n + 1 > sizeof small)
+		return true;
+	return ytree_escape_text(small, sizeof small, s) != n || memcmp(small, s, n + 1);
 }
 
 const char *out_inert(const char *s, char *buf, size_t n)
@@ -166,7 +191,12 @@ static bool reserve(struct out_csv *o, size_t more)
  * (TAB and CR as well, in some importers). */
 static bool formula_start(const char *s)
 {
-	return *s && strchr("=+-@\t\r", *s) != NULL;
+	switch (*s) {
+	case '=': case '+': case '-': case '@': case '\t': case '\r':
+		return true;
+	default:
+		return false;
+	}
 }
 
 static bool needs_quotes(const char *s, size_t n)
@@ -211,19 +241,31 @@ void out_csv_cell(struct out_csv *o, const char *s, enum out_cell kind)
 		return;
 	}
 	size_t n = strlen(s);
-	if (reserve(o, 2 * n + 4)) {
-		if (!o->first)
-			o->buf[o->len++] = ',';
+	/* room for a comma and the cell quoted with every byte doubled */
+	if (o->ok && (o->len + 2 * n + 4 <= o->cap || reserve(o, 2 * n + 4))) {
+		o->buf[o->len] = ',';
+		o->len += !o->first;
 		o->first = false;
-		/* quoting (and doubling quotes) is libcsv's */
-		if (n && (o->quote == OUT_CSV_QUOTE_ALL || needs_quotes(s, n)))
-			o->len += csv_write(o->buf + o->len, o->cap - o->len, s, n);
-		else if (n) {
+		/* quoting (and doubling quotes) is libcsv's; for a cell with no
+		 * quote character csv_write() writes the text between two
+		 * quotes, which is done here directly (its byte loop was a
+		 * third of a large sweep) */
+		if (n && (o->quote == OUT_CSV_QUOTE_ALL || needs_quotes(s, n))) {
+			if (memchr(s, '"', n)) {
+				o->len += csv_write(o->buf + o->len, o->cap - o->len, s, n);
+			} else {
+				o->buf[o->len] = '"';
+				memcpy(o->buf + o->len + 1, s, n);
+				o->buf[o->len + n + 1] = '"';
+				o->len += n + 2;
+			}
+		} else if (n) {
 			memcpy(o->buf + o->len, s, n);
 			o->len += n;
 		}
 	}
-	free(owned);
+	if (owned)
+		free(owned);
 }
 
 void out_csv_row(struct out_csv *o, const char *const *cells, size_t n, enum out_cell kind)
