@@ -35,6 +35,7 @@
 #define OPTGROUP CF_OPTGROUP
 #define GT_MIN CF_GT_MIN
 #define SRC CF_SOURCE
+#define ZERO_OK CF_ZERO_OK
 
 #define NUM(k, T, m, fl, lo, hi) \
 	{ .key = k, .type = CF_NUM, .flags = (fl), .off = offsetof(T, m), .min = lo, .max = hi }
@@ -180,31 +181,22 @@ static const struct catalog_field fabric_fields[] = {
 #undef F
 
 #define M struct catalog_model
+/* The figures come from the table the scenario's custom_model, the wizard
+ * and the engine's bounds share (CATALOG_MODEL_FIGURES in catalog.h). */
+#define MF_FLAGS(cat) (((cat) & CATALOG_MF_REQ ? REQ : ZERO_OK) | ((cat) & CATALOG_MF_GROUP ? OPTGROUP : 0))
+#define MF_ROW(id, k, member, t, lo, hi, cat, custom, label, unit, step, hint) \
+	{ .key = k, .type = (t) == MFT_BILLIONS ? CF_NUM : (t) == MFT_LONG ? CF_LONG : CF_INT, \
+	  .flags = MF_FLAGS(cat), .off = offsetof(M, member), .min = lo, .max = hi, \
+	  .scale = (t) == MFT_BILLIONS ? 1e9 : 0 },
 static const struct catalog_field model_fields[] = {
 	ID(M),
 	STR("name", M, name, REQ),
 	STR("family", M, family, REQ),
-	{ .key = "params_b", .type = CF_NUM, .flags = REQ | GT_MIN, .off = offsetof(M, params),
-	  .min = 0, .max = 100000, .scale = 1e9 },
-	{ .key = "active_params_b", .type = CF_NUM, .flags = GT_MIN, .off = offsetof(M, active_params),
-	  .min = 0, .max = 100000, .scale = 1e9 },
-	INT("layers", M, layers, REQ, 1, 10000),
-	INT("hidden_size", M, hidden, REQ, 1, 10000000),
-	INT("attention_heads", M, heads, REQ, 1, 100000),
-	INT("kv_heads", M, kv_heads, REQ, 1, 100000),
-	INT("head_dim", M, head_dim, REQ, 1, 100000),
-	INT("ffn_size", M, ffn, REQ, 1, 100000000),
-	INT("vocab_size", M, vocab, REQ, 1, 100000000),
-	{ .key = "max_context", .type = CF_LONG, .flags = REQ, .off = offsetof(M, max_context),
-	  .min = 1, .max = 1e9 },
-	INT("experts.total", M, experts, REQ | OPTGROUP, 1, 100000),
-	INT("experts.active", M, experts_active, REQ | OPTGROUP, 1, 100000),
-	INT("mla.kv_lora_rank", M, mla_kv_lora_rank, REQ | OPTGROUP, 1, 1000000),
-	INT("mla.qk_rope_head_dim", M, mla_qk_rope_head_dim, REQ | OPTGROUP, 1, 100000),
-	INT("sliding_window.tokens", M, sliding_window, REQ | OPTGROUP, 1, 1000000000),
-	INT("sliding_window.layers", M, sliding_layers, OPTGROUP, 0, 10000),
+	CATALOG_MODEL_FIGURES(MF_ROW)
 	SOURCES(M),
 };
+#undef MF_ROW
+#undef MF_FLAGS
 #undef M
 
 /* defaults.yaml: the rows come from CATALOG_DEFAULTS, the ranges from the
@@ -564,7 +556,7 @@ static bool range_ok(struct catalog_load_ctx *x, const struct catalog_field *f, 
 		     double lo, double hi, unsigned flags)
 {
 	bool gt = flags & GT_MIN;
-	if ((gt ? val > lo : val >= lo) && val <= hi)
+	if (((gt ? val > lo : val >= lo) && val <= hi) || ((flags & ZERO_OK) && val == 0))
 		return true;
 	char a[32], b[32];
 	err_at(x, v, "%s must be in %c%s, %s], got %s", f->key, gt ? '(' : '[',

@@ -42,6 +42,7 @@ enum {
 	CF_OPTGROUP = 2,	/* ...but the mapping holding it is optional */
 	CF_GT_MIN = 4,		/* min is exclusive */
 	CF_SOURCE = 8,		/* a source text: "unconfirmed:" marks count */
+	CF_ZERO_OK = 16,	/* 0 also accepted: the figure is not given */
 };
 
 struct catalog_schema;
