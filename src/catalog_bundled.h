@@ -11,6 +11,8 @@
  * (names, sizes and bytes, catalog_image_content_key()).  Any other
  * folder, or the bundled one edited, goes through the cache
  * (catalog_cache.h) and the YAML as before.
+ *
+ * See docs/design.md, "The bundled catalog".
  */
 #ifndef ACCELSIZER_CATALOG_BUNDLED_H
 #define ACCELSIZER_CATALOG_BUNDLED_H

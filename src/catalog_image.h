@@ -19,6 +19,8 @@
  * bounds and termination, and every figure against the loader's ranges
  * (catalog_values_ok), so a damaged or forged blob is refused rather than
  * handed to the engine.
+ *
+ * See docs/design.md, "The bundled catalog".
  */
 #ifndef ACCELSIZER_CATALOG_IMAGE_H
 #define ACCELSIZER_CATALOG_IMAGE_H

@@ -15,6 +15,8 @@
  *   written as they are;
  * - YAML (libyaml's emitter): strings that would read back as another type
  *   are quoted; libyaml escapes control characters itself.
+ *
+ * See docs/design.md, "Output".
  */
 #ifndef ACCELSIZER_OUT_H
 #define ACCELSIZER_OUT_H
