@@ -5,6 +5,7 @@
  * quoting, and a scenario whose strings hold control characters saved as
  * YAML that reads back the same.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,7 @@ static void yaml_doc(FILE *fp, void *ctx)
 	out_yaml_key(&y, "c");
 	out_yaml_scalar(&y, "x\x1b[2J", OUT_YAML_TEXT);
 	out_yaml_num(&y, "d", 1.25, 1);
-	out_yaml_num(&y, "e", 1.0 / 0.0, 1);
+	out_yaml_num(&y, "e", INFINITY, 1);
 	out_yaml_key(&y, "f");
 	out_yaml_scalar(&y, "line one\nline two", OUT_YAML_BLOCK);
 	out_yaml_map(&y, false);
