@@ -57,6 +57,9 @@ int main(int argc, char **argv)
 	struct catalog *back = catalog_image_open(b.p, b.len, b.str_start, argv[1]);
 	if (!back) {
 		fprintf(stderr, "catalog_imagegen: the image does not read back\n");
+		free(key);
+		free(b.p);
+		catalog_free(c);
 		return 1;
 	}
 	catalog_free(back);
