@@ -27,6 +27,10 @@ static const struct {
 	[PREC_INT8] = { "int8", 1 },
 	[PREC_INT4] = { "int4", 0.5 },
 	[PREC_FP4] = { "fp4", 0.5 },
+	/* OCP Microscaling (MX) v1.0: 32 FP4 (E2M1) values share one 8-bit
+	 * E8M0 scale, 4 + 8/32 = 4.25 bits a value (gpt-oss ships its expert
+	 * weights so). */
+	[PREC_MXFP4] = { "mxfp4", 4.25 / 8 },
 	[PREC_TF32] = { "tf32", 4 },	/* stored as fp32, computed at 19 bits */
 	[PREC_FP64] = { "fp64", 8 },
 };

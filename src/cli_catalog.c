@@ -375,7 +375,16 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 		field(KEY(accel, host_pcie_gb_s), "- (defaults.pcie_gb_s %s GB/s applies past the GPU link)",
 		      fig(c->defaults.pcie_gb_s.value, v, sizeof v));
 	field(KEY(accel, power_w), "%s W", fig(a->power_w, v, sizeof v));
-	field(KEY(accel, mig), "%s", a->mig);
+	if (!a->n_partitions)
+		field(KEY(accel, partitions), "none (no MIG)");
+	else
+		out_line(stdout, "  %s (MIG profiles)", KEY(accel, partitions));
+	for (size_t i = 0; i < a->n_partitions; i++) {
+		const struct catalog_partition *q = &a->partitions[i];
+		out_line(stdout, "    %-9s %s GB, %d compute slice%s, up to %d per GPU", q->profile,
+			 fig(q->memory_gb, v, sizeof v), q->compute_slices,
+			 q->compute_slices == 1 ? "" : "s", q->max_per_gpu);
+	}
 	field(KEY(accel, stack), "%s", stack_name(a->stack));
 	show_sourced(GROUP(accel, eff_compute.value), &a->eff_compute);
 	show_sourced(GROUP(accel, eff_mem_bw.value), &a->eff_mem_bw);
@@ -415,6 +424,7 @@ static void show_platform(const struct catalog_platform *p)
 	field(KEY(platform, max_power_w), "%s W", fig(p->max_power_w, v, sizeof v));
 	field(KEY(platform, whole_rack), "%s", p->whole_rack ? "true (one rack per node, with its own power shelves)"
 						: "false");
+	field(KEY(platform, cooling), "%s", p->cooling ? p->cooling : "- (not stated)");
 	field(KEY(platform, sku), "%s", p->sku);
 	show_price(GROUP(platform, price.usd), &p->price);
 	printf("  bom (per node)\n");
