@@ -26,5 +26,9 @@ struct catalog *cli_load_catalog(const char *flag_dir);
 struct ledger;
 struct ledger *cli_load_ledger(const struct catalog *c);
 int cli_accuracy_main(int argc, char **argv);
+/* The error bands of the catalog's validation results (accuracy.h), for
+ * the outputs that show them; NULL (problems printed) on failure. */
+struct accuracy_bands;
+struct accuracy_bands *cli_load_bands(const struct catalog *c);
 
 #endif

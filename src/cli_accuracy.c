@@ -367,6 +367,20 @@ static bool write_yaml(const struct accuracy_row *rows, size_t n, struct group *
 	return cli_yaml_end(y);
 }
 
+/* ---- bands for the other commands ---- */
+
+struct accuracy_bands *cli_load_bands(const struct catalog *c)
+{
+	struct ledger *l = cli_load_ledger(c);
+	if (!l)
+		return NULL;
+	struct accuracy_bands *b = accuracy_bands_build(c, l);
+	if (!b)
+		fprintf(stderr, "accelsizer: out of memory\n");
+	ledger_free(l);
+	return b;
+}
+
 /* ---- the command ---- */
 
 static int report(const struct opts *o, struct accuracy_row *rows, size_t n)

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "accuracy.h"
 #include "cli.h"
 #include "cli_report.h"
 #include "cli_workload.h"
@@ -472,6 +473,7 @@ static void progress_end(struct progress *p)
 
 struct sweep {
 	const struct catalog *c;
+	const struct accuracy_bands *bands;	/* error bands of each row */
 	struct workload base;
 	struct axis ax[AX_COUNT];
 	unsigned long long n_scenarios;
@@ -545,10 +547,11 @@ static int run(struct sweep *s, FILE *out)
 		row.len = 0;
 		size_t written = 0;
 		for (size_t k = 0; k < rep.n; k++) {
-			const struct engine_result *r = &rep.results[k];
+			struct engine_result *r = &rep.results[k];
 			if (!row_wanted(s, &w, r, written))
 				continue;
 			written++;
+			accuracy_bands_apply(s->bands, r);
 			bool first = true;
 			for (int a = 0; a < AX_COUNT; a++)
 				if (s->ax[a].spec) {
@@ -676,6 +679,7 @@ int cli_sweep_main(int argc, char **argv)
 	}
 	int nrest = 0, rc = EXIT_BADINPUT;
 	struct catalog *c = NULL;
+	struct accuracy_bands *bands = NULL;
 	struct scenario sc;
 	bool have_sc = false;
 	if (!split_axes(argc, argv, rest, &nrest, s.ax))
@@ -723,6 +727,10 @@ int cli_sweep_main(int argc, char **argv)
 	}
 	if ((rc = prepare_axes(&s, &x)) != 0)
 		goto out;
+	rc = EXIT_BADINPUT;
+	if (!(bands = cli_load_bands(c)))
+		goto out;
+	s.bands = bands;
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -762,6 +770,7 @@ out:
 		free(s.ax[a].v);
 	if (have_sc)
 		scenario_fini(&sc);
+	accuracy_bands_free(bands);
 	catalog_free(c);
 	free(rest);
 	return rc;

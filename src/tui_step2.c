@@ -180,23 +180,12 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	if (*top + rows < n)
 		tui_put(t, win, y - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
 
-	/* the engine's reason for the row under the cursor, up to two lines */
+	/* the row under the cursor: its headline figure with the error band of
+	 * the published results, and the engine's reason, up to two lines */
 	if (n > 0 && h >= 3) {
-		const struct engine_result *r = &t->rep.results[*focus];
-		char why[400];
-		snprintf(why, sizeof why, "%s %s: %s", tui_glyph(t, GLYPH_binding), tui_accel_name(r->accel),
-			 r->filtered ? r->filter_reason : r->reason);
-		int len = (int)strlen(why), first = len;
-		if (tui_width(why) > w) {
-			first = w;
-			while (first > 10 && why[first] != ' ')
-				first--;
-		}
-		char line[400];
-		snprintf(line, sizeof line, "%.*s", first, why);
-		tui_put(t, win, h - 2, 0, w, ROLE_status, line);
-		if (first < len)
-			tui_put(t, win, h - 1, 2, w - 2, ROLE_status, why + first + (why[first] == ' '));
+		char prefix[16];
+		snprintf(prefix, sizeof prefix, "%s ", tui_glyph(t, GLYPH_binding));
+		tui_put_result_line(t, win, h - 2, w, 2, prefix, &t->rep.results[*focus]);
 	}
 }
 

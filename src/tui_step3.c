@@ -150,13 +150,11 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	if (*top + rows < n)
 		tui_put(t, win, y - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
 
-	/* why the row under the cursor ranks where it does */
+	/* the row under the cursor: its headline figure with the error band of
+	 * the published results, and why it ranks where it does */
 	if (n > 0) {
-		const struct engine_result *r = &t->rep.results[*focus];
 		char why[400];
-		snprintf(why, sizeof why, "%s: %s", tui_accel_name(r->accel),
-			 r->filtered ? r->filter_reason : r->reason);
-		tui_put(t, win, h - 2, 0, w, ROLE_status, why);
+		tui_put_result_line(t, win, h - 2, w, 1, "", &t->rep.results[*focus]);
 		if (t->n_marked)
 			snprintf(why, sizeof why, "%d marked for compare (c); Enter chooses, Space marks",
 				 t->n_marked);
