@@ -290,6 +290,15 @@ size_t catalog_platforms_for(const struct catalog *c, const struct catalog_accel
  */
 bool catalog_find_dir(const char *flag_dir, char *buf, size_t bufsz);
 
+/* The files the catalog was read from (defaults, then every item's; a
+ * file holding several items appears once per item): stores at most max
+ * of them in out and returns how many it stored.  The strings are c's. */
+static inline size_t catalog_n_files(const struct catalog *c)
+{
+	return 1 + c->n_accels + c->n_platforms + c->n_fabrics + c->n_models;
+}
+size_t catalog_files(const struct catalog *c, const char **out, size_t max);
+
 /* The id closest to a mistyped one (edit distance at most 2, with
  * transpositions), among the kinds in the mask, or NULL: for "unknown
  * accelerator 'h100-sxn'; did you mean 'h100-sxm'?". */
