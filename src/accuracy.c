@@ -24,6 +24,10 @@ static bool metric_value(const struct ledger_entry *e, const struct engine_resul
 {
 	const struct workload *w = &e->w;
 	double v = NAN;
+	/* A serving figure depends on the prompt and answer lengths; the
+	 * catalog's default lengths would compare another workload. */
+	if (w->cls == WL_INFERENCE && !e->has_lengths)
+		return not_mapped(out, "the source gives no input and output lengths");
 	switch (e->metric) {
 	case LM_OUTPUT_TOKENS_PER_S: v = r->output_tokens_per_s; break;
 	case LM_TOKENS_PER_S_PER_USER: v = r->tokens_per_s_per_user; break;
@@ -34,10 +38,19 @@ static bool metric_value(const struct ledger_entry *e, const struct engine_resul
 				  "percentile");
 	case LM_TPOT_MS: v = 1000.0 / r->tokens_per_s_per_user; break;
 	case LM_REQUESTS_PER_S: v = r->output_tokens_per_s / (double)w->output_tokens; break;
-	case LM_SAMPLES_PER_S: v = r->tokens_per_s_per_gpu * r->gpus / (double)w->seq_len; break;
+	case LM_SAMPLES_PER_S:
+		if (!e->has_seq_len)
+			return not_mapped(out, "the source gives no sequence length, so no samples to "
+					  "count");
+		v = r->tokens_per_s_per_gpu * r->gpus / (double)w->seq_len;
+		break;
 	case LM_TOKENS_PER_S_PER_GPU: v = r->tokens_per_s_per_gpu; break;
 	case LM_MFU: v = r->mfu; break;
-	case LM_STEP_S: v = r->step_s; break;
+	case LM_STEP_S:
+		if (!e->has_batch)
+			return not_mapped(out, "the source gives no global batch, so no step to compare");
+		v = r->step_s;
+		break;
 	case LM_TRAIN_MINUTES:
 	case LM_GPU_HOURS:
 		if (!e->has_tokens)

@@ -116,7 +116,7 @@ bad_case() {	# NAME MESSAGE (path inside the temporary catalog)
 	check "bad-published/$1: message" equals "$(printf '%s\n' "$err" | head -n 1)" "$d/published/results.yaml:$msg"
 }
 bad_case bad-commit "10:15: source.commit: expected 40 lower-case hex digits, got '0123456'"
-bad_case bad-date "11:13: source.date: expected a date like 2024-08 or 2024-08-28, got 'August 2024'"
+bad_case bad-date "11:13: source.date: expected a date like 2024, 2024-08 or 2024-08-28, got 'August 2024'"
 bad_case bad-metric "13:13: unknown metric 'output_token_per_s'; did you mean 'output_tokens_per_s'?"
 bad_case bad-role "6:11: role: expected one of calibration, validation, got 'check'"
 bad_case duplicate-id "27:5: id 'fixture-h100x8-llama3-8b' is already used at @F@:5:5 (ids are unique across the ledger)"
