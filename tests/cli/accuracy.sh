@@ -48,6 +48,18 @@ check "yaml exits 0" rc 0
 check "yaml has the results and the summary" matches "$out" '^summary:'
 check "yaml has the validation totals" matches "$out" '^validation:'
 
+# ---- catalog show of a published result ----
+run "$A" catalog show mlpinf41-h100x8-llama2-70b-offline --catalog "$BUNDLED"
+check "catalog show of a published result exits 0" rc 0
+check "catalog show names the result and its file" matches "$out" \
+	'^published result mlpinf41-h100x8-llama2-70b-offline  \(.*/published/mlperf-inference-v4.1.yaml:[0-9]+\)$'
+check "catalog show gives the role" matches "$out" '^  role +calibration$'
+check "catalog show gives the workload keys" matches "$out" '^  workload.model +llama-2-70b$'
+check "catalog show gives the source" contains "$out" "mlcommons/inference_results_v4.1/"
+run "$A" catalog show h100-sxm --catalog "$BUNDLED"
+check "catalog show of an accelerator names its calibration entries" matches "$out" \
+	'calibrated from: mlpinf41-h100x8-llama2-70b-offline$'
+
 # ---- bad options ----
 run "$A" accuracy --role best
 check "--role best exits 2" rc 2
