@@ -120,16 +120,8 @@ struct ctx {
 
 static void add_msg(struct ctx *x, char *msg)
 {
-	if (!msg) {
+	if (!catalog_errors_add(x->errs, msg))
 		x->oom = true;
-		return;
-	}
-	if (x->errs->n < CATALOG_MAX_ERRORS)
-		x->errs->msg[x->errs->n++] = msg;
-	else {
-		x->errs->truncated = true;
-		free(msg);
-	}
 }
 
 /* "file:line:col: message" at n (the file as a whole when n is NULL);

@@ -212,35 +212,37 @@ START_TEST(bands_percentiles_and_fallback)
 }
 END_TEST
 
-START_TEST(bands_need_three_results)
+/* The n of the H100's own serving band from a setup ledger of factors. */
+static int h100_band_n(const double *f, size_t n, enum ledger_role role)
 {
-	const double f[2] = { 1.1, 0.9 };
-	struct ledger *l = setup_ledger("h100-sxm", f, 2);
+	struct ledger *l = setup_ledger("h100-sxm", f, n);
+	for (size_t i = 0; i < l->n; i++)
+		l->entries[i].role = role;
 	struct accuracy_bands *b = accuracy_bands_build(cat, l);
+	ck_assert_ptr_nonnull(b);
 	struct engine_result r;
 	engine_evaluate(cat, &l->entries[0].w, l->entries[0].accel, &r);
 	accuracy_bands_apply(b, &r);
-	ck_assert_int_eq(r.band[BAND_OUTPUT_TOKENS_PER_S].n, 0);	/* two: unvalidated */
-	accuracy_bands_apply(NULL, &r);
+	int got = r.band[BAND_OUTPUT_TOKENS_PER_S].n;
+	accuracy_bands_apply(NULL, &r);		/* no table: unvalidated */
 	ck_assert_int_eq(r.band[BAND_OUTPUT_TOKENS_PER_S].n, 0);
 	accuracy_bands_free(b);
 	free_setup(l);
+	return got;
+}
+
+START_TEST(bands_need_three_results)
+{
+	const double f[3] = { 1.1, 0.9, 1.0 };
+	ck_assert_int_eq(h100_band_n(f, 2, LEDGER_VALIDATION), 0);	/* two: unvalidated */
+	ck_assert_int_eq(h100_band_n(f, 3, LEDGER_VALIDATION), 3);
 }
 END_TEST
 
 START_TEST(calibration_entries_never_make_bands)
 {
 	const double f[4] = { 1.5, 1.5, 1.5, 1.5 };
-	struct ledger *l = setup_ledger("h100-sxm", f, 4);
-	for (size_t i = 0; i < l->n; i++)
-		l->entries[i].role = LEDGER_CALIBRATION;
-	struct accuracy_bands *b = accuracy_bands_build(cat, l);
-	struct engine_result r;
-	engine_evaluate(cat, &l->entries[0].w, l->entries[0].accel, &r);
-	accuracy_bands_apply(b, &r);
-	ck_assert_int_eq(r.band[BAND_OUTPUT_TOKENS_PER_S].n, 0);
-	accuracy_bands_free(b);
-	free_setup(l);
+	ck_assert_int_eq(h100_band_n(f, 4, LEDGER_CALIBRATION), 0);
 }
 END_TEST
 
