@@ -22,8 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "accuracy.h"
+#include "frontend.h"
 #include "tui.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -658,15 +658,14 @@ int tui_main(int argc, char **argv)
 
 	if (!catalog_find_dir(o.catalog, t->catalog_dir, sizeof t->catalog_dir))
 		t->catalog_dir[0] = '\0';
-	t->cat = cli_load_catalog(o.catalog);
+	t->cat = frontend_load_catalog(o.catalog);
 	if (!t->cat)
 		return EXIT_BADINPUT;
 	if (t->cat->dir)
 		snprintf(t->catalog_dir, sizeof t->catalog_dir, "%s", t->cat->dir);
 	rc = EXIT_BADINPUT;
-	/* The error bands come from the catalog's published results: a broken
-	 * ledger is refused here, before the screen opens. */
-	if (!(t->bands = cli_load_bands(t->cat)))
+	/* the error bands: a broken ledger is refused before the screen opens */
+	if (!(t->bands = frontend_load_bands(t->cat)))
 		goto out_catalog;
 	if (!choose_theme(t, &o))
 		goto out_catalog;

@@ -128,6 +128,8 @@ struct tui {
 	struct theme theme;
 	bool utf8;			/* decided once at start-up */
 	bool colour;			/* colour pairs in use */
+	attr_t role_attr[ROLE_COUNT];	/* each role's curses attributes, pair
+					 * included (tui_colours_init()) */
 
 	/* navigation */
 	int step;			/* 0..4 */
@@ -245,8 +247,9 @@ bool tui_fmt_band(const struct tui *t, const struct engine_result *r, enum engin
  * (y, x) with the band muted when unvalidated.  Returns the width used. */
 int tui_put_headline(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_role role,
 		     const struct engine_result *r);
-/* "PREFIX NAME: 3,470 tok/s ±12% (6 published); REASON" for the row under
- * the cursor at line y, over one or two lines (broken at a space). */
+/* The row under the cursor at line y: over two lines "PREFIX NAME: REASON"
+ * then "3,470 tok/s ±12% (6 published); REST OF THE REASON"; on one line
+ * "3,470 tok/s ±12% (6 published) · NAME: REASON" (broken at a space). */
 void tui_put_result_line(struct tui *t, WINDOW *win, int y, int w, int lines, const char *prefix,
 			 const struct engine_result *r);
 char *tui_fmt_rate(char *buf, size_t n, double per_s);	/* tokens/s */
@@ -333,6 +336,15 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 		   int n, int step);
 int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_field *fields,
 		 int n, int step);
+
+/* ---- lists: every table and scrolled view (tui_draw.c) ---- */
+/* A list of n rows shown `rows` at a time, its cursor at *focus (NULL for
+ * a view without one) and its first shown row at *top: the cursor within
+ * the rows and in view, no empty rows at the bottom, top >= 0. */
+void tui_list_clamp(int *focus, int *top, int n, int rows);
+/* Its scroll marks at column x: the up glyph on row y_up when rows are
+ * hidden above, the down glyph on row y_down when rows are hidden below. */
+void tui_list_marks(struct tui *t, WINDOW *win, int top, int rows, int n, int y_up, int y_down, int x);
 
 /* ---- tui_panel.c ---- */
 void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact);

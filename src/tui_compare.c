@@ -173,6 +173,12 @@ static const struct cmp_row rows[] = {
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
 
+/* An error band no published result backs reads muted. */
+static enum theme_role band_role(const struct cmp_row *row, const char *txt, enum theme_role r)
+{
+	return row->kind == RK_BAND && !strcmp(txt, "unvalidated") ? ROLE_muted : r;
+}
+
 static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
 	const struct engine_result *res[TUI_MAX_MARKED];
@@ -206,10 +212,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		if (!rows[i].classes || rows[i].classes & TUI_CLASS(t->sc.w.cls))
 			vis[nv++] = i;
 	int avail = h - 4;
-	if (t->compare_top > nv - avail)
-		t->compare_top = nv - avail > 0 ? nv - avail : 0;
-	if (t->compare_top < 0)
-		t->compare_top = 0;
+	tui_list_clamp(NULL, &t->compare_top, nv, avail);
 	for (int vi = t->compare_top, y = 4; vi < nv && y < h; vi++, y++) {
 		const struct cmp_row *row = &rows[vis[vi]];
 		char txt[TUI_MAX_MARKED][96];
@@ -253,9 +256,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 					tui_put(t, win, y, cx + 7, 1, ROLE_bar_fits, tui_glyph(t, GLYPH_best));
 				continue;
 			}
-			if (row->kind == RK_BAND && !strcmp(txt[j], "unvalidated"))
-				r = ROLE_muted;
-			int used = tui_put(t, win, y, cx, cw - 3, best_of[j] ? ROLE_bar_fits : r, txt[j]);
+			int used = tui_put(t, win, y, cx, cw - 3, best_of[j] ? ROLE_bar_fits
+					   : band_role(row, txt[j], r), txt[j]);
 			if (best_of[j])
 				tui_put(t, win, y, cx + used + 1, 1, ROLE_bar_fits, tui_glyph(t, GLYPH_best));
 		}

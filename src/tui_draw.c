@@ -13,8 +13,6 @@
 
 /* ---- colours ---- */
 
-static attr_t role_attr[ROLE_COUNT];
-
 static attr_t theme_attrs(unsigned a)
 {
 	attr_t r = A_NORMAL;
@@ -62,14 +60,13 @@ void tui_colours_init(struct tui *t)
 			init_pair((short)(r + 1), fg, bg);
 			a |= COLOR_PAIR(r + 1);
 		}
-		role_attr[r] = a;
+		t->role_attr[r] = a;
 	}
 }
 
 attr_t tui_role(const struct tui *t, enum theme_role r)
 {
-	(void)t;
-	return (unsigned)r < ROLE_COUNT ? role_attr[r] : A_NORMAL;
+	return (unsigned)r < ROLE_COUNT ? t->role_attr[r] : A_NORMAL;
 }
 
 const char *tui_glyph(const struct tui *t, enum theme_glyph g)
@@ -243,7 +240,7 @@ void tui_fill(struct tui *t, WINDOW *win, int y, int x, int n, enum theme_role r
 
 void tui_hline(struct tui *t, WINDOW *win, int y, int x, int n, enum theme_role r)
 {
-	const char *h = t->utf8 ? "\u2500" : "-";
+	const char *h = tui_glyph(t, GLYPH_hline);
 	int maxy, maxx;
 	getmaxyx(win, maxy, maxx);
 	if (y < 0 || y >= maxy)
@@ -430,31 +427,56 @@ int tui_put_headline(struct tui *t, WINDOW *win, int y, int x, int w, enum theme
 	return used;
 }
 
-void tui_put_result_line(struct tui *t, WINDOW *win, int y, int w, int lines, const char *prefix,
-			 const struct engine_result *r)
+/* Puts as much of text as fits in room columns at (y, x), broken at a
+ * space; returns how many bytes it used (the rest goes on the next line). */
+static int put_words(struct tui *t, WINDOW *win, int y, int x, int room, const char *text)
 {
-	char head[160];
-	snprintf(head, sizeof head, "%s%s: ", prefix, tui_accel_name(r->accel));
-	int x = tui_put(t, win, y, 0, w, ROLE_status, head);
-	if (r->fits && !r->filtered && x < w) {
-		x += tui_put_headline(t, win, y, x, w - x, ROLE_status, r);
-		if (x < w)
-			x += tui_put(t, win, y, x, w - x, ROLE_status, "; ");
-	}
-	const char *why = r->filtered ? r->filter_reason : r->reason;
-	int room = w - x, len = (int)strlen(why), first = len;
+	int len = (int)strlen(text), first = len;
 	if (room <= 0)
-		return;
-	if (tui_width(why) > room) {
+		return 0;
+	if (tui_width(text) > room) {
 		first = room;
-		while (first > 10 && why[first] != ' ')
+		while (first > 10 && text[first] != ' ')
 			first--;
 	}
 	char line[400];
-	snprintf(line, sizeof line, "%.*s", first, why);
+	snprintf(line, sizeof line, "%.*s", first, text);
 	tui_put(t, win, y, x, room, ROLE_status, line);
-	if (lines > 1 && first < len)
-		tui_put(t, win, y + 1, 2, w - 2, ROLE_status, why + first + (why[first] == ' '));
+	return first + (text[first] == ' ');
+}
+
+void tui_put_result_line(struct tui *t, WINDOW *win, int y, int w, int lines, const char *prefix,
+			 const struct engine_result *r)
+{
+	char head[160], rb[ENGINE_REASON_MAX];
+	const char *why = engine_result_why(r, rb, sizeof rb);
+	bool fig = r->fits && !r->filtered;
+	snprintf(head, sizeof head, "%s%s: ", prefix, tui_accel_name(r->accel));
+	if (lines > 1) {
+		/* the reason first, as the engine words it; the figure and its
+		 * band open the second line, the reason's rest follows */
+		int x = tui_put(t, win, y, 0, w, ROLE_status, head);
+		int used = put_words(t, win, y, x, w - x, why);
+		x = 2;
+		if (fig) {
+			x += tui_put_headline(t, win, y + 1, x, w - x, ROLE_status, r);
+			if (why[used] && x < w)
+				x += tui_put(t, win, y + 1, x, w - x, ROLE_status, "; ");
+		}
+		if (why[used])
+			put_words(t, win, y + 1, x, w - x, why + used);
+		return;
+	}
+	/* one line: the figure and its band, then whose and why */
+	int x = 0;
+	if (fig) {
+		x = tui_put_headline(t, win, y, 0, w, ROLE_status, r);
+		if (x < w)
+			x += tui_put(t, win, y, x, w - x, ROLE_status, t->utf8 ? " \u00b7 " : " - ");
+	}
+	if (x < w)
+		x += tui_put(t, win, y, x, w - x, ROLE_status, head);
+	put_words(t, win, y, x, w - x, why);
 }
 
 char *tui_fmt_rate(char *buf, size_t n, double per_s)
@@ -527,4 +549,34 @@ const char *tui_accel_short(const struct catalog_accel *a)
 	if (vl && !strncmp(a->name, a->vendor, vl) && a->name[vl] == ' ' && a->name[vl + 1])
 		return a->name + vl + 1;
 	return a->name;
+}
+
+/* ---- lists ---- */
+
+void tui_list_clamp(int *focus, int *top, int n, int rows)
+{
+	if (rows < 1)
+		rows = 1;
+	if (focus) {
+		if (*focus >= n)
+			*focus = n - 1;
+		if (*focus < 0)
+			*focus = 0;
+		if (*focus < *top)
+			*top = *focus;
+		if (*focus >= *top + rows)
+			*top = *focus - rows + 1;
+	}
+	if (*top > n - rows)
+		*top = n - rows > 0 ? n - rows : 0;
+	if (*top < 0)
+		*top = 0;
+}
+
+void tui_list_marks(struct tui *t, WINDOW *win, int top, int rows, int n, int y_up, int y_down, int x)
+{
+	if (top > 0)
+		tui_put(t, win, y_up, x, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_up));
+	if (top + rows < n)
+		tui_put(t, win, y_down, x, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_down));
 }
