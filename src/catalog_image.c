@@ -158,8 +158,11 @@ static void put_arrays(struct writer *w, const struct catalog_schema *s, size_t 
 {
 	for (size_t i = 0; i < s->n && !w->b.oom; i++) {
 		const struct catalog_field *f = &s->f[i];
-		const void *arr = ptr_get(orig, f->off);
-		size_t n = f->type == CF_STRLIST || f->type == CF_LIST ? count_get(orig, f->off_n) : 0;
+		/* only a list's slot holds a pointer: another field's 8 bytes
+		 * may run past the end of a small list element */
+		bool list = f->type == CF_STRLIST || f->type == CF_LIST;
+		const void *arr = list ? ptr_get(orig, f->off) : NULL;
+		size_t n = list ? count_get(orig, f->off_n) : 0;
 		if (f->type == CF_STRLIST) {
 			put_array(&w->b, at + f->off, arr, n, sizeof(char *));
 		} else if (f->type == CF_LIST) {
@@ -205,7 +208,8 @@ static void put_strs(struct writer *w, const struct catalog_schema *s, size_t at
 {
 	for (size_t i = 0; i < s->n && !w->b.oom; i++) {
 		const struct catalog_field *f = &s->f[i];
-		const char *const *arr = ptr_get(orig, f->off);
+		bool is_list = f->type == CF_STRLIST || f->type == CF_LIST;
+		const char *const *arr = is_list ? ptr_get(orig, f->off) : NULL;	/* see put_arrays */
 		if (catalog_field_is_str(f)) {
 			put_str(&w->b, at + f->off, ptr_get(orig, f->off));
 		} else if (f->type == CF_STRLIST && arr) {
