@@ -185,6 +185,9 @@ struct catalog_model {
 	X(pcie_gb_s,                   "GB/s",    "PCIe bandwidth per GPU, achieved, for cards that give no host_pcie_gb_s") \
 	X(pcie_efficiency,             "ratio",   "share of a card's host_pcie_gb_s GPU-to-GPU traffic reaches past its GPU link") \
 	X(prefill_efficiency,          "ratio",   "share of dense peak achieved in prefill, relative to eff_compute") \
+	X(prefill_chunk_tokens,        "tokens",  "tokens one serving iteration carries, decode and prompt chunks (chunked prefill)") \
+	X(serving_step_overhead_us,    "us",      "fixed cost of one serving iteration: scheduling, launch, sampling") \
+	X(serving_layer_overhead_us,   "us",      "fixed cost per layer of one serving iteration: small kernels, launch gaps") \
 	X(training_mfu,                "ratio",   "model FLOPs utilisation when the accelerator has none of its own") \
 	X(training_overlap,            "ratio",   "share of gradient communication hidden behind compute") \
 	X(training_elementwise_bytes,  "bytes",   "memory traffic per token per hidden unit per layer in training") \

@@ -552,6 +552,7 @@ static void default_range(const char *key, double *lo, double *hi, unsigned *fla
 		{ "bits", 0, 64, GT_MIN, false },
 		{ "count", 0, 1000, 0, true },
 		{ "seqs", 1, 1e6, 0, true },
+		{ "tokens", 1, 1e7, 0, true },
 		{ "USD/kWh", 0, 10, 0, false },
 		{ "years", 0, 50, GT_MIN, false },
 		{ "kW", 0, 10000, GT_MIN, false },

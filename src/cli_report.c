@@ -47,6 +47,9 @@
 	X(output_tokens_per_s,   NUM,  0, r->output_tokens_per_s) \
 	X(tokens_per_s_per_user, NUM,  1, r->tokens_per_s_per_user) \
 	X(ttft_ms,               NUM,  1, r->ttft_ms) \
+	X(ttft_p50_ms,           NUM,  1, fin(r->ttft_p50_ms)) \
+	X(ttft_p99_ms,           NUM,  1, fin(r->ttft_p99_ms)) \
+	X(tpot_p99_ms,           NUM,  2, fin(r->tpot_p99_ms)) \
 	X(step_ms,               NUM,  2, r->step_ms) \
 	X(train_hours,           NUM,  2, r->train_hours) \
 	X(gpu_hours,             NUM,  0, r->gpu_hours) \
@@ -96,6 +99,12 @@ const struct cli_field *cli_result_fields(size_t *n)
 static double pos(double v)
 {
 	return v > 0 ? v : NAN;
+}
+
+/* A time that may be unbounded (a queue that never drains): none. */
+static double fin(double v)
+{
+	return isfinite(v) ? v : NAN;
 }
 
 /* cli_fmt and memcpy rather than snprintf: the same text, at a fraction

@@ -279,9 +279,37 @@ static bool set_ttft(struct ctx *k, const char *f, const char *v)
 	return field_number("ttft_ms", f, v, &k->w->ttft_ms);
 }
 
+static bool set_arrival(struct ctx *k, const char *f, const char *v)
+{
+	return field_number("arrival_rate", f, v, &k->w->arrival_rate);
+}
+
 static bool set_target_tps(struct ctx *k, const char *f, const char *v)
 {
 	return field_number("target_tokens_per_s", f, v, &k->w->target_tokens_per_s);
+}
+
+static bool set_tp(struct ctx *k, const char *f, const char *v)
+{
+	long n;
+	if (!field_whole("tp", f, v, &n))
+		return false;
+	k->w->tp = (int)n;
+	return true;
+}
+
+static bool set_pp(struct ctx *k, const char *f, const char *v)
+{
+	long n;
+	if (!field_whole("pp", f, v, &n))
+		return false;
+	k->w->pp = (int)n;
+	return true;
+}
+
+static bool set_batch(struct ctx *k, const char *f, const char *v)
+{
+	return field_whole("batch", f, v, &k->w->batch);
 }
 
 static bool set_spare(struct ctx *k, const char *f, const char *v)
@@ -432,6 +460,7 @@ static const struct wopt wopts[] = {
 	{ "--tokens-per-s-per-user", "X", "inference: decode speed each user needs", set_tps_user },
 	{ "--ttft-ms", "X", "inference: target time to first token", set_ttft },
 	{ "--target-tokens-per-s", "X", "inference: total output tokens/s to serve", set_target_tps },
+	{ "--arrival-rate", "R", "inference: requests/s arriving (Poisson); sizes for that load", set_arrival },
 	{ "--spare-nodes", "N", "spare nodes for uptime (default: the catalog's)", set_spare },
 	{ "--tokens", "N", "training tokens, or fine-tuning dataset tokens (2e12, 2T, 500B)", set_tokens },
 	{ "--epochs", "X", "fine-tuning: passes over the dataset", set_epochs },
@@ -448,6 +477,9 @@ static const struct wopt wopts[] = {
 	{ "--budget-usd", "X", "filter: capital budget", set_budget },
 	{ "--accelerator", "ID", "the accelerator to size, or to apply --gpus to", set_accel },
 	{ "--gpus", "N", "GPU count for --accelerator (default: sized)", set_gpus },
+	{ "--tp", "N", "inference: tensor-parallel degree on --accelerator (default: searched)", set_tp },
+	{ "--pp", "N", "inference: pipeline stages on --accelerator (default: searched)", set_pp },
+	{ "--batch", "N", "inference: most sequences a replica runs at once (max_batch_size)", set_batch },
 	{ "--objective", "O", "rank by capex | cost-per-token | time | gpus | perf-per-watt", set_objective },
 	{ "--scenario", "FILE", "start from a saved scenario; flags override it", set_nothing },
 	{ "--catalog", "DIR", "read the catalog from DIR", set_nothing },
@@ -581,16 +613,10 @@ static int pass(int argc, char **argv, struct ctx *k, bool only_workload)
 	return 0;
 }
 
-/* The KV cache follows the weights unless told otherwise; int4 is
- * weight-only, so its KV cache stays at 16 bit, and no serving engine
- * stores KV in fp4, so it gets fp8. */
+/* The KV cache follows the weights unless told otherwise. */
 static void kv_follows(struct workload *w)
 {
-	switch (w->precision) {
-	case PREC_INT4: w->kv_precision = PREC_FP16; break;
-	case PREC_FP4: w->kv_precision = PREC_FP8; break;
-	default: w->kv_precision = w->precision; break;
-	}
+	w->kv_precision = engine_kv_precision_for(w->precision);
 }
 
 int cli_workload_apply(const struct catalog *c, struct workload *w, struct cli_extra *x,

@@ -49,9 +49,12 @@ struct workload {
 	long input_tokens, output_tokens;
 	long concurrency;		/* concurrent sequences */
 	bool concurrency_max;		/* as many as memory holds */
-	double tokens_per_s_per_user;	/* target decode speed per user */
-	double ttft_ms;			/* target time to first token */
+	double tokens_per_s_per_user;	/* target decode speed per user: 1000 / p99
+					 * time per output token */
+	double ttft_ms;			/* target time to first token, p99 */
 	double target_tokens_per_s;	/* target total output tokens/s */
+	double arrival_rate;		/* requests/s arriving (Poisson, MLPerf
+					 * Server); 0 = none given */
 
 	/* pretraining and fine-tuning */
 	double tokens;			/* training or dataset tokens */
@@ -73,6 +76,11 @@ struct workload {
 	/* node overrides for the chosen accelerator */
 	const struct catalog_accel *accel;	/* NULL = none chosen */
 	int gpus;			/* -1 = engine sizes */
+	/* a serving layout to reproduce (inference, the chosen accelerator);
+	 * 0 = the engine chooses.  batch caps the sequences a replica runs
+	 * at once, as a serving engine's max_batch_size does. */
+	int tp, pp;
+	long batch;
 	int spare_nodes;		/* -1 = catalog default */
 };
 
@@ -81,6 +89,9 @@ void engine_workload_init(struct workload *w, const struct catalog *c);
 /* Sets the class and that class's fields to their defaults (the wizard
  * calls it when the user changes the class; the CLI on --workload). */
 void engine_workload_class_defaults(struct workload *w, enum workload_class cls);
+/* The KV-cache precision that goes with a weight precision when none is
+ * given (the flags, scenario files and published setups all use it). */
+enum precision engine_kv_precision_for(enum precision weights);
 /* Checks ranges a caller cannot express in types; writes why on failure. */
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 
@@ -160,6 +171,11 @@ struct engine_result {
 
 	/* inference; NAN where it does not apply */
 	double output_tokens_per_s, tokens_per_s_per_user, ttft_ms, step_ms;
+	/* at the load served: first-token time (queue, step in progress and
+	 * the prompt's own chunks) at p50 and p99, and the p99 time per
+	 * output token; ttft_ms is one request's prefill alone */
+	double ttft_p50_ms, ttft_p99_ms, tpot_p99_ms;
+	double arrival_rate;		/* requests/s served at that load */
 	/* training; NAN where it does not apply */
 	double train_hours, gpu_hours, scaling_efficiency, step_s, mfu;
 

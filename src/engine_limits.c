@@ -34,6 +34,8 @@ static const struct engine_field_limit limits[] = {
 	{ "tokens_per_s_per_user", "tokens-per-s-per-user", 0.1, 1e5, false, NONE, "tok/s" },
 	/* 1 ms to ~2.8 hours */
 	{ "ttft_ms", "ttft-ms", 1, 1e7, false, NONE, "ms" },
+	/* a million requests/s: ~1000x a large public API */
+	{ "arrival_rate", "arrival-rate", 0.001, 1e6, false, NONE, "req/s" },
 	/* a billion output tokens/s: ~1000x a large public API */
 	{ "target_tokens_per_s", "target-tokens-per-s", 1, 1e9, false, NONE, "tok/s" },
 	/* training: 1e16 tokens is ~250x the largest run published */
@@ -51,6 +53,11 @@ static const struct engine_field_limit limits[] = {
 	/* node overrides: the largest cluster the engine sizes */
 	{ "gpus", "gpus", 1, ENG_MAX_GPUS, true, false, "GPUs" },
 	{ "spare_nodes", "spare-nodes", 0, 1000, true, false, "nodes" },
+	/* a serving layout: TP inside the largest link domain, PP across
+	 * nodes, a batch far beyond any serving engine's max_batch_size */
+	{ "tp", "tp", 1, 1024, true, NONE, "GPUs" },
+	{ "pp", "pp", 1, 1024, true, NONE, "stages" },
+	{ "batch", "batch", 1, 1e7, true, NONE, "sequences" },
 	/* filters: 1 GW, a trillion dollars */
 	{ "max_power_kw", "max-power-kw", 0.01, 1e6, false, NONE, "kW" },
 	{ "budget_usd", "budget-usd", 1, 1e12, false, NONE, "USD" },

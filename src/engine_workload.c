@@ -30,6 +30,7 @@ static void class_defaults(struct workload *w)
 		w->tokens_per_s_per_user = 0;
 		w->ttft_ms = 0;
 		w->target_tokens_per_s = 0;
+		w->arrival_rate = 0;
 		break;
 	case WL_PRETRAIN:
 		/* Llama-2 recipe: 4M-token global batch of 4k sequences. */
@@ -79,6 +80,8 @@ void engine_workload_init(struct workload *w, const struct catalog *c)
 	w->objective = OBJ_CAPEX;
 	w->accel = NULL;
 	w->gpus = -1;
+	w->tp = w->pp = 0;
+	w->batch = 0;
 	w->spare_nodes = -1;
 	/* Every class's fields hold sensible values, so that switching the
 	 * class in the wizard never leaves zeros behind; the training fields
@@ -178,14 +181,18 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 				 w->input_tokens + w->output_tokens, m->name, m->max_context);
 			return fail(why, whysz, buf);
 		}
-		if (w->tokens_per_s_per_user < 0 || w->ttft_ms < 0 || w->target_tokens_per_s < 0)
+		if (w->tokens_per_s_per_user < 0 || w->ttft_ms < 0 || w->target_tokens_per_s < 0 ||
+		    w->arrival_rate < 0)
 			return fail(why, whysz, "targets cannot be negative");
 		if (!in_limit("input_tokens", (double)w->input_tokens, why, whysz) ||
 		    !in_limit("output_tokens", (double)w->output_tokens, why, whysz) ||
 		    (!w->concurrency_max && !in_limit("concurrency", (double)w->concurrency, why, whysz)) ||
 		    !in_limit("tokens_per_s_per_user", w->tokens_per_s_per_user, why, whysz) ||
 		    !in_limit("ttft_ms", w->ttft_ms, why, whysz) ||
-		    !in_limit("target_tokens_per_s", w->target_tokens_per_s, why, whysz))
+		    !in_limit("target_tokens_per_s", w->target_tokens_per_s, why, whysz) ||
+		    !in_limit("arrival_rate", w->arrival_rate, why, whysz) ||
+		    !in_limit("tp", w->tp, why, whysz) || !in_limit("pp", w->pp, why, whysz) ||
+		    !in_limit("batch", (double)w->batch, why, whysz))
 			return false;
 		return true;
 	}
@@ -437,4 +444,15 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 double eng_base_bytes_per_param(const struct catalog *c, const struct workload *w)
 {
 	return base_bytes_per_param(c, w);
+}
+
+/* int4 is weight-only, so its KV cache stays at 16 bit, and no serving
+ * engine stores KV in fp4, so it gets fp8. */
+enum precision engine_kv_precision_for(enum precision weights)
+{
+	switch (weights) {
+	case PREC_INT4: return PREC_FP16;
+	case PREC_FP4: return PREC_FP8;
+	default: return weights;
+	}
 }

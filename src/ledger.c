@@ -423,6 +423,12 @@ static bool check_entry(struct ctx *x, const struct ynode *map, struct ledger_en
 	 * record. */
 	e->w.accel = e->accel;
 	e->w.gpus = e->gpus;
+	/* A serving result is run in its published layout where given. */
+	if (!training) {
+		e->w.tp = (int)e->layout[LEDGER_TP];
+		e->w.pp = (int)e->layout[LEDGER_PP];
+		e->w.batch = e->layout[LEDGER_BATCH];
+	}
 	return true;
 }
 

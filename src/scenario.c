@@ -54,6 +54,7 @@ static const struct field fields[] = {
 	{ "workload", "tokens_per_s_per_user", F_DOUBLE, W(tokens_per_s_per_user), C_INF },
 	{ "workload", "ttft_ms", F_DOUBLE, W(ttft_ms), C_INF },
 	{ "workload", "target_tokens_per_s", F_DOUBLE, W(target_tokens_per_s), C_INF },
+	{ "workload", "arrival_rate", F_DOUBLE, W(arrival_rate), C_INF },
 	{ "workload", "tokens", F_DOUBLE, W(tokens), C_PRE | C_FT },
 	{ "workload", "epochs", F_DOUBLE, W(epochs), C_FT },
 	{ "workload", "target_hours", F_DOUBLE, W(target_hours), C_PRE | C_FT },
@@ -70,6 +71,9 @@ static const struct field fields[] = {
 	{ "", "accelerator", F_ACCEL, W(accel), C_ALL },
 	{ "node", "gpus", F_GPUS, W(gpus), C_ALL },
 	{ "node", "spare_nodes", F_SPARE, W(spare_nodes), C_ALL },
+	{ "node", "tp", F_INT, W(tp), C_INF },
+	{ "node", "pp", F_INT, W(pp), C_INF },
+	{ "node", "batch", F_LONG, W(batch), C_INF },
 };
 #undef W
 #define N_FIELDS (sizeof fields / sizeof fields[0])
@@ -607,6 +611,10 @@ static bool load_workload(struct loader *l, const struct ynode *map)
 		if (!apply_field(l, f, v))
 			return false;
 	}
+	/* As on the command line: the KV cache follows the precision unless
+	 * the file gives its own (a published setup rarely does). */
+	if (ytree_get(map, "precision") && !ytree_get(map, "kv_precision"))
+		l->s->w.kv_precision = engine_kv_precision_for(l->s->w.precision);
 	return true;
 }
 
