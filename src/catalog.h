@@ -90,6 +90,8 @@ struct catalog_accel {
 	struct sourced eff_mem_bw;	/* share of memory bandwidth achieved */
 	struct sourced eff_link;	/* share of link bandwidth achieved */
 	struct sourced eff_training;	/* MFU in training; value 0 = default */
+	struct sourced eff_compute_fp4;	/* share of dense peak at fp4; value 0 =
+					 * eff_compute applies */
 	struct price price;
 	char **sources;
 	size_t n_sources;
@@ -261,6 +263,8 @@ double catalog_model_figure_get(const struct catalog_model *m, const struct cata
 	X(prefill_chunk_tokens,        "tokens",  "tokens one serving iteration carries, decode and prompt chunks (chunked prefill)") \
 	X(serving_step_overhead_us,    "us",      "fixed cost of one serving iteration: scheduling, launch, sampling") \
 	X(serving_layer_overhead_us,   "us",      "fixed cost per layer of one serving iteration: small kernels, launch gaps") \
+	X(serving_overlap,             "ratio",   "share of the shorter of a kernel's memory and compute time hidden behind the longer") \
+	X(power_clock_exponent,        "ratio",   "k in power ~ clock^k: how the clock a power-limited board sustains falls") \
 	X(training_mfu,                "ratio",   "model FLOPs utilisation when the accelerator has none of its own") \
 	X(training_overlap,            "ratio",   "share of gradient communication hidden behind compute") \
 	X(training_elementwise_bytes,  "bytes",   "memory traffic per token per hidden unit per layer in training") \

@@ -146,6 +146,7 @@ static const struct field accel_fields[] = {
 	SOURCED("efficiency.memory_bw", A, eff_mem_bw, GT_MIN, 0, 1),
 	SOURCED("efficiency.link", A, eff_link, GT_MIN, 0, 1),
 	SOURCED("efficiency.training", A, eff_training, GT_MIN | OPTGROUP, 0, 1),
+	SOURCED("efficiency.compute_fp4", A, eff_compute_fp4, GT_MIN | OPTGROUP, 0, 1),
 	PRICE(A, 1e7),
 	SOURCES(A),
 };
@@ -563,6 +564,8 @@ static void default_range(const char *key, double *lo, double *hi, unsigned *fla
 		{ "training_overlap", 0, 1, 0 },	/* 0: nothing overlaps */
 		{ "support_fraction_per_year", 0, 1, 0 },	/* 0: no support line */
 		{ "prefill_efficiency", 0, 4, GT_MIN },	/* a factor on eff_compute */
+		{ "serving_overlap", 0, 1, 0 },		/* 0: memory and compute add up */
+		{ "power_clock_exponent", 0.1, 10, 0 },	/* 1 linear, 3 the cube law */
 	};
 	static const struct {
 		const char *name, *unit;

@@ -419,6 +419,8 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 	field("mig", "%s", a->mig);
 	field("stack", "%s", stack_name(a->stack));
 	show_sourced("efficiency.compute", &a->eff_compute);
+	if (a->eff_compute_fp4.value > 0)
+		show_sourced("efficiency.compute_fp4", &a->eff_compute_fp4);
 	show_sourced("efficiency.memory_bw", &a->eff_mem_bw);
 	show_sourced("efficiency.link", &a->eff_link);
 	if (a->eff_training.value > 0)

@@ -44,6 +44,8 @@ struct ictx {
 	double flops;			/* achieved decode FLOP/s per GPU */
 	double pflops;			/* achieved prefill FLOP/s per GPU */
 	double lat;			/* one collective call, s */
+	double ov;			/* share of the shorter of a kernel's memory and
+					 * compute time hidden behind the longer */
 	double fixed;			/* per scheduler iteration: launches, sampling,
 					 * per-layer kernels that move little, s */
 	double budget;			/* tokens one iteration may carry (chunked
@@ -117,6 +119,15 @@ static double comm_s(const struct ictx *x, const struct ilayout *l, double token
 	return s;
 }
 
+/* A kernel that both streams memory and computes: the longer of the two
+ * plus the part of the shorter that does not hide behind it.  A pure
+ * roofline (ov = 1) is reached only far from the ridge; near it neither
+ * the memory system nor the math units stay busy. */
+static inline double overlap(const struct ictx *x, double mem, double comp)
+{
+	return eng_fmax(mem, comp) + (1.0 - x->ov) * eng_fmin(mem, comp);
+}
+
 /*
  * One iteration of the scheduler (docs/design.md, serving): in-flight
  * batching with chunked prefill (TensorRT-LLM's chunked context, vLLM's
@@ -144,7 +155,7 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	/* Each stage runs pp micro-batches of tok/pp per step; one request
 	 * alone crosses the stages in series. */
 	s->comm = alone ? comm_s(x, l, tok, l->pp - 1) : comm_s(x, l, tok / l->pp, l->pp);
-	s->total = x->fixed + eng_fmax(wbytes / x->bw, gemm_t) + eng_fmax(kvbytes / x->bw, attn_fl / x->flops) +
+	s->total = x->fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->flops) +
 		   pre_t + s->comm;
 }
 
@@ -188,15 +199,19 @@ static double prefill_alone_s(const struct ictx *x, const struct ilayout *l)
  * its ceil(I / (budget - b)) chunks.  Percentiles of the three parts are
  * added, which bounds the sum's percentile from above.
  */
-static void load_at(const struct ictx *x, const struct ilayout *l, double b, struct iload *o)
+static void load_at(const struct ictx *x, const struct ilayout *l, double b, struct iload *o, bool ttft)
 {
 	struct istep s;
-	mean_step(x, l, b, &s);
-	o->tau = s.total;
 	double sb = x->open ? sqrt(2.0 * b / 3.0) : 0;
 	double arrivals = x->open ? b + Z99 * sqrt(b) : b;
 	iter_step(x, l, b + Z99 * sb, arrivals * x->I / x->O, false, &s);
 	o->tau99 = s.total;
+	o->ttft50 = o->ttft99 = o->tau = o->lambda = NAN;
+	if (!ttft)
+		return;	/* the time per token is all the caller needs */
+	if (x->open)
+		mean_step(x, l, b, &s);	/* else the p99 step is the mean one */
+	o->tau = s.total;
 	o->lambda = o->tau > 0 ? b / (x->O * o->tau) : 0;
 	double room = x->budget - b;
 	if (!(room >= 1) || !(x->I > 0)) {
@@ -229,36 +244,59 @@ static double replica_tput(const struct ictx *x, const struct ilayout *l, double
 	return s.total > 0 ? b / s.total : 0;
 }
 
-/* Whether a batch of b meets the per-user speed (p99 time per token) and
- * the first-token target (p99) at the load it brings. */
-static bool batch_ok(const struct ictx *x, const struct ilayout *l, double b)
+/* How far a batch of b is from the targets at the load it brings: <= 0
+ * meets both (p99 time per token, p99 first token), > 0 misses; capped so
+ * that a queue that never drains still interpolates. */
+static double target_margin(const struct ictx *x, const struct ilayout *l, double b)
 {
 	struct iload o;
-	load_at(x, l, b, &o);
 	double tps = x->w->tokens_per_s_per_user, ttft = x->w->ttft_ms;
-	if (tps > 0 && !(o.tau99 * tps <= 1.0))
-		return false;
-	return !(ttft > 0) || o.ttft99 * 1000.0 <= ttft;
+	load_at(x, l, b, &o, ttft > 0);
+	double m = -1;
+	if (tps > 0)
+		m = o.tau99 * tps - 1.0;
+	if (ttft > 0)
+		m = eng_fmax(m, eng_fmin(10.0, o.ttft99 * 1000.0 / ttft - 1.0));
+	return m;
 }
 
 /* Largest batch up to hi meeting both targets, 0 if not even one does.
- * Both the step and the queue grow with the batch, so the test is
- * monotone and bisection finds the edge. */
+ * Both the step and the queue grow with the batch, so the margin is
+ * monotone; regula falsi with the Illinois step finds its edge on the
+ * whole numbers in a handful of evaluations (bisection took a dozen). */
 static long batch_for_targets(const struct ictx *x, const struct ilayout *l, long hi)
 {
-	if (hi < 1 || !batch_ok(x, l, 1))
+	if (hi < 1)
 		return 0;
-	if (batch_ok(x, l, (double)hi))
+	double fa = target_margin(x, l, 1);
+	if (fa > 0)
+		return 0;
+	double fb = target_margin(x, l, (double)hi);
+	if (fb <= 0)
 		return hi;
-	long lo = 1;
-	while (hi - lo > 1) {	/* lo meets the targets, hi does not */
-		long mid = lo + (hi - lo) / 2;
-		if (batch_ok(x, l, (double)mid))
-			lo = mid;
-		else
-			hi = mid;
+	long a = 1, bb = hi;	/* a meets the targets, bb does not */
+	int side = 0;
+	while (bb - a > 1) {
+		double c = (double)bb - fb * (double)(bb - a) / (fb - fa);
+		long ci = (long)floor(c);
+		if (ci <= a)
+			ci = a + 1;
+		if (ci >= bb)
+			ci = bb - 1;
+		double fc = target_margin(x, l, (double)ci);
+		if (fc <= 0) {
+			a = ci, fa = fc;
+			if (side < 0)
+				fb /= 2;
+			side = -1;
+		} else {
+			bb = ci, fb = fc;
+			if (side > 0)
+				fa /= 2;
+			side = 1;
+		}
 	}
-	return lo;
+	return a;
 }
 
 /* Requests/s a replica carries at a mean batch of b (Little's law). */
@@ -329,7 +367,11 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	eng_precision_resolve(w, a, &x->pr);
 	x->usable = eng_usable_bytes(a);
 	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
-	x->flops = x->pr.peak_flops * a->eff_compute.value;
+	/* the share of peak at fp4 where the catalog has one (Blackwell) */
+	double eff = x->pr.compute == PREC_FP4 && a->eff_compute_fp4.value > 0 ? a->eff_compute_fp4.value
+										 : a->eff_compute.value;
+	x->flops = x->pr.peak_flops * eff * eng_power_clock(c, a);
+	x->ov = d->serving_overlap.value;
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
 	x->lat = d->collective_latency_us.value * 1e-6;
 	x->fixed = (d->serving_step_overhead_us.value + w->model->layers * d->serving_layer_overhead_us.value) * 1e-6;
@@ -528,7 +570,7 @@ static double fill_common(const struct ictx *x, const struct ilayout *l, long b,
 	struct iload o;
 	mean_step(x, l, (double)b, &s);
 	iter_step(x, l, (double)b, 0, false, &d);	/* decode alone, for the split */
-	load_at(x, l, (double)b, &o);
+	load_at(x, l, (double)b, &o, true);
 	r->tp = l->t;
 	r->pp = l->pp;
 	r->dp = (int)rep;
@@ -729,7 +771,7 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 			int bt = 1;
 			for (int i = 0; i < n; i++) {
 				struct iload o;
-				load_at(x, &ls[i], 1, &o);
+				load_at(x, &ls[i], 1, &o, false);
 				if (1.0 / o.tau99 > best_tps) {
 					best_tps = 1.0 / o.tau99;
 					bt = ls[i].t;
@@ -899,7 +941,7 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	bool speed_binds = false;
 	if (capped && w->tokens_per_s_per_user > 0) {
 		struct iload o;
-		load_at(x, l, (double)b + 1, &o);
+		load_at(x, l, (double)b + 1, &o, false);
 		speed_binds = o.tau99 * w->tokens_per_s_per_user > 1.0;
 	}
 	if (speed_binds) {
