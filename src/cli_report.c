@@ -490,7 +490,9 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 	char a[32], b[32], d[32];
 	if (w->cls == WL_INFERENCE) {
 		char conc[32];
-		if (w->concurrency_max)
+		if (w->arrival_rate > 0)
+			snprintf(conc, sizeof conc, "%g req/s arriving", w->arrival_rate);
+		else if (w->concurrency_max)
 			snprintf(conc, sizeof conc, "max concurrency");
 		else
 			snprintf(conc, sizeof conc, "%ld user%s", w->concurrency,
@@ -499,14 +501,14 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 			name, precision_name(w->precision), precision_name(w->kv_precision),
 			w->input_tokens, w->output_tokens, conc);
 		if (w->tokens_per_s_per_user > 0)
-			fprintf(f, ", %g tok/s per user", w->tokens_per_s_per_user);
+			fprintf(f, ", %g tok/s per user (p99)", w->tokens_per_s_per_user);
 		if (w->ttft_ms > 0)
-			fprintf(f, ", TTFT <= %g ms", w->ttft_ms);
+			fprintf(f, ", TTFT <= %g ms (p99)", w->ttft_ms);
 		if (w->target_tokens_per_s > 0)
 			fprintf(f, ", %s tok/s in all", grouped(w->target_tokens_per_s, 0, a, sizeof a));
 		fprintf(f, "\nNeeds: %s GB of weights, %s bytes of KV cache per token", grouped(q->weights_gb, 1, a, sizeof a),
 			grouped(q->kv_bytes_per_token, 0, b, sizeof b));
-		if (!w->concurrency_max)
+		if (!w->concurrency_max && !(w->arrival_rate > 0))
 			fprintf(f, " (%s GB for all users at full context)", grouped(q->kv_gb, 1, a, sizeof a));
 		fputs(".\n", f);
 	} else {
