@@ -1046,6 +1046,103 @@ START_TEST(every_field_at_its_bound)
 }
 END_TEST
 
+
+/* ---- the latency-bound operating point (issue 15) ---- */
+
+/* MLPerf Interactive semantics: as many users as memory holds, p99 TPOT
+ * 40 ms and p99 TTFT 450 ms.  The batch falls below what memory holds,
+ * both p99s meet their targets, throughput falls below the unconstrained
+ * one, and the reason names the per-user cap. */
+START_TEST(p99_targets_cap_the_batch)
+{
+	struct workload w;
+	struct engine_result free_, capped;
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.input_tokens = 300;
+	w.output_tokens = 300;
+	w.concurrency_max = true;
+	size_on(&w, "h200-sxm", 8, &free_);
+	w.tokens_per_s_per_user = 25;
+	w.ttft_ms = 450;
+	size_on(&w, "h200-sxm", 8, &capped);
+	ck_assert(free_.fits && capped.fits);
+	ck_assert_int_lt(capped.batch_per_replica, capped.max_batch_per_replica);
+	ck_assert(capped.tpot_p99_ms <= 40.0);
+	ck_assert(capped.ttft_p99_ms <= 450.0);
+	ck_assert(capped.ttft_p99_ms >= capped.ttft_p50_ms);
+	ck_assert(capped.output_tokens_per_s < free_.output_tokens_per_s);
+	char buf[256];
+	const char *why = engine_result_reason(&capped, buf, sizeof buf);
+	ck_assert_msg(strstr(why, "per user at p99") != NULL, "reason: %s", why);
+	/* one more user per replica would miss the speed at p99 */
+	w.batch = capped.batch_per_replica + 1;
+	w.tokens_per_s_per_user = 0;
+	w.ttft_ms = 0;
+	struct engine_result over;
+	w.tp = capped.tp;
+	size_on(&w, "h200-sxm", 8, &over);
+	ck_assert_int_eq(over.batch_per_replica, capped.batch_per_replica + 1);
+	ck_assert(over.tpot_p99_ms > 40.0 || over.ttft_p99_ms > 450.0);
+}
+END_TEST
+
+/* Poisson arrivals: more requests/s need more replicas; the first token
+ * waits longer at p99 than at p50, and longer under load than alone. */
+START_TEST(arrival_rate_sizes_replicas)
+{
+	struct workload w;
+	struct engine_result lo, hi;
+	inference(&w, "llama-3.1-8b", PREC_BF16, 1);
+	w.tokens_per_s_per_user = 20;
+	w.ttft_ms = 2000;
+	w.arrival_rate = 2;
+	size_on(&w, "h100-sxm", -1, &lo);
+	w.arrival_rate = 200;
+	size_on(&w, "h100-sxm", -1, &hi);
+	ck_assert(lo.fits && hi.fits);
+	ck_assert_int_gt(hi.replicas, lo.replicas);
+	ck_assert_double_eq_tol(hi.arrival_rate, 200, 200 * 0.02);
+	ck_assert(hi.ttft_p99_ms >= hi.ttft_p50_ms);
+	ck_assert(hi.ttft_p50_ms >= hi.ttft_ms * 0.999);
+	ck_assert(hi.tpot_p99_ms <= 50.0);
+}
+END_TEST
+
+/* --tp and --batch reproduce a published layout on the chosen accelerator;
+ * an invalid degree is refused with a reason. */
+START_TEST(forced_layout)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.concurrency_max = true;
+	w.tp = 4;
+	w.batch = 100;
+	size_on(&w, "h100-sxm", 8, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.tp, 4);
+	ck_assert_int_eq(r.replicas, 2);
+	ck_assert_int_le(r.batch_per_replica, 100);
+	w.tp = 3;
+	size_on(&w, "h100-sxm", 8, &r);
+	ck_assert(!r.fits);
+}
+END_TEST
+
+/* A 350 W PCIe card of the 700 W SXM die sustains less of its own peak;
+ * the best-powered part of a family sustains all of it. */
+START_TEST(power_limited_clock)
+{
+	double pcie = eng_power_clock(cat, A("h100-pcie"));
+	double nvl = eng_power_clock(cat, A("h100-nvl"));
+	ck_assert(pcie < 1.0 && nvl < 1.0);
+	ck_assert(pcie < nvl);	/* 350 W vs 400 W for a similar peak */
+	ck_assert_double_eq(eng_power_clock(cat, A("h200-nvl")), 1.0);	/* the most W per TFLOPS */
+	ck_assert(eng_power_clock(cat, A("mi300x")) < eng_power_clock(cat, A("mi325x")));
+	ck_assert_double_eq(eng_power_clock(cat, A("gaudi3")), 1.0);	/* alone in its family */
+}
+END_TEST
+
 #define ADD(suite, fn) do { \
 		TCase *tc_ = tcase_create(#fn); \
 		tcase_set_timeout(tc_, 60); \
@@ -1260,6 +1357,10 @@ int main(void)
 	ADD(s, more_users_more_replicas);
 	ADD(s, ttft_target_drives_tensor_parallel);
 	ADD(s, decode_step_hand_computed);
+	ADD(s, p99_targets_cap_the_batch);
+	ADD(s, arrival_rate_sizes_replicas);
+	ADD(s, forced_layout);
+	ADD(s, power_limited_clock);
 	ADD(s, training_6nd_compute_time);
 	ADD(s, ring_allreduce_volume);
 	ADD(s, lora_far_below_full_finetune);
@@ -1285,7 +1386,7 @@ int main(void)
 	ADD(s, uneven_pipeline_stages);
 	ADD(s, check_llama31_405b_pretraining);
 	TCase *bounds = tcase_create("every field at its bound");
-	tcase_add_loop_test(bounds, every_field_at_its_bound, 0, 27);
+	tcase_add_loop_test(bounds, every_field_at_its_bound, 0, EF_COUNT);
 	suite_add_tcase(s, bounds);
 	int rc = tap_run(s);
 	engine_report_fini(&rep);
