@@ -80,7 +80,7 @@ struct workload {
 	/* a serving layout to reproduce (inference, the chosen accelerator);
 	 * 0 = the engine chooses.  batch caps the sequences a replica runs
 	 * at once, as a serving engine's max_batch_size does. */
-	int tp, pp;
+	int tp, pp, ep;
 	long batch;
 	int spare_nodes;		/* -1 = catalog default */
 };
@@ -114,7 +114,7 @@ enum engine_field_id {
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
-	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_TP, EF_PP, EF_BATCH,
+	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_TP, EF_PP, EF_EP, EF_BATCH,
 	EF_COUNT
 };
 

@@ -63,6 +63,7 @@ struct ictx {
 	double attn_mean;		/* attention FLOPs of a token at mean context */
 	double attn_pre;		/* ... of a prompt token (causal: I/2 back) */
 	double moe_shared, moe_experts, moe_log;	/* see params_read() */
+	double moe_shared_active;	/* active parameters outside the experts */
 	int fixed_gpus;			/* 0 = the engine sizes */
 	long batch_cap;			/* --batch on this accelerator; 0 = none */
 	long n_users;			/* 0 = as many as memory holds */
@@ -70,6 +71,8 @@ struct ictx {
 
 struct ilayout {
 	int t, pp, g;
+	int e;				/* expert parallel: the experts spread whole over
+					 * e of the t GPUs (1 = split by TP like dense) */
 	double w_gpu, fixed_gpu;	/* weights and reserve+workspace, bytes */
 	double kv_full_gpu;		/* one sequence at full context, per GPU */
 	double kv_res_gpu;		/* KV held per sequence for sizing the batch */
@@ -113,7 +116,19 @@ static double comm_s(const struct ictx *x, const struct ilayout *l, double token
 {
 	const struct catalog_model *m = x->m;
 	double msg = tokens * m->hidden * 2.0;	/* 16-bit activations */
-	double s = 2.0 * m->layers * eng_ring_allreduce_s(msg, l->t, l->link_bw, x->lat);
+	double ar = eng_ring_allreduce_s(msg, l->t, l->link_bw, x->lat);
+	double s;
+	if (l->e > 1) {
+		/* Attention stays tensor-parallel (its all-reduce); the experts
+		 * are whole on their GPUs, so each GPU sends its 1/t of the
+		 * tokens to the k experts they route to and gets the results
+		 * back: two all-to-alls of (e - 1)/e of tokens/t x k vectors. */
+		double a2a = msg / l->t * m->experts_active * (l->e - 1) / l->e / (l->link_bw > 0 ? l->link_bw : INFINITY) +
+			     (l->e - 1) * x->lat;
+		s = m->layers * (ar + 2.0 * a2a);
+	} else {
+		s = 2.0 * m->layers * ar;
+	}
 	if (l->pp > 1)
 		s += stages_in_series * (msg / l->pp_bw + x->lat);
 	return s;
@@ -148,6 +163,15 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	double wbytes = params_read(x, tok / (alone ? 1 : l->pp)) * x->pr.weight_bytes / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
 	double gemm_t = 2.0 * x->pa / par * (b / x->flops + p / x->pflops);
+	if (l->e > 1 && tok > 0) {
+		/* The busiest of the e GPUs sets the pace of the expert GEMMs:
+		 * tokens x k routings spread over e GPUs (multinomial), the
+		 * largest share about m + sqrt(2 m ln e) of a mean m. */
+		double mexp = tok * x->m->experts_active / l->e;
+		double imb = 1.0 + sqrt(2.0 * log((double)l->e) / mexp);
+		double ex = (x->pa - x->moe_shared_active) / x->pa;	/* the experts' share */
+		gemm_t *= 1.0 + ex * (imb - 1.0);
+	}
 	double attn_fl = b * x->attn_mean / par;
 	double pre_t = p * x->attn_pre / par / x->pflops;
 	s->mem = (wbytes + kvbytes) / x->bw;
@@ -326,10 +350,11 @@ static long batch_for_rate(const struct ictx *x, const struct ilayout *l, double
 	return b < 1 ? 1 : b > cap ? cap : b;
 }
 
-static void layout_init(const struct ictx *x, int t, int pp, struct ilayout *l)
+static void layout_init(const struct ictx *x, int t, int pp, int e, struct ilayout *l)
 {
 	/* every field is set below (no memset: this runs for each layout) */
 	l->t = t;
+	l->e = e;
 	l->pp = pp;
 	l->g = t * pp;
 	l->w_gpu = x->m->params * x->pr.weight_bytes / l->g;
@@ -394,6 +419,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 		x->moe_experts = (m->params - x->pa) / (1.0 - k_e);
 		x->moe_shared = m->params - x->moe_experts;
 		x->moe_log = log1p(-k_e);
+		x->moe_shared_active = x->moe_shared;
 	}
 	const struct catalog_platform *big = eng_platform_biggest(c, a, &x->node_max);
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
@@ -573,7 +599,7 @@ static double fill_common(const struct ictx *x, const struct ilayout *l, long b,
 	r->tp = l->t;
 	r->pp = l->pp;
 	r->dp = (int)rep;
-	r->ep = x->m->experts > 0 ? (l->g < x->m->experts ? l->g : x->m->experts) : 1;
+	r->ep = l->e;
 	r->replicas = (int)rep;
 	r->gpus = (int)(rep * l->g);
 	r->batch_per_replica = b;
@@ -1043,20 +1069,39 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 			   "must divide, inside one node of %d)", tp_force, x.m->name, a->name, x.tmax);
 		return;
 	}
-	for (int t = 1; !pp_force && t <= x.tmax && n < MAX_LAYOUTS; t *= 2) {
+	/* A mixture of experts also runs each TP group as expert parallel:
+	 * the experts whole on the t GPUs (when t divides them), attention
+	 * still tensor-parallel.  --ep picks one (1 = experts split by TP). */
+	int ep_force = mine && w->ep > 0 ? w->ep : 0;
+	bool moe = x.m->experts > 0 && x.moe_log != 0;
+	for (int t = 1; !pp_force && t <= x.tmax && n < MAX_LAYOUTS - 1; t *= 2) {
 		if (!eng_tp_valid(x.m, t) || (tp_force && t != tp_force))
 			continue;
 		t_top = t;
-		layout_init(&x, t, 1, &ls[n]);
-		any_fit |= ls[n].bmem >= 1;
-		n++;
+		if (!(ep_force > 1)) {
+			layout_init(&x, t, 1, 1, &ls[n]);
+			any_fit |= ls[n].bmem >= 1;
+			n++;
+		}
+		if (moe && t > 1 && x.m->experts % t == 0 && (!ep_force || ep_force == t)) {
+			layout_init(&x, t, 1, t, &ls[n]);
+			any_fit |= ls[n].bmem >= 1;
+			n++;
+		}
+	}
+	if (ep_force > 1 && n == 0 && !pp_force) {
+		r->fits = false;
+		r->binding = RES_NONE;
+		eng_reason(r, "EP%d needs a mixture-of-experts model whose experts it divides, on a TP%d group "
+			   "(attention stays tensor-parallel over the same GPUs)", ep_force, ep_force);
+		return;
 	}
 	if (pp_force) {
 		x.nic_bw = eng_nic_bw(c, x.plat);
 		t_top = tp_force ? tp_force : x.tmax;
 		while (t_top > 1 && !eng_tp_valid(x.m, t_top))
 			t_top /= 2;
-		layout_init(&x, t_top, pp_force, &ls[n]);
+		layout_init(&x, t_top, pp_force, 1, &ls[n]);
 		any_fit |= ls[n].bmem >= 1;
 		n++;
 	}
@@ -1067,7 +1112,7 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 			break;
 		if (pp > x.m->layers || !(x.nic_bw > 0))
 			break;
-		layout_init(&x, t_top, pp, &ls[n]);
+		layout_init(&x, t_top, pp, 1, &ls[n]);
 		any_fit |= ls[n].bmem >= 1;
 		n++;
 	}

@@ -428,6 +428,9 @@ static bool check_entry(struct ctx *x, const struct ynode *map, struct ledger_en
 		e->w.tp = (int)e->layout[LEDGER_TP];
 		e->w.pp = (int)e->layout[LEDGER_PP];
 		e->w.batch = e->layout[LEDGER_BATCH];
+		/* a layout given as TP alone is TP alone: the experts split by
+		 * tensor parallelism, as TensorRT-LLM's tables run them */
+		e->w.ep = e->layout[LEDGER_EP] ? (int)e->layout[LEDGER_EP] : e->layout[LEDGER_TP] ? 1 : 0;
 	}
 	return true;
 }

@@ -1143,6 +1143,39 @@ START_TEST(power_limited_clock)
 }
 END_TEST
 
+
+/* Expert parallelism: the experts whole on the TP group's GPUs trade the
+ * MLP all-reduce for two all-to-alls of k/t of the tokens (less traffic)
+ * and wait for the busiest GPU (more compute time); --ep picks it, and a
+ * degree that is neither 1 nor the TP degree is refused. */
+START_TEST(expert_parallel_layout)
+{
+	struct workload w;
+	struct engine_result tp, ep;
+	inference(&w, "mixtral-8x7b", PREC_FP8, 256);
+	w.tp = 8;
+	w.ep = 1;
+	size_on(&w, "h100-sxm", 8, &tp);
+	w.ep = 8;
+	size_on(&w, "h100-sxm", 8, &ep);
+	ck_assert(tp.fits && ep.fits);
+	ck_assert_int_eq(tp.ep, 1);
+	ck_assert_int_eq(ep.ep, 8);
+	ck_assert_int_eq(ep.batch_per_replica, tp.batch_per_replica);
+	ck_assert(ep.t_comm_s < tp.t_comm_s);
+	ck_assert(ep.t_compute_s > tp.t_compute_s);
+	w.ep = 3;
+	size_on(&w, "h100-sxm", 8, &ep);
+	ck_assert(!ep.fits);
+	/* a dense model has no experts to spread */
+	inference(&w, "llama-2-70b", PREC_FP8, 16);
+	w.tp = 8;
+	w.ep = 8;
+	size_on(&w, "h100-sxm", 8, &ep);
+	ck_assert(!ep.fits);
+}
+END_TEST
+
 #define ADD(suite, fn) do { \
 		TCase *tc_ = tcase_create(#fn); \
 		tcase_set_timeout(tc_, 60); \
@@ -1361,6 +1394,7 @@ int main(void)
 	ADD(s, arrival_rate_sizes_replicas);
 	ADD(s, forced_layout);
 	ADD(s, power_limited_clock);
+	ADD(s, expert_parallel_layout);
 	ADD(s, training_6nd_compute_time);
 	ADD(s, ring_allreduce_volume);
 	ADD(s, lora_far_below_full_finetune);
