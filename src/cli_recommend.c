@@ -86,7 +86,7 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *))
 		usage(stdout);
 		return EXIT_OK;
 	}
-	r->c = cli_load_catalog(x.catalog_dir);
+	r->c = frontend_load_catalog(x.catalog_dir);
 	if (!r->c)
 		return EXIT_BADINPUT;
 	scenario_init(&r->s, r->c);

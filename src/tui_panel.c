@@ -50,7 +50,7 @@ static void name_cell(struct tui *t, WINDOW *win, int y, int x, int w, const str
 		tui_fill(t, win, y, x, w, ROLE_selection);
 		nr = ROLE_selection;
 	}
-	tui_put(t, win, y, x, 1, nr, chosen ? (t->utf8 ? "\u25b8" : ">") : " ");
+	tui_put(t, win, y, x, 1, nr, chosen ? tui_glyph(t, GLYPH_chosen) : " ");
 	tui_put(t, win, y, x + 1, 1, ROLE_selection, tui_is_marked(t, r->accel) ? tui_glyph(t, GLYPH_marked) : " ");
 	tui_put(t, win, y, x + 2, w - 2, nr, compact ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
 }
@@ -226,7 +226,7 @@ void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact)
 	}
 	/* more above / below */
 	if (t->panel_top > 0)
-		tui_put(t, win, y0, w - 1, 1, ROLE_muted, t->utf8 ? "\u2191" : "^");
+		tui_put(t, win, y0, w - 1, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_up));
 	if (t->panel_top + visible < n)
-		tui_put(t, win, h - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
+		tui_put(t, win, h - 1, w - 1, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_down));
 }
