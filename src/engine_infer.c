@@ -1037,6 +1037,98 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	}
 }
 
+/* A layout the user forces on the chosen accelerator (--tp, --pp, --ep);
+ * 0 = the engine searches. */
+struct iforce {
+	int tp, pp, ep;
+};
+
+/* Appends a layout; returns whether it holds at least one sequence. */
+static bool add_layout(struct ictx *x, int t, int pp, int e, struct ilayout *ls, int *n)
+{
+	layout_init(x, t, pp, e, &ls[*n]);
+	return ls[(*n)++].bmem >= 1;
+}
+
+/* Every valid TP degree inside the node, as serving engines run (MLPerf
+ * submitters use TP even across PCIe cards).  A mixture of experts also
+ * runs each TP group as expert parallel: the experts whole on the t GPUs
+ * (when t divides them), attention still tensor-parallel; --ep picks one
+ * (1 = experts split by TP).  Sets *t_top to the largest degree tried. */
+static int tp_layouts(struct ictx *x, const struct iforce *f, struct ilayout *ls, int *t_top, bool *any_fit)
+{
+	int n = 0;
+	bool moe = x->m->experts > 0 && x->moe_log != 0;
+	for (int t = 1; t <= x->tmax && n < MAX_LAYOUTS - 1; t *= 2) {
+		if (!eng_tp_valid(x->m, t) || (f->tp && t != f->tp))
+			continue;
+		*t_top = t;
+		if (!(f->ep > 1))
+			*any_fit |= add_layout(x, t, 1, 1, ls, &n);
+		if (moe && t > 1 && x->m->experts % t == 0 && (!f->ep || f->ep == t))
+			*any_fit |= add_layout(x, t, 1, t, ls, &n);
+	}
+	return n;
+}
+
+/* The layouts to size: tensor-parallel groups inside a node, pipeline
+ * stages across nodes only when no node holds the model (or --pp asks).
+ * Returns how many, or -1 when a forced layout is impossible (the reason
+ * is in r). */
+static int build_layouts(struct ictx *x, const struct iforce *f, struct ilayout *ls, bool *any_fit,
+			 struct engine_result *r)
+{
+	int n = 0, t_top = 1;
+	*any_fit = false;
+	if (f->tp && (!eng_tp_valid(x->m, f->tp) || f->tp > x->tmax)) {
+		eng_reason(r, "TP%d is not a valid tensor-parallel degree for %s on %s (heads, KV heads and FFN "
+			   "must divide, inside one node of %d)", f->tp, x->m->name, x->a->name, x->tmax);
+		return -1;
+	}
+	if (!f->pp)
+		n = tp_layouts(x, f, ls, &t_top, any_fit);
+	if (f->ep > 1 && n == 0 && !f->pp) {
+		eng_reason(r, "EP%d needs a mixture-of-experts model whose experts it divides, on a TP%d group "
+			   "(attention stays tensor-parallel over the same GPUs)", f->ep, f->ep);
+		return -1;
+	}
+	if (f->pp) {
+		x->nic_bw = eng_nic_bw(x->c, x->plat);
+		t_top = f->tp ? f->tp : x->tmax;
+		while (t_top > 1 && !eng_tp_valid(x->m, t_top))
+			t_top /= 2;
+		*any_fit |= add_layout(x, t_top, f->pp, 1, ls, &n);
+		return n;
+	}
+	if (!*any_fit)
+		x->nic_bw = eng_nic_bw(x->c, x->plat);
+	for (int pp = 2; !*any_fit && pp <= 64 && n < MAX_LAYOUTS; pp *= 2) {
+		if (t_top * pp > ENG_MAX_GPUS || (x->fixed_gpus && t_top * pp > x->fixed_gpus))
+			break;
+		if (pp > x->m->layers || !(x->nic_bw > 0))
+			break;
+		*any_fit |= add_layout(x, t_top, pp, 1, ls, &n);
+	}
+	return n;
+}
+
+/* No layout holds even one sequence: show the largest tried, or with
+ * --gpus the largest inside the GPUs given, so the figures match what the
+ * user asked. */
+static void no_layout_fits(const struct ictx *x, const struct ilayout *ls, int n, struct engine_result *r)
+{
+	int k = n - 1;
+	if (x->fixed_gpus)
+		for (int i = 0; i < n; i++)
+			if (ls[i].g <= x->fixed_gpus && (ls[k].g > x->fixed_gpus || ls[i].g >= ls[k].g))
+				k = i;
+	r->fits = false;
+	r->binding = RES_MEMORY;
+	fill_common(x, &ls[k], 1, 1, r);
+	r->mem_required_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
+	reason_no_fit(x, &ls[k], r);
+}
+
 void eng_infer(const struct catalog *c, const struct workload *w,
 	       const struct catalog_accel *a, struct engine_result *r)
 {
@@ -1053,89 +1145,21 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
 
-	/* Layouts: every valid TP degree inside the node, as serving engines
-	 * run (MLPerf submitters use TP even across PCIe cards); pipeline
-	 * stages across nodes only when no node holds the model. */
-	struct ilayout ls[MAX_LAYOUTS];
-	int n = 0, t_top = 1;
-	bool any_fit = false;
-	/* A layout the user forces (--tp, --pp) on the chosen accelerator. */
 	bool mine = w->accel == a;
-	int tp_force = mine && w->tp > 0 ? w->tp : 0, pp_force = mine && w->pp > 0 ? w->pp : 0;
-	if (tp_force && (!eng_tp_valid(x.m, tp_force) || tp_force > x.tmax)) {
+	struct iforce f = { mine && w->tp > 0 ? w->tp : 0, mine && w->pp > 0 ? w->pp : 0,
+			    mine && w->ep > 0 ? w->ep : 0 };
+	struct ilayout ls[MAX_LAYOUTS];
+	bool any_fit;
+	int n = build_layouts(&x, &f, ls, &any_fit, r);
+	if (n <= 0) {
 		r->fits = false;
 		r->binding = RES_NONE;
-		eng_reason(r, "TP%d is not a valid tensor-parallel degree for %s on %s (heads, KV heads and FFN "
-			   "must divide, inside one node of %d)", tp_force, x.m->name, a->name, x.tmax);
-		return;
-	}
-	/* A mixture of experts also runs each TP group as expert parallel:
-	 * the experts whole on the t GPUs (when t divides them), attention
-	 * still tensor-parallel.  --ep picks one (1 = experts split by TP). */
-	int ep_force = mine && w->ep > 0 ? w->ep : 0;
-	bool moe = x.m->experts > 0 && x.moe_log != 0;
-	for (int t = 1; !pp_force && t <= x.tmax && n < MAX_LAYOUTS - 1; t *= 2) {
-		if (!eng_tp_valid(x.m, t) || (tp_force && t != tp_force))
-			continue;
-		t_top = t;
-		if (!(ep_force > 1)) {
-			layout_init(&x, t, 1, 1, &ls[n]);
-			any_fit |= ls[n].bmem >= 1;
-			n++;
-		}
-		if (moe && t > 1 && x.m->experts % t == 0 && (!ep_force || ep_force == t)) {
-			layout_init(&x, t, 1, t, &ls[n]);
-			any_fit |= ls[n].bmem >= 1;
-			n++;
-		}
-	}
-	if (ep_force > 1 && n == 0 && !pp_force) {
-		r->fits = false;
-		r->binding = RES_NONE;
-		eng_reason(r, "EP%d needs a mixture-of-experts model whose experts it divides, on a TP%d group "
-			   "(attention stays tensor-parallel over the same GPUs)", ep_force, ep_force);
-		return;
-	}
-	if (pp_force) {
-		x.nic_bw = eng_nic_bw(c, x.plat);
-		t_top = tp_force ? tp_force : x.tmax;
-		while (t_top > 1 && !eng_tp_valid(x.m, t_top))
-			t_top /= 2;
-		layout_init(&x, t_top, pp_force, 1, &ls[n]);
-		any_fit |= ls[n].bmem >= 1;
-		n++;
-	}
-	if (!any_fit && !pp_force)
-		x.nic_bw = eng_nic_bw(c, x.plat);
-	for (int pp = 2; !any_fit && !pp_force && pp <= 64 && n < MAX_LAYOUTS; pp *= 2) {
-		if (t_top * pp > ENG_MAX_GPUS || (x.fixed_gpus && t_top * pp > x.fixed_gpus))
-			break;
-		if (pp > x.m->layers || !(x.nic_bw > 0))
-			break;
-		layout_init(&x, t_top, pp, 1, &ls[n]);
-		any_fit |= ls[n].bmem >= 1;
-		n++;
-	}
-	if (n == 0) {
-		r->fits = false;
-		r->binding = RES_NONE;
-		eng_reason(r, "no valid tensor-parallel degree for this model");
+		if (n == 0)
+			eng_reason(r, "no valid tensor-parallel degree for this model");
 		return;
 	}
 	if (!any_fit) {
-		/* Show the largest layout tried, or with --gpus the largest inside
-		 * the GPUs given, so the figures match what the user asked. */
-		int k = n - 1;
-		if (x.fixed_gpus)
-			for (int i = 0; i < n; i++)
-				if (ls[i].g <= x.fixed_gpus && (ls[k].g > x.fixed_gpus || ls[i].g >= ls[k].g))
-					k = i;
-		const struct ilayout *l = &ls[k];
-		r->fits = false;
-		r->binding = RES_MEMORY;
-		fill_common(&x, l, 1, 1, r);
-		r->mem_required_gb = x.m->params * x.pr.weight_bytes / ENG_GB;
-		reason_no_fit(&x, l, r);
+		no_layout_fits(&x, ls, n, r);
 		return;
 	}
 	if (w->concurrency_max && !(w->arrival_rate > 0))
