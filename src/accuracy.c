@@ -82,10 +82,7 @@ void accuracy_run(const struct catalog *c, const struct ledger_entry *e, struct 
 void accuracy_family(const struct catalog_accel *a, char *buf, size_t sz)
 {
 	const char *arch = a && a->architecture ? a->architecture : "?";
-	size_t n = strcspn(arch, "(");
-	while (n > 0 && arch[n - 1] == ' ')
-		n--;
-	snprintf(buf, sz, "%.*s", (int)n, arch);
+	snprintf(buf, sz, "%.*s", (int)catalog_family_len(arch), arch);
 }
 
 /* ---- statistics ---- */

@@ -172,11 +172,78 @@ void catalog_unindex(struct catalog *c)
 	c->plat_start_ = NULL;
 }
 
+size_t catalog_family_len(const char *arch)
+{
+	size_t n = arch ? strcspn(arch, "(") : 0;
+	while (n > 0 && arch[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+double catalog_power_per_tflops(const struct catalog_accel *a)
+{
+	double pk = a->peak_tflops[PREC_BF16] > 0 ? a->peak_tflops[PREC_BF16] : a->peak_tflops[PREC_FP16];
+	return pk > 0 && a->power_w > 0 ? a->power_w / pk : 0;
+}
+
+static bool same_family(const struct catalog_accel *a, const struct catalog_accel *b)
+{
+	size_t n = catalog_family_len(a->architecture);
+	return a->architecture && b->architecture && catalog_family_len(b->architecture) == n &&
+	       !strncmp(a->architecture, b->architecture, n);
+}
+
+double catalog_family_rho_max(const struct catalog *c, const struct catalog_accel *a)
+{
+	if (a->family_rho_max_ > 0)
+		return a->family_rho_max_;
+	double best = catalog_power_per_tflops(a);
+	for (size_t i = 0; i < c->n_accels; i++)
+		if (same_family(a, &c->accels[i]) && catalog_power_per_tflops(&c->accels[i]) > best)
+			best = catalog_power_per_tflops(&c->accels[i]);
+	return best;
+}
+
+/* Orders accelerators by family for catalog_index(). */
+static int by_family(const void *pa, const void *pb)
+{
+	const struct catalog_accel *a = *(const struct catalog_accel *const *)pa;
+	const struct catalog_accel *b = *(const struct catalog_accel *const *)pb;
+	size_t na = catalog_family_len(a->architecture), nb = catalog_family_len(b->architecture);
+	int d = strncmp(a->architecture ? a->architecture : "", b->architecture ? b->architecture : "",
+			na < nb ? na : nb);
+	return d ? d : (na > nb) - (na < nb);
+}
+
+/* Each accelerator's family_rho_max_, from one sort by family (a scan per
+ * evaluation would grow with the square of the catalog). */
+static bool index_families(struct catalog *c)
+{
+	const struct catalog_accel **v = malloc((c->n_accels ? c->n_accels : 1) * sizeof *v);
+	if (!v)
+		return false;
+	for (size_t i = 0; i < c->n_accels; i++)
+		v[i] = &c->accels[i];
+	qsort(v, c->n_accels, sizeof *v, by_family);
+	for (size_t i = 0, j; i < c->n_accels; i = j) {
+		double best = 0;
+		for (j = i; j < c->n_accels && (j == i || !by_family(&v[i], &v[j])); j++)
+			if (catalog_power_per_tflops(v[j]) > best)
+				best = catalog_power_per_tflops(v[j]);
+		for (size_t k = i; k < j; k++)
+			((struct catalog_accel *)v[k])->family_rho_max_ = best;
+	}
+	free(v);
+	return true;
+}
+
 bool catalog_index(struct catalog *c)
 {
 	if (!c)
 		return false;
 	catalog_unindex(c);
+	if (!index_families(c))
+		return false;
 	for (size_t i = 0; i < c->n_platforms; i++) {
 		const struct catalog_accel *a = c->platforms[i].accel;
 		if (!a || a < c->accels || a >= c->accels + c->n_accels)

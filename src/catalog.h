@@ -92,6 +92,10 @@ struct catalog_accel {
 	struct sourced eff_training;	/* MFU in training; value 0 = default */
 	struct sourced eff_compute_fp4;	/* share of dense peak at fp4; value 0 =
 					 * eff_compute applies */
+	/* Private to catalog.c: the most board power per dense 16-bit TFLOPS
+	 * of any accelerator of this one's family (catalog_index(); 0 in a
+	 * catalog built by hand, where catalog_family_rho_max() scans). */
+	double family_rho_max_;
 	struct price price;
 	char **sources;
 	size_t n_sources;
@@ -355,6 +359,13 @@ const struct catalog_model *catalog_model(const struct catalog *c, const char *i
  * does).  A platform whose accelerator is not resolved leaves the catalog
  * unindexed (lookups scan).  False when out of memory (also unindexed). */
 bool catalog_index(struct catalog *c);
+/* An accelerator's family: its architecture up to " (": "Hopper" for
+ * "Hopper (GH100)"; returns the length of that prefix. */
+size_t catalog_family_len(const char *architecture);
+/* Board power per dense 16-bit TFLOPS (W), 0 without both figures. */
+double catalog_power_per_tflops(const struct catalog_accel *a);
+/* The most of it among a's family (a itself included). */
+double catalog_family_rho_max(const struct catalog *c, const struct catalog_accel *a);
 /* Drops the index (catalog_free() does it too). */
 void catalog_unindex(struct catalog *c);
 /* Platforms for an accelerator, smallest node first (then by id); stores at

@@ -44,7 +44,7 @@
  * CATALOG_CACHE_LAYOUT are updated.
  */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(struct catalog_accel) == 392, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog_accel) == 400, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_platform) == 168, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_bom_line) == 56, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_fabric) == 200, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");

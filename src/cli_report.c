@@ -45,6 +45,7 @@
 	X(bw_util_pct,           NUM,  1, pos(r->bw_util_pct)) \
 	X(link_util_pct,         NUM,  1, r->tp * r->pp > 1 || (train && r->gpus > 1) ? r->link_util_pct : NAN) \
 	X(output_tokens_per_s,   NUM,  0, r->output_tokens_per_s) \
+	X(tokens_per_s_per_gpu,  NUM,  0, train ? NAN : r->tokens_per_s_per_gpu) \
 	X(tokens_per_s_per_user, NUM,  1, r->tokens_per_s_per_user) \
 	X(ttft_ms,               NUM,  1, r->ttft_ms) \
 	X(ttft_p50_ms,           NUM,  1, fin(r->ttft_p50_ms)) \

@@ -13,44 +13,14 @@
  * of its own peak is (rho / rho_max)^(1/k), rho = power / peak, at most 1.
  * k is defaults.power_clock_exponent, set from a calibration entry.
  */
-#include <string.h>
-
 #include "engine_internal.h"
-
-/* "Hopper (GH100)" and "Hopper (GH100)" are one family; so are "Ada
- * Lovelace (AD102)" and "Ada Lovelace (AD104)": the name before "(". */
-static size_t family_len(const char *arch)
-{
-	size_t n = strcspn(arch, "(");
-	while (n > 0 && arch[n - 1] == ' ')
-		n--;
-	return n;
-}
-
-/* Board power per dense 16-bit TFLOPS (every accelerator has a 16-bit
- * peak; the ratio is the same at any precision the units double at). */
-static double rho(const struct catalog_accel *a)
-{
-	double pk = a->peak_tflops[PREC_BF16] > 0 ? a->peak_tflops[PREC_BF16] : a->peak_tflops[PREC_FP16];
-	return pk > 0 && a->power_w > 0 ? a->power_w / pk : 0;
-}
 
 double eng_power_clock(const struct catalog *c, const struct catalog_accel *a)
 {
 	double k = c->defaults.power_clock_exponent.value;
-	double r = rho(a);
+	double r = catalog_power_per_tflops(a);
 	if (!(k > 0) || !(r > 0) || !a->architecture)
 		return 1.0;
-	size_t n = family_len(a->architecture);
-	double best = r;
-	for (size_t i = 0; i < c->n_accels; i++) {
-		const struct catalog_accel *b = &c->accels[i];
-		if (b == a || !b->architecture || family_len(b->architecture) != n ||
-		    strncmp(b->architecture, a->architecture, n))
-			continue;
-		double rb = rho(b);
-		if (rb > best)
-			best = rb;
-	}
+	double best = catalog_family_rho_max(c, a);
 	return best > r ? pow(r / best, 1.0 / k) : 1.0;
 }
