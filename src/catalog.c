@@ -26,6 +26,10 @@ static const struct {
 	[PREC_INT8] = { "int8", 1 },
 	[PREC_INT4] = { "int4", 0.5 },
 	[PREC_FP4] = { "fp4", 0.5 },
+	/* OCP Microscaling (MX) v1.0: 32 FP4 (E2M1) values share one 8-bit
+	 * E8M0 scale, 4 + 8/32 = 4.25 bits a value (gpt-oss ships its expert
+	 * weights so). */
+	[PREC_MXFP4] = { "mxfp4", 4.25 / 8 },
 	[PREC_TF32] = { "tf32", 4 },	/* stored as fp32, computed at 19 bits */
 	[PREC_FP64] = { "fp64", 8 },
 };
@@ -186,11 +190,12 @@ double catalog_power_per_tflops(const struct catalog_accel *a)
 	return pk > 0 && a->power_w > 0 ? a->power_w / pk : 0;
 }
 
-static bool same_family(const struct catalog_accel *a, const struct catalog_accel *b)
+/* One die: the whole architecture string ("Hopper (GH100)" holds the
+ * H100 and H200 in every form factor; "Blackwell (GB202)", a workstation
+ * die, is not "Blackwell (B200)"). */
+static bool same_die(const struct catalog_accel *a, const struct catalog_accel *b)
 {
-	size_t n = catalog_family_len(a->architecture);
-	return a->architecture && b->architecture && catalog_family_len(b->architecture) == n &&
-	       !strncmp(a->architecture, b->architecture, n);
+	return a->architecture && b->architecture && !strcmp(a->architecture, b->architecture);
 }
 
 double catalog_family_rho_max(const struct catalog *c, const struct catalog_accel *a)
@@ -199,23 +204,20 @@ double catalog_family_rho_max(const struct catalog *c, const struct catalog_acce
 		return a->family_rho_max_;
 	double best = catalog_power_per_tflops(a);
 	for (size_t i = 0; i < c->n_accels; i++)
-		if (same_family(a, &c->accels[i]) && catalog_power_per_tflops(&c->accels[i]) > best)
+		if (same_die(a, &c->accels[i]) && catalog_power_per_tflops(&c->accels[i]) > best)
 			best = catalog_power_per_tflops(&c->accels[i]);
 	return best;
 }
 
-/* Orders accelerators by family for catalog_index(). */
+/* Orders accelerators by die for catalog_index(). */
 static int by_family(const void *pa, const void *pb)
 {
 	const struct catalog_accel *a = *(const struct catalog_accel *const *)pa;
 	const struct catalog_accel *b = *(const struct catalog_accel *const *)pb;
-	size_t na = catalog_family_len(a->architecture), nb = catalog_family_len(b->architecture);
-	int d = strncmp(a->architecture ? a->architecture : "", b->architecture ? b->architecture : "",
-			na < nb ? na : nb);
-	return d ? d : (na > nb) - (na < nb);
+	return strcmp(a->architecture ? a->architecture : "", b->architecture ? b->architecture : "");
 }
 
-/* Each accelerator's family_rho_max_, from one sort by family (a scan per
+/* Each accelerator's family_rho_max_, from one sort by die (a scan per
  * evaluation would grow with the square of the catalog). */
 static bool index_families(struct catalog *c)
 {
@@ -446,7 +448,9 @@ static void free_accel(struct catalog_accel *a)
 	free(a->mem_type);
 	free(a->link_kind);
 	free(a->host_interface);
-	free(a->mig);
+	for (size_t i = 0; i < a->n_partitions; i++)
+		free(a->partitions[i].profile);
+	free(a->partitions);
 	free(a->eff_compute.source);
 	free(a->eff_compute.calibrated_from);
 	free(a->eff_mem_bw.source);
@@ -470,6 +474,7 @@ static void free_platform(struct catalog_platform *p)
 	free(p->accel_id);
 	free(p->nic_kind);
 	free(p->sku);
+	free(p->cooling);
 	free(p->price.date);
 	free(p->price.source);
 	for (size_t i = 0; i < p->n_bom; i++) {

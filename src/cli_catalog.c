@@ -361,7 +361,16 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 		field("host_pcie_gb_s", "- (defaults.pcie_gb_s %s GB/s applies past the GPU link)",
 		      fig(c->defaults.pcie_gb_s.value, v, sizeof v));
 	field("power_w", "%s W", fig(a->power_w, v, sizeof v));
-	field("mig", "%s", a->mig);
+	if (!a->n_partitions)
+		field("partitions", "none (no MIG)");
+	else
+		printf("  partitions (MIG profiles)\n");
+	for (size_t i = 0; i < a->n_partitions; i++) {
+		const struct catalog_partition *q = &a->partitions[i];
+		printf("    %-9s %s GB, %d compute slice%s, up to %d per GPU\n", q->profile,
+		       fig(q->memory_gb, v, sizeof v), q->compute_slices,
+		       q->compute_slices == 1 ? "" : "s", q->max_per_gpu);
+	}
 	field("stack", "%s", stack_name(a->stack));
 	show_sourced("efficiency.compute", &a->eff_compute);
 	if (a->eff_compute_fp4.value > 0)
@@ -403,6 +412,7 @@ static void show_platform(const struct catalog_platform *p)
 	field("max_power_w", "%s W", fig(p->max_power_w, v, sizeof v));
 	field("whole_rack", "%s", p->whole_rack ? "true (one rack per node, with its own power shelves)"
 						: "false");
+	field("cooling", "%s", p->cooling ? p->cooling : "- (not stated)");
 	field("sku", "%s", p->sku);
 	show_price(&p->price);
 	printf("  bom (per node)\n");

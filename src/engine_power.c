@@ -3,9 +3,9 @@
  *
  * A datasheet peak is the boost clock times the units; a board holds that
  * clock under a dense matrix load only if its power limit allows.  Parts
- * of one family share a die (or its process and design), so they need
- * about the same energy per operation: the family member with the most
- * board power per unit of peak sets what the design sustains, and a part
+ * built on one die (the same architecture string in the catalog) need
+ * about the same energy per operation: the one with the most board power
+ * per unit of peak sets what the die sustains, and a part
  * with less, such as a 350-400 W PCIe or NVL card of a 700 W SXM die,
  * lowers its clock until it fits.  With power ~ clock^k (dynamic power
  * C V^2 f, the voltage falling with the clock: k = 3 in the cube law,
