@@ -56,6 +56,8 @@ struct workload {
 	double target_tokens_per_s;	/* target total output tokens/s */
 	double arrival_rate;		/* requests/s arriving (Poisson, MLPerf
 					 * Server); 0 = none given */
+	double prefix_cache_hit;	/* share of prompt tokens whose KV the
+					 * prefix cache already holds, 0..0.99 */
 
 	/* pretraining and fine-tuning */
 	double tokens;			/* training or dataset tokens */
@@ -110,7 +112,7 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 enum engine_field_id {
 	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
-	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE,
+	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,

@@ -141,6 +141,13 @@ static const struct engine_field fields[EF_COUNT] = {
 		.hint = "requests/s arriving at random (Poisson); none = size for the users", .start = 10,
 		DEF_INF(0) },
 
+	/* a share: at most 0.99, a prompt always has a token to compute */
+	[EF_PREFIX_CACHE_HIT] = { "prefix_cache_hit", "workload", "prefix-cache-hit", "X",
+		"inference: share of prompt tokens the prefix cache holds (0.01 to 0.99)", EFT_DOUBLE,
+		W(prefix_cache_hit), INF, OR_NONE(0.01, 0.99), NUM_PLAIN, .label = "Prefix-cache hits",
+		.hint = "share of each prompt already in the KV cache (shared system prompt, multi-turn)",
+		.step = 0.1, .start = 0.5, DEF_INF(0) },
+
 	/* training: 1e16 tokens is ~250x the largest run published */
 	[EF_TOKENS] = { "tokens", "workload", "tokens", "N",
 		"training tokens, or fine-tuning dataset tokens (2e12, 2T, 500B)", EFT_DOUBLE, W(tokens),

@@ -54,6 +54,8 @@ struct ictx {
 					 * and the prompts a step carries vary */
 	double workspace, reserve1, reserve_n;
 	double I, O, ctx_full, ctx_mean, pa;
+	double Ip;			/* prompt tokens computed per request: those the
+					 * prefix cache does not already hold */
 	int node_max, tmax;
 	double nic_bw;			/* per GPU, bytes/s, between nodes; set only
 				 * when a replica must span nodes */
@@ -189,17 +191,17 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
  * its own tokens are decoded). */
 static void mean_step(const struct ictx *x, const struct ilayout *l, double b, struct istep *s)
 {
-	iter_step(x, l, b, b * x->I / x->O, false, s);
+	iter_step(x, l, b, b * x->Ip / x->O, false, s);
 }
 
 /* One request's prefill alone: ceil(I / budget) chunks of the prompt. */
 static double prefill_alone_s(const struct ictx *x, const struct ilayout *l)
 {
-	if (!(x->I > 0))
+	if (!(x->Ip > 0))
 		return 0;
-	double n = ceil(x->I / x->budget);
+	double n = ceil(x->Ip / x->budget);
 	struct istep s;
-	iter_step(x, l, 0, x->I / n, true, &s);
+	iter_step(x, l, 0, x->Ip / n, true, &s);
 	return n * s.total;
 }
 
@@ -228,7 +230,7 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 	struct istep s;
 	double sb = x->open ? sqrt(2.0 * b / 3.0) : 0;
 	double arrivals = x->open ? b + Z99 * sqrt(b) : b;
-	iter_step(x, l, b + Z99 * sb, arrivals * x->I / x->O, false, &s);
+	iter_step(x, l, b + Z99 * sb, arrivals * x->Ip / x->O, false, &s);
 	o->tau99 = s.total;
 	o->ttft50 = o->ttft99 = o->tau = o->lambda = NAN;
 	if (!ttft)
@@ -238,12 +240,12 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 	o->tau = s.total;
 	o->lambda = o->tau > 0 ? b / (x->O * o->tau) : 0;
 	double room = x->budget - b;
-	if (!(room >= 1) || !(x->I > 0)) {
+	if (!(room >= 1) || !(x->Ip > 0)) {
 		o->ttft50 = o->ttft99 = room >= 1 ? o->tau : INFINITY;
 		return;
 	}
-	double chunks = ceil(x->I / room);
-	double svc = x->I / room * o->tau;	/* the prompt budget's time per prompt */
+	double chunks = ceil(x->Ip / room);
+	double svc = x->Ip / room * o->tau;	/* the prompt budget's time per prompt */
 	double rho = o->lambda * svc;
 	if (!(rho < 1)) {
 		o->ttft50 = o->ttft99 = INFINITY;
@@ -254,7 +256,7 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 	double w99 = rho > 1 - Q99 ? wq / rho * log(rho / (1 - Q99)) : 0;
 	/* the chunks that carry the prompt: the mean iteration with at least
 	 * one chunk of it */
-	iter_step(x, l, b, eng_fmax(b * x->I / x->O, x->I / chunks), false, &s);
+	iter_step(x, l, b, eng_fmax(b * x->Ip / x->O, x->Ip / chunks), false, &s);
 	double own = chunks * s.total;
 	o->ttft50 = 0.5 * o->tau + w50 + own;
 	o->ttft99 = Q99 * o->tau + w99 + own;
@@ -412,7 +414,12 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->ctx_mean = x->I + x->O / 2.0;
 	x->pa = eng_params_active(x->m);
 	x->attn_mean = eng_attn_flops_token(x->m, x->ctx_mean);
-	x->attn_pre = eng_attn_flops_token(x->m, x->I / 2.0);
+	/* A prefix-cache hit skips the prompt's first h x I tokens (their KV
+	 * is reused); the rest still attend to the whole prompt before them.
+	 * KV memory is not reduced: how many requests share a prefix is not
+	 * given, so each sequence keeps its own. */
+	x->Ip = x->I * (1.0 - w->prefix_cache_hit);
+	x->attn_pre = eng_attn_flops_token(x->m, x->I - x->Ip / 2.0);
 	const struct catalog_model *m = x->m;
 	if (m->experts > 0 && m->experts_active > 0 && m->experts_active < m->experts && x->pa < m->params) {
 		double k_e = (double)m->experts_active / m->experts;

@@ -1231,6 +1231,28 @@ START_TEST(expert_parallel_layout)
 }
 END_TEST
 
+
+/* A prefix-cache hit skips prefilling the cached share of each prompt:
+ * the first token comes sooner, throughput rises with long prompts, the
+ * KV memory per sequence stays. */
+START_TEST(prefix_cache_skips_prefill)
+{
+	struct workload w;
+	struct engine_result cold, warm;
+	inference(&w, "llama-3.1-70b", PREC_FP8, 64);
+	w.input_tokens = 8000;
+	w.output_tokens = 200;
+	w.tp = 4;
+	size_on(&w, "h100-sxm", 4, &cold);
+	w.prefix_cache_hit = 0.75;
+	size_on(&w, "h100-sxm", 4, &warm);
+	ck_assert(cold.fits && warm.fits);
+	ck_assert(warm.ttft_ms < 0.5 * cold.ttft_ms);
+	ck_assert(warm.output_tokens_per_s > cold.output_tokens_per_s);
+	ck_assert_double_eq_tol(warm.mem_per_gpu_gb, cold.mem_per_gpu_gb, 1e-9);
+}
+END_TEST
+
 #define ADD(suite, fn) do { \
 		TCase *tc_ = tcase_create(#fn); \
 		tcase_set_timeout(tc_, 60); \
@@ -1453,6 +1475,7 @@ int main(void)
 	ADD(s, forced_layout);
 	ADD(s, power_limited_clock);
 	ADD(s, expert_parallel_layout);
+	ADD(s, prefix_cache_skips_prefill);
 	ADD(s, training_6nd_compute_time);
 	ADD(s, ring_allreduce_volume);
 	ADD(s, lora_far_below_full_finetune);

@@ -498,7 +498,7 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 {
 	static const char *const inf[] = { "input_tokens", "output_tokens", "concurrency",
 					   "tokens_per_s_per_user", "ttft_ms", "target_tokens_per_s",
-					   "arrival_rate", "tp", "pp", "ep", "batch" };
+					   "arrival_rate", "prefix_cache_hit", "tp", "pp", "ep", "batch" };
 	static const char *const model[] = { "params_b", "active_params_b", "layers", "hidden_size",
 					     "attention_heads", "kv_heads", "head_dim", "ffn_size",
 					     "ffn_matrices", "vocab_size", "max_context" };
