@@ -179,9 +179,9 @@ static void draw_row(struct tui *t, WINDOW *win, int y, int w, const struct cols
 /* The engine's reason for the row under the cursor, up to two lines. */
 static void draw_reason(struct tui *t, WINDOW *win, int h, int w, const struct engine_result *r)
 {
-	char why[400];
+	char why[400], rb[ENGINE_REASON_MAX];
 	snprintf(why, sizeof why, "%s %s: %s", tui_glyph(t, GLYPH_binding), tui_accel_name(r->accel),
-		 r->filtered ? r->filter_reason : r->reason);
+		 engine_result_why(r, rb, sizeof rb));
 	int len = (int)strlen(why), first = len;
 	if (tui_width(why) > w) {
 		first = w;

@@ -119,9 +119,9 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		tui_put(t, win, y, c.name, c.name_w - 1, r == chosen && !foc ? ROLE_selection : vr,
 			c.name_w < 22 ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
 		if (grey) {
-			char why[220];
+			char why[220], rb[ENGINE_REASON_MAX];
 			snprintf(why, sizeof why, "%s: %s", r->filtered ? "filtered" : "does not fit",
-				 r->filtered ? r->filter_reason : r->reason);
+				 engine_result_why(r, rb, sizeof rb));
 			tui_put(t, win, y, c.gpus, w - c.gpus, vr, why);
 			continue;
 		}
@@ -141,9 +141,9 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	/* why the row under the cursor ranks where it does */
 	if (n > 0) {
 		const struct engine_result *r = &t->rep.results[*focus];
-		char why[400];
+		char why[400], rb[ENGINE_REASON_MAX];
 		snprintf(why, sizeof why, "%s: %s", tui_accel_name(r->accel),
-			 r->filtered ? r->filter_reason : r->reason);
+			 engine_result_why(r, rb, sizeof rb));
 		tui_put(t, win, h - 2, 0, w, ROLE_status, why);
 		if (t->n_marked)
 			snprintf(why, sizeof why, "%d marked for compare (c); Enter chooses, Space marks",

@@ -14,7 +14,6 @@ MAX_LINES=120
 MAX_COMPLEXITY=40
 EXEMPT="
 src/bom.c:bom_build
-src/catalog_cache.c:fix_up
 src/catalog_load.c:read_value
 src/catalog_load.c:read_map
 src/tui_form.c:tui_form_draw
