@@ -50,9 +50,14 @@ struct workload {
 	long input_tokens, output_tokens;
 	long concurrency;		/* concurrent sequences */
 	bool concurrency_max;		/* as many as memory holds */
-	double tokens_per_s_per_user;	/* target decode speed per user */
-	double ttft_ms;			/* target time to first token */
+	double tokens_per_s_per_user;	/* target decode speed per user: 1000 / p99
+					 * time per output token */
+	double ttft_ms;			/* target time to first token, p99 */
 	double target_tokens_per_s;	/* target total output tokens/s */
+	double arrival_rate;		/* requests/s arriving (Poisson, MLPerf
+					 * Server); 0 = none given */
+	double prefix_cache_hit;	/* share of prompt tokens whose KV the
+					 * prefix cache already holds, 0..0.99 */
 
 	/* pretraining and fine-tuning */
 	double tokens;			/* training or dataset tokens */
@@ -74,6 +79,11 @@ struct workload {
 	/* node overrides for the chosen accelerator */
 	const struct catalog_accel *accel;	/* NULL = none chosen */
 	int gpus;			/* -1 = engine sizes */
+	/* a serving layout to reproduce (inference, the chosen accelerator);
+	 * 0 = the engine chooses.  batch caps the sequences a replica runs
+	 * at once, as a serving engine's max_batch_size does. */
+	int tp, pp, ep;
+	long batch;
 	int spare_nodes;		/* -1 = catalog default */
 };
 
@@ -82,6 +92,9 @@ void engine_workload_init(struct workload *w, const struct catalog *c);
 /* Sets the class and that class's fields to their defaults (the wizard
  * calls it when the user changes the class; the CLI on --workload). */
 void engine_workload_class_defaults(struct workload *w, enum workload_class cls);
+/* The KV-cache precision that goes with a weight precision when none is
+ * given (the flags, scenario files and published setups all use it). */
+enum precision engine_kv_precision_for(enum precision weights);
 /* Checks ranges a caller cannot express in types; writes why on failure. */
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 
@@ -99,11 +112,11 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 enum engine_field_id {
 	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
-	EF_TARGET_TOKENS_PER_S,
+	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
-	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES,
+	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_TP, EF_PP, EF_EP, EF_BATCH,
 	EF_COUNT
 };
 
@@ -231,6 +244,11 @@ struct engine_result {
 
 	/* inference; NAN where it does not apply */
 	double output_tokens_per_s, tokens_per_s_per_user, ttft_ms, step_ms;
+	/* at the load served: first-token time (queue, step in progress and
+	 * the prompt's own chunks) at p50 and p99, and the p99 time per
+	 * output token; ttft_ms is one request's prefill alone */
+	double ttft_p50_ms, ttft_p99_ms, tpot_p99_ms;
+	double arrival_rate;		/* requests/s served at that load */
 	/* training; NAN where it does not apply */
 	double train_hours, gpu_hours, scaling_efficiency, step_s, mfu;
 

@@ -411,3 +411,15 @@ double eng_base_bytes_per_param(const struct catalog *c, const struct workload *
 {
 	return base_bytes_per_param(c, w);
 }
+
+/* int4 is weight-only, so its KV cache stays at 16 bit, and no serving
+ * engine stores KV in fp4, so it gets fp8. */
+enum precision engine_kv_precision_for(enum precision weights)
+{
+	switch (weights) {
+	case PREC_INT4: return PREC_FP16;
+	case PREC_FP4:
+	case PREC_MXFP4: return PREC_FP8;
+	default: return weights;
+	}
+}
