@@ -259,6 +259,11 @@ struct engine_result {
 	double prefill_s;		/* inference: prefill of one request batch */
 	long max_batch_per_replica;	/* inference: KV room for this many */
 	double tokens_per_s_per_gpu;	/* inference output, or training tokens */
+	/* Serving on GPU partitions (MIG): the profile each replica runs on
+	 * and how many of them one GPU holds; NULL and 0 on whole GPUs.  The
+	 * per-GPU memory figures are then per partition. */
+	const struct catalog_partition *partition;
+	int partitions_per_gpu;
 
 	/* The reason before it is written: its format and figures.  The
 	 * sentence is most of the cost of an inference evaluation, and a

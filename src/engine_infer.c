@@ -51,6 +51,7 @@ struct ictx {
 	double attn_pre;		/* ... of a prompt token (causal: I/2 back) */
 	double moe_shared, moe_experts, moe_log;	/* see params_read() */
 	int fixed_gpus;			/* 0 = the engine sizes */
+	const struct catalog_partition *part;	/* a MIG slice, or NULL */
 	long n_users;			/* 0 = as many as memory holds */
 };
 
@@ -264,7 +265,7 @@ static void layout_init(const struct ictx *x, int t, int pp, struct ilayout *l)
 }
 
 static bool ctx_init(const struct catalog *c, const struct workload *w,
-		     const struct catalog_accel *a, struct ictx *x)
+		     const struct catalog_accel *a, const struct catalog_partition *part, struct ictx *x)
 {
 	const struct catalog_defaults *d = &c->defaults;
 	memset(x, 0, sizeof *x);
@@ -276,6 +277,9 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->usable = eng_usable_bytes(a);
 	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
 	x->flops = x->pr.peak_flops * a->eff_compute.value;
+	x->part = part;
+	if (part)
+		eng_partition_scale(a, part, &x->usable, &x->bw, &x->flops);
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
 	x->lat = d->collective_latency_us.value * 1e-6;
 	bool moe = x->m->experts > 0;
@@ -300,8 +304,8 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
 	int reach = a->link_domain > x->node_max ? a->link_domain : x->node_max;
 	x->tmax = reach < max_tp ? reach : max_tp;
-	if (x->tmax < 1)
-		x->tmax = 1;
+	if (x->tmax < 1 || part)
+		x->tmax = 1;	/* a MIG instance has no peer-to-peer link */
 	x->fixed_gpus = w->accel == a && w->gpus > 0 ? w->gpus : 0;
 	x->n_users = w->concurrency_max ? 0 : w->concurrency;
 	x->plat = big;
@@ -807,9 +811,15 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 void eng_infer(const struct catalog *c, const struct workload *w,
 	       const struct catalog_accel *a, struct engine_result *r)
 {
+	eng_infer_on(c, w, a, NULL, r);
+}
+
+void eng_infer_on(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		  const struct catalog_partition *part, struct engine_result *r)
+{
 	struct ictx x;
 	r->precision_used = w->precision;
-	if (!ctx_init(c, w, a, &x)) {
+	if (!ctx_init(c, w, a, part, &x)) {
 		r->fits = false;
 		r->binding = RES_NONE;
 		if (x.pr.unsupported) {
@@ -840,9 +850,9 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 		any_fit |= ls[n].bmem >= 1;
 		n++;
 	}
-	if (!any_fit)
+	if (!any_fit && !part)
 		x.nic_bw = eng_nic_bw(c, x.plat);
-	for (int pp = 2; !any_fit && pp <= 64 && n < MAX_LAYOUTS; pp *= 2) {
+	for (int pp = 2; !any_fit && !part && pp <= 64 && n < MAX_LAYOUTS; pp *= 2) {
 		if (t_top * pp > ENG_MAX_GPUS || (x.fixed_gpus && t_top * pp > x.fixed_gpus))
 			break;
 		if (pp > x.m->layers || !(x.nic_bw > 0))

@@ -124,9 +124,10 @@ static void evaluate(const struct catalog *c, const struct workload *w,
 		snprintf(out->reason, sizeof out->reason, "%s", invalid);
 		return;
 	}
-	if (w->cls == WL_INFERENCE)
+	if (w->cls == WL_INFERENCE) {
 		eng_infer(c, w, a, out);
-	else
+		eng_partition_try(c, w, a, out);
+	} else
 		eng_train(c, w, a, out);
 
 	if (out->gpus > 0) {
