@@ -147,6 +147,10 @@ void eng_partition_try(const struct catalog *c, const struct workload *w,
 
 /* engine_rank.c */
 void eng_result_clear(struct engine_result *r, const struct catalog_accel *a);
+/* The platform, nodes, fabric, capex and power for r->gpus of a sized for
+ * r->cls (replicas of r->tp x r->pp for serving). */
+void eng_result_nodes(const struct catalog *c, const struct workload *w,
+		      const struct catalog_accel *a, struct engine_result *out);
 void eng_filters(const struct workload *w, struct engine_result *r);
 
 /* A figure for a reason line, rounded: integer formatting is several times

@@ -1210,6 +1210,72 @@ START_TEST(mig_slice_gets_its_bandwidth_share)
 }
 END_TEST
 
+/* ---- several workloads on one cluster (issue 18) ---- */
+
+/* Two serving workloads that each take half an HGX H100 node (Llama 2
+ * 70B at fp16 for 64 users: TP4, 4 of 8 GPUs) share one node: 8 GPUs,
+ * one node, cheaper than two half-filled nodes. */
+START_TEST(cluster_two_halves_share_one_node)
+{
+	struct workload w;
+	struct engine_result r1, r2;
+	inference(&w, "llama-2-70b", PREC_FP16, 64);
+	size_on(&w, "h100-sxm", -1, &r1);
+	ck_assert(r1.fits);
+	ck_assert_int_eq(r1.gpus, 4);
+	ck_assert_int_eq(r1.nodes, 1);
+	ck_assert_int_eq(r1.gpus_per_node, 8);
+	r2 = r1;
+	struct engine_cluster_item items[2] = { { &r1, 1 }, { &r2, 1 } };
+	struct engine_cluster cl;
+	engine_cluster_size(cat, &w, items, 2, false, &cl);
+	ck_assert(cl.fits);
+	ck_assert_int_eq(cl.serving_gpus, 8);
+	ck_assert_int_eq(cl.total.gpus, 8);
+	ck_assert_int_eq(cl.total.nodes, 1);
+	ck_assert(cl.total.capex_usd < r1.capex_usd + r2.capex_usd);
+	ck_assert(!cl.time_shared);
+}
+END_TEST
+
+/* Sliced serving workloads of one profile pool their replicas on shared
+ * cards; a fine-tune on its own cards adds them, time-shared it borrows
+ * serving cards for its share of the week. */
+START_TEST(cluster_slices_pool_and_training_shares)
+{
+	struct workload w, t;
+	struct engine_result s1, s2, ft;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	size_on(&w, "h200-sxm", -1, &s1);
+	ck_assert_ptr_nonnull(s1.partition);
+	ck_assert_int_eq(s1.partitions_per_gpu, 7);
+	s1.replicas = 4;
+	s2 = s1;
+	s2.replicas = 4;
+	engine_workload_init(&t, cat);
+	engine_workload_class_defaults(&t, WL_FINETUNE);
+	t.model = M("llama-3.1-8b");
+	t.accel = A("h200-sxm");
+	engine_evaluate(cat, &t, t.accel, &ft);
+	ck_assert(ft.fits);
+	struct engine_cluster_item items[3] = { { &s1, 1 }, { &s2, 1 }, { &ft, 8.0 / 168 } };
+	struct engine_cluster cl;
+	/* 8 replicas of 1g.18gb: two cards, not one per workload */
+	engine_cluster_size(cat, &w, items, 2, false, &cl);
+	ck_assert_int_eq(cl.serving_gpus, 2);
+	ck_assert_int_eq(cl.total.gpus, 2);
+	engine_cluster_size(cat, &w, items, 3, false, &cl);
+	ck_assert_int_eq(cl.training_gpus, ft.gpus);
+	ck_assert_int_eq(cl.total.gpus, 2 + ft.gpus);
+	ck_assert(!cl.time_shared);
+	engine_cluster_size(cat, &w, items, 3, true, &cl);
+	ck_assert(cl.time_shared);
+	ck_assert_int_eq(cl.total.gpus, ft.gpus > 2 ? ft.gpus : 2);
+	double borrowed = ft.gpus < 2 ? ft.gpus : 2;
+	ck_assert_double_eq_tol(cl.serving_headroom_pct, 100.0 * 8.0 / 168 * borrowed / 2, 1e-9);
+}
+END_TEST
+
 #define ADD(suite, fn) do { \
 		TCase *tc_ = tcase_create(#fn); \
 		tcase_set_timeout(tc_, 60); \
@@ -1455,6 +1521,8 @@ int main(void)
 	ADD(s, mig_small_model_on_a100_slice);
 	ADD(s, mig_seven_replicas_fit_one_card);
 	ADD(s, mig_slice_gets_its_bandwidth_share);
+	ADD(s, cluster_two_halves_share_one_node);
+	ADD(s, cluster_slices_pool_and_training_shares);
 	TCase *bounds = tcase_create("every field at its bound");
 	tcase_add_loop_test(bounds, every_field_at_its_bound, 0, 27);
 	suite_add_tcase(s, bounds);
