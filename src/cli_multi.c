@@ -25,6 +25,41 @@ struct multi {
 	size_t n_accel;
 };
 
+static size_t field_size(const struct engine_field *f)
+{
+	switch (f->type) {
+	case EFT_LONG:
+		return sizeof(long);
+	case EFT_DOUBLE:
+		return sizeof(double);
+	case EFT_MODEL:
+	case EFT_ACCEL:
+		return sizeof(void *);
+	default:
+		return sizeof(int);
+	}
+}
+
+bool cli_multi_flags(struct scenario *s)
+{
+	const struct workload *first = &s->entries[0].w;
+	for (int i = 0; i < EF_COUNT; i++) {
+		const struct engine_field *f = engine_field((enum engine_field_id)i);
+		const char *from = (const char *)&s->w + f->off;
+		if (!f->section || !strcmp(f->section, "workload")) {
+			if (memcmp(from, (const char *)first + f->off, field_size(f))) {
+				fprintf(stderr, "accelsizer: --%s: the scenario holds %zu workloads; set it "
+					"on each in the file\n", f->flag ? f->flag : f->key, s->n_entries);
+				return false;
+			}
+			continue;
+		}
+		for (size_t e = 0; e < s->n_entries; e++)
+			memcpy((char *)&s->entries[e].w + f->off, from, field_size(f));
+	}
+	return true;
+}
+
 static const struct engine_result *result_of(const struct multi *m, size_t e, size_t a)
 {
 	return engine_report_find(&m->reps[e], &m->c->accels[a]);
@@ -86,6 +121,13 @@ static void rank(struct multi *m)
 		m->cl[m->order[i]].total.rank = (int)i + 1;
 }
 
+/* With --accelerator (or accelerator: in the file) only that one. */
+static bool shown(const struct multi *m, size_t a)
+{
+	const struct catalog_accel *only = m->s->entries[0].w.accel;
+	return !only || only == &m->c->accels[a];
+}
+
 static bool write_csv(FILE *f, const struct multi *m)
 {
 	size_t nf;
@@ -99,7 +141,7 @@ static bool write_csv(FILE *f, const struct multi *m)
 	out_csv_end(&o);
 	for (size_t k = 0; k < m->n_accel; k++) {
 		size_t a = m->order[k];
-		for (size_t e = 0; e <= m->s->n_entries; e++) {
+		for (size_t e = 0; shown(m, a) && e <= m->s->n_entries; e++) {
 			bool total = e == m->s->n_entries;
 			const struct engine_result *r = total ? &m->cl[a].total : result_of(m, e, a);
 			if (!r)
@@ -133,7 +175,7 @@ static bool write_yaml(FILE *f, const struct multi *m)
 	out_yaml_seq(&y, true);
 	for (size_t k = 0; k < m->n_accel; k++) {
 		size_t a = m->order[k];
-		for (size_t e = 0; e <= m->s->n_entries; e++) {
+		for (size_t e = 0; shown(m, a) && e <= m->s->n_entries; e++) {
 			bool total = e == m->s->n_entries;
 			const struct engine_result *r = total ? &m->cl[a].total : result_of(m, e, a);
 			if (!r)
@@ -168,6 +210,8 @@ static bool write_table(FILE *f, const struct multi *m)
 		"gpus", "nodes", "layout", "capex", "kW", "why");
 	for (size_t k = 0; k < m->n_accel; k++) {
 		size_t a = m->order[k];
+		if (!shown(m, a))
+			continue;
 		const struct engine_result *t = &m->cl[a].total;
 		char rk[8], rb[ENGINE_REASON_MAX], safe[400];
 		snprintf(rk, sizeof rk, t->fits ? (t->filtered ? "(%d)" : "%d") : "no", t->rank);
@@ -209,7 +253,9 @@ bool cli_multi_recommend(const struct catalog *c, const struct scenario *s, enum
 		for (size_t a = 0; a < m.n_accel; a++)
 			cluster_of(&m, a);
 		rank(&m);
-		*any_fits = m.n_accel && m.cl[m.order[0]].total.fits;
+		*any_fits = false;
+		for (size_t a = 0; a < m.n_accel; a++)
+			*any_fits |= shown(&m, a) && m.cl[a].total.fits;
 		ok = fmt == CLI_FMT_CSV ? write_csv(f, &m) : fmt == CLI_FMT_YAML ? write_yaml(f, &m)
 										  : write_table(f, &m);
 	} else {

@@ -17,4 +17,10 @@
 bool cli_multi_recommend(const struct catalog *c, const struct scenario *s, enum cli_format fmt,
 			FILE *f, bool *any_fits);
 
+/* After the flags were parsed into s->w: filters, objective, accelerator
+ * and node flags apply to every workload; a workload flag (--model,
+ * --concurrency...) names no one workload, so it is refused (message on
+ * stderr, false). */
+bool cli_multi_flags(struct scenario *s);
+
 #endif

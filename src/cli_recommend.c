@@ -103,6 +103,8 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *), 
 	}
 	if (cli_workload_parse(argc, argv, r->c, &r->s.w, &x))
 		return EXIT_BADINPUT;
+	if (r->s.n_entries > 1 && !cli_multi_flags(&r->s))
+		return EXIT_BADINPUT;
 	const struct atomic_name outs[] = { { "-o", r->out } };
 	if (!cli_outputs_check(r->c, x.scenario, NULL, outs, 1))
 		return EXIT_BADINPUT;

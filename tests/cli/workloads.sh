@@ -66,6 +66,12 @@ check "three workloads, table: exit 0" rc 0
 check "three workloads, table: names them" contains "$out" "3 workloads on one cluster (training may time-share serving GPUs): chat, small, weekly-lora"
 run $A recommend --scenario "$W/three.yaml" --format yaml
 check "three workloads, yaml: a total record" contains "$out" "workload: total"
+run $A recommend --scenario "$W/three.yaml" --accelerator h100-sxm --stack cuda --format csv
+check "three workloads, --accelerator: that one only" equals "$(printf '%s\n' "$out" | sed 1d | grep -vc '"h100-sxm",')" 0
+check "three workloads, --accelerator: its four records" equals "$(printf '%s\n' "$out" | sed 1d | wc -l | tr -d ' ')" 4
+run $A recommend --scenario "$W/three.yaml" --model llama-2-7b
+check "three workloads, --model: exit 2" rc 2
+check "three workloads, --model: names no one workload" contains "$err" "--model: the scenario holds 3 workloads; set it on each in the file"
 run $A validate --scenario "$W/three.yaml" --accelerator h100-sxm
 check "validate refuses several workloads: exit 2" rc 2
 check "validate refuses several workloads: says why" contains "$err" "the scenario holds 3 workloads"
