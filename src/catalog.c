@@ -339,6 +339,7 @@ size_t catalog_count_unconfirmed(const struct catalog *c)
 		k += catalog_source_unconfirmed(a->eff_mem_bw.source);
 		k += catalog_source_unconfirmed(a->eff_link.source);
 		k += catalog_source_unconfirmed(a->eff_training.source);
+		k += catalog_source_unconfirmed(a->eff_training_fp8.source);
 		k += catalog_source_unconfirmed(a->price.source);
 	}
 	for (size_t i = 0; i < c->n_platforms; i++) {
@@ -387,6 +388,8 @@ static void free_accel(struct catalog_accel *a)
 	free(a->eff_link.calibrated_from);
 	free(a->eff_training.source);
 	free(a->eff_training.calibrated_from);
+	free(a->eff_training_fp8.source);
+	free(a->eff_training_fp8.calibrated_from);
 	free(a->price.date);
 	free(a->price.source);
 	free_list(a->sources, a->n_sources);

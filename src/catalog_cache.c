@@ -44,12 +44,12 @@
  * CATALOG_CACHE_LAYOUT are updated.
  */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(struct catalog_accel) == 368, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog_accel) == 392, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_platform) == 168, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_bom_line) == 56, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_fabric) == 200, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_model) == 136, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
-_Static_assert(sizeof(struct catalog) == 880, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog) == 952, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 #endif
 _Static_assert(sizeof(uintptr_t) == sizeof(char *), "pointer slots hold a uintptr_t");
 
@@ -73,6 +73,7 @@ static const size_t accel_strs[] = {
 	S(catalog_accel, eff_link.source), S(catalog_accel, eff_training.source),
 	S(catalog_accel, eff_compute.calibrated_from), S(catalog_accel, eff_mem_bw.calibrated_from),
 	S(catalog_accel, eff_link.calibrated_from), S(catalog_accel, eff_training.calibrated_from),
+	S(catalog_accel, eff_training_fp8.source), S(catalog_accel, eff_training_fp8.calibrated_from),
 	S(catalog_accel, price.date), S(catalog_accel, price.source), S(catalog_accel, file),
 };
 

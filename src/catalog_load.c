@@ -145,6 +145,7 @@ static const struct field accel_fields[] = {
 	SOURCED("efficiency.memory_bw", A, eff_mem_bw, GT_MIN, 0, 1),
 	SOURCED("efficiency.link", A, eff_link, GT_MIN, 0, 1),
 	SOURCED("efficiency.training", A, eff_training, GT_MIN | OPTGROUP, 0, 1),
+	SOURCED("efficiency.training_fp8", A, eff_training_fp8, GT_MIN | OPTGROUP, 0, 1),
 	PRICE(A, 1e7),
 	SOURCES(A),
 };
@@ -559,6 +560,8 @@ static void default_range(const char *key, double *lo, double *hi, unsigned *fla
 		{ "USD", 0, 1e9, 0, false },
 		{ "nodes", 0, 10000, 0, true },
 		{ "GPUs", 1, 100000, 0, true },
+		{ "per day", 0, 1000, 0, false },
+		{ "min", 0, 10000, 0, false },
 	};
 	/* Ratios that are not shares of something. */
 	static const struct {

@@ -28,6 +28,9 @@
 	X(pp,                    INT,  0, r->pp) \
 	X(dp,                    INT,  0, r->dp) \
 	X(ep,                    INT,  0, r->ep) \
+	X(cp,                    NUMI, 0, train ? (double)r->cp : NAN) \
+	X(micro_batch,           NUMI, 0, train ? (double)r->micro_batch : NAN) \
+	X(recompute,             STR,  0, train ? recompute_name(r->recompute_used) : NULL) \
 	X(zero_stage,            NUMI, 0, train ? (double)r->zero_stage : NAN) \
 	X(replicas,              NUMI, 0, train ? NAN : (double)r->replicas) \
 	X(batch_per_replica,     NUMI, 0, train ? NAN : (double)r->batch_per_replica) \
@@ -53,6 +56,9 @@
 	X(step_s,                NUM,  3, r->step_s) \
 	X(mfu,                   NUM,  3, r->mfu) \
 	X(scaling_efficiency,    NUM,  3, r->scaling_efficiency) \
+	X(tokens_per_s_per_gpu,  NUM,  1, r->tokens_per_s_per_gpu) \
+	X(samples_per_s,         NUM,  3, r->samples_per_s) \
+	X(goodput,               NUM,  3, r->goodput) \
 	X(fabric,                STR,  0, r->fabric ? r->fabric->id : NULL) \
 	X(nics,                  NUMI, 0, r->fabric ? (double)r->nics : NAN) \
 	X(leaf_switches,         NUMI, 0, r->fabric ? (double)r->leaf_switches : NAN) \
@@ -467,6 +473,8 @@ static void layout_text(const struct workload *w, const struct engine_result *r,
 			snprintf(buf, n, "%dx TP%d PP%d", r->replicas, r->tp, r->pp);
 		else
 			snprintf(buf, n, "%dx TP%d", r->replicas, r->tp);
+	} else if (r->cp > 1) {
+		snprintf(buf, n, "TP%d PP%d CP%d DP%d Z%d", r->tp, r->pp, r->cp, r->dp, r->zero_stage);
 	} else {
 		snprintf(buf, n, "TP%d PP%d DP%d Z%d", r->tp, r->pp, r->dp, r->zero_stage);
 	}

@@ -330,8 +330,42 @@ static bool set_gbt(struct ctx *k, const char *f, const char *v)
 static bool set_recompute(struct ctx *k, const char *f, const char *v)
 {
 	if (!recompute_parse(v, &k->w->recompute))
-		return bad_choice(f, v, "none, selective, full");
+		return bad_choice(f, v, "auto, none, selective, full");
 	return true;
+}
+
+static bool set_degree(const char *key, const char *f, const char *v, int *out)
+{
+	long n;
+	if (!field_whole(key, f, v, &n))
+		return false;
+	*out = (int)n;
+	return true;
+}
+
+static bool set_tp(struct ctx *k, const char *f, const char *v)
+{
+	return set_degree("tp", f, v, &k->w->tp);
+}
+
+static bool set_pp(struct ctx *k, const char *f, const char *v)
+{
+	return set_degree("pp", f, v, &k->w->pp);
+}
+
+static bool set_cp(struct ctx *k, const char *f, const char *v)
+{
+	return set_degree("cp", f, v, &k->w->cp);
+}
+
+static bool set_ep(struct ctx *k, const char *f, const char *v)
+{
+	return set_degree("ep", f, v, &k->w->ep);
+}
+
+static bool set_mb(struct ctx *k, const char *f, const char *v)
+{
+	return set_degree("micro_batch", f, v, &k->w->micro_batch);
 }
 
 static bool set_method(struct ctx *k, const char *f, const char *v)
@@ -439,7 +473,12 @@ static const struct wopt wopts[] = {
 	{ "--hours", "X", "training: target wall-clock hours", set_hours },
 	{ "--seq-len", "N", "training: sequence length", set_seq },
 	{ "--global-batch-tokens", "N", "training: tokens per optimizer step (4M, 262144)", set_gbt },
-	{ "--recompute", "R", "training: activation recompute none | selective | full", set_recompute },
+	{ "--recompute", "R", "training: activation recompute auto | none | selective | full", set_recompute },
+	{ "--tp", "N", "training: force tensor parallel N (default: searched)", set_tp },
+	{ "--pp", "N", "training: force N pipeline stages", set_pp },
+	{ "--cp", "N", "training: force context parallel N (ring attention)", set_cp },
+	{ "--ep", "N", "training: force expert parallel N (MoE)", set_ep },
+	{ "--micro-batch", "N", "training: force N sequences per micro-batch", set_mb },
 	{ "--method", "M", "fine-tuning: full | lora | qlora", set_method },
 	{ "--lora-rank", "N", "fine-tuning: LoRA rank", set_rank },
 	{ "--stack", "S", "filter: any | cuda | rocm | gaudi", set_stack },

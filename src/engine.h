@@ -14,7 +14,8 @@
 #include "catalog.h"
 
 enum workload_class { WL_INFERENCE, WL_PRETRAIN, WL_FINETUNE, WL_COUNT };
-enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_COUNT };
+/* RECOMPUTE_AUTO: the layout search chooses (the lightest that fits). */
+enum recompute { RECOMPUTE_AUTO, RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_COUNT };
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
 enum objective { OBJ_CAPEX, OBJ_COST_PER_TOKEN, OBJ_TIME, OBJ_GPUS, OBJ_PERF_PER_WATT, OBJ_COUNT };
 enum form_filter { FORMF_ANY, FORMF_SXM_OAM, FORMF_PCIE, FORMF_COUNT };
@@ -61,6 +62,10 @@ struct workload {
 	double global_batch_tokens;
 	enum recompute recompute;
 	enum ft_method method;
+	/* Parts of the training layout the user forces; 0 = the search
+	 * chooses: tensor, pipeline, context (ring attention) and expert
+	 * parallel degrees, and sequences per micro-batch. */
+	int tp, pp, cp, ep, micro_batch;
 	int lora_rank;
 
 	/* filters, apply to every class */
@@ -151,6 +156,8 @@ struct engine_result {
 
 	int gpus, nodes, spare_nodes;
 	int tp, pp, dp, ep, zero_stage, replicas;
+	int cp, micro_batch;		/* training: context parallel, sequences per micro-batch */
+	enum recompute recompute_used;	/* training: what the layout recomputes */
 	long batch_per_replica;
 
 	double mem_required_gb;		/* whole job */
@@ -162,6 +169,12 @@ struct engine_result {
 	double output_tokens_per_s, tokens_per_s_per_user, ttft_ms, step_ms;
 	/* training; NAN where it does not apply */
 	double train_hours, gpu_hours, scaling_efficiency, step_s, mfu;
+	double samples_per_s;		/* training sequences per second */
+	/* training: share of wall-clock time spent on training steps, after
+	 * interruptions (restart, lost work) and checkpoint writes;
+	 * train_hours and gpu_hours include it */
+	double goodput;
+	double interruptions_per_day;	/* expected for the job's GPU count */
 
 	/* fabric for more than one node */
 	int nics, leaf_switches, spine_switches, cables;

@@ -48,6 +48,14 @@ static const struct engine_field_limit limits[] = {
 	/* a trillion tokens per optimizer step: ~16000x DeepSeek-V3's */
 	{ "global_batch_tokens", "global-batch-tokens", 1, 1e12, false, false, "tokens" },
 	{ "lora_rank", "lora-rank", 1, 65536, true, false, "" },
+	/* forced parts of the training layout, 0 = the search chooses:
+	 * the largest degrees published runs use (TP 8-64, PP 16-32, CP 16,
+	 * EP 256) with room to spare */
+	{ "tp", "tp", 1, 1024, true, NONE, "GPUs" },
+	{ "pp", "pp", 1, 1024, true, NONE, "stages" },
+	{ "cp", "cp", 1, 1024, true, NONE, "GPUs" },
+	{ "ep", "ep", 1, 4096, true, NONE, "GPUs" },
+	{ "micro_batch", "micro-batch", 1, 65536, true, NONE, "sequences" },
 	/* node overrides: the largest cluster the engine sizes */
 	{ "gpus", "gpus", 1, ENG_MAX_GPUS, true, false, "GPUs" },
 	{ "spare_nodes", "spare-nodes", 0, 1000, true, false, "nodes" },

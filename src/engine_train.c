@@ -1,31 +1,64 @@
 /*
  * engine_train: sizing one accelerator for pretraining or fine-tuning.
  *
- * For a GPU count G the engine searches the parallel layouts a Megatron or
- * FSDP user would try: tensor parallel t in {1,2,4,8} inside the link
- * domain, pipeline stages p up to 16 (the fullest holding ceil(L/p) layers
- * and setting the pace), data parallel d = G/(t p), ZeRO stage 0-3
- * (Rajbhandari et al. 2020).  A layout fits when
- * model state, activations and the runtime reserve fit the usable memory;
- * the fastest fitting one wins.  Its step time is
+ * Three steps, each its own function: size (how many GPUs and which
+ * layout), bind (the result's figures from the layout) and explain (the
+ * binding resource and the reason line).
  *
- *   compute     FLOPs per step / (G x peak x training efficiency)
+ * The layout search.  For a GPU count G the engine tries the layouts a
+ * Megatron user would (Megatron-LM rank order tensor, context, expert /
+ * data, pipeline): tensor parallel t in {1,2,4,8} inside the link domain,
+ * always with sequence parallelism (Korthikanti et al. 2022); context
+ * parallel c (ring attention) while a rank keeps at least
+ * CP_MIN_TOKENS of the sequence; pipeline stages p up to 16 (the fullest
+ * holding ceil(L/p) layers and setting the pace) with v interleaved
+ * chunks; data parallel d = G/(t c p); expert parallel e over the
+ * data x context ranks for MoE models; b sequences per micro-batch; ZeRO
+ * stage 0-3 (Rajbhandari et al. 2020; stage 1 is Megatron's distributed
+ * optimizer); and, unless the user fixes it, the activation recompute:
+ * none, selective or full.  The workload's tp, pp, cp, ep, micro_batch and
+ * recompute force their part.  A layout fits when model state, the
+ * activations in flight and the runtime reserve fit the usable memory; the
+ * fastest fitting one wins.  Its step time is
+ *
+ *   compute     FLOPs per step (with what the recompute repeats)
+ *               / (G x peak x training efficiency at the precision)
  *   elementwise defaults.training_elementwise_bytes x tokens x h x L
  *               / (G x bandwidth x eff): norms, activations, residuals,
- *               optimizer update — why higher-bandwidth parts train
- *               faster at equal FLOPS
- *   bubble      (p - 1)/m of the above (1F1B, Narayanan et al. 2021)
- *   comm        TP all-reduces (4 per layer per micro-batch of b s h,
- *               6 with full recompute) over the GPU link, pipeline
- *               hand-offs, and the data-parallel gradient all-reduce
- *               (ring, 2(d-1)/d of the bytes) of which
- *               defaults.training_overlap hides behind the backward pass.
+ *               optimizer update
+ *   bubble      (p - 1)/(m v) of the above (1F1B and interleaved 1F1B,
+ *               Narayanan et al. 2021)
+ *   TP/SP       all-gathers and reduce-scatters of the micro-batch's
+ *               activations on the GPU link: the traffic of 4 all-reduces
+ *               per layer, 6 with full recompute
+ *   CP          the ring's K/V exchanges, 3 (c - 1) chunks per layer
+ *               (forward, and K/V plus their gradients backward), hidden
+ *               behind the attention they feed up to its time
+ *   EP          four all-to-alls of the routed tokens per MoE layer
+ *   PP          point-to-point sends of each micro-batch between stages
+ *   DP          gradient reduce-scatter and weight all-gather (ring) over
+ *               the data x context ranks, hidden behind the backward pass
+ *               up to defaults.training_overlap of it and never more than
+ *               the backward pass lasts
+ *
+ * Each group runs on the GPU link while it stays inside a node and on the
+ * NICs (one per GPU, rail-optimised: each GPU's traffic on its own rail)
+ * once it spans nodes.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine_internal.h"
+
+/* A context-parallel rank keeps at least this many tokens: below it the
+ * ring's exchanges outgrow the attention they hide behind (Megatron's
+ * long-context recipes keep 4k-16k a rank). */
+#define CP_MIN_TOKENS 1024
+#define PP_MAX 16
+#define CP_MAX 32
+#define MB_MAX 8		/* largest micro-batch tried, sequences */
+#define V_MAX 8			/* interleaved chunks per GPU */
 
 struct tctx {
 	const struct catalog *c;
@@ -35,9 +68,18 @@ struct tctx {
 	const struct catalog_platform *plat;
 	struct eng_precision pr;
 	double usable, peak, eff, bw, lat, overlap;
-	double model_tok, hw_tok;	/* FLOPs per token */
-	double tokens, gbt, s, b, seqs;
-	double act_layer;		/* activation bytes per layer per micro-batch */
+	double model_tok;		/* model FLOPs per token */
+	double hw_tok[RECOMPUTE_COUNT];	/* FLOPs done per token, by recompute */
+	double attn_tok;		/* attention core FLOPs per token per layer, forward */
+	double tokens, gbt, s, seqs;
+	/* Activation bytes per token per layer at 16 bit, before tensor
+	 * parallelism divides them (Korthikanti et al. 2022, table 2):
+	 * stored for the backward pass by recompute, and the working set of
+	 * the one layer being recomputed under full recompute. */
+	double act_tok[RECOMPUTE_COUNT];
+	double act_work_tok;
+	double logits_tok;		/* last stage: fp32 logits for the loss */
+	double kv_dim;			/* K (or V) values per token per layer */
 	double elem_bytes_tok;		/* elementwise traffic per token */
 	bool frozen;			/* LoRA / QLoRA */
 	double base_bytes;		/* frozen base, per parameter */
@@ -46,22 +88,18 @@ struct tctx {
 	int step;			/* GPU counts come in multiples of this */
 	double nic_bw;
 	double link2;			/* eng_link_bw() for a pair, once */
-	/* params_gpu()'s model-only part, once per evaluation rather than
-	 * once per layout tried */
 	double shared_params, expert_params;
-	/* Model state shrinks stage by stage from ZeRO-0 to ZeRO-3 (always
-	 * for adapters; for Adam when it keeps at least the 4 bytes of
-	 * weights and gradients): the highest stage then holds the least. */
 	bool zero_monotone;
+	int rec_lo, rec_hi;		/* recompute choices tried, lightest first */
 };
 
 struct tlayout {
-	int t, p, v, d, ep, zero;	/* v: virtual stages per GPU (interleaved 1F1B) */
+	int t, c, p, v, d, ep, zero, b, rec;
 	long m;				/* micro-batches per step per pipeline */
 	double imb;			/* layers on the fullest stage / (layers / p) */
-	double link_t;			/* eng_link_bw() for the TP group, once per t */
+	double link_t;			/* eng_link_bw() for the TP group */
 	double mem_gpu;			/* bytes */
-	double compute, elem, bubble, tp_comm, pp_comm, dp_comm, dp_exposed, step;
+	double compute, elem, bubble, tp_comm, cp_comm, ep_comm, pp_comm, dp_comm, dp_exposed, step;
 };
 
 /* Parameters shared by every GPU of a stage and the MoE experts spread
@@ -79,6 +117,35 @@ static void params_split(const struct catalog_model *m, double *shared_out, doub
 	*experts_out = experts;
 }
 
+/* Korthikanti et al. 2022, section 4: per token per layer at 16 bit, 34 h
+ * bytes with the attention scores recomputed (selective; what
+ * FlashAttention's backward pass does too), 34 h + 5 a s without
+ * recompute, only the layer's 2 h-byte input with full recompute. */
+static void activation_bytes(struct tctx *x)
+{
+	double h = x->m->hidden, a = x->m->heads;
+	x->act_tok[RECOMPUTE_NONE] = h * 34.0 + 5.0 * a * x->s;
+	x->act_tok[RECOMPUTE_SELECTIVE] = h * 34.0;
+	x->act_tok[RECOMPUTE_FULL] = h * 2.0;
+	x->act_tok[RECOMPUTE_AUTO] = x->act_tok[RECOMPUTE_SELECTIVE];
+	x->act_work_tok = h * 34.0;
+	/* Megatron's vocabulary-parallel cross entropy keeps the logits in
+	 * fp32 on the last stage. */
+	x->logits_tok = 4.0 * (x->m->vocab > 0 ? x->m->vocab : 0);
+}
+
+static double training_efficiency(const struct catalog *c, const struct catalog_accel *a,
+				  const struct eng_precision *pr)
+{
+	/* FP8 (and the 4-bit formats run at an FP8-or-faster peak) reach a
+	 * different share of their peak than BF16: their own figure when the
+	 * catalog has one. */
+	bool low = pr->compute == PREC_FP8 || pr->compute == PREC_FP4 || pr->compute == PREC_INT8;
+	if (low && a->eff_training_fp8.value > 0)
+		return a->eff_training_fp8.value;
+	return a->eff_training.value > 0 ? a->eff_training.value : c->defaults.training_mfu.value;
+}
+
 static bool tctx_init(const struct catalog *c, const struct workload *w,
 		      const struct catalog_accel *a, struct tctx *x)
 {
@@ -91,32 +158,23 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	eng_precision_resolve(w, a, &x->pr);
 	x->usable = eng_usable_bytes(a);
 	x->peak = x->pr.peak_flops;
-	x->eff = a->eff_training.value > 0 ? a->eff_training.value : d->training_mfu.value;
+	x->eff = training_efficiency(c, a, &x->pr);
 	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
 	x->lat = d->collective_latency_us.value * 1e-6;
 	x->overlap = d->training_overlap.value;
-	eng_train_flops_token(w, &x->model_tok, &x->hw_tok);
+	for (int r = 0; r < RECOMPUTE_COUNT; r++)
+		eng_train_flops_token(w, (enum recompute)r, &x->model_tok, &x->hw_tok[r]);
 	x->tokens = eng_train_tokens(w);
 	x->s = (double)w->seq_len;
 	x->gbt = w->global_batch_tokens;
-	x->b = d->micro_batch.value >= 1 ? floor(d->micro_batch.value) : 1;
 	x->seqs = floor(x->gbt / x->s);
 	if (x->seqs < 1)
 		x->seqs = 1;
-	double h = x->m->hidden, heads = x->m->heads, s = x->s, b = x->b;
-	/* Korthikanti et al. 2022, table 2: bytes per layer at 16 bit. */
-	switch (w->recompute) {
-	case RECOMPUTE_FULL:
-		x->act_layer = 2.0 * s * b * h;
-		break;
-	case RECOMPUTE_SELECTIVE:
-		x->act_layer = 34.0 * s * b * h;
-		break;
-	default:
-		x->act_layer = s * b * h * (34.0 + 5.0 * heads * s / h);
-		break;
-	}
-	x->elem_bytes_tok = d->training_elementwise_bytes.value * h * x->m->layers;
+	x->attn_tok = eng_attn_flops_token(x->m, x->s) / (x->m->layers > 0 ? x->m->layers : 1);
+	activation_bytes(x);
+	x->kv_dim = (double)(x->m->mla_kv_lora_rank > 0 ? x->m->heads : x->m->kv_heads) *
+		    eng_head_dim(x->m);
+	x->elem_bytes_tok = d->training_elementwise_bytes.value * x->m->hidden * x->m->layers;
 	x->frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
 	x->base_bytes = x->frozen ? eng_base_bytes_per_param(c, w) : x->pr.weight_bytes;
 	if (x->frozen && w->method == FT_LORA)
@@ -138,18 +196,29 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->link2 = eng_link_bw(c, a, x->plat, 2);
 	params_split(x->m, &x->shared_params, &x->expert_params);
 	x->zero_monotone = x->frozen || d->adam_bytes_per_param.value >= 4.0;
+	if (w->recompute == RECOMPUTE_AUTO) {
+		/* Korthikanti's "none" keeps the attention scores, which no
+		 * stack with FlashAttention does: the search starts at
+		 * selective (the scores recomputed, FlashAttention's backward
+		 * pass); none only when asked for. */
+		x->rec_lo = RECOMPUTE_SELECTIVE;
+		x->rec_hi = RECOMPUTE_FULL;
+	} else {
+		x->rec_lo = x->rec_hi = (int)w->recompute;
+	}
 	return x->node > 0 && x->plat && x->peak > 0 && x->eff > 0 && x->bw > 0;
 }
 
-/* Largest divisor of the expert count that also divides d. */
-static int expert_parallel(const struct catalog_model *m, int d)
+/* Bandwidth per GPU for a group of n GPUs whose members sit `stride`
+ * ranks apart: on the GPU link while the span stays in one node, else on
+ * the NICs. */
+static double group_bw(const struct tctx *x, int n, int stride)
 {
-	if (m->experts <= 1)
-		return 1;
-	for (int e = d < m->experts ? d : m->experts; e > 1; e--)
-		if (m->experts % e == 0 && d % e == 0)
-			return e;
-	return 1;
+	if (n <= 1)
+		return 0;
+	if ((long)n * stride <= x->node)
+		return eng_link_bw(x->c, x->a, x->plat, n);
+	return x->nic_bw;
 }
 
 /* Parameters one GPU holds before ZeRO sharding (MoE experts spread over
@@ -169,53 +238,69 @@ static double stage_imbalance(const struct catalog_model *m, int p)
 	return ceil(even) / even;
 }
 
-static double mem_gpu(const struct tctx *x, const struct tlayout *l)
+static double state_bytes(const struct tctx *x, const struct tlayout *l)
 {
 	const struct catalog_defaults *d = &x->c->defaults;
 	double ppg = params_gpu(x, l);
-	double dd = l->d;
-	double state;
+	/* Megatron's distributed optimizer (and FSDP) shard over the data
+	 * and context ranks together: both hold the same weights. */
+	double dd = (double)l->d * l->c;
 	if (x->frozen) {
 		/* Frozen base at its storage precision (ZeRO-3/FSDP shards it
 		 * too); Adam state only for the adapters. */
 		double base = ppg * x->base_bytes / (l->zero >= 3 ? dd : 1);
 		double ad = x->adapters / ((double)l->t * l->p) * l->imb;
 		double per = d->adapter_bytes_per_param.value;
-		state = base + ad * per / (l->zero >= 1 ? dd : 1);
-	} else {
-		/* Mixed-precision Adam: 2 (weights) + 2 (grads) + rest (fp32
-		 * master and moments), sharded by stage: 1 the rest, 2 also
-		 * the grads, 3 also the weights. */
-		double adam = d->adam_bytes_per_param.value;
-		double opt = adam - 4.0;
-		switch (l->zero) {
-		case 0: state = ppg * adam; break;
-		case 1: state = ppg * (4.0 + opt / dd); break;
-		case 2: state = ppg * (2.0 + (2.0 + opt) / dd); break;
-		default: state = ppg * adam / dd; break;
-		}
+		return base + ad * per / (l->zero >= 1 ? dd : 1);
 	}
-	/* 1F1B: the first stage holds p micro-batches of its ceil(L/p)
-	 * layers, about a whole model's worth; sequence parallelism divides
-	 * by t. */
-	double inflight = l->m < l->p ? (double)l->m : (double)l->p;
-	/* Interleaving keeps slightly more in flight on the first stage
-	 * (Narayanan et al. 2021, section 2.2.2). */
-	if (l->v > 1)
-		inflight *= 1.0 + (l->p - 1.0) / ((double)l->p * l->v);
-	double act = x->act_layer / l->t * ((double)x->m->layers / l->p * l->imb) * inflight;
-	double reserve = (l->t * l->p * l->d > 1 ? d->runtime_reserve_tp_gb.value
-						 : d->runtime_reserve_tp1_gb.value) * ENG_GB;
-	return state + act + reserve;
+	/* Mixed-precision Adam: 2 (weights) + 2 (grads) + rest (fp32 master
+	 * and moments), sharded by stage: 1 the rest, 2 also the grads, 3
+	 * also the weights. */
+	double adam = d->adam_bytes_per_param.value;
+	double opt = adam - 4.0;
+	switch (l->zero) {
+	case 0: return ppg * adam;
+	case 1: return ppg * (4.0 + opt / dd);
+	case 2: return ppg * (2.0 + (2.0 + opt) / dd);
+	default: return ppg * adam / dd;
+	}
 }
 
-/* The terms of step_time() before data parallelism, each written once so
+/* Activations one GPU holds at the peak of the schedule.  1F1B: the first
+ * stage has min(m, p) micro-batches in flight, each of its ceil(L/p)
+ * layers; interleaving keeps p (1 + (p - 1)/(p v)) (Korthikanti et al.
+ * 2022, section 4.2.3; Narayanan et al. 2021).  Sequence parallelism
+ * divides every tensor by t, context parallelism the tokens by c.  The
+ * last stage holds one micro-batch and the loss's logits instead. */
+static double activation_gpu(const struct tctx *x, const struct tlayout *l)
+{
+	double tok = l->b * x->s / l->c;		/* tokens a GPU holds per micro-batch */
+	double lps = (double)x->m->layers / l->p * l->imb;
+	double inflight = l->m < l->p ? (double)l->m : (double)l->p;
+	if (l->v > 1)
+		inflight *= 1.0 + (l->p - 1.0) / ((double)l->p * l->v);
+	double per_mb = x->act_tok[l->rec] * tok / l->t * lps;
+	double work = l->rec == RECOMPUTE_FULL ? x->act_work_tok * tok / l->t : 0;
+	double first = per_mb * inflight + work;
+	double last = per_mb + work + x->logits_tok * tok / l->t;
+	return first > last ? first : last;
+}
+
+static double mem_gpu(const struct tctx *x, const struct tlayout *l)
+{
+	const struct catalog_defaults *d = &x->c->defaults;
+	double reserve = ((long)l->t * l->c * l->p * l->d > 1 ? d->runtime_reserve_tp_gb.value
+							  : d->runtime_reserve_tp1_gb.value) * ENG_GB;
+	return state_bytes(x, l) + activation_gpu(x, l) + reserve;
+}
+
+/* The terms of step_time() before communication, each written once so
  * that shape_bound() rounds them exactly as step_time() does. */
 static void step_work(const struct tctx *x, int G, struct tlayout *l)
 {
 	/* The fullest pipeline stage sets the pace (imb = 1 when p divides
 	 * the layers). */
-	l->compute = x->hw_tok * x->gbt / (G * x->peak * x->eff) * l->imb;
+	l->compute = x->hw_tok[l->rec] * x->gbt / (G * x->peak * x->eff) * l->imb;
 	l->elem = x->elem_bytes_tok * x->gbt / (G * x->bw) * l->imb;
 	double work = l->compute + l->elem;
 	/* 1F1B bubble (p-1)/(m+p-1) of the pipeline's time, i.e. (p-1)/m of
@@ -223,39 +308,123 @@ static void step_work(const struct tctx *x, int G, struct tlayout *l)
 	l->bubble = l->p > 1 ? work * (l->p - 1) / ((double)l->m * l->v) : 0;
 }
 
+/* Layers of the fullest stage times micro-batches: how often each
+ * per-layer exchange happens in a step. */
+static double layer_passes(const struct tctx *x, const struct tlayout *l)
+{
+	return (double)l->m * ((double)x->m->layers / l->p * l->imb);
+}
+
+/* Sequence parallelism: per layer two all-gathers and two reduce-scatters
+ * of the micro-batch's activations forward and again backward, the
+ * traffic and latency of four all-reduces (Korthikanti et al. 2022,
+ * section 4.2.2); full recompute repeats the forward ones. */
 static double tp_comm_s(const struct tctx *x, const struct tlayout *l)
 {
-	const struct catalog_model *m = x->m;
-	double msg = x->b * x->s * m->hidden * 2.0;
-	int ars = x->w->recompute == RECOMPUTE_FULL ? 6 : 4;
-	double link = l->link_t;
-	return l->t > 1 ? (double)l->m * ((double)m->layers / l->p * l->imb) * ars *
-			  eng_ring_allreduce_s(msg, l->t, link, x->lat) : 0;
+	if (l->t <= 1)
+		return 0;
+	double msg = l->b * x->s / l->c * x->m->hidden * 2.0;
+	int ars = l->rec == RECOMPUTE_FULL ? 6 : 4;
+	return layer_passes(x, l) * ars * eng_ring_allreduce_s(msg, l->t, l->link_t, x->lat);
+}
+
+/* Ring attention (Liu et al. 2023; Megatron context parallelism): c - 1
+ * steps pass each rank's K and V chunk forward, and backward the chunk
+ * with its gradients, overlapped with the attention on the chunk in hand. */
+static double cp_comm_s(const struct tctx *x, const struct tlayout *l)
+{
+	if (l->c <= 1)
+		return 0;
+	double tok = l->b * x->s / l->c;
+	double chunk = 2.0 * tok * x->kv_dim / l->t * 2.0;	/* K and V at 16 bit */
+	double bw = group_bw(x, l->c, l->t);
+	if (bw <= 0)
+		return INFINITY;
+	double ring = 3.0 * (l->c - 1) * (chunk / bw + x->lat);
+	double attn = 3.0 * x->attn_tok * tok / l->t / (x->peak * x->eff);
+	double exposed = ring > attn ? ring - attn : 0;
+	return layer_passes(x, l) * exposed;
+}
+
+/* Expert parallelism: each MoE layer sends the micro-batch's routed tokens
+ * (k copies) to their experts and back, forward and backward: four
+ * all-to-alls, (e - 1)/e of the bytes leaving the GPU; the share bound for
+ * other nodes goes over the NICs. */
+static double ep_comm_s(const struct tctx *x, const struct tlayout *l)
+{
+	if (l->ep <= 1)
+		return 0;
+	double tok = l->b * x->s / l->c / l->t;
+	double bytes = tok * x->m->experts_active * x->m->hidden * 2.0;
+	int span = l->t * l->c;
+	int local = span >= x->node ? 1 : x->node / span;
+	if (local > l->ep)
+		local = l->ep;
+	double link = local > 1 ? eng_link_bw(x->c, x->a, x->plat, local) : 0;
+	double t = 0;
+	if (local > 1)
+		t += bytes * (local - 1.0) / l->ep / link;
+	if (local < l->ep)
+		t += x->nic_bw > 0 ? bytes * (double)(l->ep - local) / l->ep / x->nic_bw : INFINITY;
+	int n = l->rec == RECOMPUTE_FULL ? 6 : 4;
+	return layer_passes(x, l) * n * (t + (l->ep - 1) * x->lat);
 }
 
 static double pp_comm_s(const struct tctx *x, const struct tlayout *l)
 {
-	double msg = x->b * x->s * x->m->hidden * 2.0;
-	double pp_bw = l->t * l->p <= x->node ? x->link2 : x->nic_bw;
-	return l->p > 1 ? (double)l->m * 2.0 * l->v * (msg / pp_bw + x->lat) : 0;
+	if (l->p <= 1)
+		return 0;
+	/* Megatron sends the sequence-parallel shard, 1/t of the tensor. */
+	double msg = l->b * x->s / l->c * x->m->hidden * 2.0 / l->t;
+	long stride = (long)l->t * l->c * l->d;
+	double bw = stride * 2 <= x->node ? x->link2 : x->nic_bw;
+	return (double)l->m * 2.0 * l->v * (msg / bw + x->lat);
 }
 
-/* A lower bound on the step of every layout of a (t, p, d) shape, v from
- * 1 to vmax, any ZeRO stage: the step adds work, bubble, TP, PP and the
- * exposed DP time in that order, none of them negative (latency >= 0,
- * overlap <= 1), and rounding is monotone, so the same sum with the least
- * bubble (most virtual stages), the least PP time (v = 1) and no DP time
- * is never above the step step_time() computes. */
+static double dp_comm_s(const struct tctx *x, const struct tlayout *l)
+{
+	int dd = l->d * l->c;
+	if (dd <= 1)
+		return 0;
+	double bw = group_bw(x, dd, l->t);
+	double ppg = params_gpu(x, l);
+	double grads = (x->frozen ? x->adapters / ((double)l->t * l->p) * l->imb : ppg) * 2.0;
+	/* Reduce-scatter of the gradients and all-gather of the updated
+	 * weights (ZeRO-1/2, distributed optimizer), or one all-reduce: the
+	 * same traffic. */
+	double s = eng_ring_allreduce_s(grads, dd, bw, x->lat);
+	if (l->zero >= 3) {
+		/* Weights gathered before forward and backward: two
+		 * all-gathers, each half an all-reduce's traffic. */
+		double wbytes = ppg * (x->frozen ? x->base_bytes : 2.0);
+		s += eng_ring_allreduce_s(wbytes, dd, bw, x->lat);
+	}
+	return s;
+}
+
+/* The lightest recompute any layout of a shape could use. */
+static int rec_first(const struct tctx *x)
+{
+	return x->rec_lo;
+}
+
+/* A lower bound on the step of every layout of a (t, c, p, b, e) shape,
+ * v from 1 to vmax, any ZeRO stage and recompute: the step adds work,
+ * bubble, TP, CP, EP, PP and the exposed DP time, none negative (latency
+ * >= 0, overlap <= 1), each no smaller with heavier recompute, so the sum
+ * with the lightest recompute, the least bubble (most virtual stages),
+ * the least PP time (v = 1) and no DP time is never above the step
+ * step_time() computes. */
 static double shape_bound(const struct tctx *x, int G, const struct tlayout *shape, int vmax)
 {
 	struct tlayout l = *shape;
+	l.rec = rec_first(x);
 	l.v = vmax;
 	step_work(x, G, &l);
-	double tp = tp_comm_s(x, &l);
+	double comm = tp_comm_s(x, &l) + cp_comm_s(x, &l) + ep_comm_s(x, &l);
 	l.v = 1;
-	double pp = pp_comm_s(x, &l);
-	double work = l.compute + l.elem;
-	return work + l.bubble + tp + pp;
+	comm += pp_comm_s(x, &l);
+	return l.compute + l.elem + l.bubble + comm;
 }
 
 static void step_time(const struct tctx *x, int G, struct tlayout *l)
@@ -263,131 +432,188 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 	step_work(x, G, l);
 	double work = l->compute + l->elem;
 	l->tp_comm = tp_comm_s(x, l);
-	bool one_node = l->t * l->p * l->d <= x->node;
+	l->cp_comm = cp_comm_s(x, l);
+	l->ep_comm = ep_comm_s(x, l);
 	l->pp_comm = pp_comm_s(x, l);
+	l->dp_comm = dp_comm_s(x, l);
+	/* Bucketed gradient reduction runs during the backward pass (two
+	 * thirds of the work): up to training_overlap of it hides, never
+	 * more than the backward pass lasts. */
+	double hidden = l->dp_comm * x->overlap;
+	double window = work * 2.0 / 3.0;
+	if (hidden > window)
+		hidden = window;
+	l->dp_exposed = l->dp_comm - hidden;
+	l->step = work + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm + l->dp_exposed;
+}
 
-	l->dp_comm = 0;
-	if (l->d > 1) {
-		double dp_bw = one_node ? eng_link_bw(x->c, x->a, x->plat, l->d) : x->nic_bw;
-		double ppg = params_gpu(x, l);
-		double grads = (x->frozen ? x->adapters / ((double)l->t * l->p) * l->imb : ppg) * 2.0;
-		double s = eng_ring_allreduce_s(grads, l->d, dp_bw, x->lat);
-		if (l->zero >= 3) {
-			/* Weights gathered before forward and backward: two
-			 * all-gathers, each half an all-reduce's traffic. */
-			double wbytes = ppg * (x->frozen ? x->base_bytes : 2.0);
-			s += eng_ring_allreduce_s(wbytes, l->d, dp_bw, x->lat);
-		}
-		l->dp_comm = s;
+/* Virtual stages allowed for p stages of lps layers: v divides lps. */
+static int v_max(int p, int lps)
+{
+	if (p <= 1)
+		return 1;
+	for (int v = V_MAX; v > 1; v--)
+		if (v <= lps && lps % v == 0)
+			return v;
+	return 1;
+}
+
+struct tsearch {
+	const struct tctx *x;
+	int G;
+	bool found, prune_ok;
+	struct tlayout best;
+	double min_mem;
+};
+
+static void consider(struct tsearch *S, const struct tlayout *l)
+{
+	/* Within 0.01% the simpler layout wins: less context parallelism,
+	 * then the smaller micro-batch, then less memory. */
+	const struct tlayout *o = &S->best;
+	bool tie = S->found && l->step <= o->step * 1.0001 && l->step >= o->step * 0.9999;
+	bool simpler = tie && (l->c != o->c ? l->c < o->c
+			       : l->b != o->b ? l->b < o->b : l->mem_gpu < o->mem_gpu);
+	if (!S->found || l->step < o->step * 0.9999 || simpler) {
+		S->best = *l;
+		S->found = true;
 	}
-	l->dp_exposed = l->dp_comm * (1.0 - x->overlap);
-	l->step = work + l->bubble + l->tp_comm + l->pp_comm + l->dp_exposed;
+}
+
+/* Every layout of one shape (t, c, p, b, e): virtual stages, recompute,
+ * ZeRO stage. */
+static void try_shape(struct tsearch *S, struct tlayout shape)
+{
+	const struct tctx *x = S->x;
+	int lps = (x->m->layers + shape.p - 1) / shape.p;
+	/* Nothing of this shape fits when its leanest layout does not:
+	 * activations only grow with virtual stages and lighter recompute,
+	 * and the ZeRO stage that holds the least is tried here. */
+	struct tlayout lean = shape;
+	lean.v = 1;
+	lean.rec = x->rec_hi;
+	double lowest = INFINITY;
+	bool nan = false;
+	int zmax = shape.d * shape.c == 1 ? 0 : 3;
+	for (int z = x->zero_monotone ? zmax : 0; z <= zmax; z++) {
+		lean.zero = z;
+		double mz = mem_gpu(x, &lean);
+		nan = nan || isnan(mz);
+		if (mz < lowest)
+			lowest = mz;
+	}
+	if (!nan && lowest > x->usable) {
+		if (lowest < S->min_mem)
+			S->min_mem = lowest;
+		return;
+	}
+	if (S->found && S->prune_ok && shape_bound(x, S->G, &shape, v_max(shape.p, lps)) > S->best.step * 1.0001)
+		return;
+	for (int v = 1; v <= V_MAX && v <= lps; v++) {
+		if (lps % v || (v > 1 && shape.p == 1))
+			continue;
+		/* Recompute from the lightest: once a layout without ZeRO-3
+		 * fits, heavier recompute only adds work. */
+		for (int rec = x->rec_lo; rec <= x->rec_hi; rec++) {
+			struct tlayout s012;
+			bool have012 = false;
+			for (int z = 0; z <= zmax; z++) {
+				struct tlayout l = shape;
+				l.v = v;
+				l.rec = rec;
+				l.zero = z;
+				l.mem_gpu = mem_gpu(x, &l);
+				if (l.mem_gpu < S->min_mem)
+					S->min_mem = l.mem_gpu;
+				if (l.mem_gpu > x->usable)
+					continue;
+				/* ZeRO 0, 1 and 2 differ in memory only. */
+				if (z < 3 && have012) {
+					double mg = l.mem_gpu;
+					l = s012;
+					l.zero = z;
+					l.mem_gpu = mg;
+				} else {
+					step_time(x, S->G, &l);
+					if (z < 3) {
+						s012 = l;
+						have012 = true;
+					}
+				}
+				consider(S, &l);
+			}
+			if (have012)
+				break;
+		}
+	}
+}
+
+/* Power-of-two degrees from 1 to hi, or only the forced one. */
+static int deg_first(int forced)
+{
+	return forced > 0 ? forced : 1;
+}
+
+static int deg_next(int forced, int v)
+{
+	return forced > 0 ? 0 : v * 2;
 }
 
 /* Fastest fitting layout on G GPUs; false if none fits.  *min_mem, the
  * least memory any layout needs, is what the callers report when none
- * fits; once a layout fits nobody reads it, so shapes that cannot win are
- * skipped without sizing their memory. */
+ * fits; once a layout fits nobody reads it. */
 static bool search(const struct tctx *x, int G, struct tlayout *best, double *min_mem)
 {
-	bool found = false;
-	*min_mem = INFINITY;
-	/* Bound and prune (see shape_bound()): a shape whose bound exceeds
-	 * the best step x 1.0001 can neither beat the best nor tie with it,
-	 * so skipping it changes nothing. */
-	bool prune_ok = x->lat >= 0 && x->overlap <= 1;
-	for (int t = 1; t <= x->tmax && t <= G; t *= 2) {
-		if (!eng_tp_valid(x->m, t))
+	const struct workload *w = x->w;
+	struct tsearch S = { .x = x, .G = G, .min_mem = INFINITY };
+	S.prune_ok = x->lat >= 0 && x->overlap <= 1;
+	for (int t = deg_first(w->tp); t && t <= G; t = deg_next(w->tp, t)) {
+		if ((w->tp <= 0 && t > x->tmax) || !eng_tp_valid(x->m, t))
 			continue;
 		double link_t = eng_link_bw(x->c, x->a, x->plat, t);
-		for (int p = 1; p <= 16 && t * p <= G; p++) {
-			if (p > x->m->layers || G % (t * p))
+		for (int c = deg_first(w->cp); c && t * c <= G; c = deg_next(w->cp, c)) {
+			if (c > 1 && (w->seq_len % (2 * c) || x->s / c < CP_MIN_TOKENS) && w->cp <= 0)
 				continue;
-			double imb = stage_imbalance(x->m, p);
-			int d = G / (t * p);
-			/* Each data-parallel rank needs at least one sequence. */
-			if (d > x->seqs)
-				continue;
-			int ep = expert_parallel(x->m, d);
-			long mb = (long)ceil(x->seqs / ((double)d * x->b));
-			/* Nothing of this (t, p) fits when its leanest layout does
-			 * not: activations only grow with virtual stages (v = 1
-			 * holds the least) and the ZeRO stage that holds the least
-			 * is tried here, so skipping is exact, min_mem included.  Most (t, p) on too
-			 * few GPUs end here, which halves a training evaluation. */
-			struct tlayout lean = { .t = t, .p = p, .v = 1, .d = d, .ep = ep, .m = mb, .imb = imb };
-			int lps = (x->m->layers + p - 1) / p;
-			if (found && prune_ok) {
-				int vmax = 1;
-				for (int v = 8; v > 1; v--)
-					if (p > 1 && v <= lps && lps % v == 0) {
-						vmax = v;
-						break;
-					}
-				lean.link_t = link_t;
-				if (shape_bound(x, G, &lean, vmax) > best->step * 1.0001)
+			if (c > CP_MAX && w->cp <= 0)
+				break;
+			int p_lo = w->pp > 0 ? w->pp : 1, p_hi = w->pp > 0 ? w->pp : PP_MAX;
+			for (int p = p_lo; p <= p_hi && (long)t * c * p <= G; p++) {
+				if (p > x->m->layers || G % (t * c * p))
 					continue;
-			}
-			double lowest = INFINITY;
-			bool nan = false;
-			int zmax = d == 1 ? 0 : 3;
-			for (int z = x->zero_monotone ? zmax : 0; z <= zmax; z++) {
-				lean.zero = z;
-				double mz = mem_gpu(x, &lean);
-				nan = nan || isnan(mz);
-				if (mz < lowest)
-					lowest = mz;
-			}
-			if (!nan && lowest > x->usable) {
-				if (lowest < *min_mem)
-					*min_mem = lowest;
-				continue;
-			}
-			/* Virtual stages: 1, or the chunks of layers per GPU
-			 * (up to 8, dividing the fullest stage's layers) when
-			 * there is a pipeline to interleave. */
-			for (int v = 1; v <= 8 && v <= lps; v++) {
-				if (lps % v || (v > 1 && p == 1))
+				int d = G / (t * c * p);
+				/* Each data-parallel rank needs at least one sequence. */
+				if (d > x->seqs)
 					continue;
-				/* ZeRO 0, 1 and 2 differ in memory only: their step
-				 * times are one computation (ZeRO-3 adds the weight
-				 * all-gathers). */
-				struct tlayout s012;
-				bool have012 = false;
-				for (int z = 0; z <= 3; z++) {
-					if (d == 1 && z > 0)
+				for (int b = deg_first(w->micro_batch); b; b = deg_next(w->micro_batch, b)) {
+					if ((w->micro_batch <= 0 && b > MB_MAX) || (double)d * b > x->seqs)
 						break;
-					struct tlayout l = { .t = t, .p = p, .v = v, .d = d, .zero = z, .imb = imb };
-					l.ep = ep;
-					l.m = mb;
-					l.link_t = link_t;
-					l.mem_gpu = mem_gpu(x, &l);
-					if (l.mem_gpu < *min_mem)
-						*min_mem = l.mem_gpu;
-					if (l.mem_gpu > x->usable)
+					long mb = (long)ceil(x->seqs / ((double)d * b));
+					struct tlayout shape = { .t = t, .c = c, .p = p, .d = d, .b = b, .m = mb,
+								 .imb = stage_imbalance(x->m, p),
+								 .link_t = link_t, .ep = 1 };
+					if (x->m->experts <= 1) {
+						if (w->ep <= 1)
+							try_shape(&S, shape);
 						continue;
-					if (z < 3 && have012) {
-						double mg = l.mem_gpu;
-						l = s012;
-						l.zero = z;
-						l.mem_gpu = mg;
-					} else {
-						step_time(x, G, &l);
-						if (z < 3) {
-							s012 = l;
-							have012 = true;
-						}
 					}
-					if (!found || l.step < best->step * 0.9999 ||
-					    (l.step <= best->step * 1.0001 && l.mem_gpu < best->mem_gpu)) {
-						*best = l;
-						found = true;
+					/* Expert parallel e divides the experts and the
+					 * data x context ranks. */
+					int dc = d * c;
+					for (int e = w->ep > 0 ? w->ep : 1; e <= dc && e <= x->m->experts;
+					     e = w->ep > 0 ? dc + 1 : e + 1) {
+						if (x->m->experts % e || dc % e)
+							continue;
+						shape.ep = e;
+						try_shape(&S, shape);
 					}
 				}
 			}
 		}
 	}
-	return found;
+	*min_mem = S.min_mem;
+	if (S.found)
+		*best = S.best;
+	return S.found;
 }
 
 /* search() is a pure function of the context and G, and the sizing below
@@ -414,7 +640,7 @@ static bool search_memo(struct tmemo *mc, const struct tctx *x, int G, struct tl
 			*min_mem = mc->e[i].min_mem;
 			return mc->e[i].found;
 		}
-	struct tlayout b;
+	struct tlayout b = { .t = 0 };
 	double mm;
 	bool found = search(x, G, &b, &mm);
 	int k = mc->next;
@@ -434,15 +660,244 @@ static bool search_memo(struct tmemo *mc, const struct tctx *x, int G, struct tl
 /* The largest GPU count the global batch allows a layout for. */
 static int lo_fail_gpus(const struct tctx *x)
 {
-	double g = x->seqs * x->tmax * 16;
+	double g = x->seqs * x->tmax * PP_MAX;
 	return g > ENG_MAX_GPUS ? ENG_MAX_GPUS : (int)g;
+}
+
+/* Interruptions and checkpoints (Young 1974, Daly 2006): a job on G GPUs
+ * is interrupted G x rate times a day; it writes a checkpoint every
+ * sqrt(2 delta M) (delta: the write, M: the mean time between
+ * interruptions) and each interruption costs the restart plus, on
+ * average, half an interval of lost work.  Goodput is the share of
+ * wall-clock time left for training steps. */
+static double goodput_for(const struct tctx *x, int G, const struct tlayout *l, double *per_day)
+{
+	const struct catalog_defaults *d = &x->c->defaults;
+	double rate = d->interruptions_per_1k_gpus.value / 1000.0;
+	*per_day = rate * G;
+	if (!(rate > 0))
+		return 1.0;
+	double mtbi = 86400.0 / (rate * G);
+	/* Each GPU writes its share of the model state; the nodes write in
+	 * parallel at defaults.checkpoint_gb_s per node. */
+	double state = state_bytes(x, l);
+	int per_node = x->node < G ? x->node : G;
+	double wbw = d->checkpoint_gb_s.value * ENG_GB;
+	double delta = wbw > 0 ? state * per_node / wbw : 0;
+	double restart = d->restart_minutes.value * 60.0;
+	double tau = sqrt(2.0 * delta * mtbi);
+	double lost = (delta > 0 ? delta / tau + tau / 2.0 / mtbi : 0) + restart / mtbi;
+	double g = 1.0 - lost;
+	return g > 0.05 ? g : 0.05;
 }
 
 static double hours_for(const struct tctx *x, int G, const struct tlayout *l)
 {
-	(void)G;
+	double per_day;
 	double steps = x->tokens / x->gbt;
-	return steps * l->step / 3600.0;
+	return steps * l->step / 3600.0 / goodput_for(x, G, l, &per_day);
+}
+
+/* ---- size: the GPU count and the layout ---- */
+
+struct tsize {
+	struct tlayout best;
+	int G, G_fit;
+	double min_mem;
+	bool fits, fixed, target_missed, batch_limited;
+};
+
+static void train_size(const struct tctx *x, struct tsize *z)
+{
+	const struct workload *w = x->w;
+	struct tmemo memo = { .n = 0 };
+	memset(z, 0, sizeof *z);
+	z->fixed = w->accel == x->a && w->gpus > 0;
+	if (z->fixed) {
+		z->G = w->gpus;
+		z->fits = search_memo(&memo, x, z->G, &z->best, &z->min_mem);
+		return;
+	}
+	/* Smallest multiple of the step that fits: doubling, then bisection.
+	 * A count with no layout at all (the global batch has fewer
+	 * sequences than data-parallel ranks) ends the search. */
+	int lo = 0, hi = 1;
+	int cap = ENG_MAX_GPUS / x->step;
+	for (;;) {
+		if (search_memo(&memo, x, hi * x->step, &z->best, &z->min_mem))
+			break;
+		if (isinf(z->min_mem) || hi >= cap) {
+			z->batch_limited = isinf(z->min_mem);
+			hi = 0;
+			break;
+		}
+		lo = hi;
+		hi = hi * 2 > cap ? cap : hi * 2;
+	}
+	if (hi > 0) {
+		while (hi - lo > 1) {
+			int mid = lo + (hi - lo) / 2;
+			struct tlayout tmp;
+			double mm;
+			if (search_memo(&memo, x, mid * x->step, &tmp, &mm))
+				hi = mid;
+			else
+				lo = mid;
+		}
+	}
+	z->fits = hi > 0;
+	z->G_fit = hi * x->step;
+	z->G = z->fits ? z->G_fit : cap * x->step;
+	if (z->fits && w->target_hours > 0) {
+		/* Smallest node multiple meeting the target time: the time
+		 * falls roughly as 1/G, so double, then bisect.  k_ok is the
+		 * largest count known to work (fit) at all. */
+		int k_lo = hi - 1, k_hi = hi, k_ok = hi;
+		struct tlayout tmp;
+		double mm;
+		bool met = search_memo(&memo, x, k_hi * x->step, &tmp, &mm) &&
+			   hours_for(x, k_hi * x->step, &tmp) <= w->target_hours;
+		while (!met && k_hi < cap) {
+			int next = k_hi * 2 > cap ? cap : k_hi * 2;
+			if (!search_memo(&memo, x, next * x->step, &tmp, &mm))
+				break;	/* global batch too small to spread further */
+			k_lo = k_hi;
+			k_hi = k_ok = next;
+			met = hours_for(x, k_hi * x->step, &tmp) <= w->target_hours;
+		}
+		if (met) {
+			while (k_hi - k_lo > 1) {
+				int mid = k_lo + (k_hi - k_lo) / 2;
+				if (search_memo(&memo, x, mid * x->step, &tmp, &mm) &&
+				    hours_for(x, mid * x->step, &tmp) <= w->target_hours)
+					k_hi = mid;
+				else
+					k_lo = mid;
+			}
+			z->G = k_hi * x->step;
+		} else {
+			z->G = k_ok * x->step;
+			z->target_missed = true;
+		}
+	}
+	if (z->fits)
+		search_memo(&memo, x, z->G, &z->best, &z->min_mem);
+}
+
+/* ---- bind: the result's figures from the layout ---- */
+
+static void train_bind(const struct tctx *x, const struct tsize *z, struct engine_result *r)
+{
+	const struct tlayout *b = &z->best;
+	int G = z->G;
+	r->tp = b->t;
+	r->pp = b->p;
+	r->cp = b->c;
+	r->virtual_stages = b->v;
+	r->dp = b->d;
+	r->ep = b->ep;
+	r->micro_batch = b->b;
+	r->recompute_used = (enum recompute)b->rec;
+	r->zero_stage = b->zero;
+	r->replicas = 1;
+	r->mem_per_gpu_gb = b->mem_gpu / ENG_GB;
+	r->mem_required_gb = b->mem_gpu * G / ENG_GB;
+	r->mem_util_pct = 100.0 * b->mem_gpu / x->usable;
+	r->step_s = b->step;
+	r->t_compute_s = b->compute;
+	r->t_memory_s = b->elem;
+	double comm = b->tp_comm + b->cp_comm + b->ep_comm + b->pp_comm;
+	r->t_comm_s = comm + b->dp_exposed;
+	r->t_bubble_s = b->bubble;
+	r->mfu = x->model_tok * x->gbt / (b->step * G * x->peak);
+	r->scaling_efficiency = (b->compute + b->elem) / b->step;
+	r->goodput = goodput_for(x, G, b, &r->interruptions_per_day);
+	r->train_hours = hours_for(x, G, b);
+	r->gpu_hours = r->train_hours * G;
+	r->tokens_per_s_per_gpu = x->gbt / b->step / G;
+	r->samples_per_s = x->seqs / b->step;
+	r->bw_util_pct = 100.0 * b->elem / b->step;
+	r->link_util_pct = 100.0 * (comm + b->dp_comm) / b->step;
+	r->link_gb_s_used = eng_link_bw(x->c, x->a, x->plat, b->t > 1 ? b->t : 2) / 1e9;
+	r->nic_gb_s_per_gpu = x->nic_bw / 1e9;
+}
+
+/* ---- explain: the binding resource and the reason ---- */
+
+/* "Llama 2 70B LoRA at bf16" for a reason's %T (see eng_reason()) */
+#define WHAT(x, sfx) (x)->m->name, (x)->m->params, sfx, precision_name((x)->pr.used)
+
+static void train_explain(const struct tctx *x, const struct tsize *z, struct engine_result *r)
+{
+	const struct workload *w = x->w;
+	const struct tlayout *best = &z->best;
+	const char *sfx = w->cls == WL_FINETUNE ? (w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune") : "";
+	int G = z->G;
+	if (z->target_missed) {
+		r->fits = false;
+		r->binding = RES_COMPUTE;
+		eng_reason(r, "%F h is out of reach: %F h at best on %d GPU%s", w->target_hours,
+			   r->train_hours, G, eng_s(G));
+		return;
+	}
+	r->fits = true;
+	double thr = x->c->defaults.binding_link_efficiency.value;
+	if (x->pr.fallback) {
+		r->binding = RES_PRECISION;
+		eng_reason(r, "no %s on %s: trains at %s (%ld TFLOPS), %F h on %d GPU%s",
+			   precision_name(x->pr.requested), x->a->name, precision_name(x->pr.used),
+			   eng_l(x->peak / 1e12), r->train_hours, G, eng_s(G));
+	} else if (thr > 0 && r->scaling_efficiency < thr) {
+		r->binding = RES_INTERCONNECT;
+		eng_reason(r, "%ld%% scaling efficiency on %d GPU%s: communication and pipeline bubble take %ld%% of each step",
+			   eng_l(100.0 * r->scaling_efficiency), G, eng_s(G), eng_l(100.0 * (1.0 - r->scaling_efficiency)));
+	} else if (w->target_hours > 0 && G > z->G_fit && !z->fixed) {
+		r->binding = RES_COMPUTE;
+		eng_reason(r, "%F h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", w->target_hours, G,
+			   eng_l(100.0 * r->mfu), eng_l(x->peak / 1e12), precision_name(x->pr.compute));
+	} else if (!z->fixed && G > x->node) {
+		r->binding = RES_MEMORY;
+		eng_reason(r, "%T does not fit one %d-GPU node: %d GPUs hold it at %F GB each (TP%d PP%d ZeRO-%d)",
+			   WHAT(x, sfx), x->node, G, r->mem_per_gpu_gb, best->t, best->p, best->zero);
+	} else if (best->elem > 0.25 * best->step) {
+		r->binding = RES_BANDWIDTH;
+		eng_reason(r, "memory traffic outside the matrix units takes %ld%% of each step at %G TB/s",
+			   eng_l(100.0 * best->elem / best->step), x->a->mem_bw_tb_s);
+	} else {
+		r->binding = RES_COMPUTE;
+		eng_reason(r, "compute-bound: %F h on %d GPU%s at %ld%% MFU (%ld TFLOPS %s each)",
+			   r->train_hours, G, eng_s(G), eng_l(100.0 * r->mfu), eng_l(x->peak / 1e12),
+			   precision_name(x->pr.compute));
+	}
+}
+
+/* Why nothing fits, when nothing does. */
+static void train_refuse(const struct tctx *x, const struct tsize *z, struct engine_result *r)
+{
+	const struct workload *w = x->w;
+	const char *sfx = w->cls == WL_FINETUNE ? (w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune") : "";
+	int G = z->G;
+	r->fits = false;
+	r->binding = RES_MEMORY;
+	if (z->batch_limited) {
+		r->gpus = 0;
+		eng_reason(r, "%T does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
+			   WHAT(x, sfx), lo_fail_gpus(x), eng_s(lo_fail_gpus(x)), eng_l(x->seqs), eng_s(eng_l(x->seqs)));
+		return;
+	}
+	if (isinf(z->min_mem)) {
+		/* Every layout was ruled out before its memory was sized: the
+		 * forced degrees do not divide the GPUs, the model or the
+		 * batch. */
+		eng_reason(r, "no layout with the forced parallel degrees fits %d GPU%s and %T",
+			   G, eng_s(G), WHAT(x, sfx));
+		return;
+	}
+	r->mem_per_gpu_gb = z->min_mem / ENG_GB;
+	r->mem_required_gb = z->min_mem * G / ENG_GB;
+	r->mem_util_pct = 100.0 * z->min_mem / x->usable;
+	eng_reason(r, "%T: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
+		   WHAT(x, sfx), z->min_mem / ENG_GB, G, eng_s(G), x->usable / ENG_GB);
 }
 
 void eng_train(const struct catalog *c, const struct workload *w,
@@ -461,169 +916,16 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
 
-	/* "Llama 2 70B LoRA at bf16" for a reason's %T (see eng_reason()) */
-	const char *suffix = w->cls == WL_FINETUNE ? (w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune") : "";
-#define WHAT x.m->name, x.m->params, suffix, precision_name(x.pr.used)
-
-	struct tlayout best;
-	struct tmemo memo = { .n = 0 };
-	double min_mem = 0;
-	int G, G_fit = 0;
-	bool fixed = w->accel == a && w->gpus > 0;
-	bool fits, target_missed = false, batch_limited = false;
-
-	if (fixed) {
-		G = w->gpus;
-		fits = search_memo(&memo, &x, G, &best, &min_mem);
-	} else {
-		/* Smallest multiple of the step that fits: doubling, then
-		 * bisection.  A count with no layout at all (the global batch
-		 * has fewer sequences than data-parallel ranks) ends the search. */
-		int lo = 0, hi = 1;
-		int cap = ENG_MAX_GPUS / x.step;
-		for (;;) {
-			if (search_memo(&memo, &x, hi * x.step, &best, &min_mem))
-				break;
-			if (isinf(min_mem) || hi >= cap) {
-				batch_limited = isinf(min_mem);
-				hi = 0;
-				break;
-			}
-			lo = hi;
-			hi = hi * 2 > cap ? cap : hi * 2;
-		}
-		if (hi > 0) {
-			while (hi - lo > 1) {
-				int mid = lo + (hi - lo) / 2;
-				struct tlayout tmp;
-				double mm;
-				if (search_memo(&memo, &x, mid * x.step, &tmp, &mm))
-					hi = mid;
-				else
-					lo = mid;
-			}
-		}
-		fits = hi > 0;
-		G_fit = hi * x.step;
-		G = fits ? G_fit : cap * x.step;
-		if (fits && w->target_hours > 0) {
-			/* Smallest node multiple meeting the target time: the time
-			 * falls roughly as 1/G, so double, then bisect.  k_ok is
-			 * the largest count known to work (fit) at all. */
-			int k_lo = hi - 1, k_hi = hi, k_ok = hi;
-			struct tlayout tmp;
-			double mm;
-			bool met = search_memo(&memo, &x, k_hi * x.step, &tmp, &mm) &&
-				   hours_for(&x, k_hi * x.step, &tmp) <= w->target_hours;
-			while (!met && k_hi < cap) {
-				int next = k_hi * 2 > cap ? cap : k_hi * 2;
-				if (!search_memo(&memo, &x, next * x.step, &tmp, &mm))
-					break;	/* global batch too small to spread further */
-				k_lo = k_hi;
-				k_hi = k_ok = next;
-				met = hours_for(&x, k_hi * x.step, &tmp) <= w->target_hours;
-			}
-			if (met) {
-				while (k_hi - k_lo > 1) {
-					int mid = k_lo + (k_hi - k_lo) / 2;
-					if (search_memo(&memo, &x, mid * x.step, &tmp, &mm) &&
-					    hours_for(&x, mid * x.step, &tmp) <= w->target_hours)
-						k_hi = mid;
-					else
-						k_lo = mid;
-				}
-				G = k_hi * x.step;
-			} else {
-				G = k_ok * x.step;
-				target_missed = true;
-			}
-		}
-		if (fits)
-			search_memo(&memo, &x, G, &best, &min_mem);
-	}
-
-	r->gpus = G;
+	struct tsize z;
+	train_size(&x, &z);
+	r->gpus = z.G;
 	r->step_ms = r->output_tokens_per_s = r->tokens_per_s_per_user = r->ttft_ms = NAN;
 	r->mem_avail_per_gpu_gb = x.usable / ENG_GB;
-	if (!fits && batch_limited) {
-		r->fits = false;
-		r->binding = RES_MEMORY;
-		r->gpus = 0;
-		eng_reason(r, "%T does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
-			 WHAT, lo_fail_gpus(&x), eng_s(lo_fail_gpus(&x)), eng_l(x.seqs), eng_s(eng_l(x.seqs)));
+	if (!z.fits) {
+		train_refuse(&x, &z, r);
 		return;
 	}
-	if (!fits) {
-		r->fits = false;
-		r->binding = RES_MEMORY;
-		r->mem_per_gpu_gb = min_mem / ENG_GB;
-		r->mem_required_gb = min_mem * G / ENG_GB;
-		r->mem_util_pct = 100.0 * min_mem / x.usable;
-		eng_reason(r, "%T: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
-			   WHAT, min_mem / ENG_GB, G, eng_s(G), x.usable / ENG_GB);
-		return;
-	}
-
-	r->tp = best.t;
-	r->pp = best.p;
-	r->virtual_stages = best.v;
-	r->dp = best.d;
-	r->ep = best.ep;
-	r->zero_stage = best.zero;
-	r->replicas = 1;
-	r->mem_per_gpu_gb = best.mem_gpu / ENG_GB;
-	r->mem_required_gb = best.mem_gpu * G / ENG_GB;
-	r->mem_util_pct = 100.0 * best.mem_gpu / x.usable;
-	r->step_s = best.step;
-	r->t_compute_s = best.compute;
-	r->t_memory_s = best.elem;
-	r->t_comm_s = best.tp_comm + best.pp_comm + best.dp_exposed;
-	r->t_bubble_s = best.bubble;
-	r->mfu = x.model_tok * x.gbt / (best.step * G * x.peak);
-	r->scaling_efficiency = (best.compute + best.elem) / best.step;
-	r->train_hours = hours_for(&x, G, &best);
-	r->gpu_hours = r->train_hours * G;
-	r->tokens_per_s_per_gpu = x.gbt / best.step / G;
-	r->bw_util_pct = 100.0 * best.elem / best.step;
-	r->link_util_pct = 100.0 * (best.tp_comm + best.pp_comm + best.dp_comm) / best.step;
-	r->link_gb_s_used = eng_link_bw(c, a, x.plat, best.t > 1 ? best.t : 2) / 1e9;
-	r->nic_gb_s_per_gpu = x.nic_bw / 1e9;
-
-	if (target_missed) {
-		r->fits = false;
-		r->binding = RES_COMPUTE;
-		eng_reason(r, "%F h is out of reach: %F h at best on %d GPU%s", w->target_hours,
-			   r->train_hours, G, eng_s(G));
-		return;
-	}
-	r->fits = true;
-	double thr = c->defaults.binding_link_efficiency.value;
-	if (x.pr.fallback) {
-		r->binding = RES_PRECISION;
-		eng_reason(r, "no %s on %s: trains at %s (%ld TFLOPS), %F h on %d GPU%s",
-			   precision_name(x.pr.requested), a->name, precision_name(x.pr.used),
-			   eng_l(x.peak / 1e12), r->train_hours, G, eng_s(G));
-	} else if (thr > 0 && r->scaling_efficiency < thr) {
-		r->binding = RES_INTERCONNECT;
-		eng_reason(r, "%ld%% scaling efficiency on %d GPU%s: communication and pipeline bubble take %ld%% of each step",
-			 eng_l(100.0 * r->scaling_efficiency), G, eng_s(G), eng_l(100.0 * (1.0 - r->scaling_efficiency)));
-	} else if (w->target_hours > 0 && G > G_fit && !fixed) {
-		r->binding = RES_COMPUTE;
-		eng_reason(r, "%F h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", w->target_hours, G,
-			 eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12), precision_name(x.pr.compute));
-	} else if (!fixed && G > x.node) {
-		r->binding = RES_MEMORY;
-		eng_reason(r, "%T does not fit one %d-GPU node: %d GPUs hold it at %F GB each (TP%d PP%d ZeRO-%d)",
-			   WHAT, x.node, G, r->mem_per_gpu_gb, best.t, best.p, best.zero);
-	} else if (best.elem > 0.25 * best.step) {
-		r->binding = RES_BANDWIDTH;
-		eng_reason(r, "memory traffic outside the matrix units takes %ld%% of each step at %G TB/s",
-			 eng_l(100.0 * best.elem / best.step), a->mem_bw_tb_s);
-	} else {
-		r->binding = RES_COMPUTE;
-		eng_reason(r, "compute-bound: %F h on %d GPU%s at %ld%% MFU (%ld TFLOPS %s each)",
-			   r->train_hours, G, eng_s(G), eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12),
-			 precision_name(x.pr.compute));
-	}
+	train_bind(&x, &z, r);
+	train_explain(&x, &z, r);
 }
 #undef WHAT

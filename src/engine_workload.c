@@ -36,7 +36,7 @@ static void class_defaults(struct workload *w)
 		w->tokens = 1e12;
 		w->seq_len = 4096;
 		w->global_batch_tokens = 4194304;
-		w->recompute = RECOMPUTE_SELECTIVE;
+		w->recompute = RECOMPUTE_AUTO;
 		w->target_hours = 0;
 		break;
 	case WL_FINETUNE:
@@ -46,7 +46,7 @@ static void class_defaults(struct workload *w)
 		w->epochs = 3;
 		w->seq_len = 4096;
 		w->global_batch_tokens = 262144;
-		w->recompute = RECOMPUTE_SELECTIVE;
+		w->recompute = RECOMPUTE_AUTO;
 		w->method = FT_LORA;
 		w->lora_rank = 16;
 		w->target_hours = 0;
@@ -206,7 +206,10 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 	    (w->cls == WL_FINETUNE && !in_limit("epochs", w->epochs, why, whysz)) ||
 	    !in_limit("target_hours", w->target_hours, why, whysz) ||
 	    !in_limit("seq_len", (double)w->seq_len, why, whysz) ||
-	    !in_limit("global_batch_tokens", w->global_batch_tokens, why, whysz))
+	    !in_limit("global_batch_tokens", w->global_batch_tokens, why, whysz) ||
+	    !in_limit("tp", w->tp, why, whysz) || !in_limit("pp", w->pp, why, whysz) ||
+	    !in_limit("cp", w->cp, why, whysz) || !in_limit("ep", w->ep, why, whysz) ||
+	    !in_limit("micro_batch", w->micro_batch, why, whysz))
 		return false;
 	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4) {
 		snprintf(buf, sizeof buf,
@@ -303,7 +306,8 @@ double eng_adapter_params(const struct catalog_model *m, const struct catalog_de
 	return (double)rank * (2.0 * m->hidden) * targets * m->layers;
 }
 
-void eng_train_flops_token(const struct workload *w, double *model_flops, double *hw_flops)
+void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,
+			   double *hw_flops)
 {
 	const struct catalog_model *m = w->model;
 	double pa = eng_params_active(m);
@@ -316,9 +320,9 @@ void eng_train_flops_token(const struct workload *w, double *model_flops, double
 	double attn_fwd = eng_attn_flops_token(m, s);
 	double model = dense + 3.0 * attn_fwd;
 	double hw = model;
-	if (w->recompute == RECOMPUTE_FULL)
+	if (rec == RECOMPUTE_FULL)
 		hw += 2.0 * pa + attn_fwd;	/* one more forward pass: 8ND */
-	else if (w->recompute == RECOMPUTE_SELECTIVE)
+	else if (rec == RECOMPUTE_SELECTIVE)
 		hw += attn_fwd;			/* the attention core again */
 	*model_flops = model;
 	*hw_flops = hw;
@@ -399,16 +403,18 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 	}
 
 	double model_flops, hw_flops;
-	eng_train_flops_token(w, &model_flops, &hw_flops);
+	eng_train_flops_token(w, w->recompute, &model_flops, &hw_flops);
 	out->flops_total = model_flops * eng_train_tokens(w);
 
 	double s = (double)w->seq_len, h = m->hidden, a = m->heads;
 	double b = d->micro_batch.value > 0 ? d->micro_batch.value : 1;
 	double per_layer;
+	/* auto: shown as selective, what most layouts the search finds use */
 	switch (w->recompute) {
 	case RECOMPUTE_FULL:
 		per_layer = 2.0 * s * b * h;
 		break;
+	case RECOMPUTE_AUTO:
 	case RECOMPUTE_SELECTIVE:
 		per_layer = 34.0 * s * b * h;
 		break;

@@ -62,6 +62,11 @@ static const struct field fields[] = {
 	{ "workload", "recompute", F_RECOMPUTE, W(recompute), C_PRE | C_FT },
 	{ "workload", "method", F_METHOD, W(method), C_FT },
 	{ "workload", "lora_rank", F_INT, W(lora_rank), C_FT },
+	{ "workload", "tp", F_INT, W(tp), C_PRE | C_FT },
+	{ "workload", "pp", F_INT, W(pp), C_PRE | C_FT },
+	{ "workload", "cp", F_INT, W(cp), C_PRE | C_FT },
+	{ "workload", "ep", F_INT, W(ep), C_PRE | C_FT },
+	{ "workload", "micro_batch", F_INT, W(micro_batch), C_PRE | C_FT },
 	{ "filters", "stack", F_STACK, W(stack), C_ALL },
 	{ "filters", "form_factor", F_FORM, W(form), C_ALL },
 	{ "filters", "max_power_kw", F_DOUBLE, W(max_power_kw), C_ALL },
@@ -865,6 +870,9 @@ void scenario_each_setting(const struct workload *w, scenario_setting_fn fn, voi
 			continue;
 		/* A rank means nothing for a full fine-tune. */
 		if (!strcmp(f->key, "lora_rank") && w->method == FT_FULL)
+			continue;
+		/* Layout degrees only when forced (0: the search chooses). */
+		if (f->type == F_INT && strcmp(f->key, "lora_rank") && *CFIELD(w, f, int) == 0)
 			continue;
 		field_value(w, f, buf, sizeof buf);
 		fn(f->section, f->key, buf, ctx);

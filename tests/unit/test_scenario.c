@@ -567,7 +567,8 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 		fprintf(f, "  seq_len: 1\n");
 	bool is_workload = !strcmp(cls, "inference");
 	static const char *const wl[] = { "tokens", "epochs", "target_hours", "seq_len",
-					  "global_batch_tokens", "lora_rank" };
+					  "global_batch_tokens", "lora_rank", "tp", "pp", "cp", "ep",
+					  "micro_batch" };
 	for (size_t i = 0; i < sizeof wl / sizeof wl[0]; i++)
 		is_workload |= !strcmp(key, wl[i]);
 	if (is_workload)
