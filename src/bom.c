@@ -270,9 +270,9 @@ static void add_line(struct builder *bd, enum bom_category cat, const char *sku,
 			description = pe->description;
 		char list[32];
 		bom_format_cents(pe->list_cents, list, sizeof list);
-		if (pe->discount_bp) {
+		if (pe->discount_upct) {
 			char pct[32];
-			bom_format_number(pe->discount_bp / 100.0, pct, sizeof pct);
+			bom_format_number((double)pe->discount_upct / PRICES_PCT_ONE, pct, sizeof pct);
 			note(n, "price list: %s less %s%%", list, pct);
 		} else {
 			note(n, "price list");

@@ -550,3 +550,20 @@ bool catalog_find_dir(const char *flag_dir, char *buf, size_t bufsz)
 	}
 	return put(buf, bufsz, PKGDATADIR, "/catalog") && is_dir(buf);
 }
+
+size_t catalog_files(const struct catalog *c, const char **out, size_t max)
+{
+	size_t n = 0;
+#define ADD(f) do { if ((f) && n < max) out[n++] = (f); } while (0)
+	ADD(c->defaults.file);
+	for (size_t i = 0; i < c->n_accels; i++)
+		ADD(c->accels[i].file);
+	for (size_t i = 0; i < c->n_platforms; i++)
+		ADD(c->platforms[i].file);
+	for (size_t i = 0; i < c->n_fabrics; i++)
+		ADD(c->fabrics[i].file);
+	for (size_t i = 0; i < c->n_models; i++)
+		ADD(c->models[i].file);
+#undef ADD
+	return n;
+}

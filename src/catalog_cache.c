@@ -753,18 +753,47 @@ static bool read_all(int fd, void *buf, size_t n)
 	return true;
 }
 
-/* The catalog in the image at path when its key is key; NULL otherwise. */
-static struct catalog *load_image(const char *path, const struct buf *key)
+/* Ours, as ssh wants ~/.ssh: owned by the user running the program, not
+ * writable by group or others (issue 13 item 4).  Else why says so. */
+static bool ours(const struct stat *st, const char *what, const char *path, char *why,
+		 size_t whysz)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (st->st_uid != geteuid())
+		snprintf(why, whysz, "the %s %s belongs to uid %ld, not to you", what, path,
+			 (long)st->st_uid);
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(why, whysz, "the %s %s is writable by group or others", what, path);
+	else
+		return true;
+	return false;
+}
+
+/* The catalog in the image at path when its key is key and the file is
+ * ours; NULL otherwise, with why set when the file is there but not
+ * trusted (*blocked then: no image may be written over it either). */
+static struct catalog *load_image(const char *path, const struct buf *key, char *why,
+				  size_t whysz, bool *blocked)
+{
+	/* O_NONBLOCK: a FIFO at the image's path must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return NULL;
 	struct stat st;
 	struct header h;
 	unsigned char *kb = NULL, *blob = NULL;
 	struct catalog *c = NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof h ||
-	    !read_all(fd, &h, sizeof h))
+	if (fstat(fd, &st) != 0)
+		goto out;
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, whysz, "the image %s is not a regular file", path);
+		*blocked = true;
+		goto out;
+	}
+	if (!ours(&st, "image", path, why, whysz)) {
+		*blocked = true;
+		goto out;
+	}
+	if ((uint64_t)st.st_size < sizeof h || !read_all(fd, &h, sizeof h))
 		goto out;
 	if (memcmp(h.magic, MAGIC, sizeof h.magic) || h.layout != CATALOG_CACHE_LAYOUT ||
 	    h.byte_order != BYTE_ORDER_MARK || h.ptr_size != sizeof(void *) ||
@@ -808,6 +837,7 @@ struct catalog *catalog_cache_load(const char *dir, const char *cache_dir,
 	info->how = CATALOG_CACHE_OFF;
 	info->written = false;
 	info->path[0] = '\0';
+	info->why[0] = '\0';
 
 	char defdir[PATH_MAX], abs[PATH_MAX];
 	if (!cache_dir && catalog_cache_default_dir(defdir, sizeof defdir))
@@ -822,12 +852,18 @@ struct catalog *catalog_cache_load(const char *dir, const char *cache_dir,
 	}
 	info->how = CATALOG_CACHE_MISS;
 
+	/* A folder that is not ours is neither read nor written. */
+	struct stat ds;
+	if (stat(cache_dir, &ds) == 0 && !ours(&ds, "cache folder", cache_dir, info->why,
+					       sizeof info->why))
+		return catalog_load(dir, errs);
+
 	/* The key is taken before the parse: a file edited during the parse
 	 * leaves an image whose key no longer matches, never a stale one. */
 	struct buf key = { 0 };
-	bool keyed = make_key(&key, dir, abs);
+	bool keyed = make_key(&key, dir, abs), blocked = false;
 	if (keyed) {
-		struct catalog *c = load_image(info->path, &key);
+		struct catalog *c = load_image(info->path, &key, info->why, sizeof info->why, &blocked);
 		if (c) {
 			if (errs)
 				memset(errs, 0, sizeof *errs);
@@ -837,7 +873,7 @@ struct catalog *catalog_cache_load(const char *dir, const char *cache_dir,
 		}
 	}
 	struct catalog *c = catalog_load(dir, errs);
-	if (c && keyed)
+	if (c && keyed && !blocked)
 		info->written = save(info->path, cache_dir, &key, c);
 	free(key.p);
 	return c;

@@ -59,11 +59,12 @@ struct catalog *cli_load_catalog(const char *flag_dir)
 	struct catalog *c = catalog_cache_load(dir, NULL, &e, &ci);
 	const char *dbg = getenv("ACCELSIZER_DEBUG_CACHE");
 	if (dbg && *dbg && strcmp(dbg, "0"))
-		fprintf(stderr, "catalog: %s%s%s\n",
+		fprintf(stderr, "catalog: %s%s%s%s%s%s\n",
 			ci.how == CATALOG_CACHE_HIT ? "from cache"
 			: ci.how == CATALOG_CACHE_OFF ? "parsed (cache off)"
 			: ci.written ? "parsed, cache written" : "parsed, cache not written",
-			ci.path[0] ? " " : "", ci.path);
+			ci.path[0] ? " " : "", ci.path,
+			ci.why[0] ? " (not trusted: " : "", ci.why, ci.why[0] ? ")" : "");
 	if (!c) {
 		print_errors(&e);
 		fprintf(stderr, "accelsizer: the catalog in '%s' is invalid (%zu problem%s); "
