@@ -12,6 +12,7 @@
 #define ACCELSIZER_ENGINE_H
 
 #include "catalog.h"
+#include "number.h"
 
 enum workload_class { WL_INFERENCE, WL_PRETRAIN, WL_FINETUNE, WL_COUNT };
 /* RECOMPUTE_AUTO: the layout search chooses (the lightest that fits). */
@@ -119,8 +120,6 @@ enum engine_field_type {
 	EFT_ACCEL,		/* const struct catalog_accel * */
 };
 
-/* How a number is typed (number.h parses it). */
-enum engine_number_syntax { ENS_PLAIN, ENS_COUNT, ENS_TIME, ENS_MONEY };
 
 #define ENGINE_CLASS(c) (1u << (c))
 #define ENGINE_CLASSES_ALL (ENGINE_CLASS(WL_INFERENCE) | ENGINE_CLASS(WL_PRETRAIN) | ENGINE_CLASS(WL_FINETUNE))
@@ -151,7 +150,7 @@ struct engine_field {
 	bool omit_zero;			/* 0 (the engine chooses) is not written to scenario files */
 	/* numbers (EFT_INT, EFT_LONG, EFT_DOUBLE), as typed; stored = typed x scale */
 	struct engine_field_limit lim;
-	enum engine_number_syntax syntax;
+	enum number_syntax syntax;	/* how it is typed (number.h) */
 	double scale;			/* 0 means 1 */
 	const char *unit;		/* "tok/request", "ms", "USD" */
 	const char *word;		/* a value besides numbers: "max", "auto", "default" */

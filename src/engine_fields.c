@@ -74,7 +74,7 @@ static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, o
 #define WHOLE(lo, hi) .lim = { lo, hi, true, false }
 #define NUMBER(lo, hi) .lim = { lo, hi, false, false }
 #define OR_NONE(lo, hi) .lim = { lo, hi, false, true }
-#define LAYOUT(hi) .lim = { 1, hi, true, true }, ENS_PLAIN
+#define LAYOUT(hi) .lim = { 1, hi, true, true }, NUM_PLAIN
 /* Class defaults: an inference chat service of 64 users with 1k-token
  * prompts (no speed targets until the user sets them: a target is a
  * requirement, never a silent default); pretraining on the Llama 2 recipe
@@ -104,61 +104,61 @@ static const struct engine_field fields[EF_COUNT] = {
 	/* inference: 10x the longest context shipped (10M tokens) */
 	[EF_INPUT_TOKENS] = { "input_tokens", "workload", "input-tokens", "N",
 		"inference: prompt tokens per request", EFT_LONG, W(input_tokens), INF, WHOLE(1, 1e8),
-		ENS_COUNT, .unit = "tok/request", .label = "Input tokens",
+		NUM_COUNT, .unit = "tok/request", .label = "Input tokens",
 		.hint = "prompt length; +/- double and halve; 4k = 4000", DEF_INF(1024) },
 	[EF_OUTPUT_TOKENS] = { "output_tokens", "workload", "output-tokens", "N",
 		"inference: generated tokens per request", EFT_LONG, W(output_tokens), INF, WHOLE(1, 1e8),
-		ENS_COUNT, .unit = "tok/request", .label = "Output tokens", DEF_INF(256) },
+		NUM_COUNT, .unit = "tok/request", .label = "Output tokens", DEF_INF(256) },
 	/* 100M concurrent sequences: beyond any single service */
 	[EF_CONCURRENCY] = { "concurrency", "workload", "concurrency", "N|max",
 		"inference: concurrent sequences, or as many as fit", EFT_LONG, W(concurrency), INF,
-		WHOLE(1, 1e8), ENS_COUNT, .unit = "sequences", .word = "max", .label = "Concurrent users",
+		WHOLE(1, 1e8), NUM_COUNT, .unit = "sequences", .word = "max", .label = "Concurrent users",
 		.hint = "sequences served at once; 'max' = as many as memory holds", .start = 1,
 		DEF_INF(64) },
 	/* decode speeds today top out at a few thousand tok/s per user */
 	[EF_TOKENS_PER_S_PER_USER] = { "tokens_per_s_per_user", "workload", "tokens-per-s-per-user", "X",
 		"inference: decode speed each user needs", EFT_DOUBLE, W(tokens_per_s_per_user), INF,
-		OR_NONE(0.1, 1e5), ENS_PLAIN, .unit = "tok/s", .label = "Speed per user",
+		OR_NONE(0.1, 1e5), NUM_PLAIN, .unit = "tok/s", .label = "Speed per user",
 		.hint = "target decode speed each user sees; none = no target", .step = 5, .start = 20,
 		DEF_INF(0) },
 	/* 1 ms to ~2.8 hours */
 	[EF_TTFT_MS] = { "ttft_ms", "workload", "ttft-ms", "X", "inference: target time to first token",
-		EFT_DOUBLE, W(ttft_ms), INF, OR_NONE(1, 1e7), ENS_TIME, .unit = "ms",
+		EFT_DOUBLE, W(ttft_ms), INF, OR_NONE(1, 1e7), NUM_TIME, .unit = "ms",
 		.label = "Time to first token", .hint = "target TTFT without queueing; none = no target",
 		.start = 1000, DEF_INF(0) },
 	/* a billion output tokens/s: ~1000x a large public API */
 	[EF_TARGET_TOKENS_PER_S] = { "target_tokens_per_s", "workload", "target-tokens-per-s", "X",
 		"inference: total output tokens/s to serve", EFT_DOUBLE, W(target_tokens_per_s), INF,
-		OR_NONE(1, 1e9), ENS_PLAIN, .unit = "tok/s", .label = "Total throughput",
+		OR_NONE(1, 1e9), NUM_COUNT, .unit = "tok/s", .label = "Total throughput",
 		.hint = "target output tokens/s for the whole service; none = no target", .start = 1000,
 		DEF_INF(0) },
 
 	/* training: 1e16 tokens is ~250x the largest run published */
 	[EF_TOKENS] = { "tokens", "workload", "tokens", "N",
 		"training tokens, or fine-tuning dataset tokens (2e12, 2T, 500B)", EFT_DOUBLE, W(tokens),
-		PRE | FT, NUMBER(1, 1e16), ENS_COUNT, .unit = "tokens", .label = "Training tokens",
+		PRE | FT, NUMBER(1, 1e16), NUM_COUNT, .unit = "tokens", .label = "Training tokens",
 		.hint = "e.g. 2T; +/- double and halve", DEF_TRAIN(1e12, 1e8) },
 	[EF_EPOCHS] = { "epochs", "workload", "epochs", "X", "fine-tuning: passes over the dataset",
-		EFT_DOUBLE, W(epochs), FT, NUMBER(0.01, 1000), ENS_PLAIN, .label = "Epochs", .step = 1,
+		EFT_DOUBLE, W(epochs), FT, NUMBER(0.01, 1000), NUM_PLAIN, .label = "Epochs", .step = 1,
 		DEF_FT(3) },
 	/* --days and the wizard's pretraining field take days, from 0.01
 	 * (0.24 h, inside the hours' range) to the same 100 years */
 	[EF_DAYS] = { NULL, NULL, "days", "X", "training: target wall-clock days", EFT_DOUBLE,
-		W(target_hours), PRE | FT, OR_NONE(0.01, 36525), ENS_TIME, .scale = 24, .unit = "days",
+		W(target_hours), PRE | FT, OR_NONE(0.01, 36525), NUM_TIME, .scale = 24, .unit = "days",
 		.label = "Target time", .hint = "wall-clock days to train; none = fewest GPUs that fit",
 		.start = 30 },
 	/* 36 seconds to 100 years */
 	[EF_TARGET_HOURS] = { "target_hours", "workload", "hours", "X", "training: target wall-clock hours",
-		EFT_DOUBLE, W(target_hours), PRE | FT, OR_NONE(0.01, 876600), ENS_TIME, .unit = "hours",
+		EFT_DOUBLE, W(target_hours), PRE | FT, OR_NONE(0.01, 876600), NUM_TIME, .unit = "hours",
 		.label = "Target time", .hint = "wall-clock hours; none = fewest GPUs that fit",
 		.start = 24, DEF_TRAIN(0, 0) },
 	[EF_SEQ_LEN] = { "seq_len", "workload", "seq-len", "N", "training: sequence length", EFT_LONG,
-		W(seq_len), PRE | FT, WHOLE(1, 1e8), ENS_COUNT, .unit = "tokens",
+		W(seq_len), PRE | FT, WHOLE(1, 1e8), NUM_COUNT, .unit = "tokens",
 		.label = "Sequence length", DEF_TRAIN(4096, 4096) },
 	/* a trillion tokens per optimizer step: ~16000x DeepSeek-V3's */
 	[EF_GLOBAL_BATCH_TOKENS] = { "global_batch_tokens", "workload", "global-batch-tokens", "N",
 		"training: tokens per optimizer step (4M, 262144)", EFT_DOUBLE, W(global_batch_tokens),
-		PRE | FT, NUMBER(1, 1e12), ENS_COUNT, .unit = "tokens", .label = "Global batch",
+		PRE | FT, NUMBER(1, 1e12), NUM_COUNT, .unit = "tokens", .label = "Global batch",
 		DEF_TRAIN(4194304, 262144) },
 	[EF_RECOMPUTE] = { "recompute", "workload", "recompute", "R",
 		"training: activation recompute auto | none | selective | full", EFT_ENUM, W(recompute),
@@ -169,7 +169,7 @@ static const struct engine_field fields[EF_COUNT] = {
 		W(method), FT, .choice = &methods, .label = "Method",
 		.hint = "full fine-tuning, LoRA adapters, or QLoRA (4-bit frozen base)", DEF_FT(FT_LORA) },
 	[EF_LORA_RANK] = { "lora_rank", "workload", "lora-rank", "N", "fine-tuning: LoRA rank", EFT_INT,
-		W(lora_rank), FT, .lora_only = true, WHOLE(1, 65536), ENS_PLAIN, .label = "LoRA rank",
+		W(lora_rank), FT, .lora_only = true, WHOLE(1, 65536), NUM_PLAIN, .label = "LoRA rank",
 		DEF_FT(16) },
 	/* Forced parts of the training layout; 0 = the search chooses.  The
 	 * largest degrees published runs use (TP 8-64, PP 16-32, CP 16, EP
@@ -196,10 +196,10 @@ static const struct engine_field fields[EF_COUNT] = {
 	/* filters: 1 GW, a trillion dollars */
 	[EF_MAX_POWER_KW] = { "max_power_kw", "filters", "max-power-kw", "X",
 		"filter: power budget of the whole configuration", EFT_DOUBLE, W(max_power_kw), ALL,
-		OR_NONE(0.01, 1e6), ENS_PLAIN, .unit = "kW", .label = "Power budget",
+		OR_NONE(0.01, 1e6), NUM_PLAIN, .unit = "kW", .label = "Power budget",
 		.hint = "whole configuration; none = no limit", .start = 10 },
 	[EF_BUDGET_USD] = { "budget_usd", "filters", "budget-usd", "X", "filter: capital budget",
-		EFT_DOUBLE, W(budget_usd), ALL, OR_NONE(1, 1e12), ENS_MONEY, .unit = "USD",
+		EFT_DOUBLE, W(budget_usd), ALL, OR_NONE(1, 1e12), NUM_MONEY, .unit = "USD",
 		.label = "Budget", .hint = "capex limit; 250k, 1.5M; none = no limit", .start = 1e6 },
 
 	[EF_OBJECTIVE] = { "objective", "", "objective", "O",
@@ -211,12 +211,12 @@ static const struct engine_field fields[EF_COUNT] = {
 		.label = "Accelerator" },
 	/* node overrides: the largest cluster the engine sizes */
 	[EF_GPUS] = { "gpus", "node", "gpus", "N", "GPU count for --accelerator (default: sized)", EFT_INT,
-		W(gpus), ALL, WHOLE(1, ENG_MAX_GPUS), ENS_COUNT, .word = "auto",
+		W(gpus), ALL, WHOLE(1, ENG_MAX_GPUS), NUM_COUNT, .word = "auto",
 		.label = "GPUs", .step = 1,
 		.hint = "override the GPU count (+/- by one); 'auto' lets the engine size it" },
 	[EF_SPARE_NODES] = { "spare_nodes", "node", "spare-nodes", "N",
 		"spare nodes for uptime (default: the catalog's)", EFT_INT, W(spare_nodes), ALL,
-		WHOLE(0, 1000), ENS_PLAIN, .word = "default", .label = "Spare nodes",
+		WHOLE(0, 1000), NUM_PLAIN, .word = "default", .label = "Spare nodes",
 		.step = 1, .hint = "nodes added for uptime; 'auto' = the catalog default" },
 };
 

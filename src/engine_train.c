@@ -700,14 +700,83 @@ static double hours_for(const struct tctx *x, int G, const struct tlayout *l)
 
 /* ---- size: the GPU count and the layout ---- */
 
+/* What the search found: the GPU count, its best layout, and why it
+ * stopped. */
 struct tsize {
 	struct tlayout best;
-	int G, G_fit;
-	double min_mem;
-	bool fits, fixed, target_missed, batch_limited;
+	double min_mem;			/* per GPU, when nothing fits */
+	int G, G_fit;			/* chosen; fewest that fit */
+	bool fixed, fits, target_missed, batch_limited;
 };
 
-static void train_size(const struct tctx *x, struct tsize *z)
+/* Fewest multiples of the node step that fit: doubling, then bisection.
+ * A count with no layout at all (the global batch has fewer sequences than
+ * data-parallel ranks) ends the search.  Returns the multiple, 0 if none. */
+static int fewest_fitting(struct tmemo *memo, const struct tctx *x, int cap, struct tsize *z)
+{
+	int lo = 0, hi = 1;
+	for (;;) {
+		if (search_memo(memo, x, hi * x->step, &z->best, &z->min_mem))
+			break;
+		if (isinf(z->min_mem) || hi >= cap) {
+			z->batch_limited = isinf(z->min_mem);
+			return 0;
+		}
+		lo = hi;
+		hi = hi * 2 > cap ? cap : hi * 2;
+	}
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+		struct tlayout tmp;
+		double mm;
+		if (search_memo(memo, x, mid * x->step, &tmp, &mm))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+static bool meets(struct tmemo *memo, const struct tctx *x, int k)
+{
+	struct tlayout tmp;
+	double mm;
+	return search_memo(memo, x, k * x->step, &tmp, &mm) &&
+	       hours_for(x, k * x->step, &tmp) <= x->w->target_hours;
+}
+
+/* Smallest node multiple from hi on meeting the target time: the time
+ * falls roughly as 1/G, so double, then bisect.  k_ok is the largest count
+ * known to fit at all, the answer when the target is out of reach. */
+static int meet_target(struct tmemo *memo, const struct tctx *x, int hi, int cap, bool *missed)
+{
+	int k_lo = hi - 1, k_hi = hi, k_ok = hi;
+	bool met = meets(memo, x, k_hi);
+	while (!met && k_hi < cap) {
+		int next = k_hi * 2 > cap ? cap : k_hi * 2;
+		struct tlayout tmp;
+		double mm;
+		if (!search_memo(memo, x, next * x->step, &tmp, &mm))
+			break;	/* global batch too small to spread further */
+		k_lo = k_hi;
+		k_hi = k_ok = next;
+		met = hours_for(x, k_hi * x->step, &tmp) <= x->w->target_hours;
+	}
+	*missed = !met;
+	if (!met)
+		return k_ok;
+	while (k_hi - k_lo > 1) {
+		int mid = k_lo + (k_hi - k_lo) / 2;
+		if (meets(memo, x, mid))
+			k_hi = mid;
+		else
+			k_lo = mid;
+	}
+	return k_hi;
+}
+
+/* Size: the GPUs given, or the fewest that fit and meet the target time. */
+static void size_train(const struct tctx *x, struct tsize *z)
 {
 	const struct workload *w = x->w;
 	struct tmemo memo = { .n = 0 };
@@ -718,75 +787,20 @@ static void train_size(const struct tctx *x, struct tsize *z)
 		z->fits = search_memo(&memo, x, z->G, &z->best, &z->min_mem);
 		return;
 	}
-	/* Smallest multiple of the step that fits: doubling, then bisection.
-	 * A count with no layout at all (the global batch has fewer
-	 * sequences than data-parallel ranks) ends the search. */
-	int lo = 0, hi = 1;
 	int cap = ENG_MAX_GPUS / x->step;
-	for (;;) {
-		if (search_memo(&memo, x, hi * x->step, &z->best, &z->min_mem))
-			break;
-		if (isinf(z->min_mem) || hi >= cap) {
-			z->batch_limited = isinf(z->min_mem);
-			hi = 0;
-			break;
-		}
-		lo = hi;
-		hi = hi * 2 > cap ? cap : hi * 2;
-	}
-	if (hi > 0) {
-		while (hi - lo > 1) {
-			int mid = lo + (hi - lo) / 2;
-			struct tlayout tmp;
-			double mm;
-			if (search_memo(&memo, x, mid * x->step, &tmp, &mm))
-				hi = mid;
-			else
-				lo = mid;
-		}
-	}
+	int hi = fewest_fitting(&memo, x, cap, z);
 	z->fits = hi > 0;
 	z->G_fit = hi * x->step;
 	z->G = z->fits ? z->G_fit : cap * x->step;
-	if (z->fits && w->target_hours > 0) {
-		/* Smallest node multiple meeting the target time: the time
-		 * falls roughly as 1/G, so double, then bisect.  k_ok is the
-		 * largest count known to work (fit) at all. */
-		int k_lo = hi - 1, k_hi = hi, k_ok = hi;
-		struct tlayout tmp;
-		double mm;
-		bool met = search_memo(&memo, x, k_hi * x->step, &tmp, &mm) &&
-			   hours_for(x, k_hi * x->step, &tmp) <= w->target_hours;
-		while (!met && k_hi < cap) {
-			int next = k_hi * 2 > cap ? cap : k_hi * 2;
-			if (!search_memo(&memo, x, next * x->step, &tmp, &mm))
-				break;	/* global batch too small to spread further */
-			k_lo = k_hi;
-			k_hi = k_ok = next;
-			met = hours_for(x, k_hi * x->step, &tmp) <= w->target_hours;
-		}
-		if (met) {
-			while (k_hi - k_lo > 1) {
-				int mid = k_lo + (k_hi - k_lo) / 2;
-				if (search_memo(&memo, x, mid * x->step, &tmp, &mm) &&
-				    hours_for(x, mid * x->step, &tmp) <= w->target_hours)
-					k_hi = mid;
-				else
-					k_lo = mid;
-			}
-			z->G = k_hi * x->step;
-		} else {
-			z->G = k_ok * x->step;
-			z->target_missed = true;
-		}
-	}
+	if (z->fits && w->target_hours > 0)
+		z->G = meet_target(&memo, x, hi, cap, &z->target_missed) * x->step;
 	if (z->fits)
 		search_memo(&memo, x, z->G, &z->best, &z->min_mem);
 }
 
 /* ---- bind: the result's figures from the layout ---- */
 
-static void train_bind(const struct tctx *x, const struct tsize *z, struct engine_result *r)
+static void fill_train(const struct tctx *x, const struct tsize *z, struct engine_result *r)
 {
 	const struct tlayout *b = &z->best;
 	int G = z->G;
@@ -822,84 +836,105 @@ static void train_bind(const struct tctx *x, const struct tsize *z, struct engin
 	r->nic_gb_s_per_gpu = x->nic_bw / 1e9;
 }
 
-/* ---- explain: the binding resource and the reason ---- */
-
-/* "Llama 2 70B LoRA at bf16" for a reason's %T (see eng_reason()) */
-#define WHAT(x, sfx) (x)->m->name, (x)->m->params, sfx, precision_name((x)->pr.used)
-
-static void train_explain(const struct tctx *x, const struct tsize *z, struct engine_result *r)
+/* Bind: what keeps a fitting run from being smaller or faster, in the
+ * order the precision the hardware lacks, the interconnect (scaling below
+ * the catalog's threshold), the target time, memory (more than one node
+ * to hold the model), bandwidth (elementwise traffic over a quarter of the
+ * step), else compute. */
+static enum resource bind_train(const struct tctx *x, const struct tsize *z, const struct engine_result *r)
 {
-	const struct workload *w = x->w;
-	const struct tlayout *best = &z->best;
-	const char *sfx = w->cls == WL_FINETUNE ? (w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune") : "";
-	int G = z->G;
-	if (z->target_missed) {
-		r->fits = false;
-		r->binding = RES_COMPUTE;
-		eng_reason(r, "%F h is out of reach: %F h at best on %d GPU%s", w->target_hours,
-			   r->train_hours, G, eng_s(G));
-		return;
-	}
-	r->fits = true;
 	double thr = x->c->defaults.binding_link_efficiency.value;
-	if (x->pr.fallback) {
-		r->binding = RES_PRECISION;
-		eng_reason(r, "no %s on %s: trains at %s (%ld TFLOPS), %F h on %d GPU%s",
-			   precision_name(x->pr.requested), x->a->name, precision_name(x->pr.used),
-			   eng_l(x->peak / 1e12), r->train_hours, G, eng_s(G));
-	} else if (thr > 0 && r->scaling_efficiency < thr) {
-		r->binding = RES_INTERCONNECT;
-		eng_reason(r, "%ld%% scaling efficiency on %d GPU%s: communication and pipeline bubble take %ld%% of each step",
-			   eng_l(100.0 * r->scaling_efficiency), G, eng_s(G), eng_l(100.0 * (1.0 - r->scaling_efficiency)));
-	} else if (w->target_hours > 0 && G > z->G_fit && !z->fixed) {
-		r->binding = RES_COMPUTE;
-		eng_reason(r, "%F h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", w->target_hours, G,
-			   eng_l(100.0 * r->mfu), eng_l(x->peak / 1e12), precision_name(x->pr.compute));
-	} else if (!z->fixed && G > x->node) {
-		r->binding = RES_MEMORY;
-		eng_reason(r, "%T does not fit one %d-GPU node: %d GPUs hold it at %F GB each (TP%d PP%d ZeRO-%d)",
-			   WHAT(x, sfx), x->node, G, r->mem_per_gpu_gb, best->t, best->p, best->zero);
-	} else if (best->elem > 0.25 * best->step) {
-		r->binding = RES_BANDWIDTH;
-		eng_reason(r, "memory traffic outside the matrix units takes %ld%% of each step at %G TB/s",
-			   eng_l(100.0 * best->elem / best->step), x->a->mem_bw_tb_s);
-	} else {
-		r->binding = RES_COMPUTE;
-		eng_reason(r, "compute-bound: %F h on %d GPU%s at %ld%% MFU (%ld TFLOPS %s each)",
-			   r->train_hours, G, eng_s(G), eng_l(100.0 * r->mfu), eng_l(x->peak / 1e12),
-			   precision_name(x->pr.compute));
-	}
+	if (x->pr.fallback)
+		return RES_PRECISION;
+	if (thr > 0 && r->scaling_efficiency < thr)
+		return RES_INTERCONNECT;
+	if (x->w->target_hours > 0 && z->G > z->G_fit && !z->fixed)
+		return RES_COMPUTE;
+	if (!z->fixed && z->G > x->node)
+		return RES_MEMORY;
+	if (z->best.elem > 0.25 * z->best.step)
+		return RES_BANDWIDTH;
+	return RES_COMPUTE;
 }
 
-/* Why nothing fits, when nothing does. */
-static void train_refuse(const struct tctx *x, const struct tsize *z, struct engine_result *r)
+/* ---- explain: the reason ---- */
+
+/* "Llama 2 70B LoRA at bf16": a reason's "%s%s at %s" (name, suffix, precision). */
+#define WHAT(x) eng_model_name((x)->m), train_suffix((x)->w), precision_name((x)->pr.used)
+
+static const char *train_suffix(const struct workload *w)
 {
-	const struct workload *w = x->w;
-	const char *sfx = w->cls == WL_FINETUNE ? (w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune") : "";
+	if (w->cls != WL_FINETUNE)
+		return "";
+	return w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune";
+}
+
+/* Explain: the reason of a run that does not fit. */
+static void explain_unfit(const struct tctx *x, const struct tsize *z, struct engine_result *r)
+{
 	int G = z->G;
 	r->fits = false;
 	r->binding = RES_MEMORY;
 	if (z->batch_limited) {
 		r->gpus = 0;
-		eng_reason(r, "%T does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
-			   WHAT(x, sfx), lo_fail_gpus(x), eng_s(lo_fail_gpus(x)), eng_l(x->seqs), eng_s(eng_l(x->seqs)));
+		eng_reason(r, "%s%s at %s does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
+			   WHAT(x), lo_fail_gpus(x), eng_s(lo_fail_gpus(x)), eng_l(x->seqs), eng_s(eng_l(x->seqs)));
 		return;
 	}
 	if (isinf(z->min_mem)) {
 		/* Every layout was ruled out before its memory was sized: the
 		 * forced degrees do not divide the GPUs, the model or the
 		 * batch. */
-		eng_reason(r, "no layout with the forced parallel degrees fits %d GPU%s and %T",
-			   G, eng_s(G), WHAT(x, sfx));
+		eng_reason(r, "no layout with the forced parallel degrees fits %d GPU%s and %s%s at %s",
+			   G, eng_s(G), WHAT(x));
 		return;
 	}
 	r->mem_per_gpu_gb = z->min_mem / ENG_GB;
 	r->mem_required_gb = z->min_mem * G / ENG_GB;
 	r->mem_util_pct = 100.0 * z->min_mem / x->usable;
-	eng_reason(r, "%T: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
-		   WHAT(x, sfx), z->min_mem / ENG_GB, G, eng_s(G), x->usable / ENG_GB);
+	eng_reason(r, "%s%s at %s: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
+		   WHAT(x), z->min_mem / ENG_GB, G, eng_s(G), x->usable / ENG_GB);
 }
 
+/* Explain: the reason of the resource that binds a fitting run. */
+static void explain_train(const struct tctx *x, const struct tsize *z, struct engine_result *r)
+{
+	const struct catalog_accel *a = x->a;
+	int G = z->G;
+	switch (r->binding) {
+	case RES_PRECISION:
+		eng_reason(r, "no %s on %s: trains at %s (%ld TFLOPS), %F h on %d GPU%s",
+			   precision_name(x->pr.requested), a->name, precision_name(x->pr.used),
+			   eng_l(x->peak / 1e12), r->train_hours, G, eng_s(G));
+		return;
+	case RES_INTERCONNECT:
+		eng_reason(r, "%ld%% scaling efficiency on %d GPU%s: communication and pipeline bubble take %ld%% of each step",
+			   eng_l(100.0 * r->scaling_efficiency), G, eng_s(G),
+			   eng_l(100.0 * (1.0 - r->scaling_efficiency)));
+		return;
+	case RES_MEMORY:
+		eng_reason(r, "%s%s at %s does not fit one %d-GPU node: %d GPUs hold it at %F GB each (TP%d PP%d ZeRO-%d)",
+			   WHAT(x), x->node, G, r->mem_per_gpu_gb, z->best.t, z->best.p, z->best.zero);
+		return;
+	case RES_BANDWIDTH:
+		eng_reason(r, "memory traffic outside the matrix units takes %ld%% of each step at %.3g TB/s",
+			   eng_l(100.0 * z->best.elem / z->best.step), a->mem_bw_tb_s);
+		return;
+	default:
+		break;
+	}
+	if (x->w->target_hours > 0 && G > z->G_fit && !z->fixed)
+		eng_reason(r, "%F h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", x->w->target_hours, G,
+			   eng_l(100.0 * r->mfu), eng_l(x->peak / 1e12), precision_name(x->pr.compute));
+	else
+		eng_reason(r, "compute-bound: %F h on %d GPU%s at %ld%% MFU (%ld TFLOPS %s each)",
+			   r->train_hours, G, eng_s(G), eng_l(100.0 * r->mfu), eng_l(x->peak / 1e12),
+			   precision_name(x->pr.compute));
+}
+#undef WHAT
+
+/* Training and fine-tuning on one accelerator: size (fewest GPUs that fit
+ * and meet the target time), bind, explain. */
 void eng_train(const struct catalog *c, const struct workload *w,
 	       const struct catalog_accel *a, struct engine_result *r)
 {
@@ -917,15 +952,23 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	r->precision_fallback = x.pr.fallback;
 
 	struct tsize z;
-	train_size(&x, &z);
+	size_train(&x, &z);
 	r->gpus = z.G;
 	r->step_ms = r->output_tokens_per_s = r->tokens_per_s_per_user = r->ttft_ms = NAN;
 	r->mem_avail_per_gpu_gb = x.usable / ENG_GB;
 	if (!z.fits) {
-		train_refuse(&x, &z, r);
+		explain_unfit(&x, &z, r);
 		return;
 	}
-	train_bind(&x, &z, r);
-	train_explain(&x, &z, r);
+	fill_train(&x, &z, r);
+	if (z.target_missed) {
+		r->fits = false;
+		r->binding = RES_COMPUTE;
+		eng_reason(r, "%F h is out of reach: %F h at best on %d GPU%s", w->target_hours,
+			   r->train_hours, z.G, eng_s(z.G));
+		return;
+	}
+	r->fits = true;
+	r->binding = bind_train(&x, &z, r);
+	explain_train(&x, &z, r);
 }
-#undef WHAT
