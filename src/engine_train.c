@@ -91,6 +91,11 @@ struct tctx {
 	double shared_params, expert_params;
 	bool zero_monotone;
 	int rec_lo, rec_hi;		/* recompute choices tried, lightest first */
+	/* Figures the search asks for at every shape, worked out once per
+	 * accelerator: eng_link_bw() for 2^k GPUs inside a node, and
+	 * stage_imbalance() for p stages. */
+	double link_pow2[8];
+	double imb[PP_MAX + 1];
 };
 
 struct tlayout {
@@ -146,6 +151,16 @@ static double training_efficiency(const struct catalog *c, const struct catalog_
 	return a->eff_training.value > 0 ? a->eff_training.value : c->defaults.training_mfu.value;
 }
 
+/* Pipeline stages need not divide the layers: Megatron and the Llama 3
+ * run (126 layers on 16 stages, Llama 3 paper section 3.3.2) give some
+ * stages one layer fewer.  The fullest stage, ceil(L/p) layers, holds the
+ * most and sets the pace: its share over an even split is the imbalance. */
+static double stage_imbalance(const struct catalog_model *m, int p)
+{
+	double even = (double)m->layers / p;
+	return ceil(even) / even;
+}
+
 static bool tctx_init(const struct catalog *c, const struct workload *w,
 		      const struct catalog_accel *a, struct tctx *x)
 {
@@ -194,6 +209,10 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 		x->step = 1;
 	x->nic_bw = eng_nic_bw(c, x->plat);
 	x->link2 = eng_link_bw(c, a, x->plat, 2);
+	for (int k = 1; k < 8; k++)
+		x->link_pow2[k] = eng_link_bw(c, a, x->plat, 1 << k);
+	for (int p = 1; p <= PP_MAX; p++)
+		x->imb[p] = stage_imbalance(x->m, p);
 	params_split(x->m, &x->shared_params, &x->expert_params);
 	x->zero_monotone = x->frozen || d->adam_bytes_per_param.value >= 4.0;
 	if (w->recompute == RECOMPUTE_AUTO) {
@@ -216,9 +235,11 @@ static double group_bw(const struct tctx *x, int n, int stride)
 {
 	if (n <= 1)
 		return 0;
-	if ((long)n * stride <= x->node)
-		return eng_link_bw(x->c, x->a, x->plat, n);
-	return x->nic_bw;
+	if ((long)n * stride > x->node)
+		return x->nic_bw;
+	if ((n & (n - 1)) == 0 && n < 256)
+		return x->link_pow2[__builtin_ctz((unsigned)n)];
+	return eng_link_bw(x->c, x->a, x->plat, n);
 }
 
 /* Parameters one GPU holds before ZeRO sharding (MoE experts spread over
@@ -228,15 +249,6 @@ static double params_gpu(const struct tctx *x, const struct tlayout *l)
 	return (x->shared_params + x->expert_params / l->ep) / ((double)l->t * l->p) * l->imb;
 }
 
-/* Pipeline stages need not divide the layers: Megatron and the Llama 3
- * run (126 layers on 16 stages, Llama 3 paper section 3.3.2) give some
- * stages one layer fewer.  The fullest stage, ceil(L/p) layers, holds the
- * most and sets the pace: its share over an even split is the imbalance. */
-static double stage_imbalance(const struct catalog_model *m, int p)
-{
-	double even = (double)m->layers / p;
-	return ceil(even) / even;
-}
 
 static double state_bytes(const struct tctx *x, const struct tlayout *l)
 {
@@ -286,26 +298,39 @@ static double activation_gpu(const struct tctx *x, const struct tlayout *l)
 	return first > last ? first : last;
 }
 
-static double mem_gpu(const struct tctx *x, const struct tlayout *l)
+/* The runtime reserve per GPU: more on a multi-GPU job (NCCL buffers). */
+static double reserve_bytes(const struct tctx *x, const struct tlayout *l)
 {
 	const struct catalog_defaults *d = &x->c->defaults;
-	double reserve = ((long)l->t * l->c * l->p * l->d > 1 ? d->runtime_reserve_tp_gb.value
-							  : d->runtime_reserve_tp1_gb.value) * ENG_GB;
-	return state_bytes(x, l) + activation_gpu(x, l) + reserve;
+	return ((long)l->t * l->c * l->p * l->d > 1 ? d->runtime_reserve_tp_gb.value
+						   : d->runtime_reserve_tp1_gb.value) * ENG_GB;
 }
 
-/* The terms of step_time() before communication, each written once so
- * that shape_bound() rounds them exactly as step_time() does. */
-static void step_work(const struct tctx *x, int G, struct tlayout *l)
+/* A layout's memory per GPU: model state, activations, runtime reserve. */
+static double mem_sum(double state, double act, double reserve)
 {
-	/* The fullest pipeline stage sets the pace (imb = 1 when p divides
-	 * the layers). */
-	l->compute = x->hw_tok[l->rec] * x->gbt / (G * x->peak * x->eff) * l->imb;
-	l->elem = x->elem_bytes_tok * x->gbt / (G * x->bw) * l->imb;
+	return state + act + reserve;
+}
+
+/* Compute and elementwise time of a step on G GPUs, before the fullest
+ * pipeline stage's share (imb, 1 when p divides the layers) that sets
+ * the pace multiplies them. */
+static double compute_per_imb(const struct tctx *x, int G, int rec)
+{
+	return x->hw_tok[rec] * x->gbt / (G * x->peak * x->eff);
+}
+
+static double elem_per_imb(const struct tctx *x, int G)
+{
+	return x->elem_bytes_tok * x->gbt / (G * x->bw);
+}
+
+/* 1F1B bubble (p-1)/(m+p-1) of the pipeline's time, i.e. (p-1)/m of the
+ * work; interleaving v chunks per GPU divides it by v. */
+static double bubble_s(const struct tlayout *l)
+{
 	double work = l->compute + l->elem;
-	/* 1F1B bubble (p-1)/(m+p-1) of the pipeline's time, i.e. (p-1)/m of
-	 * the work; interleaving v chunks per GPU divides it by v. */
-	l->bubble = l->p > 1 ? work * (l->p - 1) / ((double)l->m * l->v) : 0;
+	return l->p > 1 ? work * (l->p - 1) / ((double)l->m * l->v) : 0;
 }
 
 /* Layers of the fullest stage times micro-batches: how often each
@@ -313,6 +338,11 @@ static void step_work(const struct tctx *x, int G, struct tlayout *l)
 static double layer_passes(const struct tctx *x, const struct tlayout *l)
 {
 	return (double)l->m * ((double)x->m->layers / l->p * l->imb);
+}
+
+static int tp_allreduces(int rec)
+{
+	return rec == RECOMPUTE_FULL ? 6 : 4;
 }
 
 /* Sequence parallelism: per layer two all-gathers and two reduce-scatters
@@ -324,8 +354,7 @@ static double tp_comm_s(const struct tctx *x, const struct tlayout *l)
 	if (l->t <= 1)
 		return 0;
 	double msg = l->b * x->s / l->c * x->m->hidden * 2.0;
-	int ars = l->rec == RECOMPUTE_FULL ? 6 : 4;
-	return layer_passes(x, l) * ars * eng_ring_allreduce_s(msg, l->t, l->link_t, x->lat);
+	return layer_passes(x, l) * tp_allreduces(l->rec) * eng_ring_allreduce_s(msg, l->t, l->link_t, x->lat);
 }
 
 /* Ring attention (Liu et al. 2023; Megatron context parallelism): c - 1
@@ -402,39 +431,86 @@ static double dp_comm_s(const struct tctx *x, const struct tlayout *l)
 	return s;
 }
 
-/* The lightest recompute any layout of a shape could use. */
-static int rec_first(const struct tctx *x)
-{
-	return x->rec_lo;
-}
+/* ---- the search ---- */
 
-/* A lower bound on the step of every layout of a (t, c, p, b, e) shape,
- * v from 1 to vmax, any ZeRO stage and recompute: the step adds work,
- * bubble, TP, CP, EP, PP and the exposed DP time, none negative (latency
- * >= 0, overlap <= 1), each no smaller with heavier recompute, so the sum
- * with the lightest recompute, the least bubble (most virtual stages),
- * the least PP time (v = 1) and no DP time is never above the step
- * step_time() computes. */
-static double shape_bound(const struct tctx *x, int G, const struct tlayout *shape, int vmax)
+/* Which layout wins: within 0.01% (TIE) of the fastest step the simpler
+ * one - less context parallelism, then the smaller micro-batch, then less
+ * memory, then the first in the order t, c, p, b, e, v, recompute, ZeRO.
+ *
+ * The winner does not depend on the order the layouts are met in, so the
+ * MIN pass walks the shapes in the order likeliest to meet a fast one
+ * early (t, p, c from the most, b, e) and skips what a lower bound proves
+ * slower than TIE x the fastest step so far: nothing within TIE of the
+ * fastest is skipped.  It keeps the layouts within TIE of the fastest so
+ * far as candidates; the winner is the simplest candidate within TIE of
+ * the fastest.  Should the candidates overflow, a PICK pass walks again
+ * for the simplest within TIE of the now-known fastest.  The FIT pass
+ * only asks whether any layout fits.
+ *
+ * The bounds add up, in step_parts()'s order, terms each no larger than
+ * the layout's own, so they stay below its step in floating point too
+ * (rounding is monotone): the lightest recompute's terms (none shrinks
+ * with heavier recompute), the least bubble (most virtual stages), the
+ * least PP time (one virtual stage); then the least exposed DP time
+ * (ZeRO 0-2's exchange, behind the heaviest recompute's backward pass),
+ * whose rounding BOUND_ROUNDING covers. */
+enum tpass { PASS_FIT, PASS_MIN, PASS_PICK };
+#define TIE 1.0001
+#define NCAND 64
+#define BOUND_ROUNDING 1e-9
+
+struct tsearch {
+	const struct tctx *x;
+	int G;
+	enum tpass pass;
+	bool found;
+	bool prune_ok;			/* bounds hold: latency >= 0, overlap <= 1 */
+	double smin;			/* the fastest step so far */
+	double compute_g[RECOMPUTE_COUNT], elem_g;	/* work_terms() before imb */
+	struct tlayout best;		/* PICK */
+	int ncand;
+	bool overflow;
+	struct tlayout *cand;		/* MIN: NCAND, in walk order */
+	double min_mem;			/* least memory of any layout sized */
+};
+
+/* The terms of a shape's step that do not depend on the virtual stages,
+ * for one recompute choice. */
+struct tterms {
+	bool set;
+	double compute, elem, tp, cp, ep;
+};
+
+static void shape_terms(const struct tsearch *S, const struct tlayout *shape, int rec, struct tterms *k)
 {
 	struct tlayout l = *shape;
-	l.rec = rec_first(x);
-	l.v = vmax;
-	step_work(x, G, &l);
-	double comm = tp_comm_s(x, &l) + cp_comm_s(x, &l) + ep_comm_s(x, &l);
-	l.v = 1;
-	comm += pp_comm_s(x, &l);
-	return l.compute + l.elem + l.bubble + comm;
+	l.rec = rec;
+	k->compute = S->compute_g[rec] * l.imb;
+	k->elem = S->elem_g * l.imb;
+	k->tp = tp_comm_s(S->x, &l);
+	k->cp = cp_comm_s(S->x, &l);
+	k->ep = ep_comm_s(S->x, &l);
+	k->set = true;
 }
 
-static void step_time(const struct tctx *x, int G, struct tlayout *l)
+/* The step without the data-parallel exchange, which alone depends on the
+ * ZeRO stage: below every ZeRO stage's step (step_finish() adds a term
+ * >= 0 to this very sum). */
+static double step_parts(const struct tctx *x, const struct tterms *k, struct tlayout *l)
 {
-	step_work(x, G, l);
-	double work = l->compute + l->elem;
-	l->tp_comm = tp_comm_s(x, l);
-	l->cp_comm = cp_comm_s(x, l);
-	l->ep_comm = ep_comm_s(x, l);
+	l->compute = k->compute;
+	l->elem = k->elem;
+	l->bubble = bubble_s(l);
+	l->tp_comm = k->tp;
+	l->cp_comm = k->cp;
+	l->ep_comm = k->ep;
 	l->pp_comm = pp_comm_s(x, l);
+	return l->compute + l->elem + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm;
+}
+
+static void step_finish(const struct tctx *x, struct tlayout *l)
+{
+	double work = l->compute + l->elem;
 	l->dp_comm = dp_comm_s(x, l);
 	/* Bucketed gradient reduction runs during the backward pass (two
 	 * thirds of the work): up to training_overlap of it hides, never
@@ -447,96 +523,112 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 	l->step = work + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm + l->dp_exposed;
 }
 
-/* Virtual stages allowed for p stages of lps layers: v divides lps. */
-static int v_max(int p, int lps)
+/* Virtual stages: v chunks of the fullest stage's lps layers per GPU, when
+ * there is a pipeline to interleave. */
+static bool v_ok(int p, int lps, int v)
 {
-	if (p <= 1)
-		return 1;
+	return v <= lps && lps % v == 0 && (v == 1 || p > 1);
+}
+
+static int v_most(int p, int lps)
+{
 	for (int v = V_MAX; v > 1; v--)
-		if (v <= lps && lps % v == 0)
+		if (v_ok(p, lps, v))
 			return v;
 	return 1;
 }
 
-struct tsearch {
-	const struct tctx *x;
-	int G;
-	bool found, prune_ok;
-	struct tlayout best;
-	double min_mem;
-};
+/* l wins over o, both within TIE of the fastest: simpler, or as simple
+ * and first in the order t, c, p, b, e, v, recompute, ZeRO. */
+static bool better(const struct tlayout *l, const struct tlayout *o)
+{
+	if (l->c != o->c)
+		return l->c < o->c;
+	if (l->b != o->b)
+		return l->b < o->b;
+	if (l->mem_gpu != o->mem_gpu)
+		return l->mem_gpu < o->mem_gpu;
+	const int a[] = { l->t, l->c, l->p, l->b, l->ep, l->v, l->rec, l->zero };
+	const int b[] = { o->t, o->c, o->p, o->b, o->ep, o->v, o->rec, o->zero };
+	for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i];
+	return false;
+}
+
+/* A layout whose bound exceeds this cannot win. */
+static double cut(const struct tsearch *S)
+{
+	return S->found && S->prune_ok ? S->smin * TIE : INFINITY;
+}
 
 static void consider(struct tsearch *S, const struct tlayout *l)
 {
-	/* Within 0.01% the simpler layout wins: less context parallelism,
-	 * then the smaller micro-batch, then less memory. */
-	const struct tlayout *o = &S->best;
-	bool tie = S->found && l->step <= o->step * 1.0001 && l->step >= o->step * 0.9999;
-	bool simpler = tie && (l->c != o->c ? l->c < o->c
-			       : l->b != o->b ? l->b < o->b : l->mem_gpu < o->mem_gpu);
-	if (!S->found || l->step < o->step * 0.9999 || simpler) {
-		S->best = *l;
-		S->found = true;
+	if (S->pass == PASS_PICK) {
+		if (l->step <= S->smin * TIE && (!S->best.t || better(l, &S->best)))
+			S->best = *l;
+		return;
+	}
+	if (!S->found || l->step < S->smin) {
+		S->smin = l->step;
+		int n = 0;
+		for (int i = 0; i < S->ncand; i++)
+			if (S->cand[i].step <= S->smin * TIE)
+				S->cand[n++] = S->cand[i];
+		S->ncand = n;
+	}
+	S->found = true;
+	if (l->step <= S->smin * TIE) {
+		if (S->ncand < NCAND)
+			S->cand[S->ncand++] = *l;
+		else
+			S->overflow = true;
 	}
 }
 
-/* Every layout of one shape (t, c, p, b, e): virtual stages, recompute,
- * ZeRO stage. */
-static void try_shape(struct tsearch *S, struct tlayout shape)
+/* The virtual stages, recompute choices (from rec0, the lightest whose
+ * leanest layout fits) and ZeRO stages of a shape whose model state per
+ * ZeRO stage is state[] and whose v-independent terms are k[] (by
+ * recompute, filled as needed). */
+static void try_layouts(struct tsearch *S, const struct tlayout *shape, int lps, int rec0, int zmax,
+			const double *state, double reserve, struct tterms *k)
 {
 	const struct tctx *x = S->x;
-	int lps = (x->m->layers + shape.p - 1) / shape.p;
-	/* Nothing of this shape fits when its leanest layout does not:
-	 * activations only grow with virtual stages and lighter recompute,
-	 * and the ZeRO stage that holds the least is tried here. */
-	struct tlayout lean = shape;
-	lean.v = 1;
-	lean.rec = x->rec_hi;
-	double lowest = INFINITY;
-	bool nan = false;
-	int zmax = shape.d * shape.c == 1 ? 0 : 3;
-	for (int z = x->zero_monotone ? zmax : 0; z <= zmax; z++) {
-		lean.zero = z;
-		double mz = mem_gpu(x, &lean);
-		nan = nan || isnan(mz);
-		if (mz < lowest)
-			lowest = mz;
-	}
-	if (!nan && lowest > x->usable) {
-		if (lowest < S->min_mem)
-			S->min_mem = lowest;
-		return;
-	}
-	if (S->found && S->prune_ok && shape_bound(x, S->G, &shape, v_max(shape.p, lps)) > S->best.step * 1.0001)
-		return;
-	for (int v = 1; v <= V_MAX && v <= lps; v++) {
-		if (lps % v || (v > 1 && shape.p == 1))
+	for (int v = 1; v <= V_MAX; v++) {
+		if (!v_ok(shape->p, lps, v))
 			continue;
 		/* Recompute from the lightest: once a layout without ZeRO-3
 		 * fits, heavier recompute only adds work. */
-		for (int rec = x->rec_lo; rec <= x->rec_hi; rec++) {
-			struct tlayout s012;
+		for (int rec = rec0; rec <= x->rec_hi; rec++) {
+			struct tlayout l = *shape;
+			l.v = v;
+			l.rec = rec;
+			if (!k[rec].set)
+				shape_terms(S, shape, rec, &k[rec]);
+			/* heavier recompute is no faster: nothing after this can win */
+			if (step_parts(x, &k[rec], &l) > cut(S))
+				break;
+			double act = activation_gpu(x, &l);
 			bool have012 = false;
+			double dp012 = 0, exp012 = 0, step012 = 0;
 			for (int z = 0; z <= zmax; z++) {
-				struct tlayout l = shape;
-				l.v = v;
-				l.rec = rec;
 				l.zero = z;
-				l.mem_gpu = mem_gpu(x, &l);
+				l.mem_gpu = mem_sum(state[z], act, reserve);
 				if (l.mem_gpu < S->min_mem)
 					S->min_mem = l.mem_gpu;
 				if (l.mem_gpu > x->usable)
 					continue;
 				/* ZeRO 0, 1 and 2 differ in memory only. */
 				if (z < 3 && have012) {
-					double mg = l.mem_gpu;
-					l = s012;
-					l.zero = z;
-					l.mem_gpu = mg;
+					l.dp_comm = dp012;
+					l.dp_exposed = exp012;
+					l.step = step012;
 				} else {
-					step_time(x, S->G, &l);
+					step_finish(x, &l);
 					if (z < 3) {
-						s012 = l;
+						dp012 = l.dp_comm;
+						exp012 = l.dp_exposed;
+						step012 = l.step;
 						have012 = true;
 					}
 				}
@@ -548,7 +640,127 @@ static void try_shape(struct tsearch *S, struct tlayout shape)
 	}
 }
 
-/* Power-of-two degrees from 1 to hi, or only the forced one. */
+/* The work and least bubble of a shape's layouts, none lighter on
+ * recompute than rec0: a lower bound on their steps (the prefix of
+ * step_parts()'s sum), and of every shape with a bigger micro-batch, less
+ * context or less expert parallelism (no lighter recompute fits those,
+ * and their bubble is no smaller). */
+static double shape_floor(const struct tsearch *S, const struct tlayout *shape, int rec0, struct tlayout *l)
+{
+	int lps = (S->x->m->layers + shape->p - 1) / shape->p;
+	*l = *shape;
+	l->rec = rec0;
+	l->v = v_most(shape->p, lps);
+	l->compute = S->compute_g[rec0] * l->imb;
+	l->elem = S->elem_g * l->imb;
+	l->bubble = bubble_s(l);
+	return l->compute + l->elem + l->bubble;
+}
+
+/* Whether no layout of the shape, none lighter on recompute than rec0,
+ * can beat cut(S) once its communication is added to the floor, then the
+ * least exposed DP time. */
+static bool shape_slow(const struct tsearch *S, const struct tlayout *shape, int rec0, struct tterms *k)
+{
+	const struct tctx *x = S->x;
+	double limit = cut(S);
+	if (!(limit < INFINITY))
+		return false;
+	struct tlayout l;
+	if (shape_floor(S, shape, rec0, &l) > limit)
+		return true;
+	shape_terms(S, shape, rec0, &k[rec0]);
+	l.v = 1;
+	double lb = l.compute + l.elem + l.bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep + pp_comm_s(x, &l);
+	if (lb > limit)
+		return true;
+	l.zero = 0;
+	double dp = dp_comm_s(x, &l);
+	double window = (S->compute_g[x->rec_hi] * l.imb + l.elem) * 2.0 / 3.0;
+	double hidden = dp * x->overlap < window ? dp * x->overlap : window;
+	return (lb + (dp - hidden)) * (1.0 - BOUND_ROUNDING) > limit;
+}
+
+/* A shape's model state by ZeRO stage (state[zlean..zmax]) and runtime
+ * reserve: what its memory adds to the activations. */
+struct tstate {
+	int zlean, zmax;
+	double state[4], reserve;
+};
+
+static void shape_state(const struct tctx *x, struct tlayout *shape, struct tstate *st)
+{
+	st->zmax = shape->d * shape->c == 1 ? 0 : 3;
+	st->zlean = x->zero_monotone ? st->zmax : 0;
+	for (int z = st->zlean; z <= st->zmax; z++) {
+		shape->zero = z;
+		st->state[z] = state_bytes(x, shape);
+	}
+	st->reserve = reserve_bytes(x, shape);
+}
+
+/* The least memory of the shape's layouts at one recompute choice: one
+ * virtual stage (activations only grow with more), the ZeRO stage holding
+ * least; NAN when a figure gives no number. */
+static double lean_mem(const struct tctx *x, struct tlayout *shape, int rec, const struct tstate *st)
+{
+	shape->v = 1;
+	shape->rec = rec;
+	double act = activation_gpu(x, shape);
+	double lowest = INFINITY;
+	for (int z = st->zlean; z <= st->zmax; z++) {
+		double mz = mem_sum(st->state[z], act, st->reserve);
+		if (isnan(mz))
+			return NAN;
+		if (mz < lowest)
+			lowest = mz;
+	}
+	return lowest;
+}
+
+/* The lightest recompute whose leanest layout fits, -1 when not even the
+ * heaviest does (*lowest: that one's memory). */
+static int lightest_fit(const struct tctx *x, struct tlayout *shape, const struct tstate *st, double *lowest)
+{
+	*lowest = lean_mem(x, shape, x->rec_hi, st);
+	if (*lowest > x->usable)
+		return -1;
+	int rec0 = x->rec_hi;
+	while (rec0 > x->rec_lo && !(lean_mem(x, shape, rec0 - 1, st) > x->usable))
+		rec0--;
+	return rec0;
+}
+
+/* Every layout of one shape (t, c, p, b, e) whose state st and lightest
+ * fitting recompute rec0 (>= 0) are known. */
+static void try_shape(struct tsearch *S, struct tlayout *shape, struct tstate *st, int rec0)
+{
+	const struct tctx *x = S->x;
+	struct tterms k[RECOMPUTE_COUNT];
+	for (int r = 0; r < RECOMPUTE_COUNT; r++)
+		k[r].set = false;
+	if (S->pass != PASS_FIT && shape_slow(S, shape, rec0, k))
+		return;
+	for (int z = 0; z < st->zlean; z++) {
+		shape->zero = z;
+		st->state[z] = state_bytes(x, shape);
+	}
+	int lps = (x->m->layers + shape->p - 1) / shape->p;
+	try_layouts(S, shape, lps, rec0, st->zmax, st->state, st->reserve, k);
+}
+
+/* A shape's memory: its state, and the lightest recompute that can fit
+ * it (-1 when none; the least memory then goes to min_mem). */
+static int shape_fit(struct tsearch *S, struct tlayout *shape, struct tstate *st, double *lowest)
+{
+	shape_state(S->x, shape, st);
+	int rec0 = lightest_fit(S->x, shape, st, lowest);
+	if (rec0 < 0 && *lowest < S->min_mem)
+		S->min_mem = *lowest;
+	return rec0;
+}
+
+/* Power-of-two degrees from 1, or only the forced one. */
 static int deg_first(int forced)
 {
 	return forced > 0 ? forced : 1;
@@ -559,96 +771,342 @@ static int deg_next(int forced, int v)
 	return forced > 0 ? 0 : v * 2;
 }
 
-/* Fastest fitting layout on G GPUs; false if none fits.  *min_mem, the
- * least memory any layout needs, is what the callers report when none
- * fits; once a layout fits nobody reads it. */
-static bool search(const struct tctx *x, int G, struct tlayout *best, double *min_mem)
+/* The degrees the search tries, each rule written once. */
+static bool tp_ok(const struct tctx *x, int t)
 {
+	return (x->w->tp > 0 || t <= x->tmax) && eng_tp_valid(x->m, t);
+}
+
+/* Context parallel: ring attention wants two chunks per rank (the causal
+ * mask's load balance) and at least CP_MIN_TOKENS a rank. */
+static bool cp_ok(const struct tctx *x, int c)
+{
+	if (x->w->cp > 0 || c == 1)
+		return true;
+	return c <= CP_MAX && x->w->seq_len % (2 * c) == 0 && x->s / c >= CP_MIN_TOKENS;
+}
+
+/* p stages of t x c GPUs divide G, and each data-parallel rank gets at
+ * least one sequence. */
+static bool tcp_ok(const struct tctx *x, int G, int t, int c, int p)
+{
+	return p <= x->m->layers && (long)t * c * p <= G && G % (t * c * p) == 0 &&
+	       G / (t * c * p) <= x->seqs;
+}
+
+static bool mb_ok(const struct tctx *x, int d, int b)
+{
+	return (x->w->micro_batch > 0 || b <= MB_MAX) && (double)d * b <= x->seqs;
+}
+
+/* Expert parallel e divides the experts and the data x context ranks. */
+static bool ep_ok(const struct tctx *x, int dc, int e)
+{
+	if (x->m->experts <= 1)
+		return e == 1 && x->w->ep <= 1;
+	if (x->w->ep > 0 && e != x->w->ep)
+		return false;
+	return e <= dc && e <= x->m->experts && x->m->experts % e == 0 && dc % e == 0;
+}
+
+/* The most expert parallelism of a (c, d), 0 when none is allowed: the
+ * experts' state only shrinks with it. */
+static int ep_most(const struct tctx *x, int dc)
+{
+	int e = x->m->experts > 1 && x->w->ep <= 0 ? (dc < x->m->experts ? dc : x->m->experts) : 1;
+	if (x->w->ep > 0)
+		e = x->w->ep;
+	while (e >= 1 && !ep_ok(x, dc, e))
+		e = x->w->ep > 0 ? 0 : e - 1;
+	return e;
+}
+
+/* A (t, p) group: the shapes with these tensor and pipeline degrees. */
+struct tgroup {
+	int t, p, c_hi;			/* c_hi: the most context parallelism */
+	double link_t;
+	double lb;			/* MIN: no layout of the group is faster */
+	bool done;
+};
+
+static void shape_init(const struct tsearch *S, const struct tgroup *g, int c, int b, int e,
+		       struct tlayout *shape)
+{
+	const struct tctx *x = S->x;
+	int d = S->G / (g->t * c * g->p);
+	memset(shape, 0, sizeof *shape);
+	shape->t = g->t;
+	shape->c = c;
+	shape->p = g->p;
+	shape->d = d;
+	shape->b = b;
+	shape->ep = e;
+	shape->m = (long)ceil(x->seqs / ((double)d * b));
+	shape->imb = g->p <= PP_MAX ? x->imb[g->p] : stage_imbalance(x->m, g->p);
+	shape->link_t = g->link_t;
+}
+
+/* The most context parallelism the group allows, 0 when none. */
+static int cp_most(const struct tsearch *S, const struct tgroup *g)
+{
+	const struct tctx *x = S->x;
+	int c = x->w->cp > 0 ? x->w->cp : 1;
+	while (x->w->cp <= 0 && (long)g->t * g->p * c * 2 <= S->G && c < CP_MAX)
+		c *= 2;
+	for (; c >= 1; c = x->w->cp > 0 ? 0 : c / 2)
+		if (cp_ok(x, c) && tcp_ok(x, S->G, g->t, c, g->p))
+			return c;
+	return 0;
+}
+
+/* The group's leanest shape, which holds no more memory than any other
+ * of its shapes at the same recompute: the most context parallelism (it
+ * divides the activations and keeps the model state, sharded over d x c),
+ * the smallest micro-batch, the most expert parallelism.  False when the
+ * group has no shape. */
+static bool group_lean(const struct tsearch *S, const struct tgroup *g, struct tlayout *shape)
+{
+	const struct tctx *x = S->x;
+	int c = g->c_hi;
+	int d = S->G / (g->t * c * g->p);
+	int b = deg_first(x->w->micro_batch);
+	int e = ep_most(x, d * c);
+	if (!mb_ok(x, d, b) || e < 1)
+		return false;
+	shape_init(S, g, c, b, e, shape);
+	return true;
+}
+
+/* Every shape of a group: c from the most, b from the smallest, e from
+ * the most, i.e. from the leanest.  Memory and the floor of the step only
+ * grow with a bigger micro-batch or less context parallelism (see
+ * shape_floor()), and the leanest e of a (c, b) bounds its others: once
+ * it cannot fit, or its floor is above the cut, the rest of the micro-
+ * batches (and, at the smallest, of the context degrees) can skip. */
+static void try_group(struct tsearch *S, const struct tgroup *g)
+{
+	const struct tctx *x = S->x;
 	const struct workload *w = x->w;
-	struct tsearch S = { .x = x, .G = G, .min_mem = INFINITY };
-	S.prune_ok = x->lat >= 0 && x->overlap <= 1;
-	for (int t = deg_first(w->tp); t && t <= G; t = deg_next(w->tp, t)) {
-		if ((w->tp <= 0 && t > x->tmax) || !eng_tp_valid(x->m, t))
+	for (int c = g->c_hi; c >= 1; c = w->cp > 0 ? 0 : c / 2) {
+		if (!cp_ok(x, c) || !tcp_ok(x, S->G, g->t, c, g->p))
+			continue;
+		int d = S->G / (g->t * c * g->p);
+		bool first = true, stop_c = false;
+		for (int b = deg_first(w->micro_batch); b && mb_ok(x, d, b); b = deg_next(w->micro_batch, b)) {
+			bool stop_b = false;
+			for (int e = ep_most(x, d * c); e >= 1 && !stop_b; e--) {
+				if (!ep_ok(x, d * c, e))
+					continue;
+				struct tlayout shape, l;
+				struct tstate st;
+				double lowest;
+				shape_init(S, g, c, b, e, &shape);
+				int rec0 = shape_fit(S, &shape, &st, &lowest);
+				bool leanest = e == ep_most(x, d * c);
+				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &shape, rec0, &l) > cut(S))) {
+					stop_b = leanest;
+					continue;
+				}
+				try_shape(S, &shape, &st, rec0);
+			}
+			stop_c = stop_b && first;
+			first = false;
+			if (stop_b)
+				break;
+		}
+		if (stop_c)
+			break;
+	}
+}
+
+/* The (t, p) groups on G GPUs that hold a shape, in the order t, p;
+ * NGROUP bounds them (t a power of two up to G, p up to PP_MAX, or
+ * forced). */
+#define NGROUP (32 * PP_MAX)
+static int groups(const struct tsearch *S, struct tgroup *g)
+{
+	const struct tctx *x = S->x;
+	const struct workload *w = x->w;
+	int n = 0;
+	for (int t = deg_first(w->tp); t && t <= S->G; t = deg_next(w->tp, t)) {
+		if (!tp_ok(x, t))
 			continue;
 		double link_t = eng_link_bw(x->c, x->a, x->plat, t);
-		for (int c = deg_first(w->cp); c && t * c <= G; c = deg_next(w->cp, c)) {
-			if (c > 1 && (w->seq_len % (2 * c) || x->s / c < CP_MIN_TOKENS) && w->cp <= 0)
-				continue;
-			if (c > CP_MAX && w->cp <= 0)
-				break;
-			int p_lo = w->pp > 0 ? w->pp : 1, p_hi = w->pp > 0 ? w->pp : PP_MAX;
-			for (int p = p_lo; p <= p_hi && (long)t * c * p <= G; p++) {
-				if (p > x->m->layers || G % (t * c * p))
-					continue;
-				int d = G / (t * c * p);
-				/* Each data-parallel rank needs at least one sequence. */
-				if (d > x->seqs)
-					continue;
-				for (int b = deg_first(w->micro_batch); b; b = deg_next(w->micro_batch, b)) {
-					if ((w->micro_batch <= 0 && b > MB_MAX) || (double)d * b > x->seqs)
-						break;
-					long mb = (long)ceil(x->seqs / ((double)d * b));
-					struct tlayout shape = { .t = t, .c = c, .p = p, .d = d, .b = b, .m = mb,
-								 .imb = stage_imbalance(x->m, p),
-								 .link_t = link_t, .ep = 1 };
-					if (x->m->experts <= 1) {
-						if (w->ep <= 1)
-							try_shape(&S, shape);
-						continue;
-					}
-					/* Expert parallel e divides the experts and the
-					 * data x context ranks. */
-					int dc = d * c;
-					for (int e = w->ep > 0 ? w->ep : 1; e <= dc && e <= x->m->experts;
-					     e = w->ep > 0 ? dc + 1 : e + 1) {
-						if (x->m->experts % e || dc % e)
-							continue;
-						shape.ep = e;
-						try_shape(&S, shape);
-					}
-				}
-			}
+		int p_lo = w->pp > 0 ? w->pp : 1, p_hi = w->pp > 0 ? w->pp : PP_MAX;
+		for (int p = p_lo; p <= p_hi && (long)t * p <= S->G && n < NGROUP; p++) {
+			if (S->G % (t * p))
+				continue;	/* no c makes t c p divide G */
+			g[n] = (struct tgroup){ .t = t, .p = p, .link_t = link_t };
+			g[n].c_hi = cp_most(S, &g[n]);
+			if (g[n].c_hi)
+				n++;
 		}
 	}
+	return n;
+}
+
+/* FIT: whether the leanest shape of some group fits. */
+static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
+{
+	for (int i = 0; i < n && !S->found; i++) {
+		struct tlayout shape;
+		struct tstate st;
+		double lowest;
+		if (!group_lean(S, &g[i], &shape))
+			continue;
+		int rec0 = shape_fit(S, &shape, &st, &lowest);
+		if (rec0 < 0)
+			continue;
+		/* the leanest layout fits and would be taken; a figure that
+		 * gives no number has its layouts sized */
+		if (!isnan(lowest))
+			S->found = true;
+		else
+			try_shape(S, &shape, &st, rec0);
+	}
+}
+
+/* A lower bound on the step of every layout of the group whose leanest
+ * shape is lean, none lighter on recompute than rec0: its floor (see
+ * shape_floor()), the TP traffic without latency (every shape moves at
+ * least seqs / (d c) sequences through each layer's all-reduces, m b / c
+ * of them), the least exposed DP time (the leanest shape has the least
+ * expert state; d c is the group's).  The terms come from different
+ * layouts, so BOUND_ROUNDING covers the sums' rounding. */
+static double group_floor(const struct tsearch *S, const struct tlayout *lean, int rec0)
+{
+	const struct tctx *x = S->x;
+	struct tlayout l;
+	double lb = shape_floor(S, lean, rec0, &l);
+	double dc = (double)lean->d * lean->c;
+	if (lean->t > 1) {
+		double bytes = x->seqs / dc * x->s * x->m->hidden * 2.0;
+		double layers = (double)x->m->layers / lean->p * lean->imb;
+		lb += layers * tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, lean->link_t, 0);
+	}
+	l.zero = 0;
+	double dp = dp_comm_s(x, &l);
+	double window = (S->compute_g[x->rec_hi] * l.imb + l.elem) * 2.0 / 3.0;
+	double hidden = dp * x->overlap < window ? dp * x->overlap : window;
+	return (lb + (dp - hidden)) * (1.0 - BOUND_ROUNDING);
+}
+
+/* MIN: each group's bound from its leanest shape - the lightest recompute
+ * that can fit it, no imbalance but its own, the least bubble (the most
+ * micro-batches, the most virtual stages); then the groups from the
+ * lowest bound while it can beat the fastest step so far.  A group whose
+ * leanest shape does not fit is left, its memory the least of the
+ * group's. */
+static void walk_min(struct tsearch *S, struct tgroup *g, int n)
+{
+	int live = 0;
+	for (int i = 0; i < n; i++) {
+		struct tlayout shape;
+		struct tstate st;
+		double lowest;
+		g[i].done = true;
+		if (!group_lean(S, &g[i], &shape))
+			continue;
+		int rec0 = shape_fit(S, &shape, &st, &lowest);
+		if (rec0 < 0)
+			continue;
+		g[i].lb = isnan(lowest) ? -INFINITY : group_floor(S, &shape, rec0);
+		g[i].done = false;
+		live++;
+	}
+	while (live > 0) {
+		int k = -1;
+		for (int i = 0; i < n; i++)
+			if (!g[i].done && (k < 0 || g[i].lb < g[k].lb))
+				k = i;
+		if (g[k].lb > cut(S))
+			break;
+		g[k].done = true;
+		live--;
+		try_group(S, &g[k]);
+	}
+}
+
+/* Fastest fitting layout on G GPUs (see above); false if none fits.
+ * *min_mem, the least memory any layout needs, is what the callers report
+ * when none fits; once a layout fits nobody reads it.  fit_only: whether
+ * any layout fits, *best untouched; a search that finds none sizes the
+ * leanest layout of every group either way, min_mem included. */
+static bool search(const struct tctx *x, int G, bool fit_only, struct tlayout *best, double *min_mem)
+{
+	struct tlayout cand[NCAND];
+	struct tgroup g[NGROUP];
+	struct tsearch S = { .x = x, .G = G, .pass = fit_only ? PASS_FIT : PASS_MIN, .min_mem = INFINITY,
+			     .cand = cand };
+	S.prune_ok = x->lat >= 0 && x->overlap <= 1;
+	for (int r = 0; r < RECOMPUTE_COUNT; r++)
+		S.compute_g[r] = compute_per_imb(x, G, r);
+	S.elem_g = elem_per_imb(x, G);
+	int n = groups(&S, g);
+	if (fit_only) {
+		walk_fit(&S, g, n);
+		*min_mem = S.min_mem;
+		return S.found;
+	}
+	walk_min(&S, g, n);
 	*min_mem = S.min_mem;
-	if (S.found)
-		*best = S.best;
-	return S.found;
+	if (!S.found)
+		return false;
+	if (S.overflow) {
+		S.pass = PASS_PICK;
+		for (int i = 0; i < n; i++)
+			try_group(&S, &g[i]);
+	} else {
+		for (int i = 0; i < S.ncand; i++)
+			if (S.cand[i].step <= S.smin * TIE && (!S.best.t || better(&S.cand[i], &S.best)))
+				S.best = S.cand[i];
+	}
+	*best = S.best;
+	return true;
 }
 
 /* search() is a pure function of the context and G, and the sizing below
  * asks for the same G more than once (the fit, the target time, the final
- * layout): remembered answers spare a quarter of the layouts walked. */
+ * layout): remembered answers spare a quarter of the layouts walked.  An
+ * answer to "does anything fit" (full = false) that found a layout does
+ * not say which is fastest. */
 #define TMEMO 8
 struct tmemo {
 	int n, next;
 	struct {
 		int G;
-		bool found;
+		bool found, full;
 		struct tlayout best;
 		double min_mem;
 	} e[TMEMO];
 };
 
-static bool search_memo(struct tmemo *mc, const struct tctx *x, int G, struct tlayout *best,
+static bool search_memo(struct tmemo *mc, const struct tctx *x, int G, bool full, struct tlayout *best,
 			double *min_mem)
 {
+	int k = -1;
 	for (int i = 0; i < mc->n; i++)
 		if (mc->e[i].G == G) {
-			if (mc->e[i].found)
-				*best = mc->e[i].best;
-			*min_mem = mc->e[i].min_mem;
-			return mc->e[i].found;
+			if (mc->e[i].full || !full || !mc->e[i].found) {
+				if (mc->e[i].found)
+					*best = mc->e[i].best;
+				*min_mem = mc->e[i].min_mem;
+				return mc->e[i].found;
+			}
+			k = i;	/* a layout fits; now the fastest */
 		}
 	struct tlayout b = { .t = 0 };
 	double mm;
-	bool found = search(x, G, &b, &mm);
-	int k = mc->next;
-	mc->next = (mc->next + 1) % TMEMO;
-	if (mc->n < TMEMO)
-		mc->n++;
+	bool found = search(x, G, !full, &b, &mm);
+	if (k < 0) {
+		k = mc->next;
+		mc->next = (mc->next + 1) % TMEMO;
+		if (mc->n < TMEMO)
+			mc->n++;
+	}
 	mc->e[k].G = G;
 	mc->e[k].found = found;
+	mc->e[k].full = full;
 	mc->e[k].best = b;
 	mc->e[k].min_mem = mm;
 	if (found)
@@ -716,7 +1174,7 @@ static int fewest_fitting(struct tmemo *memo, const struct tctx *x, int cap, str
 {
 	int lo = 0, hi = 1;
 	for (;;) {
-		if (search_memo(memo, x, hi * x->step, &z->best, &z->min_mem))
+		if (search_memo(memo, x, hi * x->step, false, &z->best, &z->min_mem))
 			break;
 		if (isinf(z->min_mem) || hi >= cap) {
 			z->batch_limited = isinf(z->min_mem);
@@ -729,7 +1187,7 @@ static int fewest_fitting(struct tmemo *memo, const struct tctx *x, int cap, str
 		int mid = lo + (hi - lo) / 2;
 		struct tlayout tmp;
 		double mm;
-		if (search_memo(memo, x, mid * x->step, &tmp, &mm))
+		if (search_memo(memo, x, mid * x->step, false, &tmp, &mm))
 			hi = mid;
 		else
 			lo = mid;
@@ -741,7 +1199,7 @@ static bool meets(struct tmemo *memo, const struct tctx *x, int k)
 {
 	struct tlayout tmp;
 	double mm;
-	return search_memo(memo, x, k * x->step, &tmp, &mm) &&
+	return search_memo(memo, x, k * x->step, true, &tmp, &mm) &&
 	       hours_for(x, k * x->step, &tmp) <= x->w->target_hours;
 }
 
@@ -756,7 +1214,7 @@ static int meet_target(struct tmemo *memo, const struct tctx *x, int hi, int cap
 		int next = k_hi * 2 > cap ? cap : k_hi * 2;
 		struct tlayout tmp;
 		double mm;
-		if (!search_memo(memo, x, next * x->step, &tmp, &mm))
+		if (!search_memo(memo, x, next * x->step, true, &tmp, &mm))
 			break;	/* global batch too small to spread further */
 		k_lo = k_hi;
 		k_hi = k_ok = next;
@@ -784,7 +1242,7 @@ static void size_train(const struct tctx *x, struct tsize *z)
 	z->fixed = w->accel == x->a && w->gpus > 0;
 	if (z->fixed) {
 		z->G = w->gpus;
-		z->fits = search_memo(&memo, x, z->G, &z->best, &z->min_mem);
+		z->fits = search_memo(&memo, x, z->G, true, &z->best, &z->min_mem);
 		return;
 	}
 	int cap = ENG_MAX_GPUS / x->step;
@@ -795,7 +1253,7 @@ static void size_train(const struct tctx *x, struct tsize *z)
 	if (z->fits && w->target_hours > 0)
 		z->G = meet_target(&memo, x, hi, cap, &z->target_missed) * x->step;
 	if (z->fits)
-		search_memo(&memo, x, z->G, &z->best, &z->min_mem);
+		search_memo(&memo, x, z->G, true, &z->best, &z->min_mem);
 }
 
 /* ---- bind: the result's figures from the layout ---- */
