@@ -161,6 +161,13 @@ static double stage_imbalance(const struct catalog_model *m, int p)
 	return ceil(even) / even;
 }
 
+/* Virtual stages: v chunks of the fullest stage's lps layers per GPU, when
+ * there is a pipeline to interleave. */
+static bool v_ok(int p, int lps, int v)
+{
+	return v <= lps && lps % v == 0 && (v == 1 || p > 1);
+}
+
 static bool tctx_init(const struct catalog *c, const struct workload *w,
 		      const struct catalog_accel *a, struct tctx *x)
 {
@@ -523,12 +530,6 @@ static void step_finish(const struct tctx *x, struct tlayout *l)
 	l->step = work + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm + l->dp_exposed;
 }
 
-/* Virtual stages: v chunks of the fullest stage's lps layers per GPU, when
- * there is a pipeline to interleave. */
-static bool v_ok(int p, int lps, int v)
-{
-	return v <= lps && lps % v == 0 && (v == 1 || p > 1);
-}
 
 static int v_most(int p, int lps)
 {
@@ -823,7 +824,8 @@ static int ep_most(const struct tctx *x, int dc)
 
 /* A (t, p) group: the shapes with these tensor and pipeline degrees. */
 struct tgroup {
-	int t, p, c_hi;			/* c_hi: the most context parallelism */
+	int t, p;
+	int c_hi;			/* the most context parallelism; -1 not yet known, 0 none */
 	double link_t;
 	double lb;			/* MIN: no layout of the group is faster */
 	bool done;
@@ -864,10 +866,14 @@ static int cp_most(const struct tsearch *S, const struct tgroup *g)
  * divides the activations and keeps the model state, sharded over d x c),
  * the smallest micro-batch, the most expert parallelism.  False when the
  * group has no shape. */
-static bool group_lean(const struct tsearch *S, const struct tgroup *g, struct tlayout *shape)
+static bool group_lean(const struct tsearch *S, struct tgroup *g, struct tlayout *shape)
 {
 	const struct tctx *x = S->x;
+	if (g->c_hi < 0)
+		g->c_hi = cp_most(S, g);
 	int c = g->c_hi;
+	if (!c)
+		return false;
 	int d = S->G / (g->t * c * g->p);
 	int b = deg_first(x->w->micro_batch);
 	int e = ep_most(x, d * c);
@@ -887,22 +893,23 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 {
 	const struct tctx *x = S->x;
 	const struct workload *w = x->w;
-	for (int c = g->c_hi; c >= 1; c = w->cp > 0 ? 0 : c / 2) {
+	for (int c = g->c_hi < 0 ? cp_most(S, g) : g->c_hi; c >= 1; c = w->cp > 0 ? 0 : c / 2) {
 		if (!cp_ok(x, c) || !tcp_ok(x, S->G, g->t, c, g->p))
 			continue;
 		int d = S->G / (g->t * c * g->p);
 		bool first = true, stop_c = false;
 		for (int b = deg_first(w->micro_batch); b && mb_ok(x, d, b); b = deg_next(w->micro_batch, b)) {
 			bool stop_b = false;
-			for (int e = ep_most(x, d * c); e >= 1 && !stop_b; e--) {
-				if (!ep_ok(x, d * c, e))
+			int e_hi = ep_most(x, d * c);
+			for (int e = e_hi; e >= 1 && !stop_b; e--) {
+				if (e < e_hi && !ep_ok(x, d * c, e))
 					continue;
 				struct tlayout shape, l;
 				struct tstate st;
 				double lowest;
 				shape_init(S, g, c, b, e, &shape);
 				int rec0 = shape_fit(S, &shape, &st, &lowest);
-				bool leanest = e == ep_most(x, d * c);
+				bool leanest = e == e_hi;
 				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &shape, rec0, &l) > cut(S))) {
 					stop_b = leanest;
 					continue;
@@ -919,7 +926,7 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 	}
 }
 
-/* The (t, p) groups on G GPUs that hold a shape, in the order t, p;
+/* The (t, p) groups on G GPUs that may hold a shape, in the order t, p;
  * NGROUP bounds them (t a power of two up to G, p up to PP_MAX, or
  * forced). */
 #define NGROUP (32 * PP_MAX)
@@ -936,10 +943,7 @@ static int groups(const struct tsearch *S, struct tgroup *g)
 		for (int p = p_lo; p <= p_hi && (long)t * p <= S->G && n < NGROUP; p++) {
 			if (S->G % (t * p))
 				continue;	/* no c makes t c p divide G */
-			g[n] = (struct tgroup){ .t = t, .p = p, .link_t = link_t };
-			g[n].c_hi = cp_most(S, &g[n]);
-			if (g[n].c_hi)
-				n++;
+			g[n++] = (struct tgroup){ .t = t, .p = p, .c_hi = -1, .link_t = link_t };
 		}
 	}
 	return n;
@@ -948,21 +952,26 @@ static int groups(const struct tsearch *S, struct tgroup *g)
 /* FIT: whether the leanest shape of some group fits. */
 static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
 {
-	for (int i = 0; i < n && !S->found; i++) {
+	const struct tctx *x = S->x;
+	/* the most parallel groups first: the likeliest to fit */
+	for (int i = n - 1; i >= 0 && !S->found; i--) {
 		struct tlayout shape;
 		struct tstate st;
-		double lowest;
 		if (!group_lean(S, &g[i], &shape))
 			continue;
-		int rec0 = shape_fit(S, &shape, &st, &lowest);
-		if (rec0 < 0)
+		shape_state(x, &shape, &st);
+		double lowest = lean_mem(x, &shape, x->rec_hi, &st);
+		if (lowest > x->usable) {
+			if (lowest < S->min_mem)
+				S->min_mem = lowest;
 			continue;
+		}
 		/* the leanest layout fits and would be taken; a figure that
 		 * gives no number has its layouts sized */
 		if (!isnan(lowest))
 			S->found = true;
 		else
-			try_shape(S, &shape, &st, rec0);
+			try_shape(S, &shape, &st, lightest_fit(x, &shape, &st, &lowest));
 	}
 }
 
