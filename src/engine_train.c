@@ -334,10 +334,14 @@ static double elem_per_imb(const struct tctx *x, int G)
 
 /* 1F1B bubble (p-1)/(m+p-1) of the pipeline's time, i.e. (p-1)/m of the
  * work; interleaving v chunks per GPU divides it by v. */
+static double bubble_of(double work, int p, long m, int v)
+{
+	return p > 1 ? work * (p - 1) / ((double)m * v) : 0;
+}
+
 static double bubble_s(const struct tlayout *l)
 {
-	double work = l->compute + l->elem;
-	return l->p > 1 ? work * (l->p - 1) / ((double)l->m * l->v) : 0;
+	return bubble_of(l->compute + l->elem, l->p, l->m, l->v);
 }
 
 /* Layers of the fullest stage times micro-batches: how often each
@@ -646,7 +650,17 @@ static void try_layouts(struct tsearch *S, const struct tlayout *shape, int lps,
  * step_parts()'s sum), and of every shape with a bigger micro-batch, less
  * context or less expert parallelism (no lighter recompute fits those,
  * and their bubble is no smaller). */
-static double shape_floor(const struct tsearch *S, const struct tlayout *shape, int rec0, struct tlayout *l)
+static double shape_floor(const struct tsearch *S, const struct tlayout *shape, int rec0)
+{
+	int lps = (S->x->m->layers + shape->p - 1) / shape->p;
+	double compute = S->compute_g[rec0] * shape->imb;
+	double elem = S->elem_g * shape->imb;
+	return compute + elem + bubble_of(compute + elem, shape->p, shape->m, v_most(shape->p, lps));
+}
+
+/* The layout shape_floor() sums: the shape at rec0 with the most virtual
+ * stages, its work and bubble filled in. */
+static void floor_layout(const struct tsearch *S, const struct tlayout *shape, int rec0, struct tlayout *l)
 {
 	int lps = (S->x->m->layers + shape->p - 1) / shape->p;
 	*l = *shape;
@@ -655,7 +669,6 @@ static double shape_floor(const struct tsearch *S, const struct tlayout *shape, 
 	l->compute = S->compute_g[rec0] * l->imb;
 	l->elem = S->elem_g * l->imb;
 	l->bubble = bubble_s(l);
-	return l->compute + l->elem + l->bubble;
 }
 
 /* Whether no layout of the shape, none lighter on recompute than rec0,
@@ -668,7 +681,8 @@ static bool shape_slow(const struct tsearch *S, const struct tlayout *shape, int
 	if (!(limit < INFINITY))
 		return false;
 	struct tlayout l;
-	if (shape_floor(S, shape, rec0, &l) > limit)
+	floor_layout(S, shape, rec0, &l);
+	if (l.compute + l.elem + l.bubble > limit)
 		return true;
 	shape_terms(S, shape, rec0, &k[rec0]);
 	l.v = 1;
@@ -904,13 +918,13 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 			for (int e = e_hi; e >= 1 && !stop_b; e--) {
 				if (e < e_hi && !ep_ok(x, d * c, e))
 					continue;
-				struct tlayout shape, l;
+				struct tlayout shape;
 				struct tstate st;
 				double lowest;
 				shape_init(S, g, c, b, e, &shape);
 				int rec0 = shape_fit(S, &shape, &st, &lowest);
 				bool leanest = e == e_hi;
-				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &shape, rec0, &l) > cut(S))) {
+				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &shape, rec0) > cut(S))) {
 					stop_b = leanest;
 					continue;
 				}
@@ -986,7 +1000,8 @@ static double group_floor(const struct tsearch *S, const struct tlayout *lean, i
 {
 	const struct tctx *x = S->x;
 	struct tlayout l;
-	double lb = shape_floor(S, lean, rec0, &l);
+	floor_layout(S, lean, rec0, &l);
+	double lb = l.compute + l.elem + l.bubble;
 	double dc = (double)lean->d * lean->c;
 	if (lean->t > 1) {
 		double bytes = x->seqs / dc * x->s * x->m->hidden * 2.0;
