@@ -596,7 +596,7 @@ static void consider(struct tsearch *S, const struct tlayout *l)
  * ZeRO stage is state[] and whose v-independent terms are k[] (by
  * recompute, filled as needed). */
 static void try_layouts(struct tsearch *S, const struct tlayout *shape, int lps, int rec0, int zmax,
-			const double *state, double reserve, struct tterms *k)
+			const double *state, double reserve, struct tterms *k, double dp_lb)
 {
 	const struct tctx *x = S->x;
 	for (int v = 1; v <= V_MAX; v++) {
@@ -610,8 +610,11 @@ static void try_layouts(struct tsearch *S, const struct tlayout *shape, int lps,
 			l.rec = rec;
 			if (!k[rec].set)
 				shape_terms(S, shape, rec, &k[rec]);
-			/* heavier recompute is no faster: nothing after this can win */
-			if (step_parts(x, &k[rec], &l) > cut(S))
+			/* heavier recompute is no faster: nothing after this can
+			 * win; every ZeRO stage adds at least dp_lb (see
+			 * shape_slow()) */
+			double parts = step_parts(x, &k[rec], &l);
+			if (parts > cut(S) || (parts + dp_lb) * (1.0 - BOUND_ROUNDING) > cut(S))
 				break;
 			double act = activation_gpu(x, &l);
 			bool have012 = false;
@@ -674,10 +677,12 @@ static void floor_layout(const struct tsearch *S, const struct tlayout *shape, i
 /* Whether no layout of the shape, none lighter on recompute than rec0,
  * can beat cut(S) once its communication is added to the floor, then the
  * least exposed DP time. */
-static bool shape_slow(const struct tsearch *S, const struct tlayout *shape, int rec0, struct tterms *k)
+static bool shape_slow(const struct tsearch *S, const struct tlayout *shape, int rec0, struct tterms *k,
+		       double *dp_lb)
 {
 	const struct tctx *x = S->x;
 	double limit = cut(S);
+	*dp_lb = 0;
 	if (!(limit < INFINITY))
 		return false;
 	struct tlayout l;
@@ -693,7 +698,8 @@ static bool shape_slow(const struct tsearch *S, const struct tlayout *shape, int
 	double dp = dp_comm_s(x, &l);
 	double window = (S->compute_g[x->rec_hi] * l.imb + l.elem) * 2.0 / 3.0;
 	double hidden = dp * x->overlap < window ? dp * x->overlap : window;
-	return (lb + (dp - hidden)) * (1.0 - BOUND_ROUNDING) > limit;
+	*dp_lb = dp - hidden;
+	return (lb + *dp_lb) * (1.0 - BOUND_ROUNDING) > limit;
 }
 
 /* A shape's model state by ZeRO stage (state[zlean..zmax]) and runtime
@@ -754,14 +760,15 @@ static void try_shape(struct tsearch *S, struct tlayout *shape, struct tstate *s
 	struct tterms k[RECOMPUTE_COUNT];
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
 		k[r].set = false;
-	if (S->pass != PASS_FIT && shape_slow(S, shape, rec0, k))
+	double dp_lb = 0;
+	if (S->pass != PASS_FIT && shape_slow(S, shape, rec0, k, &dp_lb))
 		return;
 	for (int z = 0; z < st->zlean; z++) {
 		shape->zero = z;
 		st->state[z] = state_bytes(x, shape);
 	}
 	int lps = (x->m->layers + shape->p - 1) / shape->p;
-	try_layouts(S, shape, lps, rec0, st->zmax, st->state, st->reserve, k);
+	try_layouts(S, shape, lps, rec0, st->zmax, st->state, st->reserve, k, dp_lb);
 }
 
 /* A shape's memory: its state, and the lightest recompute that can fit
