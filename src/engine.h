@@ -130,6 +130,7 @@ struct engine_field_limit {
 	double min, max;
 	bool integer;
 	bool zero_none;
+	const char *zero_word;		/* what 0 means when zero_none: "none" unless set */
 };
 
 struct engine_choice {

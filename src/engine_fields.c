@@ -71,10 +71,11 @@ static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, o
 #define PRE ENGINE_CLASS(WL_PRETRAIN)
 #define FT ENGINE_CLASS(WL_FINETUNE)
 #define ALL ENGINE_CLASSES_ALL
-#define WHOLE(lo, hi) .lim = { lo, hi, true, false }
-#define NUMBER(lo, hi) .lim = { lo, hi, false, false }
-#define OR_NONE(lo, hi) .lim = { lo, hi, false, true }
-#define LAYOUT(hi) .lim = { 1, hi, true, true }, NUM_PLAIN
+#define WHOLE(lo, hi) .lim = { lo, hi, true, false, NULL }
+#define NUMBER(lo, hi) .lim = { lo, hi, false, false, NULL }
+#define OR_NONE(lo, hi) .lim = { lo, hi, false, true, NULL }
+#define LAYOUT(hi) .lim = { 1, hi, true, true, "auto" }, NUM_PLAIN, \
+	.hint = "auto: the layout search chooses it; a number forces it (0 or auto: back to the search)"
 /* Class defaults: an inference chat service of 64 users with 1k-token
  * prompts (no speed targets until the user sets them: a target is a
  * requirement, never a silent default); pretraining on the Llama 2 recipe
@@ -296,7 +297,7 @@ void engine_field_put(struct workload *w, const struct engine_field *f, double v
 
 struct engine_field_limit engine_model_figure_limit(const struct catalog_model_figure *f)
 {
-	struct engine_field_limit l = { f->min, f->max, f->type != MFT_BILLIONS, !f->custom_required };
+	struct engine_field_limit l = { f->min, f->max, f->type != MFT_BILLIONS, !f->custom_required, NULL };
 	return l;
 }
 
@@ -314,7 +315,8 @@ void engine_workload_class_defaults(struct workload *w, enum workload_class cls)
  * as 1e+16; no bound has more than 15 significant digits. */
 char *engine_field_range(const struct engine_field_limit *l, char *buf, size_t n)
 {
-	snprintf(buf, n, "%.15g to %.15g%s", l->min, l->max, l->zero_none ? ", or 0 for none" : "");
+	snprintf(buf, n, "%.15g to %.15g%s%s", l->min, l->max, l->zero_none ? ", or 0 for " : "",
+		 l->zero_none ? (l->zero_word ? l->zero_word : "none") : "");
 	return buf;
 }
 
