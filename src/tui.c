@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "accuracy.h"
 #include "frontend.h"
 #include "tui.h"
 
@@ -69,6 +70,7 @@ bool tui_is_marked(const struct tui *t, const struct catalog_accel *a)
 void tui_recompute(struct tui *t)
 {
 	engine_run(t->cat, &t->sc.w, &t->rep);
+	accuracy_bands_apply_report(t->bands, &t->rep);
 	const struct engine_result *r = tui_chosen(t);
 	memset(&t->plan, 0, sizeof t->plan);
 	if (r)
@@ -662,6 +664,9 @@ int tui_main(int argc, char **argv)
 	if (t->cat->dir)
 		snprintf(t->catalog_dir, sizeof t->catalog_dir, "%s", t->cat->dir);
 	rc = EXIT_BADINPUT;
+	/* the error bands: a broken ledger is refused before the screen opens */
+	if (!(t->bands = frontend_load_bands(t->cat)))
+		goto out_catalog;
 	if (!choose_theme(t, &o))
 		goto out_catalog;
 	scenario_init(&t->sc, t->cat);
@@ -748,6 +753,7 @@ out_scenario:
 	prices_fini(&t->prices);
 	scenario_fini(&t->sc);
 out_catalog:
+	accuracy_bands_free(t->bands);
 	catalog_free(t->cat);
 	return rc;
 }

@@ -985,6 +985,45 @@ static double lim(const char *key, bool at_max)
 	return 0;
 }
 
+/* Every row of the field table is whole, so a missing entry is a failed
+ * test here, not a crash or a blank line in a front end: a flag has its
+ * argument and help, a scenario key its section, a number sane bounds and
+ * a way to be typed, a choice its words, each row a label for the wizard;
+ * flags and keys are unique. */
+START_TEST(field_table_rows_are_complete)
+{
+	for (int i = 0; i < EF_COUNT; i++) {
+		const struct engine_field *f = engine_field((enum engine_field_id)i);
+		ck_assert_msg(f && (f->key || f->flag), "row %d has neither key nor flag", i);
+		const char *name = f->key ? f->key : f->flag;
+		ck_assert_msg(f->label && *f->label, "%s: no label", name);
+		ck_assert_msg(f->classes && !(f->classes & ~ENGINE_CLASSES_ALL), "%s: classes", name);
+		if (f->flag)
+			ck_assert_msg(f->arg && f->help && *f->help, "%s: flag without argument or help", name);
+		if (f->key)
+			ck_assert_msg(f->section != NULL, "%s: key without a section", name);
+		if (f->type == EFT_ENUM)
+			ck_assert_msg(f->choice && f->choice->count > 0 && f->choice->name && f->choice->parse,
+				      "%s: a choice without its words", name);
+		if (f->type == EFT_INT || f->type == EFT_LONG || f->type == EFT_DOUBLE) {
+			ck_assert_msg(f->lim.min <= f->lim.max && f->lim.max > 0, "%s: bounds", name);
+			ck_assert_msg(f->type == EFT_DOUBLE || f->lim.integer, "%s: an int field takes fractions", name);
+			ck_assert_msg(f->syntax != NUM_TIME || f->unit, "%s: a time without its unit", name);
+		}
+		for (int j = 0; j < i; j++) {
+			const struct engine_field *g = engine_field((enum engine_field_id)j);
+			ck_assert_msg(!f->flag || !g->flag || strcmp(f->flag, g->flag), "--%s twice", f->flag);
+			ck_assert_msg(!f->key || !g->key || strcmp(f->key, g->key) || strcmp(f->section, g->section),
+				      "%s twice", f->key);
+		}
+		if (f->flag)
+			ck_assert_ptr_eq(engine_field_by_flag(f->flag), f);
+		if (f->key)
+			ck_assert_ptr_eq(engine_field_by_key(f->section, f->key), f);
+	}
+}
+END_TEST
+
 /*
  * A workload with every field the front ends accept at its maximum (or at
  * its minimum), custom model figures included, for each class and three
@@ -1283,6 +1322,7 @@ int main(void)
 {
 	load_catalog();
 	Suite *s = suite_create("engine");
+	ADD(s, field_table_rows_are_complete);
 	ADD(s, kv_llama2_70b_fp16);
 	ADD(s, kv_gqa_split_per_gpu);
 	ADD(s, kv_deepseek_v3_mla);
