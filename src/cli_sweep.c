@@ -23,7 +23,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
@@ -48,7 +47,7 @@
 
 /* ---- axes ---- */
 
-enum axis_id { AX_MODEL, AX_PRECISION, AX_CONCURRENCY, AX_INPUT, AX_OUTPUT, AX_SEQ, AX_GPUS, AX_COUNT };
+enum axis_id { AX_MODEL, AX_PRECISION, AX_CONCURRENCY, AX_INPUT, AX_OUTPUT, AX_SEQ, AX_GPUS, AX_BATCH, AX_COUNT };
 
 struct axis_def {
 	const char *flag;	/* as typed: "--models" */
@@ -73,6 +72,11 @@ static const struct axis_def axis_defs[AX_COUNT] = {
 	/* not "gpus": that is a result column (the GPUs sized) */
 	[AX_GPUS] = { "--gpus", "--gpus", "gpus_requested", true,
 		      "GPU count for --accelerator" },
+	/* not "batch_per_replica": that is the result (the batch the targets
+	 * and memory allow, at most this); with tokens_per_s_per_gpu and
+	 * tokens_per_s_per_user it traces the throughput-latency curve */
+	[AX_BATCH] = { "--batch", "--batch", "batch_requested", true,
+		       "inference: most sequences a replica runs at once on --accelerator" },
 };
 
 /* What one axis value sets in a workload. */
@@ -222,6 +226,7 @@ static bool take_value(const struct axis_ctx *k, const struct axis_def *d, const
 	case AX_OUTPUT: out->number = w.output_tokens; break;
 	case AX_SEQ: out->number = w.seq_len; break;
 	case AX_GPUS: out->number = w.gpus; break;
+	case AX_BATCH: out->number = w.batch; break;
 	default: break;
 	}
 	return true;
@@ -286,6 +291,7 @@ static void apply_value(enum axis_id id, const struct axis_value *v, struct work
 	case AX_OUTPUT: w->output_tokens = v->number; break;
 	case AX_SEQ: w->seq_len = v->number; break;
 	case AX_GPUS: w->gpus = (int)v->number; break;
+	case AX_BATCH: w->batch = v->number; break;
 	default: break;
 	}
 }
@@ -379,16 +385,8 @@ static bool split_axes(int argc, char **argv, char **rest, int *nrest, struct ax
 	return true;
 }
 
-/* ---- interruption ----
- * Ctrl-C stops the walk at the next scenario, so that -o removes its
- * temporary file and leaves the target as it was. */
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
+/* Interruption: any fatal signal removes -o's temporary file and leaves
+ * the target as it was (cleanup.h, through the atomic writer). */
 
 /* ---- progress ---- */
 
@@ -480,7 +478,7 @@ static int run(struct sweep *s, FILE *out)
 	write_header(s, &row);
 	bool ok = out_csv_flush(&row);
 
-	for (unsigned long long p = 0; ok && p < s->n_scenarios && !stop_signal; p++) {
+	for (unsigned long long p = 0; ok && p < s->n_scenarios; p++) {
 		struct workload w = s->base;
 		for (int a = 0; a < AX_COUNT; a++)
 			if (s->ax[a].spec) {
@@ -530,8 +528,6 @@ static int run(struct sweep *s, FILE *out)
 	}
 	progress_end(&prog);
 	s->rows = rows;
-	if (stop_signal)
-		ok = false;
 	if (ok && s->stats) {
 		double t = now_s() - t0;
 		unsigned long long evals = s->n_scenarios * rep.n;
@@ -620,26 +616,17 @@ static bool flag_and_axis(char **rest, int nrest, const struct sweep *s)
 }
 
 /* Runs the sweep into standard output or, whole or not at all, into out;
- * SIGINT and SIGTERM stop it between rows (exit 128 + the signal). */
+ * a fatal signal ends it through cleanup.c's handler (exit 128 + the
+ * signal, the temporary file removed). */
 static int write_sweep(struct sweep *s, const char *out)
 {
 	int rc;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
 	if (!out || !strcmp(out, "-")) {
 		static char obuf[1 << 16];
 		setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
 		__fsetlocking(stdout, FSETLOCKING_BYCALLER);
 		rc = run(s, stdout);
-		if (stop_signal) {
-			fflush(stdout);
-			rc = 128 + (int)stop_signal;
-		} else if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
+		if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
 			fprintf(stderr, PROG ": cannot write to standard output: %s\n", strerror(errno ? errno : EIO));
 			rc = EXIT_BADINPUT;
 		}
@@ -647,10 +634,7 @@ static int write_sweep(struct sweep *s, const char *out)
 		char err[PATH_MAX + 128];
 		err[0] = '\0';
 		rc = atomic_write(out, write_file, s, err, sizeof err) ? EXIT_OK : EXIT_BADINPUT;
-		if (stop_signal) {
-			fprintf(stderr, PROG ": sweep interrupted; '%s' is left as it was\n", out);
-			rc = 128 + (int)stop_signal;
-		} else if (rc != EXIT_OK) {
+		if (rc != EXIT_OK) {
 			fprintf(stderr, PROG ": %s\n", err[0] ? err : "cannot write the sweep");
 		} else {
 			printf("%s: %llu scenario%s x %zu accelerators, %llu rows\n", out, s->n_scenarios,
@@ -710,6 +694,10 @@ int cli_sweep_main(int argc, char **argv)
 		goto out;
 	if (s.ax[AX_GPUS].spec && !sc.w.accel) {
 		fprintf(stderr, PROG ": --gpus needs --accelerator: which accelerator should have that many?\n");
+		goto out;
+	}
+	if (s.ax[AX_BATCH].spec && !sc.w.accel) {
+		fprintf(stderr, PROG ": --batch needs --accelerator: which accelerator's replicas should run it?\n");
 		goto out;
 	}
 	s.base = sc.w;

@@ -349,12 +349,7 @@ static int pass(int argc, char **argv, struct ctx *k, bool only_workload)
  * stores KV in fp4, so it gets fp8. */
 static void kv_follows(struct workload *w)
 {
-	switch (w->precision) {
-	case PREC_INT4: w->kv_precision = PREC_FP16; break;
-	case PREC_FP4:
-	case PREC_MXFP4: w->kv_precision = PREC_FP8; break;
-	default: w->kv_precision = w->precision; break;
-	}
+	w->kv_precision = engine_kv_precision_for(w->precision);
 }
 
 int cli_workload_apply(const struct catalog *c, struct workload *w, struct cli_extra *x,

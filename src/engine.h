@@ -51,9 +51,14 @@ struct workload {
 	long input_tokens, output_tokens;
 	long concurrency;		/* concurrent sequences */
 	bool concurrency_max;		/* as many as memory holds */
-	double tokens_per_s_per_user;	/* target decode speed per user */
-	double ttft_ms;			/* target time to first token */
+	double tokens_per_s_per_user;	/* target decode speed per user: 1000 / p99
+					 * time per output token */
+	double ttft_ms;			/* target time to first token, p99 */
 	double target_tokens_per_s;	/* target total output tokens/s */
+	double arrival_rate;		/* requests/s arriving (Poisson, MLPerf
+					 * Server); 0 = none given */
+	double prefix_cache_hit;	/* share of prompt tokens whose KV the
+					 * prefix cache already holds, 0..0.99 */
 
 	/* pretraining and fine-tuning */
 	double tokens;			/* training or dataset tokens */
@@ -63,9 +68,11 @@ struct workload {
 	double global_batch_tokens;
 	enum recompute recompute;
 	enum ft_method method;
-	/* Parts of the training layout the user forces; 0 = the search
-	 * chooses: tensor, pipeline, context (ring attention) and expert
-	 * parallel degrees, and sequences per micro-batch. */
+	/* Parts of the layout the user forces; 0 = the search chooses:
+	 * tensor, pipeline, context (ring attention) and expert parallel
+	 * degrees, and sequences per micro-batch.  Training forces them on
+	 * every candidate; inference forces tp, pp and ep on the chosen
+	 * accelerator only (a serving layout to reproduce). */
 	int tp, pp, cp, ep, micro_batch;
 	int lora_rank;
 
@@ -79,6 +86,10 @@ struct workload {
 	/* node overrides for the chosen accelerator */
 	const struct catalog_accel *accel;	/* NULL = none chosen */
 	int gpus;			/* -1 = engine sizes */
+	/* inference, the chosen accelerator: batch caps the sequences a
+	 * replica runs at once, as a serving engine's max_batch_size does;
+	 * 0 = the engine chooses. */
+	long batch;
 	int spare_nodes;		/* -1 = catalog default */
 };
 
@@ -87,6 +98,9 @@ void engine_workload_init(struct workload *w, const struct catalog *c);
 /* Sets the class and that class's fields to their defaults (the wizard
  * calls it when the user changes the class; the CLI on --workload). */
 void engine_workload_class_defaults(struct workload *w, enum workload_class cls);
+/* The KV-cache precision that goes with a weight precision when none is
+ * given (the flags, scenario files and published setups all use it). */
+enum precision engine_kv_precision_for(enum precision weights);
 /* Checks ranges a caller cannot express in types; writes why on failure. */
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 
@@ -104,12 +118,12 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 enum engine_field_id {
 	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
-	EF_TARGET_TOKENS_PER_S,
+	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
-	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES,
+	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH,
 	EF_COUNT
 };
 
@@ -241,6 +255,11 @@ struct engine_result {
 
 	/* inference; NAN where it does not apply */
 	double output_tokens_per_s, tokens_per_s_per_user, ttft_ms, step_ms;
+	/* at the load served: first-token time (queue, step in progress and
+	 * the prompt's own chunks) at p50 and p99, and the p99 time per
+	 * output token; ttft_ms is one request's prefill alone */
+	double ttft_p50_ms, ttft_p99_ms, tpot_p99_ms;
+	double arrival_rate;		/* requests/s served at that load */
 	/* training; NAN where it does not apply */
 	double train_hours, gpu_hours, scaling_efficiency, step_s, mfu;
 	double samples_per_s;		/* training sequences per second */

@@ -76,6 +76,7 @@ static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, o
 #define OR_NONE(lo, hi) .lim = { lo, hi, false, true, NULL }
 #define LAYOUT(hi) .lim = { 1, hi, true, true, "auto" }, NUM_PLAIN, \
 	.hint = "auto: the layout search chooses it; a number forces it (0 or auto: back to the search)"
+#define WHOLE_OR_NONE(lo, hi) .lim = { lo, hi, true, true, NULL }
 /* Class defaults: an inference chat service of 64 users with 1k-token
  * prompts (no speed targets until the user sets them: a target is a
  * requirement, never a silent default); pretraining on the Llama 2 recipe
@@ -120,12 +121,13 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_TOKENS_PER_S_PER_USER] = { "tokens_per_s_per_user", "workload", "tokens-per-s-per-user", "X",
 		"inference: decode speed each user needs", EFT_DOUBLE, W(tokens_per_s_per_user), INF,
 		OR_NONE(0.1, 1e5), NUM_PLAIN, .unit = "tok/s", .label = "Speed per user",
-		.hint = "target decode speed each user sees; none = no target", .step = 5, .start = 20,
+		.hint = "decode speed each user sees at p99 (1000 / TPOT ms); none = no target", .step = 5,
+		.start = 20,
 		DEF_INF(0) },
 	/* 1 ms to ~2.8 hours */
 	[EF_TTFT_MS] = { "ttft_ms", "workload", "ttft-ms", "X", "inference: target time to first token",
 		EFT_DOUBLE, W(ttft_ms), INF, OR_NONE(1, 1e7), NUM_TIME, .unit = "ms",
-		.label = "Time to first token", .hint = "target TTFT without queueing; none = no target",
+		.label = "Time to first token", .hint = "p99 time to first token at the load served; none = no target",
 		.start = 1000, DEF_INF(0) },
 	/* a billion output tokens/s: ~1000x a large public API */
 	[EF_TARGET_TOKENS_PER_S] = { "target_tokens_per_s", "workload", "target-tokens-per-s", "X",
@@ -133,6 +135,20 @@ static const struct engine_field fields[EF_COUNT] = {
 		OR_NONE(1, 1e9), NUM_COUNT, .unit = "tok/s", .label = "Total throughput",
 		.hint = "target output tokens/s for the whole service; none = no target", .start = 1000,
 		DEF_INF(0) },
+	/* a million requests/s: ~1000x a large public API */
+	[EF_ARRIVAL_RATE] = { "arrival_rate", "workload", "arrival-rate", "R",
+		"inference: requests/s arriving (Poisson); sizes for that load", EFT_DOUBLE,
+		W(arrival_rate), INF, OR_NONE(0.001, 1e6), NUM_PLAIN, .unit = "req/s",
+		.label = "Arrival rate",
+		.hint = "requests/s arriving at random (Poisson); none = size for the users", .start = 10,
+		DEF_INF(0) },
+
+	/* a share: at most 0.99, a prompt always has a token to compute */
+	[EF_PREFIX_CACHE_HIT] = { "prefix_cache_hit", "workload", "prefix-cache-hit", "X",
+		"inference: share of prompt tokens the prefix cache holds (0.01 to 0.99)", EFT_DOUBLE,
+		W(prefix_cache_hit), INF, OR_NONE(0.01, 0.99), NUM_PLAIN, .label = "Prefix-cache hits",
+		.hint = "share of each prompt already in the KV cache (shared system prompt, multi-turn)",
+		.step = 0.1, .start = 0.5, DEF_INF(0) },
 
 	/* training: 1e16 tokens is ~250x the largest run published */
 	[EF_TOKENS] = { "tokens", "workload", "tokens", "N",
@@ -172,20 +188,25 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_LORA_RANK] = { "lora_rank", "workload", "lora-rank", "N", "fine-tuning: LoRA rank", EFT_INT,
 		W(lora_rank), FT, .lora_only = true, WHOLE(1, 65536), NUM_PLAIN, .label = "LoRA rank",
 		DEF_FT(16) },
-	/* Forced parts of the training layout; 0 = the search chooses.  The
-	 * largest degrees published runs use (TP 8-64, PP 16-32, CP 16, EP
-	 * 256) with room to spare. */
-	[EF_TP] = { "tp", "workload", "tp", "N", "training: force tensor parallel N (default: searched)",
-		EFT_INT, W(tp), PRE | FT, LAYOUT(1024), .unit = "GPUs", .omit_zero = true, .label = "Tensor parallel",
-		DEF_TRAIN(0, 0) },
-	[EF_PP] = { "pp", "workload", "pp", "N", "training: force N pipeline stages", EFT_INT, W(pp),
-		PRE | FT, LAYOUT(1024), .unit = "stages", .omit_zero = true, .label = "Pipeline stages", DEF_TRAIN(0, 0) },
+	/* Forced parts of the layout; 0 (auto) = the search chooses.  Training
+	 * forces them on every candidate (engine_train.c), inference on
+	 * --accelerator only (engine_infer.c: a serving layout to reproduce, TP
+	 * inside the largest link domain, PP across nodes).  The largest degrees
+	 * published training runs use (TP 8-64, PP 16-32, CP 16, EP 256) with
+	 * room to spare.  A new class of any kind starts back at auto. */
+	[EF_TP] = { "tp", "workload", "tp", "N",
+		"force tensor parallel N (inference: on --accelerator; default: searched)", EFT_INT, W(tp), ALL,
+		LAYOUT(1024), .unit = "GPUs", .omit_zero = true, .label = "Tensor parallel", .def_classes = ALL },
+	[EF_PP] = { "pp", "workload", "pp", "N",
+		"force N pipeline stages (inference: on --accelerator; default: searched)", EFT_INT, W(pp), ALL,
+		LAYOUT(1024), .unit = "stages", .omit_zero = true, .label = "Pipeline stages", .def_classes = ALL },
 	[EF_CP] = { "cp", "workload", "cp", "N", "training: force context parallel N (ring attention)",
 		EFT_INT, W(cp), PRE | FT, LAYOUT(1024), .unit = "GPUs", .omit_zero = true, .label = "Context parallel",
 		DEF_TRAIN(0, 0) },
-	[EF_EP] = { "ep", "workload", "ep", "N", "training: force expert parallel N (MoE)", EFT_INT,
-		W(ep), PRE | FT, LAYOUT(4096), .unit = "GPUs", .omit_zero = true, .label = "Expert parallel",
-		DEF_TRAIN(0, 0) },
+	[EF_EP] = { "ep", "workload", "ep", "N",
+		"force expert parallel N (MoE; inference: on --accelerator, 1 or the TP degree; default: searched)",
+		EFT_INT, W(ep), ALL, LAYOUT(4096), .unit = "GPUs", .omit_zero = true, .label = "Expert parallel",
+		.def_classes = ALL },
 	[EF_MICRO_BATCH] = { "micro_batch", "workload", "micro-batch", "N",
 		"training: force N sequences per micro-batch", EFT_INT, W(micro_batch), PRE | FT,
 		LAYOUT(65536), .unit = "sequences", .omit_zero = true, .label = "Micro-batch", DEF_TRAIN(0, 0) },
@@ -219,6 +240,11 @@ static const struct engine_field fields[EF_COUNT] = {
 		"spare nodes for uptime (default: the catalog's)", EFT_INT, W(spare_nodes), ALL,
 		WHOLE(0, 1000), NUM_PLAIN, .word = "default", .label = "Spare nodes",
 		.step = 1, .hint = "nodes added for uptime; 'auto' = the catalog default" },
+	/* a batch far beyond any serving engine's max_batch_size; 0 = the
+	 * engine chooses */
+	[EF_BATCH] = { "batch", "node", "batch", "N",
+		"inference: most sequences a replica runs at once (max_batch_size)", EFT_LONG, W(batch), INF,
+		WHOLE_OR_NONE(1, 1e7), NUM_COUNT, .unit = "sequences", .label = "Batch per replica" },
 };
 
 _Static_assert(sizeof(enum workload_class) == sizeof(int) && sizeof(enum precision) == sizeof(int),

@@ -37,6 +37,10 @@ struct eng_precision {
 void eng_precision_resolve(const struct workload *w, const struct catalog_accel *a,
 			   struct eng_precision *out);
 
+/* engine_power.c: the share of its own peak clock a board sustains under
+ * its power limit, against the best-powered part of its family (1 = all). */
+double eng_power_clock(const struct catalog *c, const struct catalog_accel *a);
+
 /* engine_workload.c: model arithmetic shared by inference and training. */
 double eng_params_active(const struct catalog_model *m);
 /* Total parameters counted from the model's shapes (embedding and output

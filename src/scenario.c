@@ -442,6 +442,10 @@ static bool load_workload(struct loader *l, const struct ynode *map)
 		if (!apply_field(l, f, v))
 			return false;
 	}
+	/* As on the command line: the KV cache follows the precision unless
+	 * the file gives its own (a published setup rarely does). */
+	if (ytree_get(map, "precision") && !ytree_get(map, "kv_precision"))
+		l->s->w.kv_precision = engine_kv_precision_for(l->s->w.precision);
 	return true;
 }
 
