@@ -102,6 +102,7 @@ struct catalog_accel {
 	struct sourced eff_mem_bw;	/* share of memory bandwidth achieved */
 	struct sourced eff_link;	/* share of link bandwidth achieved */
 	struct sourced eff_training;	/* MFU in training; value 0 = default */
+	struct sourced eff_training_fp8;	/* same at FP8; value 0 = eff_training */
 	struct sourced eff_compute_fp4;	/* share of dense peak at fp4; value 0 =
 					 * eff_compute applies */
 	/* Private to catalog.c: the most board power per dense 16-bit TFLOPS
@@ -306,6 +307,9 @@ double catalog_model_figure_get(const struct catalog_model *m, const struct cata
 	X(adapter_bytes_per_param,     "bytes",   "state per LoRA adapter parameter") \
 	X(lora_targets,                "count",   "projection matrices per layer a LoRA adapter wraps") \
 	X(micro_batch,                 "seqs",    "training micro-batch per GPU") \
+	X(interruptions_per_1k_gpus,   "per day", "job interruptions a day per 1,000 GPUs training") \
+	X(checkpoint_gb_s,             "GB/s",    "checkpoint write bandwidth per node") \
+	X(restart_minutes,             "min",     "time to restart a job after an interruption") \
 	X(binding_link_efficiency,     "ratio",   "scaling efficiency under which the interconnect binds") \
 	X(tight_fraction,              "ratio",   "bar share above which a resource is shown tight") \
 	X(electricity_usd_per_kwh,     "USD/kWh", "electricity price") \

@@ -127,6 +127,7 @@ static const struct catalog_field accel_fields[] = {
 	SOURCED("efficiency.link", A, eff_link, 0, 0.01, 1),
 	SOURCED("efficiency.training", A, eff_training, OPTGROUP, 0.01, 1),
 	SOURCED("efficiency.compute_fp4", A, eff_compute_fp4, OPTGROUP, 0.01, 1),
+	SOURCED("efficiency.training_fp8", A, eff_training_fp8, OPTGROUP, 0.01, 1),
 	PRICE(A, 1e7),
 	SOURCES(A),
 };
@@ -517,6 +518,8 @@ static void default_range(const char *key, double *lo, double *hi, unsigned *fla
 		{ "USD", 0, 1e9, 0, false },
 		{ "nodes", 0, 10000, 0, true },
 		{ "GPUs", 1, 100000, 0, true },
+		{ "per day", 0, 1000, 0, false },
+		{ "min", 0, 10000, 0, false },
 	};
 	/* Ratios that are not shares of something. */
 	static const struct {

@@ -380,6 +380,8 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 	else
 		field(GROUP(accel, eff_training.value), "- (defaults.training_mfu %s applies)",
 		      fig(c->defaults.training_mfu.value, v, sizeof v));
+	if (a->eff_training_fp8.value > 0)
+		show_sourced(GROUP(accel, eff_training_fp8.value), &a->eff_training_fp8);
 	show_price(GROUP(accel, price.usd), &a->price);
 	const struct catalog_platform *ps[64];
 	size_t np = catalog_platforms_for(c, a, ps, 64);

@@ -26,6 +26,9 @@
 	X(pp,                    INT,  0, r->pp) \
 	X(dp,                    INT,  0, r->dp) \
 	X(ep,                    INT,  0, r->ep) \
+	X(cp,                    NUMI, 0, train ? (double)r->cp : NAN) \
+	X(micro_batch,           NUMI, 0, train ? (double)r->micro_batch : NAN) \
+	X(recompute,             STR,  0, train ? recompute_name(r->recompute_used) : NULL) \
 	X(partition,             TEXT, 0, r->partition ? r->partition->profile : NULL) \
 	X(partitions_per_gpu,    NUMI, 0, r->partition ? (double)r->partitions_per_gpu : NAN) \
 	X(zero_stage,            NUMI, 0, train ? (double)r->zero_stage : NAN) \
@@ -47,7 +50,8 @@
 	X(output_tokens_per_s,   NUM,  0, r->output_tokens_per_s) \
 	X(output_tokens_per_s_low, NUM, 0, band_low(r, BAND_OUTPUT_TOKENS_PER_S)) \
 	X(output_tokens_per_s_high, NUM, 0, band_high(r, BAND_OUTPUT_TOKENS_PER_S)) \
-	X(tokens_per_s_per_gpu,  NUM,  0, train ? NAN : r->tokens_per_s_per_gpu) \
+	/* serving output tokens, or training tokens, per second per GPU */ \
+	X(tokens_per_s_per_gpu,  NUM,  train ? 1 : 0, r->tokens_per_s_per_gpu) \
 	X(tokens_per_s_per_user, NUM,  1, r->tokens_per_s_per_user) \
 	X(tokens_per_s_per_user_low, NUM, 1, band_low(r, BAND_TOKENS_PER_S_PER_USER)) \
 	X(tokens_per_s_per_user_high, NUM, 1, band_high(r, BAND_TOKENS_PER_S_PER_USER)) \
@@ -68,6 +72,8 @@
 	X(step_s,                NUM,  3, r->step_s) \
 	X(mfu,                   NUM,  3, r->mfu) \
 	X(scaling_efficiency,    NUM,  3, r->scaling_efficiency) \
+	X(samples_per_s,         NUM,  3, r->samples_per_s) \
+	X(goodput,               NUM,  3, r->goodput) \
 	X(fabric,                STR,  0, r->fabric ? r->fabric->id : NULL) \
 	X(nics,                  NUMI, 0, r->fabric ? (double)r->nics : NAN) \
 	X(leaf_switches,         NUMI, 0, r->fabric ? (double)r->leaf_switches : NAN) \
@@ -395,6 +401,8 @@ static void layout_text(const struct workload *w, const struct engine_result *r,
 			snprintf(buf, n, "%dx TP%d PP%d", r->replicas, r->tp, r->pp);
 		else
 			snprintf(buf, n, "%dx TP%d", r->replicas, r->tp);
+	} else if (r->cp > 1) {
+		snprintf(buf, n, "TP%d PP%d CP%d DP%d Z%d", r->tp, r->pp, r->cp, r->dp, r->zero_stage);
 	} else {
 		snprintf(buf, n, "TP%d PP%d DP%d Z%d", r->tp, r->pp, r->dp, r->zero_stage);
 	}

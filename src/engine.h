@@ -15,7 +15,8 @@
 #include "number.h"
 
 enum workload_class { WL_INFERENCE, WL_PRETRAIN, WL_FINETUNE, WL_COUNT };
-enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_COUNT };
+/* RECOMPUTE_AUTO: the layout search chooses (the lightest that fits). */
+enum recompute { RECOMPUTE_AUTO, RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_COUNT };
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
 enum objective { OBJ_CAPEX, OBJ_COST_PER_TOKEN, OBJ_TIME, OBJ_GPUS, OBJ_PERF_PER_WATT, OBJ_COUNT };
 enum form_filter { FORMF_ANY, FORMF_SXM_OAM, FORMF_PCIE, FORMF_COUNT };
@@ -67,6 +68,12 @@ struct workload {
 	double global_batch_tokens;
 	enum recompute recompute;
 	enum ft_method method;
+	/* Parts of the layout the user forces; 0 = the search chooses:
+	 * tensor, pipeline, context (ring attention) and expert parallel
+	 * degrees, and sequences per micro-batch.  Training forces them on
+	 * every candidate; inference forces tp, pp and ep on the chosen
+	 * accelerator only (a serving layout to reproduce). */
+	int tp, pp, cp, ep, micro_batch;
 	int lora_rank;
 
 	/* filters, apply to every class */
@@ -79,10 +86,9 @@ struct workload {
 	/* node overrides for the chosen accelerator */
 	const struct catalog_accel *accel;	/* NULL = none chosen */
 	int gpus;			/* -1 = engine sizes */
-	/* a serving layout to reproduce (inference, the chosen accelerator);
-	 * 0 = the engine chooses.  batch caps the sequences a replica runs
-	 * at once, as a serving engine's max_batch_size does. */
-	int tp, pp, ep;
+	/* inference, the chosen accelerator: batch caps the sequences a
+	 * replica runs at once, as a serving engine's max_batch_size does;
+	 * 0 = the engine chooses. */
 	long batch;
 	int spare_nodes;		/* -1 = catalog default */
 };
@@ -115,8 +121,9 @@ enum engine_field_id {
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
+	EF_TP, EF_PP, EF_CP, EF_EP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
-	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_TP, EF_PP, EF_EP, EF_BATCH,
+	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH,
 	EF_COUNT
 };
 
@@ -137,6 +144,7 @@ struct engine_field_limit {
 	double min, max;
 	bool integer;
 	bool zero_none;
+	const char *zero_word;		/* what 0 means when zero_none: "none" unless set */
 };
 
 struct engine_choice {
@@ -154,6 +162,7 @@ struct engine_field {
 	size_t off;			/* in struct workload */
 	unsigned classes;		/* ENGINE_CLASS() bits it applies to */
 	bool lora_only;			/* fine-tuning: meaningless for a full fine-tune */
+	bool omit_zero;			/* 0 (the engine chooses) is not written to scenario files */
 	/* numbers (EFT_INT, EFT_LONG, EFT_DOUBLE), as typed; stored = typed x scale */
 	struct engine_field_limit lim;
 	enum number_syntax syntax;	/* how it is typed (number.h) */
@@ -235,6 +244,8 @@ struct engine_result {
 
 	int gpus, nodes, spare_nodes;
 	int tp, pp, dp, ep, zero_stage, replicas;
+	int cp, micro_batch;		/* training: context parallel, sequences per micro-batch */
+	enum recompute recompute_used;	/* training: what the layout recomputes */
 	long batch_per_replica;
 
 	double mem_required_gb;		/* whole job */
@@ -251,6 +262,12 @@ struct engine_result {
 	double arrival_rate;		/* requests/s served at that load */
 	/* training; NAN where it does not apply */
 	double train_hours, gpu_hours, scaling_efficiency, step_s, mfu;
+	double samples_per_s;		/* training sequences per second */
+	/* training: share of wall-clock time spent on training steps, after
+	 * interruptions (restart, lost work) and checkpoint writes;
+	 * train_hours and gpu_hours include it */
+	double goodput;
+	double interruptions_per_day;	/* expected for the job's GPU count */
 
 	/* fabric for more than one node */
 	int nics, leaf_switches, spine_switches, cables;

@@ -71,10 +71,12 @@ static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, o
 #define PRE ENGINE_CLASS(WL_PRETRAIN)
 #define FT ENGINE_CLASS(WL_FINETUNE)
 #define ALL ENGINE_CLASSES_ALL
-#define WHOLE(lo, hi) .lim = { lo, hi, true, false }
-#define NUMBER(lo, hi) .lim = { lo, hi, false, false }
-#define OR_NONE(lo, hi) .lim = { lo, hi, false, true }
-#define WHOLE_OR_NONE(lo, hi) .lim = { lo, hi, true, true }
+#define WHOLE(lo, hi) .lim = { lo, hi, true, false, NULL }
+#define NUMBER(lo, hi) .lim = { lo, hi, false, false, NULL }
+#define OR_NONE(lo, hi) .lim = { lo, hi, false, true, NULL }
+#define LAYOUT(hi) .lim = { 1, hi, true, true, "auto" }, NUM_PLAIN, \
+	.hint = "auto: the layout search chooses it; a number forces it (0 or auto: back to the search)"
+#define WHOLE_OR_NONE(lo, hi) .lim = { lo, hi, true, true, NULL }
 /* Class defaults: an inference chat service of 64 users with 1k-token
  * prompts (no speed targets until the user sets them: a target is a
  * requirement, never a silent default); pretraining on the Llama 2 recipe
@@ -176,15 +178,38 @@ static const struct engine_field fields[EF_COUNT] = {
 		PRE | FT, NUMBER(1, 1e12), NUM_COUNT, .unit = "tokens", .label = "Global batch",
 		DEF_TRAIN(4194304, 262144) },
 	[EF_RECOMPUTE] = { "recompute", "workload", "recompute", "R",
-		"training: activation recompute none | selective | full", EFT_ENUM, W(recompute), PRE | FT,
-		.choice = &recomputes, .label = "Activation recompute",
-		DEF_TRAIN(RECOMPUTE_SELECTIVE, RECOMPUTE_SELECTIVE) },
+		"training: activation recompute auto | none | selective | full", EFT_ENUM, W(recompute),
+		PRE | FT, .choice = &recomputes, .label = "Activation recompute",
+		.hint = "auto: the layout search takes the lightest recompute that fits",
+		DEF_TRAIN(RECOMPUTE_AUTO, RECOMPUTE_AUTO) },
 	[EF_METHOD] = { "method", "workload", "method", "M", "fine-tuning: full | lora | qlora", EFT_ENUM,
 		W(method), FT, .choice = &methods, .label = "Method",
 		.hint = "full fine-tuning, LoRA adapters, or QLoRA (4-bit frozen base)", DEF_FT(FT_LORA) },
 	[EF_LORA_RANK] = { "lora_rank", "workload", "lora-rank", "N", "fine-tuning: LoRA rank", EFT_INT,
 		W(lora_rank), FT, .lora_only = true, WHOLE(1, 65536), NUM_PLAIN, .label = "LoRA rank",
 		DEF_FT(16) },
+	/* Forced parts of the layout; 0 (auto) = the search chooses.  Training
+	 * forces them on every candidate (engine_train.c), inference on
+	 * --accelerator only (engine_infer.c: a serving layout to reproduce, TP
+	 * inside the largest link domain, PP across nodes).  The largest degrees
+	 * published training runs use (TP 8-64, PP 16-32, CP 16, EP 256) with
+	 * room to spare.  A new class of any kind starts back at auto. */
+	[EF_TP] = { "tp", "workload", "tp", "N",
+		"force tensor parallel N (inference: on --accelerator; default: searched)", EFT_INT, W(tp), ALL,
+		LAYOUT(1024), .unit = "GPUs", .omit_zero = true, .label = "Tensor parallel", .def_classes = ALL },
+	[EF_PP] = { "pp", "workload", "pp", "N",
+		"force N pipeline stages (inference: on --accelerator; default: searched)", EFT_INT, W(pp), ALL,
+		LAYOUT(1024), .unit = "stages", .omit_zero = true, .label = "Pipeline stages", .def_classes = ALL },
+	[EF_CP] = { "cp", "workload", "cp", "N", "training: force context parallel N (ring attention)",
+		EFT_INT, W(cp), PRE | FT, LAYOUT(1024), .unit = "GPUs", .omit_zero = true, .label = "Context parallel",
+		DEF_TRAIN(0, 0) },
+	[EF_EP] = { "ep", "workload", "ep", "N",
+		"force expert parallel N (MoE; inference: on --accelerator, 1 or the TP degree; default: searched)",
+		EFT_INT, W(ep), ALL, LAYOUT(4096), .unit = "GPUs", .omit_zero = true, .label = "Expert parallel",
+		.def_classes = ALL },
+	[EF_MICRO_BATCH] = { "micro_batch", "workload", "micro-batch", "N",
+		"training: force N sequences per micro-batch", EFT_INT, W(micro_batch), PRE | FT,
+		LAYOUT(65536), .unit = "sequences", .omit_zero = true, .label = "Micro-batch", DEF_TRAIN(0, 0) },
 
 	[EF_STACK] = { "stack", "filters", "stack", "S", "filter: any | cuda | rocm | gaudi", EFT_ENUM,
 		W(stack), ALL, .choice = &stacks, .label = "Software stack" },
@@ -215,18 +240,8 @@ static const struct engine_field fields[EF_COUNT] = {
 		"spare nodes for uptime (default: the catalog's)", EFT_INT, W(spare_nodes), ALL,
 		WHOLE(0, 1000), NUM_PLAIN, .word = "default", .label = "Spare nodes",
 		.step = 1, .hint = "nodes added for uptime; 'auto' = the catalog default" },
-	/* a serving layout to reproduce: TP inside the largest link domain,
-	 * PP across nodes, a batch far beyond any serving engine's
-	 * max_batch_size; 0 = the engine chooses */
-	[EF_TP] = { "tp", "node", "tp", "N",
-		"inference: tensor-parallel degree on --accelerator (default: searched)", EFT_INT, W(tp), INF,
-		WHOLE_OR_NONE(1, 1024), NUM_PLAIN, .unit = "GPUs", .label = "Tensor parallel" },
-	[EF_PP] = { "pp", "node", "pp", "N",
-		"inference: pipeline stages on --accelerator (default: searched)", EFT_INT, W(pp), INF,
-		WHOLE_OR_NONE(1, 1024), NUM_PLAIN, .unit = "stages", .label = "Pipeline stages" },
-	[EF_EP] = { "ep", "node", "ep", "N",
-		"inference: expert-parallel degree on --accelerator, 1 or the TP degree (default: searched)",
-		EFT_INT, W(ep), INF, WHOLE_OR_NONE(1, 1024), NUM_PLAIN, .unit = "GPUs", .label = "Expert parallel" },
+	/* a batch far beyond any serving engine's max_batch_size; 0 = the
+	 * engine chooses */
 	[EF_BATCH] = { "batch", "node", "batch", "N",
 		"inference: most sequences a replica runs at once (max_batch_size)", EFT_LONG, W(batch), INF,
 		WHOLE_OR_NONE(1, 1e7), NUM_COUNT, .unit = "sequences", .label = "Batch per replica" },
@@ -308,7 +323,7 @@ void engine_field_put(struct workload *w, const struct engine_field *f, double v
 
 struct engine_field_limit engine_model_figure_limit(const struct catalog_model_figure *f)
 {
-	struct engine_field_limit l = { f->min, f->max, f->type != MFT_BILLIONS, !f->custom_required };
+	struct engine_field_limit l = { f->min, f->max, f->type != MFT_BILLIONS, !f->custom_required, NULL };
 	return l;
 }
 
@@ -326,7 +341,8 @@ void engine_workload_class_defaults(struct workload *w, enum workload_class cls)
  * as 1e+16; no bound has more than 15 significant digits. */
 char *engine_field_range(const struct engine_field_limit *l, char *buf, size_t n)
 {
-	snprintf(buf, n, "%.15g to %.15g%s", l->min, l->max, l->zero_none ? ", or 0 for none" : "");
+	snprintf(buf, n, "%.15g to %.15g%s%s", l->min, l->max, l->zero_none ? ", or 0 for " : "",
+		 l->zero_none ? (l->zero_word ? l->zero_word : "none") : "");
 	return buf;
 }
 

@@ -62,7 +62,8 @@ double eng_attn_flops_token(const struct catalog_model *m, double ctx);
 /* LoRA adapter parameters at rank r. */
 double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank);
 /* Training FLOPs per token (model FLOPs, and hardware FLOPs with recompute). */
-void eng_train_flops_token(const struct workload *w, double *model_flops, double *hw_flops);
+void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,
+			   double *hw_flops);
 /* Total training tokens (tokens x epochs for fine-tuning). */
 double eng_train_tokens(const struct workload *w);
 /* "70B", "8x7B"-free short size label: "70B", "1.5B", "405B". */

@@ -18,6 +18,7 @@ static const char *const class_names[WL_COUNT] = {
 };
 
 static const char *const recompute_names[RECOMPUTE_COUNT] = {
+	[RECOMPUTE_AUTO] = "auto",
 	[RECOMPUTE_NONE] = "none",
 	[RECOMPUTE_SELECTIVE] = "selective",
 	[RECOMPUTE_FULL] = "full",

@@ -43,6 +43,8 @@ void eng_result_clear(struct engine_result *r, const struct catalog_accel *a)
 	r->accel = a;
 	r->binding = RES_NONE;
 	r->tp = r->pp = r->dp = r->ep = r->replicas = r->virtual_stages = 1;
+	r->cp = r->micro_batch = 1;
+	r->samples_per_s = r->goodput = r->interruptions_per_day = NAN;
 	r->output_tokens_per_s = r->tokens_per_s_per_user = r->ttft_ms = r->step_ms = NAN;
 	r->ttft_p50_ms = r->ttft_p99_ms = r->tpot_p99_ms = r->arrival_rate = NAN;
 	r->train_hours = r->gpu_hours = r->scaling_efficiency = r->step_s = r->mfu = NAN;

@@ -276,7 +276,8 @@ double eng_adapter_params(const struct catalog_model *m, const struct catalog_de
 	return (double)rank * (2.0 * m->hidden) * targets * m->layers;
 }
 
-void eng_train_flops_token(const struct workload *w, double *model_flops, double *hw_flops)
+void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,
+			   double *hw_flops)
 {
 	const struct catalog_model *m = w->model;
 	double pa = eng_params_active(m);
@@ -289,9 +290,9 @@ void eng_train_flops_token(const struct workload *w, double *model_flops, double
 	double attn_fwd = eng_attn_flops_token(m, s);
 	double model = dense + 3.0 * attn_fwd;
 	double hw = model;
-	if (w->recompute == RECOMPUTE_FULL)
+	if (rec == RECOMPUTE_FULL)
 		hw += 2.0 * pa + attn_fwd;	/* one more forward pass: 8ND */
-	else if (w->recompute == RECOMPUTE_SELECTIVE)
+	else if (rec == RECOMPUTE_SELECTIVE)
 		hw += attn_fwd;			/* the attention core again */
 	*model_flops = model;
 	*hw_flops = hw;
@@ -372,16 +373,18 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 	}
 
 	double model_flops, hw_flops;
-	eng_train_flops_token(w, &model_flops, &hw_flops);
+	eng_train_flops_token(w, w->recompute, &model_flops, &hw_flops);
 	out->flops_total = model_flops * eng_train_tokens(w);
 
 	double s = (double)w->seq_len, h = m->hidden, a = m->heads;
 	double b = d->micro_batch.value > 0 ? d->micro_batch.value : 1;
 	double per_layer;
+	/* auto: shown as selective, what most layouts the search finds use */
 	switch (w->recompute) {
 	case RECOMPUTE_FULL:
 		per_layer = 2.0 * s * b * h;
 		break;
+	case RECOMPUTE_AUTO:
 	case RECOMPUTE_SELECTIVE:
 		per_layer = 34.0 * s * b * h;
 		break;

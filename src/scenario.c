@@ -500,7 +500,7 @@ static bool load_share(struct loader *l, const struct ynode *map, struct scenari
 	if (e->w.cls == WL_INFERENCE)
 		return lerr(l, h ? h : sh, "'%s' applies to training and fine-tuning, not to serving",
 			    h ? "hours_per_week" : "share");
-	const struct engine_field_limit hl = { 0, 168, false, false }, sl = { 0, 1, false, false };
+	const struct engine_field_limit hl = { 0, 168, false, false, NULL }, sl = { 0, 1, false, false, NULL };
 	if (!get_value(l, h ? h : sh, h ? "hours_per_week" : "share", h ? NUM_TIME : NUM_PLAIN,
 		       h ? "h" : NULL, NULL, false, &v) ||
 	    !within(l, h ? h : sh, h ? "hours_per_week" : "share", h ? &hl : &sl, v))
@@ -777,6 +777,8 @@ void scenario_each_setting(const struct workload *w, scenario_setting_fn fn, voi
 			continue;
 		/* A rank means nothing for a full fine-tune. */
 		if (f->lora_only && w->method == FT_FULL)
+			continue;
+		if (f->omit_zero && engine_field_get(w, f) == 0)
 			continue;
 		if (f->type == EFT_MODEL)
 			model_value(w->model, buf, sizeof buf);

@@ -304,6 +304,7 @@ struct tui_field {
 	enum tui_field_store store;
 	size_t offset;
 	enum tui_field_special special;
+	const char *zero_word;		/* SP_ZERO_NONE: what 0 is called */
 	double scale;			/* shown = stored / scale; 0 means 1 */
 	/* numbers, in shown units */
 	struct engine_field_limit lim;	/* from the table the CLI and scenario

@@ -189,6 +189,7 @@ static void resolve_field(struct tui_field *o, const struct engine_field *e)
 	o->offset = e->off;
 	o->special = e == engine_field(EF_CONCURRENCY) ? SP_CONCURRENCY
 		   : e->word ? SP_NEG_AUTO : e->lim.zero_none ? SP_ZERO_NONE : SP_NONE;
+	o->zero_word = e->lim.zero_word ? e->lim.zero_word : "none";
 	o->scale = e->scale;
 	o->lim = e->lim;
 	o->syntax = e->syntax;
@@ -304,7 +305,7 @@ void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, s
 	}
 	double v = field_get(t, f);
 	if (f->special == SP_ZERO_NONE && v == 0) {
-		snprintf(buf, n, "none");
+		snprintf(buf, n, "%s", f->zero_word ? f->zero_word : "none");
 		return;
 	}
 	if (f->special == SP_NEG_AUTO && v < 0) {
@@ -387,6 +388,7 @@ static int field_commit_text(struct tui *t, const struct tui_field *f, const cha
 	s[o] = '\0';
 
 	if (f->special == SP_ZERO_NONE && (!strcasecmp(s, "none") || !strcasecmp(s, "off") ||
+					   (f->zero_word && !strcasecmp(s, f->zero_word)) ||
 					   !strcmp(s, "0") || !strcmp(s, "-")))
 		return field_set(t, f, 0, true, false);
 	if (f->special == SP_NEG_AUTO && (!strcasecmp(s, "auto") || !strcasecmp(s, "default") ||
@@ -398,7 +400,7 @@ static int field_commit_text(struct tui *t, const struct tui_field *f, const cha
 	char why[160];
 	/* the one number syntax (number.h), as on the command line */
 	if (!number_parse(s, f->syntax, f->unit, &v, why, sizeof why)) {
-		const char *word = f->special == SP_ZERO_NONE ? "none"
+		const char *word = f->special == SP_ZERO_NONE ? (f->zero_word ? f->zero_word : "none")
 				 : f->special == SP_NEG_AUTO ? "auto"
 				 : f->special == SP_CONCURRENCY ? "max" : NULL;
 		if (word && !strncmp(why, "is not a number (", 17))

@@ -64,6 +64,8 @@ static const struct tui_field rows[] = {
 	{ F(SEQ_LEN), .classes = PRE },
 	{ F(GLOBAL_BATCH_TOKENS), .classes = PRE },
 	{ F(RECOMPUTE), .classes = PRE },
+	{ F(TP), .classes = PRE }, { F(PP), .classes = PRE }, { F(CP), .classes = PRE },
+	{ F(EP), .classes = PRE }, { F(MICRO_BATCH), .classes = PRE },
 
 	{ .label = "Fine-tuning", .kind = TF_HEADING, .classes = FT },
 	{ F(METHOD) },
@@ -72,6 +74,9 @@ static const struct tui_field rows[] = {
 	{ F(EPOCHS) },
 	{ F(TARGET_HOURS), .classes = FT },
 	{ F(SEQ_LEN), .classes = FT },
+	{ F(RECOMPUTE), .classes = FT },
+	{ F(TP), .classes = FT }, { F(PP), .classes = FT }, { F(CP), .classes = FT },
+	{ F(EP), .classes = FT }, { F(MICRO_BATCH), .classes = FT },
 
 	{ .label = "Filters", .kind = TF_HEADING },
 	{ F(STACK) }, { F(FORM_FACTOR) }, { F(MAX_POWER_KW) }, { F(BUDGET_USD) }, { F(OBJECTIVE) },

@@ -70,6 +70,9 @@ static void info_layout(const struct tui *t, char *buf, size_t n)
 	if (t->sc.w.cls == WL_INFERENCE)
 		snprintf(buf, n, "TP %d x PP %d, %d replica%s, batch %ld each", r->tp, r->pp, r->replicas,
 			 r->replicas == 1 ? "" : "s", r->batch_per_replica);
+	else if (r->cp > 1)
+		snprintf(buf, n, "TP %d x PP %d x CP %d x DP %d, ZeRO-%d", r->tp, r->pp, r->cp, r->dp,
+			 r->zero_stage);
 	else
 		snprintf(buf, n, "TP %d x PP %d x DP %d, ZeRO-%d", r->tp, r->pp, r->dp, r->zero_stage);
 }

@@ -1495,7 +1495,7 @@ START_TEST(uneven_pipeline_stages)
 	ck_assert_int_eq(w.model->layers, 126);
 	ck_assert_msg(126 % r.pp != 0, "PP%d divides 126: pick a case with uneven stages", r.pp);
 	double model, hw;
-	eng_train_flops_token(&w, &model, &hw);
+	eng_train_flops_token(&w, r.recompute_used, &model, &hw);
 	double even = 126.0 / r.pp, imb = ceil(even) / even;
 	const struct catalog_accel *a = A("h100-sxm");
 	ck_assert_double_eq_tol(r.t_compute_s,

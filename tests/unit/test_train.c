@@ -1,0 +1,155 @@
+/*
+ * Unit tests of the training layout search (engine_train.c) against the
+ * shipped catalog: workloads that published runs held must be sized, not
+ * refused (issue 16), forced parts of the layout are honoured, and the
+ * activation memory follows Korthikanti et al. 2022 with sequence and
+ * context parallelism.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "engine.h"
+#include "engine_internal.h"
+#include "tap.h"
+
+#ifndef ABS_TOP_SRCDIR
+#define ABS_TOP_SRCDIR "."
+#endif
+
+static struct catalog *cat;
+
+static void load_catalog(void)
+{
+	const char *dir = getenv("ACCELSIZER_CATALOG");
+	char buf[4096];
+	if (!dir || !*dir) {
+		snprintf(buf, sizeof buf, "%s/catalog", ABS_TOP_SRCDIR);
+		dir = buf;
+	}
+	struct catalog_errors e;
+	cat = catalog_load(dir, &e);
+	for (size_t i = 0; i < e.n; i++)
+		fprintf(stderr, "%s\n", e.msg[i]);
+	catalog_errors_fini(&e);
+	if (!cat) {
+		fprintf(stderr, "cannot load the catalog from %s\n", dir);
+		exit(EXIT_FAILURE);
+	}
+}
+
+static const struct catalog_accel *A(const char *id)
+{
+	const struct catalog_accel *a = catalog_accel(cat, id);
+	ck_assert_msg(a != NULL, "accelerator %s missing from the catalog", id);
+	return a;
+}
+
+static const struct catalog_model *M(const char *id)
+{
+	const struct catalog_model *m = catalog_model(cat, id);
+	ck_assert_msg(m != NULL, "model %s missing from the catalog", id);
+	return m;
+}
+
+static void training(struct workload *w, enum workload_class cls, const char *model,
+		     enum precision p, long seq, double batch_seqs)
+{
+	engine_workload_init(w, cat);
+	engine_workload_class_defaults(w, cls);
+	w->model = M(model);
+	w->precision = p;
+	w->seq_len = seq;
+	w->global_batch_tokens = batch_seqs * (double)seq;
+}
+
+static void size_on(struct workload *w, const char *accel, int gpus, struct engine_result *r)
+{
+	w->accel = A(accel);
+	w->gpus = gpus;
+	engine_evaluate(cat, w, w->accel, r);
+}
+
+/* Megatron-Bridge 25.11 performance summary: Llama 3.1 405B, FP8, sequence
+ * 8192, global batch 512 on 1,024 H100 at TP8 PP8 CP2 VP8. */
+START_TEST(llama405b_seq8192_on_1024_h100)
+{
+	struct workload w;
+	struct engine_result r;
+	training(&w, WL_PRETRAIN, "llama-3.1-405b", PREC_FP8, 8192, 512);
+	size_on(&w, "h100-sxm", 1024, &r);
+	ck_assert_msg(r.fits, "refused: %s", r.reason);
+	ck_assert_int_eq(r.gpus, 1024);
+	ck_assert_int_eq(r.tp * r.pp * r.cp * r.dp, 1024);
+}
+END_TEST
+
+/* MLPerf Training v5.0, NVIDIA's 64-node Eos submission: Llama 3.1 405B,
+ * sequence 8192, 1,152 sequences a step on 512 H100 (58.8 GB peak memory
+ * logged). */
+START_TEST(llama405b_seq8192_on_512_h100)
+{
+	struct workload w;
+	struct engine_result r;
+	training(&w, WL_PRETRAIN, "llama-3.1-405b", PREC_FP8, 8192, 1152);
+	size_on(&w, "h100-sxm", 512, &r);
+	ck_assert_msg(r.fits, "refused: %s", r.reason);
+	ck_assert_int_eq(r.tp * r.pp * r.cp * r.dp, 512);
+}
+END_TEST
+
+/* NeMo 24.07 fine-tuning table: Llama 2 70B SFT (full parameters), FP8,
+ * sequence 4096, global batch 32 on 16 H100 at TP4 PP4. */
+START_TEST(llama2_70b_full_finetune_on_16_h100)
+{
+	struct workload w;
+	struct engine_result r;
+	training(&w, WL_FINETUNE, "llama-2-70b", PREC_FP8, 4096, 32);
+	w.method = FT_FULL;
+	w.tokens = 1e9;
+	size_on(&w, "h100-sxm", 16, &r);
+	ck_assert_msg(r.fits, "refused: %s", r.reason);
+	ck_assert_int_eq(r.tp * r.pp * r.cp * r.dp, 16);
+}
+END_TEST
+
+/* Llama 3 paper, table 4: 405B BF16 at sequence 8192 on 8,192 H100 ran
+ * TP8 PP16 DP64 (16M-token batches): forced, the engine holds it. */
+START_TEST(llama405b_bf16_8192_h100_meta_layout)
+{
+	struct workload w;
+	struct engine_result r;
+	training(&w, WL_PRETRAIN, "llama-3.1-405b", PREC_BF16, 8192, 2048);
+	w.tokens = 15.6e12;
+	w.tp = 8;
+	w.pp = 16;
+	w.cp = 1;
+	size_on(&w, "h100-sxm", 8192, &r);
+	ck_assert_msg(r.fits, "refused: %s", r.reason);
+	ck_assert_int_eq(r.tp, 8);
+	ck_assert_int_eq(r.pp, 16);
+	ck_assert_int_eq(r.cp, 1);
+	ck_assert_int_eq(r.dp, 64);
+}
+END_TEST
+
+#define ADD(suite, fn) do { \
+		TCase *tc_ = tcase_create(#fn); \
+		tcase_set_timeout(tc_, 60); \
+		tcase_add_test(tc_, fn); \
+		suite_add_tcase(suite, tc_); \
+	} while (0)
+
+int main(void)
+{
+	load_catalog();
+	Suite *s = suite_create("train");
+	ADD(s, llama405b_seq8192_on_1024_h100);
+	ADD(s, llama405b_seq8192_on_512_h100);
+	ADD(s, llama2_70b_full_finetune_on_16_h100);
+	ADD(s, llama405b_bf16_8192_h100_meta_layout);
+	int rc = tap_run(s);
+	catalog_free(cat);
+	return rc;
+}
