@@ -26,6 +26,8 @@
 	X(pp,                    INT,  0, r->pp) \
 	X(dp,                    INT,  0, r->dp) \
 	X(ep,                    INT,  0, r->ep) \
+	X(partition,             TEXT, 0, r->partition ? r->partition->profile : NULL) \
+	X(partitions_per_gpu,    NUMI, 0, r->partition ? (double)r->partitions_per_gpu : NAN) \
 	X(zero_stage,            NUMI, 0, train ? (double)r->zero_stage : NAN) \
 	X(replicas,              NUMI, 0, train ? NAN : (double)r->replicas) \
 	X(batch_per_replica,     NUMI, 0, train ? NAN : (double)r->batch_per_replica) \
@@ -387,7 +389,9 @@ static void layout_text(const struct workload *w, const struct engine_result *r,
 		return;
 	}
 	if (w->cls == WL_INFERENCE) {
-		if (r->pp > 1)
+		if (r->partition)
+			snprintf(buf, n, "%dx %s", r->replicas, r->partition->profile);
+		else if (r->pp > 1)
 			snprintf(buf, n, "%dx TP%d PP%d", r->replicas, r->tp, r->pp);
 		else
 			snprintf(buf, n, "%dx TP%d", r->replicas, r->tp);

@@ -277,6 +277,11 @@ struct engine_result {
 	double prefill_s;		/* inference: prefill of one request batch */
 	long max_batch_per_replica;	/* inference: KV room for this many */
 	double tokens_per_s_per_gpu;	/* inference output, or training tokens */
+	/* Serving on GPU partitions (MIG): the profile each replica runs on
+	 * and how many of them one GPU holds; NULL and 0 on whole GPUs.  The
+	 * per-GPU memory figures are then per partition. */
+	const struct catalog_partition *partition;
+	int partitions_per_gpu;
 
 	/* The reason before it is written: its format and figures.  The
 	 * sentence is most of the cost of an inference evaluation, and a
@@ -330,6 +335,31 @@ void engine_run(const struct catalog *c, const struct workload *w, struct engine
 /* The result for an accelerator in a report, or NULL. */
 const struct engine_result *engine_report_find(const struct engine_report *r,
 					       const struct catalog_accel *a);
+
+/*
+ * Several workloads on one cluster of one accelerator (issue 18): each
+ * workload is sized on its own (engine_evaluate), then the cluster holds
+ * them all.  Serving workloads get dedicated cards; those sized on MIG
+ * slices of the same profile share cards (replicas pooled, max_per_gpu a
+ * card).  Training and fine-tuning get their own cards, or with
+ * share_gpus run on the serving cards for their share of the week, which
+ * costs serving that share of the cards they take (serving_headroom_pct).
+ * engine_cluster_size() is pure and does not allocate.
+ */
+struct engine_cluster_item {
+	const struct engine_result *r;	/* the workload's result on this accelerator */
+	double share;			/* training: share of the week it runs, 0 < share <= 1 */
+};
+struct engine_cluster {
+	bool fits;			/* every workload fits this accelerator */
+	int serving_gpus, training_gpus;
+	bool time_shared;		/* training runs on serving cards */
+	double serving_headroom_pct;	/* serving capacity given to training, % of a week */
+	struct engine_result total;	/* gpus, nodes, capex, power of the whole */
+};
+void engine_cluster_size(const struct catalog *c, const struct workload *w,
+			 const struct engine_cluster_item *items, size_t n, bool share_gpus,
+			 struct engine_cluster *out);
 
 /* Step 5 of the brief: what to run on the candidate hardware. */
 #define ENGINE_PLAN_MAX 6

@@ -68,6 +68,7 @@ struct ictx {
 	double moe_shared_active;	/* active parameters outside the experts */
 	int fixed_gpus;			/* 0 = the engine sizes */
 	long batch_cap;			/* --batch on this accelerator; 0 = none */
+	const struct catalog_partition *part;	/* a MIG slice, or NULL */
 	long n_users;			/* 0 = as many as memory holds */
 };
 
@@ -383,7 +384,7 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, struct ilayo
 }
 
 static bool ctx_init(const struct catalog *c, const struct workload *w,
-		     const struct catalog_accel *a, struct ictx *x)
+		     const struct catalog_accel *a, const struct catalog_partition *part, struct ictx *x)
 {
 	const struct catalog_defaults *d = &c->defaults;
 	memset(x, 0, sizeof *x);
@@ -399,6 +400,9 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 										 : a->eff_compute.value;
 	x->flops = x->pr.peak_flops * eff * eng_power_clock(c, a);
 	x->ov = d->serving_overlap.value;
+	x->part = part;
+	if (part)
+		eng_partition_scale(a, part, &x->usable, &x->bw, &x->flops);
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
 	x->lat = d->collective_latency_us.value * 1e-6;
 	x->fixed = (d->serving_step_overhead_us.value + w->model->layers * d->serving_layer_overhead_us.value) * 1e-6;
@@ -432,8 +436,8 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
 	int reach = a->link_domain > x->node_max ? a->link_domain : x->node_max;
 	x->tmax = reach < max_tp ? reach : max_tp;
-	if (x->tmax < 1)
-		x->tmax = 1;
+	if (x->tmax < 1 || part)
+		x->tmax = 1;	/* a MIG instance has no peer-to-peer link */
 	x->fixed_gpus = w->accel == a && w->gpus > 0 ? w->gpus : 0;
 	x->batch_cap = w->accel == a && w->batch > 0 ? w->batch : 0;
 	/* an arrival rate brings its own users (Little's law) */
@@ -1099,6 +1103,8 @@ static int build_layouts(struct ictx *x, const struct iforce *f, struct ilayout 
 			   "(attention stays tensor-parallel over the same GPUs)", f->ep, f->ep);
 		return -1;
 	}
+	if (x->part)
+		return n;	/* a MIG instance holds a whole replica: no pipeline */
 	if (f->pp) {
 		x->nic_bw = eng_nic_bw(x->c, x->plat);
 		t_top = f->tp ? f->tp : x->tmax;
@@ -1139,9 +1145,15 @@ static void no_layout_fits(const struct ictx *x, const struct ilayout *ls, int n
 void eng_infer(const struct catalog *c, const struct workload *w,
 	       const struct catalog_accel *a, struct engine_result *r)
 {
+	eng_infer_on(c, w, a, NULL, r);
+}
+
+void eng_infer_on(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		  const struct catalog_partition *part, struct engine_result *r)
+{
 	struct ictx x;
 	r->precision_used = w->precision;
-	if (!ctx_init(c, w, a, &x)) {
+	if (!ctx_init(c, w, a, part, &x)) {
 		r->fits = false;
 		r->binding = RES_NONE;
 		if (x.pr.unsupported) {

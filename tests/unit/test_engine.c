@@ -1293,6 +1293,158 @@ START_TEST(prefix_cache_skips_prefill)
 }
 END_TEST
 
+/* ---- MIG partitions (issue 18) ---- */
+
+/* Llama 3.1 8B at fp8 for a few users on an A100 80GB: the A100 has no
+ * fp8, so it runs bf16 (16 GB of weights) plus 6.1 GB of workspace and
+ * reserve: 1g.10gb (9 GB usable) and 1g.20gb / 2g.20gb (18 GB) are too
+ * small, 3g.40gb (36 GB) is the smallest profile that holds it, two per
+ * GPU. */
+START_TEST(mig_small_model_on_a100_slice)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 4);
+	size_on(&w, "a100-sxm-80gb", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_ptr_nonnull(r.partition);
+	ck_assert_str_eq(r.partition->profile, "3g.40gb");
+	ck_assert_int_eq(r.partitions_per_gpu, 2);
+	ck_assert_int_eq(r.replicas, 1);
+	ck_assert_int_eq(r.gpus, 1);
+	ck_assert_int_eq(r.tp, 1);
+	ck_assert_double_eq_tol(r.mem_avail_per_gpu_gb, 40 * 0.90, 1e-9);
+	ck_assert_msg(strstr(r.reason, "3g.40gb") && strstr(r.reason, "2 per GPU"), "reason: %s", r.reason);
+	/* A model that needs the whole card (70B at bf16: TP2) is not split. */
+	inference(&w, "llama-2-70b", PREC_FP16, 1);
+	size_on(&w, "a100-sxm-80gb", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_ptr_null(r.partition);
+	ck_assert_int_eq(r.partitions_per_gpu, 0);
+}
+END_TEST
+
+/* On an H200 the same model runs at fp8 (8 GB) and fits 1g.18gb, seven
+ * per GPU: seven slices' worth of users is one card. */
+START_TEST(mig_seven_replicas_fit_one_card)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	size_on(&w, "h200-sxm", -1, &r);
+	ck_assert_ptr_nonnull(r.partition);
+	ck_assert_str_eq(r.partition->profile, "1g.18gb");
+	ck_assert_int_eq(r.partitions_per_gpu, 7);
+	long per_slice = r.max_batch_per_replica;
+	ck_assert_int_gt(per_slice, 1);
+	w.concurrency = 7 * per_slice;
+	size_on(&w, "h200-sxm", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_ptr_nonnull(r.partition);
+	ck_assert_int_eq(r.replicas, 7);
+	ck_assert_int_eq(r.gpus, 1);
+	/* One user more: an eighth 1g.18gb replica would take a second card,
+	 * so the next profile up, 1g.35gb, holds them all in one replica. */
+	w.concurrency = 7 * per_slice + 1;
+	size_on(&w, "h200-sxm", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_ptr_nonnull(r.partition);
+	ck_assert_str_eq(r.partition->profile, "1g.35gb");
+	ck_assert_int_eq(r.replicas, 1);
+	ck_assert_int_eq(r.gpus, 1);
+	/* Far more users than a card's slices hold: whole GPUs. */
+	w.concurrency = 100 * per_slice;
+	size_on(&w, "h200-sxm", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_ptr_null(r.partition);
+}
+END_TEST
+
+/* A slice's speed follows its share of bandwidth: one user decodes
+ * slower on 1g.18gb than on the whole H200, by about the memory share. */
+START_TEST(mig_slice_gets_its_bandwidth_share)
+{
+	struct workload w;
+	struct engine_result slice, whole;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	size_on(&w, "h200-sxm", -1, &slice);
+	ck_assert_ptr_nonnull(slice.partition);
+	eng_result_clear(&whole, A("h200-sxm"));
+	whole.cls = WL_INFERENCE;
+	eng_infer(cat, &w, A("h200-sxm"), &whole);
+	ck_assert(whole.fits);
+	double ratio = slice.t_memory_s / whole.t_memory_s;
+	ck_assert_msg(ratio > 141.0 / 18 * 0.95 && ratio < 141.0 / 18 * 1.05, "ratio %g", ratio);
+}
+END_TEST
+
+/* ---- several workloads on one cluster (issue 18) ---- */
+
+/* Two serving workloads that each take half an HGX H100 node (Llama 2
+ * 70B at fp16 for 64 users: TP4, 4 of 8 GPUs) share one node: 8 GPUs,
+ * one node, cheaper than two half-filled nodes. */
+START_TEST(cluster_two_halves_share_one_node)
+{
+	struct workload w;
+	struct engine_result r1, r2;
+	inference(&w, "llama-2-70b", PREC_FP16, 64);
+	size_on(&w, "h100-sxm", -1, &r1);
+	ck_assert(r1.fits);
+	ck_assert_int_eq(r1.gpus, 4);
+	ck_assert_int_eq(r1.nodes, 1);
+	ck_assert_int_eq(r1.gpus_per_node, 8);
+	r2 = r1;
+	struct engine_cluster_item items[2] = { { &r1, 1 }, { &r2, 1 } };
+	struct engine_cluster cl;
+	engine_cluster_size(cat, &w, items, 2, false, &cl);
+	ck_assert(cl.fits);
+	ck_assert_int_eq(cl.serving_gpus, 8);
+	ck_assert_int_eq(cl.total.gpus, 8);
+	ck_assert_int_eq(cl.total.nodes, 1);
+	ck_assert(cl.total.capex_usd < r1.capex_usd + r2.capex_usd);
+	ck_assert(!cl.time_shared);
+}
+END_TEST
+
+/* Sliced serving workloads of one profile pool their replicas on shared
+ * cards; a fine-tune on its own cards adds them, time-shared it borrows
+ * serving cards for its share of the week. */
+START_TEST(cluster_slices_pool_and_training_shares)
+{
+	struct workload w, t;
+	struct engine_result s1, s2, ft;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	size_on(&w, "h200-sxm", -1, &s1);
+	ck_assert_ptr_nonnull(s1.partition);
+	ck_assert_int_eq(s1.partitions_per_gpu, 7);
+	s1.replicas = 4;
+	s2 = s1;
+	s2.replicas = 4;
+	engine_workload_init(&t, cat);
+	engine_workload_class_defaults(&t, WL_FINETUNE);
+	t.model = M("llama-3.1-8b");
+	t.accel = A("h200-sxm");
+	engine_evaluate(cat, &t, t.accel, &ft);
+	ck_assert(ft.fits);
+	struct engine_cluster_item items[3] = { { &s1, 1 }, { &s2, 1 }, { &ft, 8.0 / 168 } };
+	struct engine_cluster cl;
+	/* 8 replicas of 1g.18gb: two cards, not one per workload */
+	engine_cluster_size(cat, &w, items, 2, false, &cl);
+	ck_assert_int_eq(cl.serving_gpus, 2);
+	ck_assert_int_eq(cl.total.gpus, 2);
+	engine_cluster_size(cat, &w, items, 3, false, &cl);
+	ck_assert_int_eq(cl.training_gpus, ft.gpus);
+	ck_assert_int_eq(cl.total.gpus, 2 + ft.gpus);
+	ck_assert(!cl.time_shared);
+	engine_cluster_size(cat, &w, items, 3, true, &cl);
+	ck_assert(cl.time_shared);
+	ck_assert_int_eq(cl.total.gpus, ft.gpus > 2 ? ft.gpus : 2);
+	double borrowed = ft.gpus < 2 ? ft.gpus : 2;
+	ck_assert_double_eq_tol(cl.serving_headroom_pct, 100.0 * 8.0 / 168 * borrowed / 2, 1e-9);
+}
+END_TEST
+
+
 #define ADD(suite, fn) do { \
 		TCase *tc_ = tcase_create(#fn); \
 		tcase_set_timeout(tc_, 60); \
@@ -1541,6 +1693,11 @@ int main(void)
 	ADD(s, check_llama2_13b_70b_pretraining);
 	ADD(s, uneven_pipeline_stages);
 	ADD(s, check_llama31_405b_pretraining);
+	ADD(s, mig_small_model_on_a100_slice);
+	ADD(s, mig_seven_replicas_fit_one_card);
+	ADD(s, mig_slice_gets_its_bandwidth_share);
+	ADD(s, cluster_two_halves_share_one_node);
+	ADD(s, cluster_slices_pool_and_training_shares);
 	TCase *bounds = tcase_create("every field at its bound");
 	tcase_add_loop_test(bounds, every_field_at_its_bound, 0, EF_COUNT);
 	suite_add_tcase(s, bounds);
