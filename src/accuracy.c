@@ -169,12 +169,10 @@ struct band_group {
 	double gmin, gmax;		/* their 10th and 90th percentiles (resolve()) */
 };
 
-/* The band each (accelerator, class, precision, figure) gets, resolved
- * once with the fallback rule so a result's lookup is an index. */
-struct band_cell {
-	double gmin, gmax;
-	int n;				/* 0: unvalidated */
-};
+/* The band each (accelerator, class, precision, figure) gets
+ * (struct accuracy_band_cell), resolved once with the fallback rule so a
+ * result's lookup is an index. */
+#define band_cell accuracy_band_cell
 
 struct accuracy_bands {
 	struct band_group *g;
@@ -344,6 +342,34 @@ void accuracy_bands_free(struct accuracy_bands *b)
 	free(b->g);
 	free(b->cell);
 	free(b);
+}
+
+const struct accuracy_band_cell *accuracy_bands_cells(const struct accuracy_bands *b)
+{
+	return b->cell;
+}
+
+struct accuracy_bands *accuracy_bands_from_cells(const struct catalog *c,
+						 const struct accuracy_band_cell *cells, size_t n)
+{
+	if (n != ACCURACY_BAND_CELLS(c))
+		return NULL;
+	/* a cell read from a cache image must still give a finite, ordered,
+	 * positive band */
+	for (size_t i = 0; i < n; i++)
+		if (cells[i].n < 0 || (cells[i].n && !(isfinite(cells[i].gmin) &&
+						       isfinite(cells[i].gmax) && cells[i].gmin > 0 &&
+						       cells[i].gmin <= cells[i].gmax)))
+			return NULL;
+	struct accuracy_bands *b = calloc(1, sizeof *b);
+	if (!b || !(b->cell = malloc((n + 1) * sizeof *b->cell))) {
+		free(b);
+		return NULL;
+	}
+	memcpy(b->cell, cells, n * sizeof *cells);
+	b->accels = c->accels;
+	b->n_accels = c->n_accels;
+	return b;
 }
 
 static double figure_value(const struct engine_result *r, int k)

@@ -72,4 +72,23 @@ void accuracy_bands_free(struct accuracy_bands *b);
 void accuracy_bands_apply(const struct accuracy_bands *b, struct engine_result *res);
 void accuracy_bands_apply_report(const struct accuracy_bands *b, struct engine_report *r);
 
+/*
+ * The resolved table as plain cells, so that it can be computed once and
+ * kept in a catalog's binary image (catalog_imagegen for the bundled
+ * catalog, the cache for the others: docs/design.md, "The bundled
+ * catalog"): one cell per (accelerator in catalog order, workload class,
+ * precision, figure), ACCURACY_BAND_CELLS(c) of them.
+ */
+struct accuracy_band_cell {
+	double gmin, gmax;		/* predicted / true, 10th and 90th percentiles */
+	int n;				/* entries behind it; 0: unvalidated */
+};
+#define ACCURACY_BAND_CELLS(c) ((c)->n_accels * WL_COUNT * PREC_COUNT * BAND_COUNT)
+/* b's cells (ACCURACY_BAND_CELLS of its catalog), owned by b. */
+const struct accuracy_band_cell *accuracy_bands_cells(const struct accuracy_bands *b);
+/* A table for catalog c from n cells (copied); NULL when n is not
+ * ACCURACY_BAND_CELLS(c), a cell is out of range, or out of memory. */
+struct accuracy_bands *accuracy_bands_from_cells(const struct catalog *c,
+						 const struct accuracy_band_cell *cells, size_t n);
+
 #endif

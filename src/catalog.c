@@ -411,6 +411,8 @@ void catalog_free(struct catalog *c)
 {
 	if (!c)
 		return;
+	if (c->bands_owned_)
+		free((void *)c->bands_);
 	if (c->image_) {
 		/* from an image: every array and string is inside c's block */
 		catalog_unindex(c);

@@ -335,6 +335,7 @@ struct catalog_defaults {
 	char *file;
 };
 
+struct accuracy_band_cell;
 struct catalog {
 	char *dir;
 	struct catalog_accel *accels;
@@ -357,6 +358,14 @@ struct catalog {
 	 * image and is one block (itself, its arrays and strings) that
 	 * catalog_free() frees at once. */
 	bool image_;
+	/* Private to the images (catalog_imagegen, catalog_cache.c) and
+	 * frontend.c: the error-band table (accuracy.h) computed when the
+	 * image was made, n_bands_ cells, so a run that reads an image runs
+	 * no published result through the engine; NULL: build it from the
+	 * ledger.  catalog_free() frees it when bands_owned_. */
+	const struct accuracy_band_cell *bands_;
+	size_t n_bands_;
+	bool bands_owned_;
 };
 
 /* Up to this many problems are collected before the loader gives up. */

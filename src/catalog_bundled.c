@@ -34,6 +34,11 @@ struct catalog *catalog_bundled_load(const char *dir)
 		return NULL;
 	if (!catalog_image_content_is(dir, catalog_bundled_key, catalog_bundled_key_len))
 		return NULL;
-	return catalog_image_open(catalog_bundled_blob, catalog_bundled_len,
-				  catalog_bundled_str_start, dir, true);
+	struct catalog *c = catalog_image_open(catalog_bundled_blob, catalog_bundled_len,
+					       catalog_bundled_str_start, dir, true);
+	if (c) {
+		c->bands_ = catalog_bundled_bands;
+		c->n_bands_ = catalog_bundled_n_bands;
+	}
+	return c;
 }

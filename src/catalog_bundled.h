@@ -22,9 +22,12 @@
 
 #include "catalog.h"
 
+struct accuracy_band_cell;
+
 /* The catalog of folder dir from the bundled image, or NULL when dir is
  * not the bundled catalog as it was built (then load it another way).
- * catalog_free() frees it. */
+ * catalog_free() frees it.  Its band table (bands_) is the one computed
+ * from the bundled ledger when the image was built. */
 struct catalog *catalog_bundled_load(const char *dir);
 
 /* Written by catalog_imagegen (catalog_bundled_data.c in the build tree). */
@@ -32,5 +35,8 @@ extern const uint64_t catalog_bundled_layout;
 extern const size_t catalog_bundled_len, catalog_bundled_str_start, catalog_bundled_key_len;
 extern const unsigned char catalog_bundled_blob[];
 extern const unsigned char catalog_bundled_key[];
+/* its error-band table (accuracy.h), computed with the image */
+extern const size_t catalog_bundled_n_bands;
+extern const struct accuracy_band_cell *const catalog_bundled_bands;
 
 #endif

@@ -10,9 +10,12 @@
  *            image is used only when they are exactly equal)
  *   blob     the catalog as catalog_image_build() writes it
  *            (catalog_image.h describes it and what the reader checks)
+ *   bands    n_bands error-band cells (struct accuracy_band_cell), checked
+ *            by accuracy_bands_from_cells() when they are used
  */
 #include "catalog_cache.h"
 
+#include "accuracy.h"
 #include "atomic.h"
 #include "catalog_image.h"
 #include "catalog_schema.h"
@@ -181,6 +184,12 @@ static bool make_key(struct buf *k, const char *dir, const char *abs)
 	key_str(k, "defaults.yaml");
 	if (!key_stat(k, path))
 		return false;
+	/* the published results, whose band table the image keeps */
+	int absent = catalog_image_ledger_absent(abs);
+	if (absent > 0)
+		key_str(k, "no " CATALOG_IMAGE_LEDGER_DIR);
+	else if (absent < 0 || !key_folder(k, abs, CATALOG_IMAGE_LEDGER_DIR))
+		return false;
 	return !k->oom;
 }
 
@@ -190,6 +199,7 @@ struct image_out {
 	const struct header *h;
 	const struct buf *key;
 	const struct catalog_blob *blob;
+	const struct accuracy_band_cell *bands;
 };
 
 static bool write_image(FILE *fp, void *ctx, char *err, size_t errsz)
@@ -199,7 +209,9 @@ static bool write_image(FILE *fp, void *ctx, char *err, size_t errsz)
 	const struct image_out *o = ctx;
 	return fwrite(o->h, sizeof *o->h, 1, fp) == 1 &&
 	       fwrite(o->key->p, 1, o->key->len, fp) == o->key->len &&
-	       fwrite(o->blob->p, 1, o->blob->len, fp) == o->blob->len;
+	       fwrite(o->blob->p, 1, o->blob->len, fp) == o->blob->len &&
+	       (!o->h->n_bands ||
+		fwrite(o->bands, sizeof *o->bands, o->h->n_bands, fp) == o->h->n_bands);
 }
 
 /* mkdir -p for the cache folder's last two levels (~/.cache may not exist
@@ -221,7 +233,7 @@ static void make_dirs(const char *dir)
 }
 
 static bool save(const char *path, const char *cache_dir, const struct buf *key,
-		 const struct catalog *c)
+		 const struct catalog *c, const struct accuracy_band_cell *bands, size_t n_bands)
 {
 	struct catalog_blob blob;
 	struct header h = { .magic = MAGIC };
@@ -233,10 +245,12 @@ static bool save(const char *path, const char *cache_dir, const struct buf *key,
 		h.ptr_size = sizeof(void *);
 		h.key_len = key->len;
 		h.blob_len = blob.len;
-		h.sum = checksum(checksum(0, key->p, key->len), blob.p, blob.len);
+		h.n_bands = n_bands;
+		h.sum = checksum(checksum(checksum(0, key->p, key->len), blob.p, blob.len), bands,
+				 n_bands * sizeof *bands);
 		make_dirs(cache_dir);
 		char err[256];
-		struct image_out o = { &h, key, &blob };
+		struct image_out o = { &h, key, &blob, bands };
 		ok = atomic_write(path, write_image, &o, err, sizeof err);
 	}
 	free(blob.p);
@@ -288,6 +302,7 @@ static struct catalog *load_image(const char *path, const struct buf *key, char 
 	struct stat st;
 	struct header h;
 	unsigned char *kb = NULL, *blob = NULL;
+	struct accuracy_band_cell *bands = NULL;
 	struct catalog *c = NULL;
 	if (fstat(fd, &st) != 0)
 		goto out;
@@ -306,7 +321,8 @@ static struct catalog *load_image(const char *path, const struct buf *key, char 
 	    h.byte_order != BYTE_ORDER_MARK || h.ptr_size != sizeof(void *) ||
 	    h.key_len != key->len || h.key_len > MAX_KEY || h.blob_len > MAX_BLOB ||
 	    h.blob_len < sizeof(struct catalog) || h.str_start > h.blob_len ||
-	    (uint64_t)st.st_size != sizeof h + h.key_len + h.blob_len)
+	    h.n_bands > MAX_BLOB / sizeof *bands ||
+	    (uint64_t)st.st_size != sizeof h + h.key_len + h.blob_len + h.n_bands * sizeof *bands)
 		goto out;
 	kb = malloc(h.key_len ? h.key_len : 1);
 	if (!kb || !read_all(fd, kb, h.key_len) || memcmp(kb, key->p, key->len))
@@ -314,14 +330,24 @@ static struct catalog *load_image(const char *path, const struct buf *key, char 
 	blob = malloc(h.blob_len);
 	if (!blob || !read_all(fd, blob, h.blob_len))
 		goto out;
+	size_t bands_len = (size_t)h.n_bands * sizeof *bands;
+	if (h.n_bands && (!(bands = malloc(bands_len)) || !read_all(fd, bands, bands_len)))
+		goto out;
 	/* read straight into the block that becomes the catalog */
-	if (checksum(checksum(0, kb, h.key_len), blob, h.blob_len) == h.sum &&
-	    (c = catalog_image_adopt(blob, h.blob_len, h.str_start)) != NULL)
+	if (checksum(checksum(checksum(0, kb, h.key_len), blob, h.blob_len), bands, bands_len) ==
+		    h.sum &&
+	    (c = catalog_image_adopt(blob, h.blob_len, h.str_start)) != NULL) {
 		blob = NULL;
+		c->bands_ = bands;
+		c->n_bands_ = (size_t)h.n_bands;
+		c->bands_owned_ = bands != NULL;
+		bands = NULL;
+	}
 out:
 	close(fd);
 	free(kb);
 	free(blob);
+	free(bands);
 	return c;
 }
 
@@ -329,6 +355,13 @@ out:
 
 struct catalog *catalog_cache_load(const char *dir, const char *cache_dir,
 				   struct catalog_errors *errs, struct catalog_cache_info *info)
+{
+	return catalog_cache_load_bands(dir, cache_dir, NULL, errs, info);
+}
+
+struct catalog *catalog_cache_load_bands(const char *dir, const char *cache_dir,
+					 catalog_cache_bands_fn *bands, struct catalog_errors *errs,
+					 struct catalog_cache_info *info)
 {
 	struct catalog_cache_info ignored;
 	if (!info)
@@ -372,8 +405,20 @@ struct catalog *catalog_cache_load(const char *dir, const char *cache_dir,
 		}
 	}
 	struct catalog *c = catalog_load(dir, errs);
-	if (c && keyed && !blocked)
-		info->written = save(info->path, cache_dir, &key, c);
+	if (c && keyed && !blocked) {
+		struct accuracy_band_cell *cells = NULL;
+		size_t n_cells = 0;
+		if (!bands || !bands(c, &cells, &n_cells)) {
+			free(cells);
+			cells = NULL;
+			n_cells = 0;
+		}
+		info->written = save(info->path, cache_dir, &key, c, cells, n_cells);
+		/* this run uses the table it computed */
+		c->bands_ = cells;
+		c->n_bands_ = n_cells;
+		c->bands_owned_ = cells != NULL;
+	}
 	free(key.p);
 	return c;
 }
@@ -388,9 +433,12 @@ bool catalog_cache_reseal(const char *path)
 	struct header h;
 	unsigned char *all = NULL;
 	bool ok = fread(&h, sizeof h, 1, fp) == 1 && h.key_len <= MAX_KEY && h.blob_len <= MAX_BLOB;
-	size_t n = ok ? (size_t)(h.key_len + h.blob_len) : 0;
+	ok = ok && h.n_bands <= MAX_BLOB / sizeof(struct accuracy_band_cell);
+	size_t nb = ok ? (size_t)h.n_bands * sizeof(struct accuracy_band_cell) : 0;
+	size_t n = ok ? (size_t)(h.key_len + h.blob_len) + nb : 0;
 	if (ok && (all = malloc(n ? n : 1)) != NULL && fread(all, 1, n, fp) == n) {
-		h.sum = checksum(checksum(0, all, h.key_len), all + h.key_len, h.blob_len);
+		h.sum = checksum(checksum(checksum(0, all, h.key_len), all + h.key_len, h.blob_len),
+				 all + h.key_len + h.blob_len, nb);
 		ok = fseek(fp, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, fp) == 1;
 	} else {
 		ok = false;

@@ -9,7 +9,8 @@
  * folder's absolute path.  It is keyed by accelsizer's version and build,
  * the layout of the catalog structs, the folder's path, and the name, size,
  * mtime, ctime and inode of every file the loader reads (every *.yaml and
- * *.yml in the four folders, and defaults.yaml): any edit, touch, added or
+ * *.yml in the four folders, and defaults.yaml) and of the published
+ * results (published/, whose error bands the image can keep): any edit, touch, added or
  * removed file gives another key, and the folder is parsed again.  Only a
  * valid catalog is ever written; an invalid one is parsed, and reported,
  * every time.
@@ -55,13 +56,14 @@ struct catalog_cache_header {
 	uint64_t key_len;
 	uint64_t blob_len;
 	uint64_t str_start;	/* where the strings start, from the blob's start */
-	uint64_t sum;		/* checksum of key + blob */
+	uint64_t sum;		/* checksum of key + blob + bands */
+	uint64_t n_bands;	/* error-band cells after the blob (accuracy.h) */
 };
 
 /* Bump on any change to the file or blob format (catalog_image.h).  The
  * shape of the catalog structs needs no bump: the key holds a hash of the
  * catalog tables (catalog_schema_layout()). */
-#define CATALOG_CACHE_LAYOUT 3
+#define CATALOG_CACHE_LAYOUT 4
 
 enum catalog_cache_how {
 	CATALOG_CACHE_OFF,	/* ACCELSIZER_NO_CACHE, or no cache folder: parsed */
@@ -83,6 +85,22 @@ struct catalog_cache_info {
  */
 struct catalog *catalog_cache_load(const char *dir, const char *cache_dir,
 				   struct catalog_errors *errs, struct catalog_cache_info *info);
+
+/*
+ * The same, keeping with the image what bands(c) computes from the parsed
+ * catalog: the error-band table of its published results (accuracy.h),
+ * which the key covers (the published/ folder, like the catalog's).  On a
+ * hit the catalog's bands_ holds the table kept (n_bands_ cells, owned),
+ * so the caller runs no published result through the engine; bands
+ * returns false (an invalid ledger, out of memory) to keep none.  The
+ * cells bands gives are malloc'd and taken over.
+ */
+struct accuracy_band_cell;
+typedef bool catalog_cache_bands_fn(const struct catalog *c, struct accuracy_band_cell **cells,
+				    size_t *n);
+struct catalog *catalog_cache_load_bands(const char *dir, const char *cache_dir,
+					 catalog_cache_bands_fn *bands, struct catalog_errors *errs,
+					 struct catalog_cache_info *info);
 
 /* $XDG_CACHE_HOME/accelsizer (when absolute), else $HOME/.cache/accelsizer;
  * false when neither is set or the path does not fit. */

@@ -242,6 +242,10 @@ bool catalog_image_build(const struct catalog *c, bool relative, struct catalog_
 	slot_set(w.b.p, offsetof(struct catalog, plat_by_accel_), 0);
 	slot_set(w.b.p, offsetof(struct catalog, plat_start_), 0);
 	((struct catalog *)(void *)w.b.p)->image_ = false;
+	/* the band table is kept beside the blob, not in it */
+	slot_set(w.b.p, offsetof(struct catalog, bands_), 0);
+	((struct catalog *)(void *)w.b.p)->n_bands_ = 0;
+	((struct catalog *)(void *)w.b.p)->bands_owned_ = false;
 
 	size_t items[CATALOG_N_KINDS];
 	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
@@ -520,6 +524,9 @@ struct catalog *catalog_image_open(const void *img, size_t len, size_t str_start
 	c->plat_by_accel_ = NULL;
 	c->plat_start_ = NULL;
 	c->image_ = true;
+	c->bands_ = NULL;
+	c->n_bands_ = 0;
+	c->bands_owned_ = false;
 	if (!catalog_index(c)) {
 		free(p);
 		return NULL;
@@ -535,6 +542,9 @@ struct catalog *catalog_image_adopt(unsigned char *blob, size_t len, size_t str_
 	c->plat_by_accel_ = NULL;
 	c->plat_start_ = NULL;
 	c->image_ = true;
+	c->bands_ = NULL;
+	c->n_bands_ = 0;
+	c->bands_owned_ = false;
 	if (!catalog_index(c))
 		return NULL;
 	return c;
@@ -604,6 +614,20 @@ bool catalog_image_folder_names(const char *root, const char *sub, char ***out, 
 	*out = names;
 	*count = cnt;
 	return true;
+}
+
+#define LEDGER_ABSENT "no " CATALOG_IMAGE_LEDGER_DIR
+
+int catalog_image_ledger_absent(const char *dir)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof path, "%s/%s", dir, CATALOG_IMAGE_LEDGER_DIR);
+	if (n < 0 || (size_t)n >= sizeof path)
+		return -1;
+	struct stat st;
+	if (stat(path, &st) == 0)
+		return 0;
+	return errno == ENOENT ? 1 : -1;
 }
 
 /* The content key is written to a sink: into a buffer (the build's
@@ -700,7 +724,14 @@ static bool content_key(struct sink *k, const char *dir)
 		ok = key_folder(k, dir, catalog_kinds[i].dir);
 	char path[PATH_MAX];
 	int n = snprintf(path, sizeof path, "%s/defaults.yaml", dir);
-	return ok && n > 0 && (size_t)n < sizeof path && key_file(k, path, "defaults.yaml");
+	ok = ok && n > 0 && (size_t)n < sizeof path && key_file(k, path, "defaults.yaml");
+	/* the ledger, whose error bands the image keeps (an absent folder is
+	 * an empty ledger, and keyed as such) */
+	int absent = catalog_image_ledger_absent(dir);
+	if (ok && absent > 0)
+		sink(k, LEDGER_ABSENT, sizeof LEDGER_ABSENT);
+	return ok && absent == 0 ? key_folder(k, dir, CATALOG_IMAGE_LEDGER_DIR)
+			       : ok && absent > 0 && sink_ok(k);
 }
 
 bool catalog_image_content_key(const char *dir, unsigned char **key, size_t *len)

@@ -72,7 +72,9 @@ uint64_t catalog_image_checksum(uint64_t h, const void *p, size_t n);
 /*
  * The content key of catalog folder dir: the name, size and bytes of
  * every file the loader reads (the *.yaml and *.yml in the four folders,
- * sorted, then defaults.yaml), in a malloc'd buffer.  Two folders with the
+ * sorted, then defaults.yaml), then of the published results
+ * (CATALOG_IMAGE_LEDGER_DIR, or that it is absent), whose error bands are
+ * kept with the image, in a malloc'd buffer.  Two folders with the
  * same key load to the same catalog.  False when a folder or file cannot
  * be read, or out of memory.
  */
@@ -80,6 +82,11 @@ bool catalog_image_content_key(const char *dir, unsigned char **key, size_t *len
 /* Is folder dir's content key exactly key?  Compared while the files are
  * read, stopping at the first difference. */
 bool catalog_image_content_is(const char *dir, const unsigned char *key, size_t len);
+
+/* The ledger's folder (ledger.h), and whether dir has none: 1 absent (an
+ * empty ledger), 0 present, -1 cannot tell. */
+#define CATALOG_IMAGE_LEDGER_DIR "published"
+int catalog_image_ledger_absent(const char *dir);
 
 /* The names in folder root/sub that the loader looks at (not hidden,
  * *.yaml, and *.yml, which it refuses), sorted; free them with

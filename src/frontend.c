@@ -38,6 +38,22 @@ const char *frontend_dir_origin(const char *flag_dir)
 	return "";
 }
 
+/* The band table a cache image keeps (catalog_cache_bands_fn): computed
+ * once per catalog edit, as frontend_load_bands() would; an invalid
+ * ledger keeps none, so the command that needs the bands reports it. */
+static bool image_bands(const struct catalog *c, struct accuracy_band_cell **cells, size_t *n)
+{
+	struct ledger *l = ledger_load(c, NULL);
+	struct accuracy_bands *b = l ? accuracy_bands_build(c, l) : NULL;
+	ledger_free(l);
+	*n = b ? ACCURACY_BAND_CELLS(c) : 0;
+	*cells = b ? malloc((*n ? *n : 1) * sizeof **cells) : NULL;
+	if (*cells)
+		memcpy(*cells, accuracy_bands_cells(b), *n * sizeof **cells);
+	accuracy_bands_free(b);
+	return *cells != NULL;
+}
+
 struct catalog *frontend_load_catalog(const char *flag_dir)
 {
 	char dir[PATH_MAX];
@@ -63,7 +79,7 @@ struct catalog *frontend_load_catalog(const char *flag_dir)
 	}
 	struct catalog_errors e;
 	struct catalog_cache_info ci;
-	c = catalog_cache_load(dir, NULL, &e, &ci);
+	c = catalog_cache_load_bands(dir, NULL, image_bands, &e, &ci);
 	if (debug)
 		fprintf(stderr, "catalog: %s%s%s%s%s%s\n",
 			ci.how == CATALOG_CACHE_HIT ? "from cache"
@@ -98,6 +114,13 @@ struct ledger *frontend_load_ledger(const struct catalog *c)
 
 struct accuracy_bands *frontend_load_bands(const struct catalog *c)
 {
+	/* Read from an image, the table was computed when the image was made
+	 * (catalog_imagegen): no ledger parse and no engine runs here. */
+	if (c->bands_) {
+		struct accuracy_bands *b = accuracy_bands_from_cells(c, c->bands_, c->n_bands_);
+		if (b)
+			return b;
+	}
 	struct ledger *l = frontend_load_ledger(c);
 	if (!l)
 		return NULL;

@@ -82,6 +82,29 @@ run "$A" $REC
 check "after an edit: the next run reads the new image" contains "$err" "catalog: from cache"
 check "after an edit: the image has the new name" contains "$out" "Llama Two Seventy"
 
+# the image keeps the error bands (the csv's *_low/*_high/band_n): an
+# edit under published/ is parsed again and the bands follow it (fewer
+# validation entries, other bands), from the image as from the YAML
+# shellcheck disable=SC2086
+run "$A" $REC
+before_ledger=$out
+sed 's/role: validation/role: calibration/' "$CAT/published/mlperf-inference-v5.0.yaml" >"$TMPD/l.yaml"
+cp "$CAT/published/mlperf-inference-v5.0.yaml" "$TMPD/ledger-saved.yaml"
+cp "$TMPD/l.yaml" "$CAT/published/mlperf-inference-v5.0.yaml"
+# shellcheck disable=SC2086
+run "$A" $REC
+check "after a ledger edit: parsed again" contains "$err" "catalog: parsed, cache written"
+check "after a ledger edit: other bands" equals "$(test "$out" != "$before_ledger" && echo differ)" differ
+edited=$out
+# shellcheck disable=SC2086
+run "$A" $REC
+check "after a ledger edit: the next run reads the new image" contains "$err" "catalog: from cache"
+check "after a ledger edit: the image's bands are the new ones" equals "$out" "$edited"
+# shellcheck disable=SC2086
+ACCELSIZER_NO_CACHE=1 run "$A" $REC
+check "after a ledger edit: the same bands from the YAML" equals "$out" "$edited"
+cp "$TMPD/ledger-saved.yaml" "$CAT/published/mlperf-inference-v5.0.yaml"
+
 # an invalid catalog is reported every time, never cached
 cp "$f" "$TMPD/saved.yaml"
 sed 's/^layers: .*/layers: -1/' "$TMPD/saved.yaml" >"$f"

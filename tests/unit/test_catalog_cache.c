@@ -19,11 +19,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "accuracy.h"
 #include "catalog.h"
 #include "catalog_bundled.h"
 #include "catalog_cache.h"
 #include "catalog_image.h"
 #include "catalog_schema.h"
+#include "ledger.h"
 #include "tap.h"
 
 static char top[PATH_MAX];
@@ -318,6 +320,42 @@ START_TEST(bundled_image)
 	ck_assert_msg(n0 != n1, "an added .yml file changes the content key");
 	free(k1);
 	free(k0);
+}
+END_TEST
+
+/* The bundled image's error-band table is, cell for cell, the one built
+ * from the ledger through the engine, and the front ends read it. */
+START_TEST(bundled_bands)
+{
+	const char *dir = path2(top, "catalog");
+	struct catalog *img = catalog_bundled_load(dir);
+	ck_assert(img != NULL);
+	ck_assert_msg(img->bands_ != NULL, "the bundled image carries its band table");
+	ck_assert_uint_eq(img->n_bands_, ACCURACY_BAND_CELLS(img));
+	struct catalog_errors e;
+	struct ledger *l = ledger_load(img, &e);
+	catalog_errors_fini(&e);
+	ck_assert(l != NULL);
+	struct accuracy_bands *b = accuracy_bands_build(img, l);
+	ck_assert(b != NULL);
+	const struct accuracy_band_cell *want = accuracy_bands_cells(b);
+	size_t covered = 0;
+	for (size_t i = 0; i < img->n_bands_; i++) {
+		ck_assert_int_eq(img->bands_[i].n, want[i].n);
+		if (want[i].n) {
+			covered++;
+			ck_assert(img->bands_[i].gmin == want[i].gmin);
+			ck_assert(img->bands_[i].gmax == want[i].gmax);
+		}
+	}
+	ck_assert_msg(covered > 0, "some figures are validated");
+	struct accuracy_bands *back = accuracy_bands_from_cells(img, img->bands_, img->n_bands_);
+	ck_assert(back != NULL);
+	ck_assert(accuracy_bands_from_cells(img, img->bands_, img->n_bands_ - 1) == NULL);
+	accuracy_bands_free(back);
+	accuracy_bands_free(b);
+	ledger_free(l);
+	catalog_free(img);
 }
 END_TEST
 
@@ -907,6 +945,7 @@ int main(void)
 	add(s, "cache: bundled catalog from the image equals the YAML load", bundled_equal);
 	add(s, "cache: the bundled image equals the YAML load; only for the bundled folder",
 	    bundled_image);
+	add(s, "cache: the bundled image's band table is the one the ledger gives", bundled_bands);
 	add(s, "cache: good fixture from the image equals the YAML load", fixture_equal);
 	add(s, "cache: a touched file (utimensat, mtime to the ns) invalidates", touch_invalidates);
 	add(s, "cache: an edited or longer file invalidates", edit_invalidates);
