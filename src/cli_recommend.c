@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cli_report.h"
 #include "cli_workload.h"
+#include "prices.h"
 #include "scenario.h"
 
 static void usage_recommend(FILE *f)
@@ -65,6 +66,7 @@ struct run {
 	struct scenario s;
 	bool have_scenario;
 	struct engine_report rep;
+	struct prices pl;		/* --prices, handed to the engine */
 	enum cli_format fmt;
 	const char *out;		/* -o FILE, or NULL for standard output */
 	struct atomic_file af;		/* its temporary file while writing */
@@ -85,6 +87,7 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *))
 		usage(stdout);
 		return EXIT_OK;
 	}
+	prices_init(&r->pl);
 	r->c = cli_load_catalog(x.catalog_dir);
 	if (!r->c)
 		return EXIT_BADINPUT;
@@ -97,7 +100,8 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *))
 			return EXIT_BADINPUT;
 		}
 	}
-	if (cli_workload_parse(argc, argv, r->c, &r->s.w, &x))
+	if (cli_workload_parse(argc, argv, r->c, &r->s.w, &x) ||
+	    cli_load_prices(&x, &r->pl, &r->s.w))
 		return EXIT_BADINPUT;
 	r->fmt = CLI_FMT_TABLE;
 	if (fmt && !cli_format_parse("--format", fmt, &r->fmt))
@@ -116,6 +120,7 @@ static void finish(struct run *r)
 	if (r->have_scenario)
 		scenario_fini(&r->s);
 	catalog_free(r->c);
+	prices_fini(&r->pl);
 }
 
 /* Where the output goes: standard output, or -o's file through the atomic

@@ -35,6 +35,7 @@
 #include "cli.h"
 #include "cli_report.h"
 #include "cli_workload.h"
+#include "prices.h"
 #include "scenario.h"
 
 #define PROG "accelsizer"
@@ -678,6 +679,8 @@ int cli_sweep_main(int argc, char **argv)
 	struct catalog *c = NULL;
 	struct scenario sc;
 	bool have_sc = false;
+	struct prices pl;
+	prices_init(&pl);
 	if (!split_axes(argc, argv, rest, &nrest, s.ax))
 		goto out;
 	c = cli_load_catalog(x.catalog_dir);
@@ -695,7 +698,7 @@ int cli_sweep_main(int argc, char **argv)
 	}
 	/* The base workload: every option but the axes, checked as in
 	 * recommend.  An axis replaces its field per scenario. */
-	if (cli_workload_parse(nrest, rest, c, &sc.w, &x))
+	if (cli_workload_parse(nrest, rest, c, &sc.w, &x) || cli_load_prices(&x, &pl, &sc.w))
 		goto out;
 	for (size_t i = 1; i < (size_t)nrest; i++) {
 		const char *a = rest[i];
@@ -763,6 +766,7 @@ out:
 	if (have_sc)
 		scenario_fini(&sc);
 	catalog_free(c);
+	prices_fini(&pl);
 	free(rest);
 	return rc;
 }

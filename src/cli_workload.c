@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "cli_workload.h"
+#include "prices.h"
 
 #define PROG "accelsizer"
 
@@ -451,6 +452,7 @@ static const struct wopt wopts[] = {
 	{ "--objective", "O", "rank by capex | cost-per-token | time | gpus | perf-per-watt", set_objective },
 	{ "--scenario", "FILE", "start from a saved scenario; flags override it", set_nothing },
 	{ "--catalog", "DIR", "read the catalog from DIR", set_nothing },
+	{ "--prices", "FILE.csv", "price list over the catalog's prices, for every cost", set_nothing },
 };
 
 #define N_WOPTS (sizeof wopts / sizeof wopts[0])
@@ -478,7 +480,7 @@ static bool same_flag(const char *arg, size_t len, const char *name)
 
 int cli_workload_prescan(int argc, char **argv, struct cli_extra *x)
 {
-	x->catalog_dir = x->scenario = NULL;
+	x->catalog_dir = x->scenario = x->prices = NULL;
 	x->help = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -492,6 +494,8 @@ int cli_workload_prescan(int argc, char **argv, struct cli_extra *x)
 			dst = &x->catalog_dir;
 		else if (same_flag(a, len, "--scenario"))
 			dst = &x->scenario;
+		else if (same_flag(a, len, "--prices"))
+			dst = &x->prices;
 		if (!dst)
 			continue;
 		const char *v = a[len] == '=' ? a + len + 1 : (i + 1 < argc ? argv[++i] : NULL);
@@ -501,6 +505,20 @@ int cli_workload_prescan(int argc, char **argv, struct cli_extra *x)
 		}
 		*dst = v;
 	}
+	return 0;
+}
+
+int cli_load_prices(const struct cli_extra *x, struct prices *pl, struct workload *w)
+{
+	w->prices = NULL;
+	if (!x->prices)
+		return 0;
+	char err[1024];
+	if (!prices_load(x->prices, pl, err, sizeof err)) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return EXIT_BADINPUT;
+	}
+	w->prices = pl;
 	return 0;
 }
 

@@ -11,7 +11,12 @@
 #ifndef ACCELSIZER_ENGINE_H
 #define ACCELSIZER_ENGINE_H
 
+#include <stdint.h>
+
 #include "catalog.h"
+
+struct prices;		/* prices.h: a price list, read by the front end */
+struct price_entry;
 
 enum workload_class { WL_INFERENCE, WL_PRETRAIN, WL_FINETUNE, WL_COUNT };
 enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_COUNT };
@@ -69,6 +74,12 @@ struct workload {
 	double max_power_kw;		/* 0 = no limit */
 	double budget_usd;		/* 0 = no limit */
 	enum objective objective;
+
+	/* The customer's price list (read and owned by the front end), or
+	 * NULL: every cost the engine computes (capex, its breakdown, $/Mtok,
+	 * run cost, the budget filter, the ranking) uses its prices over the
+	 * catalog's, as the BOM does. */
+	const struct prices *prices;
 
 	/* node overrides for the chosen accelerator */
 	const struct catalog_accel *accel;	/* NULL = none chosen */
@@ -168,7 +179,16 @@ struct engine_result {
 	int gpus_per_node;
 	double link_gb_s_used;		/* per GPU, one direction, TP traffic */
 	double nic_gb_s_per_gpu;	/* scale-out bandwidth per GPU, GB/s */
-	double capex_gpus_usd, capex_nodes_usd, capex_fabric_usd, capex_racks_usd;
+	/* capex_usd is the quote: the BOM's total to the cent (engine_quote()),
+	 * and the five parts below add up to it exactly.  hardware = GPUs and
+	 * servers with their parts (capex_gpus_usd + capex_nodes_usd); fabric =
+	 * NICs the servers lack, switches, cables; racks = enclosures and PDUs;
+	 * support = the hardware support contract; services = installation
+	 * and burn-in. */
+	double capex_hardware_usd, capex_fabric_usd, capex_racks_usd;
+	double capex_support_usd, capex_services_usd;
+	double capex_gpus_usd, capex_nodes_usd;
+	bool accel_priced;		/* the GPU has a price (catalog or price list) */
 	/* Where the time goes (inference: one decode step at the batch;
 	 * training: one step), seconds; NAN where it does not apply. */
 	double t_compute_s, t_memory_s, t_comm_s, t_bubble_s;
@@ -223,6 +243,64 @@ void engine_run(const struct catalog *c, const struct workload *w, struct engine
 /* The result for an accelerator in a report, or NULL. */
 const struct engine_result *engine_report_find(const struct engine_report *r,
 					       const struct catalog_accel *a);
+
+/*
+ * The quote: every line a configuration is bought with, priced, in the
+ * order the BOM lists them.  One computation for the engine's capex and
+ * for bom.c, which only formats these lines (descriptions, notes, CSV), so
+ * the two cannot drift.  Money is integer cents: each line's extended
+ * price is qty x unit exactly, support is rounded once.
+ *
+ * Prices: the workload's price list (w->prices) by SKU wins over the
+ * catalog.  An accelerator's SKU is its catalog id; the lines the catalog
+ * has no part number for use the generic SKUs below.  Quantities: the
+ * result's sizing (working and spare nodes, installed GPUs, fabric, racks);
+ * rack, PDU, support and burn-in figures from catalog/defaults.yaml.
+ */
+#define ENGINE_SKU_RACK "RACK"
+#define ENGINE_SKU_PDU "PDU"
+#define ENGINE_SKU_SUPPORT "SUPPORT"
+#define ENGINE_SKU_BURN_IN "BURN-IN"
+
+enum engine_quote_item {
+	QUOTE_SERVER, QUOTE_ACCEL, QUOTE_PART, QUOTE_NIC, QUOTE_SWITCH, QUOTE_CABLE,
+	QUOTE_RACK, QUOTE_PDU, QUOTE_SUPPORT, QUOTE_SERVICE, QUOTE_ITEM_COUNT
+};
+/* The capex breakdown, as the reports name it: capex_<name>_usd. */
+enum engine_capex_part {
+	CAPEX_HARDWARE, CAPEX_FABRIC, CAPEX_RACKS, CAPEX_SUPPORT, CAPEX_SERVICES, CAPEX_PART_COUNT
+};
+enum engine_capex_part engine_quote_part(enum engine_quote_item item);
+const char *engine_capex_part_name(enum engine_capex_part p);	/* "hardware" */
+
+struct engine_quote_line {
+	enum engine_quote_item item;
+	const char *sku;		/* borrowed (catalog or ENGINE_SKU_*); "" if none */
+	const char *description;	/* the catalog's; NULL for generic lines */
+	const struct catalog_bom_line *part;	/* QUOTE_PART: the platform's line */
+	long qty;
+	int64_t catalog_cents;		/* the catalog's (computed, for support) unit price; 0 = none */
+	const struct price_entry *price;	/* the price list's entry, or NULL */
+	int64_t unit_cents;		/* charged: the price list's, else catalog_cents */
+	int64_t extended_cents;		/* qty x unit_cents */
+	double power_w_each, rack_units_each;
+	int64_t support_base_cents;	/* QUOTE_SUPPORT: the hardware it covers */
+	long racks_bought;		/* QUOTE_RACK, QUOTE_PDU: enclosures bought */
+};
+
+struct engine_quote_totals {
+	int64_t parts_cents[CAPEX_PART_COUNT];
+	int64_t gpus_cents, nodes_cents;	/* inside CAPEX_HARDWARE */
+	int64_t total_cents;
+	bool accel_priced;
+	bool overflow;			/* amounts past int64 cents: totals invalid */
+};
+
+/* Calls fn (may be NULL) for each line with qty > 0 and fills *t.  r must
+ * be sized (r->platform set); otherwise no lines and zero totals. */
+void engine_quote(const struct catalog *c, const struct workload *w, const struct engine_result *r,
+		  void (*fn)(const struct engine_quote_line *l, void *ctx), void *ctx,
+		  struct engine_quote_totals *t);
 
 /* Step 5 of the brief: what to run on the candidate hardware. */
 #define ENGINE_PLAN_MAX 6

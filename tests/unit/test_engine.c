@@ -554,11 +554,18 @@ START_TEST(capex_and_power_add_up)
 		node += p->bom[i].qty * p->bom[i].unit_price_usd;
 	ck_assert_double_eq_tol(r.capex_nodes_usd, 2 * node, 0.01);
 	ck_assert_double_eq_tol(r.capex_gpus_usd, 16 * A("h100-sxm")->price.usd, 0.01);
-	ck_assert_double_eq_tol(r.capex_usd, r.capex_gpus_usd + r.capex_nodes_usd + r.capex_fabric_usd +
-				r.capex_racks_usd, 0.01);
+	ck_assert_double_eq_tol(r.capex_hardware_usd, r.capex_gpus_usd + r.capex_nodes_usd, 0.005);
+	/* capex is the quote: hardware, fabric, racks, support and services
+	 * (issue 12), support being years x share of what comes before it. */
+	ck_assert_double_eq_tol(r.capex_usd, r.capex_hardware_usd + r.capex_fabric_usd +
+				r.capex_racks_usd + r.capex_support_usd + r.capex_services_usd, 0.005);
+	const struct catalog_defaults *d = &cat->defaults;
+	ck_assert_double_eq_tol(r.capex_support_usd, (r.capex_hardware_usd + r.capex_fabric_usd +
+				r.capex_racks_usd) * d->support_years.value *
+				d->support_fraction_per_year.value, 0.01);
+	ck_assert_double_eq_tol(r.capex_services_usd, 2 * d->burn_in_usd_per_node.value, 0.005);
 	ck_assert_double_eq_tol(r.power_kw, 2 * p->max_power_w / 1000, 1e-9);
 	/* Cost per million tokens = yearly cost / tokens served in a year. */
-	const struct catalog_defaults *d = &cat->defaults;
 	double year = r.capex_usd / d->amortisation_years.value +
 		      r.power_kw * 8766 * d->pue.value * d->utilisation.value * d->electricity_usd_per_kwh.value;
 	double toks = r.output_tokens_per_s * 3600 * 8766 * d->utilisation.value;
