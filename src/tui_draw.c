@@ -376,6 +376,14 @@ char *tui_fmt_usd(char *buf, size_t n, double usd)
 	return buf;
 }
 
+char *tui_fmt_usd_cents(char *buf, size_t n, double usd)
+{
+	char g[64];
+	DASH(buf, n, usd);
+	snprintf(buf, n, "$%s", tui_fmt_num(g, sizeof g, usd, 2));
+	return buf;
+}
+
 char *tui_fmt_usd_mtok(char *buf, size_t n, double usd)
 {
 	char g[64];

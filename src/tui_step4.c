@@ -77,8 +77,11 @@ static void info_nodes(const struct tui *t, char *buf, size_t n)
 {
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r);
-	snprintf(buf, n, "%d working + %d spare = %d node%s, %d GPUs installed", r->nodes - r->spare_nodes,
-		 r->spare_nodes, r->nodes, r->nodes == 1 ? "" : "s", r->gpus_installed);
+	/* r->nodes are the working nodes; the spares come on top (as the
+	 * CLI's nodes and spare_nodes columns and the BOM count them). */
+	int total = r->nodes + r->spare_nodes;
+	snprintf(buf, n, "%d working + %d spare = %d node%s, %d GPUs installed", r->nodes,
+		 r->spare_nodes, total, total == 1 ? "" : "s", r->gpus_installed);
 }
 
 static void info_fabric(const struct tui *t, char *buf, size_t n)
@@ -113,14 +116,60 @@ static void info_space(const struct tui *t, char *buf, size_t n)
 		 tui_fmt_kw(kw, sizeof kw, r->power_kw));
 }
 
+/* Capex is the quote (engine_quote()): the BOM's total to the cent, and
+ * its five parts below it add up to it. */
 static void info_capex(const struct tui *t, char *buf, size_t n)
 {
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r);
-	char a[32], g[32], nd[32], f[32];
-	snprintf(buf, n, "%s (GPUs %s, servers %s, fabric %s)", tui_fmt_usd(a, sizeof a, r->capex_usd),
-		 tui_fmt_usd(g, sizeof g, r->capex_gpus_usd), tui_fmt_usd(nd, sizeof nd, r->capex_nodes_usd),
-		 tui_fmt_usd(f, sizeof f, r->capex_fabric_usd));
+	char a[48];
+	snprintf(buf, n, "%s  the BOM total", tui_fmt_usd_cents(a, sizeof a, r->capex_usd));
+}
+
+static void capex_part(const struct tui *t, char *buf, size_t n, double usd, const char *what)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r && r->platform);
+	char a[48];
+	snprintf(buf, n, "%s%s%s", tui_fmt_usd_cents(a, sizeof a, usd), *what ? "  " : "", what);
+}
+
+static void info_hardware(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	char g[48], s[48], what[128];
+	snprintf(what, sizeof what, "GPUs %s, servers %s", tui_fmt_usd_cents(g, sizeof g, r->capex_gpus_usd),
+		 tui_fmt_usd_cents(s, sizeof s, r->capex_nodes_usd));
+	capex_part(t, buf, n, r->capex_hardware_usd, what);
+}
+
+static void info_fabric_usd(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	capex_part(t, buf, n, r->capex_fabric_usd, r->fabric ? "NICs, switches, cables" : "");
+}
+
+static void info_racks_usd(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	capex_part(t, buf, n, r->capex_racks_usd, "enclosures and PDUs");
+}
+
+static void info_support_usd(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	capex_part(t, buf, n, r->capex_support_usd, "hardware support contract");
+}
+
+static void info_services_usd(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	capex_part(t, buf, n, r->capex_services_usd, "installation and burn-in");
 }
 
 static void info_running(const struct tui *t, char *buf, size_t n)
@@ -167,6 +216,11 @@ static const struct tui_field fields[] = {
 	{ .label = "Network", .kind = TF_INFO, .info = info_network },
 	{ .label = "Space and power", .kind = TF_INFO, .info = info_space },
 	{ .label = "Capex", .kind = TF_INFO, .info = info_capex },
+	{ .label = "Hardware", .kind = TF_INFO, .info = info_hardware },
+	{ .label = "Fabric", .kind = TF_INFO, .info = info_fabric_usd },
+	{ .label = "Racks and PDUs", .kind = TF_INFO, .info = info_racks_usd },
+	{ .label = "Support", .kind = TF_INFO, .info = info_support_usd },
+	{ .label = "Services", .kind = TF_INFO, .info = info_services_usd },
 	{ .label = "Running cost", .kind = TF_INFO, .info = info_running },
 	{ .label = "Predicted", .kind = TF_INFO, .info = info_perf },
 };
