@@ -84,9 +84,14 @@ extern const struct tui_step tui_help_view, tui_compare_view, tui_picker_view;
 struct tui_line {
 	char buf[TUI_LINE_MAX];
 	int len, cur;		/* bytes */
+	/* The whole text is selected (a field's edit starts so): the first
+	 * printable key replaces it, a cursor key or Backspace edits it. */
+	bool selected;
 };
 enum tui_line_result { LINE_EDITING, LINE_COMMIT, LINE_CANCEL, LINE_IGNORED };
 void tui_line_set(struct tui_line *l, const char *s);
+/* tui_line_set() with the text selected. */
+void tui_line_set_selected(struct tui_line *l, const char *s);
 enum tui_line_result tui_line_key(struct tui_line *l, int ch);
 /* Draws the line in width w with the cursor kept visible; returns the
  * screen column of the cursor relative to x. */

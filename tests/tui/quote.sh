@@ -75,9 +75,10 @@ tui_start 120 40 --scenario "$SCEN" --prices "$TMPD/prices.csv"
 tui_wait "Input tokens"
 tui_keys 4
 check_screen "step 4 with --prices: capex is recommend --prices' capex_usd" "Capex                  $pcapex"
-tui_keys 3
+tui_keys p
+whole=$(printf '%s' "$pcapex" | sed 's/^\$//; s/\..*//')
 check_screen_re "step 3 with --prices: the priced capex in the table" \
-	"H100 SXM5 80GB +[0-9]+ +[0-9]+ +[0-9,]+ +\\$$(printf '%s' "${pcapex#\$}" | sed 's/\..*//')"
+	"H100 SXM5 80GB +[0-9]+ +[0-9]+ +[0-9,]+ +[$]$whole"
 tui_keys q
 tui_settle
 case $screen in *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac

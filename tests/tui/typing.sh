@@ -26,11 +26,11 @@ tui_keys Enter
 check_screen_re "typed 64 straight away" "Concurrent users +64 sequences"
 check_screen "still on step 1" "Input tokens"
 
-# arrows edit: End then 0 appends
-tui_keys Enter End
+# arrows edit: Right then 0 appends
+tui_keys Enter Right
 tui_type "0"
 tui_keys Enter
-check_screen_re "End then 0 appends" "Concurrent users +640 sequences"
+check_screen_re "Right then 0 appends" "Concurrent users +640 sequences"
 
 # Backspace edits: removes the last digit rather than everything
 tui_keys Enter BSpace
