@@ -136,7 +136,9 @@ golden_wizard() {
 	golden_shot "$o" "$size-step3" "Ranked by lowest capex"
 	tui_keys 4
 	golden_shot "$o" "$size-step4" "Node shape"
-	tui_keys 5
+	# n, not 5: on step 4 the cursor is on the GPU count, where a digit
+	# starts typing a value (issue 12)
+	tui_keys n
 	golden_shot "$o" "$size-step5" "Validation plan:"
 	tui_keys Tab
 	golden_shot "$o" "$size-step5-tab" "Bill of materials: "
