@@ -239,6 +239,7 @@ static bool set_precision(struct ctx *k, const char *f, const char *v)
 static bool set_kv_precision(struct ctx *k, const char *f, const char *v)
 {
 	k->x->set_kv_precision = true;
+	k->w->kv_precision_set = true;
 	return parse_prec(f, v, &k->w->kv_precision);
 }
 
@@ -599,16 +600,12 @@ static int pass(int argc, char **argv, struct ctx *k, bool only_workload)
 	return 0;
 }
 
-/* The KV cache follows the weights unless told otherwise; int4 is
- * weight-only, so its KV cache stays at 16 bit, and no serving engine
- * stores KV in fp4, so it gets fp8. */
+/* --precision without --kv-precision: the KV cache follows again, as
+ * engine_workload_derive() makes it (a scenario's own KV choice too). */
 static void kv_follows(struct workload *w)
 {
-	switch (w->precision) {
-	case PREC_INT4: w->kv_precision = PREC_FP16; break;
-	case PREC_FP4: w->kv_precision = PREC_FP8; break;
-	default: w->kv_precision = w->precision; break;
-	}
+	w->kv_precision_set = false;
+	engine_workload_derive(w);
 }
 
 int cli_workload_apply(const struct catalog *c, struct workload *w, struct cli_extra *x,

@@ -49,6 +49,8 @@ struct workload {
 	const struct catalog_model *model;
 	enum precision precision;	/* weights and compute */
 	enum precision kv_precision;
+	bool kv_precision_set;		/* the user chose it; else it follows
+					 * precision (engine_workload_derive()) */
 
 	/* inference */
 	long input_tokens, output_tokens;
@@ -92,6 +94,20 @@ void engine_workload_init(struct workload *w, const struct catalog *c);
 /* Sets the class and that class's fields to their defaults (the wizard
  * calls it when the user changes the class; the CLI on --workload). */
 void engine_workload_class_defaults(struct workload *w, enum workload_class cls);
+/*
+ * The derived defaults, in one place for the CLI, scenario files and the
+ * wizard: a field the user has not set follows the one it derives from.
+ * Today that is the KV cache precision (engine_kv_precision_default() of
+ * the precision while !kv_precision_set); the class defaults are
+ * engine_workload_class_defaults().  Front ends call it after every change
+ * and before engine_run().
+ */
+void engine_workload_derive(struct workload *w);
+/* The KV cache precision a weight precision implies: the same, except
+ * int4 (weight-only quantisation keeps a 16-bit KV cache) and fp4 (no
+ * serving engine stores KV in fp4: fp8). */
+enum precision engine_kv_precision_default(enum precision p);
+
 /* Checks ranges a caller cannot express in types; writes why on failure. */
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 

@@ -91,6 +91,24 @@ void engine_workload_init(struct workload *w, const struct catalog *c)
 	class_defaults(w);
 }
 
+enum precision engine_kv_precision_default(enum precision p)
+{
+	/* vLLM and TensorRT-LLM keep the KV cache at the activation
+	 * precision for weight-only int4 (AWQ/GPTQ), and offer fp8 as the
+	 * smallest KV cache type. */
+	switch (p) {
+	case PREC_INT4: return PREC_FP16;
+	case PREC_FP4: return PREC_FP8;
+	default: return p;
+	}
+}
+
+void engine_workload_derive(struct workload *w)
+{
+	if (!w->kv_precision_set)
+		w->kv_precision = engine_kv_precision_default(w->precision);
+}
+
 static bool fail(char *why, size_t whysz, const char *msg)
 {
 	if (why && whysz)

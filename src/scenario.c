@@ -687,7 +687,21 @@ static bool apply_tree(const struct ytree *t, const char *path, const struct cat
 		       struct scenario *s, char *err, size_t errsz)
 {
 	struct loader l = { .path = path, .c = c, .s = s, .err = err, .errsz = errsz };
-	return load_root(&l, t->root);
+	/* Whether the file names a KV precision: it is the derived default
+	 * unless it says otherwise. */
+	enum precision kv_before = s->w.kv_precision;
+	s->w.kv_precision = PREC_COUNT;
+	bool ok = load_root(&l, t->root);
+	if (s->w.kv_precision == PREC_COUNT) {
+		s->w.kv_precision = kv_before;	/* not in the file: as it was */
+	} else if (ok) {
+		/* One equal to what the precision implies is that default
+		 * (the wizard saves it either way); another is the user's. */
+		s->w.kv_precision_set = s->w.kv_precision != engine_kv_precision_default(s->w.precision);
+	}
+	if (ok)
+		engine_workload_derive(&s->w);
+	return ok;
 }
 
 bool scenario_apply_file(const char *path, const struct catalog *c, struct scenario *s,

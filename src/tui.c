@@ -71,6 +71,7 @@ void tui_recompute(struct tui *t)
 	/* --prices drives every cost, as it does in the CLI (a scenario
 	 * opened since start-up brought no price list of its own). */
 	t->sc.w.prices = t->have_prices ? &t->prices : NULL;
+	engine_workload_derive(&t->sc.w);
 	engine_run(t->cat, &t->sc.w, &t->rep);
 	const struct engine_result *r = tui_chosen(t);
 	memset(&t->plan, 0, sizeof t->plan);

@@ -292,6 +292,9 @@ struct tui_field {
 	/* choices */
 	int choice_first, choice_count;
 	const char *(*choice_name)(int v);
+	/* A derived default: the text shown next to the value while it follows
+	 * another field ("follows Precision"), or NULL once the user set it. */
+	const char *(*follows)(const struct tui *t);
 	/* called after the value changed (the class resets its fields) */
 	void (*after_set)(struct tui *t);
 	/* read-only figures */

@@ -566,7 +566,10 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 			(is_concurrency_max(t, f) ||
 			 (f->special == SP_ZERO_NONE && field_get(t, f) == 0) ||
 			 (f->special == SP_NEG_AUTO && field_get(t, f) < 0));
-		if (f->unit && f->kind != TF_INFO && !sentinel)
+		const char *follows = f->follows ? f->follows(t) : NULL;
+		if (follows)
+			tui_put(t, win, y, vx + value_w + 1, w - vx - value_w - 1, ROLE_muted, follows);
+		else if (f->unit && f->kind != TF_INFO && !sentinel)
 			tui_put(t, win, y, vx + value_w + 1, w - vx - value_w - 1, ROLE_unit, f->unit);
 	}
 	/* scroll hints and the hint of the focused field */

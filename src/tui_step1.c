@@ -30,6 +30,18 @@ static void class_changed(struct tui *t)
 	engine_workload_class_defaults(&t->sc.w, t->sc.w.cls);
 }
 
+/* The KV cache precision follows Precision (engine_workload_derive())
+ * until the user sets it here. */
+static void kv_set(struct tui *t)
+{
+	t->sc.w.kv_precision_set = true;
+}
+
+static const char *kv_follows(const struct tui *t)
+{
+	return t->sc.w.kv_precision_set ? NULL : "follows Precision";
+}
+
 static void model_info(const struct tui *t, char *buf, size_t n)
 {
 	const struct catalog_model *m = t->sc.w.model;
@@ -84,7 +96,9 @@ static const struct tui_field fields[] = {
 	  .choice_first = 0, .choice_count = PREC_WORKLOAD_COUNT, .choice_name = prec_choice,
 	  .hint = "weights and compute; fp8 falls back to bf16 where the hardware has none" },
 	{ .label = "KV cache precision", .kind = TF_CHOICE, W(kv_precision), .store = FS_ENUM,
-	  .classes = INF, .choice_first = 0, .choice_count = PREC_WORKLOAD_COUNT, .choice_name = prec_choice },
+	  .classes = INF, .choice_first = 0, .choice_count = PREC_WORKLOAD_COUNT, .choice_name = prec_choice,
+	  .after_set = kv_set, .follows = kv_follows,
+	  .hint = "follows Precision (fp16 for int4, fp8 for fp4) until you set it" },
 
 	{ .label = "Inference", .kind = TF_HEADING, .classes = INF },
 	{ .label = "Input tokens", .unit = "tok/request", .kind = TF_NUMBER, W(input_tokens), .store = FS_LONG,

@@ -23,14 +23,15 @@ tui_keys 3
 tui_settle
 row=$(printf '%s\n' "$screen" | grep -E '^ . +1 ' | head -n 1)
 run "$ACCELSIZER" recommend --precision fp8
-set -- $(printf '%s\n' "$out" | awk '$1 == "1" { print $3, $4, $6; exit }')
+set -- $(printf '%s\n' "$out" | awk '$1 == "1" { print $3, $4, $7; exit }')
 check "step 3's first has the GPUs, nodes and tok/s of recommend --precision fp8" matches "$row" " $1 +$2 +$3 "
 tui_keys 1
 tui_wait "KV cache precision"
 # set the KV precision by hand: it no longer follows
 tui_keys Down
 tui_keys Right
-check_screen_lacks "a KV precision the user set does not follow" "follows Precision"
+tui_settle
+check "a KV precision the user set does not follow" lacks "$(printf '%s\n' "$screen" | grep 'KV cache precision')" "follows"
 tui_keys q
 tui_settle
 case $screen in *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
