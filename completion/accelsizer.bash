@@ -23,7 +23,7 @@ _accelsizer_forms='any sxm-oam pcie'
 _accelsizer_objectives='capex cost-per-token time gpus perf-per-watt'
 _accelsizer_formats='table csv yaml'
 _accelsizer_themes='dark light high-contrast mono'
-_accelsizer_commands='recommend validate bom sweep catalog'
+_accelsizer_commands='recommend validate bom sweep catalog accuracy'
 
 # The program the user is completing for: the word they typed, with a
 # leading ~/ expanded; "accelsizer" from $PATH when that is not runnable.
@@ -141,6 +141,7 @@ _accelsizer() {
 	--objective) values=$_accelsizer_objectives ;;
 	--format) values=$_accelsizer_formats ;;
 	--concurrency) values=max ;;
+	--role) values="calibration validation all" ;;
 	--model) values=$(_accelsizer_ids "$prog" "$catalog" --models) ;;
 	--accelerator) values=$(_accelsizer_ids "$prog" "$catalog") ;;
 	--theme)

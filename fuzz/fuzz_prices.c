@@ -32,9 +32,9 @@ static int check_prices(const struct prices *p)
 			bad = 1;
 		}
 		if (e->list_cents < 0 || e->list_cents > 100000000000LL || e->net_cents < 0 ||
-		    e->net_cents > e->list_cents || e->discount_bp < 0 || e->discount_bp > 10000) {
-			fprintf(stderr, "fuzz: sku '%s': list %lld, net %lld, discount %d bp\n", e->sku,
-				(long long)e->list_cents, (long long)e->net_cents, (int)e->discount_bp);
+		    e->net_cents > e->list_cents || e->discount_upct < 0 || e->discount_upct > 100 * PRICES_PCT_ONE) {
+			fprintf(stderr, "fuzz: sku '%s': list %lld, net %lld, discount %d millionths of a percent\n", e->sku,
+				(long long)e->list_cents, (long long)e->net_cents, (int)e->discount_upct);
 			bad = 1;
 		}
 		if (e->record < 2) {

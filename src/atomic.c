@@ -8,6 +8,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -146,46 +148,218 @@ void atomic_file_abort(struct atomic_file *af)
 	free_af(af);
 }
 
-bool atomic_file_commit(struct atomic_file *af, char *err, size_t errsz)
+/* The folder a target lives in ("." for a bare name); caller frees. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return dup_str(".");
+	if (slash == path)
+		return dup_str("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+/* Step one of a commit: everything but the rename.  On failure the
+ * temporary file is removed and e holds why. */
+static int finish_writing(struct atomic_file *af)
 {
 	int e = 0;
 	/* fflush pushes stdio's buffer to the kernel (a full disk shows up
 	 * here), fsync pushes the kernel's to the disk so that a crash right
 	 * after the rename cannot leave an empty file under the new name. */
+	errno = 0;
 	if (fflush(af->fp) != 0 || ferror(af->fp))
 		e = errno ? errno : EIO;
 	else if (af->tmp && fsync(fileno(af->fp)) != 0)
 		e = errno;
 	if (fclose(af->fp) != 0 && !e)
-		e = errno;
+		e = errno ? errno : EIO;
 	af->fp = NULL;
-	if (!af->tmp) {		/* a stream: written in place, nothing to rename */
-		if (e)
-			set_err(err, errsz, af->path, e);
-		free_af(af);
-		return !e;
-	}
-	if (!e && rename(af->tmp, af->path) != 0)
-		e = errno;
-	if (e) {
+	if (e && af->tmp)
 		unlink(af->tmp);
-		set_err(err, errsz, af->path, e);
-		free_af(af);
-		return false;
+	return e;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* flock(2) on each distinct target folder, taken in name order so that two
+ * programs locking overlapping sets cannot deadlock.  The folder itself is
+ * locked (opened read-only), so no lock file is left behind; a folder that
+ * cannot be opened (no read permission) is renamed into unlocked, since
+ * rename(2) stays atomic per file.  Returns how many fds are in fds. */
+static size_t lock_folders(struct atomic_file *const *files, size_t n, int *fds)
+{
+	char **dirs = calloc(n ? n : 1, sizeof *dirs);
+	size_t nd = 0, nfd = 0;
+	if (!dirs)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (files[i] && files[i]->tmp && (dirs[nd] = dir_of(files[i]->path)))
+			nd++;
+	qsort(dirs, nd, sizeof *dirs, cmp_str);
+	for (size_t i = 0; i < nd; i++) {
+		if (i && !strcmp(dirs[i], dirs[i - 1]))
+			continue;
+		int fd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+			;
+		fds[nfd++] = fd;
 	}
-	/* Best effort: make the rename itself durable.  A failure here does
-	 * not undo a complete, correctly named file, so it is not reported. */
-	const char *slash = strrchr(af->path, '/');
-	char *dir = slash ? strndup(af->path, (size_t)(slash - af->path) + 1) : dup_str(".");
-	if (dir) {
-		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0) {
-			(void)fsync(dfd);
-			close(dfd);
+	for (size_t i = 0; i < nd; i++)
+		free(dirs[i]);
+	free(dirs);
+	return nfd;
+}
+
+/* Best effort: make the renames durable.  A failure here does not undo a
+ * complete, correctly named file, so it is not reported. */
+static void sync_folder(const char *path)
+{
+	char *dir = dir_of(path);
+	if (!dir)
+		return;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		(void)fsync(dfd);
+		close(dfd);
+	}
+	free(dir);
+}
+
+bool atomic_file_commit_all(struct atomic_file *const *files, size_t n, char *err, size_t errsz)
+{
+	int e = 0;
+	const char *failed = NULL;
+	/* 1. Finish every file; the first failure is the one reported. */
+	for (size_t i = 0; i < n; i++) {
+		struct atomic_file *af = files[i];
+		if (!af || !af->fp)
+			continue;
+		int fe = finish_writing(af);
+		if (fe && !e) {
+			e = fe;
+			failed = af->path;
 		}
-		free(dir);
 	}
-	free_af(af);
+	/* 2. Rename only when all of them are complete, under the locks. */
+	if (!e) {
+		int *fds = malloc((n ? n : 1) * sizeof *fds);
+		size_t nfd = fds ? lock_folders(files, n, fds) : 0;
+		for (size_t i = 0; i < n && !e; i++) {
+			struct atomic_file *af = files[i];
+			if (!af || !af->tmp)
+				continue;
+			if (rename(af->tmp, af->path) != 0) {
+				e = errno;
+				failed = af->path;
+			} else {
+				free(af->tmp);
+				af->tmp = NULL;
+				sync_folder(af->path);
+			}
+		}
+		for (size_t i = 0; i < nfd; i++)
+			close(fds[i]);	/* closing releases the flock */
+		free(fds);
+	}
+	/* 3. Remove what is left over (everything, after a failure). */
+	if (e)
+		set_err(err, errsz, failed ? failed : "", e);
+	for (size_t i = 0; i < n; i++) {
+		if (!files[i])
+			continue;
+		if (files[i]->tmp)
+			unlink(files[i]->tmp);
+		free_af(files[i]);
+	}
+	return !e;
+}
+
+bool atomic_file_commit(struct atomic_file *af, char *err, size_t errsz)
+{
+	struct atomic_file *one[] = { af };
+	return atomic_file_commit_all(one, 1, err, errsz);
+}
+
+/* ---- identity ---- */
+
+struct file_key {
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+	mode_t mode;
+	char name[2 * PATH_MAX + 2];	/* resolved folder + name when it does not exist */
+};
+
+static void file_key(const char *path, struct file_key *k)
+{
+	struct stat st;
+	memset(k, 0, sizeof *k);
+	if (stat(path, &st) == 0) {
+		k->exists = true;
+		k->dev = st.st_dev;
+		k->ino = st.st_ino;
+		k->mode = st.st_mode;
+		return;
+	}
+	char *dir = dir_of(path), real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	if (dir && realpath(dir, real))
+		snprintf(k->name, sizeof k->name, "%s/%s", real, base);
+	else
+		snprintf(k->name, sizeof k->name, "%s", path);
+	free(dir);
+}
+
+static bool same_key(const struct file_key *a, const struct file_key *b)
+{
+	if (a->exists != b->exists)
+		return false;
+	if (a->exists)
+		return a->dev == b->dev && a->ino == b->ino;
+	return !strcmp(a->name, b->name);
+}
+
+static bool is_output(const struct atomic_name *o)
+{
+	return o->path && *o->path && strcmp(o->path, "-");
+}
+
+bool atomic_check_distinct(const struct atomic_name *outs, size_t n_outs,
+			   const struct atomic_name *ins, size_t n_ins, char *err, size_t errsz)
+{
+	struct file_key a, b;
+	for (size_t i = 0; i < n_outs; i++) {
+		if (!is_output(&outs[i]))
+			continue;
+		file_key(outs[i].path, &a);
+		for (size_t j = 0; j < n_ins; j++) {
+			if (!ins[j].path)
+				continue;
+			file_key(ins[j].path, &b);
+			if (same_key(&a, &b)) {
+				snprintf(err, errsz, "%s '%s' is the %s '%s': refusing to overwrite an input",
+					 outs[i].what, outs[i].path, ins[j].what, ins[j].path);
+				return false;
+			}
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (!is_output(&outs[j]))
+				continue;
+			file_key(outs[j].path, &b);
+			if (same_key(&a, &b) && !(a.exists && S_ISCHR(a.mode))) {
+				snprintf(err, errsz, "%s '%s' is the same file as %s '%s'", outs[i].what,
+					 outs[i].path, outs[j].what, outs[j].path);
+				return false;
+			}
+		}
+	}
 	return true;
 }
 

@@ -59,4 +59,34 @@ void atomic_file_abort(struct atomic_file *af);
 typedef bool (*atomic_writer_fn)(FILE *fp, void *ctx, char *err, size_t errsz);
 bool atomic_write(const char *path, atomic_writer_fn fn, void *ctx, char *err, size_t errsz);
 
+/*
+ * Identity: is any output the same file as an input or as another output?
+ * Compared by device and inode after following links (so ./x.csv, x.csv
+ * and a link to x.csv are one file); a path that does not exist yet is
+ * compared by its resolved folder and name.  Outputs that are NULL or "-"
+ * (standard output) are skipped, and two outputs that are both the same
+ * character device (/dev/null twice) are not a clash.  On a clash returns
+ * false with "--summary './x.csv' is the same file as -o 'x.csv'" in err.
+ * Call it before anything is written (exit 2 in the CLI).
+ */
+struct atomic_name {
+	const char *what;	/* how the user named it: "-o", "--prices" */
+	const char *path;
+};
+bool atomic_check_distinct(const struct atomic_name *outs, size_t n_outs,
+			   const struct atomic_name *ins, size_t n_ins, char *err, size_t errsz);
+
+/*
+ * All or nothing for several files: flushes, fsyncs and closes every one
+ * first; only when all of that succeeded renames them into place, holding
+ * an flock on each target folder around the renames so that two programs
+ * committing the same set never leave a mix of both.  On any failure every
+ * temporary file is removed, no target is touched, and err names the file
+ * that failed.  Every struct is finished either way (NULL entries and
+ * structs whose open failed are skipped).  Only a rename that fails after
+ * others succeeded (the folder changed under us) leaves the files renamed
+ * so far.  atomic_file_commit() is this with one file.
+ */
+bool atomic_file_commit_all(struct atomic_file *const *files, size_t n, char *err, size_t errsz);
+
 #endif

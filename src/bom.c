@@ -354,9 +354,9 @@ static void add_quote_line(const struct engine_quote_line *l, void *ctx)
 			description = pe->description;
 		char list[32];
 		bom_format_cents(pe->list_cents, list, sizeof list);
-		if (pe->discount_bp) {
+		if (pe->discount_upct) {
 			char pct[32];
-			bom_format_number(pe->discount_bp / 100.0, pct, sizeof pct);
+			bom_format_number((double)pe->discount_upct / PRICES_PCT_ONE, pct, sizeof pct);
 			note(&n, "price list: %s less %s%%", list, pct);
 		} else {
 			note(&n, "price list");

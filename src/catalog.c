@@ -380,9 +380,13 @@ static void free_accel(struct catalog_accel *a)
 	free(a->host_interface);
 	free(a->mig);
 	free(a->eff_compute.source);
+	free(a->eff_compute.calibrated_from);
 	free(a->eff_mem_bw.source);
+	free(a->eff_mem_bw.calibrated_from);
 	free(a->eff_link.source);
+	free(a->eff_link.calibrated_from);
 	free(a->eff_training.source);
+	free(a->eff_training.calibrated_from);
 	free(a->price.date);
 	free(a->price.source);
 	free_list(a->sources, a->n_sources);
@@ -421,6 +425,7 @@ static void free_fabric(struct catalog_fabric *f)
 	free(f->nic_sku);
 	free(f->nic_description);
 	free(f->efficiency.source);
+	free(f->efficiency.calibrated_from);
 	free_list(f->sources, f->n_sources);
 	free(f->file);
 }
@@ -456,7 +461,7 @@ void catalog_free(struct catalog *c)
 	free(c->platforms);
 	free(c->fabrics);
 	free(c->models);
-#define X(name, unit, doc) free(c->defaults.name.source);
+#define X(name, unit, doc) free(c->defaults.name.source); free(c->defaults.name.calibrated_from);
 	CATALOG_DEFAULTS(X)
 #undef X
 	free(c->defaults.version);
@@ -541,4 +546,21 @@ bool catalog_find_dir(const char *flag_dir, char *buf, size_t bufsz)
 		return true;
 	}
 	return put(buf, bufsz, PKGDATADIR, "/catalog") && is_dir(buf);
+}
+
+size_t catalog_files(const struct catalog *c, const char **out, size_t max)
+{
+	size_t n = 0;
+#define ADD(f) do { if ((f) && n < max) out[n++] = (f); } while (0)
+	ADD(c->defaults.file);
+	for (size_t i = 0; i < c->n_accels; i++)
+		ADD(c->accels[i].file);
+	for (size_t i = 0; i < c->n_platforms; i++)
+		ADD(c->platforms[i].file);
+	for (size_t i = 0; i < c->n_fabrics; i++)
+		ADD(c->fabrics[i].file);
+	for (size_t i = 0; i < c->n_models; i++)
+		ADD(c->models[i].file);
+#undef ADD
+	return n;
 }

@@ -48,10 +48,15 @@ enum topology { TOPO_SWITCHED, TOPO_MESH, TOPO_BRIDGED_PAIRS, TOPO_PCIE, TOPO_CO
 const char *topology_name(enum topology t);
 bool topology_parse(const char *s, enum topology *out);
 
-/* A figure with where it came from: value plus a free-text source. */
+/* A figure with where it came from: value plus a free-text source, and
+ * for a figure fitted to published measurements the ids of the ledger's
+ * calibration entries it was set from (catalog/published/, see
+ * ledger.h): "id, id" as listed, "" for an explicit empty list, NULL
+ * when the key is absent. */
 struct sourced {
 	double value;
 	char *source;
+	char *calibrated_from;
 };
 
 struct price {
@@ -285,6 +290,15 @@ size_t catalog_platforms_for(const struct catalog *c, const struct catalog_accel
  */
 bool catalog_find_dir(const char *flag_dir, char *buf, size_t bufsz);
 
+/* The files the catalog was read from (defaults, then every item's; a
+ * file holding several items appears once per item): stores at most max
+ * of them in out and returns how many it stored.  The strings are c's. */
+static inline size_t catalog_n_files(const struct catalog *c)
+{
+	return 1 + c->n_accels + c->n_platforms + c->n_fabrics + c->n_models;
+}
+size_t catalog_files(const struct catalog *c, const char **out, size_t max);
+
 /* The id closest to a mistyped one (edit distance at most 2, with
  * transpositions), among the kinds in the mask, or NULL: for "unknown
  * accelerator 'h100-sxn'; did you mean 'h100-sxm'?". */
@@ -296,6 +310,9 @@ const char *catalog_suggest(const struct catalog *c, unsigned kinds, const char 
 /* Edit distance between a and the first blen bytes of b (adjacent
  * transpositions count 1); strings longer than 128 bytes give 99. */
 int catalog_edit_distance(const char *a, const char *b, size_t blen);
+
+/* "2024-06" or "2024-06-30". */
+bool catalog_date_ok(const char *s);
 
 /* Does this source text mark a figure as not yet confirmed (it starts with
  * "unconfirmed:")?  And how many such sources the whole catalog holds:

@@ -44,12 +44,12 @@
  * CATALOG_CACHE_LAYOUT are updated.
  */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(struct catalog_accel) == 336, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog_accel) == 368, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_platform) == 168, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_bom_line) == 56, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
-_Static_assert(sizeof(struct catalog_fabric) == 192, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog_fabric) == 200, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_model) == 136, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
-_Static_assert(sizeof(struct catalog) == 624, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog) == 880, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 #endif
 _Static_assert(sizeof(uintptr_t) == sizeof(char *), "pointer slots hold a uintptr_t");
 
@@ -71,6 +71,8 @@ static const size_t accel_strs[] = {
 	S(catalog_accel, host_interface), S(catalog_accel, mig),
 	S(catalog_accel, eff_compute.source), S(catalog_accel, eff_mem_bw.source),
 	S(catalog_accel, eff_link.source), S(catalog_accel, eff_training.source),
+	S(catalog_accel, eff_compute.calibrated_from), S(catalog_accel, eff_mem_bw.calibrated_from),
+	S(catalog_accel, eff_link.calibrated_from), S(catalog_accel, eff_training.calibrated_from),
 	S(catalog_accel, price.date), S(catalog_accel, price.source), S(catalog_accel, file),
 };
 
@@ -90,7 +92,8 @@ static const size_t fabric_strs[] = {
 	S(catalog_fabric, switch_sku), S(catalog_fabric, switch_name),
 	S(catalog_fabric, cable_sku), S(catalog_fabric, cable_description),
 	S(catalog_fabric, nic_sku), S(catalog_fabric, nic_description),
-	S(catalog_fabric, efficiency.source), S(catalog_fabric, file),
+	S(catalog_fabric, efficiency.source), S(catalog_fabric, efficiency.calibrated_from),
+	S(catalog_fabric, file),
 };
 
 static const size_t model_strs[] = {
@@ -100,7 +103,7 @@ static const size_t model_strs[] = {
 
 static const size_t catalog_strs[] = {
 	S(catalog, dir),
-#define X(name, unit, doc) S(catalog, defaults.name.source),
+#define X(name, unit, doc) S(catalog, defaults.name.source), S(catalog, defaults.name.calibrated_from),
 	CATALOG_DEFAULTS(X)
 #undef X
 	S(catalog, defaults.version), S(catalog, defaults.file),
@@ -749,18 +752,47 @@ static bool read_all(int fd, void *buf, size_t n)
 	return true;
 }
 
-/* The catalog in the image at path when its key is key; NULL otherwise. */
-static struct catalog *load_image(const char *path, const struct buf *key)
+/* Ours, as ssh wants ~/.ssh: owned by the user running the program, not
+ * writable by group or others (issue 13 item 4).  Else why says so. */
+static bool ours(const struct stat *st, const char *what, const char *path, char *why,
+		 size_t whysz)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (st->st_uid != geteuid())
+		snprintf(why, whysz, "the %s %s belongs to uid %ld, not to you", what, path,
+			 (long)st->st_uid);
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(why, whysz, "the %s %s is writable by group or others", what, path);
+	else
+		return true;
+	return false;
+}
+
+/* The catalog in the image at path when its key is key and the file is
+ * ours; NULL otherwise, with why set when the file is there but not
+ * trusted (*blocked then: no image may be written over it either). */
+static struct catalog *load_image(const char *path, const struct buf *key, char *why,
+				  size_t whysz, bool *blocked)
+{
+	/* O_NONBLOCK: a FIFO at the image's path must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return NULL;
 	struct stat st;
 	struct header h;
 	unsigned char *kb = NULL, *blob = NULL;
 	struct catalog *c = NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof h ||
-	    !read_all(fd, &h, sizeof h))
+	if (fstat(fd, &st) != 0)
+		goto out;
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, whysz, "the image %s is not a regular file", path);
+		*blocked = true;
+		goto out;
+	}
+	if (!ours(&st, "image", path, why, whysz)) {
+		*blocked = true;
+		goto out;
+	}
+	if ((uint64_t)st.st_size < sizeof h || !read_all(fd, &h, sizeof h))
 		goto out;
 	if (memcmp(h.magic, MAGIC, sizeof h.magic) || h.layout != CATALOG_CACHE_LAYOUT ||
 	    h.byte_order != BYTE_ORDER_MARK || h.ptr_size != sizeof(void *) ||
@@ -804,6 +836,7 @@ struct catalog *catalog_cache_load(const char *dir, const char *cache_dir,
 	info->how = CATALOG_CACHE_OFF;
 	info->written = false;
 	info->path[0] = '\0';
+	info->why[0] = '\0';
 
 	char defdir[PATH_MAX], abs[PATH_MAX];
 	if (!cache_dir && catalog_cache_default_dir(defdir, sizeof defdir))
@@ -818,12 +851,18 @@ struct catalog *catalog_cache_load(const char *dir, const char *cache_dir,
 	}
 	info->how = CATALOG_CACHE_MISS;
 
+	/* A folder that is not ours is neither read nor written. */
+	struct stat ds;
+	if (stat(cache_dir, &ds) == 0 && !ours(&ds, "cache folder", cache_dir, info->why,
+					       sizeof info->why))
+		return catalog_load(dir, errs);
+
 	/* The key is taken before the parse: a file edited during the parse
 	 * leaves an image whose key no longer matches, never a stale one. */
 	struct buf key = { 0 };
-	bool keyed = make_key(&key, dir, abs);
+	bool keyed = make_key(&key, dir, abs), blocked = false;
 	if (keyed) {
-		struct catalog *c = load_image(info->path, &key);
+		struct catalog *c = load_image(info->path, &key, info->why, sizeof info->why, &blocked);
 		if (c) {
 			if (errs)
 				memset(errs, 0, sizeof *errs);
@@ -833,7 +872,7 @@ struct catalog *catalog_cache_load(const char *dir, const char *cache_dir,
 		}
 	}
 	struct catalog *c = catalog_load(dir, errs);
-	if (c && keyed)
+	if (c && keyed && !blocked)
 		info->written = save(info->path, cache_dir, &key, c);
 	free(key.p);
 	return c;

@@ -14,6 +14,13 @@
  * valid catalog is ever written; an invalid one is parsed, and reported,
  * every time.
  *
+ * The cache is used only when it is ours, as ssh treats ~/.ssh: the cache
+ * folder and the image must belong to the user running the program and not
+ * be writable by group or others, and the image must be a regular file
+ * (opened without blocking, so a FIFO there cannot hang a command).  Else
+ * the YAML is parsed, nothing is written there, and info->why says why
+ * (ACCELSIZER_DEBUG_CACHE prints it).
+ *
  * An image is trusted only when its magic, lengths, key, checksum and every
  * offset, count, enum, flag and figure (the loader's ranges,
  * catalog_values_ok()) check out; anything else (a truncated,
@@ -52,7 +59,7 @@ struct catalog_cache_header {
 };
 
 /* Bump on any change to the catalog structs or the image layout. */
-#define CATALOG_CACHE_LAYOUT 1
+#define CATALOG_CACHE_LAYOUT 2
 
 enum catalog_cache_how {
 	CATALOG_CACHE_OFF,	/* ACCELSIZER_NO_CACHE, or no cache folder: parsed */
@@ -64,6 +71,7 @@ struct catalog_cache_info {
 	enum catalog_cache_how how;
 	bool written;		/* a new image was written after the parse */
 	char path[4096];	/* the image file; "" when the cache is off */
+	char why[4200];		/* "" or why the cache was not trusted */
 };
 
 /*

@@ -25,7 +25,7 @@
 /* A folder with more files than this is refused before anything is read,
  * so a stray directory of generated files cannot exhaust memory. */
 #define MAX_FILES 5000
-#define MAX_FIELDS 96		/* rows in the largest table (defaults) */
+#define MAX_FIELDS 128		/* rows in the largest table (defaults) */
 #define KEY_MAX 120
 
 /* ---- key tables ---- */
@@ -43,6 +43,7 @@ enum ftype {
 	F_STRLIST,	/* list of strings: char ** at off, size_t count at off_n */
 	F_LIST,		/* list of mappings read with ->sub */
 	F_ACCEL_REF,	/* accelerator id: char * at off, pointer at off_n */
+	F_IDLIST,	/* list of ids, kept as one "a, b" string at off */
 };
 
 enum {
@@ -88,7 +89,8 @@ struct schema {
  * key inside it reads like any other. */
 #define SOURCED(k, T, m, fl, lo, hi) \
 	NUM(k ".value", T, m.value, (fl) | REQ, lo, hi), \
-	STR(k ".source", T, m.source, (fl) | REQ)
+	STR(k ".source", T, m.source, (fl) | REQ), \
+	{ .key = k ".calibrated_from", .type = F_IDLIST, .off = offsetof(T, m.calibrated_from) }
 #define PRICE(T, hi) \
 	NUM("price.usd", T, price.usd, REQ, 0, hi), \
 	DATE("price.date", T, price.date, REQ), \
@@ -505,7 +507,7 @@ static const char *want_string(struct ctx *x, const struct field *f, const struc
 }
 
 /* "2024-06" or "2024-06-30": the price date a quote is judged by. */
-static bool is_date(const char *s)
+bool catalog_date_ok(const char *s)
 {
 	size_t len = strlen(s);
 	if (len != 7 && len != 10)
@@ -732,6 +734,43 @@ static void read_list(struct ctx *x, const struct field *f, const struct ynode *
 	}
 }
 
+/* A list of ids ("calibrated_from: [a, b]"), kept as the string "a, b":
+ * whether each names a ledger entry is for ledger.c, which reads the
+ * ledger after the catalog. */
+static void read_idlist(struct ctx *x, const struct field *f, const struct ynode *v, void *base)
+{
+	char what[80];
+	if (v->kind != YN_SEQ) {
+		err_at(x, v, "%s: expected a list of ledger entry ids, got %s", f->key,
+		       ynode_describe(v, what, sizeof what));
+		return;
+	}
+	size_t len = 1;
+	for (size_t i = 0; i < v->n; i++) {
+		const char *s = want_string(x, f, v->items[i]);
+		if (!s)
+			return;
+		if (!id_chars_ok(s)) {
+			err_at(x, v->items[i], "%s: '%s' is not a ledger entry id", f->key, s);
+			return;
+		}
+		len += strlen(s) + 2;
+	}
+	char *joined = malloc(len);
+	if (!joined) {
+		x->oom = true;
+		return;
+	}
+	joined[0] = '\0';
+	for (size_t i = 0; i < v->n; i++) {
+		if (i)
+			strcat(joined, ", ");
+		strcat(joined, v->items[i]->scalar);
+	}
+	free(*(char **)at(base, f->off));
+	*(char **)at(base, f->off) = joined;
+}
+
 /* Reads one value v for row f into base. */
 static void read_value(struct ctx *x, const struct field *f, const struct ynode *v, void *base)
 {
@@ -762,7 +801,7 @@ static void read_value(struct ctx *x, const struct field *f, const struct ynode 
 	case F_CHOICE:
 		if (!(s = want_string(x, f, v)))
 			return;
-		if (f->type == F_DATE && !is_date(s)) {
+		if (f->type == F_DATE && !catalog_date_ok(s)) {
 			err_at(x, v, "%s: expected a date like 2024-06 or 2024-06-30, got %s", f->key,
 			       ynode_describe(v, what, sizeof what));
 			return;
@@ -837,6 +876,9 @@ static void read_value(struct ctx *x, const struct field *f, const struct ynode 
 	case F_STRLIST:
 	case F_LIST:
 		read_list(x, f, v, base);
+		return;
+	case F_IDLIST:
+		read_idlist(x, f, v, base);
 		return;
 	}
 }

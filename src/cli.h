@@ -21,4 +21,10 @@ int tui_main(int argc, char **argv);
  * every problem to stderr as file:line:col: message.  NULL on failure. */
 struct catalog *cli_load_catalog(const char *flag_dir);
 
+/* The catalog's published results (ledger.h), problems printed the same
+ * way.  NULL on failure. */
+struct ledger;
+struct ledger *cli_load_ledger(const struct catalog *c);
+int cli_accuracy_main(int argc, char **argv);
+
 #endif

@@ -20,6 +20,7 @@
 #include "atomic.h"
 #include "bom.h"
 #include "cli.h"
+#include "cli_outputs.h"
 #include "cli_workload.h"
 #include "prices.h"
 #include "scenario.h"
@@ -78,6 +79,9 @@ static const struct engine_result *choose(const struct engine_report *r,
 	return NULL;
 }
 
+/* Every output to its temporary file, then all renamed together (or none,
+ * when one of them fails): issue 13 item 2.  A failure names the file that
+ * failed, never the other one. */
 static int write_outputs(const struct opts *o, const struct bom *b, const struct catalog *c,
 			 const struct scenario *s, const struct prices *pl)
 {
@@ -88,34 +92,29 @@ static int write_outputs(const struct opts *o, const struct bom *b, const struct
 	};
 	bool to_stdout = !strcmp(o->out, "-");
 	struct atomic_file csv = { 0 }, sum = { 0 };
-	/* Both temporaries first: an unwritable second path must not leave
-	 * the first file replaced. */
+	struct atomic_file *all[] = { to_stdout ? NULL : &csv, o->summary ? &sum : NULL };
 	if (!to_stdout && !atomic_file_open(&csv, o->out, err, sizeof err))
 		goto fail;
 	if (o->summary && !atomic_file_open(&sum, o->summary, err, sizeof err)) {
 		atomic_file_abort(&csv);
 		goto fail;
 	}
-	bool ok = bom_fwrite_csv(b, to_stdout ? stdout : csv.fp);
-	if (o->summary)
-		ok = bom_fwrite_summary(b, c, &s->w, &info, sum.fp) && ok;
-	if (!ok) {
-		snprintf(err, sizeof err, "cannot write '%s': %s", to_stdout ? "-" : o->out,
-			 strerror(errno ? errno : EIO));
+	errno = 0;
+	const char *bad = NULL;
+	if (!bom_fwrite_csv(b, to_stdout ? stdout : csv.fp))
+		bad = to_stdout ? "standard output" : o->out;
+	else if (o->summary && !bom_fwrite_summary(b, c, &s->w, &info, sum.fp))
+		bad = o->summary;
+	else if (to_stdout && (fflush(stdout) != 0 || ferror(stdout)))
+		bad = "standard output";
+	if (bad) {
+		snprintf(err, sizeof err, "cannot write '%s': %s", bad, strerror(errno ? errno : EIO));
 		atomic_file_abort(&csv);
 		atomic_file_abort(&sum);
 		goto fail;
 	}
-	if (!to_stdout && !atomic_file_commit(&csv, err, sizeof err)) {
-		atomic_file_abort(&sum);
+	if (!atomic_file_commit_all(all, 2, err, sizeof err))
 		goto fail;
-	}
-	if (o->summary && !atomic_file_commit(&sum, err, sizeof err))
-		goto fail;
-	if (to_stdout && fflush(stdout) != 0) {
-		snprintf(err, sizeof err, "cannot write to standard output: %s", strerror(errno));
-		goto fail;
-	}
 	return EXIT_OK;
 fail:
 	fprintf(stderr, "accelsizer: %s\n", err);
@@ -161,14 +160,18 @@ int cli_bom_main(int argc, char **argv)
 		fprintf(stderr, PROG ": missing -o FILE.csv (where to write the BOM)\n");
 		goto out;
 	}
-	if (o.summary && (!*o.summary || !strcmp(o.summary, o.out))) {
-		fprintf(stderr, PROG ": --summary needs its own file, not '%s'\n", o.summary);
+	if (o.summary && !*o.summary) {
+		fprintf(stderr, PROG ": --summary needs a file name\n");
 		goto out;
 	}
+	/* Nothing is written over an input or over the other output. */
+	const struct atomic_name outs[] = { { "-o", o.out }, { "--summary", o.summary } };
+	o.prices = x.prices;
+	if (!cli_outputs_check(c, x.scenario, o.prices, outs, 2))
+		goto out;
 	/* A bad price list stops everything before anything is written. */
 	if (cli_load_prices(&x, &pl, &s.w))
 		goto out;
-	o.prices = x.prices;
 
 	if (!engine_report_init(&rep, c)) {
 		fprintf(stderr, "accelsizer: out of memory\n");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "catalog_cache.h"
+#include "ledger.h"
 #include "cli.h"
 
 #define PROG "accelsizer catalog"
@@ -58,11 +59,12 @@ struct catalog *cli_load_catalog(const char *flag_dir)
 	struct catalog *c = catalog_cache_load(dir, NULL, &e, &ci);
 	const char *dbg = getenv("ACCELSIZER_DEBUG_CACHE");
 	if (dbg && *dbg && strcmp(dbg, "0"))
-		fprintf(stderr, "catalog: %s%s%s\n",
+		fprintf(stderr, "catalog: %s%s%s%s%s%s\n",
 			ci.how == CATALOG_CACHE_HIT ? "from cache"
 			: ci.how == CATALOG_CACHE_OFF ? "parsed (cache off)"
 			: ci.written ? "parsed, cache written" : "parsed, cache not written",
-			ci.path[0] ? " " : "", ci.path);
+			ci.path[0] ? " " : "", ci.path,
+			ci.why[0] ? " (not trusted: " : "", ci.why, ci.why[0] ? ")" : "");
 	if (!c) {
 		print_errors(&e);
 		fprintf(stderr, "accelsizer: the catalog in '%s' is invalid (%zu problem%s); "
@@ -71,6 +73,20 @@ struct catalog *cli_load_catalog(const char *flag_dir)
 	}
 	catalog_errors_fini(&e);
 	return c;
+}
+
+struct ledger *cli_load_ledger(const struct catalog *c)
+{
+	struct catalog_errors e;
+	struct ledger *l = ledger_load(c, &e);
+	if (!l) {
+		print_errors(&e);
+		fprintf(stderr, "accelsizer: the published results in '%s/published' are invalid "
+			"(%zu problem%s); 'accelsizer catalog check' lists them\n", c->dir, e.n,
+			e.n == 1 ? "" : "s");
+	}
+	catalog_errors_fini(&e);
+	return l;
 }
 
 /* ---- number formatting ---- */
@@ -327,6 +343,9 @@ static void show_sourced(const char *label, const struct sourced *s)
 	char v[32];
 	field(label, "%s  (source: %s)%s", fig(s->value, v, sizeof v), s->source ? s->source : "-",
 	      mark(s->source));
+	if (s->calibrated_from)
+		field("", "calibrated from: %s", *s->calibrated_from ? s->calibrated_from
+		      : "no published result (see the source)");
 }
 
 static void show_price(const struct price *p)
@@ -756,12 +775,28 @@ static int cmd_check(int argc, char **argv)
 		return EXIT_BADINPUT;
 	}
 	catalog_errors_fini(&e);
+	struct ledger *l = ledger_load(c, &e);
+	if (!l) {
+		print_errors(&e);
+		fprintf(stderr, "accelsizer: the published results in '%s/published' are invalid: "
+			"%zu problem%s%s\n", found, e.n, e.n == 1 ? "" : "s",
+			e.truncated ? " shown, more not" : "");
+		catalog_errors_fini(&e);
+		catalog_free(c);
+		return EXIT_BADINPUT;
+	}
+	catalog_errors_fini(&e);
 	size_t u = catalog_count_unconfirmed(c);
 	printf("catalog OK: %zu accelerator%s, %zu platform%s, %zu fabric%s, %zu model%s "
 	       "(%zu figure%s unconfirmed)\n",
 	       c->n_accels, c->n_accels == 1 ? "" : "s", c->n_platforms,
 	       c->n_platforms == 1 ? "" : "s", c->n_fabrics, c->n_fabrics == 1 ? "" : "s",
 	       c->n_models, c->n_models == 1 ? "" : "s", u, u == 1 ? "" : "s");
+	if (l->n_files)
+		printf("published results OK: %zu (%zu calibration, %zu validation) in %zu file%s\n",
+		       l->n, ledger_count(l, LEDGER_CALIBRATION), ledger_count(l, LEDGER_VALIDATION),
+		       l->n_files, l->n_files == 1 ? "" : "s");
+	ledger_free(l);
 	catalog_free(c);
 	return EXIT_OK;
 }

@@ -13,6 +13,7 @@
 
 #include "atomic.h"
 #include "cli.h"
+#include "cli_outputs.h"
 #include "cli_report.h"
 #include "cli_workload.h"
 #include "prices.h"
@@ -103,6 +104,9 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *))
 	if (cli_workload_parse(argc, argv, r->c, &r->s.w, &x) ||
 	    cli_load_prices(&x, &r->pl, &r->s.w))
 		return EXIT_BADINPUT;
+	const struct atomic_name outs[] = { { "-o", r->out } };
+	if (!cli_outputs_check(r->c, x.scenario, x.prices, outs, 1))
+		return EXIT_BADINPUT;
 	r->fmt = CLI_FMT_TABLE;
 	if (fmt && !cli_format_parse("--format", fmt, &r->fmt))
 		return EXIT_BADINPUT;
@@ -146,8 +150,10 @@ static bool close_output(struct run *r, FILE *f, bool ok, const char *what)
 {
 	char err[1024];
 	if (f == stdout) {
-		if (fflush(stdout) || !ok) {
-			fprintf(stderr, "accelsizer: cannot write the %s to standard output\n", what);
+		errno = 0;
+		if (fflush(stdout) || ferror(stdout) || !ok) {
+			fprintf(stderr, "accelsizer: cannot write the %s to standard output: %s\n", what,
+				errno ? strerror(errno) : "write error");
 			return false;
 		}
 		return true;

@@ -662,3 +662,56 @@ bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 	}
 	return !ferror(f);
 }
+
+/* ---- the same writers for other commands' rows (accuracy) ---- */
+
+bool cli_csv_row(FILE *f, const char *const *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *s = cells[i] ? cells[i] : "";
+		if (!s[0]) {
+			if (i && fputc(',', f) == EOF)
+				return false;
+			continue;
+		}
+		if (!csv_cell(f, s, i == 0))
+			return false;
+	}
+	return fputc('\n', f) != EOF;
+}
+
+struct cli_yaml {
+	struct ym m;
+};
+
+struct cli_yaml *cli_yaml_begin(FILE *f)
+{
+	struct cli_yaml *y = malloc(sizeof *y);
+	if (y && !ym_begin(&y->m, f)) {
+		ym_end(&y->m);
+		free(y);
+		return NULL;
+	}
+	return y;
+}
+
+bool cli_yaml_end(struct cli_yaml *y)
+{
+	bool ok = ym_end(&y->m);
+	free(y);
+	return ok;
+}
+
+void cli_yaml_map(struct cli_yaml *y, bool start) { ym_map(&y->m, start); }
+void cli_yaml_seq(struct cli_yaml *y, bool start) { ym_seq(&y->m, start); }
+void cli_yaml_key(struct cli_yaml *y, const char *key) { ym_scalar(&y->m, key, false); }
+void cli_yaml_num(struct cli_yaml *y, const char *key, double v, int dec) { ym_num(&y->m, key, v, dec); }
+
+void cli_yaml_str(struct cli_yaml *y, const char *key, const char *value)
+{
+	ym_scalar(&y->m, key, false);
+	if (value)
+		ym_scalar(&y->m, value, true);
+	else
+		ym_scalar(&y->m, "null", false);
+}

@@ -44,4 +44,17 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 		    const struct engine_result *res, const struct engine_plan *plan);
 
+/* The same CSV and YAML writers for another command's rows: one CSV row of
+ * n cells (NULL or "" an empty cell); a YAML document built with map/seq
+ * starts and ends, keys and scalars (str NULL: null; num NaN: null). */
+bool cli_csv_row(FILE *f, const char *const *cells, size_t n);
+struct cli_yaml;
+struct cli_yaml *cli_yaml_begin(FILE *f);
+bool cli_yaml_end(struct cli_yaml *y);	/* frees y; false when writing failed */
+void cli_yaml_map(struct cli_yaml *y, bool start);
+void cli_yaml_seq(struct cli_yaml *y, bool start);
+void cli_yaml_key(struct cli_yaml *y, const char *key);
+void cli_yaml_str(struct cli_yaml *y, const char *key, const char *value);
+void cli_yaml_num(struct cli_yaml *y, const char *key, double v, int dec);
+
 #endif

@@ -33,6 +33,7 @@
 
 #include "atomic.h"
 #include "cli.h"
+#include "cli_outputs.h"
 #include "cli_report.h"
 #include "cli_workload.h"
 #include "prices.h"
@@ -724,6 +725,9 @@ int cli_sweep_main(int argc, char **argv)
 		fprintf(stderr, PROG ": -o needs a file name ('-' for standard output)\n");
 		goto out;
 	}
+	const struct atomic_name outs[] = { { "-o", out } };
+	if (!cli_outputs_check(c, x.scenario, x.prices, outs, 1))
+		goto out;
 	if ((rc = prepare_axes(&s, &x)) != 0)
 		goto out;
 

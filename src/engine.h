@@ -150,6 +150,19 @@ struct engine_requirements {
 	double link_bytes_per_step;	/* exchanged between GPUs per step */
 };
 
+/* The figures that carry an error band, and the band: where the true
+ * value lies by the published validation results that cover it
+ * (accuracy.h fills it after engine_run; the engine leaves n 0, which
+ * reads "unvalidated"). */
+enum engine_band_figure {
+	BAND_OUTPUT_TOKENS_PER_S, BAND_TOKENS_PER_S_PER_USER, BAND_TTFT_MS,
+	BAND_TRAIN_HOURS, BAND_GPU_HOURS, BAND_COUNT
+};
+struct engine_band {
+	double low, high;		/* same unit as the figure */
+	int n;				/* validation results behind it; 0 = none */
+};
+
 struct engine_result {
 	const struct catalog_accel *accel;
 	const struct catalog_platform *platform;
@@ -221,6 +234,8 @@ struct engine_result {
 	 * the report asks for lazy reasons) write reason[] before returning. */
 	const char *reason_fmt;
 	union engine_reason_arg { long l; double d; const char *s; } reason_args[12];
+
+	struct engine_band band[BAND_COUNT];
 };
 
 /* The result's reason as text: r->reason when it is written, else written

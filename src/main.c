@@ -4,8 +4,11 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -17,6 +20,7 @@ static void usage(FILE *f)
 	      "  or:  accelsizer bom [WORKLOAD OPTION]... -o FILE.csv\n"
 	      "  or:  accelsizer sweep [WORKLOAD OPTION]... [RANGE OPTION]... -o FILE.csv\n"
 	      "  or:  accelsizer catalog list|show ID|check [DIR]\n"
+	      "  or:  accelsizer accuracy [--role ROLE] [--format table|csv|yaml] [--check]\n"
 	      "Size AI accelerators for a workload and build a bill of materials.\n"
 	      "\n"
 	      "Wizard options:\n"
@@ -32,7 +36,45 @@ static void usage(FILE *f)
 	      "Exit status: 0 success, 1 the workload cannot be met, 2 bad input.\n", f);
 }
 
+/*
+ * Every command's standard output is checked once, here, at exit: a full
+ * disk or /dev/full must not give exit 0 and an empty file (issue 13 item
+ * 3).  fflush reports a buffered write failing, ferror one that failed
+ * earlier, fclose one the kernel only reports on close.  A command that
+ * already failed with exit 2 has said why; otherwise the message is here.
+ */
+static int close_stdout(int rc)
+{
+	errno = 0;
+	bool bad = fflush(stdout) != 0;
+	int e = errno;
+	bad = ferror(stdout) || bad;
+	errno = 0;
+	if (fclose(stdout) != 0 && !bad) {
+		bad = true;
+		e = errno;
+	}
+	if (!bad)
+		return rc;
+	if (rc != EXIT_BADINPUT)
+		fprintf(stderr, "accelsizer: cannot write to standard output: %s\n",
+			e ? strerror(e) : "write error");
+	return EXIT_BADINPUT;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	/* Into a file or pipe, the output usually fits one buffer, so the
+	 * write that fails is close_stdout()'s own and its errno is known. */
+	static char obuf[1 << 16];
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+	return close_stdout(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
@@ -43,6 +85,7 @@ int main(int argc, char **argv)
 		{ "bom", cli_bom_main },
 		{ "sweep", cli_sweep_main },
 		{ "catalog", cli_catalog_main },
+		{ "accuracy", cli_accuracy_main },
 	};
 
 	if (argc >= 2) {

@@ -152,6 +152,38 @@ int prices_parse_cents(const char *s, int64_t *out)
 	return 0;
 }
 
+int prices_parse_pct(const char *s, int32_t *out)
+{
+	const char *p = s;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	bool neg = *p == '-';
+	if (*p == '-' || *p == '+')
+		p++;
+	int64_t v = 0;
+	int digits = 0, fdigits = 0;
+	for (; *p >= '0' && *p <= '9'; p++, digits++)
+		if (v <= 1000 * (int64_t)PRICES_PCT_ONE)	/* past 100 already; stop growing */
+			v = v * 10 + (*p - '0');
+	v *= PRICES_PCT_ONE;
+	if (*p == '.') {
+		int64_t scale = PRICES_PCT_ONE / 10;
+		for (p++; *p >= '0' && *p <= '9'; p++, fdigits++, scale /= 10) {
+			if (fdigits == 6)
+				return -1;
+			v += (*p - '0') * scale;
+		}
+	}
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p || digits + fdigits == 0)
+		return -1;
+	if ((neg && v > 0) || v > 100 * (int64_t)PRICES_PCT_ONE)
+		return -2;
+	*out = (int32_t)v;
+	return 0;
+}
+
 static char *trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -307,21 +339,24 @@ static void read_row(struct ctx *c)
 		return;
 	}
 	const char *disc = field(c, COL_DISCOUNT);
-	int64_t bp = 0;			/* hundredths of a percent = basis points */
+	int32_t upct = 0;
 	if (*disc) {
-		int r = prices_parse_cents(disc, &bp);
+		int r = prices_parse_pct(disc, &upct);
 		if (r == -1) {
-			fail(c, rec, "discount_pct '%s' is not a number", disc);
+			fail(c, rec, "discount_pct '%s' is not a number (a percentage such as 12.5, "
+			     "at most 6 decimals)", disc);
 			return;
 		}
-		if (r != 0 || bp > 10000) {
+		if (r != 0) {
 			fail(c, rec, "discount_pct '%s' is outside 0-100", disc);
 			return;
 		}
 	}
-	e.discount_bp = (int32_t)bp;
-	/* Half up, in integers: list <= 1e11 so list x 1e4 fits int64. */
-	e.net_cents = (e.list_cents * (10000 - bp) + 5000) / 10000;
+	e.discount_upct = upct;
+	/* Half up, in unsigned integers: list <= 1e11 cents and the factor
+	 * <= 1e8, so the product stays under 1e19 < 2^64. */
+	const uint64_t one = 100ULL * PRICES_PCT_ONE;
+	e.net_cents = (int64_t)(((uint64_t)e.list_cents * (one - (uint64_t)upct) + one / 2) / one);
 	const char *desc = field(c, COL_DESCRIPTION);
 	e.sku = strdup(sku);
 	e.description = *desc ? strdup(desc) : NULL;

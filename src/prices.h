@@ -11,8 +11,10 @@
  *                                 plain decimal ("1234.5"; no "$", no
  *                                 thousands separators), rounded to cents
  *       currency        optional  must be USD (or empty)
- *       discount_pct    optional  0-100, applied to the unit price, rounded
- *                                 to the cent (half up)
+ *       discount_pct    optional  a decimal percentage 0-100 with at most
+ *                                 6 decimals (12.345 is 12.345 %, not
+ *                                 rounded), applied to the unit price,
+ *                                 rounded to the cent (half up)
  *       description     optional  replaces the catalog description
  *   - any other column is an error (a misspelt "discount" must not be
  *     silently ignored and quote a price without the discount);
@@ -40,7 +42,8 @@
 struct price_entry {
 	char *sku;
 	int64_t list_cents;		/* unit_price_usd as written, in cents */
-	int32_t discount_bp;		/* discount in basis points (1/100 %) */
+	int32_t discount_upct;		/* discount in millionths of a percent
+					 * (PRICES_PCT_ONE = 1 %) */
 	int64_t net_cents;		/* list less discount, rounded half up */
 	char *description;		/* NULL when the list has none */
 	long record;			/* 1-based, header = 1 */
@@ -70,5 +73,12 @@ const struct price_entry *prices_find(const struct prices *p, const char *sku);
  * Returns 0 on success, -1 when s is not a number, -2 when negative, -3 when
  * too large. */
 int prices_parse_cents(const char *s, int64_t *out);
+
+/* One percent in the unit of price_entry.discount_upct. */
+#define PRICES_PCT_ONE 1000000
+/* A percentage "12.345" -> 12345000 (millionths of a percent), exactly, in
+ * 0..100.  Returns 0, -1 (not a plain decimal, or more than 6 decimals)
+ * or -2 (outside 0-100). */
+int prices_parse_pct(const char *s, int32_t *out);
 
 #endif

@@ -704,6 +704,13 @@ static bool apply_tree(const struct ytree *t, const char *path, const struct cat
 	return ok;
 }
 
+bool scenario_apply_workload(const char *path, const struct ynode *map, const struct catalog *c,
+			     struct scenario *s, char *err, size_t errsz)
+{
+	struct loader l = { .path = path, .c = c, .s = s, .err = err, .errsz = errsz };
+	return load_workload(&l, map);
+}
+
 bool scenario_apply_file(const char *path, const struct catalog *c, struct scenario *s,
 			 char *err, size_t errsz)
 {

@@ -84,6 +84,13 @@ bool scenario_load_string(const char *name, const char *text, size_t len,
 bool scenario_apply_file(const char *path, const struct catalog *c, struct scenario *s,
 			 char *err, size_t errsz);
 
+/* Applies one workload mapping (the keys under a scenario's workload:,
+ * with the same checks and messages) on top of s, for other files that
+ * describe a workload the way a scenario does (catalog/published/). */
+struct ynode;
+bool scenario_apply_workload(const char *path, const struct ynode *map, const struct catalog *c,
+			     struct scenario *s, char *err, size_t errsz);
+
 /* Writes the scenario atomically.  err: "cannot write 'PATH': ..." */
 bool scenario_save(const char *path, const struct scenario *s, char *err, size_t errsz);
 /* The same YAML into a stream. */

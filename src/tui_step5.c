@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bom.h"
+#include "cli_outputs.h"
 #include "tui.h"
 
 struct tui_bom {
@@ -78,6 +79,13 @@ int tui_do_export(struct tui *t, const char *path_in)
 		tui_status(t, true, "Nothing to export: %s", t->bom ? t->bom->err : "out of memory");
 		return TUI_HANDLED;
 	}
+	/* Never over an input: the scenario, the price list, the catalog. */
+	const struct atomic_name outs[] = { { "export", path } };
+	if (!cli_outputs_distinct(t->cat, t->scenario_path[0] ? t->scenario_path : NULL,
+				  t->have_prices ? t->prices.path : NULL, outs, 1, err, sizeof err)) {
+		tui_status(t, true, "%s", err);
+		return TUI_HANDLED;
+	}
 	if (t->test_mode) {
 		tui_status(t, false, "Test mode: would export the BOM to %s.", path);
 		return TUI_HANDLED;
@@ -95,6 +103,14 @@ int tui_do_save(struct tui *t, const char *path_in)
 {
 	char path[PATH_MAX], err[512];
 	expand_path(path_in, path, sizeof path);
+	/* Over the scenario it was opened from is what saving means; over
+	 * the price list or a catalog file it is data loss. */
+	const struct atomic_name outs[] = { { "save", path } };
+	if (!cli_outputs_distinct(t->cat, NULL, t->have_prices ? t->prices.path : NULL, outs, 1,
+				  err, sizeof err)) {
+		tui_status(t, true, "%s", err);
+		return TUI_HANDLED;
+	}
 	if (t->test_mode) {
 		tui_status(t, false, "Test mode: would save the scenario to %s.", path);
 		return TUI_HANDLED;

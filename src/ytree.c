@@ -425,6 +425,13 @@ static bool run_parser(struct builder *b, const char *text, size_t len)
 	yaml_parser_t p;
 	if (!yaml_parser_initialize(&p))
 		return build_oom(b);
+	/* A UTF-8 byte-order mark may open the stream (YAML 1.2, 5.2); with
+	 * the encoding set explicitly libyaml would read it as content, so
+	 * it is skipped here.  Line and column marks are unchanged by it. */
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+		text += 3;
+		len -= 3;
+	}
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
 

@@ -54,7 +54,7 @@ run "$A" --help
 want=$(printf '%s\n' "$out" | sed -n '/^Wizard options/,/^$/p' | help_options)
 check "wizard options come from --help" equals "$(comp -)" "$want"
 check "wizard options include --theme" matches "$(comp --th)" '^--theme$'
-for c in recommend validate bom sweep catalog; do
+for c in recommend validate bom sweep catalog accuracy; do
 	run "$A" "$c" --help
 	if [ "$rc" != 0 ] && printf '%s' "$err" | grep -q 'not built yet'; then
 		tap_n=$((tap_n + 1))

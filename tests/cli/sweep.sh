@@ -43,6 +43,9 @@ for point in "llama-2-70b fp8 8" "llama-2-7b fp16 1" "llama-2-70b fp16 4"; do
 	run $A recommend --model "$1" --precision "$2" --concurrency "$3" --format csv
 	want=$(printf '%s\n' "$out" | tail -n +2)
 	got=$(rows_of "$sweep_out" "$1" "$2" "$3")
+	# both empty (recommend failing, no row matched) must not pass
+	check "recommend $1 $2 x$3 gives one row per accelerator" equals \
+		"$(printf '%s\n' "$want" | grep -c .)" "$n_acc"
 	check "rows of $1 $2 x$3 equal recommend's" equals "$got" "$want"
 done
 

@@ -64,8 +64,10 @@ refused --spare-nodes 1e3
 
 # -0 is zero where zero is allowed, and never a negative count.
 run "$ACCELSIZER" recommend --budget-usd 0 --format csv
+check "--budget-usd 0 is accepted" rc 0
 zero=$out
 run "$ACCELSIZER" recommend --budget-usd 0.0e5 --format csv
+check "--budget-usd 0.0e5 is accepted" rc 0
 check "--budget-usd 0.0e5 reads as 0" equals "$out" "$zero"
 
 # Documented suffixes: --tokens 2T is 2e12, 500B is 5e11.

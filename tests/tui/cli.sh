@@ -90,6 +90,7 @@ compare_scenario() {
 		"$TMPD/rec.csv" >"$TMPD/csv.txt"
 	nw=$(wc -l <"$TMPD/wiz.txt" | tr -d ' ')
 	nc=$(wc -l <"$TMPD/csv.txt" | tr -d ' ')
+	check "$label: the CSV has ranked rows" matches "$nc" '^[1-9]'
 	check "$label: as many ranked rows as the CSV ($nc)" equals "$nw" "$nc"
 	i=0
 	while IFS='|' read -r rank id gpus nodes tps capex kw mtok hours runc; do

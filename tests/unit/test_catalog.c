@@ -669,7 +669,7 @@ static const struct bad_case {
 	{ "bad-enum",
 	  { "accelerators/h100-sxm.yaml:6:14: form_factor: expected one of sxm, oam, pcie, superchip, got 'xsm'" } },
 	{ "sourced-not-mapping",
-	  { "accelerators/mi300x.yaml:29:12: efficiency.compute: expected a mapping (keys: value, source), got '0.45'" } },
+	  { "accelerators/mi300x.yaml:29:12: efficiency.compute: expected a mapping (keys: value, source, calibrated_from), got '0.45'" } },
 	{ "empty-sources",
 	  { "accelerators/mi300x.yaml:36:10: sources: the list is empty; name at least one source" } },
 	{ "bad-date",

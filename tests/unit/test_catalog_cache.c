@@ -597,6 +597,92 @@ START_TEST(hostile_refused)
 }
 END_TEST
 
+/* ---- trusted only when ours (issue 13 item 4) ---- */
+
+/* An image forged behind a valid checksum (the first accelerator at $3) is
+ * used from a folder of ours, and refused, with the reason, once the
+ * folder or the file is writable by others or belongs to someone else. */
+START_TEST(foreign_refused)
+{
+	char cache[PATH_MAX], cat[PATH_MAX], path[PATH_MAX];
+	size_t n;
+	unsigned char *img = good_image(cache, cat, "foreign", &n, path);
+	size_t b = blob_at(img);
+	const struct catalog *c0 = (const void *)(img + b);
+	uintptr_t acc;
+	memcpy(&acc, (const char *)c0 + offsetof(struct catalog, accels), sizeof acc);
+	double three = 3.0;
+	memcpy(img + b + acc - 1 + offsetof(struct catalog_accel, price.usd), &three, sizeof three);
+	spit(path, img, n);
+	ck_assert(catalog_cache_reseal(path));
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	struct catalog_cache_info ci;
+	struct catalog *c = cload(cat, cache, CATALOG_CACHE_HIT, &ci);
+	ck_assert(c->accels[0].price.usd == 3.0);	/* the forge works when trusted */
+	catalog_free(c);
+	struct catalog *y = catalog_load(cat, NULL);
+	ck_assert(y->accels[0].price.usd != 3.0);
+
+	/* the folder writable by others (world-writable like /tmp, sticky) */
+	ck_assert_int_eq(chmod(cache, 01777), 0);
+	c = cload(cat, cache, CATALOG_CACHE_MISS, &ci);
+	ck_assert(c->accels[0].price.usd == y->accels[0].price.usd);
+	ck_assert(!ci.written);
+	ck_assert_msg(strstr(ci.why, "writable by group or others"), "why: %s", ci.why);
+	catalog_free(c);
+	ck_assert_int_eq(chmod(cache, 0700), 0);
+
+	/* the image writable by others */
+	ck_assert_int_eq(chmod(path, 0666), 0);
+	c = cload(cat, cache, CATALOG_CACHE_MISS, &ci);
+	ck_assert(c->accels[0].price.usd == y->accels[0].price.usd);
+	ck_assert_msg(strstr(ci.why, "the image") && strstr(ci.why, "writable by group or others"),
+		      "why: %s", ci.why);
+	catalog_free(c);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+
+	/* someone else's folder and file (CI runs as root: give them to nobody) */
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chown(path, 65534, 65534), 0);
+		c = cload(cat, cache, CATALOG_CACHE_MISS, &ci);
+		ck_assert(c->accels[0].price.usd == y->accels[0].price.usd);
+		ck_assert_msg(strstr(ci.why, "belongs to uid 65534, not to you"), "why: %s", ci.why);
+		catalog_free(c);
+		ck_assert_int_eq(chown(path, 0, 0), 0);
+		ck_assert_int_eq(chown(cache, 65534, 65534), 0);
+		c = cload(cat, cache, CATALOG_CACHE_MISS, &ci);
+		ck_assert_msg(strstr(ci.why, "cache folder") && strstr(ci.why, "belongs to uid 65534"),
+			      "why: %s", ci.why);
+		catalog_free(c);
+		ck_assert_int_eq(chown(cache, 0, 0), 0);
+	}
+	/* back to ours: the forged image is found again (nothing overwrote
+	 * it while it was not trusted) */
+	expect(cat, cache, CATALOG_CACHE_HIT);
+	catalog_free(y);
+	free(img);
+}
+END_TEST
+
+/* A FIFO where the image would be: parsed at once, never opened for a
+ * blocking read or write (issue 13 item 9). */
+START_TEST(fifo_image_does_not_hang)
+{
+	char cache[PATH_MAX], cat[PATH_MAX], path[PATH_MAX];
+	size_t n;
+	free(good_image(cache, cat, "fifo", &n, path));
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	alarm(10);	/* a hang fails the test instead of the suite's timeout */
+	struct catalog_cache_info ci;
+	catalog_free(cload(cat, cache, CATALOG_CACHE_MISS, &ci));
+	ck_assert(!ci.written);
+	ck_assert_msg(strstr(ci.why, "not a regular file"), "why: %s", ci.why);
+	alarm(0);
+	unlink(path);
+}
+END_TEST
+
 /* ---- turning it off, failing to write ---- */
 
 START_TEST(no_cache_env)
@@ -693,6 +779,8 @@ int main(void)
 	unsetenv("XDG_CACHE_HOME");
 
 	Suite *s = suite_create("catalog_cache");
+	add(s, "cache: a forged image in a folder or file not ours is not used", foreign_refused);
+	add(s, "cache: a FIFO as the image does not hang", fifo_image_does_not_hang);
 	add(s, "cache: bundled catalog from the image equals the YAML load", bundled_equal);
 	add(s, "cache: good fixture from the image equals the YAML load", fixture_equal);
 	add(s, "cache: a touched file (utimensat, mtime to the ns) invalidates", touch_invalidates);

@@ -64,7 +64,7 @@ START_TEST(mixed_good_fixture)
 	const struct price_entry *w = prices_find(&p, "W-1");
 	ck_assert_ptr_nonnull(w);
 	ck_assert_int_eq(w->list_cents, 100001);	/* 1000.005 rounds half up */
-	ck_assert_int_eq(w->discount_bp, 1000);
+	ck_assert_int_eq(w->discount_upct, 10 * PRICES_PCT_ONE);
 	ck_assert_int_eq(w->net_cents, 90001);		/* 900.009 -> 900.01 */
 	ck_assert_str_eq(w->description, "Widget, large \"XL\"\r\nsecond line");
 	ck_assert_int_eq(w->record, 2);
@@ -115,6 +115,40 @@ START_TEST(cents_parsing)
 			ck_assert_msg(v == cases[i].cents, "'%s': %lld cents, expected %lld",
 				      cases[i].in, (long long)v, (long long)cases[i].cents);
 	}
+}
+END_TEST
+
+START_TEST(percent_parsing)
+{
+	/* issue 13 item 6: a percentage is a decimal in 0-100, not cents. */
+	static const struct {
+		const char *in;
+		int rc;
+		int32_t upct;
+	} cases[] = {
+		{ "0", 0, 0 }, { "12.345", 0, 12345000 }, { "99.999", 0, 99999000 },
+		{ "100", 0, 100000000 }, { "100.000000", 0, 100000000 }, { " 4 ", 0, 4000000 },
+		{ "0.000001", 0, 1 }, { ".5", 0, 500000 },
+		{ "100.004", -2, 0 }, { "100.000001", -2, 0 }, { "-1", -2, 0 }, { "1000000000000", -2, 0 },
+		{ "0.0000001", -1, 0 }, { "", -1, 0 }, { ".", -1, 0 }, { "5%", -1, 0 }, { "1e1", -1, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int32_t v = -7;
+		int rc = prices_parse_pct(cases[i].in, &v);
+		ck_assert_msg(rc == cases[i].rc, "'%s': rc %d, expected %d", cases[i].in, rc,
+			      cases[i].rc);
+		if (rc == 0)
+			ck_assert_msg(v == cases[i].upct, "'%s': %d, expected %d", cases[i].in, (int)v,
+				      (int)cases[i].upct);
+	}
+	/* $1,000,000 less 12.345 % is 876,550.00; less 99.999 % is 10.00. */
+	struct prices p;
+	char err[256] = "";
+	const char *t = "sku,unit_price_usd,discount_pct\nA,1000000,12.345\nB,1000000,99.999\n";
+	ck_assert_msg(prices_parse("pct.csv", t, strlen(t), &p, err, sizeof err), "%s", err);
+	ck_assert_int_eq(prices_find(&p, "A")->net_cents, 87655000);
+	ck_assert_int_eq(prices_find(&p, "B")->net_cents, 1000);
+	prices_fini(&p);
 }
 END_TEST
 
@@ -201,6 +235,7 @@ int main(void)
 	ADD(s, at_least_fifteen_bad_fixtures);
 	ADD(s, mixed_good_fixture);
 	ADD(s, cents_parsing);
+	ADD(s, percent_parsing);
 	ADD(s, header_only_is_an_empty_list);
 	ADD(s, full_discount_and_many_rows);
 	ADD(s, missing_file_and_directory);

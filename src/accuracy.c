@@ -1,0 +1,288 @@
+/*
+ * accuracy: published results against the engine, and error bands (see
+ * accuracy.h).
+ */
+#include "accuracy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- one entry ---- */
+
+static bool not_mapped(struct accuracy_row *out, const char *why)
+{
+	out->mapped = false;
+	snprintf(out->why, sizeof out->why, "%s", why);
+	return false;
+}
+
+/* The entry's metric from the engine's result, in the entry's unit. */
+static bool metric_value(const struct ledger_entry *e, const struct engine_result *r,
+			 struct accuracy_row *out)
+{
+	const struct workload *w = &e->w;
+	double v = NAN;
+	switch (e->metric) {
+	case LM_OUTPUT_TOKENS_PER_S: v = r->output_tokens_per_s; break;
+	case LM_TOKENS_PER_S_PER_USER: v = r->tokens_per_s_per_user; break;
+	case LM_TTFT_MS:
+	case LM_TTFT_P50_MS: v = r->ttft_ms; break;
+	case LM_TTFT_P99_MS:
+		return not_mapped(out, "the engine predicts one first-token time, not its 99th "
+				  "percentile");
+	case LM_TPOT_MS: v = 1000.0 / r->tokens_per_s_per_user; break;
+	case LM_REQUESTS_PER_S: v = r->output_tokens_per_s / (double)w->output_tokens; break;
+	case LM_SAMPLES_PER_S: v = r->tokens_per_s_per_gpu * r->gpus / (double)w->seq_len; break;
+	case LM_TOKENS_PER_S_PER_GPU: v = r->tokens_per_s_per_gpu; break;
+	case LM_MFU: v = r->mfu; break;
+	case LM_STEP_S: v = r->step_s; break;
+	case LM_TRAIN_MINUTES:
+	case LM_GPU_HOURS:
+		if (!e->has_tokens)
+			return not_mapped(out, "the source gives no training tokens, so no time to "
+					  "compare");
+		v = e->metric == LM_GPU_HOURS ? r->gpu_hours : r->train_hours * 60;
+		break;
+	case LM_COUNT: break;
+	}
+	if (!isfinite(v) || !(v > 0)) {
+		char why[160];
+		snprintf(why, sizeof why, "the engine gives no %s for this setup",
+			 ledger_metric(e->metric)->name);
+		return not_mapped(out, why);
+	}
+	out->predicted = v;
+	return true;
+}
+
+void accuracy_run(const struct catalog *c, const struct ledger_entry *e, struct accuracy_row *out)
+{
+	memset(out, 0, sizeof *out);
+	out->e = e;
+	out->predicted = out->error_pct = NAN;
+	char why[192];
+	if (!engine_workload_valid(&e->w, why, sizeof why)) {
+		not_mapped(out, why);
+		return;
+	}
+	engine_evaluate(c, &e->w, e->accel, &out->res);
+	if (!out->res.fits) {
+		out->mapped = false;
+		snprintf(out->why, sizeof out->why, "the engine cannot size it: %s", out->res.reason);
+		return;
+	}
+	if (!metric_value(e, &out->res, out))
+		return;
+	out->mapped = true;
+	out->error_pct = (out->predicted - e->value) / e->value * 100.0;
+}
+
+void accuracy_family(const struct catalog_accel *a, char *buf, size_t sz)
+{
+	const char *arch = a && a->architecture ? a->architecture : "?";
+	size_t n = strcspn(arch, "(");
+	while (n > 0 && arch[n - 1] == ' ')
+		n--;
+	snprintf(buf, sz, "%.*s", (int)n, arch);
+}
+
+/* ---- statistics ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void accuracy_stats(const struct accuracy_row *rows, size_t n, enum ledger_role role,
+		    struct accuracy_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	double *abs_err = malloc((n ? n : 1) * sizeof *abs_err);
+	if (!abs_err)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct accuracy_row *r = &rows[i];
+		if (!r->mapped || (role != LEDGER_ROLE_COUNT && r->e->role != role))
+			continue;
+		abs_err[out->n++] = fabs(r->error_pct);
+		if (!out->worst || fabs(r->error_pct) > fabs(out->worst_pct)) {
+			out->worst = r->e;
+			out->worst_pct = r->error_pct;
+		}
+	}
+	if (out->n) {
+		qsort(abs_err, out->n, sizeof *abs_err, cmp_double);
+		size_t h = out->n / 2;
+		out->median_abs_pct = out->n % 2 ? abs_err[h] : (abs_err[h - 1] + abs_err[h]) / 2;
+	}
+	free(abs_err);
+}
+
+bool accuracy_within_budget(const struct accuracy_stats *v)
+{
+	return v->median_abs_pct <= ACCURACY_MEDIAN_BUDGET_PCT &&
+	       fabs(v->worst_pct) <= ACCURACY_WORST_BUDGET_PCT;
+}
+
+/* ---- bands ---- */
+
+/* Which published metrics judge which figure: throughput by throughput,
+ * per-user speed by speed or inter-token time, first-token time by
+ * first-token time; a training run's time by any training figure (each
+ * measures how fast the same steps go). */
+#define BIT(m) (1u << (m))
+static const unsigned band_covers[BAND_COUNT] = {
+	[BAND_OUTPUT_TOKENS_PER_S] = BIT(LM_OUTPUT_TOKENS_PER_S) | BIT(LM_REQUESTS_PER_S) |
+				     BIT(LM_TOKENS_PER_S_PER_GPU),
+	[BAND_TOKENS_PER_S_PER_USER] = BIT(LM_TOKENS_PER_S_PER_USER) | BIT(LM_TPOT_MS),
+	[BAND_TTFT_MS] = BIT(LM_TTFT_MS) | BIT(LM_TTFT_P50_MS),
+	[BAND_TRAIN_HOURS] = BIT(LM_SAMPLES_PER_S) | BIT(LM_TOKENS_PER_S_PER_GPU) | BIT(LM_MFU) |
+			     BIT(LM_STEP_S) | BIT(LM_TRAIN_MINUTES) | BIT(LM_GPU_HOURS),
+	[BAND_GPU_HOURS] = BIT(LM_SAMPLES_PER_S) | BIT(LM_TOKENS_PER_S_PER_GPU) | BIT(LM_MFU) |
+			   BIT(LM_STEP_S) | BIT(LM_TRAIN_MINUTES) | BIT(LM_GPU_HOURS),
+};
+/* The figures are rates (higher is better) or times. */
+static const bool band_is_rate[BAND_COUNT] = { true, true, false, false, false };
+
+struct band_group {
+	char family[48];		/* "" = any family (the class level) */
+	enum workload_class cls;
+	int precision;			/* -1 = any (the class level) */
+	int figure;
+	size_t n;
+	double gmin, gmax;		/* predicted / true, in the figure's direction */
+};
+
+struct accuracy_bands {
+	struct band_group *g;
+	size_t n, cap;
+};
+
+static struct band_group *group_find(const struct accuracy_bands *b, const char *family,
+				     enum workload_class cls, int precision, int figure)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		struct band_group *g = &b->g[i];
+		if (g->cls == cls && g->precision == precision && g->figure == figure &&
+		    !strcmp(g->family, family))
+			return g;
+	}
+	return NULL;
+}
+
+static bool group_add(struct accuracy_bands *b, const char *family, enum workload_class cls,
+		      int precision, int figure, double ratio)
+{
+	struct band_group *g = group_find(b, family, cls, precision, figure);
+	if (!g) {
+		if (b->n == b->cap) {
+			size_t cap = b->cap ? b->cap * 2 : 32;
+			struct band_group *n = realloc(b->g, cap * sizeof *n);
+			if (!n)
+				return false;
+			b->g = n;
+			b->cap = cap;
+		}
+		g = &b->g[b->n++];
+		memset(g, 0, sizeof *g);
+		snprintf(g->family, sizeof g->family, "%s", family);
+		g->cls = cls;
+		g->precision = precision;
+		g->figure = figure;
+		g->gmin = g->gmax = ratio;
+	}
+	g->n++;
+	g->gmin = fmin(g->gmin, ratio);
+	g->gmax = fmax(g->gmax, ratio);
+	return true;
+}
+
+static bool add_row(struct accuracy_bands *b, const struct accuracy_row *r)
+{
+	const struct ledger_entry *e = r->e;
+	char family[48];
+	accuracy_family(e->accel, family, sizeof family);
+	double f = r->predicted / e->value;
+	bool rate = ledger_metric(e->metric)->higher_is_better;
+	for (int k = 0; k < BAND_COUNT; k++) {
+		if (!(band_covers[k] & BIT(e->metric)))
+			continue;
+		double g = rate == band_is_rate[k] ? f : 1.0 / f;
+		if (!group_add(b, family, e->w.cls, (int)e->w.precision, k, g) ||
+		    !group_add(b, "", e->w.cls, -1, k, g))
+			return false;
+	}
+	return true;
+}
+
+struct accuracy_bands *accuracy_bands_build(const struct catalog *c, const struct ledger *l)
+{
+	struct accuracy_bands *b = calloc(1, sizeof *b);
+	struct accuracy_row *row = malloc(sizeof *row);
+	bool ok = b && row;
+	for (size_t i = 0; ok && l && i < l->n; i++) {
+		if (l->entries[i].role != LEDGER_VALIDATION)
+			continue;
+		accuracy_run(c, &l->entries[i], row);
+		if (row->mapped)
+			ok = add_row(b, row);
+	}
+	free(row);
+	if (!ok) {
+		accuracy_bands_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void accuracy_bands_free(struct accuracy_bands *b)
+{
+	if (!b)
+		return;
+	free(b->g);
+	free(b);
+}
+
+static double figure_value(const struct engine_result *r, int k)
+{
+	switch (k) {
+	case BAND_OUTPUT_TOKENS_PER_S: return r->output_tokens_per_s;
+	case BAND_TOKENS_PER_S_PER_USER: return r->tokens_per_s_per_user;
+	case BAND_TTFT_MS: return r->ttft_ms;
+	case BAND_TRAIN_HOURS: return r->train_hours;
+	case BAND_GPU_HOURS: return r->gpu_hours;
+	default: return NAN;
+	}
+}
+
+void accuracy_bands_apply(const struct accuracy_bands *b, struct engine_result *res)
+{
+	memset(res->band, 0, sizeof res->band);
+	if (!b || !res->accel)
+		return;
+	char family[48];
+	accuracy_family(res->accel, family, sizeof family);
+	for (int k = 0; k < BAND_COUNT; k++) {
+		double v = figure_value(res, k);
+		if (!isfinite(v))
+			continue;
+		const struct band_group *g =
+			group_find(b, family, res->cls, (int)res->precision_used, k);
+		if (!g || g->n < ACCURACY_BAND_MIN)
+			g = group_find(b, "", res->cls, -1, k);
+		if (!g || g->n < ACCURACY_BAND_MIN)
+			continue;
+		res->band[k].low = v / g->gmax;
+		res->band[k].high = v / g->gmin;
+		res->band[k].n = (int)g->n;
+	}
+}
+
+void accuracy_bands_apply_report(const struct accuracy_bands *b, struct engine_report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		accuracy_bands_apply(b, &r->results[i]);
+}
