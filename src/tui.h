@@ -237,6 +237,8 @@ char *tui_fmt_gb(char *buf, size_t n, double gb);
 char *tui_fmt_pct(char *buf, size_t n, double pct);
 char *tui_fmt_usd(char *buf, size_t n, double usd);
 char *tui_fmt_usd_cents(char *buf, size_t n, double usd);	/* $878,472.00: the quote */
+/* full if it fits in w columns, else v abbreviated: 13.2k, $998.1M. */
+char *tui_fmt_fit(char *buf, size_t n, int w, const char *full, double v, const char *prefix);
 char *tui_fmt_rate(char *buf, size_t n, double per_s);	/* tokens/s */
 char *tui_fmt_rate1(char *buf, size_t n, double per_s);	/* tokens/s per user */
 char *tui_fmt_usd_hour(char *buf, size_t n, double usd);
