@@ -287,13 +287,18 @@ static int global_action(struct tui *t, enum tui_action a)
 		tui_status(t, false, "Ranking by %s.", objective_name(t->sc.w.objective));
 		return TUI_HANDLED | TUI_CHANGED;
 	case ACT_EXPORT:
-		tui_prompt_start(t, PROMPT_EXPORT, "./accelsizer-bom.csv");
+		tui_prompt_start(t, PROMPT_EXPORT, t->export_path[0] ? t->export_path
+						    : "./accelsizer-bom.csv");
 		return TUI_HANDLED;
 	case ACT_SAVE:
 		tui_prompt_start(t, PROMPT_SAVE, t->scenario_path[0] ? t->scenario_path
 						  : "./accelsizer-scenario.yaml");
 		return TUI_HANDLED;
 	case ACT_OPEN:
+		if (t->dirty) {
+			tui_prompt_start(t, PROMPT_UNSAVED_OPEN, NULL);
+			return TUI_HANDLED;
+		}
 		tui_prompt_start(t, PROMPT_OPEN, t->scenario_path[0] ? t->scenario_path : "./");
 		return TUI_HANDLED;
 	default:

@@ -100,11 +100,15 @@ int tui_line_draw(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_ro
 
 enum tui_prompt {
 	PROMPT_NONE,
-	PROMPT_QUIT,		/* y/n */
+	PROMPT_QUIT,		/* unsaved changes before quitting: save / discard / cancel */
 	PROMPT_EXPORT,		/* path */
 	PROMPT_SAVE,		/* path */
 	PROMPT_OPEN,		/* path */
+	PROMPT_UNSAVED_OPEN,	/* unsaved changes before opening: save / discard / cancel */
+	PROMPT_OVERWRITE,	/* the export or save path exists: y/n */
 };
+/* What follows a save the unsaved-changes prompt asked for. */
+enum tui_then { THEN_NOTHING, THEN_QUIT, THEN_OPEN };
 
 struct tui_layout {
 	bool too_small;
@@ -151,6 +155,10 @@ struct tui {
 	/* status line and prompts */
 	enum tui_prompt prompt;
 	struct tui_line prompt_line;
+	enum tui_then then;		/* after the save the unsaved prompt led to */
+	enum tui_prompt overwrite_of;	/* PROMPT_OVERWRITE: export or save */
+	char overwrite_path[PATH_MAX];
+	char export_path[TUI_LINE_MAX];	/* the export prompt starts here */
 	char status[320];
 	bool status_error;
 
@@ -338,8 +346,10 @@ void tui_step5_init(struct tui *t);
 void tui_step5_fini(struct tui *t);
 /* Rebuilds the BOM preview after the engine ran. */
 void tui_step5_refresh(struct tui *t);
-int tui_do_export(struct tui *t, const char *path);
-int tui_do_save(struct tui *t, const char *path);
+/* Export and save ask before replacing an existing file (PROMPT_OVERWRITE)
+ * unless force; saving over the scenario's own file does not ask. */
+int tui_do_export(struct tui *t, const char *path, bool force);
+int tui_do_save(struct tui *t, const char *path, bool force);
 int tui_do_open(struct tui *t, const char *path);
 
 /* ---- tui_picker.c ---- */

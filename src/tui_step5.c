@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bom.h"
 #include "cli_outputs.h"
@@ -71,7 +72,19 @@ static void expand_path(const char *in, char *out, size_t n)
 		snprintf(out, n, "%s", in);
 }
 
-int tui_do_export(struct tui *t, const char *path_in)
+/* Whether writing path would replace a file the user has: ask first. */
+static bool ask_overwrite(struct tui *t, enum tui_prompt of, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return false;
+	t->overwrite_of = of;
+	snprintf(t->overwrite_path, sizeof t->overwrite_path, "%s", path);
+	t->prompt = PROMPT_OVERWRITE;
+	return true;
+}
+
+int tui_do_export(struct tui *t, const char *path_in, bool force)
 {
 	char path[PATH_MAX], err[512], total[32];
 	expand_path(path_in, path, sizeof path);
@@ -86,6 +99,8 @@ int tui_do_export(struct tui *t, const char *path_in)
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
 	}
+	if (!force && ask_overwrite(t, PROMPT_EXPORT, path))
+		return TUI_HANDLED;
 	if (t->test_mode) {
 		tui_status(t, false, "Test mode: would export the BOM to %s.", path);
 		return TUI_HANDLED;
@@ -99,7 +114,7 @@ int tui_do_export(struct tui *t, const char *path_in)
 	return TUI_HANDLED;
 }
 
-int tui_do_save(struct tui *t, const char *path_in)
+int tui_do_save(struct tui *t, const char *path_in, bool force)
 {
 	char path[PATH_MAX], err[512];
 	expand_path(path_in, path, sizeof path);
@@ -111,6 +126,9 @@ int tui_do_save(struct tui *t, const char *path_in)
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
 	}
+	/* Over the scenario's own file is what saving means: no question. */
+	if (!force && strcmp(path, t->scenario_path) && ask_overwrite(t, PROMPT_SAVE, path))
+		return TUI_HANDLED;
 	if (t->test_mode) {
 		tui_status(t, false, "Test mode: would save the scenario to %s.", path);
 		return TUI_HANDLED;

@@ -102,7 +102,7 @@ check_screen "[ scrolls it back" "$first"
 
 # ---- quitting ----
 tui_keys q
-check_screen "q with changes asks" "Quit without saving? (y/n)"
+check_screen "q with changes asks" "Quit without saving? s save, d discard, Esc cancel"
 tui_keys n
 check_screen "n keeps the wizard" "Not quitting."
 tui_keys q
