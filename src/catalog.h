@@ -173,6 +173,79 @@ struct catalog_model {
 };
 
 /*
+ * A model's figures, in one table: the numeric keys of models/ID.yaml
+ * (catalog/SCHEMA.md), which are also the keys of a scenario's custom_model,
+ * with their bounds and the wizard's custom-model rows.  catalog_load.c,
+ * scenario.c, tui_step1.c and the engine's range checks all expand it, so a
+ * figure one of them accepts is accepted by all (docs/design.md, "Fields").
+ *
+ * The bounds keep the engine's arithmetic exact (a trillion-parameter model
+ * is ~2e12; no shipped model has a hidden size past ~3e4 or a context past
+ * 1e7): every product the engine forms stays far inside a double.
+ *
+ * X(id, key, member, type, min, max, catalog, custom, label, unit, step, hint)
+ *   type     MFT_BILLIONS (typed in billions, stored x 1e9), MFT_INT, MFT_LONG
+ *   catalog  CATALOG_MF_REQ: models/ID.yaml must give it; CATALOG_MF_GROUP:
+ *            ...when the mapping holding it (experts:, mla:) is there;
+ *            0: optional, 0 or absent = not given
+ *   custom   true: a custom model must give it; false: 0 = not given
+ *   step     the wizard's +/- (0 doubles and halves)
+ */
+#define CATALOG_MF_REQ 1
+#define CATALOG_MF_GROUP 2
+#define CATALOG_MODEL_FIGURES(X) \
+	X(PARAMS, "params_b", params, MFT_BILLIONS, 0.001, 1e5, CATALOG_MF_REQ, true, \
+	  "Parameters", "B", 0, "total parameters, billions") \
+	X(ACTIVE_PARAMS, "active_params_b", active_params, MFT_BILLIONS, 0.001, 1e5, 0, false, \
+	  "Active parameters", "B", 0, "per token (mixture of experts); equal to the total for dense models") \
+	X(LAYERS, "layers", layers, MFT_INT, 1, 1e4, CATALOG_MF_REQ, true, "Layers", NULL, 1, NULL) \
+	X(HIDDEN, "hidden_size", hidden, MFT_INT, 1, 1e6, CATALOG_MF_REQ, true, "Hidden size", NULL, 0, NULL) \
+	X(HEADS, "attention_heads", heads, MFT_INT, 1, 1e5, CATALOG_MF_REQ, true, \
+	  "Attention heads", NULL, 0, NULL) \
+	X(KV_HEADS, "kv_heads", kv_heads, MFT_INT, 1, 1e5, CATALOG_MF_REQ, true, "KV heads", NULL, 0, \
+	  "grouped-query attention: fewer KV heads, smaller KV cache") \
+	X(HEAD_DIM, "head_dim", head_dim, MFT_INT, 1, 1e5, CATALOG_MF_REQ, false, \
+	  "Head dimension", NULL, 0, NULL) \
+	X(FFN, "ffn_size", ffn, MFT_INT, 1, 1e7, CATALOG_MF_REQ, false, "FFN size", NULL, 0, NULL) \
+	X(VOCAB, "vocab_size", vocab, MFT_INT, 1, 1e8, CATALOG_MF_REQ, false, "Vocabulary", NULL, 0, NULL) \
+	X(MAX_CONTEXT, "max_context", max_context, MFT_LONG, 1, 1e9, CATALOG_MF_REQ, false, \
+	  "Max context", "tokens", 0, NULL) \
+	X(EXPERTS, "experts.total", experts, MFT_INT, 1, 1e5, CATALOG_MF_REQ | CATALOG_MF_GROUP, false, \
+	  "Experts", NULL, 0, NULL) \
+	X(EXPERTS_ACTIVE, "experts.active", experts_active, MFT_INT, 1, 1e5, \
+	  CATALOG_MF_REQ | CATALOG_MF_GROUP, false, "Active experts", NULL, 0, NULL) \
+	X(MLA_KV_LORA_RANK, "mla.kv_lora_rank", mla_kv_lora_rank, MFT_INT, 1, 1e5, \
+	  CATALOG_MF_REQ | CATALOG_MF_GROUP, false, "MLA KV rank", NULL, 0, NULL) \
+	X(MLA_QK_ROPE_HEAD_DIM, "mla.qk_rope_head_dim", mla_qk_rope_head_dim, MFT_INT, 1, 1e5, \
+	  CATALOG_MF_REQ | CATALOG_MF_GROUP, false, "MLA RoPE head dim", NULL, 0, NULL) \
+	X(SLIDING_WINDOW, "sliding_window.tokens", sliding_window, MFT_INT, 1, 1e9, \
+	  CATALOG_MF_REQ | CATALOG_MF_GROUP, false, "Sliding window", "tokens", 0, NULL) \
+	X(SLIDING_LAYERS, "sliding_window.layers", sliding_layers, MFT_INT, 1, 1e4, CATALOG_MF_GROUP, \
+	  false, "Window layers", NULL, 0, NULL)
+
+enum catalog_model_figure_type { MFT_BILLIONS, MFT_INT, MFT_LONG };
+enum catalog_model_figure_id {
+#define X(id, ...) MF_##id,
+	CATALOG_MODEL_FIGURES(X)
+#undef X
+	MF_COUNT
+};
+struct catalog_model_figure {
+	const char *key;		/* "hidden_size", "experts.total" */
+	enum catalog_model_figure_type type;
+	size_t off;			/* in struct catalog_model */
+	double min, max;		/* as typed (billions for MFT_BILLIONS) */
+	unsigned catalog;		/* CATALOG_MF_REQ, CATALOG_MF_GROUP */
+	bool custom_required;
+	const char *label, *unit, *hint;
+	double step;
+};
+/* The table as data (catalog_figures.c), in the order above. */
+extern const struct catalog_model_figure catalog_model_figures[MF_COUNT];
+/* The figure's value in the units typed (billions for MFT_BILLIONS). */
+double catalog_model_figure_get(const struct catalog_model *m, const struct catalog_model_figure *f);
+
+/*
  * defaults.yaml: every engine assumption, each with its source.  The X-macro
  * keeps the YAML key, the struct field and the documentation in one place.
  */

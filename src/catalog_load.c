@@ -50,6 +50,7 @@ enum {
 	REQ = 1,	/* required whenever the mapping holding it exists */
 	OPTGROUP = 2,	/* ...but the mapping holding it is optional */
 	GT_MIN = 4,	/* min is exclusive */
+	ZERO_OK = 8,	/* 0 also accepted: the figure is not given */
 };
 
 struct schema;
@@ -220,31 +221,22 @@ static const struct field fabric_fields[] = {
 #undef F
 
 #define M struct catalog_model
+/* The figures come from the table the scenario's custom_model, the wizard
+ * and the engine's bounds share (CATALOG_MODEL_FIGURES in catalog.h). */
+#define MF_FLAGS(cat) (((cat) & CATALOG_MF_REQ ? REQ : ZERO_OK) | ((cat) & CATALOG_MF_GROUP ? OPTGROUP : 0))
+#define MF_ROW(id, k, member, t, lo, hi, cat, custom, label, unit, step, hint) \
+	{ .key = k, .type = (t) == MFT_BILLIONS ? F_NUM : (t) == MFT_LONG ? F_LONG : F_INT, \
+	  .flags = MF_FLAGS(cat), .off = offsetof(M, member), .min = lo, .max = hi, \
+	  .scale = (t) == MFT_BILLIONS ? 1e9 : 0 },
 static const struct field model_fields[] = {
 	ID(M),
 	STR("name", M, name, REQ),
 	STR("family", M, family, REQ),
-	{ .key = "params_b", .type = F_NUM, .flags = REQ | GT_MIN, .off = offsetof(M, params),
-	  .min = 0, .max = 100000, .scale = 1e9 },
-	{ .key = "active_params_b", .type = F_NUM, .flags = GT_MIN, .off = offsetof(M, active_params),
-	  .min = 0, .max = 100000, .scale = 1e9 },
-	INT("layers", M, layers, REQ, 1, 10000),
-	INT("hidden_size", M, hidden, REQ, 1, 10000000),
-	INT("attention_heads", M, heads, REQ, 1, 100000),
-	INT("kv_heads", M, kv_heads, REQ, 1, 100000),
-	INT("head_dim", M, head_dim, REQ, 1, 100000),
-	INT("ffn_size", M, ffn, REQ, 1, 100000000),
-	INT("vocab_size", M, vocab, REQ, 1, 100000000),
-	{ .key = "max_context", .type = F_LONG, .flags = REQ, .off = offsetof(M, max_context),
-	  .min = 1, .max = 1e9 },
-	INT("experts.total", M, experts, REQ | OPTGROUP, 1, 100000),
-	INT("experts.active", M, experts_active, REQ | OPTGROUP, 1, 100000),
-	INT("mla.kv_lora_rank", M, mla_kv_lora_rank, REQ | OPTGROUP, 1, 1000000),
-	INT("mla.qk_rope_head_dim", M, mla_qk_rope_head_dim, REQ | OPTGROUP, 1, 100000),
-	INT("sliding_window.tokens", M, sliding_window, REQ | OPTGROUP, 1, 1000000000),
-	INT("sliding_window.layers", M, sliding_layers, OPTGROUP, 0, 10000),
+	CATALOG_MODEL_FIGURES(MF_ROW)
 	SOURCES(M),
 };
+#undef MF_ROW
+#undef MF_FLAGS
 #undef M
 
 /* defaults.yaml: the rows come from CATALOG_DEFAULTS, the ranges from the
@@ -613,7 +605,7 @@ static bool range_ok(struct ctx *x, const struct field *f, const struct ynode *v
 		     double lo, double hi, unsigned flags)
 {
 	bool gt = flags & GT_MIN;
-	if ((gt ? val > lo : val >= lo) && val <= hi)
+	if (((gt ? val > lo : val >= lo) && val <= hi) || ((flags & ZERO_OK) && val == 0))
 		return true;
 	char a[32], b[32];
 	err_at(x, v, "%s must be in %c%s, %s], got %s", f->key, gt ? '(' : '[',

@@ -128,50 +128,44 @@ bool cli_parse_tokens(const char *flag, const char *s, double min, double max, d
 	return true;
 }
 
-/* ---- fields bounded by the engine's table (engine_limits.c) ----
+/* ---- the workload's fields, from the engine's table (engine_fields.c) ----
  * The same bounds and the same range text as the wizard and scenario files:
  * "accelsizer: --input-tokens: '0' is out of range (1 to 100000000)". */
 
-static bool field_in_range(const char *key, const char *flag, const char *s, double v)
+static bool field_in_range(const struct engine_field *f, const char *flag, const char *s, double v)
 {
-	const struct engine_field_limit *l = engine_field_limit(key);
 	char why[112];
-	if (!l)
-		abort();	/* every bounded option is in the table */
-	if (engine_field_check(l, v, why, sizeof why))
+	if (engine_field_check(&f->lim, v, why, sizeof why))
 		return true;
 	fprintf(stderr, PROG ": %s: '%s' is %s\n", flag, s, why);
 	return false;
 }
 
-static bool field_whole(const char *key, const char *flag, const char *s, long *out)
-{
-	/* the range first, so that a number too large for a long gets the
-	 * table's range too */
-	if (s && *s && strspn(s, "0123456789") == strlen(s) && !field_in_range(key, flag, s, strtod(s, NULL)))
-		return false;
-	return cli_parse_whole(flag, s, 0, LONG_MAX, out);
-}
-
-static bool field_number(const char *key, const char *flag, const char *s, double *out)
+/* A number for field f as typed, checked against its bounds. */
+static bool field_number(const struct engine_field *f, const char *flag, const char *s, double *out)
 {
 	double v;
-	if (!cli_parse_number(flag, s, 0, HUGE_VAL, &v) || !field_in_range(key, flag, s, v))
+	if (f->lim.integer) {
+		long n;
+		/* the range first, so that a number too large for a long gets
+		 * the table's range too */
+		if (s && *s && strspn(s, "0123456789") == strlen(s) &&
+		    !field_in_range(f, flag, s, strtod(s, NULL)))
+			return false;
+		if (!cli_parse_whole(flag, s, 0, LONG_MAX, &n))
+			return false;
+		v = (double)n;
+	} else if (f->syntax == ENS_COUNT) {
+		if (!cli_parse_tokens(flag, s, 0, HUGE_VAL, &v))
+			return false;
+	} else if (!cli_parse_number(flag, s, 0, HUGE_VAL, &v)) {
+		return false;
+	}
+	if (!field_in_range(f, flag, s, v))
 		return false;
 	*out = v;
 	return true;
 }
-
-static bool field_tokens(const char *key, const char *flag, const char *s, double *out)
-{
-	double v;
-	if (!cli_parse_tokens(flag, s, 0, HUGE_VAL, &v) || !field_in_range(key, flag, s, v))
-		return false;
-	*out = v;
-	return true;
-}
-
-/* ---- the option table ---- */
 
 struct ctx {
 	const struct catalog *c;
@@ -179,27 +173,41 @@ struct ctx {
 	struct cli_extra *x;
 };
 
-typedef bool (*setter)(struct ctx *k, const char *flag, const char *v);
-
-struct wopt {
-	const char *name, *arg, *help;
-	setter set;
-};
-
-static bool bad_choice(const char *flag, const char *v, const char *choices)
+/* "a, b, c": a choice's words, for messages. */
+static void choice_list(const struct engine_choice *ch, char *buf, size_t sz)
 {
-	fprintf(stderr, PROG ": %s: '%s' is not one of %s\n", flag, v, choices);
-	return false;
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < ch->count && len < sz; i++) {
+		int m = snprintf(buf + len, sz - len, "%s%s", i ? ", " : "", ch->name(ch->first + i));
+		if (m < 0)
+			break;
+		len += (size_t)m;
+	}
 }
 
-static bool set_workload(struct ctx *k, const char *f, const char *v)
+static bool set_choice(struct ctx *k, const struct engine_field *f, const char *flag, const char *v)
 {
-	enum workload_class cls;
-	if (!workload_class_parse(v, &cls))
-		return bad_choice(f, v, "inference, pretrain, finetune");
-	if (cls != k->w->cls)
-		engine_workload_class_defaults(k->w, cls);
-	k->x->set_workload = true;
+	int i;
+	if (!f->choice->parse(v, &i)) {
+		char list[256];
+		choice_list(f->choice, list, sizeof list);
+		fprintf(stderr, PROG ": %s: '%s' is not one of %s\n", flag, v, list);
+		return false;
+	}
+	if (f == engine_field(EF_CLASS)) {
+		if (i != (int)k->w->cls)
+			engine_workload_class_defaults(k->w, (enum workload_class)i);
+		k->x->set_workload = true;
+		return true;
+	}
+	if (f == engine_field(EF_PRECISION))
+		k->x->set_precision = true;
+	else if (f == engine_field(EF_KV_PRECISION)) {
+		k->x->set_kv_precision = true;
+		k->w->kv_precision_set = true;	/* no longer follows the precision */
+	}
+	engine_field_put(k->w, f, i);
 	return true;
 }
 
@@ -219,169 +227,6 @@ static bool set_model(struct ctx *k, const char *f, const char *v)
 	return true;
 }
 
-static const char precisions[] = "fp32, bf16, fp16, fp8, int8, int4, fp4";
-
-static bool parse_prec(const char *f, const char *v, enum precision *out)
-{
-	enum precision p;
-	if (!precision_parse(v, &p) || p >= PREC_WORKLOAD_COUNT)
-		return bad_choice(f, v, precisions);
-	*out = p;
-	return true;
-}
-
-static bool set_precision(struct ctx *k, const char *f, const char *v)
-{
-	k->x->set_precision = true;
-	return parse_prec(f, v, &k->w->precision);
-}
-
-static bool set_kv_precision(struct ctx *k, const char *f, const char *v)
-{
-	k->x->set_kv_precision = true;
-	k->w->kv_precision_set = true;
-	return parse_prec(f, v, &k->w->kv_precision);
-}
-
-static bool set_input(struct ctx *k, const char *f, const char *v)
-{
-	return field_whole("input_tokens", f, v, &k->w->input_tokens);
-}
-
-static bool set_output(struct ctx *k, const char *f, const char *v)
-{
-	return field_whole("output_tokens", f, v, &k->w->output_tokens);
-}
-
-static bool set_concurrency(struct ctx *k, const char *f, const char *v)
-{
-	if (v && !strcmp(v, "max")) {
-		k->w->concurrency_max = true;
-		return true;
-	}
-	long n;
-	if (v && *v && strspn(v, "0123456789") != strlen(v)) {
-		fprintf(stderr, PROG ": %s: '%s' is not a whole number or 'max'\n", f, v);
-		return false;
-	}
-	if (!field_whole("concurrency", f, v, &n))
-		return false;
-	k->w->concurrency = n;
-	k->w->concurrency_max = false;
-	return true;
-}
-
-static bool set_tps_user(struct ctx *k, const char *f, const char *v)
-{
-	return field_number("tokens_per_s_per_user", f, v, &k->w->tokens_per_s_per_user);
-}
-
-static bool set_ttft(struct ctx *k, const char *f, const char *v)
-{
-	return field_number("ttft_ms", f, v, &k->w->ttft_ms);
-}
-
-static bool set_target_tps(struct ctx *k, const char *f, const char *v)
-{
-	return field_number("target_tokens_per_s", f, v, &k->w->target_tokens_per_s);
-}
-
-static bool set_spare(struct ctx *k, const char *f, const char *v)
-{
-	long n;
-	if (!field_whole("spare_nodes", f, v, &n))
-		return false;
-	k->w->spare_nodes = (int)n;
-	return true;
-}
-
-static bool set_tokens(struct ctx *k, const char *f, const char *v)
-{
-	return field_tokens("tokens", f, v, &k->w->tokens);
-}
-
-static bool set_epochs(struct ctx *k, const char *f, const char *v)
-{
-	return field_number("epochs", f, v, &k->w->epochs);
-}
-
-static bool set_days(struct ctx *k, const char *f, const char *v)
-{
-	double d;
-	if (!field_number("days", f, v, &d))
-		return false;
-	k->w->target_hours = d * 24.0;
-	return true;
-}
-
-static bool set_hours(struct ctx *k, const char *f, const char *v)
-{
-	return field_number("target_hours", f, v, &k->w->target_hours);
-}
-
-static bool set_seq(struct ctx *k, const char *f, const char *v)
-{
-	return field_whole("seq_len", f, v, &k->w->seq_len);
-}
-
-static bool set_gbt(struct ctx *k, const char *f, const char *v)
-{
-	return field_tokens("global_batch_tokens", f, v, &k->w->global_batch_tokens);
-}
-
-static bool set_recompute(struct ctx *k, const char *f, const char *v)
-{
-	if (!recompute_parse(v, &k->w->recompute))
-		return bad_choice(f, v, "none, selective, full");
-	return true;
-}
-
-static bool set_method(struct ctx *k, const char *f, const char *v)
-{
-	if (!ft_method_parse(v, &k->w->method))
-		return bad_choice(f, v, "full, lora, qlora");
-	return true;
-}
-
-static bool set_rank(struct ctx *k, const char *f, const char *v)
-{
-	long n;
-	if (!field_whole("lora_rank", f, v, &n))
-		return false;
-	k->w->lora_rank = (int)n;
-	return true;
-}
-
-static bool set_stack(struct ctx *k, const char *f, const char *v)
-{
-	enum stack s;
-	if (v && !strcmp(v, "any")) {
-		k->w->stack = -1;
-		return true;
-	}
-	if (!stack_parse(v, &s))
-		return bad_choice(f, v, "any, cuda, rocm, gaudi");
-	k->w->stack = (int)s;
-	return true;
-}
-
-static bool set_form(struct ctx *k, const char *f, const char *v)
-{
-	if (!form_filter_parse(v, &k->w->form))
-		return bad_choice(f, v, "any, sxm-oam, pcie");
-	return true;
-}
-
-static bool set_power(struct ctx *k, const char *f, const char *v)
-{
-	return field_number("max_power_kw", f, v, &k->w->max_power_kw);
-}
-
-static bool set_budget(struct ctx *k, const char *f, const char *v)
-{
-	return field_number("budget_usd", f, v, &k->w->budget_usd);
-}
-
 static bool set_accel(struct ctx *k, const char *f, const char *v)
 {
 	const struct catalog_accel *a = catalog_accel(k->c, v);
@@ -399,71 +244,71 @@ static bool set_accel(struct ctx *k, const char *f, const char *v)
 	return true;
 }
 
-static bool set_gpus(struct ctx *k, const char *f, const char *v)
+/* Its word ("--concurrency max"): the engine chooses. */
+static void set_word(struct workload *w, const struct engine_field *f)
 {
-	long n;
-	if (!field_whole("gpus", f, v, &n))
+	if (f == engine_field(EF_CONCURRENCY))
+		w->concurrency_max = true;
+	else
+		engine_field_put(w, f, -1);
+}
+
+static bool set_field(struct ctx *k, const struct engine_field *f, const char *flag, const char *v)
+{
+	switch (f->type) {
+	case EFT_ENUM:
+		return set_choice(k, f, flag, v);
+	case EFT_MODEL:
+		return set_model(k, flag, v);
+	case EFT_ACCEL:
+		return set_accel(k, flag, v);
+	case EFT_INT:
+	case EFT_LONG:
+	case EFT_DOUBLE:
+		break;
+	}
+	if (f->word && v && !strcmp(v, f->word)) {
+		set_word(k->w, f);
+		return true;
+	}
+	if (f->word && f->lim.integer && v && *v && strspn(v, "0123456789") != strlen(v)) {
+		fprintf(stderr, PROG ": %s: '%s' is not a whole number or '%s'\n", flag, v, f->word);
 		return false;
-	k->w->gpus = (int)n;
-	k->x->set_gpus = true;
+	}
+	double d;
+	if (!field_number(f, flag, v, &d))
+		return false;
+	engine_field_put(k->w, f, d * (f->scale > 0 ? f->scale : 1));
+	if (f == engine_field(EF_CONCURRENCY))
+		k->w->concurrency_max = false;
+	if (f == engine_field(EF_GPUS))
+		k->x->set_gpus = true;
 	return true;
 }
 
-static bool set_objective(struct ctx *k, const char *f, const char *v)
-{
-	if (!objective_parse(v, &k->w->objective))
-		return bad_choice(f, v, "capex, cost-per-token, time, gpus, perf-per-watt");
-	return true;
-}
+/* ---- the options: every field with a flag, then these two ---- */
 
-/* Taken by cli_workload_prescan(); accepted and skipped here. */
-static bool set_nothing(struct ctx *k, const char *f, const char *v)
-{
-	(void)k, (void)f, (void)v;
-	return true;
-}
-
-static const struct wopt wopts[] = {
-	{ "--workload", "CLASS", "inference | pretrain | finetune", set_workload },
-	{ "--model", "ID", "model from the catalog ('accelsizer catalog list --models')", set_model },
-	{ "--precision", "P", "weights and compute: fp32 bf16 fp16 fp8 int8 int4 fp4", set_precision },
-	{ "--kv-precision", "P", "KV cache (default: follows --precision; fp16 for int4)", set_kv_precision },
-	{ "--input-tokens", "N", "inference: prompt tokens per request", set_input },
-	{ "--output-tokens", "N", "inference: generated tokens per request", set_output },
-	{ "--concurrency", "N|max", "inference: concurrent sequences, or as many as fit", set_concurrency },
-	{ "--tokens-per-s-per-user", "X", "inference: decode speed each user needs", set_tps_user },
-	{ "--ttft-ms", "X", "inference: target time to first token", set_ttft },
-	{ "--target-tokens-per-s", "X", "inference: total output tokens/s to serve", set_target_tps },
-	{ "--spare-nodes", "N", "spare nodes for uptime (default: the catalog's)", set_spare },
-	{ "--tokens", "N", "training tokens, or fine-tuning dataset tokens (2e12, 2T, 500B)", set_tokens },
-	{ "--epochs", "X", "fine-tuning: passes over the dataset", set_epochs },
-	{ "--days", "X", "training: target wall-clock days", set_days },
-	{ "--hours", "X", "training: target wall-clock hours", set_hours },
-	{ "--seq-len", "N", "training: sequence length", set_seq },
-	{ "--global-batch-tokens", "N", "training: tokens per optimizer step (4M, 262144)", set_gbt },
-	{ "--recompute", "R", "training: activation recompute none | selective | full", set_recompute },
-	{ "--method", "M", "fine-tuning: full | lora | qlora", set_method },
-	{ "--lora-rank", "N", "fine-tuning: LoRA rank", set_rank },
-	{ "--stack", "S", "filter: any | cuda | rocm | gaudi", set_stack },
-	{ "--form-factor", "F", "filter: any | sxm-oam | pcie", set_form },
-	{ "--max-power-kw", "X", "filter: power budget of the whole configuration", set_power },
-	{ "--budget-usd", "X", "filter: capital budget", set_budget },
-	{ "--accelerator", "ID", "the accelerator to size, or to apply --gpus to", set_accel },
-	{ "--gpus", "N", "GPU count for --accelerator (default: sized)", set_gpus },
-	{ "--objective", "O", "rank by capex | cost-per-token | time | gpus | perf-per-watt", set_objective },
-	{ "--scenario", "FILE", "start from a saved scenario; flags override it", set_nothing },
-	{ "--catalog", "DIR", "read the catalog from DIR", set_nothing },
-	{ "--prices", "FILE.csv", "price list over the catalog's prices, for every cost", set_nothing },
+/* Taken by cli_workload_prescan(); accepted and skipped by the parser. */
+static const struct { const char *name, *arg, *help; } prescanned[] = {
+	{ "--scenario", "FILE", "start from a saved scenario; flags override it" },
+	{ "--catalog", "DIR", "read the catalog from DIR" },
+	{ "--prices", "FILE.csv", "price list over the catalog's prices, for every cost" },
 };
-
-#define N_WOPTS (sizeof wopts / sizeof wopts[0])
+#define N_PRESCANNED (sizeof prescanned / sizeof prescanned[0])
 
 void cli_workload_usage(FILE *f)
 {
-	for (size_t i = 0; i < N_WOPTS; i++) {
-		char lhs[48];
-		snprintf(lhs, sizeof lhs, "%s %s", wopts[i].name, wopts[i].arg);
-		fprintf(f, "      %-30s %s\n", lhs, wopts[i].help);
+	char lhs[48];
+	for (int i = 0; i < EF_COUNT; i++) {
+		const struct engine_field *e = engine_field((enum engine_field_id)i);
+		if (!e->flag)
+			continue;
+		snprintf(lhs, sizeof lhs, "--%s %s", e->flag, e->arg);
+		fprintf(f, "      %-30s %s\n", lhs, e->help);
+	}
+	for (size_t i = 0; i < N_PRESCANNED; i++) {
+		snprintf(lhs, sizeof lhs, "%s %s", prescanned[i].name, prescanned[i].arg);
+		fprintf(f, "      %-30s %s\n", lhs, prescanned[i].help);
 	}
 }
 
@@ -523,12 +368,25 @@ int cli_load_prices(const struct cli_extra *x, struct prices *pl, struct workloa
 	return 0;
 }
 
-static const struct wopt *find_wopt(const char *a, size_t len)
+/* The field whose flag a (of len bytes) is; NULL for any other option. */
+static const struct engine_field *find_field(const char *a, size_t len)
 {
-	for (size_t i = 0; i < N_WOPTS; i++)
-		if (same_flag(a, len, wopts[i].name))
-			return &wopts[i];
+	if (len < 3 || a[0] != '-' || a[1] != '-')
+		return NULL;
+	for (int i = 0; i < EF_COUNT; i++) {
+		const struct engine_field *f = engine_field((enum engine_field_id)i);
+		if (f->flag && strlen(f->flag) == len - 2 && !strncmp(a + 2, f->flag, len - 2))
+			return f;
+	}
 	return NULL;
+}
+
+static bool prescanned_flag(const char *a, size_t len)
+{
+	for (size_t i = 0; i < N_PRESCANNED; i++)
+		if (same_flag(a, len, prescanned[i].name))
+			return true;
+	return false;
 }
 
 static const struct cli_opt *find_extra(const struct cli_extra *x, const char *a, size_t len)
@@ -549,9 +407,10 @@ static int pass(int argc, char **argv, struct ctx *k, bool only_workload)
 			continue;
 		size_t len = flag_len(a);
 		bool inline_val = a[len] == '=';
-		const struct wopt *o = find_wopt(a, len);
-		const struct cli_opt *e = o ? NULL : find_extra(k->x, a, len);
-		if (!o && !e) {
+		const struct engine_field *o = find_field(a, len);
+		bool skip = !o && prescanned_flag(a, len);
+		const struct cli_opt *e = o || skip ? NULL : find_extra(k->x, a, len);
+		if (!o && !e && !skip) {
 			if (only_workload)
 				continue;
 			if (a[0] == '-' && a[1])
@@ -585,13 +444,13 @@ static int pass(int argc, char **argv, struct ctx *k, bool only_workload)
 			fprintf(stderr, PROG ": %.*s: the value is empty\n", (int)len, a);
 			return EXIT_BADINPUT;
 		}
-		bool is_class = o && o->set == set_workload;
-		if (only_workload != is_class)
+		bool is_class = o == engine_field(EF_CLASS);
+		if (only_workload != is_class || skip)
 			continue;
 		if (o) {
 			char flag[40];
 			snprintf(flag, sizeof flag, "%.*s", (int)len, a);
-			if (!o->set(k, flag, v))
+			if (!set_field(k, o, flag, v))
 				return EXIT_BADINPUT;
 		} else if (e->value) {
 			*e->value = v;
@@ -611,15 +470,15 @@ static void kv_follows(struct workload *w)
 int cli_workload_apply(const struct catalog *c, struct workload *w, struct cli_extra *x,
 		       const char *name, const char *shown, const char *value)
 {
-	const struct wopt *o = find_wopt(name, strlen(name));
-	if (!o || o->set == set_nothing) {
+	const struct engine_field *o = find_field(name, strlen(name));
+	if (!o) {
 		fprintf(stderr, PROG ": %s is not a workload option\n", name);
 		return EXIT_BADINPUT;
 	}
 	struct ctx k = { .c = c, .w = w, .x = x };
-	if (!o->set(&k, shown ? shown : name, value))
+	if (!set_field(&k, o, shown ? shown : name, value))
 		return EXIT_BADINPUT;
-	if (o->set == set_precision && !x->set_kv_precision)
+	if (o == engine_field(EF_PRECISION) && !x->set_kv_precision)
 		kv_follows(w);
 	return 0;
 }

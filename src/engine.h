@@ -112,23 +112,92 @@ enum precision engine_kv_precision_default(enum precision p);
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 
 /*
- * The one table of the workload's bounds (engine_limits.c), read by the
- * flags, the wizard, scenario files and engine_workload_valid(), so that
- * all four accept the same values.  key: the scenario key ("input_tokens",
- * custom_model's "params_b"); flag: the option without "--", or NULL.
- * Bounds are in the units the user types (days for "days", billions for
- * "params_b").  zero_none: 0 is also accepted (no target, no limit).
+ * The workload's fields, in one table (engine_fields.c): per field its
+ * scenario key and section, its flag and --help line, where it lives in
+ * struct workload, its bounds and whole-number rule, the number syntax it is
+ * typed in, its unit, the classes it applies to, the wizard's label and
+ * hint, and its default per class.  The CLI options and their parsing
+ * (cli_workload.c), scenario load and save (scenario.c), the wizard's rows
+ * (tui_step1.c, tui_step4.c) and engine_workload_valid() are all derived
+ * from it (docs/design.md, "Fields").  A new field is one row there, one
+ * enum constant here, one member of struct workload, and its use.
  */
+enum engine_field_id {
+	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION,
+	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
+	EF_TARGET_TOKENS_PER_S,
+	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
+	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
+	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
+	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES,
+	EF_COUNT
+};
+
+enum engine_field_type {
+	EFT_ENUM,		/* an int-sized enum (or int) named by ->choice */
+	EFT_INT, EFT_LONG, EFT_DOUBLE,
+	EFT_MODEL,		/* const struct catalog_model * (catalog or custom) */
+	EFT_ACCEL,		/* const struct catalog_accel * */
+};
+
+/* How a number is typed (number.h parses it). */
+enum engine_number_syntax { ENS_PLAIN, ENS_COUNT, ENS_TIME, ENS_MONEY };
+
+#define ENGINE_CLASS(c) (1u << (c))
+#define ENGINE_CLASSES_ALL (ENGINE_CLASS(WL_INFERENCE) | ENGINE_CLASS(WL_PRETRAIN) | ENGINE_CLASS(WL_FINETUNE))
+
+/* Bounds, in the units the user types (days for --days, billions for
+ * "params_b").  zero_none: 0 is also accepted (no target, no limit). */
 struct engine_field_limit {
-	const char *key, *flag;
 	double min, max;
 	bool integer;
 	bool zero_none;
-	const char *unit;
 };
-/* By scenario key or flag name (with or without "--"); NULL if unknown. */
-const struct engine_field_limit *engine_field_limit(const char *key);
-const struct engine_field_limit *engine_field_limits(size_t *n);
+
+struct engine_choice {
+	int first, count;		/* values first .. first + count - 1 */
+	const char *(*name)(int v);
+	bool (*parse)(const char *s, int *v);	/* accepts aliases too */
+};
+
+struct engine_field {
+	const char *key;		/* scenario key; NULL = not in scenario files */
+	const char *section;		/* "workload", "filters", "node" or "" (top) */
+	const char *flag;		/* option without "--"; NULL = none */
+	const char *arg, *help;		/* --help: "N", "inference: prompt tokens per request" */
+	enum engine_field_type type;
+	size_t off;			/* in struct workload */
+	unsigned classes;		/* ENGINE_CLASS() bits it applies to */
+	bool lora_only;			/* fine-tuning: meaningless for a full fine-tune */
+	/* numbers (EFT_INT, EFT_LONG, EFT_DOUBLE), as typed; stored = typed x scale */
+	struct engine_field_limit lim;
+	enum engine_number_syntax syntax;
+	double scale;			/* 0 means 1 */
+	const char *unit;		/* "tok/request", "ms", "USD" */
+	const char *word;		/* a value besides numbers: "max", "auto", "default" */
+	const struct engine_choice *choice;	/* EFT_ENUM */
+	/* the wizard */
+	const char *label, *hint;
+	double step;			/* +/-: > 0 adds, 0 doubles and halves */
+	double start;			/* +/- from none starts here */
+	/* defaults: def[cls] for each class in def_classes, set when the
+	 * workload takes that class (engine_workload_class_defaults()) */
+	unsigned def_classes;
+	double def[WL_COUNT];
+};
+
+const struct engine_field *engine_field(enum engine_field_id id);
+/* By flag (with or without "--"), or by section and scenario key; NULL if
+ * none. */
+const struct engine_field *engine_field_by_flag(const char *flag);
+const struct engine_field *engine_field_by_key(const char *section, const char *key);
+/* The field's stored value as a double (numbers and enums); the scale is
+ * not undone. */
+double engine_field_get(const struct workload *w, const struct engine_field *f);
+void engine_field_put(struct workload *w, const struct engine_field *f, double stored);
+/* The bounds of a model figure (CATALOG_MODEL_FIGURES), as a field's. */
+struct engine_field_limit engine_model_figure_limit(const struct catalog_model_figure *f);
+
 /* "1 to 100000000" or "0.1 to 100000, or 0 for none"; returns buf. */
 char *engine_field_range(const struct engine_field_limit *l, char *buf, size_t n);
 bool engine_field_ok(const struct engine_field_limit *l, double v);

@@ -16,52 +16,6 @@
 
 #include "engine_internal.h"
 
-static void class_defaults(struct workload *w)
-{
-	switch (w->cls) {
-	case WL_INFERENCE:
-		/* A chat service: 64 concurrent users, 1k-token prompts with
-		 * retrieved context.  No speed targets until the user sets them:
-		 * a target is a requirement, never a silent default. */
-		w->input_tokens = 1024;
-		w->output_tokens = 256;
-		w->concurrency = 64;
-		w->concurrency_max = false;
-		w->tokens_per_s_per_user = 0;
-		w->ttft_ms = 0;
-		w->target_tokens_per_s = 0;
-		break;
-	case WL_PRETRAIN:
-		/* Llama-2 recipe: 4M-token global batch of 4k sequences. */
-		w->tokens = 1e12;
-		w->seq_len = 4096;
-		w->global_batch_tokens = 4194304;
-		w->recompute = RECOMPUTE_SELECTIVE;
-		w->target_hours = 0;
-		break;
-	case WL_FINETUNE:
-		/* A supervised fine-tune: 100M dataset tokens, 3 epochs,
-		 * 64 sequences of 4k per step, LoRA rank 16. */
-		w->tokens = 1e8;
-		w->epochs = 3;
-		w->seq_len = 4096;
-		w->global_batch_tokens = 262144;
-		w->recompute = RECOMPUTE_SELECTIVE;
-		w->method = FT_LORA;
-		w->lora_rank = 16;
-		w->target_hours = 0;
-		break;
-	default:
-		break;
-	}
-}
-
-void engine_workload_class_defaults(struct workload *w, enum workload_class cls)
-{
-	w->cls = cls;
-	class_defaults(w);
-}
-
 void engine_workload_init(struct workload *w, const struct catalog *c)
 {
 	memset(w, 0, sizeof *w);
@@ -83,12 +37,9 @@ void engine_workload_init(struct workload *w, const struct catalog *c)
 	/* Every class's fields hold sensible values, so that switching the
 	 * class in the wizard never leaves zeros behind; the training fields
 	 * keep the pretraining defaults, the fine-tuning method stays LoRA. */
-	w->cls = WL_FINETUNE;
-	class_defaults(w);
-	w->cls = WL_PRETRAIN;
-	class_defaults(w);
-	w->cls = WL_INFERENCE;
-	class_defaults(w);
+	engine_workload_class_defaults(w, WL_FINETUNE);
+	engine_workload_class_defaults(w, WL_PRETRAIN);
+	engine_workload_class_defaults(w, WL_INFERENCE);
 }
 
 enum precision engine_kv_precision_default(enum precision p)
@@ -116,41 +67,57 @@ static bool fail(char *why, size_t whysz, const char *msg)
 	return false;
 }
 
-/* A field against the table (engine_limits.c): "input_tokens 0 is out of
- * range (1 to 100000000)". */
-static bool in_limit(const char *key, double v, char *why, size_t whysz)
+/* A figure against its bounds: "input_tokens 0 is out of range (1 to
+ * 100000000)". */
+static bool in_limit(const char *key, const struct engine_field_limit *l, double v, char *why,
+		     size_t whysz)
 {
-	const struct engine_field_limit *l = engine_field_limit(key);
 	char r[112];
-	if (l && engine_field_check(l, v, r, sizeof r))
+	if (engine_field_check(l, v, r, sizeof r))
 		return true;
-	if (!l)
-		snprintf(r, sizeof r, "without a bound (a bug: not in engine_limits.c)");
 	if (why && whysz)
 		snprintf(why, whysz, "%s %.15g is %s", key, v, r);
 	return false;
 }
 
-/* The custom model's figures (a catalog model is within them too: the
- * catalog's own bounds are narrower), so no figure can overflow. */
+/* The model's figures against the table the catalog and scenario files
+ * share (a catalog model is within them: the loader applies the same
+ * bounds), so no figure can overflow the arithmetic. */
 static bool model_in_limits(const struct catalog_model *m, char *why, size_t whysz)
 {
-	return in_limit("params_b", m->params / 1e9, why, whysz) &&
-	       in_limit("active_params_b", m->active_params / 1e9, why, whysz) &&
-	       in_limit("layers", m->layers, why, whysz) &&
-	       in_limit("hidden_size", m->hidden, why, whysz) &&
-	       in_limit("attention_heads", m->heads, why, whysz) &&
-	       in_limit("kv_heads", m->kv_heads, why, whysz) &&
-	       in_limit("head_dim", m->head_dim, why, whysz) &&
-	       in_limit("ffn_size", m->ffn, why, whysz) &&
-	       in_limit("vocab_size", m->vocab, why, whysz) &&
-	       in_limit("max_context", (double)m->max_context, why, whysz) &&
-	       in_limit("experts_total", m->experts, why, whysz) &&
-	       in_limit("experts_active", m->experts_active, why, whysz) &&
-	       in_limit("kv_lora_rank", m->mla_kv_lora_rank, why, whysz) &&
-	       in_limit("qk_rope_head_dim", m->mla_qk_rope_head_dim, why, whysz) &&
-	       in_limit("sliding_window_tokens", m->sliding_window, why, whysz) &&
-	       in_limit("sliding_window_layers", m->sliding_layers, why, whysz);
+	for (size_t i = 0; i < MF_COUNT; i++) {
+		const struct catalog_model_figure *f = &catalog_model_figures[i];
+		struct engine_field_limit l = engine_model_figure_limit(f);
+		double v = catalog_model_figure_get(m, f);
+		/* active parameters 0 means "all of them" here too */
+		if (i == MF_ACTIVE_PARAMS && v == 0)
+			continue;
+		if (!in_limit(f->key, &l, v, why, whysz))
+			return false;
+	}
+	return true;
+}
+
+/* Every number of the class (and of every class) against the table;
+ * a field at its word ("max", "auto", "default") is not a number. */
+static bool fields_in_limits(const struct workload *w, char *why, size_t whysz)
+{
+	for (int i = 0; i < EF_COUNT; i++) {
+		const struct engine_field *f = engine_field((enum engine_field_id)i);
+		if (f->type != EFT_INT && f->type != EFT_LONG && f->type != EFT_DOUBLE)
+			continue;
+		if (!f->key || !(f->classes & ENGINE_CLASS(w->cls)))
+			continue;	/* --days is target_hours, checked as such */
+		if (f->lora_only && w->method == FT_FULL)
+			continue;
+		if ((i == EF_CONCURRENCY && w->concurrency_max) ||
+		    (f->word && i != EF_CONCURRENCY && engine_field_get(w, f) == -1))
+			continue;
+		double v = engine_field_get(w, f) / (f->scale > 0 ? f->scale : 1);
+		if (!in_limit(f->key, &f->lim, v, why, whysz))
+			return false;
+	}
+	return true;
 }
 
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
@@ -169,63 +136,25 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 	if (w->precision < 0 || w->precision >= PREC_WORKLOAD_COUNT ||
 	    w->kv_precision < 0 || w->kv_precision >= PREC_WORKLOAD_COUNT)
 		return fail(why, whysz, "unknown precision");
-	if (w->gpus != -1 && (w->gpus < 1 || w->gpus > ENG_MAX_GPUS)) {
-		snprintf(buf, sizeof buf, "the GPU count must be between 1 and %d", ENG_MAX_GPUS);
-		return fail(why, whysz, buf);
-	}
+	if (w->gpus < -1 || w->spare_nodes < -1)
+		return fail(why, whysz, "the GPU and spare node counts cannot be negative");
+	if (!fields_in_limits(w, why, whysz))
+		return false;
 	if (w->gpus != -1 && !w->accel)
 		return fail(why, whysz, "a GPU count needs an accelerator to apply to");
-	if (w->spare_nodes < -1 || w->spare_nodes > 1000)
-		return fail(why, whysz, "spare nodes must be between 0 and 1000");
-	if (w->max_power_kw < 0 || w->budget_usd < 0)
-		return fail(why, whysz, "power and budget limits cannot be negative");
-	if ((w->gpus != -1 && !in_limit("gpus", w->gpus, why, whysz)) ||
-	    (w->spare_nodes != -1 && !in_limit("spare_nodes", w->spare_nodes, why, whysz)) ||
-	    !in_limit("max_power_kw", w->max_power_kw, why, whysz) ||
-	    !in_limit("budget_usd", w->budget_usd, why, whysz))
-		return false;
 
 	if (w->cls == WL_INFERENCE) {
-		if (w->input_tokens < 1 || w->output_tokens < 1)
-			return fail(why, whysz, "input and output tokens must be at least 1");
-		if (!w->concurrency_max && w->concurrency < 1)
-			return fail(why, whysz, "concurrency must be at least 1 (or max)");
 		if (m->max_context > 0 && w->input_tokens + w->output_tokens > m->max_context) {
 			snprintf(buf, sizeof buf,
 				 "input + output tokens (%ld) exceed %s's context of %ld tokens",
 				 w->input_tokens + w->output_tokens, m->name, m->max_context);
 			return fail(why, whysz, buf);
 		}
-		if (w->tokens_per_s_per_user < 0 || w->ttft_ms < 0 || w->target_tokens_per_s < 0)
-			return fail(why, whysz, "targets cannot be negative");
-		if (!in_limit("input_tokens", (double)w->input_tokens, why, whysz) ||
-		    !in_limit("output_tokens", (double)w->output_tokens, why, whysz) ||
-		    (!w->concurrency_max && !in_limit("concurrency", (double)w->concurrency, why, whysz)) ||
-		    !in_limit("tokens_per_s_per_user", w->tokens_per_s_per_user, why, whysz) ||
-		    !in_limit("ttft_ms", w->ttft_ms, why, whysz) ||
-		    !in_limit("target_tokens_per_s", w->target_tokens_per_s, why, whysz))
-			return false;
 		return true;
 	}
 
-	if (!(w->tokens > 0))
-		return fail(why, whysz, "training needs a token count above zero");
-	if (w->cls == WL_FINETUNE && !(w->epochs > 0))
-		return fail(why, whysz, "epochs must be above zero");
-	if (w->seq_len < 1)
-		return fail(why, whysz, "the sequence length must be at least 1");
 	if (w->global_batch_tokens < (double)w->seq_len)
 		return fail(why, whysz, "the global batch must hold at least one sequence");
-	if (w->target_hours < 0)
-		return fail(why, whysz, "the target time cannot be negative");
-	if (w->cls == WL_FINETUNE && w->method != FT_FULL && (w->lora_rank < 1 || w->lora_rank > 65536))
-		return fail(why, whysz, "the LoRA rank must be between 1 and 65536");
-	if (!in_limit("tokens", w->tokens, why, whysz) ||
-	    (w->cls == WL_FINETUNE && !in_limit("epochs", w->epochs, why, whysz)) ||
-	    !in_limit("target_hours", w->target_hours, why, whysz) ||
-	    !in_limit("seq_len", (double)w->seq_len, why, whysz) ||
-	    !in_limit("global_batch_tokens", w->global_batch_tokens, why, whysz))
-		return false;
 	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4) {
 		snprintf(buf, sizeof buf,
 			 "%s is an inference format: train at bf16, fp16 or fp8 (QLoRA stores the base in 4 bit by itself)",

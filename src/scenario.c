@@ -1,8 +1,10 @@
 /*
- * scenario: YAML load (ytree) and save (libyaml emitter).  One table lists
- * every workload setting with its section, key, type and the classes it
- * matters for; the loader, the emitter and the summary all walk it, so a
- * field can never be saved under one name and read under another.
+ * scenario: YAML load (ytree) and save (libyaml emitter).  The workload's
+ * settings are the engine's table of fields (engine_fields.c: section, key,
+ * type, bounds, the classes each matters for) and a custom model's figures
+ * the catalog's table (CATALOG_MODEL_FIGURES); the loader, the emitter and
+ * the summary all walk them, so a field can never be saved under one name
+ * and read under another, nor accepted here and refused by the CLI.
  */
 #include "scenario.h"
 
@@ -18,99 +20,15 @@
 #include "atomic.h"
 #include "ytree.h"
 
-/* ---- the table ---- */
+/* ---- the tables ---- */
 
-enum ftype {
-	F_CLASS, F_PREC, F_LONG, F_DOUBLE, F_INT, F_CONCURRENCY, F_RECOMPUTE, F_METHOD,
-	F_STACK, F_FORM, F_OBJECTIVE, F_ACCEL, F_GPUS, F_SPARE,
+/* A custom model's text keys; its figures are CATALOG_MODEL_FIGURES. */
+static const struct { const char *key; size_t off; } model_texts[] = {
+	{ "id", offsetof(struct catalog_model, id) },
+	{ "name", offsetof(struct catalog_model, name) },
+	{ "family", offsetof(struct catalog_model, family) },
 };
-
-#define C_INF (1u << WL_INFERENCE)
-#define C_PRE (1u << WL_PRETRAIN)
-#define C_FT (1u << WL_FINETUNE)
-#define C_ALL (C_INF | C_PRE | C_FT)
-
-struct field {
-	const char *section;		/* "" = top level */
-	const char *key;
-	enum ftype type;
-	size_t off;
-	unsigned classes;		/* where the summary shows it */
-};
-/* Numbers are checked against the engine's table (engine_limits.c), the
- * bounds the CLI flags and the wizard use too, so whatever they save
- * reopens and no file feeds the engine figures that overflow its
- * arithmetic. */
-
-#define W(f) offsetof(struct workload, f)
-static const struct field fields[] = {
-	{ "workload", "class", F_CLASS, W(cls), C_ALL },
-	/* model / custom_model are handled by hand: they are a choice. */
-	{ "workload", "precision", F_PREC, W(precision), C_ALL },
-	{ "workload", "kv_precision", F_PREC, W(kv_precision), C_INF },
-	{ "workload", "input_tokens", F_LONG, W(input_tokens), C_INF },
-	{ "workload", "output_tokens", F_LONG, W(output_tokens), C_INF },
-	{ "workload", "concurrency", F_CONCURRENCY, W(concurrency), C_INF },
-	{ "workload", "tokens_per_s_per_user", F_DOUBLE, W(tokens_per_s_per_user), C_INF },
-	{ "workload", "ttft_ms", F_DOUBLE, W(ttft_ms), C_INF },
-	{ "workload", "target_tokens_per_s", F_DOUBLE, W(target_tokens_per_s), C_INF },
-	{ "workload", "tokens", F_DOUBLE, W(tokens), C_PRE | C_FT },
-	{ "workload", "epochs", F_DOUBLE, W(epochs), C_FT },
-	{ "workload", "target_hours", F_DOUBLE, W(target_hours), C_PRE | C_FT },
-	{ "workload", "seq_len", F_LONG, W(seq_len), C_PRE | C_FT },
-	{ "workload", "global_batch_tokens", F_DOUBLE, W(global_batch_tokens), C_PRE | C_FT },
-	{ "workload", "recompute", F_RECOMPUTE, W(recompute), C_PRE | C_FT },
-	{ "workload", "method", F_METHOD, W(method), C_FT },
-	{ "workload", "lora_rank", F_INT, W(lora_rank), C_FT },
-	{ "filters", "stack", F_STACK, W(stack), C_ALL },
-	{ "filters", "form_factor", F_FORM, W(form), C_ALL },
-	{ "filters", "max_power_kw", F_DOUBLE, W(max_power_kw), C_ALL },
-	{ "filters", "budget_usd", F_DOUBLE, W(budget_usd), C_ALL },
-	{ "", "objective", F_OBJECTIVE, W(objective), C_ALL },
-	{ "", "accelerator", F_ACCEL, W(accel), C_ALL },
-	{ "node", "gpus", F_GPUS, W(gpus), C_ALL },
-	{ "node", "spare_nodes", F_SPARE, W(spare_nodes), C_ALL },
-};
-#undef W
-#define N_FIELDS (sizeof fields / sizeof fields[0])
-
-#define FIELD(w, f, T) ((T *)((char *)(w) + (f)->off))
-#define CFIELD(w, f, T) ((const T *)((const char *)(w) + (f)->off))
-
-/* Custom model figures: the catalog's models/ID.yaml keys (SCHEMA.md). */
-enum mtype { M_TEXT, M_BILLIONS, M_INT, M_LONG };
-struct mfield {
-	const char *section;		/* "" or the nested mapping */
-	const char *key;
-	enum mtype type;
-	size_t off;
-	bool required;
-	const char *limit;		/* key in the engine's table */
-};
-#define M(f) offsetof(struct catalog_model, f)
-static const struct mfield mfields[] = {
-	{ "", "id", M_TEXT, M(id), false, NULL },
-	{ "", "name", M_TEXT, M(name), false, NULL },
-	{ "", "family", M_TEXT, M(family), false, NULL },
-	{ "", "params_b", M_BILLIONS, M(params), true, "params_b" },
-	{ "", "active_params_b", M_BILLIONS, M(active_params), false, "active_params_b" },
-	{ "", "layers", M_INT, M(layers), true, "layers" },
-	{ "", "hidden_size", M_INT, M(hidden), true, "hidden_size" },
-	{ "", "attention_heads", M_INT, M(heads), true, "attention_heads" },
-	{ "", "kv_heads", M_INT, M(kv_heads), true, "kv_heads" },
-	{ "", "head_dim", M_INT, M(head_dim), false, "head_dim" },
-	{ "", "ffn_size", M_INT, M(ffn), false, "ffn_size" },
-	{ "", "vocab_size", M_INT, M(vocab), false, "vocab_size" },
-	{ "", "max_context", M_LONG, M(max_context), false, "max_context" },
-	{ "experts", "total", M_INT, M(experts), false, "experts_total" },
-	{ "experts", "active", M_INT, M(experts_active), false, "experts_active" },
-	{ "mla", "kv_lora_rank", M_INT, M(mla_kv_lora_rank), false, "kv_lora_rank" },
-	{ "mla", "qk_rope_head_dim", M_INT, M(mla_qk_rope_head_dim), false, "qk_rope_head_dim" },
-	{ "sliding_window", "tokens", M_INT, M(sliding_window), false, "sliding_window_tokens" },
-	{ "sliding_window", "layers", M_INT, M(sliding_layers), false, "sliding_window_layers" },
-};
-#undef M
-#define N_MFIELDS (sizeof mfields / sizeof mfields[0])
+#define N_MODEL_TEXTS (sizeof model_texts / sizeof model_texts[0])
 
 /* ---- lifetime ---- */
 
@@ -231,35 +149,6 @@ static bool unknown_id(struct loader *l, const struct ynode *n, const char *kind
 	return lerr(l, n, "unknown %s '%s' (accelsizer catalog list shows them)", kind, id);
 }
 
-/* "a, b, c": the accepted words, for messages. */
-static void word_list(char *buf, size_t sz, const char *(*name)(int), int n)
-{
-	size_t len = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < n && len < sz; i++) {
-		int m = snprintf(buf + len, sz - len, "%s%s", i ? ", " : "", name(i));
-		if (m < 0)
-			break;
-		len += (size_t)m;
-	}
-}
-
-static const char *prec_word(int i) { return precision_name((enum precision)i); }
-static const char *class_word(int i) { return workload_class_name((enum workload_class)i); }
-static const char *recompute_word(int i) { return recompute_name((enum recompute)i); }
-static const char *method_word(int i) { return ft_method_name((enum ft_method)i); }
-static const char *form_word(int i) { return form_filter_name((enum form_filter)i); }
-static const char *objective_word(int i) { return objective_name((enum objective)i); }
-static const char *stack_word(int i) { return i == 0 ? "any" : stack_name((enum stack)(i - 1)); }
-
-static bool bad_word(struct loader *l, const struct ynode *n, const char *key,
-		     const char *(*name)(int), int count)
-{
-	char list[256];
-	word_list(list, sizeof list, name, count);
-	return lerr(l, n, "'%s' must be one of %s, got '%s'", key, list, n->scalar);
-}
-
 static bool get_number(struct loader *l, const struct ynode *n, const char *key, double *out)
 {
 	char d[96];
@@ -303,91 +192,63 @@ static bool get_text(struct loader *l, const struct ynode *n, const char *key, c
 
 /* A number against the engine's table: "'gpus' 0 is out of range (1 to
  * 65536)", the range worded as the CLI and the wizard word it. */
-static bool within(struct loader *l, const struct ynode *n, const char *key, const char *limit,
-		   double v)
+static bool within(struct loader *l, const struct ynode *n, const char *key,
+		   const struct engine_field_limit *lim, double v)
 {
-	const struct engine_field_limit *lim = engine_field_limit(limit);
 	char why[112];
-	if (!lim)
-		return lerr(l, n, "'%s' has no bound in the engine's table (a bug)", key);
 	if (engine_field_check(lim, v, why, sizeof why))
 		return true;
 	return lerr(l, n, "'%s' %s is %s", key, n->scalar, why);
 }
 
-static bool apply_field(struct loader *l, const struct field *f, const struct ynode *n)
+/* A field's word: "max", "auto", "default" (the engine chooses). */
+static bool at_word(const struct workload *w, const struct engine_field *f)
+{
+	if (f == engine_field(EF_CONCURRENCY))
+		return w->concurrency_max;
+	return f->word && engine_field_get(w, f) == -1;
+}
+
+static void set_word(struct workload *w, const struct engine_field *f)
+{
+	if (f == engine_field(EF_CONCURRENCY))
+		w->concurrency_max = true;
+	else
+		engine_field_put(w, f, -1);
+}
+
+static bool apply_choice(struct loader *l, const struct engine_field *f, const struct ynode *n)
+{
+	const char *word;
+	int v;
+	if (!want_word(l, n, f->key, &word))
+		return false;
+	if (!f->choice->parse(word, &v)) {
+		char list[256];
+		size_t len = 0;
+		list[0] = '\0';
+		for (int i = 0; i < f->choice->count && len < sizeof list; i++) {
+			int m = snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
+					 f->choice->name(f->choice->first + i));
+			if (m < 0)
+				break;
+			len += (size_t)m;
+		}
+		return lerr(l, n, "'%s' must be one of %s, got '%s'", f->key, list, n->scalar);
+	}
+	engine_field_put(&l->s->w, f, v);
+	return true;
+}
+
+static bool apply_field(struct loader *l, const struct engine_field *f, const struct ynode *n)
 {
 	struct workload *w = &l->s->w;
 	const char *word;
 	long v;
 	switch (f->type) {
-	case F_CLASS: {
-		enum workload_class x;
-		if (!want_word(l, n, f->key, &word))
-			return false;
-		if (!workload_class_parse(word, &x))
-			return bad_word(l, n, f->key, class_word, WL_COUNT);
-		*FIELD(w, f, enum workload_class) = x;
-		return true;
-	}
-	case F_PREC: {
-		enum precision x;
-		if (!want_word(l, n, f->key, &word))
-			return false;
-		if (!precision_parse(word, &x) || x >= PREC_WORKLOAD_COUNT)
-			return bad_word(l, n, f->key, prec_word, PREC_WORKLOAD_COUNT);
-		*FIELD(w, f, enum precision) = x;
-		return true;
-	}
-	case F_RECOMPUTE: {
-		enum recompute x;
-		if (!want_word(l, n, f->key, &word))
-			return false;
-		if (!recompute_parse(word, &x))
-			return bad_word(l, n, f->key, recompute_word, RECOMPUTE_COUNT);
-		*FIELD(w, f, enum recompute) = x;
-		return true;
-	}
-	case F_METHOD: {
-		enum ft_method x;
-		if (!want_word(l, n, f->key, &word))
-			return false;
-		if (!ft_method_parse(word, &x))
-			return bad_word(l, n, f->key, method_word, FT_COUNT);
-		*FIELD(w, f, enum ft_method) = x;
-		return true;
-	}
-	case F_FORM: {
-		enum form_filter x;
-		if (!want_word(l, n, f->key, &word))
-			return false;
-		if (!form_filter_parse(word, &x))
-			return bad_word(l, n, f->key, form_word, FORMF_COUNT);
-		*FIELD(w, f, enum form_filter) = x;
-		return true;
-	}
-	case F_OBJECTIVE: {
-		enum objective x;
-		if (!want_word(l, n, f->key, &word))
-			return false;
-		if (!objective_parse(word, &x))
-			return bad_word(l, n, f->key, objective_word, OBJ_COUNT);
-		*FIELD(w, f, enum objective) = x;
-		return true;
-	}
-	case F_STACK: {
-		enum stack x;
-		if (!want_word(l, n, f->key, &word))
-			return false;
-		if (!strcmp(word, "any"))
-			*FIELD(w, f, int) = -1;
-		else if (stack_parse(word, &x))
-			*FIELD(w, f, int) = (int)x;
-		else
-			return bad_word(l, n, f->key, stack_word, STACK_COUNT + 1);
-		return true;
-	}
-	case F_ACCEL: {
+	case EFT_ENUM:
+		return apply_choice(l, f, n);
+	case EFT_ACCEL: {
 		if (ynode_is_null(n)) {
 			w->accel = NULL;
 			return true;
@@ -400,78 +261,128 @@ static bool apply_field(struct loader *l, const struct field *f, const struct yn
 		w->accel = a;
 		return true;
 	}
-	case F_LONG:
-		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, f->key, (double)v))
+	case EFT_MODEL:
+		return false;	/* load_workload() takes model and custom_model */
+	case EFT_INT:
+	case EFT_LONG:
+		if (f->word && n && n->kind == YN_SCALAR && !strcmp(n->scalar, f->word)) {
+			set_word(w, f);
+			return true;
+		}
+		if (f->word && !ynode_integer(n, &v)) {
+			char d[96];
+			return lerr(l, n, "'%s' must be a whole number or %s, got %s", f->key, f->word,
+				    ynode_describe(n, d, sizeof d));
+		}
+		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, &f->lim, (double)v))
 			return false;
-		*FIELD(w, f, long) = v;
+		engine_field_put(w, f, (double)v);
+		if (f == engine_field(EF_CONCURRENCY))
+			w->concurrency_max = false;
 		return true;
-	case F_INT:
-		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, f->key, (double)v))
-			return false;
-		*FIELD(w, f, int) = (int)v;
-		return true;
-	case F_DOUBLE: {
+	case EFT_DOUBLE: {
 		double d;
 		if (!get_number(l, n, f->key, &d))
 			return false;
-		if (!within(l, n, f->key, f->key, d))
+		if (!within(l, n, f->key, &f->lim, d))
 			return false;
-		*FIELD(w, f, double) = d;
+		engine_field_put(w, f, d);
 		return true;
 	}
-	case F_CONCURRENCY:
-		if (n && n->kind == YN_SCALAR && !strcmp(n->scalar, "max")) {
-			w->concurrency_max = true;
+	}
+	return false;
+}
+
+static const struct engine_field *find_field(const char *section, const char *key)
+{
+	return engine_field_by_key(section, key);
+}
+
+/* Is figure f "section.key" (or "key" when section is "")? */
+static bool figure_is(const struct catalog_model_figure *f, const char *section, const char *key)
+{
+	const char *dot = strchr(f->key, '.');
+	if (!*section)
+		return !dot && !strcmp(f->key, key);
+	size_t n = strlen(section);
+	return dot && (size_t)(dot - f->key) == n && !strncmp(f->key, section, n) && !strcmp(dot + 1, key);
+}
+
+/* The key a message names: the last part ("total" of "experts.total"). */
+static const char *figure_word(const struct catalog_model_figure *f)
+{
+	const char *dot = strchr(f->key, '.');
+	return dot ? dot + 1 : f->key;
+}
+
+static bool is_figure_group(const char *key)
+{
+	for (size_t j = 0; j < MF_COUNT; j++) {
+		const char *dot = strchr(catalog_model_figures[j].key, '.');
+		if (dot && strlen(key) == (size_t)(dot - catalog_model_figures[j].key) &&
+		    !strncmp(catalog_model_figures[j].key, key, strlen(key)))
 			return true;
-		}
-		if (!ynode_integer(n, &v)) {
-			char d[96];
-			return lerr(l, n, "'concurrency' must be a whole number or max, got %s",
-				    ynode_describe(n, d, sizeof d));
-		}
-		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, f->key, (double)v))
+	}
+	return false;
+}
+
+static bool load_figure(struct loader *l, struct catalog_model *m, const struct catalog_model_figure *f,
+			const struct ynode *v)
+{
+	const char *key = figure_word(f);
+	struct engine_field_limit lim = engine_model_figure_limit(f);
+	char *p = (char *)m + f->off;
+	long iv;
+	double dv;
+	switch (f->type) {
+	case MFT_BILLIONS:
+		if (!get_number(l, v, key, &dv))
 			return false;
-		w->concurrency = v;
-		w->concurrency_max = false;
+		if (dv == 0 && f->custom_required)
+			return lerr(l, v, "'%s' must be above zero", key);
+		/* 1e308 billions would be an infinite count */
+		if (!within(l, v, key, &lim, dv))
+			return false;
+		dv *= 1e9;
+		memcpy(p, &dv, sizeof dv);
 		return true;
-	case F_GPUS:
-		if (n && n->kind == YN_SCALAR && !strcmp(n->scalar, "auto")) {
-			w->gpus = -1;
-			return true;
-		}
-		if (!ynode_integer(n, &v)) {
-			char d[96];
-			return lerr(l, n, "'gpus' must be a whole number or auto, got %s",
-				    ynode_describe(n, d, sizeof d));
-		}
-		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, f->key, (double)v))
+	case MFT_INT:
+	case MFT_LONG:
+		if (!get_integer(l, v, key, LONG_MIN, LONG_MAX, &iv) || !within(l, v, key, &lim, (double)iv))
 			return false;
-		w->gpus = (int)v;
-		return true;
-	case F_SPARE:
-		if (n && n->kind == YN_SCALAR && !strcmp(n->scalar, "default")) {
-			w->spare_nodes = -1;
-			return true;
+		if (f->type == MFT_INT) {
+			int i = (int)iv;
+			memcpy(p, &i, sizeof i);
+		} else {
+			memcpy(p, &iv, sizeof iv);
 		}
-		if (!ynode_integer(n, &v)) {
-			char d[96];
-			return lerr(l, n, "'spare_nodes' must be a whole number or default, got %s",
-				    ynode_describe(n, d, sizeof d));
-		}
-		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, f->key, (double)v))
-			return false;
-		w->spare_nodes = (int)v;
 		return true;
 	}
 	return false;
 }
 
-static const struct field *find_field(const char *section, const char *key)
+/* One key of custom_model (in section "" or a nested mapping). */
+static bool load_model_key(struct loader *l, struct catalog_model *m, bool *seen, const char *section,
+			   const struct ynode *k, const struct ynode *v)
 {
-	for (size_t i = 0; i < N_FIELDS; i++)
-		if (!strcmp(fields[i].section, section) && !strcmp(fields[i].key, key))
-			return &fields[i];
-	return NULL;
+	if (!*section)
+		for (size_t j = 0; j < N_MODEL_TEXTS; j++)
+			if (!strcmp(model_texts[j].key, k->scalar)) {
+				char *text = NULL, **dst = (char **)((char *)m + model_texts[j].off);
+				if (!get_text(l, v, k->scalar, &text))
+					return false;
+				free(*dst);
+				*dst = text;
+				return true;
+			}
+	for (size_t j = 0; j < MF_COUNT; j++)
+		if (figure_is(&catalog_model_figures[j], section, k->scalar)) {
+			seen[j] = true;
+			return load_figure(l, m, &catalog_model_figures[j], v);
+		}
+	if (*section)
+		return lerr(l, k, "unknown key '%s' in custom_model.%s", k->scalar, section);
+	return lerr(l, k, "unknown key '%s' in custom_model", k->scalar);
 }
 
 static bool load_custom_model(struct loader *l, const struct ynode *map)
@@ -480,81 +391,23 @@ static bool load_custom_model(struct loader *l, const struct ynode *map)
 		return false;
 	struct catalog_model m;
 	memset(&m, 0, sizeof m);
-	bool seen[N_MFIELDS] = { false };
+	bool seen[MF_COUNT] = { false };
 	bool ok = true;
 	for (size_t i = 0; ok && i < map->n; i++) {
 		const struct ynode *k = map->keys[i], *v = map->items[i];
-		bool nested = false, known = false;
-		for (size_t j = 0; j < N_MFIELDS; j++)
-			if (*mfields[j].section && !strcmp(mfields[j].section, k->scalar))
-				nested = true;
-		if (nested) {
-			char what[64];
-			snprintf(what, sizeof what, "'%s'", k->scalar);
-			if (!want_map(l, v, what)) {
-				ok = false;
-				break;
-			}
+		if (!is_figure_group(k->scalar)) {
+			ok = load_model_key(l, &m, seen, "", k, v);
+			continue;
 		}
-		size_t nk = nested ? v->n : 1;
-		for (size_t q = 0; ok && q < nk; q++) {
-			const struct ynode *kk = nested ? v->keys[q] : k;
-			const struct ynode *vv = nested ? v->items[q] : v;
-			known = false;
-			for (size_t j = 0; j < N_MFIELDS; j++) {
-				const struct mfield *f = &mfields[j];
-				if (strcmp(f->section, nested ? k->scalar : "") || strcmp(f->key, kk->scalar))
-					continue;
-				known = true;
-				seen[j] = true;
-				long iv;
-				double dv;
-				char *text = NULL;
-				switch (f->type) {
-				case M_TEXT:
-					ok = get_text(l, vv, f->key, &text);
-					if (ok) {
-						free(*(char **)((char *)&m + f->off));
-						*(char **)((char *)&m + f->off) = text;
-					}
-					break;
-				case M_BILLIONS:
-					ok = get_number(l, vv, f->key, &dv);
-					if (ok && dv == 0 && f->required)
-						ok = lerr(l, vv, "'%s' must be above zero", f->key);
-					/* 1e308 billions would be an infinite count */
-					if (ok)
-						ok = within(l, vv, f->key, f->limit, dv);
-					if (ok)
-						*(double *)((char *)&m + f->off) = dv * 1e9;
-					break;
-				case M_INT:
-					ok = get_integer(l, vv, f->key, LONG_MIN, LONG_MAX, &iv) &&
-					     within(l, vv, f->key, f->limit, (double)iv);
-					if (ok)
-						*(int *)((char *)&m + f->off) = (int)iv;
-					break;
-				case M_LONG:
-					ok = get_integer(l, vv, f->key, LONG_MIN, LONG_MAX, &iv) &&
-					     within(l, vv, f->key, f->limit, (double)iv);
-					if (ok)
-						*(long *)((char *)&m + f->off) = iv;
-					break;
-				}
-				break;
-			}
-			if (ok && !known) {
-				if (nested)
-					ok = lerr(l, kk, "unknown key '%s' in custom_model.%s", kk->scalar,
-						  k->scalar);
-				else
-					ok = lerr(l, kk, "unknown key '%s' in custom_model", kk->scalar);
-			}
-		}
+		char what[64];
+		snprintf(what, sizeof what, "'%s'", k->scalar);
+		ok = want_map(l, v, what);
+		for (size_t q = 0; ok && q < v->n; q++)
+			ok = load_model_key(l, &m, seen, k->scalar, v->keys[q], v->items[q]);
 	}
-	for (size_t j = 0; ok && j < N_MFIELDS; j++)
-		if (mfields[j].required && !seen[j])
-			ok = lerr(l, map, "custom_model needs '%s'", mfields[j].key);
+	for (size_t j = 0; ok && j < MF_COUNT; j++)
+		if (catalog_model_figures[j].custom_required && !seen[j])
+			ok = lerr(l, map, "custom_model needs '%s'", catalog_model_figures[j].key);
 	if (ok && m.active_params > m.params)
 		ok = lerr(l, ytree_get(map, "active_params_b"),
 			  "'active_params_b' cannot exceed 'params_b'");
@@ -595,7 +448,7 @@ static bool load_workload(struct loader *l, const struct ynode *map)
 				return false;
 			continue;
 		}
-		const struct field *f = find_field("workload", k->scalar);
+		const struct engine_field *f = find_field("workload", k->scalar);
 		if (!f) {
 			if (find_field("filters", k->scalar) || find_field("node", k->scalar) ||
 			    find_field("", k->scalar))
@@ -617,7 +470,7 @@ static bool load_section(struct loader *l, const char *section, const struct yno
 	if (!want_map(l, map, what))
 		return false;
 	for (size_t i = 0; i < map->n; i++) {
-		const struct field *f = find_field(section, map->keys[i]->scalar);
+		const struct engine_field *f = find_field(section, map->keys[i]->scalar);
 		if (!f)
 			return lerr(l, map->keys[i], "unknown key '%s' in %s", map->keys[i]->scalar,
 				    section);
@@ -792,62 +645,28 @@ static void format_billions(double params, char *buf, size_t sz)
 	format_double(b, buf, sz);
 }
 
-static void field_value(const struct workload *w, const struct field *f, char *buf, size_t sz)
+static void field_value(const struct workload *w, const struct engine_field *f, char *buf, size_t sz)
 {
 	switch (f->type) {
-	case F_CLASS:
-		snprintf(buf, sz, "%s", workload_class_name(*CFIELD(w, f, enum workload_class)));
-		break;
-	case F_PREC:
-		snprintf(buf, sz, "%s", precision_name(*CFIELD(w, f, enum precision)));
-		break;
-	case F_RECOMPUTE:
-		snprintf(buf, sz, "%s", recompute_name(*CFIELD(w, f, enum recompute)));
-		break;
-	case F_METHOD:
-		snprintf(buf, sz, "%s", ft_method_name(*CFIELD(w, f, enum ft_method)));
-		break;
-	case F_FORM:
-		snprintf(buf, sz, "%s", form_filter_name(*CFIELD(w, f, enum form_filter)));
-		break;
-	case F_OBJECTIVE:
-		snprintf(buf, sz, "%s", objective_name(*CFIELD(w, f, enum objective)));
-		break;
-	case F_STACK: {
-		int st = *CFIELD(w, f, int);
-		snprintf(buf, sz, "%s", st < 0 ? "any" : stack_name((enum stack)st));
-		break;
-	}
-	case F_ACCEL:
+	case EFT_ENUM:
+		snprintf(buf, sz, "%s", f->choice->name((int)engine_field_get(w, f)));
+		return;
+	case EFT_ACCEL:
 		snprintf(buf, sz, "%s", w->accel ? w->accel->id : "");
-		break;
-	case F_LONG:
-		snprintf(buf, sz, "%ld", *CFIELD(w, f, long));
-		break;
-	case F_INT:
-		snprintf(buf, sz, "%d", *CFIELD(w, f, int));
-		break;
-	case F_DOUBLE:
-		format_double(*CFIELD(w, f, double), buf, sz);
-		break;
-	case F_CONCURRENCY:
-		if (w->concurrency_max)
-			snprintf(buf, sz, "max");
+		return;
+	case EFT_MODEL:
+		buf[0] = '\0';
+		return;
+	case EFT_INT:
+	case EFT_LONG:
+		if (at_word(w, f))
+			snprintf(buf, sz, "%s", f->word);
 		else
-			snprintf(buf, sz, "%ld", w->concurrency);
-		break;
-	case F_GPUS:
-		if (w->gpus < 0)
-			snprintf(buf, sz, "auto");
-		else
-			snprintf(buf, sz, "%d", w->gpus);
-		break;
-	case F_SPARE:
-		if (w->spare_nodes < 0)
-			snprintf(buf, sz, "default");
-		else
-			snprintf(buf, sz, "%d", w->spare_nodes);
-		break;
+			snprintf(buf, sz, "%.0f", engine_field_get(w, f));
+		return;
+	case EFT_DOUBLE:
+		format_double(engine_field_get(w, f), buf, sz);
+		return;
 	}
 }
 
@@ -870,22 +689,21 @@ static void model_value(const struct catalog_model *m, char *buf, size_t sz)
 void scenario_each_setting(const struct workload *w, scenario_setting_fn fn, void *ctx)
 {
 	char buf[256];
-	unsigned cls = 1u << w->cls;
-	for (size_t i = 0; i < N_FIELDS; i++) {
-		const struct field *f = &fields[i];
-		if (!(f->classes & cls))
+	unsigned cls = ENGINE_CLASS(w->cls);
+	for (int i = 0; i < EF_COUNT; i++) {
+		const struct engine_field *f = engine_field((enum engine_field_id)i);
+		if (!f->key || !(f->classes & cls))
 			continue;
-		if (f->type == F_ACCEL && !w->accel)
+		if (f->type == EFT_ACCEL && !w->accel)
 			continue;
 		/* A rank means nothing for a full fine-tune. */
-		if (!strcmp(f->key, "lora_rank") && w->method == FT_FULL)
+		if (f->lora_only && w->method == FT_FULL)
 			continue;
-		field_value(w, f, buf, sizeof buf);
-		fn(f->section, f->key, buf, ctx);
-		if (f->type == F_CLASS) {
+		if (f->type == EFT_MODEL)
 			model_value(w->model, buf, sizeof buf);
-			fn("workload", "model", buf, ctx);
-		}
+		else
+			field_value(w, f, buf, sizeof buf);
+		fn(f->section, f->key, buf, ctx);
 	}
 }
 
@@ -947,70 +765,80 @@ static void emit_text(struct emit *m, const char *key, const char *text)
 		    : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
 }
 
-static void emit_fields(struct emit *m, const struct workload *w, const char *section)
-{
-	char buf[64];
-	for (size_t i = 0; i < N_FIELDS; i++) {
-		const struct field *f = &fields[i];
-		if (strcmp(f->section, section) || (f->type == F_ACCEL && !w->accel))
-			continue;
-		field_value(w, f, buf, sizeof buf);
-		emit_key(m, f->key);
-		emit_scalar(m, buf, YAML_PLAIN_SCALAR_STYLE);
-	}
-}
-
 static void emit_custom_model(struct emit *m, const struct catalog_model *cm)
 {
 	emit_key(m, "custom_model");
 	emit_map_start(m);
-	const char *open = NULL;
+	for (size_t j = 0; j < N_MODEL_TEXTS; j++) {
+		const char *text = *(char *const *)((const char *)cm + model_texts[j].off);
+		if (!text)
+			continue;
+		emit_key(m, model_texts[j].key);
+		emit_scalar(m, text, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+	}
+	const char *open = NULL;	/* the nested mapping being written */
+	size_t open_len = 0;
 	char buf[64];
-	for (size_t j = 0; j < N_MFIELDS; j++) {
-		const struct mfield *f = &mfields[j];
-		const char *p = (const char *)cm + f->off;
-		bool zero = (f->type == M_INT && *(const int *)p == 0) ||
-			    (f->type == M_LONG && *(const long *)p == 0) ||
-			    (f->type == M_TEXT && !*(char *const *)p);
+	for (size_t j = 0; j < MF_COUNT; j++) {
+		const struct catalog_model_figure *f = &catalog_model_figures[j];
+		double v = catalog_model_figure_get(cm, f);
 		/* Optional zeros are "not given", and nested sections appear
 		 * only when they hold something. */
-		if (zero && !f->required)
+		if (v == 0 && !f->custom_required)
 			continue;
-		if (f->off == offsetof(struct catalog_model, active_params) &&
-		    cm->active_params == cm->params)
+		if (j == MF_ACTIVE_PARAMS && cm->active_params == cm->params)
 			continue;
-		if (open && strcmp(open, f->section)) {
+		const char *dot = strchr(f->key, '.');
+		size_t sect_len = dot ? (size_t)(dot - f->key) : 0;
+		if (open && (sect_len != open_len || strncmp(open, f->key, open_len))) {
 			emit_map_end(m);
 			open = NULL;
 		}
-		if (*f->section && !open) {
-			emit_key(m, f->section);
+		if (dot && !open) {
+			snprintf(buf, sizeof buf, "%.*s", (int)sect_len, f->key);
+			emit_key(m, buf);
 			emit_map_start(m);
-			open = f->section;
+			open = f->key;
+			open_len = sect_len;
 		}
-		emit_key(m, f->key);
-		switch (f->type) {
-		case M_TEXT:
-			emit_scalar(m, *(char *const *)p ? *(char *const *)p : "",
-				    YAML_DOUBLE_QUOTED_SCALAR_STYLE);
-			break;
-		case M_BILLIONS:
-			format_billions(*(const double *)p, buf, sizeof buf);
-			emit_scalar(m, buf, YAML_PLAIN_SCALAR_STYLE);
-			break;
-		case M_INT:
-			snprintf(buf, sizeof buf, "%d", *(const int *)p);
-			emit_scalar(m, buf, YAML_PLAIN_SCALAR_STYLE);
-			break;
-		case M_LONG:
-			snprintf(buf, sizeof buf, "%ld", *(const long *)p);
-			emit_scalar(m, buf, YAML_PLAIN_SCALAR_STYLE);
-			break;
-		}
+		emit_key(m, figure_word(f));
+		if (f->type == MFT_BILLIONS) {
+			double stored;
+			memcpy(&stored, (const char *)cm + f->off, sizeof stored);
+			format_billions(stored, buf, sizeof buf);
+		} else
+			snprintf(buf, sizeof buf, "%.0f", v);
+		emit_scalar(m, buf, YAML_PLAIN_SCALAR_STYLE);
 	}
 	if (open)
 		emit_map_end(m);
 	emit_map_end(m);
+}
+
+/* The fields of one section in the table's order; the model as "model: ID"
+ * for a catalog model, else as custom_model with its figures. */
+static void emit_fields(struct emit *m, const struct workload *w, const char *section)
+{
+	char buf[64];
+	for (int i = 0; i < EF_COUNT; i++) {
+		const struct engine_field *f = engine_field((enum engine_field_id)i);
+		if (!f->key || strcmp(f->section, section) || (f->type == EFT_ACCEL && !w->accel))
+			continue;
+		if (f->type == EFT_MODEL) {
+			if (!w->model)
+				continue;
+			if (w->model->file) {
+				emit_key(m, "model");
+				emit_scalar(m, w->model->id, YAML_PLAIN_SCALAR_STYLE);
+			} else {
+				emit_custom_model(m, w->model);
+			}
+			continue;
+		}
+		field_value(w, f, buf, sizeof buf);
+		emit_key(m, f->key);
+		emit_scalar(m, buf, YAML_PLAIN_SCALAR_STYLE);
+	}
 }
 
 bool scenario_emit(const struct scenario *s, FILE *fp, char *err, size_t errsz)
@@ -1043,24 +871,7 @@ bool scenario_emit(const struct scenario *s, FILE *fp, char *err, size_t errsz)
 	const struct workload *w = &s->w;
 	emit_key(&m, "workload");
 	emit_map_start(&m);
-	for (size_t i = 0; i < N_FIELDS; i++) {
-		const struct field *f = &fields[i];
-		if (strcmp(f->section, "workload"))
-			continue;
-		field_value(w, f, buf, sizeof buf);
-		emit_key(&m, f->key);
-		emit_scalar(&m, buf, YAML_PLAIN_SCALAR_STYLE);
-		if (f->type == F_CLASS && w->model) {
-			/* Catalog models carry their file; anything else is a
-			 * custom model and goes out with its figures. */
-			if (w->model->file) {
-				emit_key(&m, "model");
-				emit_scalar(&m, w->model->id, YAML_PLAIN_SCALAR_STYLE);
-			} else {
-				emit_custom_model(&m, w->model);
-			}
-		}
-	}
+	emit_fields(&m, w, "workload");
 	emit_map_end(&m);
 	emit_key(&m, "filters");
 	emit_map_start(&m);

@@ -278,7 +278,17 @@ enum tui_field_special {
 	SP_CONCURRENCY,		/* "max" sets concurrency_max */
 };
 
+/*
+ * A form row.  A row for a workload field names it (.field = EF_x + 1) and
+ * a custom-model row its figure (.figure = MF_x + 1); tui_fields_resolve()
+ * then fills in the label, unit, hint, storage, bounds and +/- steps from
+ * the engine's table (engine_fields.c) or the catalog's
+ * (CATALOG_MODEL_FIGURES), so the wizard holds no second copy of them.  A
+ * member the row sets itself (a label, the classes) is kept.
+ */
 struct tui_field {
+	int field;			/* enum engine_field_id + 1; 0 = none */
+	int figure;			/* enum catalog_model_figure_id + 1; 0 = none */
 	const char *label, *unit, *hint;
 	enum tui_field_kind kind;
 	unsigned classes;		/* bit per workload class; 0 = every class */
@@ -291,10 +301,9 @@ struct tui_field {
 	enum tui_field_special special;
 	double scale;			/* shown = stored / scale; 0 means 1 */
 	/* numbers, in shown units */
-	const char *limit;		/* key in the engine's table of bounds
-					 * (engine_limits.c), shared with the
-					 * CLI and scenario files: the accepted
-					 * range and whether whole numbers only */
+	struct engine_field_limit lim;	/* from the table the CLI and scenario
+					 * files read: the accepted range and
+					 * whether whole numbers only */
 	double step;			/* +/-: > 0 adds, 0 doubles and halves */
 	double start;			/* +/- from none starts here */
 	/* what "auto" stands for now (stored units), shown next to it */
@@ -313,6 +322,8 @@ struct tui_field {
 
 #define TUI_CLASS(c) (1u << (c))
 
+/* Copies n rows from in to out, completed from the tables. */
+void tui_fields_resolve(const struct tui_field *in, struct tui_field *out, int n);
 bool tui_field_visible(const struct tui *t, const struct tui_field *f);
 /* Text of the field's value as shown (and as the editor starts with). */
 void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, size_t n);

@@ -223,14 +223,68 @@ static double scale_of(const struct tui_field *f)
 	return f->scale > 0 ? f->scale : 1;
 }
 
-/* A number field's bounds: the engine's table (engine_limits.c), so the
- * wizard accepts exactly what the CLI and scenario files accept.  A key
- * missing from the table is a bug; such a field accepts only 0. */
+/* A number field's bounds: the table the CLI and scenario files read
+ * (tui_fields_resolve() copied them), so the wizard accepts exactly what
+ * they accept. */
 static const struct engine_field_limit *limit_of(const struct tui_field *f)
 {
-	static const struct engine_field_limit missing = { "?", NULL, 0, 0, true, false, "" };
-	const struct engine_field_limit *l = engine_field_limit(f->limit);
-	return l ? l : &missing;
+	return &f->lim;
+}
+
+static enum tui_field_store store_of(enum engine_field_type t)
+{
+	return t == EFT_LONG ? FS_LONG : t == EFT_INT ? FS_INT : t == EFT_DOUBLE ? FS_DOUBLE : FS_ENUM;
+}
+
+static void resolve_field(struct tui_field *o, const struct engine_field *e)
+{
+	o->kind = e->type == EFT_ENUM ? TF_CHOICE : e->type == EFT_MODEL ? TF_MODEL : TF_NUMBER;
+	o->label = o->label ? o->label : e->label;
+	o->unit = o->unit ? o->unit : e->unit;
+	o->hint = o->hint ? o->hint : e->hint;
+	if (!o->classes && e->classes != ENGINE_CLASSES_ALL)
+		o->classes = e->classes;
+	o->lora_only = e->lora_only;
+	o->base = FB_WORKLOAD;
+	o->store = store_of(e->type);
+	o->offset = e->off;
+	o->special = e == engine_field(EF_CONCURRENCY) ? SP_CONCURRENCY
+		   : e->word ? SP_NEG_AUTO : e->lim.zero_none ? SP_ZERO_NONE : SP_NONE;
+	o->scale = e->scale;
+	o->lim = e->lim;
+	o->step = e->step;
+	o->start = e->start;
+	if (e->choice) {
+		o->choice_first = e->choice->first;
+		o->choice_count = e->choice->count;
+		o->choice_name = e->choice->name;
+	}
+}
+
+static void resolve_figure(struct tui_field *o, const struct catalog_model_figure *m)
+{
+	o->kind = TF_NUMBER;
+	o->label = o->label ? o->label : m->label;
+	o->unit = o->unit ? o->unit : m->unit;
+	o->hint = o->hint ? o->hint : m->hint;
+	o->custom_only = true;
+	o->base = FB_MODEL;
+	o->store = m->type == MFT_BILLIONS ? FS_DOUBLE : m->type == MFT_LONG ? FS_LONG : FS_INT;
+	o->offset = m->off;
+	o->scale = m->type == MFT_BILLIONS ? 1e9 : 0;
+	o->lim = engine_model_figure_limit(m);
+	o->step = m->step;
+}
+
+void tui_fields_resolve(const struct tui_field *in, struct tui_field *out, int n)
+{
+	for (int i = 0; i < n; i++) {
+		out[i] = in[i];
+		if (in[i].field > 0 && in[i].field <= EF_COUNT)
+			resolve_field(&out[i], engine_field((enum engine_field_id)(in[i].field - 1)));
+		else if (in[i].figure > 0 && in[i].figure <= MF_COUNT)
+			resolve_figure(&out[i], &catalog_model_figures[in[i].figure - 1]);
+	}
 }
 
 static double min_of(const struct tui_field *f)

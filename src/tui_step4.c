@@ -196,20 +196,12 @@ static void info_perf(const struct tui *t, char *buf, size_t n)
 			 tui_fmt_pct(c, sizeof c, r->scaling_efficiency * 100));
 }
 
-#define W(field) .base = FB_WORKLOAD, .offset = offsetof(struct workload, field)
-
-static const struct tui_field fields[] = {
+static const struct tui_field rows[] = {
 	{ .label = "Node", .kind = TF_HEADING },
 	{ .label = "Accelerator", .kind = TF_INFO, .info = info_accel },
 	{ .label = "Node shape", .kind = TF_INFO, .info = info_platform },
-	{ .label = "GPUs", .kind = TF_NUMBER, W(gpus), .store = FS_INT, .special = SP_NEG_AUTO,
-	  .limit = "gpus", .step = 1, .auto_value = auto_gpus,
-	  .after_set = choose_shown,
-	  .hint = "override the GPU count (+/- by one); 'auto' lets the engine size it" },
-	{ .label = "Spare nodes", .kind = TF_NUMBER, W(spare_nodes), .store = FS_INT,
-	  .special = SP_NEG_AUTO, .limit = "spare_nodes", .step = 1,
-	  .auto_value = auto_spares, .after_set = choose_shown,
-	  .hint = "nodes added for uptime; 'auto' = the catalog default" },
+	{ .field = EF_GPUS + 1, .auto_value = auto_gpus, .after_set = choose_shown },
+	{ .field = EF_SPARE_NODES + 1, .auto_value = auto_spares, .after_set = choose_shown },
 	{ .label = "Parallel layout", .kind = TF_INFO, .info = info_layout },
 	{ .label = "Nodes", .kind = TF_INFO, .info = info_nodes },
 	{ .label = "Scale-out", .kind = TF_INFO, .info = info_fabric },
@@ -224,15 +216,19 @@ static const struct tui_field fields[] = {
 	{ .label = "Running cost", .kind = TF_INFO, .info = info_running },
 	{ .label = "Predicted", .kind = TF_INFO, .info = info_perf },
 };
-#define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
+#define NFIELDS ((int)(sizeof rows / sizeof rows[0]))
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
+	struct tui_field fields[NFIELDS];
+	tui_fields_resolve(rows, fields, NFIELDS);
 	tui_form_draw(t, win, h, w, fields, NFIELDS, 3);
 }
 
 static int key(struct tui *t, enum tui_action a, int ch)
 {
+	struct tui_field fields[NFIELDS];
+	tui_fields_resolve(rows, fields, NFIELDS);
 	return tui_form_key(t, a, ch, fields, NFIELDS, 3);
 }
 

@@ -149,6 +149,12 @@ catalog_keys() {
 		}'
 	sed -n '/^#define CATALOG_DEFAULTS(X)/,/[^\\]$/p' "$SRC/catalog.h" |
 		sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\),.*/\1/p'
+	model_figure_keys
+}
+# A model's figures: X(ID, "key", ...) rows of CATALOG_MODEL_FIGURES.
+model_figure_keys() {
+	sed -n '/^#define CATALOG_MODEL_FIGURES(X)/,/[^\\]$/p' "$SRC/catalog.h" |
+		sed -n 's/^[[:space:]]*X([A-Z_]*, "\([a-z0-9_.]*\)",.*/\1/p'
 }
 keys=$(catalog_keys | sort -u)
 nkeys=$(printf '%s\n' "$keys" | grep -c .)
@@ -178,10 +184,11 @@ for k in $keys; do
 done
 
 # ---- scenario keys, theme roles and glyphs, price-list columns ----
-# { "section", "key", F_... } rows; a custom model's nested keys as section.key
-sc_keys=$( (sed -n 's/^[[:space:]]*{ "[a-z_]*", "\([a-z_]*\)", F_.*/\1/p' "$SRC/scenario.c"
-	sed -n 's/^[[:space:]]*{ "", "\([a-z_]*\)", M_.*/\1/p' "$SRC/scenario.c"
-	sed -n 's/^[[:space:]]*{ "\([a-z_][a-z_]*\)", "\([a-z_]*\)", M_.*/\1.\2/p' "$SRC/scenario.c") | sort -u)
+# The engine's field table: [EF_X] = { "key", "section", ... rows (engine_fields.c);
+# a custom model's text keys ({ "id", offsetof... in scenario.c) and figures
+sc_keys=$( (sed -n 's/^[[:space:]]*\[EF_[A-Z_]*\] = { "\([a-z_]*\)", .*/\1/p' "$SRC/engine_fields.c"
+	sed -n 's/^[[:space:]]*{ "\([a-z_]*\)", offsetof(struct catalog_model.*/\1/p' "$SRC/scenario.c"
+	model_figure_keys) | sort -u)
 check "scenario.c's tables yield keys" matches "$sc_keys" '^tokens_per_s_per_user$'
 check "scenario.c's tables yield custom-model keys" matches "$sc_keys" '^experts\.total$'
 for k in $sc_keys schema customer opportunity notes workload filters node model custom_model; do

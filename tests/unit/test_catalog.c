@@ -691,6 +691,10 @@ static const struct bad_case {
 	  { "platforms/pcie-l40s-8.yaml:21:13: whole_rack: expected true or false, got the string \"yes\"" } },
 	{ "nics-on-accelerator-not-bool",
 	  { "platforms/pcie-l40s-8.yaml:10:19: nics.on_accelerator: expected true or false, got '1'" } },
+	/* The engine refuses a hidden size past 1e6 (its bound for a custom
+	 * model); the catalog shares that table, so it refuses it too. */
+	{ "hidden-too-large",
+	  { "models/llama-3-8b.yaml:6:14: hidden_size must be in [1, 1000000], got 2000000" } },
 	{ "active-over-params",
 	  { "models/mixtral-8x7b.yaml:5:18: active_params_b is larger than params_b" } },
 	{ "experts-active-over-total",

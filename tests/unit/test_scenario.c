@@ -503,12 +503,12 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 					     "vocab_size", "max_context" };
 	/* custom_model's nested keys: table key, section, key, sibling */
 	static const char *const nested[][4] = {
-		{ "experts_total", "experts", "total", "active: 1" },
-		{ "experts_active", "experts", "active", "total: 100000" },
-		{ "kv_lora_rank", "mla", "kv_lora_rank", "qk_rope_head_dim: 64" },
-		{ "qk_rope_head_dim", "mla", "qk_rope_head_dim", "kv_lora_rank: 512" },
-		{ "sliding_window_tokens", "sliding_window", "tokens", "layers: 16" },
-		{ "sliding_window_layers", "sliding_window", "layers", "tokens: 4096" },
+		{ "experts.total", "experts", "total", "active: 1" },
+		{ "experts.active", "experts", "active", "total: 100000" },
+		{ "mla.kv_lora_rank", "mla", "kv_lora_rank", "qk_rope_head_dim: 64" },
+		{ "mla.qk_rope_head_dim", "mla", "qk_rope_head_dim", "kv_lora_rank: 512" },
+		{ "sliding_window.tokens", "sliding_window", "tokens", "layers: 16" },
+		{ "sliding_window.layers", "sliding_window", "layers", "tokens: 4096" },
 	};
 	char *buf = NULL;
 	size_t len = 0;
@@ -591,15 +591,43 @@ static void ends_with(const char *s, const char *tail)
 	ck_assert_msg(a >= b && !strcmp(s + a - b, tail), "'%s' does not end with '%s'", s, tail);
 }
 
-/* For each field of the engine's table: the CLI flag and a scenario file
- * both accept its maximum and its minimum, both refuse the next value past
- * either, and both word the range as engine_field_range() does.  (The
- * wizard reads the same table through its fields' .limit keys:
- * tests/tui/edit.sh.) */
+/* Every bounded figure: the engine's numeric fields (by scenario key, or
+ * flag for --days) and the model's figures (catalog.h). */
+struct bound {
+	const char *key, *flag;
+	struct engine_field_limit lim;
+};
+
+static size_t bounds(struct bound *out)
+{
+	size_t n = 0;
+	for (int i = 0; i < EF_COUNT; i++) {
+		const struct engine_field *f = engine_field((enum engine_field_id)i);
+		if (f->type != EFT_INT && f->type != EFT_LONG && f->type != EFT_DOUBLE)
+			continue;
+		if (out)
+			out[n] = (struct bound){ f->key ? f->key : f->flag, f->flag, f->lim };
+		n++;
+	}
+	for (size_t i = 0; i < MF_COUNT; i++) {
+		if (out)
+			out[n] = (struct bound){ catalog_model_figures[i].key, NULL,
+						 engine_model_figure_limit(&catalog_model_figures[i]) };
+		n++;
+	}
+	return n;
+}
+
+/* For each bounded figure: the CLI flag and a scenario file both accept its
+ * maximum and its minimum, both refuse the next value past either, and both
+ * word the range as engine_field_range() does.  (The wizard copies the same
+ * bounds into its rows: tests/tui/edit.sh.) */
 START_TEST(front_ends_agree_on_bounds)
 {
-	size_t n;
-	const struct engine_field_limit *l = &engine_field_limits(&n)[_i];
+	struct bound all[EF_COUNT + MF_COUNT];
+	bounds(all);
+	const struct bound *b = &all[_i];
+	const struct engine_field_limit *l = &b->lim;
 	char range[96], ok_text[40], bad_text[40], msg[512], want[512], err[512];
 	engine_field_range(l, range, sizeof range);
 	const double past[2] = {
@@ -614,10 +642,10 @@ START_TEST(front_ends_agree_on_bounds)
 		 * or down to the 0 that means none, nothing to refuse here. */
 		bool refusable = past[side] > 0 || (past[side] == 0 && !l->zero_none);
 		ck_assert(engine_field_ok(l, edge[side]));
-		ck_assert_msg(!refusable || !engine_field_ok(l, past[side]), "%s %s", l->key, bad_text);
-		if (l->flag) {
+		ck_assert_msg(!refusable || !engine_field_ok(l, past[side]), "%s %s", b->key, bad_text);
+		if (b->flag) {
 			char flag[48];
-			snprintf(flag, sizeof flag, "--%s", l->flag);
+			snprintf(flag, sizeof flag, "--%s", b->flag);
 			ck_assert_msg(cli_apply(flag, ok_text, msg, sizeof msg) == 0, "%s %s: %s", flag,
 				      ok_text, msg);
 			if (refusable) {
@@ -628,14 +656,14 @@ START_TEST(front_ends_agree_on_bounds)
 			}
 		}
 		const char *ykey;
-		char *yaml = scenario_with(l->key, ok_text, &ykey);
+		char *yaml = scenario_with(b->key, ok_text, &ykey);
 		if (!yaml)
 			continue;
 		ck_assert_msg(scenario_ok(yaml, err, sizeof err), "%s\n%s", err, yaml);
 		free(yaml);
 		if (!refusable)
 			continue;
-		yaml = scenario_with(l->key, bad_text, &ykey);
+		yaml = scenario_with(b->key, bad_text, &ykey);
 		ck_assert_msg(!scenario_ok(yaml, err, sizeof err), "%s loaded:\n%s", bad_text, yaml);
 		snprintf(want, sizeof want, "'%s' %s is out of range (%s)", ykey, bad_text, range);
 		ends_with(err, want);
@@ -649,13 +677,14 @@ END_TEST
  * inside the hours' range. */
 START_TEST(days_and_hours_agree)
 {
-	const struct engine_field_limit *d = engine_field_limit("--days");
-	const struct engine_field_limit *h = engine_field_limit("--hours");
-	ck_assert(d && h && h == engine_field_limit("target_hours"));
-	ck_assert(d->max * 24 == h->max);
-	ck_assert(d->min * 24 >= h->min);
-	ck_assert(d->zero_none && h->zero_none);
-	ck_assert(engine_field_limit("--no-such-flag") == NULL);
+	const struct engine_field *d = engine_field_by_flag("--days");
+	const struct engine_field *h = engine_field_by_flag("--hours");
+	ck_assert(d && h && h == engine_field_by_key("workload", "target_hours"));
+	ck_assert(d->off == h->off && d->scale == 24);
+	ck_assert(d->lim.max * 24 == h->lim.max);
+	ck_assert(d->lim.min * 24 >= h->lim.min);
+	ck_assert(d->lim.zero_none && h->lim.zero_none);
+	ck_assert(engine_field_by_flag("--no-such-flag") == NULL);
 }
 END_TEST
 
@@ -680,8 +709,7 @@ int main(void)
 	TCase *tc = tcase_create("bad scenario fixture: exact message");
 	tcase_add_loop_test(tc, bad_fixture_exact_message, 0, (int)bad.gl_pathc);
 	suite_add_tcase(s, tc);
-	size_t n_limits;
-	engine_field_limits(&n_limits);
+	size_t n_limits = bounds(NULL);
 	tc = tcase_create("front ends agree on a bound of the engine's table");
 	tcase_add_loop_test(tc, front_ends_agree_on_bounds, 0, (int)n_limits);
 	suite_add_tcase(s, tc);

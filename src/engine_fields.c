@@ -1,0 +1,323 @@
+/*
+ * engine_fields: the one table of the workload's fields (struct
+ * engine_field in engine.h).  The command-line flags and their --help
+ * (cli_workload.c), scenario files (scenario.c), the wizard's rows
+ * (tui_step1.c, tui_step4.c) and engine_workload_valid() are all derived
+ * from it, so a value one front end accepts is accepted by every other one,
+ * with the same range in the message (docs/design.md, "Fields").
+ *
+ * How the bounds were chosen: every maximum is comfortably above what a
+ * real deployment asks for today (the longest shipped context is 10M
+ * tokens, Llama 4 Scout; the largest training runs are ~4e13 tokens with
+ * global batches of ~6e7 tokens), and low enough that the engine's
+ * arithmetic stays exact: the largest product it forms, context x
+ * concurrency x KV bytes per token, is 2e8 x 1e8 x ~8e14 ~ 2e31 in double,
+ * and the integer ones (input + output tokens, sequences per replica) stay
+ * far below 2^63.  tests/unit/test_engine.c runs the engine with every
+ * field at its maximum and at its minimum under UBSan.  The model's figures
+ * have their own table, shared with the catalog (CATALOG_MODEL_FIGURES).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+/* ---- choices: the enums' words (engine_names.c) as ints ---- */
+
+static const char *class_word(int v) { return workload_class_name((enum workload_class)v); }
+static const char *prec_word(int v) { return precision_name((enum precision)v); }
+static const char *recompute_word(int v) { return recompute_name((enum recompute)v); }
+static const char *method_word(int v) { return ft_method_name((enum ft_method)v); }
+static const char *form_word(int v) { return form_filter_name((enum form_filter)v); }
+static const char *objective_word(int v) { return objective_name((enum objective)v); }
+static const char *stack_word(int v) { return v < 0 ? "any" : stack_name((enum stack)v); }
+
+#define PARSER(fn, T, call) \
+	static bool fn(const char *s, int *v) { T x; if (!(call)) return false; *v = (int)x; return true; }
+PARSER(class_parse, enum workload_class, workload_class_parse(s, &x))
+PARSER(prec_parse, enum precision, precision_parse(s, &x) && x < PREC_WORKLOAD_COUNT)
+PARSER(recompute_parse_int, enum recompute, recompute_parse(s, &x))
+PARSER(method_parse, enum ft_method, ft_method_parse(s, &x))
+PARSER(form_parse, enum form_filter, form_filter_parse(s, &x))
+PARSER(objective_parse_int, enum objective, objective_parse(s, &x))
+#undef PARSER
+
+static bool stack_parse_int(const char *s, int *v)
+{
+	enum stack x;
+	if (s && !strcmp(s, "any")) {
+		*v = -1;
+		return true;
+	}
+	if (!stack_parse(s, &x))
+		return false;
+	*v = (int)x;
+	return true;
+}
+
+static const struct engine_choice classes = { 0, WL_COUNT, class_word, class_parse };
+static const struct engine_choice precisions = { 0, PREC_WORKLOAD_COUNT, prec_word, prec_parse };
+static const struct engine_choice recomputes = { 0, RECOMPUTE_COUNT, recompute_word, recompute_parse_int };
+static const struct engine_choice methods = { 0, FT_COUNT, method_word, method_parse };
+static const struct engine_choice stacks = { -1, STACK_COUNT + 1, stack_word, stack_parse_int };
+static const struct engine_choice forms = { 0, FORMF_COUNT, form_word, form_parse };
+static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, objective_parse_int };
+
+/* ---- the table ---- */
+
+#define W(m) .off = offsetof(struct workload, m)
+#define INF ENGINE_CLASS(WL_INFERENCE)
+#define PRE ENGINE_CLASS(WL_PRETRAIN)
+#define FT ENGINE_CLASS(WL_FINETUNE)
+#define ALL ENGINE_CLASSES_ALL
+#define WHOLE(lo, hi) .lim = { lo, hi, true, false }
+#define NUMBER(lo, hi) .lim = { lo, hi, false, false }
+#define OR_NONE(lo, hi) .lim = { lo, hi, false, true }
+/* Class defaults: an inference chat service of 64 users with 1k-token
+ * prompts (no speed targets until the user sets them: a target is a
+ * requirement, never a silent default); pretraining on the Llama 2 recipe
+ * (4M-token global batch of 4k sequences); a supervised fine-tune of 100M
+ * dataset tokens, 3 epochs, 64 sequences of 4k per step, LoRA rank 16. */
+#define DEF_INF(v) .def_classes = INF, .def = { [WL_INFERENCE] = (v) }
+#define DEF_PRE(v) .def_classes = PRE, .def = { [WL_PRETRAIN] = (v) }
+#define DEF_FT(v) .def_classes = FT, .def = { [WL_FINETUNE] = (v) }
+#define DEF_TRAIN(p, f) .def_classes = PRE | FT, .def = { [WL_PRETRAIN] = (p), [WL_FINETUNE] = (f) }
+
+static const struct engine_field fields[EF_COUNT] = {
+	[EF_CLASS] = { "class", "workload", "workload", "CLASS", "inference | pretrain | finetune",
+		EFT_ENUM, W(cls), ALL, .choice = &classes, .label = "Class",
+		.hint = "Left/Right or +/- cycle: inference, pretrain, finetune" },
+	[EF_MODEL] = { "model", "workload", "model", "ID",
+		"model from the catalog ('accelsizer catalog list --models')", EFT_MODEL, W(model), ALL,
+		.label = "Model",
+		.hint = "Enter: searchable list of catalog models, or custom figures; +/- next model" },
+	[EF_PRECISION] = { "precision", "workload", "precision", "P",
+		"weights and compute: fp32 bf16 fp16 fp8 int8 int4 fp4", EFT_ENUM, W(precision), ALL,
+		.choice = &precisions, .label = "Precision",
+		.hint = "weights and compute; fp8 falls back to bf16 where the hardware has none" },
+	[EF_KV_PRECISION] = { "kv_precision", "workload", "kv-precision", "P",
+		"KV cache (default: follows --precision; fp16 for int4)", EFT_ENUM, W(kv_precision), INF,
+		.choice = &precisions, .label = "KV cache precision" },
+
+	/* inference: 10x the longest context shipped (10M tokens) */
+	[EF_INPUT_TOKENS] = { "input_tokens", "workload", "input-tokens", "N",
+		"inference: prompt tokens per request", EFT_LONG, W(input_tokens), INF, WHOLE(1, 1e8),
+		ENS_COUNT, .unit = "tok/request", .label = "Input tokens",
+		.hint = "prompt length; +/- double and halve; 4k = 4000", DEF_INF(1024) },
+	[EF_OUTPUT_TOKENS] = { "output_tokens", "workload", "output-tokens", "N",
+		"inference: generated tokens per request", EFT_LONG, W(output_tokens), INF, WHOLE(1, 1e8),
+		ENS_COUNT, .unit = "tok/request", .label = "Output tokens", DEF_INF(256) },
+	/* 100M concurrent sequences: beyond any single service */
+	[EF_CONCURRENCY] = { "concurrency", "workload", "concurrency", "N|max",
+		"inference: concurrent sequences, or as many as fit", EFT_LONG, W(concurrency), INF,
+		WHOLE(1, 1e8), ENS_COUNT, .unit = "sequences", .word = "max", .label = "Concurrent users",
+		.hint = "sequences served at once; 'max' = as many as memory holds", .start = 1,
+		DEF_INF(64) },
+	/* decode speeds today top out at a few thousand tok/s per user */
+	[EF_TOKENS_PER_S_PER_USER] = { "tokens_per_s_per_user", "workload", "tokens-per-s-per-user", "X",
+		"inference: decode speed each user needs", EFT_DOUBLE, W(tokens_per_s_per_user), INF,
+		OR_NONE(0.1, 1e5), ENS_PLAIN, .unit = "tok/s", .label = "Speed per user",
+		.hint = "target decode speed each user sees; none = no target", .step = 5, .start = 20,
+		DEF_INF(0) },
+	/* 1 ms to ~2.8 hours */
+	[EF_TTFT_MS] = { "ttft_ms", "workload", "ttft-ms", "X", "inference: target time to first token",
+		EFT_DOUBLE, W(ttft_ms), INF, OR_NONE(1, 1e7), ENS_TIME, .unit = "ms",
+		.label = "Time to first token", .hint = "target TTFT without queueing; none = no target",
+		.start = 1000, DEF_INF(0) },
+	/* a billion output tokens/s: ~1000x a large public API */
+	[EF_TARGET_TOKENS_PER_S] = { "target_tokens_per_s", "workload", "target-tokens-per-s", "X",
+		"inference: total output tokens/s to serve", EFT_DOUBLE, W(target_tokens_per_s), INF,
+		OR_NONE(1, 1e9), ENS_PLAIN, .unit = "tok/s", .label = "Total throughput",
+		.hint = "target output tokens/s for the whole service; none = no target", .start = 1000,
+		DEF_INF(0) },
+
+	/* training: 1e16 tokens is ~250x the largest run published */
+	[EF_TOKENS] = { "tokens", "workload", "tokens", "N",
+		"training tokens, or fine-tuning dataset tokens (2e12, 2T, 500B)", EFT_DOUBLE, W(tokens),
+		PRE | FT, NUMBER(1, 1e16), ENS_COUNT, .unit = "tokens", .label = "Training tokens",
+		.hint = "e.g. 2T; +/- double and halve", DEF_TRAIN(1e12, 1e8) },
+	[EF_EPOCHS] = { "epochs", "workload", "epochs", "X", "fine-tuning: passes over the dataset",
+		EFT_DOUBLE, W(epochs), FT, NUMBER(0.01, 1000), ENS_PLAIN, .label = "Epochs", .step = 1,
+		DEF_FT(3) },
+	/* --days and the wizard's pretraining field take days, from 0.01
+	 * (0.24 h, inside the hours' range) to the same 100 years */
+	[EF_DAYS] = { NULL, NULL, "days", "X", "training: target wall-clock days", EFT_DOUBLE,
+		W(target_hours), PRE | FT, OR_NONE(0.01, 36525), ENS_TIME, .scale = 24, .unit = "days",
+		.label = "Target time", .hint = "wall-clock days to train; none = fewest GPUs that fit",
+		.start = 30 },
+	/* 36 seconds to 100 years */
+	[EF_TARGET_HOURS] = { "target_hours", "workload", "hours", "X", "training: target wall-clock hours",
+		EFT_DOUBLE, W(target_hours), PRE | FT, OR_NONE(0.01, 876600), ENS_TIME, .unit = "hours",
+		.label = "Target time", .hint = "wall-clock hours; none = fewest GPUs that fit",
+		.start = 24, DEF_TRAIN(0, 0) },
+	[EF_SEQ_LEN] = { "seq_len", "workload", "seq-len", "N", "training: sequence length", EFT_LONG,
+		W(seq_len), PRE | FT, WHOLE(1, 1e8), ENS_COUNT, .unit = "tokens",
+		.label = "Sequence length", DEF_TRAIN(4096, 4096) },
+	/* a trillion tokens per optimizer step: ~16000x DeepSeek-V3's */
+	[EF_GLOBAL_BATCH_TOKENS] = { "global_batch_tokens", "workload", "global-batch-tokens", "N",
+		"training: tokens per optimizer step (4M, 262144)", EFT_DOUBLE, W(global_batch_tokens),
+		PRE | FT, NUMBER(1, 1e12), ENS_COUNT, .unit = "tokens", .label = "Global batch",
+		DEF_TRAIN(4194304, 262144) },
+	[EF_RECOMPUTE] = { "recompute", "workload", "recompute", "R",
+		"training: activation recompute none | selective | full", EFT_ENUM, W(recompute), PRE | FT,
+		.choice = &recomputes, .label = "Activation recompute",
+		DEF_TRAIN(RECOMPUTE_SELECTIVE, RECOMPUTE_SELECTIVE) },
+	[EF_METHOD] = { "method", "workload", "method", "M", "fine-tuning: full | lora | qlora", EFT_ENUM,
+		W(method), FT, .choice = &methods, .label = "Method",
+		.hint = "full fine-tuning, LoRA adapters, or QLoRA (4-bit frozen base)", DEF_FT(FT_LORA) },
+	[EF_LORA_RANK] = { "lora_rank", "workload", "lora-rank", "N", "fine-tuning: LoRA rank", EFT_INT,
+		W(lora_rank), FT, .lora_only = true, WHOLE(1, 65536), ENS_PLAIN, .label = "LoRA rank",
+		DEF_FT(16) },
+
+	[EF_STACK] = { "stack", "filters", "stack", "S", "filter: any | cuda | rocm | gaudi", EFT_ENUM,
+		W(stack), ALL, .choice = &stacks, .label = "Software stack" },
+	[EF_FORM_FACTOR] = { "form_factor", "filters", "form-factor", "F", "filter: any | sxm-oam | pcie",
+		EFT_ENUM, W(form), ALL, .choice = &forms, .label = "Form factor" },
+	/* filters: 1 GW, a trillion dollars */
+	[EF_MAX_POWER_KW] = { "max_power_kw", "filters", "max-power-kw", "X",
+		"filter: power budget of the whole configuration", EFT_DOUBLE, W(max_power_kw), ALL,
+		OR_NONE(0.01, 1e6), ENS_PLAIN, .unit = "kW", .label = "Power budget",
+		.hint = "whole configuration; none = no limit", .start = 10 },
+	[EF_BUDGET_USD] = { "budget_usd", "filters", "budget-usd", "X", "filter: capital budget",
+		EFT_DOUBLE, W(budget_usd), ALL, OR_NONE(1, 1e12), ENS_MONEY, .unit = "USD",
+		.label = "Budget", .hint = "capex limit; 250k, 1.5M; none = no limit", .start = 1e6 },
+
+	[EF_OBJECTIVE] = { "objective", "", "objective", "O",
+		"rank by capex | cost-per-token | time | gpus | perf-per-watt", EFT_ENUM, W(objective), ALL,
+		.choice = &objectives, .label = "Rank by",
+		.hint = "the objective step 3 ranks by ('b' there cycles it too)" },
+	[EF_ACCELERATOR] = { "accelerator", "", "accelerator", "ID",
+		"the accelerator to size, or to apply --gpus to", EFT_ACCEL, W(accel), ALL,
+		.label = "Accelerator" },
+	/* node overrides: the largest cluster the engine sizes */
+	[EF_GPUS] = { "gpus", "node", "gpus", "N", "GPU count for --accelerator (default: sized)", EFT_INT,
+		W(gpus), ALL, WHOLE(1, ENG_MAX_GPUS), ENS_COUNT, .word = "auto",
+		.label = "GPUs", .step = 1,
+		.hint = "override the GPU count (+/- by one); 'auto' lets the engine size it" },
+	[EF_SPARE_NODES] = { "spare_nodes", "node", "spare-nodes", "N",
+		"spare nodes for uptime (default: the catalog's)", EFT_INT, W(spare_nodes), ALL,
+		WHOLE(0, 1000), ENS_PLAIN, .word = "default", .label = "Spare nodes",
+		.step = 1, .hint = "nodes added for uptime; 'auto' = the catalog default" },
+};
+
+_Static_assert(sizeof(enum workload_class) == sizeof(int) && sizeof(enum precision) == sizeof(int),
+	       "EFT_ENUM fields are stored as int");
+
+const struct engine_field *engine_field(enum engine_field_id id)
+{
+	return (unsigned)id < EF_COUNT ? &fields[id] : NULL;
+}
+
+const struct engine_field *engine_field_by_flag(const char *flag)
+{
+	if (!flag)
+		return NULL;
+	if (flag[0] == '-' && flag[1] == '-')
+		flag += 2;
+	for (size_t i = 0; i < EF_COUNT; i++)
+		if (fields[i].flag && fields[i].flag[0] == flag[0] && !strcmp(fields[i].flag, flag))
+			return &fields[i];
+	return NULL;
+}
+
+const struct engine_field *engine_field_by_key(const char *section, const char *key)
+{
+	for (size_t i = 0; i < EF_COUNT; i++)
+		if (fields[i].key && !strcmp(fields[i].section, section) && !strcmp(fields[i].key, key))
+			return &fields[i];
+	return NULL;
+}
+
+double engine_field_get(const struct workload *w, const struct engine_field *f)
+{
+	const char *p = (const char *)w + f->off;
+	int i;
+	long l;
+	double d;
+	switch (f->type) {
+	case EFT_ENUM:
+	case EFT_INT:
+		memcpy(&i, p, sizeof i);
+		return i;
+	case EFT_LONG:
+		memcpy(&l, p, sizeof l);
+		return (double)l;
+	case EFT_DOUBLE:
+		memcpy(&d, p, sizeof d);
+		return d;
+	case EFT_MODEL:
+	case EFT_ACCEL:
+		break;
+	}
+	return NAN;
+}
+
+void engine_field_put(struct workload *w, const struct engine_field *f, double v)
+{
+	char *p = (char *)w + f->off;
+	int i = (int)lround(v);
+	long l = (long)llround(v);
+	switch (f->type) {
+	case EFT_ENUM:
+	case EFT_INT:
+		memcpy(p, &i, sizeof i);
+		break;
+	case EFT_LONG:
+		memcpy(p, &l, sizeof l);
+		break;
+	case EFT_DOUBLE:
+		memcpy(p, &v, sizeof v);
+		break;
+	case EFT_MODEL:
+	case EFT_ACCEL:
+		break;
+	}
+}
+
+struct engine_field_limit engine_model_figure_limit(const struct catalog_model_figure *f)
+{
+	struct engine_field_limit l = { f->min, f->max, f->type != MFT_BILLIONS, !f->custom_required };
+	return l;
+}
+
+void engine_workload_class_defaults(struct workload *w, enum workload_class cls)
+{
+	w->cls = cls;
+	for (size_t i = 0; i < EF_COUNT; i++)
+		if ((unsigned)cls < WL_COUNT && (fields[i].def_classes & ENGINE_CLASS(cls)))
+			engine_field_put(w, &fields[i], fields[i].def[cls]);
+	if (cls == WL_INFERENCE)
+		w->concurrency_max = false;
+}
+
+/* %.15g: whole bounds print in full up to 1e15 ("100000000"), larger ones
+ * as 1e+16; no bound has more than 15 significant digits. */
+char *engine_field_range(const struct engine_field_limit *l, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.15g to %.15g%s", l->min, l->max, l->zero_none ? ", or 0 for none" : "");
+	return buf;
+}
+
+bool engine_field_ok(const struct engine_field_limit *l, double v)
+{
+	if (l->zero_none && v == 0)
+		return true;
+	if (!(v >= l->min && v <= l->max))
+		return false;
+	return !l->integer || v == floor(v);
+}
+
+bool engine_field_check(const struct engine_field_limit *l, double v, char *why, size_t whysz)
+{
+	if (engine_field_ok(l, v))
+		return true;
+	if (why && whysz) {
+		char r[80];
+		if (v >= l->min && v <= l->max)
+			snprintf(why, whysz, "not a whole number");
+		else
+			snprintf(why, whysz, "out of range (%s)", engine_field_range(l, r, sizeof r));
+	}
+	return false;
+}
