@@ -8,29 +8,6 @@
 SCEN="$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml"
 printf 'sku,unit_price_usd,discount_pct\nh100-sxm,27500,10\n' >"$TMPD/prices.csv"
 
-# csv_col FILE COLUMN: the value of COLUMN in the first data row.
-csv_col() {
-	[ -f "$1" ] || { echo "MISSING $1"; return; }
-	awk -v want="$2" '
-	function split_csv(line, out,    n, i, c, q, f) {
-		n = 0; f = ""; q = 0
-		for (i = 1; i <= length(line); i++) {
-			c = substr(line, i, 1)
-			if (q) {
-				if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { f = f "\""; i++ } else q = 0 }
-				else f = f c
-			} else if (c == "\"") q = 1
-			else if (c == ",") { out[++n] = f; f = "" }
-			else f = f c
-		}
-		out[++n] = f
-		return n
-	}
-	NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) if (h[i] == want) col = i; next }
-	NR == 2 { split_csv($0, v); print v[col]; exit }
-	' "$1"
-}
-
 # "878472.00" -> "$878,472.00", as the wizard writes money to the cent.
 usd() {
 	awk -v v="$1" 'BEGIN {
