@@ -286,6 +286,8 @@ static int global_action(struct tui *t, enum tui_action a)
 		t->sc.w.objective = (enum objective)((t->sc.w.objective + 1) % OBJ_COUNT);
 		tui_status(t, false, "Ranking by %s.", objective_name(t->sc.w.objective));
 		return TUI_HANDLED | TUI_CHANGED;
+	case ACT_FIRST:
+		return tui_take_first(t);
 	case ACT_EXPORT:
 		tui_prompt_start(t, PROMPT_EXPORT, t->export_path[0] ? t->export_path
 						    : "./accelsizer-bom.csv");

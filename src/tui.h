@@ -141,6 +141,7 @@ struct tui {
 	int top[TUI_NSTEPS];		/* first visible row per step */
 	int panel_top;
 	bool panel_follow;		/* scroll the panel to the chosen one once */
+	bool chosen_first;		/* the choice was the first-ranked when made */
 	const struct catalog_accel *marked[TUI_MAX_MARKED];
 	int n_marked;
 	int help_top, compare_top;
@@ -294,6 +295,7 @@ struct tui_field {
 	unsigned classes;		/* bit per workload class; 0 = every class */
 	bool custom_only;		/* shown only for the custom model */
 	bool lora_only;			/* shown only for LoRA / QLoRA */
+	bool (*shown)(const struct tui *t);	/* shown only while it says so; NULL = always */
 	/* storage */
 	enum tui_field_base base;
 	enum tui_field_store store;
@@ -341,6 +343,12 @@ void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact);
 /* ---- tui_step2.c: shared by the accelerator tables ---- */
 /* Makes r's accelerator the chosen one (resetting the node overrides). */
 int tui_choose_accel(struct tui *t, const struct engine_result *r);
+/* Why the chosen accelerator is stale after a workload change (it is
+ * filtered out, no longer fits, or was first and no longer is), with the
+ * offer of the new first ("f takes ..."); NULL when it is not stale. */
+const char *tui_stale_note(const struct tui *t, char *buf, size_t n);
+/* f: choose the new first-ranked accelerator in place of a stale choice. */
+int tui_take_first(struct tui *t);
 /* Puts the cursor of a table step on the chosen (or top-ranked) row. */
 void tui_table_focus_chosen(struct tui *t, int step);
 /* Up/Down/Enter over a table of the report's n results. */

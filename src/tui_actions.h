@@ -44,6 +44,7 @@
 	X(EXPORT,     'e',          0,          "e",         "export BOM", 2, TUI_S5, "export the bill of materials as CSV") \
 	X(SAVE,       's',          0,          "s",         "save",     2, TUI_S5, "save the scenario as YAML") \
 	X(OPEN,       'o',          0,          "o",         "open",     3, TUI_S5, "open a saved scenario") \
+	X(FIRST,      'f',          0,          "f",         "new first", 2, TUI_S4 | TUI_S5, "after a workload change, choose the new first-ranked accelerator in place of a stale choice") \
 	X(NEXT_STEP,  KEY_NPAGE,    'n',        "PgDn/n",    "next",     2, TUI_SALL, "next step") \
 	X(PREV_STEP,  KEY_PPAGE,    'p',        "PgUp/p",    "back",     5, TUI_SALL, "previous step") \
 	X(STEP1,      '1',          0,          "1-5",       "step",     6, TUI_SALL, "jump to a step (on a number field a digit starts typing its value)") \

@@ -310,6 +310,8 @@ bool tui_field_visible(const struct tui *t, const struct tui_field *f)
 		return false;
 	if (f->lora_only && t->sc.w.method == FT_FULL)
 		return false;
+	if (f->shown && !f->shown(t))
+		return false;
 	return true;
 }
 

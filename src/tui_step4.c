@@ -46,6 +46,19 @@ static void info_accel(const struct tui *t, char *buf, size_t n)
 		 t->sc.w.accel ? "" : "  (top ranked; choose in step 3)");
 }
 
+/* A choice the last workload change made stale, on its own row. */
+static bool stale_shown(const struct tui *t)
+{
+	char note[160];
+	return tui_stale_note(t, note, sizeof note) != NULL;
+}
+
+static void info_stale(const struct tui *t, char *buf, size_t n)
+{
+	if (!tui_stale_note(t, buf, n))
+		snprintf(buf, n, "-");
+}
+
 static void info_platform(const struct tui *t, char *buf, size_t n)
 {
 	const struct engine_result *r = tui_chosen(t);
@@ -199,6 +212,7 @@ static void info_perf(const struct tui *t, char *buf, size_t n)
 static const struct tui_field rows[] = {
 	{ .label = "Node", .kind = TF_HEADING },
 	{ .label = "Accelerator", .kind = TF_INFO, .info = info_accel },
+	{ .label = "! Stale choice", .kind = TF_INFO, .info = info_stale, .shown = stale_shown },
 	{ .label = "Node shape", .kind = TF_INFO, .info = info_platform },
 	{ .field = EF_GPUS + 1, .auto_value = auto_gpus, .after_set = choose_shown },
 	{ .field = EF_SPARE_NODES + 1, .auto_value = auto_spares, .after_set = choose_shown },

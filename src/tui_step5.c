@@ -283,20 +283,28 @@ static bool both_fit(const struct tui *t, int h, int w)
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
-	if (both_fit(t, h, w)) {
-		int y = draw_plan(t, win, 0, w) + 1;
+	/* a choice the last workload change made stale, on the first line */
+	char note[320];
+	int y0 = 0;
+	if (tui_stale_note(t, note, sizeof note)) {
+		int x = tui_put(t, win, 0, 0, w, ROLE_error, tui_glyph(t, GLYPH_tight));
+		tui_put(t, win, 0, x + 1, w - x - 1, ROLE_error, note);
+		y0 = 1;
+	}
+	if (both_fit(t, h - y0, w)) {
+		int y = draw_plan(t, win, y0, w) + 1;
 		draw_bom(t, win, y, h, w);
 		return;
 	}
 	bool bom = t->focus[4] == 1;
 	if (bom)
-		draw_bom(t, win, 0, h, w);
+		draw_bom(t, win, y0, h, w);
 	else
-		draw_plan(t, win, 0, w);
+		draw_plan(t, win, y0, w);
 	/* the other half is one key away: say so on the title line */
 	const char *hint = bom ? "  Tab: validation plan" : "  Tab: bill of materials";
 	int hw = tui_width(hint);
-	tui_put(t, win, 0, w - hw, hw, ROLE_muted, hint);
+	tui_put(t, win, y0, w - hw, hw, ROLE_muted, hint);
 }
 
 static int key(struct tui *t, enum tui_action a, int ch)
