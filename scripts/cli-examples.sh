@@ -180,7 +180,7 @@ example 1 'accelsizer recommend --model llama-3.1-405b --tokens-per-s-per-user 3
     --accelerator h200-sxm'
 example 2 'accelsizer recommend --model llama-3.1-70 --input-tokens 2,048'
 readme_off
-example 2 'accelsizer recommend --model llama-3.1-70b --input-tokens 2,048'
+example 2 'accelsizer recommend --model llama-3.1-70b --input-tokens 0x800'
 printf 'schema: 1\nworkload:\n  class: inference\n  concurrency: lots\n' >"$tmp/work/broken.yaml"
 example 2 'accelsizer recommend --scenario broken.yaml'
 

@@ -154,7 +154,7 @@ static const struct field accel_fields[] = {
 #define L struct catalog_bom_line
 static const struct field bom_fields[] = {
 	STR("sku", L, sku, REQ),
-	/* The categories the BOM groups lines by (DESIGN.md section 6). */
+	/* The categories the BOM groups lines by (docs/design.md, "The bill of materials"). */
 	{ .key = "category", .type = F_CHOICE, .flags = REQ, .off = offsetof(L, category),
 	  .choices = "accelerator, server, network, cable, rack, power, support, service" },
 	STR("description", L, description, REQ),

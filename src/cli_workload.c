@@ -1,8 +1,9 @@
 /*
  * cli_workload: parsing the shared workload options.  One table holds every
  * option's name, argument, help line and setter, so the parser and the
- * --help text cannot disagree.  Numbers are parsed strictly: a presales
- * engineer who types "1,000" or "-5" gets told, never a silent zero.
+ * --help text cannot disagree.  Numbers follow the one syntax of number.h
+ * ("2k", "2,048", "$3M"); anything else, and anything out of the field's
+ * range, is refused with what the user typed quoted, never a silent zero.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,115 +17,25 @@
 
 #define PROG "accelsizer"
 
-/* ---- strict number parsing ---- */
+/* ---- numbers: the one syntax (number.h) ---- */
 
 bool cli_parse_whole(const char *flag, const char *s, long min, long max, long *out)
 {
-	bool digits = s && *s;
-	for (const char *p = s; digits && *p; p++)
-		if (*p < '0' || *p > '9')
-			digits = false;
-	if (!digits) {
-		fprintf(stderr, PROG ": %s: '%s' is not a whole number\n", flag, s ? s : "");
+	double v;
+	char why[160];
+	if (!number_parse(s, NUM_COUNT, NULL, &v, why, sizeof why)) {
+		fprintf(stderr, PROG ": %s: '%s' %s\n", flag, s ? s : "", why);
 		return false;
 	}
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno == ERANGE || v > (unsigned long long)LONG_MAX || (long)v > max || (long)v < min) {
-		if (max == LONG_MAX)
-			fprintf(stderr, PROG ": %s: '%s' is out of range (at least %ld)\n", flag, s, min);
-		else
-			fprintf(stderr, PROG ": %s: '%s' is out of range (%ld to %ld)\n", flag, s, min, max);
+	if (!(v >= (double)min && v <= (double)max)) {
+		fprintf(stderr, PROG ": %s: '%s' is out of range (%ld to %ld)\n", flag, s, min, max);
+		return false;
+	}
+	if (v != floor(v)) {
+		fprintf(stderr, PROG ": %s: '%s' is not a whole number\n", flag, s);
 		return false;
 	}
 	*out = (long)v;
-	return true;
-}
-
-/* Length of a plain decimal number at s: digits, an optional fraction and
- * an optional exponent; 0 if there is none.  No sign, no hex, no inf/nan. */
-static size_t decimal_len(const char *s)
-{
-	size_t i = 0, mant = 0;
-	while (s[i] >= '0' && s[i] <= '9')
-		i++, mant++;
-	if (s[i] == '.') {
-		i++;
-		while (s[i] >= '0' && s[i] <= '9')
-			i++, mant++;
-	}
-	if (!mant)
-		return 0;
-	if (s[i] == 'e' || s[i] == 'E') {
-		size_t j = i + 1;
-		if (s[j] == '+' || s[j] == '-')
-			j++;
-		size_t k = j;
-		while (s[k] >= '0' && s[k] <= '9')
-			k++;
-		if (k > j)
-			i = k;
-	}
-	return i;
-}
-
-static bool number_in_range(const char *flag, const char *s, double v, double min, double max)
-{
-	if (max == HUGE_VAL)
-		return true;	/* the caller checks the engine's table */
-	if (!isfinite(v) || v < min || v > max) {
-		fprintf(stderr, PROG ": %s: '%s' is out of range (%g to %g)\n", flag, s, min, max);
-		return false;
-	}
-	return true;
-}
-
-bool cli_parse_number(const char *flag, const char *s, double min, double max, double *out)
-{
-	size_t n = s ? decimal_len(s) : 0;
-	if (!n || s[n]) {
-		fprintf(stderr, PROG ": %s: '%s' is not a number\n", flag, s ? s : "");
-		return false;
-	}
-	errno = 0;
-	double v = strtod(s, NULL);
-	if (errno == ERANGE && fabs(v) > 1)
-		v = INFINITY;
-	if (!number_in_range(flag, s, v, min, max))
-		return false;
-	*out = v;
-	return true;
-}
-
-bool cli_parse_tokens(const char *flag, const char *s, double min, double max, double *out)
-{
-	size_t n = s ? decimal_len(s) : 0;
-	double scale = 1;
-	if (n && s[n] && !s[n + 1]) {
-		switch (s[n]) {
-		case 'k': case 'K': scale = 1e3; break;
-		case 'm': case 'M': scale = 1e6; break;
-		case 'b': case 'B': case 'g': case 'G': scale = 1e9; break;
-		case 't': case 'T': scale = 1e12; break;
-		default: n = 0; break;
-		}
-	} else if (n && s[n]) {
-		n = 0;
-	}
-	if (!n) {
-		fprintf(stderr, PROG ": %s: '%s' is not a token count (e.g. 2e12, 2T, 500B, 1.5M, 20k)\n",
-			flag, s ? s : "");
-		return false;
-	}
-	errno = 0;
-	double v = strtod(s, NULL);
-	if (errno == ERANGE && fabs(v) > 1)
-		v = INFINITY;
-	v *= scale;
-	if (!number_in_range(flag, s, v, min, max))
-		return false;
-	*out = v;
 	return true;
 }
 
@@ -141,24 +52,18 @@ static bool field_in_range(const struct engine_field *f, const char *flag, const
 	return false;
 }
 
-/* A number for field f as typed, checked against its bounds. */
+/* A number for field f as typed, checked against its bounds; messages
+ * quote what was typed. */
 static bool field_number(const struct engine_field *f, const char *flag, const char *s, double *out)
 {
 	double v;
-	if (f->lim.integer) {
-		long n;
-		/* the range first, so that a number too large for a long gets
-		 * the table's range too */
-		if (s && *s && strspn(s, "0123456789") == strlen(s) &&
-		    !field_in_range(f, flag, s, strtod(s, NULL)))
-			return false;
-		if (!cli_parse_whole(flag, s, 0, LONG_MAX, &n))
-			return false;
-		v = (double)n;
-	} else if (f->syntax == ENS_COUNT) {
-		if (!cli_parse_tokens(flag, s, 0, HUGE_VAL, &v))
-			return false;
-	} else if (!cli_parse_number(flag, s, 0, HUGE_VAL, &v)) {
+	char why[160];
+	if (!number_parse(s, f->syntax, f->unit, &v, why, sizeof why)) {
+		if (f->word && strncmp(why, "is not a number (", 17) == 0)
+			fprintf(stderr, PROG ": %s: '%s' is not a number or '%s' (e.g. %s)\n", flag, s, f->word,
+				number_examples(f->syntax, f->unit));
+		else
+			fprintf(stderr, PROG ": %s: '%s' %s\n", flag, s, why);
 		return false;
 	}
 	if (!field_in_range(f, flag, s, v))
@@ -271,10 +176,6 @@ static bool set_field(struct ctx *k, const struct engine_field *f, const char *f
 		set_word(k->w, f);
 		return true;
 	}
-	if (f->word && f->lim.integer && v && *v && strspn(v, "0123456789") != strlen(v)) {
-		fprintf(stderr, PROG ": %s: '%s' is not a whole number or '%s'\n", flag, v, f->word);
-		return false;
-	}
 	double d;
 	if (!field_number(f, flag, v, &d))
 		return false;
@@ -310,6 +211,10 @@ void cli_workload_usage(FILE *f)
 		snprintf(lhs, sizeof lhs, "%s %s", prescanned[i].name, prescanned[i].arg);
 		fprintf(f, "      %-30s %s\n", lhs, prescanned[i].help);
 	}
+	/* number.h: the syntax the wizard and scenario files read too */
+	fputs("\nNumbers: 2048, 2,048 or 2e3.  Counts (tokens, users, GPUs) take k, M, B (or G),\n"
+	      "T: 2k, 1.5M, 2T.  Money takes $ and k, M, B: $3M, 250k.  Times take ms, s,\n"
+	      "min, h, d: 500ms, 1.5s, 36h.  Hexadecimal is refused.\n", f);
 }
 
 /* Splits "--flag=value"; returns the flag length. */

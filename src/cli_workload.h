@@ -18,7 +18,7 @@
  * "--flag=value" work.  A command's own options are declared in x.opts and
  * their values handed back through the pointers there; anything else that
  * is not a workload option is an error.  Messages go to stderr as
- * "accelsizer: --input-tokens: 'abc' is not a whole number".
+ * "accelsizer: --input-tokens: 'abc' is not a number (e.g. 2048, 2,048, 2k, ...)".
  */
 #ifndef ACCELSIZER_CLI_WORKLOAD_H
 #define ACCELSIZER_CLI_WORKLOAD_H
@@ -83,18 +83,9 @@ int cli_workload_apply(const struct catalog *c, struct workload *w, struct cli_e
 /* The shared options' help text, one line each, for a command's --help. */
 void cli_workload_usage(FILE *f);
 
-/*
- * Strict parsers, exported for the commands' own options.  Each prints
- * "accelsizer: FLAG: ..." and returns false on bad input.
- *   whole numbers: digits only (no sign, spaces, commas), within [min, max];
- *   numbers: plain decimal with optional exponent, finite, within [min, max];
- *   token counts: a number with an optional k, M, B (or G), T suffix.
- * max HUGE_VAL (numbers, token counts) leaves the range to the caller, who
- * then gets any value, infinity included: the workload options check it
- * against the engine's table (engine_field_check()).
- */
+/* A whole number in the one syntax (number.h: "2k", "2,048") within
+ * [min, max], for a command's own options; prints "accelsizer: FLAG: ..."
+ * and returns false on bad input. */
 bool cli_parse_whole(const char *flag, const char *s, long min, long max, long *out);
-bool cli_parse_number(const char *flag, const char *s, double min, double max, double *out);
-bool cli_parse_tokens(const char *flag, const char *s, double min, double max, double *out);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "catalog.h"
+#include "number.h"
 
 struct prices;		/* prices.h: a price list, read by the front end */
 struct price_entry;
@@ -140,8 +141,6 @@ enum engine_field_type {
 	EFT_ACCEL,		/* const struct catalog_accel * */
 };
 
-/* How a number is typed (number.h parses it). */
-enum engine_number_syntax { ENS_PLAIN, ENS_COUNT, ENS_TIME, ENS_MONEY };
 
 #define ENGINE_CLASS(c) (1u << (c))
 #define ENGINE_CLASSES_ALL (ENGINE_CLASS(WL_INFERENCE) | ENGINE_CLASS(WL_PRETRAIN) | ENGINE_CLASS(WL_FINETUNE))
@@ -171,7 +170,7 @@ struct engine_field {
 	bool lora_only;			/* fine-tuning: meaningless for a full fine-tune */
 	/* numbers (EFT_INT, EFT_LONG, EFT_DOUBLE), as typed; stored = typed x scale */
 	struct engine_field_limit lim;
-	enum engine_number_syntax syntax;
+	enum number_syntax syntax;	/* how it is typed (number.h) */
 	double scale;			/* 0 means 1 */
 	const char *unit;		/* "tok/request", "ms", "USD" */
 	const char *word;		/* a value besides numbers: "max", "auto", "default" */

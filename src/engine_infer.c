@@ -421,9 +421,8 @@ static void fewest_gpus(const struct ictx *x, const struct ilayout *ls, int n, l
 	*g_ttft = best[2];
 }
 
-/* "Llama 2 70B at fp16" for a reason's %M: the model's own name, or its
- * size for a custom model without one. */
-#define LABEL(x) (x)->m->name, (x)->m->params, "", precision_name((x)->pr.used)
+/* "Llama 2 70B at fp16": a reason's "%s%s at %s" (name, suffix, precision). */
+#define LABEL(x) eng_model_name((x)->m), "", precision_name((x)->pr.used)
 
 /* Why no layout of g GPUs holds even one sequence: the weights alone, or
  * (what surprises people) the runtime workspace and KV cache on top of a
@@ -432,11 +431,11 @@ static void reason_no_fit(const struct ictx *x, const struct ilayout *l, struct 
 {
 	double w_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
 	if (l->w_gpu > x->usable)
-		eng_reason(r, "%M needs %F GB of weights: more than %d x %ld GB GPU%s (%F GB usable)",
+		eng_reason(r, "%s%s at %s needs %F GB of weights: more than %d x %ld GB GPU%s (%F GB usable)",
 			   LABEL(x), w_gb, l->g, eng_l(x->a->mem_gb), eng_s(l->g),
 			   l->g * x->usable / ENG_GB);
 	else
-		eng_reason(r, "%M: %F GB of weights on %d x %ld GB GPU%s is %F GB each; with %F GB of "
+		eng_reason(r, "%s%s at %s: %F GB of weights on %d x %ld GB GPU%s is %F GB each; with %F GB of "
 			   "runtime workspace and %F GB of KV per sequence that exceeds %F GB usable",
 			   LABEL(x), w_gb, l->g, eng_l(x->a->mem_gb), eng_s(l->g), l->w_gpu / ENG_GB,
 			   l->fixed_gpu / ENG_GB, l->kv_full_gpu / ENG_GB, x->usable / ENG_GB);
@@ -513,180 +512,218 @@ static void reason_fallback(const struct ictx *x, struct engine_result *r)
 		   precision_name(x->pr.requested), x->a->name, precision_name(x->pr.used), used_gb, req_gb);
 }
 
-static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
+/* ---- a given number of users: size, then bind, then explain ---- */
+
+/* The user fixed the GPU count: the best layout that fits in it and holds
+ * the most users, or the reason none does. */
+static void size_given_gpus(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
 {
 	const struct workload *w = x->w;
-	long g_final;
-	int li;
-	long b = 0, rep = 0;
-
-	if (x->fixed_gpus) {
-		/* The user fixed the GPU count: the best layout that fits in it
-		 * and holds the most users. */
-		li = -1;
-		long best_cap = -1;
-		for (int i = 0; i < n; i++) {
-			if (ls[i].g > x->fixed_gpus || ls[i].bmem < 1 || !ls[i].ttft_ok)
-				continue;
-			long cap = ls[i].bmem;
-			if (w->tokens_per_s_per_user > 0 && ls[i].btps < cap)
-				cap = ls[i].btps;
-			cap *= x->fixed_gpus / ls[i].g;
-			if (cap > best_cap) {
-				best_cap = cap;
-				li = i;
-			}
+	int li = -1;
+	long best_cap = -1;
+	for (int i = 0; i < n; i++) {
+		if (ls[i].g > x->fixed_gpus || ls[i].bmem < 1 || !ls[i].ttft_ok)
+			continue;
+		long cap = ls[i].bmem;
+		if (w->tokens_per_s_per_user > 0 && ls[i].btps < cap)
+			cap = ls[i].btps;
+		cap *= x->fixed_gpus / ls[i].g;
+		if (cap > best_cap) {
+			best_cap = cap;
+			li = i;
 		}
-		if (li < 0) {
-			bool mem = true;
-			for (int i = 0; i < n; i++)
-				if (ls[i].g <= x->fixed_gpus && ls[i].bmem >= 1)
-					mem = false;
-			r->fits = false;
-			r->binding = mem ? RES_MEMORY : RES_COMPUTE;
-			if (mem) {
-				/* the largest layout inside the GPUs given */
-				int k = 0;
-				for (int i = 0; i < n; i++)
-					if (ls[i].g <= x->fixed_gpus && ls[i].g >= ls[k].g)
-						k = i;
-				reason_no_fit(x, &ls[k], r);
-			} else
-				eng_reason(r, "%d GPU%s cannot meet the TTFT target of %F ms", x->fixed_gpus,
-					   eng_s(x->fixed_gpus), w->ttft_ms);
-			return;
-		}
-		rep = x->fixed_gpus / ls[li].g;
-		long cap = best_cap / rep;
-		b = eng_ceil_div(x->n_users, rep);
-		if (b > cap)
-			b = cap;
-		fill_common(x, &ls[li], b, rep, r);
-		if (best_cap < x->n_users) {
-			r->fits = false;
-			r->binding = ls[li].btps < ls[li].bmem && w->tokens_per_s_per_user > 0 ? RES_BANDWIDTH
-												 : RES_MEMORY;
-			eng_reason(r, "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica)",
-				 x->fixed_gpus, eng_s(x->fixed_gpus), x->fixed_gpus == 1 ? "s" : "",
-				 best_cap, x->n_users, cap, ls[li].t);
-			return;
-		}
-		r->fits = true;
-		r->binding = RES_MEMORY;
-		eng_reason(r, "%d GPU%s as chosen: %ld replica%s of TP%d, up to %ld user%s each", x->fixed_gpus,
-			 eng_s(x->fixed_gpus), rep, eng_s(rep), ls[li].t, cap, eng_s(cap));
-		return;
 	}
-
-	li = best_layout(x, ls, n, C_ALL, true, &g_final);
 	if (li < 0) {
-		/* Say which target is out of reach. */
-		long g;
+		bool mem = true;
+		for (int i = 0; i < n; i++)
+			if (ls[i].g <= x->fixed_gpus && ls[i].bmem >= 1)
+				mem = false;
 		r->fits = false;
-		int lm = best_layout(x, ls, n, 0, true, &g);
-		int ls_ = best_layout(x, ls, n, C_SPEED, true, &g);
-		int lt = best_layout(x, ls, n, C_SPEED | C_TTFT, true, &g);
-		int shown = lt >= 0 ? lt : ls_ >= 0 ? ls_ : lm >= 0 ? lm : 0;
-		b = rep = 1;
-		gpus_for(x, &ls[shown], 0, &b, &rep);
-		if (b < 1)
-			b = 1, rep = 1;
-		fill_common(x, &ls[shown], b, rep, r);
-		if (lm < 0) {
-			/* Even memory alone asks for more GPUs than any cluster. */
-			r->binding = RES_MEMORY;
-			eng_reason(r, "KV cache for %ld user%s of %ld tokens needs more than %d GPUs",
-				 x->n_users, eng_s(x->n_users), (long)x->ctx_full, ENG_MAX_GPUS);
-		} else if (ls_ < 0) {
-			double best_tps = 0;
-			int bt = 1;
-			for (int i = 0; i < n; i++) {
-				struct istep s;
-				decode_step(x, &ls[i], 1, &s);
-				if (1.0 / s.total > best_tps) {
-					best_tps = 1.0 / s.total;
-					bt = ls[i].t;
-				}
-			}
-			r->binding = RES_BANDWIDTH;
-			eng_reason(r, "%F tok/s per user is out of reach: at most %F tok/s (TP%d, one user)",
-				   w->tokens_per_s_per_user, best_tps, bt);
-		} else if (lt < 0) {
-			double best = INFINITY;
-			int bt = 1;
+		r->binding = mem ? RES_MEMORY : RES_COMPUTE;
+		if (mem) {
+			/* the largest layout inside the GPUs given */
+			int k = 0;
 			for (int i = 0; i < n; i++)
-				if (ls[i].ttft_s < best) {
-					best = ls[i].ttft_s;
-					bt = ls[i].t;
-				}
-			r->binding = RES_COMPUTE;
-			eng_reason(r, "TTFT %F ms for %ld input token%s is out of reach: %F ms at best (TP%d)",
-				   w->ttft_ms, w->input_tokens, eng_s(w->input_tokens), best * 1000.0, bt);
-		} else {
-			r->binding = RES_COMPUTE;
-			eng_reason(r, "%F tok/s needs more than %d GPUs", w->target_tokens_per_s, ENG_MAX_GPUS);
-		}
+				if (ls[i].g <= x->fixed_gpus && ls[i].g >= ls[k].g)
+					k = i;
+			reason_no_fit(x, &ls[k], r);
+		} else
+			eng_reason(r, "%d GPU%s cannot meet the TTFT target of %F ms", x->fixed_gpus,
+				   eng_s(x->fixed_gpus), w->ttft_ms);
 		return;
 	}
-	gpus_for(x, &ls[li], C_ALL, &b, &rep);
-	/* Without a throughput target the users spread over the replicas. */
-	if (!(w->target_tokens_per_s > 0))
-		b = eng_ceil_div(x->n_users, rep);
-	double pre_others = fill_common(x, &ls[li], b, rep, r);
+	long rep = x->fixed_gpus / ls[li].g;
+	long cap = best_cap / rep;
+	long b = eng_ceil_div(x->n_users, rep);
+	if (b > cap)
+		b = cap;
+	fill_common(x, &ls[li], b, rep, r);
+	if (best_cap < x->n_users) {
+		r->fits = false;
+		r->binding = ls[li].btps < ls[li].bmem && w->tokens_per_s_per_user > 0 ? RES_BANDWIDTH
+											 : RES_MEMORY;
+		eng_reason(r, "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica)",
+			   x->fixed_gpus, eng_s(x->fixed_gpus), x->fixed_gpus == 1 ? "s" : "",
+			   best_cap, x->n_users, cap, ls[li].t);
+		return;
+	}
 	r->fits = true;
+	r->binding = RES_MEMORY;
+	eng_reason(r, "%d GPU%s as chosen: %ld replica%s of TP%d, up to %ld user%s each", x->fixed_gpus,
+		   eng_s(x->fixed_gpus), rep, eng_s(rep), ls[li].t, cap, eng_s(cap));
+}
 
-	/* Binding: which target added GPUs, in the order memory, per-user
-	 * speed, time to first token, total throughput. */
+/* No layout meets every target: show the one that meets the most, and say
+ * which target is out of reach. */
+static void explain_out_of_reach(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
+{
+	const struct workload *w = x->w;
+	long g, b = 1, rep = 1;
+	r->fits = false;
+	int lm = best_layout(x, ls, n, 0, true, &g);
+	int ls_ = best_layout(x, ls, n, C_SPEED, true, &g);
+	int lt = best_layout(x, ls, n, C_SPEED | C_TTFT, true, &g);
+	int shown = lt >= 0 ? lt : ls_ >= 0 ? ls_ : lm >= 0 ? lm : 0;
+	gpus_for(x, &ls[shown], 0, &b, &rep);
+	if (b < 1)
+		b = 1, rep = 1;
+	fill_common(x, &ls[shown], b, rep, r);
+	if (lm < 0) {
+		/* Even memory alone asks for more GPUs than any cluster. */
+		r->binding = RES_MEMORY;
+		eng_reason(r, "KV cache for %ld user%s of %ld tokens needs more than %d GPUs",
+			   x->n_users, eng_s(x->n_users), (long)x->ctx_full, ENG_MAX_GPUS);
+	} else if (ls_ < 0) {
+		double best_tps = 0;
+		int bt = 1;
+		for (int i = 0; i < n; i++) {
+			struct istep s;
+			decode_step(x, &ls[i], 1, &s);
+			if (1.0 / s.total > best_tps) {
+				best_tps = 1.0 / s.total;
+				bt = ls[i].t;
+			}
+		}
+		r->binding = RES_BANDWIDTH;
+		eng_reason(r, "%F tok/s per user is out of reach: at most %F tok/s (TP%d, one user)",
+			   w->tokens_per_s_per_user, best_tps, bt);
+	} else if (lt < 0) {
+		double best = INFINITY;
+		int bt = 1;
+		for (int i = 0; i < n; i++)
+			if (ls[i].ttft_s < best) {
+				best = ls[i].ttft_s;
+				bt = ls[i].t;
+			}
+		r->binding = RES_COMPUTE;
+		eng_reason(r, "TTFT %F ms for %ld input token%s is out of reach: %F ms at best (TP%d)",
+			   w->ttft_ms, w->input_tokens, eng_s(w->input_tokens), best * 1000.0, bt);
+	} else {
+		r->binding = RES_COMPUTE;
+		eng_reason(r, "%F tok/s needs more than %d GPUs", w->target_tokens_per_s, ENG_MAX_GPUS);
+	}
+}
+
+/* The target that added GPUs, checked in the order memory, per-user speed,
+ * time to first token, total throughput: the last one that asked for more
+ * than the one before it. */
+enum driver { DRIVER_MEMORY, DRIVER_SPEED, DRIVER_TTFT, DRIVER_THROUGHPUT };
+
+static enum driver what_drove(const struct ictx *x, const struct ilayout *ls, int n, long g_final)
+{
 	long g_mem, g_speed, g_ttft;
 	fewest_gpus(x, ls, n, &g_mem, &g_speed, &g_ttft);
-	const struct ilayout *l = &ls[li];
-	/* Memory-bound when reading weights and KV outweighs the math of the
-	 * decode steps plus the other users' prompts prefilled meanwhile. */
+	if (g_final > g_ttft && g_ttft > 0)
+		return DRIVER_THROUGHPUT;
+	if (g_ttft > g_speed && g_speed > 0)
+		return DRIVER_TTFT;
+	if (g_speed > g_mem && g_mem > 0)
+		return DRIVER_SPEED;
+	return DRIVER_MEMORY;
+}
+
+/* The resource behind the driver: speed and throughput bind on bandwidth
+ * when reading weights and KV outweighs the math of the decode steps plus
+ * the other users' prompts prefilled meanwhile; the interconnect binds
+ * instead when all-reduces eat the step of a replica sized for speed or
+ * throughput (when memory or the TTFT target chose the group, that stays
+ * the reason). */
+static enum resource bind(const struct ictx *x, enum driver d, double pre_others,
+			  const struct engine_result *r)
+{
 	bool bw_bound = x->O * r->t_memory_s >= x->O * r->t_compute_s + pre_others;
-	if (g_final > g_ttft && g_ttft > 0) {
-		r->binding = bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
+	enum resource res = d == DRIVER_MEMORY ? RES_MEMORY
+			  : d == DRIVER_TTFT ? RES_COMPUTE
+			  : bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
+	if (d != DRIVER_MEMORY && d != DRIVER_TTFT && link_binds(x, r))
+		return RES_INTERCONNECT;
+	return res;
+}
+
+/* The reason, for a customer, of the resource that binds. */
+static void explain(const struct ictx *x, const struct ilayout *l, enum driver d, long b,
+		    struct engine_result *r)
+{
+	const struct workload *w = x->w;
+	bool bw = r->binding == RES_BANDWIDTH;
+	if (r->binding == RES_INTERCONNECT) {
+		eng_reason(r, "TP%d all-reduces over %s take %ld%% of each decode step",
+			   l->t, link_name(x, l->t), eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms));
+	} else if (d == DRIVER_THROUGHPUT) {
 		eng_reason(r, "%F output tok/s needs %d replica%s of %F tok/s (%s-bound at batch %ld)",
 			   w->target_tokens_per_s, r->replicas, eng_s(r->replicas),
-			   r->output_tokens_per_s / r->replicas, bw_bound ? "bandwidth" : "compute", b);
-	} else if (g_ttft > g_speed && g_speed > 0) {
-		r->binding = RES_COMPUTE;
+			   r->output_tokens_per_s / r->replicas, bw ? "bandwidth" : "compute", b);
+	} else if (d == DRIVER_TTFT) {
 		eng_reason(r, "TTFT %F ms for %ld input token%s needs TP%d: %F ms at %ld TFLOPS %s",
 			   w->ttft_ms, w->input_tokens, eng_s(w->input_tokens), l->t,
 			   r->ttft_ms, eng_l(x->pr.peak_flops / 1e12), precision_name(x->pr.compute));
-	} else if (g_speed > g_mem && g_mem > 0) {
-		r->binding = bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
+	} else if (d == DRIVER_SPEED) {
 		eng_reason(r, "%F tok/s per user caps a TP%d replica at %ld user%s (%s): %d replica%s",
-			 w->tokens_per_s_per_user, l->t, l->btps, eng_s(l->btps),
-			 bw_bound ? "memory-bandwidth-bound" : "compute-bound, prompts included",
-			 r->replicas, eng_s(r->replicas));
+			   w->tokens_per_s_per_user, l->t, l->btps, eng_s(l->btps),
+			   bw ? "memory-bandwidth-bound" : "compute-bound, prompts included",
+			   r->replicas, eng_s(r->replicas));
 	} else {
-		r->binding = RES_MEMORY;
 		double wgb = x->m->params * x->pr.weight_bytes / ENG_GB;
 		double kvgb = x->n_users * eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, 1, x->ctx_full) / ENG_GB;
 		if (l->g > 1)
-			eng_reason(r, "%M needs %F GB of weights: more than one %ld GB GPU (%F GB usable); "
+			eng_reason(r, "%s%s at %s needs %F GB of weights: more than one %ld GB GPU (%F GB usable); "
 				   "%ld %s KV cache adds %F GB",
 				   LABEL(x), wgb, eng_l(x->a->mem_gb), x->usable / ENG_GB,
 				   x->n_users, x->n_users == 1 ? "user's" : "users'", kvgb);
 		else if (r->gpus == 1)
-			eng_reason(r, "%M (%F GB) plus KV cache for %ld user%s (%F GB) fits one %ld GB GPU (%F GB usable)",
+			eng_reason(r, "%s%s at %s (%F GB) plus KV cache for %ld user%s (%F GB) fits one %ld GB GPU (%F GB usable)",
 				   LABEL(x), wgb, x->n_users, eng_s(x->n_users), kvgb,
 				   eng_l(x->a->mem_gb), x->usable / ENG_GB);
 		else
-			eng_reason(r, "%M (%F GB) plus KV cache for %ld user%s (%F GB) needs %d GPUs of %ld GB",
+			eng_reason(r, "%s%s at %s (%F GB) plus KV cache for %ld user%s (%F GB) needs %d GPUs of %ld GB",
 				   LABEL(x), wgb, x->n_users, eng_s(x->n_users), kvgb, r->gpus,
 				   eng_l(x->a->mem_gb));
 	}
-	/* The interconnect binds when all-reduces eat the step of a replica
-	 * sized for speed or throughput; when memory or the TTFT target chose
-	 * the group, that stays the reason. */
-	bool speed_drove = r->binding == RES_BANDWIDTH ||
-			   (r->binding == RES_COMPUTE && !(g_ttft > g_speed && g_speed > 0 && !(g_final > g_ttft)));
-	if (speed_drove && link_binds(x, r)) {
-		r->binding = RES_INTERCONNECT;
-		eng_reason(r, "TP%d all-reduces over %s take %ld%% of each decode step",
-			 l->t, link_name(x, l->t), eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms));
+}
+
+/* A given number of users (or the GPUs the user fixed): size the cheapest
+ * layout that meets every target, find what binds, say why. */
+static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
+{
+	long g_final, b = 0, rep = 0;
+	if (x->fixed_gpus) {
+		size_given_gpus(x, ls, n, r);
+		return;
 	}
+	int li = best_layout(x, ls, n, C_ALL, true, &g_final);
+	if (li < 0) {
+		explain_out_of_reach(x, ls, n, r);
+		return;
+	}
+	gpus_for(x, &ls[li], C_ALL, &b, &rep);
+	/* Without a throughput target the users spread over the replicas. */
+	if (!(x->w->target_tokens_per_s > 0))
+		b = eng_ceil_div(x->n_users, rep);
+	double pre_others = fill_common(x, &ls[li], b, rep, r);
+	r->fits = true;
+	enum driver d = what_drove(x, ls, n, g_final);
+	r->binding = bind(x, d, pre_others, r);
+	explain(x, &ls[li], d, b, r);
 }
 
 static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)

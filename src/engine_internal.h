@@ -162,9 +162,15 @@ static inline const char *eng_s(long n)
 	return n == 1 ? "" : "s";
 }
 
-/* engine_names.c: keeps a reason's format and figures in r for
- * engine_result_reason() (the conversions are listed there). */
-void eng_reason(struct engine_result *r, const char *fmt, ...);
+/* engine_names.c: keeps a reason's format and arguments in r for
+ * engine_result_reason() to write when the text is wanted.  The format is
+ * printf's, checked by the compiler, with these conversions only: %s (text
+ * that outlives the result: catalog or static), %d, %ld, %.3g, %% and %F,
+ * a double written as a figure by eng_fig() (printf's own %F would print
+ * six decimals). */
+void eng_reason(struct engine_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The model as a reason names it: its name, else its id, else "custom model". */
+const char *eng_model_name(const struct catalog_model *m);
 /* Writes r->reason from what eng_reason() kept. */
 void eng_reason_write(struct engine_result *r);
 

@@ -215,20 +215,18 @@ const char *eng_fig(double v, char *buf)
 	return buf;
 }
 
+const char *eng_model_name(const struct catalog_model *m)
+{
+	if (m->name && m->name[0])
+		return m->name;
+	return m->id && m->id[0] ? m->id : "custom model";
+}
+
 /*
- * Reasons kept unwritten (see engine_result in engine.h).  The formats are
- * the engine's own, with these conversions:
- *   %s  a string that outlives the result (catalog or static text)
- *   %d  an int, %ld a long
- *   %F  a figure, written by eng_fig()
- *   %G  a double as %.3g
- *   %M  "<model><suffix> at <precision>": the model's name (or, without
- *       one, its size from eng_params_label()), its parameters, a suffix
- *       (" LoRA", or "") and the precision's name: four arguments,
- *       written within 47 bytes as the inference label was
- *   %T  the same within 63 bytes, as the training label was
- *   %%  a percent sign
- * Written, the text is what snprintf into reason[] wrote before.
+ * Reasons kept unwritten (see engine_result in engine.h): the format (its
+ * conversions in engine_internal.h) and the arguments, in order.  Written,
+ * the text is what snprintf into reason[] would write, with each %F as
+ * eng_fig() writes it.
  */
 void eng_reason(struct engine_result *r, const char *fmt, ...)
 {
@@ -236,33 +234,23 @@ void eng_reason(struct engine_result *r, const char *fmt, ...)
 	int k = 0;
 	int max = (int)(sizeof r->reason_args / sizeof r->reason_args[0]);
 	va_start(ap, fmt);
-	for (const char *p = strchr(fmt, '%'); p; p = strchr(p + 1, '%')) {
-		char c = p[1];
-		if (c == 'l')
-			c = p[2];
-		if (c == '%') {
+	for (const char *p = strchr(fmt, '%'); p && k < max; p = strchr(p + 1, '%')) {
+		switch (p[1]) {
+		case '%':
 			p++;
-			continue;
-		}
-		if (k + (c == 'M' || c == 'T' ? 4 : 1) > max)
-			break;	/* more figures than any format here has */
-		switch (c) {
+			break;
 		case 's':
 			r->reason_args[k++].s = va_arg(ap, const char *);
 			break;
 		case 'd':
-			r->reason_args[k++].l = p[1] == 'l' ? va_arg(ap, long) : (long)va_arg(ap, int);
+			r->reason_args[k++].l = (long)va_arg(ap, int);
+			break;
+		case 'l':
+			r->reason_args[k++].l = va_arg(ap, long);
 			break;
 		case 'F':
-		case 'G':
+		case '.':
 			r->reason_args[k++].d = va_arg(ap, double);
-			break;
-		case 'M':
-		case 'T':
-			r->reason_args[k++].s = va_arg(ap, const char *);
-			r->reason_args[k++].d = va_arg(ap, double);
-			r->reason_args[k++].s = va_arg(ap, const char *);
-			r->reason_args[k++].s = va_arg(ap, const char *);
 			break;
 		default:
 			break;
@@ -316,10 +304,6 @@ const char *engine_result_reason(const struct engine_result *r, char *buf, size_
 		put_text(buf, cap, &len, p, (size_t)(q - p));
 		char c = q[1];
 		p = q + 2;
-		if (c == 'l') {
-			c = q[2];
-			p++;
-		}
 		switch (c) {
 		case '%':
 			put_text(buf, cap, &len, "%", 1);
@@ -330,6 +314,9 @@ const char *engine_result_reason(const struct engine_result *r, char *buf, size_
 			put_text(buf, cap, &len, s, strlen(s));
 			break;
 		}
+		case 'l':	/* %ld */
+			p++;
+			/* fall through */
 		case 'd':
 			put_text(buf, cap, &len, tmp, fmt_long((a++)->l, tmp));
 			break;
@@ -337,29 +324,11 @@ const char *engine_result_reason(const struct engine_result *r, char *buf, size_
 			eng_fig((a++)->d, tmp);
 			put_text(buf, cap, &len, tmp, strlen(tmp));
 			break;
-		case 'G':
+		case '.':	/* %.3g */
+			p += 2;
 			snprintf(tmp, sizeof tmp, "%.3g", (a++)->d);
 			put_text(buf, cap, &len, tmp, strlen(tmp));
 			break;
-		case 'M':
-		case 'T': {
-			/* as snprintf(label, 48 or 64, "%s%s at %s", name, suffix,
-			 * precision) */
-			char size[16];
-			const char *name = a[0].s;
-			if (!name || !name[0]) {
-				eng_params_label(a[1].d, size, sizeof size);
-				name = size;
-			}
-			size_t w = c == 'M' ? 48 : 64;
-			size_t lcap = len + w <= cap ? len + w : cap;
-			put_text(buf, lcap, &len, name, strlen(name));
-			put_text(buf, lcap, &len, a[2].s, strlen(a[2].s));
-			put_text(buf, lcap, &len, " at ", 4);
-			put_text(buf, lcap, &len, a[3].s, strlen(a[3].s));
-			a += 4;
-			break;
-		}
 		default:
 			break;
 		}

@@ -284,6 +284,78 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 	l->step = work + l->bubble + l->tp_comm + l->pp_comm + l->dp_exposed;
 }
 
+/* The most virtual stages (chunks of layers per GPU, up to 8, dividing
+ * the fullest stage's lps layers) a pipeline of p stages interleaves. */
+static int most_virtual_stages(int p, int lps)
+{
+	for (int v = 8; v > 1; v--)
+		if (p > 1 && v <= lps && lps % v == 0)
+			return v;
+	return 1;
+}
+
+/* The least memory per GPU of the ZeRO stages tried for a (t, p) shape at
+ * one virtual stage; *nan when a stage gives no number. */
+static double leanest_mem(const struct tctx *x, struct tlayout *lean, bool *nan)
+{
+	double lowest = INFINITY;
+	int zmax = lean->d == 1 ? 0 : 3;
+	*nan = false;
+	for (int z = x->zero_monotone ? zmax : 0; z <= zmax; z++) {
+		lean->zero = z;
+		double mz = mem_gpu(x, lean);
+		*nan = *nan || isnan(mz);
+		if (mz < lowest)
+			lowest = mz;
+	}
+	return lowest;
+}
+
+/* Every virtual-stage count and ZeRO stage of the shape `base` on G GPUs:
+ * keeps the fastest that fits in *best (ties to the least memory) and the
+ * least memory of any in *min_mem.  ZeRO 0, 1 and 2 differ in memory only:
+ * their step times are one computation (ZeRO-3 adds the weight
+ * all-gathers). */
+static void try_stages(const struct tctx *x, int G, const struct tlayout *base, int lps,
+		       struct tlayout *best, bool *found, double *min_mem)
+{
+	for (int v = 1; v <= 8 && v <= lps; v++) {
+		if (lps % v || (v > 1 && base->p == 1))
+			continue;
+		struct tlayout s012;
+		bool have012 = false;
+		for (int z = 0; z <= 3; z++) {
+			if (base->d == 1 && z > 0)
+				break;
+			struct tlayout l = *base;
+			l.v = v;
+			l.zero = z;
+			l.mem_gpu = mem_gpu(x, &l);
+			if (l.mem_gpu < *min_mem)
+				*min_mem = l.mem_gpu;
+			if (l.mem_gpu > x->usable)
+				continue;
+			if (z < 3 && have012) {
+				double mg = l.mem_gpu;
+				l = s012;
+				l.zero = z;
+				l.mem_gpu = mg;
+			} else {
+				step_time(x, G, &l);
+				if (z < 3) {
+					s012 = l;
+					have012 = true;
+				}
+			}
+			if (!*found || l.step < best->step * 0.9999 ||
+			    (l.step <= best->step * 1.0001 && l.mem_gpu < best->mem_gpu)) {
+				*best = l;
+				*found = true;
+			}
+		}
+	}
+}
+
 /* Fastest fitting layout on G GPUs; false if none fits.  *min_mem, the
  * least memory any layout needs, is what the callers report when none
  * fits; once a layout fits nobody reads it, so shapes that cannot win are
@@ -303,88 +375,34 @@ static bool search(const struct tctx *x, int G, struct tlayout *best, double *mi
 		for (int p = 1; p <= 16 && t * p <= G; p++) {
 			if (p > x->m->layers || G % (t * p))
 				continue;
-			double imb = stage_imbalance(x->m, p);
 			int d = G / (t * p);
 			/* Each data-parallel rank needs at least one sequence. */
 			if (d > x->seqs)
 				continue;
-			int ep = expert_parallel(x->m, d);
-			long mb = (long)ceil(x->seqs / ((double)d * x->b));
 			/* Nothing of this (t, p) fits when its leanest layout does
 			 * not: activations only grow with virtual stages (v = 1
 			 * holds the least) and the ZeRO stage that holds the least
 			 * is tried here, so skipping is exact, min_mem included.  Most (t, p) on too
 			 * few GPUs end here, which halves a training evaluation. */
-			struct tlayout lean = { .t = t, .p = p, .v = 1, .d = d, .ep = ep, .m = mb, .imb = imb };
+			struct tlayout lean = { .t = t, .p = p, .v = 1, .d = d, .ep = expert_parallel(x->m, d),
+						.m = (long)ceil(x->seqs / ((double)d * x->b)),
+						.imb = stage_imbalance(x->m, p) };
 			int lps = (x->m->layers + p - 1) / p;
 			if (found && prune_ok) {
-				int vmax = 1;
-				for (int v = 8; v > 1; v--)
-					if (p > 1 && v <= lps && lps % v == 0) {
-						vmax = v;
-						break;
-					}
 				lean.link_t = link_t;
-				if (shape_bound(x, G, &lean, vmax) > best->step * 1.0001)
+				if (shape_bound(x, G, &lean, most_virtual_stages(p, lps)) > best->step * 1.0001)
 					continue;
 			}
-			double lowest = INFINITY;
-			bool nan = false;
-			int zmax = d == 1 ? 0 : 3;
-			for (int z = x->zero_monotone ? zmax : 0; z <= zmax; z++) {
-				lean.zero = z;
-				double mz = mem_gpu(x, &lean);
-				nan = nan || isnan(mz);
-				if (mz < lowest)
-					lowest = mz;
-			}
+			bool nan;
+			double lowest = leanest_mem(x, &lean, &nan);
 			if (!nan && lowest > x->usable) {
 				if (lowest < *min_mem)
 					*min_mem = lowest;
 				continue;
 			}
-			/* Virtual stages: 1, or the chunks of layers per GPU
-			 * (up to 8, dividing the fullest stage's layers) when
-			 * there is a pipeline to interleave. */
-			for (int v = 1; v <= 8 && v <= lps; v++) {
-				if (lps % v || (v > 1 && p == 1))
-					continue;
-				/* ZeRO 0, 1 and 2 differ in memory only: their step
-				 * times are one computation (ZeRO-3 adds the weight
-				 * all-gathers). */
-				struct tlayout s012;
-				bool have012 = false;
-				for (int z = 0; z <= 3; z++) {
-					if (d == 1 && z > 0)
-						break;
-					struct tlayout l = { .t = t, .p = p, .v = v, .d = d, .zero = z, .imb = imb };
-					l.ep = ep;
-					l.m = mb;
-					l.link_t = link_t;
-					l.mem_gpu = mem_gpu(x, &l);
-					if (l.mem_gpu < *min_mem)
-						*min_mem = l.mem_gpu;
-					if (l.mem_gpu > x->usable)
-						continue;
-					if (z < 3 && have012) {
-						double mg = l.mem_gpu;
-						l = s012;
-						l.zero = z;
-						l.mem_gpu = mg;
-					} else {
-						step_time(x, G, &l);
-						if (z < 3) {
-							s012 = l;
-							have012 = true;
-						}
-					}
-					if (!found || l.step < best->step * 0.9999 ||
-					    (l.step <= best->step * 1.0001 && l.mem_gpu < best->mem_gpu)) {
-						*best = l;
-						found = true;
-					}
-				}
-			}
+			struct tlayout base = { .t = t, .p = p, .d = d, .ep = lean.ep, .m = lean.m, .imb = lean.imb,
+						.link_t = link_t };
+			try_stages(x, G, &base, lps, best, &found, min_mem);
 		}
 	}
 	return found;
@@ -445,6 +463,224 @@ static double hours_for(const struct tctx *x, int G, const struct tlayout *l)
 	return steps * l->step / 3600.0;
 }
 
+/* What the search found: the GPU count, its best layout, and why it
+ * stopped. */
+struct tsize {
+	struct tlayout best;
+	double min_mem;			/* per GPU, when nothing fits */
+	int G, G_fit;			/* chosen; fewest that fit */
+	bool fixed, fits, target_missed, batch_limited;
+};
+
+/* Fewest multiples of the node step that fit: doubling, then bisection.
+ * A count with no layout at all (the global batch has fewer sequences than
+ * data-parallel ranks) ends the search.  Returns the multiple, 0 if none. */
+static int fewest_fitting(struct tmemo *memo, const struct tctx *x, int cap, struct tsize *z)
+{
+	int lo = 0, hi = 1;
+	for (;;) {
+		if (search_memo(memo, x, hi * x->step, &z->best, &z->min_mem))
+			break;
+		if (isinf(z->min_mem) || hi >= cap) {
+			z->batch_limited = isinf(z->min_mem);
+			return 0;
+		}
+		lo = hi;
+		hi = hi * 2 > cap ? cap : hi * 2;
+	}
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+		struct tlayout tmp;
+		double mm;
+		if (search_memo(memo, x, mid * x->step, &tmp, &mm))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+static bool meets(struct tmemo *memo, const struct tctx *x, int k)
+{
+	struct tlayout tmp;
+	double mm;
+	return search_memo(memo, x, k * x->step, &tmp, &mm) &&
+	       hours_for(x, k * x->step, &tmp) <= x->w->target_hours;
+}
+
+/* Smallest node multiple from hi on meeting the target time: the time
+ * falls roughly as 1/G, so double, then bisect.  k_ok is the largest count
+ * known to fit at all, the answer when the target is out of reach. */
+static int meet_target(struct tmemo *memo, const struct tctx *x, int hi, int cap, bool *missed)
+{
+	int k_lo = hi - 1, k_hi = hi, k_ok = hi;
+	bool met = meets(memo, x, k_hi);
+	while (!met && k_hi < cap) {
+		int next = k_hi * 2 > cap ? cap : k_hi * 2;
+		struct tlayout tmp;
+		double mm;
+		if (!search_memo(memo, x, next * x->step, &tmp, &mm))
+			break;	/* global batch too small to spread further */
+		k_lo = k_hi;
+		k_hi = k_ok = next;
+		met = hours_for(x, k_hi * x->step, &tmp) <= x->w->target_hours;
+	}
+	*missed = !met;
+	if (!met)
+		return k_ok;
+	while (k_hi - k_lo > 1) {
+		int mid = k_lo + (k_hi - k_lo) / 2;
+		if (meets(memo, x, mid))
+			k_hi = mid;
+		else
+			k_lo = mid;
+	}
+	return k_hi;
+}
+
+/* Size: the GPUs given, or the fewest that fit and meet the target time. */
+static void size_train(const struct tctx *x, const struct catalog_accel *a, struct tsize *z)
+{
+	const struct workload *w = x->w;
+	struct tmemo memo = { .n = 0 };
+	memset(z, 0, sizeof *z);
+	z->fixed = w->accel == a && w->gpus > 0;
+	if (z->fixed) {
+		z->G = w->gpus;
+		z->fits = search_memo(&memo, x, z->G, &z->best, &z->min_mem);
+		return;
+	}
+	int cap = ENG_MAX_GPUS / x->step;
+	int hi = fewest_fitting(&memo, x, cap, z);
+	z->fits = hi > 0;
+	z->G_fit = hi * x->step;
+	z->G = z->fits ? z->G_fit : cap * x->step;
+	if (z->fits && w->target_hours > 0)
+		z->G = meet_target(&memo, x, hi, cap, &z->target_missed) * x->step;
+	if (z->fits)
+		search_memo(&memo, x, z->G, &z->best, &z->min_mem);
+}
+
+/* The result's figures for the layout found. */
+static void fill_train(const struct catalog *c, const struct catalog_accel *a, const struct tctx *x,
+		       const struct tsize *z, struct engine_result *r)
+{
+	const struct tlayout *b = &z->best;
+	int G = z->G;
+	r->tp = b->t;
+	r->pp = b->p;
+	r->virtual_stages = b->v;
+	r->dp = b->d;
+	r->ep = b->ep;
+	r->zero_stage = b->zero;
+	r->replicas = 1;
+	r->mem_per_gpu_gb = b->mem_gpu / ENG_GB;
+	r->mem_required_gb = b->mem_gpu * G / ENG_GB;
+	r->mem_util_pct = 100.0 * b->mem_gpu / x->usable;
+	r->step_s = b->step;
+	r->t_compute_s = b->compute;
+	r->t_memory_s = b->elem;
+	r->t_comm_s = b->tp_comm + b->pp_comm + b->dp_exposed;
+	r->t_bubble_s = b->bubble;
+	r->mfu = x->model_tok * x->gbt / (b->step * G * x->peak);
+	r->scaling_efficiency = (b->compute + b->elem) / b->step;
+	r->train_hours = hours_for(x, G, b);
+	r->gpu_hours = r->train_hours * G;
+	r->tokens_per_s_per_gpu = x->gbt / b->step / G;
+	r->bw_util_pct = 100.0 * b->elem / b->step;
+	r->link_util_pct = 100.0 * (b->tp_comm + b->pp_comm + b->dp_comm) / b->step;
+	r->link_gb_s_used = eng_link_bw(c, a, x->plat, b->t > 1 ? b->t : 2) / 1e9;
+	r->nic_gb_s_per_gpu = x->nic_bw / 1e9;
+}
+
+/* Bind: what keeps a fitting run from being smaller or faster, in the
+ * order the precision the hardware lacks, the interconnect (scaling below
+ * the catalog's threshold), the target time, memory (more than one node
+ * to hold the model), bandwidth (elementwise traffic over a quarter of the
+ * step), else compute. */
+static enum resource bind_train(const struct tctx *x, const struct tsize *z, const struct engine_result *r)
+{
+	double thr = x->c->defaults.binding_link_efficiency.value;
+	if (x->pr.fallback)
+		return RES_PRECISION;
+	if (thr > 0 && r->scaling_efficiency < thr)
+		return RES_INTERCONNECT;
+	if (x->w->target_hours > 0 && z->G > z->G_fit && !z->fixed)
+		return RES_COMPUTE;
+	if (!z->fixed && z->G > x->node)
+		return RES_MEMORY;
+	if (z->best.elem > 0.25 * z->best.step)
+		return RES_BANDWIDTH;
+	return RES_COMPUTE;
+}
+
+/* "Llama 2 70B LoRA at bf16": a reason's "%s%s at %s" (name, suffix, precision). */
+#define WHAT(x) eng_model_name((x)->m), train_suffix((x)->w), precision_name((x)->pr.used)
+
+static const char *train_suffix(const struct workload *w)
+{
+	if (w->cls != WL_FINETUNE)
+		return "";
+	return w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune";
+}
+
+/* Explain: the reason of a run that does not fit. */
+static void explain_unfit(const struct tctx *x, const struct tsize *z, struct engine_result *r)
+{
+	r->fits = false;
+	r->binding = RES_MEMORY;
+	if (z->batch_limited) {
+		r->gpus = 0;
+		eng_reason(r, "%s%s at %s does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
+			   WHAT(x), lo_fail_gpus(x), eng_s(lo_fail_gpus(x)), eng_l(x->seqs), eng_s(eng_l(x->seqs)));
+		return;
+	}
+	r->mem_per_gpu_gb = z->min_mem / ENG_GB;
+	r->mem_required_gb = z->min_mem * z->G / ENG_GB;
+	r->mem_util_pct = 100.0 * z->min_mem / x->usable;
+	eng_reason(r, "%s%s at %s: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
+		   WHAT(x), z->min_mem / ENG_GB, z->G, eng_s(z->G), x->usable / ENG_GB);
+}
+
+/* Explain: the reason of the resource that binds a fitting run. */
+static void explain_train(const struct tctx *x, const struct tsize *z, struct engine_result *r)
+{
+	const struct catalog_accel *a = x->a;
+	int G = z->G;
+	switch (r->binding) {
+	case RES_PRECISION:
+		eng_reason(r, "no %s on %s: trains at %s (%ld TFLOPS), %F h on %d GPU%s",
+			   precision_name(x->pr.requested), a->name, precision_name(x->pr.used),
+			   eng_l(x->peak / 1e12), r->train_hours, G, eng_s(G));
+		return;
+	case RES_INTERCONNECT:
+		eng_reason(r, "%ld%% scaling efficiency on %d GPU%s: communication and pipeline bubble take %ld%% of each step",
+			   eng_l(100.0 * r->scaling_efficiency), G, eng_s(G),
+			   eng_l(100.0 * (1.0 - r->scaling_efficiency)));
+		return;
+	case RES_MEMORY:
+		eng_reason(r, "%s%s at %s does not fit one %d-GPU node: %d GPUs hold it at %F GB each (TP%d PP%d ZeRO-%d)",
+			   WHAT(x), x->node, G, r->mem_per_gpu_gb, z->best.t, z->best.p, z->best.zero);
+		return;
+	case RES_BANDWIDTH:
+		eng_reason(r, "memory traffic outside the matrix units takes %ld%% of each step at %.3g TB/s",
+			   eng_l(100.0 * z->best.elem / z->best.step), a->mem_bw_tb_s);
+		return;
+	default:
+		break;
+	}
+	if (x->w->target_hours > 0 && G > z->G_fit && !z->fixed)
+		eng_reason(r, "%F h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", x->w->target_hours, G,
+			   eng_l(100.0 * r->mfu), eng_l(x->peak / 1e12), precision_name(x->pr.compute));
+	else
+		eng_reason(r, "compute-bound: %F h on %d GPU%s at %ld%% MFU (%ld TFLOPS %s each)",
+			   r->train_hours, G, eng_s(G), eng_l(100.0 * r->mfu), eng_l(x->peak / 1e12),
+			   precision_name(x->pr.compute));
+}
+#undef WHAT
+
+/* Training and fine-tuning on one accelerator: size (fewest GPUs that fit
+ * and meet the target time), bind, explain. */
 void eng_train(const struct catalog *c, const struct workload *w,
 	       const struct catalog_accel *a, struct engine_result *r)
 {
@@ -461,169 +697,24 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
 
-	/* "Llama 2 70B LoRA at bf16" for a reason's %T (see eng_reason()) */
-	const char *suffix = w->cls == WL_FINETUNE ? (w->method == FT_LORA ? " LoRA" : w->method == FT_QLORA ? " QLoRA" : " full fine-tune") : "";
-#define WHAT x.m->name, x.m->params, suffix, precision_name(x.pr.used)
-
-	struct tlayout best;
-	struct tmemo memo = { .n = 0 };
-	double min_mem = 0;
-	int G, G_fit = 0;
-	bool fixed = w->accel == a && w->gpus > 0;
-	bool fits, target_missed = false, batch_limited = false;
-
-	if (fixed) {
-		G = w->gpus;
-		fits = search_memo(&memo, &x, G, &best, &min_mem);
-	} else {
-		/* Smallest multiple of the step that fits: doubling, then
-		 * bisection.  A count with no layout at all (the global batch
-		 * has fewer sequences than data-parallel ranks) ends the search. */
-		int lo = 0, hi = 1;
-		int cap = ENG_MAX_GPUS / x.step;
-		for (;;) {
-			if (search_memo(&memo, &x, hi * x.step, &best, &min_mem))
-				break;
-			if (isinf(min_mem) || hi >= cap) {
-				batch_limited = isinf(min_mem);
-				hi = 0;
-				break;
-			}
-			lo = hi;
-			hi = hi * 2 > cap ? cap : hi * 2;
-		}
-		if (hi > 0) {
-			while (hi - lo > 1) {
-				int mid = lo + (hi - lo) / 2;
-				struct tlayout tmp;
-				double mm;
-				if (search_memo(&memo, &x, mid * x.step, &tmp, &mm))
-					hi = mid;
-				else
-					lo = mid;
-			}
-		}
-		fits = hi > 0;
-		G_fit = hi * x.step;
-		G = fits ? G_fit : cap * x.step;
-		if (fits && w->target_hours > 0) {
-			/* Smallest node multiple meeting the target time: the time
-			 * falls roughly as 1/G, so double, then bisect.  k_ok is
-			 * the largest count known to work (fit) at all. */
-			int k_lo = hi - 1, k_hi = hi, k_ok = hi;
-			struct tlayout tmp;
-			double mm;
-			bool met = search_memo(&memo, &x, k_hi * x.step, &tmp, &mm) &&
-				   hours_for(&x, k_hi * x.step, &tmp) <= w->target_hours;
-			while (!met && k_hi < cap) {
-				int next = k_hi * 2 > cap ? cap : k_hi * 2;
-				if (!search_memo(&memo, &x, next * x.step, &tmp, &mm))
-					break;	/* global batch too small to spread further */
-				k_lo = k_hi;
-				k_hi = k_ok = next;
-				met = hours_for(&x, k_hi * x.step, &tmp) <= w->target_hours;
-			}
-			if (met) {
-				while (k_hi - k_lo > 1) {
-					int mid = k_lo + (k_hi - k_lo) / 2;
-					if (search_memo(&memo, &x, mid * x.step, &tmp, &mm) &&
-					    hours_for(&x, mid * x.step, &tmp) <= w->target_hours)
-						k_hi = mid;
-					else
-						k_lo = mid;
-				}
-				G = k_hi * x.step;
-			} else {
-				G = k_ok * x.step;
-				target_missed = true;
-			}
-		}
-		if (fits)
-			search_memo(&memo, &x, G, &best, &min_mem);
-	}
-
-	r->gpus = G;
+	struct tsize z;
+	size_train(&x, a, &z);
+	r->gpus = z.G;
 	r->step_ms = r->output_tokens_per_s = r->tokens_per_s_per_user = r->ttft_ms = NAN;
 	r->mem_avail_per_gpu_gb = x.usable / ENG_GB;
-	if (!fits && batch_limited) {
-		r->fits = false;
-		r->binding = RES_MEMORY;
-		r->gpus = 0;
-		eng_reason(r, "%T does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
-			 WHAT, lo_fail_gpus(&x), eng_s(lo_fail_gpus(&x)), eng_l(x.seqs), eng_s(eng_l(x.seqs)));
+	if (!z.fits) {
+		explain_unfit(&x, &z, r);
 		return;
 	}
-	if (!fits) {
-		r->fits = false;
-		r->binding = RES_MEMORY;
-		r->mem_per_gpu_gb = min_mem / ENG_GB;
-		r->mem_required_gb = min_mem * G / ENG_GB;
-		r->mem_util_pct = 100.0 * min_mem / x.usable;
-		eng_reason(r, "%T: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
-			   WHAT, min_mem / ENG_GB, G, eng_s(G), x.usable / ENG_GB);
-		return;
-	}
-
-	r->tp = best.t;
-	r->pp = best.p;
-	r->virtual_stages = best.v;
-	r->dp = best.d;
-	r->ep = best.ep;
-	r->zero_stage = best.zero;
-	r->replicas = 1;
-	r->mem_per_gpu_gb = best.mem_gpu / ENG_GB;
-	r->mem_required_gb = best.mem_gpu * G / ENG_GB;
-	r->mem_util_pct = 100.0 * best.mem_gpu / x.usable;
-	r->step_s = best.step;
-	r->t_compute_s = best.compute;
-	r->t_memory_s = best.elem;
-	r->t_comm_s = best.tp_comm + best.pp_comm + best.dp_exposed;
-	r->t_bubble_s = best.bubble;
-	r->mfu = x.model_tok * x.gbt / (best.step * G * x.peak);
-	r->scaling_efficiency = (best.compute + best.elem) / best.step;
-	r->train_hours = hours_for(&x, G, &best);
-	r->gpu_hours = r->train_hours * G;
-	r->tokens_per_s_per_gpu = x.gbt / best.step / G;
-	r->bw_util_pct = 100.0 * best.elem / best.step;
-	r->link_util_pct = 100.0 * (best.tp_comm + best.pp_comm + best.dp_comm) / best.step;
-	r->link_gb_s_used = eng_link_bw(c, a, x.plat, best.t > 1 ? best.t : 2) / 1e9;
-	r->nic_gb_s_per_gpu = x.nic_bw / 1e9;
-
-	if (target_missed) {
+	fill_train(c, a, &x, &z, r);
+	if (z.target_missed) {
 		r->fits = false;
 		r->binding = RES_COMPUTE;
 		eng_reason(r, "%F h is out of reach: %F h at best on %d GPU%s", w->target_hours,
-			   r->train_hours, G, eng_s(G));
+			   r->train_hours, z.G, eng_s(z.G));
 		return;
 	}
 	r->fits = true;
-	double thr = c->defaults.binding_link_efficiency.value;
-	if (x.pr.fallback) {
-		r->binding = RES_PRECISION;
-		eng_reason(r, "no %s on %s: trains at %s (%ld TFLOPS), %F h on %d GPU%s",
-			   precision_name(x.pr.requested), a->name, precision_name(x.pr.used),
-			   eng_l(x.peak / 1e12), r->train_hours, G, eng_s(G));
-	} else if (thr > 0 && r->scaling_efficiency < thr) {
-		r->binding = RES_INTERCONNECT;
-		eng_reason(r, "%ld%% scaling efficiency on %d GPU%s: communication and pipeline bubble take %ld%% of each step",
-			 eng_l(100.0 * r->scaling_efficiency), G, eng_s(G), eng_l(100.0 * (1.0 - r->scaling_efficiency)));
-	} else if (w->target_hours > 0 && G > G_fit && !fixed) {
-		r->binding = RES_COMPUTE;
-		eng_reason(r, "%F h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", w->target_hours, G,
-			 eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12), precision_name(x.pr.compute));
-	} else if (!fixed && G > x.node) {
-		r->binding = RES_MEMORY;
-		eng_reason(r, "%T does not fit one %d-GPU node: %d GPUs hold it at %F GB each (TP%d PP%d ZeRO-%d)",
-			   WHAT, x.node, G, r->mem_per_gpu_gb, best.t, best.p, best.zero);
-	} else if (best.elem > 0.25 * best.step) {
-		r->binding = RES_BANDWIDTH;
-		eng_reason(r, "memory traffic outside the matrix units takes %ld%% of each step at %G TB/s",
-			 eng_l(100.0 * best.elem / best.step), a->mem_bw_tb_s);
-	} else {
-		r->binding = RES_COMPUTE;
-		eng_reason(r, "compute-bound: %F h on %d GPU%s at %ld%% MFU (%ld TFLOPS %s each)",
-			   r->train_hours, G, eng_s(G), eng_l(100.0 * r->mfu), eng_l(x.peak / 1e12),
-			 precision_name(x.pr.compute));
-	}
+	r->binding = bind_train(&x, &z, r);
+	explain_train(&x, &z, r);
 }
-#undef WHAT

@@ -149,32 +149,24 @@ static bool unknown_id(struct loader *l, const struct ynode *n, const char *kind
 	return lerr(l, n, "unknown %s '%s' (accelsizer catalog list shows them)", kind, id);
 }
 
-static bool get_number(struct loader *l, const struct ynode *n, const char *key, double *out)
+/* A number in the one syntax (number.h: "2k", "2,048", "$3M") from a
+ * plain scalar; a quoted one is text, whatever it holds.  The range is
+ * the caller's (within()). */
+static bool get_value(struct loader *l, const struct ynode *n, const char *key,
+		      enum number_syntax syn, const char *unit, const char *word, bool integer,
+		      double *out)
 {
-	char d[96];
+	char d[96], why[160];
 	double v;
-	if (!ynode_number(n, &v) || !isfinite(v))
-		return lerr(l, n, "'%s' must be a number, got %s", key, ynode_describe(n, d, sizeof d));
-	if (v < 0)
-		return lerr(l, n, "'%s' cannot be negative, got %s", key, n->scalar);
-	*out = v;
-	return true;
-}
-
-static bool get_integer(struct loader *l, const struct ynode *n, const char *key, long min,
-			long max, long *out)
-{
-	char d[96];
-	long v;
-	if (!ynode_integer(n, &v)) {
-		double x;
-		if (ynode_number(n, &x))
-			return lerr(l, n, "'%s' must be a whole number, got %s", key, n->scalar);
-		return lerr(l, n, "'%s' must be a whole number, got %s", key,
+	if (!n || n->kind != YN_SCALAR || !n->plain || !number_parse(n->scalar, syn, unit, &v, why, sizeof why)) {
+		if (word)
+			return lerr(l, n, "'%s' must be a whole number or %s, got %s", key, word,
+				    ynode_describe(n, d, sizeof d));
+		return lerr(l, n, "'%s' must be a %snumber, got %s", key, integer ? "whole " : "",
 			    ynode_describe(n, d, sizeof d));
 	}
-	if (v < min || v > max)
-		return lerr(l, n, "'%s' must be between %ld and %ld, got %ld", key, min, max, v);
+	if (integer && isfinite(v) && v != floor(v))
+		return lerr(l, n, "'%s' must be a whole number, got %s", key, n->scalar);
 	*out = v;
 	return true;
 }
@@ -244,7 +236,6 @@ static bool apply_field(struct loader *l, const struct engine_field *f, const st
 {
 	struct workload *w = &l->s->w;
 	const char *word;
-	long v;
 	switch (f->type) {
 	case EFT_ENUM:
 		return apply_choice(l, f, n);
@@ -265,28 +256,18 @@ static bool apply_field(struct loader *l, const struct engine_field *f, const st
 		return false;	/* load_workload() takes model and custom_model */
 	case EFT_INT:
 	case EFT_LONG:
+	case EFT_DOUBLE: {
 		if (f->word && n && n->kind == YN_SCALAR && !strcmp(n->scalar, f->word)) {
 			set_word(w, f);
 			return true;
 		}
-		if (f->word && !ynode_integer(n, &v)) {
-			char d[96];
-			return lerr(l, n, "'%s' must be a whole number or %s, got %s", f->key, f->word,
-				    ynode_describe(n, d, sizeof d));
-		}
-		if (!get_integer(l, n, f->key, LONG_MIN, LONG_MAX, &v) || !within(l, n, f->key, &f->lim, (double)v))
-			return false;
-		engine_field_put(w, f, (double)v);
-		if (f == engine_field(EF_CONCURRENCY))
-			w->concurrency_max = false;
-		return true;
-	case EFT_DOUBLE: {
 		double d;
-		if (!get_number(l, n, f->key, &d))
-			return false;
-		if (!within(l, n, f->key, &f->lim, d))
+		if (!get_value(l, n, f->key, f->syntax, f->unit, f->word, f->type != EFT_DOUBLE, &d) ||
+		    !within(l, n, f->key, &f->lim, d))
 			return false;
 		engine_field_put(w, f, d);
+		if (f == engine_field(EF_CONCURRENCY))
+			w->concurrency_max = false;
 		return true;
 	}
 	}
@@ -332,31 +313,32 @@ static bool load_figure(struct loader *l, struct catalog_model *m, const struct 
 	const char *key = figure_word(f);
 	struct engine_field_limit lim = engine_model_figure_limit(f);
 	char *p = (char *)m + f->off;
-	long iv;
 	double dv;
+	/* billions are typed as a plain number ("70"); the counts of layers,
+	 * heads or context take the count suffixes ("128k") */
+	if (!get_value(l, v, key, f->type == MFT_BILLIONS ? NUM_PLAIN : NUM_COUNT, NULL, NULL,
+		       f->type != MFT_BILLIONS, &dv))
+		return false;
+	if (dv == 0 && f->custom_required && f->type == MFT_BILLIONS)
+		return lerr(l, v, "'%s' must be above zero", key);
+	/* 1e308 billions would be an infinite count */
+	if (!within(l, v, key, &lim, dv))
+		return false;
 	switch (f->type) {
 	case MFT_BILLIONS:
-		if (!get_number(l, v, key, &dv))
-			return false;
-		if (dv == 0 && f->custom_required)
-			return lerr(l, v, "'%s' must be above zero", key);
-		/* 1e308 billions would be an infinite count */
-		if (!within(l, v, key, &lim, dv))
-			return false;
 		dv *= 1e9;
 		memcpy(p, &dv, sizeof dv);
 		return true;
-	case MFT_INT:
-	case MFT_LONG:
-		if (!get_integer(l, v, key, LONG_MIN, LONG_MAX, &iv) || !within(l, v, key, &lim, (double)iv))
-			return false;
-		if (f->type == MFT_INT) {
-			int i = (int)iv;
-			memcpy(p, &i, sizeof i);
-		} else {
-			memcpy(p, &iv, sizeof iv);
-		}
+	case MFT_INT: {
+		int i = (int)dv;
+		memcpy(p, &i, sizeof i);
 		return true;
+	}
+	case MFT_LONG: {
+		long iv = (long)dv;
+		memcpy(p, &iv, sizeof iv);
+		return true;
+	}
 	}
 	return false;
 }

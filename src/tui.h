@@ -306,6 +306,7 @@ struct tui_field {
 	struct engine_field_limit lim;	/* from the table the CLI and scenario
 					 * files read: the accepted range and
 					 * whether whole numbers only */
+	enum number_syntax syntax;	/* how it is typed (number.h) */
 	double step;			/* +/-: > 0 adds, 0 doubles and halves */
 	double start;			/* +/- from none starts here */
 	/* what "auto" stands for now (stored units), shown next to it */
@@ -334,8 +335,6 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 		   int n, int step);
 int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_field *fields,
 		 int n, int step);
-/* Parses "4k", "2T", "1,000", "1.5e12"; false if not a number. */
-bool tui_parse_number(const char *s, double *out);
 
 /* ---- tui_panel.c ---- */
 void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact);

@@ -147,42 +147,6 @@ int tui_line_draw(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_ro
 	return tui_width(head);
 }
 
-/* ---- numbers ---- */
-
-bool tui_parse_number(const char *s, double *out)
-{
-	char clean[64];
-	size_t o = 0;
-	for (; *s && o < sizeof clean - 1; s++) {
-		if (*s == ',' || *s == '_' || *s == ' ')
-			continue;	/* 1,000  1_000  "1 000" */
-		clean[o++] = *s;
-	}
-	if (*s)
-		return false;
-	clean[o] = '\0';
-	if (!o)
-		return false;
-	char *end;
-	errno = 0;
-	double v = strtod(clean, &end);
-	if (end == clean || errno == ERANGE || !isfinite(v))
-		return false;
-	/* SI-style suffixes as people say them: 4k tokens, 2T, 70B */
-	double mult = 1;
-	switch (*end) {
-	case 'k': case 'K': mult = 1e3; end++; break;
-	case 'M': case 'm': mult = 1e6; end++; break;
-	case 'B': case 'b': case 'G': case 'g': mult = 1e9; end++; break;
-	case 'T': case 't': mult = 1e12; end++; break;
-	default: break;
-	}
-	if (*end)
-		return false;
-	*out = v * mult;
-	return isfinite(*out);
-}
-
 /* ---- field storage ---- */
 
 static void *field_ptr(struct tui *t, const struct tui_field *f)
@@ -252,6 +216,7 @@ static void resolve_field(struct tui_field *o, const struct engine_field *e)
 		   : e->word ? SP_NEG_AUTO : e->lim.zero_none ? SP_ZERO_NONE : SP_NONE;
 	o->scale = e->scale;
 	o->lim = e->lim;
+	o->syntax = e->syntax;
 	o->step = e->step;
 	o->start = e->start;
 	if (e->choice) {
@@ -273,6 +238,7 @@ static void resolve_figure(struct tui_field *o, const struct catalog_model_figur
 	o->offset = m->off;
 	o->scale = m->type == MFT_BILLIONS ? 1e9 : 0;
 	o->lim = engine_model_figure_limit(m);
+	o->syntax = m->type == MFT_BILLIONS ? NUM_PLAIN : NUM_COUNT;
 	o->step = m->step;
 }
 
@@ -379,7 +345,13 @@ void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, s
 		snprintf(buf, n, "auto");
 		return;
 	}
-	number_text(buf, n, v / scale_of(f), integer_of(f));
+	double shown = v / scale_of(f);
+	/* plain numbers without the count suffixes, which they would not
+	 * read back (number.h) */
+	if (f->syntax == NUM_PLAIN && shown == floor(shown) && fabs(shown) < 1e15)
+		snprintf(buf, n, "%.0f", shown);
+	else
+		number_text(buf, n, shown, integer_of(f));
 }
 
 /*
@@ -450,12 +422,23 @@ static int field_commit_text(struct tui *t, const struct tui_field *f, const cha
 	if (f->special == SP_CONCURRENCY && !strcasecmp(s, "max"))
 		return field_set(t, f, field_get(t, f), true, true);
 	double v;
-	if (!tui_parse_number(s, &v)) {
-		const char *extra = f->special == SP_ZERO_NONE ? ", or none"
-				  : f->special == SP_NEG_AUTO ? ", or auto"
-				  : f->special == SP_CONCURRENCY ? ", or max" : "";
-		tui_status(t, true, "%s: '%s' is not a number (e.g. 4096, 4k, 1.5M, 2T%s); kept the old value.",
-			   f->label, s, extra);
+	char why[160];
+	/* the one number syntax (number.h), as on the command line */
+	if (!number_parse(s, f->syntax, f->unit, &v, why, sizeof why)) {
+		const char *word = f->special == SP_ZERO_NONE ? "none"
+				 : f->special == SP_NEG_AUTO ? "auto"
+				 : f->special == SP_CONCURRENCY ? "max" : NULL;
+		if (word && !strncmp(why, "is not a number (", 17))
+			tui_status(t, true, "%s: '%s' is not a number or %s (e.g. %s); kept the old value.",
+				   f->label, s, word, number_examples(f->syntax, f->unit));
+		else
+			tui_status(t, true, "%s: '%s' %s; kept the old value.", f->label, s, why);
+		return TUI_HANDLED;
+	}
+	/* the range and whole-number rule, quoting what was typed ("1e20",
+	 * not the 100000000T it would show as) */
+	if (!engine_field_check(limit_of(f), v, why, sizeof why)) {
+		tui_status(t, true, "%s: '%s' is %s; kept the old value.", f->label, s, why);
 		return TUI_HANDLED;
 	}
 	return field_set(t, f, v, false, false);

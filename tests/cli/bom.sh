@@ -167,7 +167,7 @@ check "no -o: message" equals "$err" "accelsizer: missing -o FILE.csv (where to 
 run "$ACCELSIZER" bom --frobnicate -o x.csv
 check "unknown option: exit 2" rc 2
 run "$ACCELSIZER" bom --scenario "$SCEN" --gpus many -o x.csv
-check "bad --gpus: message" equals "$err" "accelsizer: --gpus: 'many' is not a whole number or 'auto'"
+check "bad --gpus: message" equals "$err" "accelsizer: --gpus: 'many' is not a number or 'auto' (e.g. 2048, 2,048, 2k, 1.5M, 2T, 2e12)"
 run "$ACCELSIZER" bom --scenario "$SCEN" --accelerator h100-sxn -o x.csv
 check "unknown accelerator: did you mean" equals "$err" "accelsizer: --accelerator: unknown accelerator 'h100-sxn'; did you mean 'h100-sxm'?"
 printf 'schema: 1\nworkload:\n  model: llama-3.1-405b\naccelerator: l4\nnode:\n  gpus: 1\n' > unmet.yaml

@@ -153,7 +153,7 @@ bad "range with a step of zero" "--output-tokens: '1..8+0' never grows" --output
 bad "doubling from zero" "--concurrency: '0..8' never grows" --concurrency 0..8
 bad "factor 1" "--seq-len: '1..8*1' never grows" --workload pretrain --seq-len 1..8*1
 bad "value out of range" "--concurrency: '0' is out of range" --concurrency 0,8
-bad "not a number" "--input-tokens: 'abc' is not a whole number" --input-tokens 1,abc
+bad "not a number" "--input-tokens: 'abc' is not a number" --input-tokens 1,abc
 bad "empty element" "--concurrency: empty element in '1,,8'" --concurrency 1,,8
 bad "trailing comma" "--concurrency: empty element" --concurrency 1,8,
 bad "empty list" "--concurrency: the list is empty" --concurrency ""

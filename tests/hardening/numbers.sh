@@ -13,7 +13,7 @@ GOOD=$FIX/catalog/good
 SCEN=$FIX/scenarios/good/inference.yaml
 cd "$TMPD" || exit 1
 
-HOSTILE='1e308 1e309 -0 -1 NaN nan Inf inf .nan .inf -.inf 18446744073709551616 9223372036854775807 70B 1,000 0x10 1_000 +5 5.5.5'
+HOSTILE='1e308 1e309 -0 -1 NaN nan Inf inf .nan .inf -.inf 18446744073709551616 9223372036854775807 70B 1,00 0x10 1_000 +5 5.5.5'
 
 # refused FLAG VALUE [ARGS...]: exit 2 and a one-line message naming FLAG.
 refused() {
@@ -35,19 +35,19 @@ for v in $HOSTILE; do
 	*) refused --input-tokens "$v" ;;
 	esac
 done
-for v in 1e308 NaN Inf .inf 18446744073709551616 1,000 70B -5 0; do
+for v in 1e308 NaN Inf .inf 18446744073709551616 1,00 70B -5 0; do
 	refused --concurrency "$v"
 done
-for v in 1e308 NaN .nan 2147483648 18446744073709551616 0 -1 1,000 8x; do
+for v in 1e308 NaN .nan 2147483648 18446744073709551616 0 -1 10,00 8x; do
 	refused --gpus "$v" --accelerator h100-sxm
 done
-for v in 1e308 NaN Inf .inf -.inf 18446744073709551616 1,000 -1 '$5000' 5k; do
+for v in 1e308 NaN Inf .inf -.inf 18446744073709551616 1,00 -1 '$5T' 5kk 0x10; do
 	refused --budget-usd "$v"
 done
 for v in 1e308 NaN Inf .nan -0.5 1,5 10kW; do
 	refused --max-power-kw "$v"
 done
-for v in 1e308 NaN .inf 18446744073709551616 1,000 -2T 2X 2TT; do
+for v in 1e308 NaN .inf 18446744073709551616 1,00 -2T 2X 2TT; do
 	refused --tokens "$v" --workload pretrain --model llama-2-7b --days 30
 done
 refused --output-tokens 9223372036854775807
@@ -57,10 +57,80 @@ refused --tokens-per-s-per-user -1
 refused --epochs 0 --workload finetune --model llama-3.1-8b
 refused --epochs 1e308 --workload finetune --model llama-3.1-8b
 refused --days Inf --workload pretrain --model llama-2-7b
-refused --seq-len 1e6 --workload pretrain --model llama-2-7b
+refused --seq-len 1e9 --workload pretrain --model llama-2-7b
 refused --global-batch-tokens 1e300 --workload pretrain --model llama-2-7b
 refused --lora-rank 4294967297 --workload finetune --method lora --model llama-3.1-8b
-refused --spare-nodes 1e3
+refused --spare-nodes 1e4
+
+# ---- one number syntax (issue 12, item 8): the CLI takes what the wizard
+# and scenario files take: k M B/G T on counts, $ and k M B on money, s and
+# ms on times, thousands separators; hex refused everywhere ----
+same_as() {	# same_as NAME ARGS-A -- ARGS-B: both accepted, the same CSV
+	name=$1
+	shift
+	a=
+	while [ "$1" != -- ]; do a="$a '$1'"; shift; done
+	shift
+	eval "run \"\$ACCELSIZER\" recommend $a --format csv"
+	ra=$rc oa=$out ea=$err
+	run "$ACCELSIZER" recommend "$@" --format csv
+	if [ "$ra" = 0 ] && [ "$rc" = 0 ] && [ "$oa" = "$out" ]; then
+		tap_ok "$name"
+	else
+		tap_not_ok "$name" "exit $ra / $rc" "stderr: $ea / $err"
+	fi
+}
+same_as "--budget-usd 3M is 3000000" --budget-usd 3M -- --budget-usd 3000000
+same_as "--budget-usd \$3,000,000 is 3000000" --budget-usd '$3,000,000' -- --budget-usd 3000000
+same_as "--budget-usd \$250k is 250000" --budget-usd '$250k' -- --budget-usd 250000
+same_as "--input-tokens 2k is 2000" --input-tokens 2k -- --input-tokens 2000
+same_as "--input-tokens 2,048 is 2048" --input-tokens 2,048 -- --input-tokens 2048
+same_as "--concurrency 1,000 is 1000" --concurrency 1,000 -- --concurrency 1000
+same_as "--ttft-ms 1.5s is 1500" --ttft-ms 1.5s -- --ttft-ms 1500
+same_as "--ttft-ms 800ms is 800" --ttft-ms 800ms -- --ttft-ms 800
+same_as "--target-tokens-per-s 5k is 5000" --target-tokens-per-s 5k -- --target-tokens-per-s 5000
+same_as "--hours 2d is 48" --workload pretrain --model llama-2-7b --hours 2d -- \
+	--workload pretrain --model llama-2-7b --hours 48
+same_as "--days 36h is 1.5" --workload pretrain --model llama-2-7b --days 36h -- \
+	--workload pretrain --model llama-2-7b --days 1.5
+same_as "--tokens 2,000,000,000,000 is 2T" --workload pretrain --model llama-2-7b --days 30 \
+	--tokens 2,000,000,000,000 -- --workload pretrain --model llama-2-7b --days 30 --tokens 2T
+for flag in --input-tokens --budget-usd --ttft-ms --max-power-kw --gpus; do
+	run "$ACCELSIZER" recommend --accelerator h100-sxm "$flag" 0x10
+	check "$flag 0x10: exit 2" rc 2
+	check "$flag 0x10: hex refused, quoting it" equals "$err" \
+		"accelsizer: $flag: '0x10' is not a decimal number: hexadecimal is not accepted"
+done
+run "$ACCELSIZER" recommend --input-tokens 2,04
+check "--input-tokens 2,04: says where separators go" equals "$err" \
+	"accelsizer: --input-tokens: '2,04' is not a number: thousands separators go every three digits (2,048 or 1,000,000)"
+run "$ACCELSIZER" recommend --workload pretrain --model llama-2-7b --days 30 --tokens 1e20
+check "--tokens 1e20: quoted as typed" equals "$err" \
+	"accelsizer: --tokens: '1e20' is out of range (1 to 1e+16)"
+run "$ACCELSIZER" recommend --max-power-kw 5k
+check "--max-power-kw 5k: no count suffix on kW" equals "$err" \
+	"accelsizer: --max-power-kw: '5k' is not a number (e.g. 20, 0.5, 1,000, 1e3)"
+# scenario files read the same syntax (plain scalars; quoted text stays text)
+cat >syn.yaml <<'YAML'
+schema: 1
+workload:
+  class: inference
+  model: llama-2-70b
+  input_tokens: 2k
+  concurrency: 1,000
+  ttft_ms: 1.5s
+filters:
+  budget_usd: $3M
+YAML
+run "$ACCELSIZER" recommend --scenario syn.yaml --format csv
+check "scenario 2k, 1,000, 1.5s, \$3M: accepted" rc 0
+syn_out=$out
+run "$ACCELSIZER" recommend --input-tokens 2000 --concurrency 1000 --ttft-ms 1500 --budget-usd 3000000 --format csv
+check "scenario 2k, 1,000, 1.5s, \$3M: read as the flags read them" equals "$syn_out" "$out"
+printf 'schema: 1\nworkload:\n  input_tokens: 0x10\n' >syn.yaml
+run "$ACCELSIZER" recommend --scenario syn.yaml
+check "scenario 0x10: refused at file:line:col" equals "$err" \
+	"accelsizer: syn.yaml:3:17: 'input_tokens' must be a whole number, got '0x10'"
 
 # -0 is zero where zero is allowed, and never a negative count.
 run "$ACCELSIZER" recommend --budget-usd 0 --format csv
@@ -145,7 +215,7 @@ scenario() {	# scenario KEY VALUE [SECTION]: a scenario file with one value
 	} >s.yaml
 }
 for key in input_tokens output_tokens concurrency; do
-	for v in 1e308 .nan .inf 18446744073709551616 9223372036854775807 70B '"1,000"' 1,000 -5 0x10; do
+	for v in 1e308 .nan .inf 18446744073709551616 9223372036854775807 70B '"1,000"' 1,00 -5 0x10; do
 		scenario "$key" "$v"
 		run "$ACCELSIZER" recommend --scenario s.yaml
 		if [ "$rc" = 2 ] && case $err in *"s.yaml:4:"*"'$key'"*) true ;; *) false ;; esac; then

@@ -123,7 +123,7 @@ vg "bom: -o a folder" 2 bom --scenario "$SCEN" -o "$TMPD"
 # ---- other error paths ----
 vg "unknown command" 2 frobnicate
 vg "unknown flag" 2 recommend --frobnicate
-vg "bad number" 2 recommend --input-tokens 1,000
+vg "bad number" 2 recommend --input-tokens 1,00
 vg "unknown model (did you mean)" 2 recommend --model llama-3.1-70c
 vg "bad catalog folder" 2 recommend --catalog "$FIX/catalog/bad/several"
 vg "wizard: unknown theme" 2 --theme no-such-theme

@@ -40,7 +40,7 @@ tui_keys Enter C-u
 tui_type "100000001"
 tui_keys Enter
 check_screen "one past the maximum is refused with the table's range" \
-	"Concurrent users: 100000001 is out of range (1 to 100000000); kept the old value."
+	"Concurrent users: '100000001' is out of range (1 to 100000000); kept the old value."
 check_screen_re "the maximum is kept" "Concurrent users +100M sequences"
 tui_keys Enter C-u
 tui_type "16"
@@ -58,7 +58,28 @@ check_screen_re "the old value is kept" "Input tokens +1024 tok/request"
 tui_keys Enter C-u
 tui_type "0"
 tui_keys Enter
-check_screen "out of range is refused" "Input tokens: 0 is out of range (1 to 100000000); kept the old value."
+check_screen "out of range is refused" "Input tokens: '0' is out of range (1 to 100000000); kept the old value."
+
+# One number syntax with the CLI and scenario files (issue 12, item 8):
+# thousands separators, suffixes, no hex.
+tui_keys Enter C-u
+tui_type "2,048"
+tui_keys Enter
+check_screen_re "2,048 is read as 2048" "Input tokens +2048 tok/request"
+tui_keys Enter C-u
+tui_type "0x10"
+tui_keys Enter
+check_screen "hex is refused as on the command line" \
+	"Input tokens: '0x10' is not a decimal number: hexadecimal is not accepted; kept the old value."
+check_screen_re "the old value is kept after hex" "Input tokens +2048 tok/request"
+tui_keys Enter C-u
+tui_type "2,04"
+tui_keys Enter
+check_screen "a misplaced separator is refused" "Input tokens: '2,04' is not a number: thousands separators go every three digits"
+tui_keys Enter C-u
+tui_type "1024"
+tui_keys Enter
+check_screen_re "back to 1024" "Input tokens +1024 tok/request"
 
 tui_keys Enter C-u
 tui_type "4k"
@@ -133,6 +154,33 @@ check_screen "q asks before dropping changes" "Quit without saving? s save, d di
 tui_keys y
 tui_exit_status
 check "y quits" equals "$rc" "0"
+
+# Pretraining: an out-of-range count is quoted as typed (it showed as
+# "100000000T"), and the budget takes money ($3M) as --budget-usd does.
+tui_start 120 40 --scenario "$TOP_SRCDIR/tests/fixtures/scenarios/good/pretrain-minimal.yaml"
+tui_wait "Training tokens"
+tui_keys Down Down Down
+tui_keys Enter C-u
+tui_type "1e20"
+tui_keys Enter
+check_screen "1e20 is refused, quoted as typed" \
+	"Training tokens: '1e20' is out of range (1 to 1e+16); kept the old value."
+check_screen_lacks "1e20 is not echoed as 100000000T" "100000000T"
+tui_keys Enter C-u
+tui_type "2,000,000,000,000"
+tui_keys Enter
+check_screen_re "2,000,000,000,000 tokens is 2T" "Training tokens +2T tokens"
+tui_keys Down Down Down Down Down Down Down Down
+tui_keys Enter C-u
+tui_type '$3M'
+tui_keys Enter
+check_screen_re "\$3M is a budget of 3M USD" "Budget +3M USD"
+tui_keys Enter C-u
+tui_type "3T"
+tui_keys Enter
+check_screen "money takes no T" "Budget: '3T' is not a number or none (e.g. 3000000, 3,000,000, \$3M, 250k); kept the old value."
+tui_keys q y
+tui_exit_status
 
 # filters: a software stack leaves the others visible, greyed, with the reason
 tui_start 100 30 --scenario "$SCENARIO"

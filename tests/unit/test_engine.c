@@ -1138,39 +1138,33 @@ static const char *cut(char *dst, const char *s, size_t n)
 	return dst;
 }
 
-/* Reasons kept as format + figures (eng_reason) write the same text as
- * snprintf with the figures formatted as before: eng_fig for %F, %.3g for
- * %G, the "<model><suffix> at <precision>" label in 48 (%M) or 64 (%T)
- * bytes, and truncation at reason[]'s size or the caller's buffer. */
+/* Reasons kept as format + arguments (eng_reason, printf's conversions,
+ * checked by the compiler) write the same text as snprintf with each %F as
+ * eng_fig() writes it, and truncate at reason[]'s size or the caller's
+ * buffer. */
 START_TEST(reason_text_as_snprintf)
 {
 	struct engine_result r;
-	char got[256], want[256], full[512], f1[ENG_FIG], f2[ENG_FIG], label[64], l2[64], size[16];
+	char got[256], want[256], full[512], f1[ENG_FIG], f2[ENG_FIG];
 	memset(&r, 0, sizeof r);
 
-	eng_reason(&r, "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica): %F GB, %F ms, %G TB/s, %ld%%",
+	eng_reason(&r, "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica): %F GB, %F ms, %.3g TB/s, %ld%%",
 		   3, "s", "", 12L, -40L, 4L, 8, 1234.567, 0.0123, 4.8, 97L);
 	ck_assert_str_eq(r.reason, "");
 	snprintf(want, sizeof r.reason, "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica): %s GB, %s ms, %.3g TB/s, %ld%%",
 		 3, "s", "", 12L, -40L, 4L, 8, eng_fig(1234.567, f1), eng_fig(0.0123, f2), 4.8, 97L);
 	ck_assert_str_eq(engine_result_reason(&r, got, sizeof got), want);
 
-	/* labels: a long name is cut where the label buffer ended; a model
-	 * without a name shows its size */
-	const char *longname = "A Model Name Long Enough To Fill The Label Buffer Twice Over";
-	eng_reason(&r, "%M needs %F GB; %T does not fit", longname, 7e10, "", "fp16", 140.0, longname, 7e10,
-		   " LoRA", "bf16");
-	snprintf(full, sizeof full, "%s%s at %s", longname, "", "fp16");
-	cut(label, full, 48);
-	snprintf(full, sizeof full, "%s%s at %s", longname, " LoRA", "bf16");
-	cut(l2, full, 64);
-	snprintf(full, sizeof full, "%s needs %s GB; %s does not fit", label, eng_fig(140.0, f1), l2);
-	cut(want, full, sizeof r.reason);
-	ck_assert_str_eq(engine_result_reason(&r, got, sizeof got), want);
-	eng_reason(&r, "%M", "", 1.5e9, "", "int4");
-	eng_params_label(1.5e9, size, sizeof size);
-	snprintf(want, sizeof want, "%s at int4", size);
-	ck_assert_str_eq(engine_result_reason(&r, got, sizeof got), want);
+	/* the model's label: name, suffix, precision; a model without a name
+	 * is named by its id, else "custom model" */
+	eng_reason(&r, "%s%s at %s needs %F GB", "Llama 2 70B", " LoRA", "bf16", 140.0);
+	ck_assert_str_eq(engine_result_reason(&r, got, sizeof got), "Llama 2 70B LoRA at bf16 needs 140 GB");
+	struct catalog_model m = { .id = "acme-13b" };
+	ck_assert_str_eq(eng_model_name(&m), "acme-13b");
+	m.id = NULL;
+	ck_assert_str_eq(eng_model_name(&m), "custom model");
+	m.name = "ACME 13B";
+	ck_assert_str_eq(eng_model_name(&m), "ACME 13B");
 
 	/* truncation: at reason[]'s size, and at a smaller buffer */
 	char big[300];
