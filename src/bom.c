@@ -438,13 +438,15 @@ bool bom_fwrite_csv(const struct bom *b, FILE *fp)
 		if (!bom_csv_record(fp, cells, 10))
 			return false;
 	}
-	char ext[32], kw[32], ru[32], notes[160];
+	/* Totals in the columns' own units (W, U): qty x each, summed, so a
+	 * spreadsheet never adds W to kW. */
+	char ext[32], pw[32], ru[32], notes[160];
 	bom_format_cents(b->total_cents, ext, sizeof ext);
-	bom_format_number(b->total_power_w / 1000.0, kw, sizeof kw);
+	bom_format_number(b->total_power_w, pw, sizeof pw);
 	bom_format_number(b->total_rack_units, ru, sizeof ru);
-	snprintf(notes, sizeof notes, "power column in kW, rack units in U%s",
+	snprintf(notes, sizeof notes, "totals: power in W and rack units in U, qty x each summed%s",
 		 b->n_unpriced ? "; some lines have no price" : "");
-	const char *cells[] = { "", "total", "", "Total", "", "", ext, kw, ru, notes };
+	const char *cells[] = { "", "total", "", "Total", "", "", ext, pw, ru, notes };
 	return bom_csv_record(fp, cells, 10);
 }
 

@@ -12,7 +12,8 @@
  *   line,category,sku,description,qty,unit_price_usd,extended_price_usd,
  *   power_w_each,rack_units_each,notes
  * then one row per line and a total row (category "total": extended price,
- * power in kW in the power column, rack units).  Written with libcsv (a
+ * and in the power_w_each and rack_units_each columns the totals in those
+ * columns' units, W and U: qty x each, summed).  Written with libcsv (a
  * field is quoted only when it holds a comma, quote, CR or LF, or
  * starts/ends with a space), numbers plainly ("123456.78"), through the
  * atomic writer.  Formula neutralisation: any cell whose first character is

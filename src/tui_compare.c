@@ -164,13 +164,12 @@ static const struct cmp_row rows[] = {
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
+	/* the marked ones in rank order (the report's), however they were marked */
 	const struct engine_result *res[TUI_MAX_MARKED];
 	int k = 0;
-	for (int i = 0; i < t->n_marked; i++) {
-		const struct engine_result *r = engine_report_find(&t->rep, t->marked[i]);
-		if (r)
-			res[k++] = r;
-	}
+	for (size_t i = 0; i < t->rep.n && k < TUI_MAX_MARKED; i++)
+		if (tui_is_marked(t, t->rep.results[i].accel))
+			res[k++] = &t->rep.results[i];
 	char head[160];
 	snprintf(head, sizeof head, "Compare %d accelerators", k);
 	int x = tui_put(t, win, 0, 0, w, ROLE_header, head);
@@ -185,8 +184,24 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		cw = 30;
 	for (int j = 0; j < k; j++) {
 		bool chosen = res[j] == tui_chosen(t);
-		tui_put(t, win, 2, lw + j * cw, cw - 1, chosen ? ROLE_selection : ROLE_header,
-			tui_accel_name(res[j]->accel));
+		enum theme_role hr = chosen ? ROLE_selection : ROLE_header;
+		/* the full name, else the short one, else the short one over two
+		 * lines (rows 1 and 2), broken at a space: never cut */
+		const char *name = tui_accel_name(res[j]->accel);
+		if (tui_width(name) > cw - 1)
+			name = tui_accel_short(res[j]->accel);
+		int len = (int)strlen(name), cut = len;
+		if (tui_width(name) > cw - 1)
+			for (cut = len; cut > 0 && (name[cut] != ' ' || tui_width(name) - cut > cw - 1); cut--)
+				;
+		if (cut > 0 && cut < len) {
+			char first[96];
+			snprintf(first, sizeof first, "%.*s", cut, name);
+			tui_put(t, win, 1, lw + j * cw, cw - 1, hr, first);
+			tui_put(t, win, 2, lw + j * cw, cw - 1, hr, name + cut + 1);
+		} else {
+			tui_put(t, win, 2, lw + j * cw, cw - 1, hr, name);
+		}
 	}
 	tui_hline(t, win, 3, 0, lw + k * cw, ROLE_frame);
 

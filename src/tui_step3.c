@@ -126,9 +126,11 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 			tui_fill(t, win, y, 0, w, ROLE_field_focus);
 		else if (r == chosen)
 			tui_fill(t, win, y, c.name, c.name_w, ROLE_selection);
-		tui_put(t, win, y, c.mark, 1, foc ? vr : ROLE_selection,
-			tui_is_marked(t, r->accel) ? tui_glyph(t, GLYPH_marked) : " ");
-		tui_put(t, win, y, c.mark + 1, 1, foc ? vr : ROLE_selection,
+		/* only a mark or the chosen row's arrow gets the selection colour */
+		bool marked = tui_is_marked(t, r->accel);
+		tui_put(t, win, y, c.mark, 1, foc || !marked ? vr : ROLE_selection,
+			marked ? tui_glyph(t, GLYPH_marked) : " ");
+		tui_put(t, win, y, c.mark + 1, 1, foc || r != chosen ? vr : ROLE_selection,
 			r == chosen ? (t->utf8 ? "\u25b8" : ">") : " ");
 		char buf[64];
 		if (grey)
@@ -210,10 +212,8 @@ static int key(struct tui *t, enum tui_action a, int ch)
 	switch (a) {
 	case ACT_MARK:
 		if (f >= 0 && f < n) {
-			int r = toggle_mark(t, t->rep.results[f].accel);
-			if (f < n - 1)
-				t->focus[2]++;	/* mark a few in a row */
-			return r;
+			/* the cursor stays: Space again unmarks what was marked */
+			return toggle_mark(t, t->rep.results[f].accel);
 		}
 		return TUI_HANDLED;
 	case ACT_COMPARE:

@@ -438,7 +438,8 @@ START_TEST(csv_round_trip_lines_and_totals)
 	ck_assert_int_eq(cents_of(tot[6]), sum);
 	ck_assert_int_eq(sum, b.total_cents);
 	ck_assert_int_eq(sum, 3 * 2500001LL + 24 * 3000000LL + 30 + 7 * 133333LL);
-	ck_assert_double_eq_tol(strtod(tot[7], NULL), watts / 1000.0, 1e-9);
+	/* the total power in W, the column's unit (issue 12) */
+	ck_assert_double_eq_tol(strtod(tot[7], NULL), watts, 1e-9);
 	ck_assert_double_eq_tol(strtod(tot[8], NULL), units, 1e-9);
 	ck_assert_str_eq(t.rows[3][7], "0.5");
 	ck_assert_str_eq(t.rows[4][7], "23.5");
