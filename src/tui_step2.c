@@ -89,8 +89,10 @@ static int draw_requirements(struct tui *t, WINDOW *win, int w)
 				 tui_fmt_num(p, sizeof p, q->trained_params, 0));
 		y = requirement(t, win, y, w, "Compute", fmt_flops(v, sizeof v, q->flops_total), note);
 	}
+	bool moe = t->sc.w.cls != WL_INFERENCE && t->sc.w.model && t->sc.w.model->experts > 1;
 	y = requirement(t, win, y, w, "Link traffic", fmt_bytes(v, sizeof v, q->link_bytes_per_step),
-			"exchanged between GPUs per step");
+			moe ? "per step: gradients and the experts' all-to-all"
+			    : "exchanged between GPUs per step");
 	return y;
 }
 

@@ -1108,7 +1108,7 @@ START_TEST(plan_allreduce_follows_topology)
 END_TEST
 
 /* Expert parallelism's all-to-all is link traffic (issue 12 item 9): a
- * Mixtral fine-tune spread over four GPUs by experts uses the links. */
+ * Mixtral fine-tune spread over eight GPUs by experts uses the links. */
 START_TEST(expert_parallel_all_to_all_uses_the_link)
 {
 	struct workload w;
@@ -1120,7 +1120,7 @@ START_TEST(expert_parallel_all_to_all_uses_the_link)
 	w.tokens = 50e6;
 	w.epochs = 1;
 	w.target_hours = 8;
-	size_on(&w, "mi300x", 4, &r);
+	size_on(&w, "mi300x", 8, &r);
 	ck_assert(r.fits);
 	ck_assert_int_gt(r.ep, 1);
 	/* four all-to-alls of every MoE layer's tokens per micro-batch: well
