@@ -58,8 +58,10 @@ struct catalog_cache_header {
 	uint64_t sum;		/* checksum of key + blob */
 };
 
-/* Bump on any change to the catalog structs or the image layout. */
-#define CATALOG_CACHE_LAYOUT 2
+/* Bump on any change to the file or blob format (catalog_image.h).  The
+ * shape of the catalog structs needs no bump: the key holds a hash of the
+ * catalog tables (catalog_schema_layout()). */
+#define CATALOG_CACHE_LAYOUT 3
 
 enum catalog_cache_how {
 	CATALOG_CACHE_OFF,	/* ACCELSIZER_NO_CACHE, or no cache folder: parsed */

@@ -162,6 +162,28 @@ static const struct cmp_row rows[] = {
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
 
+/* A column's accelerator on rows 1 and 2: the full name, else the short
+ * one, else the short one over the two rows, broken at a space; never cut. */
+static void column_name(struct tui *t, WINDOW *win, int x, int w, const struct engine_result *r)
+{
+	enum theme_role hr = r == tui_chosen(t) ? ROLE_selection : ROLE_header;
+	const char *name = tui_accel_name(r->accel);
+	if (tui_width(name) > w)
+		name = tui_accel_short(r->accel);
+	int len = (int)strlen(name), cut = len;
+	if (tui_width(name) > w)
+		for (cut = len; cut > 0 && (name[cut] != ' ' || tui_width(name) - cut > w); cut--)
+			;
+	if (cut > 0 && cut < len) {
+		char first[96];
+		snprintf(first, sizeof first, "%.*s", cut, name);
+		tui_put(t, win, 1, x, w, hr, first);
+		tui_put(t, win, 2, x, w, hr, name + cut + 1);
+	} else {
+		tui_put(t, win, 2, x, w, hr, name);
+	}
+}
+
 static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
 	/* the marked ones in rank order (the report's), however they were marked */
@@ -182,27 +204,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	int cw = (w - lw) / k;
 	if (cw > 30)
 		cw = 30;
-	for (int j = 0; j < k; j++) {
-		bool chosen = res[j] == tui_chosen(t);
-		enum theme_role hr = chosen ? ROLE_selection : ROLE_header;
-		/* the full name, else the short one, else the short one over two
-		 * lines (rows 1 and 2), broken at a space: never cut */
-		const char *name = tui_accel_name(res[j]->accel);
-		if (tui_width(name) > cw - 1)
-			name = tui_accel_short(res[j]->accel);
-		int len = (int)strlen(name), cut = len;
-		if (tui_width(name) > cw - 1)
-			for (cut = len; cut > 0 && (name[cut] != ' ' || tui_width(name) - cut > cw - 1); cut--)
-				;
-		if (cut > 0 && cut < len) {
-			char first[96];
-			snprintf(first, sizeof first, "%.*s", cut, name);
-			tui_put(t, win, 1, lw + j * cw, cw - 1, hr, first);
-			tui_put(t, win, 2, lw + j * cw, cw - 1, hr, name + cut + 1);
-		} else {
-			tui_put(t, win, 2, lw + j * cw, cw - 1, hr, name);
-		}
-	}
+	for (int j = 0; j < k; j++)
+		column_name(t, win, lw + j * cw, cw - 1, res[j]);
 	tui_hline(t, win, 3, 0, lw + k * cw, ROLE_frame);
 
 	int vis[NROWS], nv = 0;
@@ -210,10 +213,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		if (!rows[i].classes || rows[i].classes & TUI_CLASS(t->sc.w.cls))
 			vis[nv++] = i;
 	int avail = h - 4;
-	if (t->compare_top > nv - avail)
-		t->compare_top = nv - avail > 0 ? nv - avail : 0;
-	if (t->compare_top < 0)
-		t->compare_top = 0;
+	tui_list_clamp(NULL, &t->compare_top, nv, avail);
 	for (int vi = t->compare_top, y = 4; vi < nv && y < h; vi++, y++) {
 		const struct cmp_row *row = &rows[vis[vi]];
 		char txt[TUI_MAX_MARKED][96];

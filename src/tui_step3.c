@@ -84,10 +84,6 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	bool inf = t->sc.w.cls == WL_INFERENCE;
 	int n = (int)t->rep.n;
 	int *focus = &t->focus[2], *top = &t->top[2];
-	if (*focus >= n)
-		*focus = n - 1;
-	if (*focus < 0)
-		*focus = 0;
 
 	char head[160];
 	snprintf(head, sizeof head, "Ranked by %s", objective_title(t->sc.w.objective));
@@ -110,12 +106,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	int rows = h - y - 2;
 	if (rows < 1)
 		rows = 1;
-	if (*focus < *top)
-		*top = *focus;
-	if (*focus >= *top + rows)
-		*top = *focus - rows + 1;
-	if (*top > n - rows)
-		*top = n - rows > 0 ? n - rows : 0;
+	tui_list_clamp(focus, top, n, rows);
 	const struct engine_result *chosen = tui_chosen(t);
 	for (int i = *top; i < n && i < *top + rows; i++, y++) {
 		const struct engine_result *r = &t->rep.results[i];
@@ -131,7 +122,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		tui_put(t, win, y, c.mark, 1, foc || !marked ? vr : ROLE_selection,
 			marked ? tui_glyph(t, GLYPH_marked) : " ");
 		tui_put(t, win, y, c.mark + 1, 1, foc || r != chosen ? vr : ROLE_selection,
-			r == chosen ? (t->utf8 ? "\u25b8" : ">") : " ");
+			r == chosen ? tui_glyph(t, GLYPH_chosen) : " ");
 		char buf[64];
 		if (grey)
 			snprintf(buf, sizeof buf, "-");
@@ -141,9 +132,9 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		tui_put(t, win, y, c.name, c.name_w - 1, r == chosen && !foc ? ROLE_selection : vr,
 			c.name_w < 22 ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
 		if (grey) {
-			char why[220];
+			char why[220], rb[ENGINE_REASON_MAX];
 			snprintf(why, sizeof why, "%s: %s", r->filtered ? "filtered" : "does not fit",
-				 r->filtered ? r->filter_reason : r->reason);
+				 engine_result_why(r, rb, sizeof rb));
 			tui_put(t, win, y, c.gpus, w - c.gpus, vr, why);
 			continue;
 		}
@@ -162,17 +153,14 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		tui_result_cost(t, r, buf, sizeof buf);
 		put_fig(t, win, y, c.cost, 10, vr, buf, inf ? r->usd_per_mtok : r->run_cost_usd, "$");
 	}
-	if (*top > 0)
-		tui_put(t, win, 3, w - 1, 1, ROLE_muted, t->utf8 ? "\u2191" : "^");
-	if (*top + rows < n)
-		tui_put(t, win, y - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
+	tui_list_marks(t, win, *top, rows, n, 3, y - 1, w - 1);
 
 	/* why the row under the cursor ranks where it does */
 	if (n > 0) {
 		const struct engine_result *r = &t->rep.results[*focus];
-		char why[400];
+		char why[400], rb[ENGINE_REASON_MAX];
 		snprintf(why, sizeof why, "%s: %s", tui_accel_name(r->accel),
-			 r->filtered ? r->filter_reason : r->reason);
+			 engine_result_why(r, rb, sizeof rb));
 		tui_put(t, win, h - 2, 0, w, ROLE_status, why);
 		if (t->n_marked)
 			snprintf(why, sizeof why, "%d marked for compare (c); Enter chooses, Space marks",
