@@ -34,6 +34,12 @@ int fuzz_prices_init(void);
 int fuzz_prices_one(const uint8_t *data, size_t size);
 int fuzz_ledger_init(void);
 int fuzz_ledger_one(const uint8_t *data, size_t size);
+/* Not files but what reads them: the catalog cache image, mutated field by
+ * field behind a recomputed checksum, and the number parsers. */
+int fuzz_cache_init(void);
+int fuzz_cache_one(const uint8_t *data, size_t size);
+int fuzz_number_init(void);
+int fuzz_number_one(const uint8_t *data, size_t size);
 
 /* Kinds of catalog file the first byte of a catalog input selects. */
 enum { FUZZ_CAT_ACCEL, FUZZ_CAT_PLATFORM, FUZZ_CAT_FABRIC, FUZZ_CAT_MODEL, FUZZ_CAT_DEFAULTS,

@@ -3,14 +3,17 @@
  * guarantees; the comments here say why each step is there.
  */
 #include "atomic.h"
+#include "cleanup.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void set_err(char *err, size_t errsz, const char *path, int e)
@@ -60,10 +63,41 @@ static bool is_stream(mode_t m)
 	return S_ISCHR(m) || S_ISFIFO(m) || S_ISSOCK(m);
 }
 
+/* How long a FIFO may wait for its reader (`cat fifo & accelsizer -o fifo`
+ * starts both at once) before the write is refused. */
+#define FIFO_WAIT_MS 3000
+
+/* Opens without blocking, so that a FIFO nobody reads cannot hang the
+ * program in open(2) (issue 13 item 9: ENXIO until a reader comes); then
+ * writes block as usual. */
+static int open_nonblocking(const char *path)
+{
+	int fd;
+	for (int waited = 0;; waited += 20) {
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS)
+			break;
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	if (fd >= 0) {
+		int fl = fcntl(fd, F_GETFL);
+		if (fl >= 0)
+			(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	}
+	return fd;
+}
+
 /* A device, pipe or socket is written in place: there is no file to swap. */
 static bool open_stream(struct atomic_file *af, const char *path, char *err, size_t errsz)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	int fd = open_nonblocking(path);
+	if (fd < 0 && errno == ENXIO) {
+		if (err && errsz)
+			snprintf(err, errsz, "cannot write '%s': no process is reading the FIFO "
+				 "(waited %d s)", path, FIFO_WAIT_MS / 1000);
+		return false;
+	}
 	if (fd < 0 || !(af->fp = fdopen(fd, "w"))) {
 		int e = errno;
 		if (fd >= 0)
@@ -83,6 +117,8 @@ static bool open_stream(struct atomic_file *af, const char *path, char *err, siz
 
 static void free_af(struct atomic_file *af)
 {
+	cleanup_drop_file(af->cleanup);
+	af->cleanup = 0;
 	free(af->path);
 	free(af->tmp);
 	af->path = af->tmp = NULL;
@@ -93,6 +129,7 @@ bool atomic_file_open(struct atomic_file *af, const char *path, char *err, size_
 {
 	af->fp = NULL;
 	af->path = af->tmp = NULL;
+	af->cleanup = 0;
 	if (!path || !*path) {
 		set_err(err, errsz, path ? path : "", ENOENT);
 		return false;
@@ -119,7 +156,15 @@ bool atomic_file_open(struct atomic_file *af, const char *path, char *err, size_
 		set_err(err, errsz, path, ENOMEM);
 		return false;
 	}
+	/* Registered for removal on a fatal signal as it is created, with
+	 * those signals held off in between (cleanup.h). */
+	sigset_t fatal, old;
+	sigfillset(&fatal);
+	sigprocmask(SIG_BLOCK, &fatal, &old);
 	int fd = mkstemp(af->tmp);
+	if (fd >= 0)
+		af->cleanup = cleanup_add_file(af->tmp, path);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		/* The folder is what failed, but the user asked for path. */
 		int e = errno;
@@ -260,6 +305,8 @@ bool atomic_file_commit_all(struct atomic_file *const *files, size_t n, char *er
 			} else {
 				free(af->tmp);
 				af->tmp = NULL;
+				cleanup_drop_file(af->cleanup);
+				af->cleanup = 0;
 				sync_folder(af->path);
 			}
 		}

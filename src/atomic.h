@@ -17,6 +17,7 @@
  * behind a symlink there: /dev/null, /dev/stdout, a shell's >(...)) is
  * written to directly, since replacing /dev/null with a regular file would
  * break the whole machine; there is nothing to be atomic about in a stream.
+ * A FIFO nobody reads is refused after 3 s rather than waited on forever.
  * A block device is refused.
  *
  * Errors are "cannot write 'PATH': strerror" (the caller adds its prefix).
@@ -36,6 +37,7 @@ struct atomic_file {
 	char *path;		/* the target */
 	char *tmp;		/* the temporary file next to it; NULL when
 				 * writing straight to a device or pipe */
+	int cleanup;		/* its cleanup_add_file() handle, 0 = none */
 };
 
 /* Creates the temporary file.  On failure nothing exists on disk. */

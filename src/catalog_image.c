@@ -158,8 +158,12 @@ static void put_arrays(struct writer *w, const struct catalog_schema *s, size_t 
 {
 	for (size_t i = 0; i < s->n && !w->b.oom; i++) {
 		const struct catalog_field *f = &s->f[i];
-		const void *arr = ptr_get(orig, f->off);
-		size_t n = f->type == CF_STRLIST || f->type == CF_LIST ? count_get(orig, f->off_n) : 0;
+		/* only list fields hold a pointer at f->off: reading 8 bytes
+		 * at an int field near the end of a small item (a partition's
+		 * max_per_gpu) read past it (AddressSanitizer, fuzz_cache) */
+		bool list = f->type == CF_STRLIST || f->type == CF_LIST;
+		const void *arr = list ? ptr_get(orig, f->off) : NULL;
+		size_t n = list ? count_get(orig, f->off_n) : 0;
 		if (f->type == CF_STRLIST) {
 			put_array(&w->b, at + f->off, arr, n, sizeof(char *));
 		} else if (f->type == CF_LIST) {
@@ -205,7 +209,9 @@ static void put_strs(struct writer *w, const struct catalog_schema *s, size_t at
 {
 	for (size_t i = 0; i < s->n && !w->b.oom; i++) {
 		const struct catalog_field *f = &s->f[i];
-		const char *const *arr = ptr_get(orig, f->off);
+		/* a pointer only where the field holds one (see put_arrays) */
+		const char *const *arr = f->type == CF_STRLIST || f->type == CF_LIST
+					 ? ptr_get(orig, f->off) : NULL;
 		if (catalog_field_is_str(f)) {
 			put_str(&w->b, at + f->off, ptr_get(orig, f->off));
 		} else if (f->type == CF_STRLIST && arr) {

@@ -62,8 +62,11 @@ static bool parse_stack(const char *s, void *out) { return stack_parse(s, out); 
 static bool parse_topology(const char *s, void *out) { return topology_parse(s, out); }
 
 #define PEAK(p) NUM("peak_tflops." #p, struct catalog_accel, peak_tflops[PREC_##p##_IDX], \
-		    GT_MIN, 0, 1e6)
-/* Peaks up to 1e6 TFLOPS: fifty times the largest accelerator shipping. */
+		    0, 0.001, 1e6)
+/* Peaks from 1 GFLOPS to 1e6 TFLOPS (fifty times the largest accelerator
+ * shipping).  Every range below is physical, not merely positive: a figure
+ * the engine divides by must not be 1e-300 (issue 13 item 5: rack_kw 1e-300
+ * printed a 300-digit capex). */
 #define PREC_fp64_IDX PREC_FP64
 #define PREC_fp32_IDX PREC_FP32
 #define PREC_tf32_IDX PREC_TF32
@@ -77,7 +80,7 @@ static bool parse_topology(const char *s, void *out) { return topology_parse(s, 
 #define PT struct catalog_partition
 static const struct catalog_field partition_fields[] = {
 	STR("profile", PT, profile, REQ),
-	NUM("memory_gb", PT, memory_gb, REQ | GT_MIN, 0, 12000),
+	NUM("memory_gb", PT, memory_gb, REQ, 1, 12000),
 	/* MIG has 7 compute slices (A100, H100, H200, B200, B300), the RTX PRO
 	 * 6000 4; 64 leaves room for a vendor with finer slices. */
 	INT("compute_slices", PT, compute_slices, REQ, 1, 64),
@@ -97,32 +100,32 @@ static const struct catalog_field accel_fields[] = {
 	STR("architecture", A, architecture, REQ),
 	{ .key = "form_factor", .type = CF_ENUM, .flags = REQ, .off = offsetof(A, form),
 	  .parse = parse_form, .count = FORM_COUNT, .choices = "sxm, oam, pcie, superchip" },
-	NUM("memory.capacity_gb", A, mem_gb, REQ | GT_MIN, 0, 10000),
+	NUM("memory.capacity_gb", A, mem_gb, REQ, 1, 10000),
 	STR("memory.type", A, mem_type, REQ),
-	NUM("memory.bandwidth_tb_s", A, mem_bw_tb_s, REQ | GT_MIN, 0, 1000),
-	NUM("memory.usable_fraction", A, mem_usable_fraction, REQ | GT_MIN, 0, 1),
+	NUM("memory.bandwidth_tb_s", A, mem_bw_tb_s, REQ, 0.01, 1000),
+	NUM("memory.usable_fraction", A, mem_usable_fraction, REQ, 0.05, 1),
 	/* Optional; its range against capacity_gb is in check_accel(). */
-	NUM("memory.addressable_gb", A, mem_addressable_gb, GT_MIN, 0, 12000),
+	NUM("memory.addressable_gb", A, mem_addressable_gb, 0, 1, 12000),
 	PEAK(fp64), PEAK(fp32), PEAK(tf32),
-	{ .key = "peak_tflops.bf16", .type = CF_NUM, .flags = REQ | GT_MIN,
-	  .off = offsetof(A, peak_tflops[PREC_BF16]), .min = 0, .max = 1e6 },
+	{ .key = "peak_tflops.bf16", .type = CF_NUM, .flags = REQ,
+	  .off = offsetof(A, peak_tflops[PREC_BF16]), .min = 0.001, .max = 1e6 },
 	PEAK(fp16), PEAK(fp8), PEAK(int8), PEAK(int4), PEAK(fp4),
 	STR("link.kind", A, link_kind, REQ),
-	NUM("link.bandwidth_gb_s", A, link_gb_s, REQ | GT_MIN, 0, 100000),
+	NUM("link.bandwidth_gb_s", A, link_gb_s, REQ, 0.1, 100000),
 	INT("link.domain_size", A, link_domain, REQ, 1, 100000),
 	STR("host_interface", A, host_interface, REQ),
 	/* Optional: PCIe x16 is 64 (Gen4) or 128 (Gen5) GB/s both ways. */
-	NUM("host_pcie_gb_s", A, host_pcie_gb_s, GT_MIN, 0, 2048),
-	NUM("power_w", A, power_w, REQ | GT_MIN, 0, 100000),
+	NUM("host_pcie_gb_s", A, host_pcie_gb_s, 0, 1, 2048),
+	NUM("power_w", A, power_w, REQ, 1, 100000),
 	/* An empty list: the part has no MIG-like partitions. */
 	{ .key = "partitions", .type = CF_LIST, .flags = REQ, .off = offsetof(A, partitions),
 	  .off_n = offsetof(A, n_partitions), .sub = &catalog_partition_schema },
 	{ .key = "stack", .type = CF_ENUM, .flags = REQ, .off = offsetof(A, stack),
 	  .parse = parse_stack, .count = STACK_COUNT, .choices = "cuda, rocm, gaudi" },
-	SOURCED("efficiency.compute", A, eff_compute, GT_MIN, 0, 1),
-	SOURCED("efficiency.memory_bw", A, eff_mem_bw, GT_MIN, 0, 1),
-	SOURCED("efficiency.link", A, eff_link, GT_MIN, 0, 1),
-	SOURCED("efficiency.training", A, eff_training, GT_MIN | OPTGROUP, 0, 1),
+	SOURCED("efficiency.compute", A, eff_compute, 0, 0.01, 1),
+	SOURCED("efficiency.memory_bw", A, eff_mem_bw, 0, 0.01, 1),
+	SOURCED("efficiency.link", A, eff_link, 0, 0.01, 1),
+	SOURCED("efficiency.training", A, eff_training, OPTGROUP, 0.01, 1),
 	PRICE(A, 1e7),
 	SOURCES(A),
 };
@@ -156,11 +159,11 @@ static const struct catalog_field platform_fields[] = {
 	{ .key = "topology", .type = CF_ENUM, .flags = REQ, .off = offsetof(P, topology),
 	  .parse = parse_topology, .count = TOPO_COUNT, .choices = "switched, mesh, bridged-pairs, pcie" },
 	INT("nics.count", P, nic_count, REQ, 0, 1024),
-	NUM("nics.speed_gbit", P, nic_gbit, REQ | GT_MIN, 0, 10000),
+	NUM("nics.speed_gbit", P, nic_gbit, REQ, 1, 10000),
 	STR("nics.kind", P, nic_kind, REQ),
 	{ .key = "nics.on_accelerator", .type = CF_BOOL, .off = offsetof(P, nics_on_accel) },
 	INT("rack_units", P, rack_units, REQ, 1, 48),
-	NUM("max_power_w", P, max_power_w, REQ | GT_MIN, 0, 1e6),
+	NUM("max_power_w", P, max_power_w, REQ, 10, 1e6),
 	{ .key = "whole_rack", .type = CF_BOOL, .off = offsetof(P, whole_rack) },
 	{ .key = "cooling", .type = CF_CHOICE, .off = offsetof(P, cooling), .choices = "air, liquid" },
 	STR("sku", P, sku, REQ),
@@ -177,7 +180,7 @@ static const struct catalog_field fabric_fields[] = {
 	STR("name", F, name, REQ),
 	{ .key = "kind", .type = CF_CHOICE, .flags = REQ, .off = offsetof(F, kind),
 	  .choices = "infiniband, ethernet" },
-	NUM("port_speed_gbit", F, port_gbit, REQ | GT_MIN, 0, 10000),
+	NUM("port_speed_gbit", F, port_gbit, REQ, 1, 10000),
 	STR("switch.sku", F, switch_sku, REQ),
 	STR("switch.name", F, switch_name, REQ),
 	INT("switch.radix", F, switch_radix, REQ, 4, 10000),
@@ -192,7 +195,7 @@ static const struct catalog_field fabric_fields[] = {
 	STR("nic.description", F, nic_description, REQ),
 	NUM("nic.price_usd", F, nic_price_usd, REQ, 0, 1e6),
 	NUM("nic.power_w", F, nic_power_w, REQ, 0, 1000),
-	SOURCED("efficiency", F, efficiency, GT_MIN, 0, 1),
+	SOURCED("efficiency", F, efficiency, 0, 0.01, 1),
 	NUM("latency_us", F, latency_us, REQ | GT_MIN, 0, 1e6),
 	SOURCES(F),
 };
@@ -497,17 +500,17 @@ static void default_range(const char *key, double *lo, double *hi, unsigned *fla
 		unsigned flags;
 		bool integer;
 	} units[] = {
-		{ "ratio", 0, 1, GT_MIN, false },
+		{ "ratio", 0.001, 1, 0, false },
 		{ "GB", 0, 10000, 0, false },
 		{ "us", 0, 1e6, 0, false },
-		{ "GB/s", 0, 100000, GT_MIN, false },
+		{ "GB/s", 0.1, 100000, 0, false },
 		{ "bytes", 0, 1000, 0, false },
-		{ "bits", 0, 64, GT_MIN, false },
+		{ "bits", 1, 64, 0, false },
 		{ "count", 0, 1000, 0, true },
 		{ "seqs", 1, 1e6, 0, true },
 		{ "USD/kWh", 0, 10, 0, false },
-		{ "years", 0, 50, GT_MIN, false },
-		{ "kW", 0, 10000, GT_MIN, false },
+		{ "years", 0.1, 50, 0, false },
+		{ "kW", 0.1, 10000, 0, false },
 		{ "U", 1, 100, 0, true },
 		{ "USD", 0, 1e9, 0, false },
 		{ "nodes", 0, 10000, 0, true },
@@ -522,7 +525,7 @@ static void default_range(const char *key, double *lo, double *hi, unsigned *fla
 		{ "pue", 1, 5, 0 },			/* 1.0 is a perfect data centre */
 		{ "training_overlap", 0, 1, 0 },	/* 0: nothing overlaps */
 		{ "support_fraction_per_year", 0, 1, 0 },	/* 0: no support line */
-		{ "prefill_efficiency", 0, 4, GT_MIN },	/* a factor on eff_compute */
+		{ "prefill_efficiency", 0.01, 4, 0 },	/* a factor on eff_compute */
 	};
 	static const struct {
 		const char *name, *unit;
@@ -1403,6 +1406,13 @@ static bool values_ok(const struct catalog_schema *s, const void *item)
 		if (f->type == CF_NUM || f->type == CF_INT || f->type == CF_LONG) {
 			if (!value_ok(f, item))
 				return false;
+		} else if (f->type == CF_ID) {
+			/* as the loader checks an id: a forged image could hold
+			 * control characters there (found by fuzz/fuzz_cache.c) */
+			const char *id;
+			memcpy(&id, (const char *)item + f->off, sizeof id);
+			if (!id || !id_chars_ok(id))
+				return false;
 		} else if (f->type == CF_LIST) {
 			const char *list;
 			size_t n;
@@ -1411,6 +1421,26 @@ static bool values_ok(const struct catalog_schema *s, const void *item)
 			for (size_t j = 0; j < n; j++)
 				if (!values_ok(f->sub, list + j * f->sub->size))
 					return false;
+		}
+	}
+	return true;
+}
+
+/* Ids unique within each kind, as the loader insists (lookups return the
+ * first match: a duplicate would hide an item). */
+_Static_assert(offsetof(struct catalog_accel, id) == 0 && offsetof(struct catalog_platform, id) == 0 &&
+	       offsetof(struct catalog_fabric, id) == 0 && offsetof(struct catalog_model, id) == 0,
+	       "ids_unique() reads the id at the start of each item");
+static bool ids_unique(const char *arr, size_t n, size_t size)
+{
+	for (size_t i = 1; i < n; i++) {
+		const char *a;
+		memcpy(&a, arr + i * size, sizeof a);	/* id is each struct's first member */
+		for (size_t j = 0; j < i; j++) {
+			const char *b;
+			memcpy(&b, arr + j * size, sizeof b);
+			if (!strcmp(a, b))
+				return false;
 		}
 	}
 	return true;
@@ -1428,6 +1458,8 @@ bool catalog_values_ok(const struct catalog *c)
 		for (size_t i = 0; i < n; i++)
 			if (!values_ok(catalog_kinds[k].s, arr + i * catalog_kinds[k].s->size))
 				return false;
+		if (!ids_unique(arr, n, catalog_kinds[k].s->size))
+			return false;
 	}
 	return values_ok(&catalog_defaults_schema, &c->defaults);
 }

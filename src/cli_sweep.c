@@ -23,7 +23,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
@@ -380,16 +379,8 @@ static bool split_axes(int argc, char **argv, char **rest, int *nrest, struct ax
 	return true;
 }
 
-/* ---- interruption ----
- * Ctrl-C stops the walk at the next scenario, so that -o removes its
- * temporary file and leaves the target as it was. */
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
+/* Interruption: any fatal signal removes -o's temporary file and leaves
+ * the target as it was (cleanup.h, through the atomic writer). */
 
 /* ---- progress ---- */
 
@@ -481,7 +472,7 @@ static int run(struct sweep *s, FILE *out)
 	write_header(s, &row);
 	bool ok = out_csv_flush(&row);
 
-	for (unsigned long long p = 0; ok && p < s->n_scenarios && !stop_signal; p++) {
+	for (unsigned long long p = 0; ok && p < s->n_scenarios; p++) {
 		struct workload w = s->base;
 		for (int a = 0; a < AX_COUNT; a++)
 			if (s->ax[a].spec) {
@@ -531,8 +522,6 @@ static int run(struct sweep *s, FILE *out)
 	}
 	progress_end(&prog);
 	s->rows = rows;
-	if (stop_signal)
-		ok = false;
 	if (ok && s->stats) {
 		double t = now_s() - t0;
 		unsigned long long evals = s->n_scenarios * rep.n;
@@ -621,26 +610,17 @@ static bool flag_and_axis(char **rest, int nrest, const struct sweep *s)
 }
 
 /* Runs the sweep into standard output or, whole or not at all, into out;
- * SIGINT and SIGTERM stop it between rows (exit 128 + the signal). */
+ * a fatal signal ends it through cleanup.c's handler (exit 128 + the
+ * signal, the temporary file removed). */
 static int write_sweep(struct sweep *s, const char *out)
 {
 	int rc;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
 	if (!out || !strcmp(out, "-")) {
 		static char obuf[1 << 16];
 		setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
 		__fsetlocking(stdout, FSETLOCKING_BYCALLER);
 		rc = run(s, stdout);
-		if (stop_signal) {
-			fflush(stdout);
-			rc = 128 + (int)stop_signal;
-		} else if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
+		if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
 			fprintf(stderr, PROG ": cannot write to standard output: %s\n", strerror(errno ? errno : EIO));
 			rc = EXIT_BADINPUT;
 		}
@@ -648,10 +628,7 @@ static int write_sweep(struct sweep *s, const char *out)
 		char err[PATH_MAX + 128];
 		err[0] = '\0';
 		rc = atomic_write(out, write_file, s, err, sizeof err) ? EXIT_OK : EXIT_BADINPUT;
-		if (stop_signal) {
-			fprintf(stderr, PROG ": sweep interrupted; '%s' is left as it was\n", out);
-			rc = 128 + (int)stop_signal;
-		} else if (rc != EXIT_OK) {
+		if (rc != EXIT_OK) {
 			fprintf(stderr, PROG ": %s\n", err[0] ? err : "cannot write the sweep");
 		} else {
 			printf("%s: %llu scenario%s x %zu accelerators, %llu rows\n", out, s->n_scenarios,

@@ -491,6 +491,10 @@ struct tsize {
 	double min_mem;			/* per GPU, when nothing fits */
 	int G, G_fit;			/* chosen; fewest that fit */
 	bool fixed, fits, target_missed, batch_limited;
+	/* The platform has no scale-out NICs (nics.count 0): no network
+	 * between nodes for gradients or pipeline stages, so one node at most
+	 * (issue 13 item 5: sizing more divided by a NIC bandwidth of 0). */
+	bool one_node;
 };
 
 /* Fewest multiples of the node step that fit: doubling, then bisection.
@@ -566,12 +570,19 @@ static void size_train(const struct tctx *x, const struct catalog_accel *a, stru
 	struct tmemo memo = { .n = 0 };
 	memset(z, 0, sizeof *z);
 	z->fixed = w->accel == a && w->gpus > 0;
+	z->one_node = !(x->nic_bw > 0);
+	if (z->fixed && z->one_node && w->gpus > x->node) {
+		z->G = w->gpus;
+		return;		/* explain_unfit() says why */
+	}
 	if (z->fixed) {
 		z->G = w->gpus;
 		z->fits = search_memo(&memo, x, z->G, &z->best, &z->min_mem);
 		return;
 	}
-	int cap = ENG_MAX_GPUS / x->step;
+	int cap = (z->one_node ? x->node : ENG_MAX_GPUS) / x->step;
+	if (cap < 1)
+		cap = 1;
 	int hi = fewest_fitting(&memo, x, cap, z);
 	z->fits = hi > 0;
 	z->G_fit = hi * x->step;
@@ -650,6 +661,12 @@ static void explain_unfit(const struct tctx *x, const struct tsize *z, struct en
 {
 	r->fits = false;
 	r->binding = RES_MEMORY;
+	if (z->fixed && z->one_node && z->G > x->node) {
+		r->binding = RES_INTERCONNECT;
+		eng_reason(r, "%d GPUs need more than one node, and %s has no scale-out NICs (nics.count 0): at most %d GPUs",
+			   z->G, x->plat->id, x->node);
+		return;
+	}
 	if (z->batch_limited) {
 		r->gpus = 0;
 		eng_reason(r, "%s%s at %s does not fit %d GPU%s, and a global batch of %ld sequence%s cannot spread over more: raise --global-batch-tokens",
@@ -659,8 +676,12 @@ static void explain_unfit(const struct tctx *x, const struct tsize *z, struct en
 	r->mem_per_gpu_gb = z->min_mem / ENG_GB;
 	r->mem_required_gb = z->min_mem * z->G / ENG_GB;
 	r->mem_util_pct = 100.0 * z->min_mem / x->usable;
-	eng_reason(r, "%s%s at %s: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
-		   WHAT(x), z->min_mem / ENG_GB, z->G, eng_s(z->G), x->usable / ENG_GB);
+	if (z->one_node && !z->fixed)
+		eng_reason(r, "%s%s at %s needs %F GB per GPU on one %d-GPU node (%F GB usable), and %s has no scale-out NICs (nics.count 0) to span more",
+			   WHAT(x), z->min_mem / ENG_GB, z->G, x->usable / ENG_GB, x->plat->id);
+	else
+		eng_reason(r, "%s%s at %s: model state and activations need %F GB per GPU even on %d GPU%s (%F GB usable)",
+			   WHAT(x), z->min_mem / ENG_GB, z->G, eng_s(z->G), x->usable / ENG_GB);
 }
 
 /* Explain: the reason of the resource that binds a fitting run. */
@@ -731,8 +752,12 @@ void eng_train(const struct catalog *c, const struct workload *w,
 	if (z.target_missed) {
 		r->fits = false;
 		r->binding = RES_COMPUTE;
-		eng_reason(r, "%F h is out of reach: %F h at best on %d GPU%s", w->target_hours,
-			   r->train_hours, z.G, eng_s(z.G));
+		if (z.one_node)
+			eng_reason(r, "%F h is out of reach on one node: %F h at best on %d GPU%s, and %s has no scale-out NICs (nics.count 0) to span more",
+				   w->target_hours, r->train_hours, z.G, eng_s(z.G), x.plat->id);
+		else
+			eng_reason(r, "%F h is out of reach: %F h at best on %d GPU%s", w->target_hours,
+				   r->train_hours, z.G, eng_s(z.G));
 		return;
 	}
 	r->fits = true;

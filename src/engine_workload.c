@@ -156,6 +156,16 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 
 	if (w->global_batch_tokens < (double)w->seq_len)
 		return fail(why, whysz, "the global batch must hold at least one sequence");
+	/* A rank-r adapter B x A of a d x d projection (Hu et al. 2021, 4.1)
+	 * has rank at most d: past the hidden size it only adds parameters
+	 * (65536 on a 7B model gave 68.7B of them; issue 13 item 7).  The
+	 * field table bounds the rank on its own; this bounds it by m. */
+	if (w->cls == WL_FINETUNE && w->method != FT_FULL && w->lora_rank > m->hidden) {
+		snprintf(buf, sizeof buf,
+			 "the LoRA rank %d is above %s's hidden size %d: an adapter of a %d x %d projection has rank %d at most",
+			 w->lora_rank, m->name, m->hidden, m->hidden, m->hidden, m->hidden);
+		return fail(why, whysz, buf);
+	}
 	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
 	    w->precision == PREC_MXFP4) {
 		snprintf(buf, sizeof buf,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "cli.h"
 
 static void usage(FILE *f)
@@ -68,6 +69,7 @@ int main(int argc, char **argv)
 {
 	/* Into a file or pipe, the output usually fits one buffer, so the
 	 * write that fails is close_stdout()'s own and its errno is known. */
+	cleanup_install();
 	static char obuf[1 << 16];
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, obuf, _IOFBF, sizeof obuf);

@@ -9,29 +9,23 @@
  * it, and a change to the workload re-runs the engine once into the report
  * allocated here.  Each pass redraws with werase + wnoutrefresh per window
  * and one doupdate(); the only clear is Ctrl-L.  Resizes arrive only as
- * KEY_RESIZE and go through one layout().  Signal handlers only set a flag.
+ * KEY_RESIZE and go through one layout().  A fatal signal ends the program
+ * through cleanup.c's one handler, which puts the terminal back first.
  */
 #include "config.h"
 
 #include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "accuracy.h"
+#include "cleanup.h"
 #include "frontend.h"
 #include "tui.h"
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;	/* nothing else here: the loop restores the terminal */
-}
 
 static const struct tui_step *const steps[TUI_NSTEPS] = {
 	&tui_step1, &tui_step2, &tui_step3, &tui_step4, &tui_step5,
@@ -413,6 +407,46 @@ static unsigned long long rng_next(unsigned long long *s)
 	return *s * 2685821657736338717ULL;
 }
 
+/* wgetch() returns ERR after this long without a key (the loop goes on). */
+#define INPUT_TIMEOUT_MS 250
+
+/* resizeterm() grows every window that touches the right or bottom edge:
+ * squeezed to 1 column, the 1x1 input window touches both, and back at
+ * 80x24 it had become the whole first line, which the next wgetch()
+ * repainted blank over the step bar (issue 13 item 11).  It goes back to
+ * 1x1 after every resize, untouched so that wgetch() paints nothing. */
+static void keep_input_window(WINDOW *in)
+{
+	wresize(in, 1, 1);
+	mvwin(in, 0, 0);
+	untouchwin(in);
+}
+
+/* Called after ESC while a prompt or an editor is open: is ESC the start of
+ * Alt+key (the terminal sends ESC then the key, at once), or of an escape
+ * sequence ncurses does not know?  Then the rest of it is read here and the
+ * whole is one key, which a prompt ignores: Alt+b must neither cancel the
+ * typed path nor then run b (issue 13 item 12).  A second ESC is left for
+ * the next read (Esc Esc is two Escs). */
+static bool escape_prefix(WINDOW *in)
+{
+	wtimeout(in, 0);
+	int c = wgetch(in);
+	bool prefix = c != ERR && c != TUI_KEY_ESC;
+	if (c == TUI_KEY_ESC)
+		ungetch(c);
+	if (c == '[' || c == 'O') {
+		/* CSI / SS3: parameter bytes up to the final byte (ECMA-48 5.4) */
+		for (int n = 0; n < 32; n++) {
+			int d = wgetch(in);
+			if (d == ERR || (d >= 0x40 && d <= 0x7e))
+				break;
+		}
+	}
+	wtimeout(in, INPUT_TIMEOUT_MS);
+	return prefix;
+}
+
 static void run_test_keys(struct tui *t, long n, unsigned long long seed)
 {
 	static const int pool[] = {
@@ -427,7 +461,7 @@ static void run_test_keys(struct tui *t, long n, unsigned long long seed)
 	int lines0 = LINES, cols0 = COLS;
 	unsigned long long s = seed ? seed : 0x9e3779b97f4a7c15ULL;
 
-	for (long i = 0; i < n && !stop_signal; i++) {
+	for (long i = 0; i < n; i++) {
 		int ch = pool[rng_next(&s) % (unsigned long long)npool];
 		int flags;
 		if (ch == KEY_RESIZE) {
@@ -633,8 +667,42 @@ static bool terminal_usable(void)
 	return ok;
 }
 
+/* Appends terminfo capability cap to buf (absent ones skipped). */
+static void add_cap(char *buf, size_t size, size_t *len, const char *cap)
+{
+	const char *s = tigetstr(cap);
+	size_t n = s && s != (char *)-1 ? strlen(s) : 0;
+	if (n && *len + n < size) {
+		memcpy(buf + *len, s, n);
+		*len += n;
+	}
+}
+
+/* What endwin() would undo of screen_start(), as bytes a signal handler
+ * can write (cleanup.h). */
+static void arm_terminal_restore(void)
+{
+	char seq[256];
+	size_t len = 0;
+	add_cap(seq, sizeof seq, &len, "sgr0");		/* attributes, colours */
+	/* mouse reporting: ncurses turns on xterm's 1000 (with 1006 for SGR
+	 * coordinates) when the entry has kmous; both off is harmless */
+	const char *kmous = tigetstr("kmous");
+	static const char mouse_off[] = "\033[?1006l\033[?1000l";
+	if (kmous && kmous != (char *)-1 && len + sizeof mouse_off - 1 < sizeof seq) {
+		memcpy(seq + len, mouse_off, sizeof mouse_off - 1);
+		len += sizeof mouse_off - 1;
+	}
+	add_cap(seq, sizeof seq, &len, "rmkx");		/* keypad transmit mode */
+	add_cap(seq, sizeof seq, &len, "cnorm");	/* the cursor */
+	add_cap(seq, sizeof seq, &len, "rmcup");	/* the alternate screen */
+	cleanup_terminal_arm(seq, len);
+}
+
 static void screen_start(struct tui *t)
 {
+	/* A fatal signal puts the terminal back from here on (cleanup.h). */
+	cleanup_terminal_save(STDOUT_FILENO);
 	initscr();
 	cbreak();
 	noecho();
@@ -646,6 +714,7 @@ static void screen_start(struct tui *t)
 	tui_colours_init(t);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
+	arm_terminal_restore();
 }
 
 int tui_main(int argc, char **argv)
@@ -720,20 +789,12 @@ int tui_main(int argc, char **argv)
 		t->test_mode = test_n > 0;
 	}
 
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-
 	screen_start(t);
 	/* input comes from a window that is never drawn, so reading a key
-	 * never repaints anything */
+	 * never repaints anything (see keep_input_window) */
 	WINDOW *in = newwin(1, 1, 0, 0);
 	keypad(in, TRUE);
-	wtimeout(in, 250);	/* wake up to notice a signal */
+	wtimeout(in, INPUT_TIMEOUT_MS);
 	tui_recompute(t);
 	layout(t);
 	draw(t);
@@ -741,9 +802,14 @@ int tui_main(int argc, char **argv)
 	if (t->test_mode) {
 		run_test_keys(t, test_n, test_seed);
 	} else {
-		while (!stop_signal) {
+		for (;;) {
 			int ch = wgetch(in);
 			if (ch == ERR)
+				continue;
+			if (ch == KEY_RESIZE)
+				keep_input_window(in);
+			if (ch == TUI_KEY_ESC && (t->prompt != PROMPT_NONE || t->editing) &&
+			    escape_prefix(in))
 				continue;
 			if (after_key(t, handle_key(t, ch)))
 				break;
@@ -752,12 +818,11 @@ int tui_main(int argc, char **argv)
 	}
 	free_windows(t);
 	delwin(in);
+	cleanup_terminal_disarm();
 	endwin();
 	if (t->test_mode)
 		fprintf(stderr, "accelsizer: test mode: %ld keys handled\n", test_n);
 	rc = EXIT_OK;
-	if (stop_signal == SIGINT || stop_signal == SIGTERM || stop_signal == SIGHUP)
-		rc = 128 + (int)stop_signal;
 	tui_step5_fini(t);
 	engine_report_fini(&t->rep);
 out_scenario:

@@ -73,6 +73,19 @@ static void expand_path(const char *in, char *out, size_t n)
 		snprintf(out, n, "%s", in);
 }
 
+/* The wizard writes files only: a FIFO (or a link to one) would block the
+ * input loop in open(2) until a reader came, and q with it; a device is
+ * no place for a BOM (issue 13 item 9).  stat(2) never blocks. */
+static bool regular_target(struct tui *t, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return true;	/* a new file, or a plain one */
+	tui_status(t, true, "Cannot write '%s': not a regular file (the wizard writes files only).",
+		   path);
+	return false;
+}
+
 /* Whether writing path would replace a file the user has: ask first. */
 static bool ask_overwrite(struct tui *t, enum tui_prompt of, const char *path)
 {
@@ -93,6 +106,8 @@ int tui_do_export(struct tui *t, const char *path_in, bool force)
 		tui_status(t, true, "Nothing to export: %s", t->bom ? t->bom->err : "out of memory");
 		return TUI_HANDLED;
 	}
+	if (!regular_target(t, path))
+		return TUI_HANDLED;
 	/* Never over an input: the scenario, the price list, the catalog. */
 	const struct atomic_name outs[] = { { "export", path } };
 	if (!cli_outputs_distinct(t->cat, t->scenario_path[0] ? t->scenario_path : NULL,
@@ -119,6 +134,8 @@ int tui_do_save(struct tui *t, const char *path_in, bool force)
 {
 	char path[PATH_MAX], err[512];
 	expand_path(path_in, path, sizeof path);
+	if (!regular_target(t, path))
+		return TUI_HANDLED;
 	/* Over the scenario it was opened from is what saving means; over
 	 * the price list or a catalog file it is data loss. */
 	const struct atomic_name outs[] = { { "save", path } };

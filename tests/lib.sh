@@ -76,6 +76,20 @@ csv_col() {
 	' "$1"
 }
 
+# refused NAME EXPECTED-MESSAGE COMMAND...: exit 2 with that message, fast
+# (a FIFO must not block: the command runs with a 10 s guard; 124 = hung).
+# numbers.sh and limits.sh have their own, for a flag and its value.
+refuse_with() {
+	name=$1 want=$2
+	shift 2
+	run timeout 10 "$@"
+	if [ "$rc" = 2 ] && case $err in *"$want"*) true ;; *) false ;; esac; then
+		tap_ok "$name"
+	else
+		tap_not_ok "$name" "exit $rc (124 = hung)" "expected: $want" "stderr: $err"
+	fi
+}
+
 skip_all() {
 	echo "1..0 # SKIP $1"
 	exit 0

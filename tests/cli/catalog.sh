@@ -151,7 +151,7 @@ check "check --catalog DIR works like check DIR" rc 0
 run "$A" catalog check "$FIX/bad/several"
 check "check broken catalog exits 2" rc 2
 check "check broken catalog: first problem" contains "$err" \
-	"$FIX/bad/several/accelerators/l40s.yaml:22:10: power_w must be in (0, 100000], got 0"
+	"$FIX/bad/several/accelerators/l40s.yaml:22:10: power_w must be in [1, 100000], got 0"
 check "check broken catalog: second problem, same file" contains "$err" \
 	"$FIX/bad/several/accelerators/l40s.yaml:24:8: stack: expected one of cuda, rocm, gaudi, got 'opencl'"
 check "check broken catalog: problem in another file" contains "$err" \

@@ -17,58 +17,46 @@ ln -s "$TMPD/deleted-before-open" dangling
 mkfifo fifo
 ln -s loop loop
 
-# refused NAME EXPECTED-MESSAGE COMMAND...: exit 2 with that message, fast
-# (a FIFO must not block: the command runs with a 10 s guard).
-refused() {
-	name=$1 want=$2
-	shift 2
-	run timeout 10 "$@"
-	if [ "$rc" = 2 ] && case $err in *"$want"*) true ;; *) false ;; esac; then
-		tap_ok "$name"
-	else
-		tap_not_ok "$name" "exit $rc (124 = hung)" "expected: $want" "stderr: $err"
-	fi
-}
 
 # ---- inputs ----
-refused "--scenario DIR" "accelsizer: adir: is a directory, not a YAML file" \
+refuse_with "--scenario DIR" "accelsizer: adir: is a directory, not a YAML file" \
 	"$ACCELSIZER" recommend --scenario adir
-refused "--scenario dangling symlink" "accelsizer: dangling: cannot open: No such file or directory" \
+refuse_with "--scenario dangling symlink" "accelsizer: dangling: cannot open: No such file or directory" \
 	"$ACCELSIZER" recommend --scenario dangling
-refused "--scenario under a regular file (ENOTDIR)" "accelsizer: afile/x.yaml: cannot open: Not a directory" \
+refuse_with "--scenario under a regular file (ENOTDIR)" "accelsizer: afile/x.yaml: cannot open: Not a directory" \
 	"$ACCELSIZER" recommend --scenario afile/x.yaml
-refused "--scenario symlink loop" "accelsizer: loop: cannot open: Too many levels of symbolic links" \
+refuse_with "--scenario symlink loop" "accelsizer: loop: cannot open: Too many levels of symbolic links" \
 	"$ACCELSIZER" recommend --scenario loop
-refused "--scenario FIFO: refused without waiting for a writer" "accelsizer: fifo: not a regular file" \
+refuse_with "--scenario FIFO: refused without waiting for a writer" "accelsizer: fifo: not a regular file" \
 	"$ACCELSIZER" recommend --scenario fifo
-refused "--scenario /dev/zero: refused, not read forever" "accelsizer: /dev/zero: not a regular file" \
+refuse_with "--scenario /dev/zero: refused, not read forever" "accelsizer: /dev/zero: not a regular file" \
 	"$ACCELSIZER" recommend --scenario /dev/zero
-refused "--scenario /dev/null" "accelsizer: /dev/null: not a regular file" \
+refuse_with "--scenario /dev/null" "accelsizer: /dev/null: not a regular file" \
 	"$ACCELSIZER" recommend --scenario /dev/null
 
-refused "--prices DIR" "accelsizer: adir: Is a directory" \
+refuse_with "--prices DIR" "accelsizer: adir: Is a directory" \
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices adir -o out.csv
-refused "--prices dangling symlink" "accelsizer: dangling: No such file or directory" \
+refuse_with "--prices dangling symlink" "accelsizer: dangling: No such file or directory" \
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices dangling -o out.csv
-refused "--prices under a regular file (ENOTDIR)" "accelsizer: afile/p.csv: Not a directory" \
+refuse_with "--prices under a regular file (ENOTDIR)" "accelsizer: afile/p.csv: Not a directory" \
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices afile/p.csv -o out.csv
-refused "--prices FIFO: refused without waiting for a writer" "accelsizer: fifo: not a regular file" \
+refuse_with "--prices FIFO: refused without waiting for a writer" "accelsizer: fifo: not a regular file" \
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices fifo -o out.csv
-refused "--prices /dev/zero: refused, not read forever" "accelsizer: /dev/zero: not a regular file" \
+refuse_with "--prices /dev/zero: refused, not read forever" "accelsizer: /dev/zero: not a regular file" \
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices /dev/zero -o out.csv
 check "refused inputs: no BOM written" equals "$(ls out.csv 2>/dev/null)" ""
 
 # The wizard checks its theme before it needs a terminal.
-refused "--theme DIR" "accelsizer: --theme: no theme './adir'" "$ACCELSIZER" --theme ./adir
-refused "--theme dangling symlink" "accelsizer: --theme: no theme './dangling'" "$ACCELSIZER" --theme ./dangling
-refused "--theme under a regular file" "accelsizer: --theme: no theme 'afile/t.yaml'" "$ACCELSIZER" --theme afile/t.yaml
-refused "--theme FIFO" "accelsizer: --theme: no theme './fifo'" "$ACCELSIZER" --theme ./fifo
-refused "\$ACCELSIZER_THEME DIR" "accelsizer: \$ACCELSIZER_THEME: no theme './adir'" \
+refuse_with "--theme DIR" "accelsizer: --theme: no theme './adir'" "$ACCELSIZER" --theme ./adir
+refuse_with "--theme dangling symlink" "accelsizer: --theme: no theme './dangling'" "$ACCELSIZER" --theme ./dangling
+refuse_with "--theme under a regular file" "accelsizer: --theme: no theme 'afile/t.yaml'" "$ACCELSIZER" --theme afile/t.yaml
+refuse_with "--theme FIFO" "accelsizer: --theme: no theme './fifo'" "$ACCELSIZER" --theme ./fifo
+refuse_with "\$ACCELSIZER_THEME DIR" "accelsizer: \$ACCELSIZER_THEME: no theme './adir'" \
 	env ACCELSIZER_THEME=./adir "$ACCELSIZER" --ascii
 
-refused "--catalog FILE" "accelsizer: catalog folder 'afile' not found (from --catalog)" \
+refuse_with "--catalog FILE" "accelsizer: catalog folder 'afile' not found (from --catalog)" \
 	"$ACCELSIZER" recommend --catalog afile
-refused "--catalog dangling symlink" "accelsizer: catalog folder 'dangling' not found (from --catalog)" \
+refuse_with "--catalog dangling symlink" "accelsizer: catalog folder 'dangling' not found (from --catalog)" \
 	"$ACCELSIZER" recommend --catalog dangling
 
 # Inside a catalog: a file that is a folder, a file deleted between the
@@ -76,7 +64,7 @@ refused "--catalog dangling symlink" "accelsizer: catalog folder 'dangling' not 
 catalog_case() {	# NAME WHAT-TO-PLACE EXPECTED
 	rm -rf cat && cp -R "$GOOD" cat
 	eval "$2"
-	refused "catalog check: $1" "$3" "$ACCELSIZER" catalog check cat
+	refuse_with "catalog check: $1" "$3" "$ACCELSIZER" catalog check cat
 }
 catalog_case "a model file that is a folder" "mkdir cat/models/spare.yaml" \
 	"cat/models/spare.yaml: is a directory, not a YAML file"
@@ -101,19 +89,19 @@ if [ "$(id -u)" = 0 ]; then
 	tap_n=$((tap_n + 1)); echo "ok $tap_n - unwritable output folder # SKIP running as root"
 else
 	cp "$SCEN" secret.yaml && chmod 000 secret.yaml
-	refused "unreadable scenario" "accelsizer: secret.yaml: cannot open: Permission denied" \
+	refuse_with "unreadable scenario" "accelsizer: secret.yaml: cannot open: Permission denied" \
 		"$ACCELSIZER" recommend --scenario secret.yaml
 	mkdir ro && chmod 555 ro
-	refused "unwritable output folder" "accelsizer: cannot write 'ro/bom.csv': Permission denied" \
+	refuse_with "unwritable output folder" "accelsizer: cannot write 'ro/bom.csv': Permission denied" \
 		"$ACCELSIZER" bom --scenario "$SCEN" -o ro/bom.csv
 	chmod 755 ro
 fi
 
 # ---- outputs ----
-refused "-o DIR" "accelsizer: cannot write 'adir': Is a directory" "$ACCELSIZER" bom --scenario "$SCEN" -o adir
-refused "-o under a regular file (ENOTDIR)" "accelsizer: cannot write 'afile/bom.csv': Not a directory" \
+refuse_with "-o DIR" "accelsizer: cannot write 'adir': Is a directory" "$ACCELSIZER" bom --scenario "$SCEN" -o adir
+refuse_with "-o under a regular file (ENOTDIR)" "accelsizer: cannot write 'afile/bom.csv': Not a directory" \
 	"$ACCELSIZER" bom --scenario "$SCEN" -o afile/bom.csv
-refused "-o in a missing folder" "accelsizer: cannot write 'nowhere/bom.csv': No such file or directory" \
+refuse_with "-o in a missing folder" "accelsizer: cannot write 'nowhere/bom.csv': No such file or directory" \
 	"$ACCELSIZER" bom --scenario "$SCEN" -o nowhere/bom.csv
 check "afile untouched" equals "$(cat afile)" "not a folder"
 

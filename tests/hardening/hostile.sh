@@ -1,32 +1,20 @@
 #!/bin/sh
-# The hostile-input suite of issue 13: one or more cases per finding, so
-# that none of them can come back.  Each block names the item it guards.
-#   1 outputs compared by identity      8 (neutralising: tests/cli)
+# The hostile-input suite of issue 13, CLI part (the wizard's is
+# hostile-tui.sh): one or more cases per finding, so that none of them can
+# come back.  Each block names the item it guards.
+#   1 outputs compared by identity      7 LoRA rank within the model
 #   2 all or nothing, under a lock      9 no FIFO hangs anything
-#   3 full disks fail loudly           10 signals clean up (TUI: tests/tui)
-#   4 the cache is trusted when ours   11/12 (TUI: tests/tui/resize, keys)
-#   5 one set of bounds                13 a byte-order mark is accepted
-#   6 percentages are decimals         14 (checks that could only pass)
-#   7 LoRA rank within the model
+#   3 full disks fail loudly           10 every fatal signal cleans up
+#   4 the cache is trusted when ours   13 a byte-order mark is accepted
+#   5 one set of bounds                14 checks that could only pass
+#   6 percentages are decimals
+# (8, neutralising control characters, is tested with the output layer.)
 . "$TOP_SRCDIR/tests/lib.sh"
 
 FIX=$TOP_SRCDIR/tests/fixtures
 GOOD=$FIX/catalog/good
 SCEN=$FIX/scenarios/good/inference.yaml
 cd "$TMPD" || exit 1
-
-# refused NAME EXPECTED-MESSAGE COMMAND...: exit 2 with that message, within
-# a 10 s guard (124 = it hung).
-refused() {
-	name=$1 want=$2
-	shift 2
-	run timeout 10 "$@"
-	if [ "$rc" = 2 ] && case $err in *"$want"*) true ;; *) false ;; esac; then
-		tap_ok "$name"
-	else
-		tap_not_ok "$name" "exit $rc (124 = hung)" "expected: $want" "stderr: $err"
-	fi
-}
 
 # ---- 13: a UTF-8 byte-order mark before the first key ----
 grep -v '^#' "$SCEN" >plain.yaml
@@ -53,7 +41,7 @@ pct_unit() {	# DISCOUNT: the accelerator line's unit price
 check "6: discount 12.345 % of 1,000,000 is 876,550.00" equals "$(pct_unit 12.345)" "876550.00"
 check "6: discount 99.999 % leaves 10.00, not 0" equals "$(pct_unit 99.999)" "10.00"
 printf 'sku,unit_price_usd,discount_pct\nh100-sxm,1000000,100.004\n' >pct.csv
-refused "6: discount 100.004 % is refused" "pct.csv:record 2: discount_pct '100.004' is outside 0-100" \
+refuse_with "6: discount 100.004 % is refused" "pct.csv:record 2: discount_pct '100.004' is outside 0-100" \
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices pct.csv -o -
 
 # ---- 1: outputs compared by identity, not by spelling ----
@@ -63,28 +51,28 @@ echo OLD >x.csv
 ln -s x.csv x-link.csv
 ln -s s.yaml s-link.yaml
 mkdir sub
-refused "1: bom -o x.csv --summary ./x.csv" "--summary './x.csv' is the same file as -o 'x.csv'" \
+refuse_with "1: bom -o x.csv --summary ./x.csv" "--summary './x.csv' is the same file as -o 'x.csv'" \
 	"$ACCELSIZER" bom --scenario s.yaml -o x.csv --summary ./x.csv
-refused "1: bom -o x.csv --summary through a link to it" "is the same file as -o 'x.csv'" \
+refuse_with "1: bom -o x.csv --summary through a link to it" "is the same file as -o 'x.csv'" \
 	"$ACCELSIZER" bom --scenario s.yaml -o x.csv --summary x-link.csv
-refused "1: bom -o new.csv --summary sub/../new.csv (neither exists)" \
+refuse_with "1: bom -o new.csv --summary sub/../new.csv (neither exists)" \
 	"--summary 'sub/../new.csv' is the same file as -o 'new.csv'" \
 	"$ACCELSIZER" bom --scenario s.yaml -o new.csv --summary sub/../new.csv
 check "1: ... nothing written" equals "$(cat x.csv; ls new.csv 2>/dev/null)" "OLD"
-refused "1: bom --prices p.csv -o p.csv" "-o 'p.csv' is the --prices file 'p.csv'" \
+refuse_with "1: bom --prices p.csv -o p.csv" "-o 'p.csv' is the --prices file 'p.csv'" \
 	"$ACCELSIZER" bom --scenario s.yaml --prices p.csv -o p.csv
-refused "1: bom --prices p.csv --summary ./p.csv" "--summary './p.csv' is the --prices file 'p.csv'" \
+refuse_with "1: bom --prices p.csv --summary ./p.csv" "--summary './p.csv' is the --prices file 'p.csv'" \
 	"$ACCELSIZER" bom --scenario s.yaml --prices p.csv -o out.csv --summary ./p.csv
-refused "1: recommend --scenario s.yaml -o s.yaml" "-o 's.yaml' is the --scenario file 's.yaml'" \
+refuse_with "1: recommend --scenario s.yaml -o s.yaml" "-o 's.yaml' is the --scenario file 's.yaml'" \
 	"$ACCELSIZER" recommend --scenario s.yaml -o s.yaml
-refused "1: validate -o through a link to the scenario" "-o 's-link.yaml' is the --scenario file 's.yaml'" \
+refuse_with "1: validate -o through a link to the scenario" "-o 's-link.yaml' is the --scenario file 's.yaml'" \
 	"$ACCELSIZER" validate --scenario s.yaml --accelerator h100-sxm -o s-link.yaml
-refused "1: sweep -o over the scenario" "-o './s.yaml' is the --scenario file 's.yaml'" \
+refuse_with "1: sweep -o over the scenario" "-o './s.yaml' is the --scenario file 's.yaml'" \
 	"$ACCELSIZER" sweep --scenario s.yaml --concurrency 8,16 -o ./s.yaml
 cp -R "$ACCELSIZER_CATALOG" cat1
 acc=$(ls cat1/accelerators/*.yaml | head -n1)
 cp "$acc" acc.before
-refused "1: recommend -o over a catalog file" "is the catalog file" \
+refuse_with "1: recommend -o over a catalog file" "is the catalog file" \
 	"$ACCELSIZER" recommend --catalog cat1 --scenario s.yaml -o "$acc"
 check "1: inputs untouched" equals "$(cmp s.yaml "$SCEN" && cmp p.csv - <<EOF2 && cmp "$acc" acc.before && echo same
 sku,unit_price_usd
@@ -97,12 +85,12 @@ check "1: /dev/null twice is not a clash" rc 0
 # ---- 2: all or nothing ----
 echo OLD-CSV >pair.csv
 echo OLD-TXT >pair.txt
-refused "2: a summary that cannot be written stops the BOM too" "cannot write '/dev/full'" \
+refuse_with "2: a summary that cannot be written stops the BOM too" "cannot write '/dev/full'" \
 	"$ACCELSIZER" bom --scenario s.yaml -o pair.csv --summary /dev/full
 check "2: ... the failing summary is named, not the CSV" lacks "$err" "pair.csv"
 check "2: ... the old CSV is left as it was" equals "$(cat pair.csv)" "OLD-CSV"
 check "2: ... and no temporary file is left" equals "$(ls -A | grep '^\.pair' || true)" ""
-refused "2: a CSV that cannot be written stops the summary too" "cannot write '/dev/full'" \
+refuse_with "2: a CSV that cannot be written stops the summary too" "cannot write '/dev/full'" \
 	"$ACCELSIZER" bom --scenario s.yaml -o /dev/full --summary pair.txt
 check "2: ... the old summary is left as it was" equals "$(cat pair.txt)" "OLD-TXT"
 # Two runs writing the same pair at once (the issue saw a mixed pair 7
@@ -185,11 +173,20 @@ check "9: ... says it is not a regular file" contains "$err" "is not a regular f
 check "9: ... same output" equals "$out" "$good"
 rm -f "$img"
 mkfifo in.fifo
-refused "9: --scenario FIFO" "not a regular file" "$ACCELSIZER" recommend --scenario in.fifo
-refused "9: --prices FIFO" "not a regular file" "$ACCELSIZER" bom --scenario s.yaml --prices in.fifo -o -
+refuse_with "9: --scenario FIFO" "not a regular file" "$ACCELSIZER" recommend --scenario in.fifo
+refuse_with "9: --prices FIFO" "not a regular file" "$ACCELSIZER" bom --scenario s.yaml --prices in.fifo -o -
 cp -R "$GOOD" fifocat
 mkfifo fifocat/models/fifo.yaml
-refused "9: a FIFO in the catalog" "not a regular file" "$ACCELSIZER" catalog check fifocat
+refuse_with "9: a FIFO in the catalog" "not a regular file" "$ACCELSIZER" catalog check fifocat
+mkfifo unread.fifo
+refuse_with "9: bom -o a FIFO nobody reads: refused after 3 s, not a hang" \
+	"cannot write 'unread.fifo': no process is reading the FIFO (waited 3 s)" \
+	"$ACCELSIZER" bom --scenario s.yaml -o unread.fifo
+cat unread.fifo >from-fifo.csv &
+reader=$!
+run timeout 10 "$ACCELSIZER" bom --scenario s.yaml -o unread.fifo
+wait $reader
+check "9: ... and with a reader the BOM goes through" matches "$(head -n1 from-fifo.csv)" '^line,category,sku'
 
 # ---- 14: checks that can only pass ----
 # cache.sh compares the image's output with the YAML's for each format in
@@ -200,5 +197,102 @@ for f in $fmts; do
 	run "$ACCELSIZER" recommend --model llama-2-70b --format "$f"
 	check "14: cache.sh's format '$f' exists (recommend exits 0)" rc 0
 done
+
+# ---- 10: every fatal signal removes the temporary file ----
+# A sweep -o of 80,000 scenarios (about 480 MB) is killed while it writes;
+# the target must keep its old content and no hidden temporary file may be
+# left (SIGHUP, SIGPIPE, SIGUSR1 and SIGALRM left one).  A shell starts a
+# background job with SIGINT and SIGQUIT ignored, so env resets them.
+if env --default-signal=INT true 2>/dev/null; then
+	reset_sigs="env --default-signal=INT,QUIT"
+else
+	reset_sigs=
+fi
+echo OLD >big.csv
+# (signal numbers as on Linux; dash's kill -l does not take names)
+for pair in HUP:1 QUIT:3 PIPE:13 USR1:10 ALRM:14 INT:2 TERM:15; do
+	sig=${pair%:*}
+	if [ -z "$reset_sigs" ] && { [ $sig = INT ] || [ $sig = QUIT ]; }; then
+		tap_ok "10: SIG$sig during sweep -o # SKIP no env --default-signal"
+		continue
+	fi
+	$reset_sigs "$ACCELSIZER" sweep --concurrency 1..20000+1 --input-tokens 128..2048+512 \
+		-o big.csv 2>sig.err &
+	pid=$!
+	n=100
+	while [ $n -gt 0 ] && ! ls -A | grep -q '^\.big\.csv\.'; do
+		sleep 0.05
+		n=$((n - 1))
+	done
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	want=$((128 + ${pair#*:}))
+	left=$(ls -A | grep '^\.big\.csv\.' || true)
+	if [ "$rc" = "$want" ] && [ -z "$left" ] && [ "$(cat big.csv)" = OLD ] &&
+		grep -q "interrupted; 'big.csv' is left as it was" sig.err; then
+		tap_ok "10: SIG$sig during sweep -o: exit $want, temporary file removed, target as it was"
+	else
+		tap_not_ok "10: SIG$sig during sweep -o: exit $want, temporary file removed, target as it was" \
+			"exit $rc" "left: $left" "big.csv: $(head -c 20 big.csv)" "stderr: $(cat sig.err)"
+		rm -f .big.csv.*
+	fi
+done
+
+# ---- 5: one set of bounds ----
+# A platform without scale-out NICs passes catalog check, so the engine must
+# size it: one node at most, and it says why (it was sized into many nodes
+# with no network, dividing by a NIC bandwidth of 0).
+cp -R "$ACCELSIZER_CATALOG" nic0
+sed '/^nics:/,/^[a-z]/ s/^  count: .*/  count: 0/' nic0/platforms/hgx-h100-8.yaml >nic0/p.new &&
+	mv nic0/p.new nic0/platforms/hgx-h100-8.yaml
+run "$ACCELSIZER" catalog check nic0
+check "5: nics.count 0 passes catalog check" rc 0
+run "$ACCELSIZER" recommend --catalog nic0 --workload pretrain --model llama-2-7b --tokens 20B \
+	--accelerator h100-sxm --format csv
+check "5: no NICs: a small pretraining job still fits one node" matches "$out" '^"[0-9]+","h100-sxm","hgx-h100-8","8","8","1",.*"true"'
+run "$ACCELSIZER" recommend --catalog nic0 --workload pretrain --model llama-2-70b --tokens 2T --days 30 \
+	--accelerator h100-sxm
+check "5: no NICs: a job that needs many nodes is refused" rc 1
+check "5: ... on one node, saying why" contains "$err" "hgx-h100-8 has no scale-out NICs (nics.count 0) to span more"
+run "$ACCELSIZER" recommend --catalog nic0 --workload pretrain --model llama-2-7b --tokens 20B \
+	--accelerator h100-sxm --gpus 16
+check "5: no NICs: --gpus 16 (two nodes) is refused with the reason" contains "$err" \
+	"16 GPUs need more than one node, and hgx-h100-8 has no scale-out NICs (nics.count 0): at most 8 GPUs"
+
+# Every figure has a physical range, not merely "positive": a figure the
+# engine divides by was accepted at 1e-300 (rack_kw 1e-300 printed a capex
+# of 300 digits).  catalog check refuses each one with file:line:col.
+tiny_case() {	# NAME FILE SED-EXPRESSION EXPECTED-MESSAGE (after file:line:col)
+	rm -rf tiny && cp -R "$ACCELSIZER_CATALOG" tiny
+	sed "$3" "tiny/$2" >tiny/f.new && mv tiny/f.new "tiny/$2"
+	# where the value is, so that catalog edits do not move the goal
+	at=$(awk '{ i = index($0, "1e-300"); if (i) { print NR ":" i; exit } }' "tiny/$2")
+	refuse_with "5: $1 1e-300 is refused by catalog check" "tiny/$2:$at: $4" "$ACCELSIZER" catalog check tiny
+	run "$ACCELSIZER" recommend --catalog tiny --model llama-2-7b
+	check "5: ... and by every command" rc 2
+}
+tiny_case "rack_kw" defaults.yaml '/^rack_kw:/,/value/ s/value: .*/value: 1e-300/' \
+	"rack_kw.value must be in [0.1, 10000], got 1e-300"
+tiny_case "memory bandwidth" accelerators/h100-sxm.yaml 's/^  bandwidth_tb_s: .*/  bandwidth_tb_s: 1e-300/' \
+	"memory.bandwidth_tb_s must be in [0.01, 1000], got 1e-300"
+tiny_case "compute efficiency" accelerators/h100-sxm.yaml '/^  compute:/,/value/ s/value: .*/value: 1e-300/' \
+	"efficiency.compute.value must be in [0.01, 1], got 1e-300"
+tiny_case "fabric efficiency" fabrics/ib-ndr-400.yaml '/^efficiency:/,/value/ s/value: .*/value: 1e-300/' \
+	"efficiency.value must be in [0.01, 1], got 1e-300"
+tiny_case "params_b" models/llama-2-7b.yaml 's/^params_b: .*/params_b: 1e-300/' \
+	"params_b must be in [0.001, 100000], got 1e-300"
+rm -rf tiny
+
+# ---- 7: the LoRA rank within the model ----
+# --lora-rank 65536 on a 7B model gave 68.7B adapter parameters.
+refuse_with "7: --lora-rank 65536 on Llama 2 7B is refused, naming the hidden size" \
+	"the LoRA rank 65536 is above Llama 2 7B's hidden size 4096" \
+	"$ACCELSIZER" recommend --workload finetune --method lora --model llama-2-7b --tokens 100M --lora-rank 65536
+run "$ACCELSIZER" recommend --workload finetune --method lora --model llama-2-7b --tokens 100M --lora-rank 4096
+check "7: the hidden size itself is accepted" rc 0
+printf 'schema: 1\nworkload:\n  class: finetune\n  model: llama-2-7b\n  method: qlora\n  tokens: 100000000\n  lora_rank: 8192\n' >rank.yaml
+refuse_with "7: ... also from a scenario file" "the LoRA rank 8192 is above Llama 2 7B's hidden size 4096" \
+	"$ACCELSIZER" recommend --scenario rank.yaml
 
 done_testing

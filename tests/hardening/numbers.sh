@@ -173,7 +173,7 @@ extreme "1e16 training tokens in a day" --workload pretrain --model llama-3.1-40
 	--days 1 --global-batch-tokens 1e12 --seq-len 10000000
 extreme "pretraining one token" --workload pretrain --model llama-2-7b --tokens 1 --days 0 \
 	--global-batch-tokens 1 --seq-len 1
-extreme "fine-tuning 1000 epochs, rank 65536" --workload finetune --method lora --lora-rank 65536 \
+extreme "fine-tuning 1000 epochs, rank 4096 (the hidden size)" --workload finetune --method lora --lora-rank 4096 \
 	--model llama-3.1-8b --tokens 1e16 --epochs 1000 --hours 876600
 extreme "65536 GPUs of one kind" --model llama-3.1-8b --accelerator h100-sxm --gpus 65536
 extreme "budget and power at the limits" --model llama-3.1-8b --budget-usd 1e12 --max-power-kw 1e6

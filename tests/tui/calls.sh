@@ -35,17 +35,23 @@ set_num() {
 	i=0
 	while [ $i -lt 30 ]; do
 		tui_type 1
-		tui_settle
-		case $screen in
-		*"Editing $1:"*)
-			tui_keys C-u
-			tui_type "$2"
-			tui_keys Enter
-			tui_settle
-			return 0 ;;
-		*"Editing "*) tui_keys Escape ;;
-		esac
+		# a number field's editor names it on the status line; wait for
+		# it (the machine may be slow), a second at most
+		if tui_wait "Editing " 10; then
+			case $screen in
+			*"Editing $1:"*)
+				tui_keys C-u
+				tui_type "$2"
+				tui_keys Enter
+				tui_wait_gone "Editing $1:"
+				tui_settle
+				return 0 ;;
+			esac
+			tui_keys Escape
+			tui_wait_gone "Editing "
+		fi
 		tui_keys Down
+		tui_settle
 		i=$((i + 1))
 	done
 	return 1

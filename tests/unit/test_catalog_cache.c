@@ -709,6 +709,14 @@ START_TEST(foreign_refused)
 		ck_assert_msg(strstr(ci.why, "cache folder") && strstr(ci.why, "belongs to uid 65534"),
 			      "why: %s", ci.why);
 		catalog_free(c);
+		/* the issue's case: a world-writable folder of another user's
+		 * holding the forged image (itself made to look like ours) */
+		ck_assert_int_eq(chmod(cache, 01777), 0);
+		c = cload(cat, cache, CATALOG_CACHE_MISS, &ci);
+		ck_assert(c->accels[0].price.usd == y->accels[0].price.usd);
+		ck_assert(!ci.written);
+		catalog_free(c);
+		ck_assert_int_eq(chmod(cache, 0700), 0);
 		ck_assert_int_eq(chown(cache, 0, 0), 0);
 	}
 	/* back to ours: the forged image is found again (nothing overwrote

@@ -1090,7 +1090,8 @@ START_TEST(every_field_at_its_bound)
 	w.seq_len = (long)lim("seq_len", at_max);
 	w.global_batch_tokens = lim("global_batch_tokens", at_max);
 	w.method = (enum ft_method)variant;
-	w.lora_rank = (int)lim("lora_rank", at_max);
+	/* the rank is also bounded by the model's hidden size */
+	w.lora_rank = (int)fmin(lim("lora_rank", at_max), m.hidden);
 	w.max_power_kw = lim("max_power_kw", at_max);
 	w.budget_usd = lim("budget_usd", at_max);
 	w.spare_nodes = (int)lim("spare_nodes", at_max);

@@ -31,6 +31,8 @@ static struct target targets[] = {
 	{ "theme", fuzz_theme_init, fuzz_theme_one, false },
 	{ "prices", fuzz_prices_init, fuzz_prices_one, false },
 	{ "ledger", fuzz_ledger_init, fuzz_ledger_one, false },
+	{ "cache", fuzz_cache_init, fuzz_cache_one, false },
+	{ "number", fuzz_number_init, fuzz_number_one, false },
 };
 #define N_TARGETS (sizeof targets / sizeof targets[0])
 

@@ -552,6 +552,8 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 			v = value;
 		else if (!strcmp(base[i][0], "params_b") && !strcmp(key, "active_params_b"))
 			v = "100000";	/* active cannot exceed the total */
+		else if (!strcmp(base[i][0], "hidden_size") && !strcmp(key, "lora_rank"))
+			v = "65536";	/* the rank cannot exceed the hidden size */
 		fprintf(f, "%s%s: %s", i ? ", " : "", base[i][0], v);
 	}
 	bool in_base = false;
