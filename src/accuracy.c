@@ -31,11 +31,11 @@ static bool metric_value(const struct ledger_entry *e, const struct engine_resul
 	switch (e->metric) {
 	case LM_OUTPUT_TOKENS_PER_S: v = r->output_tokens_per_s; break;
 	case LM_TOKENS_PER_S_PER_USER: v = r->tokens_per_s_per_user; break;
+	/* first-token times at the load served (a published mean is read
+	 * against the median: the queue is short where means are published) */
 	case LM_TTFT_MS:
-	case LM_TTFT_P50_MS: v = r->ttft_ms; break;
-	case LM_TTFT_P99_MS:
-		return not_mapped(out, "the engine predicts one first-token time, not its 99th "
-				  "percentile");
+	case LM_TTFT_P50_MS: v = r->ttft_p50_ms; break;
+	case LM_TTFT_P99_MS: v = r->ttft_p99_ms; break;
 	case LM_TPOT_MS: v = 1000.0 / r->tokens_per_s_per_user; break;
 	case LM_REQUESTS_PER_S: v = r->output_tokens_per_s / (double)w->output_tokens; break;
 	case LM_SAMPLES_PER_S:
@@ -97,10 +97,7 @@ void accuracy_run(const struct catalog *c, const struct ledger_entry *e, struct 
 void accuracy_family(const struct catalog_accel *a, char *buf, size_t sz)
 {
 	const char *arch = a && a->architecture ? a->architecture : "?";
-	size_t n = strcspn(arch, "(");
-	while (n > 0 && arch[n - 1] == ' ')
-		n--;
-	snprintf(buf, sz, "%.*s", (int)n, arch);
+	snprintf(buf, sz, "%.*s", (int)catalog_family_len(arch), arch);
 }
 
 /* ---- statistics ---- */

@@ -177,11 +177,76 @@ void catalog_unindex(struct catalog *c)
 	c->plat_start_ = NULL;
 }
 
+size_t catalog_family_len(const char *arch)
+{
+	size_t n = arch ? strcspn(arch, "(") : 0;
+	while (n > 0 && arch[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+double catalog_power_per_tflops(const struct catalog_accel *a)
+{
+	double pk = a->peak_tflops[PREC_BF16] > 0 ? a->peak_tflops[PREC_BF16] : a->peak_tflops[PREC_FP16];
+	return pk > 0 && a->power_w > 0 ? a->power_w / pk : 0;
+}
+
+/* One die: the whole architecture string ("Hopper (GH100)" holds the
+ * H100 and H200 in every form factor; "Blackwell (GB202)", a workstation
+ * die, is not "Blackwell (B200)"). */
+static bool same_die(const struct catalog_accel *a, const struct catalog_accel *b)
+{
+	return a->architecture && b->architecture && !strcmp(a->architecture, b->architecture);
+}
+
+double catalog_family_rho_max(const struct catalog *c, const struct catalog_accel *a)
+{
+	if (a->family_rho_max_ > 0)
+		return a->family_rho_max_;
+	double best = catalog_power_per_tflops(a);
+	for (size_t i = 0; i < c->n_accels; i++)
+		if (same_die(a, &c->accels[i]) && catalog_power_per_tflops(&c->accels[i]) > best)
+			best = catalog_power_per_tflops(&c->accels[i]);
+	return best;
+}
+
+/* Orders accelerators by die for catalog_index(). */
+static int by_family(const void *pa, const void *pb)
+{
+	const struct catalog_accel *a = *(const struct catalog_accel *const *)pa;
+	const struct catalog_accel *b = *(const struct catalog_accel *const *)pb;
+	return strcmp(a->architecture ? a->architecture : "", b->architecture ? b->architecture : "");
+}
+
+/* Each accelerator's family_rho_max_, from one sort by die (a scan per
+ * evaluation would grow with the square of the catalog). */
+static bool index_families(struct catalog *c)
+{
+	const struct catalog_accel **v = malloc((c->n_accels ? c->n_accels : 1) * sizeof *v);
+	if (!v)
+		return false;
+	for (size_t i = 0; i < c->n_accels; i++)
+		v[i] = &c->accels[i];
+	qsort(v, c->n_accels, sizeof *v, by_family);
+	for (size_t i = 0, j; i < c->n_accels; i = j) {
+		double best = 0;
+		for (j = i; j < c->n_accels && (j == i || !by_family(&v[i], &v[j])); j++)
+			if (catalog_power_per_tflops(v[j]) > best)
+				best = catalog_power_per_tflops(v[j]);
+		for (size_t k = i; k < j; k++)
+			((struct catalog_accel *)v[k])->family_rho_max_ = best;
+	}
+	free(v);
+	return true;
+}
+
 bool catalog_index(struct catalog *c)
 {
 	if (!c)
 		return false;
 	catalog_unindex(c);
+	if (!index_families(c))
+		return false;
 	for (size_t i = 0; i < c->n_platforms; i++) {
 		const struct catalog_accel *a = c->platforms[i].accel;
 		if (!a || a < c->accels || a >= c->accels + c->n_accels)

@@ -102,6 +102,13 @@ struct catalog_accel {
 	struct sourced eff_mem_bw;	/* share of memory bandwidth achieved */
 	struct sourced eff_link;	/* share of link bandwidth achieved */
 	struct sourced eff_training;	/* MFU in training; value 0 = default */
+	struct sourced eff_compute_fp4;	/* share of dense peak at fp4; value 0 =
+					 * eff_compute applies */
+	/* Private to catalog.c: the most board power per dense 16-bit TFLOPS
+	 * of any accelerator of this one's die (the same architecture string;
+	 * catalog_index(); 0 in a catalog built by hand, where
+	 * catalog_family_rho_max() scans). */
+	double family_rho_max_;
 	struct price price;
 	char **sources;
 	size_t n_sources;
@@ -286,6 +293,11 @@ double catalog_model_figure_get(const struct catalog_model *m, const struct cata
 	X(pcie_gb_s,                   "GB/s",    "PCIe bandwidth per GPU, achieved, for cards that give no host_pcie_gb_s") \
 	X(pcie_efficiency,             "ratio",   "share of a card's host_pcie_gb_s GPU-to-GPU traffic reaches past its GPU link") \
 	X(prefill_efficiency,          "ratio",   "share of dense peak achieved in prefill, relative to eff_compute") \
+	X(prefill_chunk_tokens,        "tokens",  "tokens one serving iteration carries, decode and prompt chunks (chunked prefill)") \
+	X(serving_step_overhead_us,    "us",      "fixed cost of one serving iteration: scheduling, launch, sampling") \
+	X(serving_layer_overhead_us,   "us",      "fixed cost per layer of one serving iteration: small kernels, launch gaps") \
+	X(serving_overlap,             "ratio",   "share of the shorter of a kernel's memory and compute time hidden behind the longer") \
+	X(power_clock_exponent,        "ratio",   "k in power ~ clock^k: how the clock a power-limited board sustains falls") \
 	X(training_mfu,                "ratio",   "model FLOPs utilisation when the accelerator has none of its own") \
 	X(training_overlap,            "ratio",   "share of gradient communication hidden behind compute") \
 	X(training_elementwise_bytes,  "bytes",   "memory traffic per token per hidden unit per layer in training") \
@@ -379,6 +391,14 @@ const struct catalog_model *catalog_model(const struct catalog *c, const char *i
  * does).  A platform whose accelerator is not resolved leaves the catalog
  * unindexed (lookups scan).  False when out of memory (also unindexed). */
 bool catalog_index(struct catalog *c);
+/* An accelerator's family: its architecture up to " (": "Hopper" for
+ * "Hopper (GH100)"; returns the length of that prefix. */
+size_t catalog_family_len(const char *architecture);
+/* Board power per dense 16-bit TFLOPS (W), 0 without both figures. */
+double catalog_power_per_tflops(const struct catalog_accel *a);
+/* The most of it among the accelerators of a's die, the same
+ * architecture string (a itself included). */
+double catalog_family_rho_max(const struct catalog *c, const struct catalog_accel *a);
 /* Drops the index (catalog_free() does it too). */
 void catalog_unindex(struct catalog *c);
 /* Platforms for an accelerator, smallest node first (then by id); stores at

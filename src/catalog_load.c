@@ -126,6 +126,7 @@ static const struct catalog_field accel_fields[] = {
 	SOURCED("efficiency.memory_bw", A, eff_mem_bw, 0, 0.01, 1),
 	SOURCED("efficiency.link", A, eff_link, 0, 0.01, 1),
 	SOURCED("efficiency.training", A, eff_training, OPTGROUP, 0.01, 1),
+	SOURCED("efficiency.compute_fp4", A, eff_compute_fp4, OPTGROUP, 0.01, 1),
 	PRICE(A, 1e7),
 	SOURCES(A),
 };
@@ -508,6 +509,7 @@ static void default_range(const char *key, double *lo, double *hi, unsigned *fla
 		{ "bits", 1, 64, 0, false },
 		{ "count", 0, 1000, 0, true },
 		{ "seqs", 1, 1e6, 0, true },
+		{ "tokens", 1, 1e7, 0, true },
 		{ "USD/kWh", 0, 10, 0, false },
 		{ "years", 0.1, 50, 0, false },
 		{ "kW", 0.1, 10000, 0, false },
@@ -526,6 +528,8 @@ static void default_range(const char *key, double *lo, double *hi, unsigned *fla
 		{ "training_overlap", 0, 1, 0 },	/* 0: nothing overlaps */
 		{ "support_fraction_per_year", 0, 1, 0 },	/* 0: no support line */
 		{ "prefill_efficiency", 0.01, 4, 0 },	/* a factor on eff_compute */
+		{ "serving_overlap", 0, 1, 0 },		/* 0: memory and compute add up */
+		{ "power_clock_exponent", 0.1, 10, 0 },	/* 1 linear, 3 the cube law */
 	};
 	static const struct {
 		const char *name, *unit;

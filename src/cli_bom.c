@@ -157,6 +157,12 @@ int cli_bom_main(int argc, char **argv)
 	}
 	if (cli_workload_parse(argc, argv, c, &s.w, &x))
 		goto out;
+	if (s.n_entries > 1) {
+		fprintf(stderr, PROG ": the scenario holds %zu workloads; the BOM of a shared cluster is "
+			"not made yet (use 'recommend --scenario' for its GPUs, nodes and capex)\n",
+			s.n_entries);
+		goto out;
+	}
 	if (!o.out || !*o.out) {
 		fprintf(stderr, PROG ": missing -o FILE.csv (where to write the BOM)\n");
 		goto out;

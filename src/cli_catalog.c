@@ -371,6 +371,8 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 	}
 	field(KEY(accel, stack), "%s", stack_name(a->stack));
 	show_sourced(GROUP(accel, eff_compute.value), &a->eff_compute);
+	if (a->eff_compute_fp4.value > 0)
+		show_sourced(GROUP(accel, eff_compute_fp4.value), &a->eff_compute_fp4);
 	show_sourced(GROUP(accel, eff_mem_bw.value), &a->eff_mem_bw);
 	show_sourced(GROUP(accel, eff_link.value), &a->eff_link);
 	if (a->eff_training.value > 0)

@@ -14,6 +14,7 @@
 #include "atomic.h"
 #include "accuracy.h"
 #include "cli.h"
+#include "cli_multi.h"
 #include "cli_outputs.h"
 #include "cli_report.h"
 #include "cli_workload.h"
@@ -105,6 +106,8 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *), 
 	}
 	if (cli_workload_parse(argc, argv, r->c, &r->s.w, &x) ||
 	    cli_load_prices(&x, &r->pl, &r->s.w))
+		return EXIT_BADINPUT;
+	if (r->s.n_entries > 1 && !cli_multi_flags(&r->s))
 		return EXIT_BADINPUT;
 	const struct atomic_name outs[] = { { "-o", r->out } };
 	if (!cli_outputs_check(r->c, x.scenario, x.prices, outs, 1))
@@ -203,11 +206,33 @@ static int write_report(struct run *r, size_t first, size_t count)
 	return close_output(r, f, ok, "report") ? EXIT_OK : EXIT_BADINPUT;
 }
 
+/* A scenario with several workloads: each sized, then the cluster. */
+static int multi_report(struct run *r)
+{
+	FILE *f = open_output(r);
+	if (!f)
+		return EXIT_BADINPUT;
+	bool fits = false;
+	bool ok = cli_multi_recommend(r->c, &r->s, r->fmt, f, &fits);
+	if (!close_output(r, f, ok, "report"))
+		return EXIT_BADINPUT;
+	if (!fits) {
+		fprintf(stderr, "accelsizer: no accelerator in the catalog holds every workload\n");
+		return EXIT_UNMET;
+	}
+	return EXIT_OK;
+}
+
 int cli_recommend_main(int argc, char **argv)
 {
 	struct run r;
 	int rc = prepare(argc, argv, &r, usage_recommend, false);
 	if (rc >= 0) {
+		finish(&r);
+		return rc;
+	}
+	if (r.s.n_entries > 1) {
+		rc = multi_report(&r);
 		finish(&r);
 		return rc;
 	}
@@ -255,6 +280,12 @@ int cli_validate_main(int argc, char **argv)
 		return rc;
 	}
 	const struct workload *w = &r.s.w;
+	if (r.s.n_entries > 1) {
+		fprintf(stderr, "accelsizer: validate: the scenario holds %zu workloads; the plan is made "
+			"for one (use 'recommend --scenario' for the cluster)\n", r.s.n_entries);
+		finish(&r);
+		return EXIT_BADINPUT;
+	}
 	if (!w->accel) {
 		fprintf(stderr, "accelsizer: validate needs --accelerator ID: the candidate to benchmark\n"
 			"Try 'accelsizer validate --help' for more information.\n");

@@ -26,6 +26,8 @@
 	X(pp,                    INT,  0, r->pp) \
 	X(dp,                    INT,  0, r->dp) \
 	X(ep,                    INT,  0, r->ep) \
+	X(partition,             TEXT, 0, r->partition ? r->partition->profile : NULL) \
+	X(partitions_per_gpu,    NUMI, 0, r->partition ? (double)r->partitions_per_gpu : NAN) \
 	X(zero_stage,            NUMI, 0, train ? (double)r->zero_stage : NAN) \
 	X(replicas,              NUMI, 0, train ? NAN : (double)r->replicas) \
 	X(batch_per_replica,     NUMI, 0, train ? NAN : (double)r->batch_per_replica) \
@@ -45,12 +47,16 @@
 	X(output_tokens_per_s,   NUM,  0, r->output_tokens_per_s) \
 	X(output_tokens_per_s_low, NUM, 0, band_low(r, BAND_OUTPUT_TOKENS_PER_S)) \
 	X(output_tokens_per_s_high, NUM, 0, band_high(r, BAND_OUTPUT_TOKENS_PER_S)) \
+	X(tokens_per_s_per_gpu,  NUM,  0, train ? NAN : r->tokens_per_s_per_gpu) \
 	X(tokens_per_s_per_user, NUM,  1, r->tokens_per_s_per_user) \
 	X(tokens_per_s_per_user_low, NUM, 1, band_low(r, BAND_TOKENS_PER_S_PER_USER)) \
 	X(tokens_per_s_per_user_high, NUM, 1, band_high(r, BAND_TOKENS_PER_S_PER_USER)) \
 	X(ttft_ms,               NUM,  1, r->ttft_ms) \
 	X(ttft_ms_low,           NUM,  1, band_low(r, BAND_TTFT_MS)) \
 	X(ttft_ms_high,          NUM,  1, band_high(r, BAND_TTFT_MS)) \
+	X(ttft_p50_ms,           NUM,  1, fin(r->ttft_p50_ms)) \
+	X(ttft_p99_ms,           NUM,  1, fin(r->ttft_p99_ms)) \
+	X(tpot_p99_ms,           NUM,  2, fin(r->tpot_p99_ms)) \
 	X(step_ms,               NUM,  2, r->step_ms) \
 	X(train_hours,           NUM,  2, r->train_hours) \
 	X(train_hours_low,       NUM,  2, band_low(r, BAND_TRAIN_HOURS)) \
@@ -135,6 +141,12 @@ static double band_n(const struct engine_result *r)
 static double pos(double v)
 {
 	return v > 0 ? v : NAN;
+}
+
+/* A time that may be unbounded (a queue that never drains): none. */
+static double fin(double v)
+{
+	return isfinite(v) ? v : NAN;
 }
 
 /* cli_fmt and memcpy rather than snprintf: the same text, at a fraction
@@ -382,7 +394,9 @@ static void layout_text(const struct workload *w, const struct engine_result *r,
 		return;
 	}
 	if (w->cls == WL_INFERENCE) {
-		if (r->pp > 1)
+		if (r->partition)
+			snprintf(buf, n, "%dx %s", r->replicas, r->partition->profile);
+		else if (r->pp > 1)
 			snprintf(buf, n, "%dx TP%d PP%d", r->replicas, r->tp, r->pp);
 		else
 			snprintf(buf, n, "%dx TP%d", r->replicas, r->tp);
@@ -401,7 +415,9 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 				     nb, sizeof nb);
 	if (w->cls == WL_INFERENCE) {
 		char conc[32];
-		if (w->concurrency_max)
+		if (w->arrival_rate > 0)
+			snprintf(conc, sizeof conc, "%g req/s arriving", w->arrival_rate);
+		else if (w->concurrency_max)
 			snprintf(conc, sizeof conc, "max concurrency");
 		else
 			snprintf(conc, sizeof conc, "%ld user%s", w->concurrency,
@@ -410,14 +426,14 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 			name, precision_name(w->precision), precision_name(w->kv_precision),
 			w->input_tokens, w->output_tokens, conc);
 		if (w->tokens_per_s_per_user > 0)
-			fprintf(f, ", %g tok/s per user", w->tokens_per_s_per_user);
+			fprintf(f, ", %g tok/s per user (p99)", w->tokens_per_s_per_user);
 		if (w->ttft_ms > 0)
-			fprintf(f, ", TTFT <= %g ms", w->ttft_ms);
+			fprintf(f, ", TTFT <= %g ms (p99)", w->ttft_ms);
 		if (w->target_tokens_per_s > 0)
 			fprintf(f, ", %s tok/s in all", grouped(w->target_tokens_per_s, 0, a, sizeof a));
 		fprintf(f, "\nNeeds: %s GB of weights, %s bytes of KV cache per token", grouped(q->weights_gb, 1, a, sizeof a),
 			grouped(q->kv_bytes_per_token, 0, b, sizeof b));
-		if (!w->concurrency_max)
+		if (!w->concurrency_max && !(w->arrival_rate > 0))
 			fprintf(f, " (%s GB for all users at full context)", grouped(q->kv_gb, 1, a, sizeof a));
 		fputs(".\n", f);
 	} else {

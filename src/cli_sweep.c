@@ -48,7 +48,7 @@
 
 /* ---- axes ---- */
 
-enum axis_id { AX_MODEL, AX_PRECISION, AX_CONCURRENCY, AX_INPUT, AX_OUTPUT, AX_SEQ, AX_GPUS, AX_COUNT };
+enum axis_id { AX_MODEL, AX_PRECISION, AX_CONCURRENCY, AX_INPUT, AX_OUTPUT, AX_SEQ, AX_GPUS, AX_BATCH, AX_COUNT };
 
 struct axis_def {
 	const char *flag;	/* as typed: "--models" */
@@ -73,6 +73,11 @@ static const struct axis_def axis_defs[AX_COUNT] = {
 	/* not "gpus": that is a result column (the GPUs sized) */
 	[AX_GPUS] = { "--gpus", "--gpus", "gpus_requested", true,
 		      "GPU count for --accelerator" },
+	/* not "batch_per_replica": that is the result (the batch the targets
+	 * and memory allow, at most this); with tokens_per_s_per_gpu and
+	 * tokens_per_s_per_user it traces the throughput-latency curve */
+	[AX_BATCH] = { "--batch", "--batch", "batch_requested", true,
+		       "inference: most sequences a replica runs at once on --accelerator" },
 };
 
 /* What one axis value sets in a workload. */
@@ -222,6 +227,7 @@ static bool take_value(const struct axis_ctx *k, const struct axis_def *d, const
 	case AX_OUTPUT: out->number = w.output_tokens; break;
 	case AX_SEQ: out->number = w.seq_len; break;
 	case AX_GPUS: out->number = w.gpus; break;
+	case AX_BATCH: out->number = w.batch; break;
 	default: break;
 	}
 	return true;
@@ -286,6 +292,7 @@ static void apply_value(enum axis_id id, const struct axis_value *v, struct work
 	case AX_OUTPUT: w->output_tokens = v->number; break;
 	case AX_SEQ: w->seq_len = v->number; break;
 	case AX_GPUS: w->gpus = (int)v->number; break;
+	case AX_BATCH: w->batch = v->number; break;
 	default: break;
 	}
 }
@@ -690,6 +697,10 @@ int cli_sweep_main(int argc, char **argv)
 		goto out;
 	if (s.ax[AX_GPUS].spec && !sc.w.accel) {
 		fprintf(stderr, PROG ": --gpus needs --accelerator: which accelerator should have that many?\n");
+		goto out;
+	}
+	if (s.ax[AX_BATCH].spec && !sc.w.accel) {
+		fprintf(stderr, PROG ": --batch needs --accelerator: which accelerator's replicas should run it?\n");
 		goto out;
 	}
 	s.base = sc.w;

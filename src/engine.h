@@ -57,9 +57,14 @@ struct workload {
 	long input_tokens, output_tokens;
 	long concurrency;		/* concurrent sequences */
 	bool concurrency_max;		/* as many as memory holds */
-	double tokens_per_s_per_user;	/* target decode speed per user */
-	double ttft_ms;			/* target time to first token */
+	double tokens_per_s_per_user;	/* target decode speed per user: 1000 / p99
+					 * time per output token */
+	double ttft_ms;			/* target time to first token, p99 */
 	double target_tokens_per_s;	/* target total output tokens/s */
+	double arrival_rate;		/* requests/s arriving (Poisson, MLPerf
+					 * Server); 0 = none given */
+	double prefix_cache_hit;	/* share of prompt tokens whose KV the
+					 * prefix cache already holds, 0..0.99 */
 
 	/* pretraining and fine-tuning */
 	double tokens;			/* training or dataset tokens */
@@ -87,6 +92,11 @@ struct workload {
 	/* node overrides for the chosen accelerator */
 	const struct catalog_accel *accel;	/* NULL = none chosen */
 	int gpus;			/* -1 = engine sizes */
+	/* a serving layout to reproduce (inference, the chosen accelerator);
+	 * 0 = the engine chooses.  batch caps the sequences a replica runs
+	 * at once, as a serving engine's max_batch_size does. */
+	int tp, pp, ep;
+	long batch;
 	int spare_nodes;		/* -1 = catalog default */
 };
 
@@ -98,17 +108,15 @@ void engine_workload_class_defaults(struct workload *w, enum workload_class cls)
 /*
  * The derived defaults, in one place for the CLI, scenario files and the
  * wizard: a field the user has not set follows the one it derives from.
- * Today that is the KV cache precision (engine_kv_precision_default() of
- * the precision while !kv_precision_set); the class defaults are
+ * Today that is the KV cache precision (engine_kv_precision_for() of the
+ * precision while !kv_precision_set); the class defaults are
  * engine_workload_class_defaults().  Front ends call it after every change
  * and before engine_run().
  */
 void engine_workload_derive(struct workload *w);
-/* The KV cache precision a weight precision implies: the same, except
- * int4 (weight-only quantisation keeps a 16-bit KV cache) and fp4 (no
- * serving engine stores KV in fp4: fp8). */
-enum precision engine_kv_precision_default(enum precision p);
-
+/* The KV-cache precision that goes with a weight precision when none is
+ * given (the flags, scenario files and published setups all use it). */
+enum precision engine_kv_precision_for(enum precision weights);
 /* Checks ranges a caller cannot express in types; writes why on failure. */
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 
@@ -126,11 +134,11 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
 enum engine_field_id {
 	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
-	EF_TARGET_TOKENS_PER_S,
+	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
-	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES,
+	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_TP, EF_PP, EF_EP, EF_BATCH,
 	EF_COUNT
 };
 
@@ -258,6 +266,11 @@ struct engine_result {
 
 	/* inference; NAN where it does not apply */
 	double output_tokens_per_s, tokens_per_s_per_user, ttft_ms, step_ms;
+	/* at the load served: first-token time (queue, step in progress and
+	 * the prompt's own chunks) at p50 and p99, and the p99 time per
+	 * output token; ttft_ms is one request's prefill alone */
+	double ttft_p50_ms, ttft_p99_ms, tpot_p99_ms;
+	double arrival_rate;		/* requests/s served at that load */
 	/* training; NAN where it does not apply */
 	double train_hours, gpu_hours, scaling_efficiency, step_s, mfu;
 
@@ -295,6 +308,11 @@ struct engine_result {
 	double prefill_s;		/* inference: prefill of one request batch */
 	long max_batch_per_replica;	/* inference: KV room for this many */
 	double tokens_per_s_per_gpu;	/* inference output, or training tokens */
+	/* Serving on GPU partitions (MIG): the profile each replica runs on
+	 * and how many of them one GPU holds; NULL and 0 on whole GPUs.  The
+	 * per-GPU memory figures are then per partition. */
+	const struct catalog_partition *partition;
+	int partitions_per_gpu;
 
 	/* The reason before it is written: its format and figures.  The
 	 * sentence is most of the cost of an inference evaluation, and a
@@ -406,6 +424,31 @@ struct engine_quote_totals {
 void engine_quote(const struct catalog *c, const struct workload *w, const struct engine_result *r,
 		  void (*fn)(const struct engine_quote_line *l, void *ctx), void *ctx,
 		  struct engine_quote_totals *t);
+
+/*
+ * Several workloads on one cluster of one accelerator (issue 18): each
+ * workload is sized on its own (engine_evaluate), then the cluster holds
+ * them all.  Serving workloads get dedicated cards; those sized on MIG
+ * slices of the same profile share cards (replicas pooled, max_per_gpu a
+ * card).  Training and fine-tuning get their own cards, or with
+ * share_gpus run on the serving cards for their share of the week, which
+ * costs serving that share of the cards they take (serving_headroom_pct).
+ * engine_cluster_size() is pure and does not allocate.
+ */
+struct engine_cluster_item {
+	const struct engine_result *r;	/* the workload's result on this accelerator */
+	double share;			/* training: share of the week it runs, 0 < share <= 1 */
+};
+struct engine_cluster {
+	bool fits;			/* every workload fits this accelerator */
+	int serving_gpus, training_gpus;
+	bool time_shared;		/* training runs on serving cards */
+	double serving_headroom_pct;	/* serving capacity given to training, % of a week */
+	struct engine_result total;	/* gpus, nodes, capex, power of the whole */
+};
+void engine_cluster_size(const struct catalog *c, const struct workload *w,
+			 const struct engine_cluster_item *items, size_t n, bool share_gpus,
+			 struct engine_cluster *out);
 
 /* Step 5 of the brief: what to run on the candidate hardware. */
 #define ENGINE_PLAN_MAX 6

@@ -74,6 +74,7 @@ static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, o
 #define WHOLE(lo, hi) .lim = { lo, hi, true, false }
 #define NUMBER(lo, hi) .lim = { lo, hi, false, false }
 #define OR_NONE(lo, hi) .lim = { lo, hi, false, true }
+#define WHOLE_OR_NONE(lo, hi) .lim = { lo, hi, true, true }
 /* Class defaults: an interactive inference service of 64 users with
  * 1k-token prompts, each streaming at 20 tok/s (50 ms per token, four times
  * what MLPerf Inference's Llama 2 70B server scenario requires:
@@ -122,12 +123,13 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_TOKENS_PER_S_PER_USER] = { "tokens_per_s_per_user", "workload", "tokens-per-s-per-user", "X",
 		"inference: decode speed each user needs", EFT_DOUBLE, W(tokens_per_s_per_user), INF,
 		OR_NONE(0.1, 1e5), NUM_PLAIN, .unit = "tok/s", .label = "Speed per user",
-		.hint = "target decode speed each user sees; none = no target", .step = 5, .start = 20,
+		.hint = "decode speed each user sees at p99 (1000 / TPOT ms); none = no target", .step = 5,
+		.start = 20,
 		DEF_INF(20) },
 	/* 1 ms to ~2.8 hours */
 	[EF_TTFT_MS] = { "ttft_ms", "workload", "ttft-ms", "X", "inference: target time to first token",
 		EFT_DOUBLE, W(ttft_ms), INF, OR_NONE(1, 1e7), NUM_TIME, .unit = "ms",
-		.label = "Time to first token", .hint = "target TTFT without queueing; none = no target",
+		.label = "Time to first token", .hint = "p99 time to first token at the load served; none = no target",
 		.start = 1000, DEF_INF(2000) },
 	/* a billion output tokens/s: ~1000x a large public API */
 	[EF_TARGET_TOKENS_PER_S] = { "target_tokens_per_s", "workload", "target-tokens-per-s", "X",
@@ -135,6 +137,20 @@ static const struct engine_field fields[EF_COUNT] = {
 		OR_NONE(1, 1e9), NUM_COUNT, .unit = "tok/s", .label = "Total throughput",
 		.hint = "target output tokens/s for the whole service; none = no target", .start = 1000,
 		DEF_INF(0) },
+	/* a million requests/s: ~1000x a large public API */
+	[EF_ARRIVAL_RATE] = { "arrival_rate", "workload", "arrival-rate", "R",
+		"inference: requests/s arriving (Poisson); sizes for that load", EFT_DOUBLE,
+		W(arrival_rate), INF, OR_NONE(0.001, 1e6), NUM_PLAIN, .unit = "req/s",
+		.label = "Arrival rate",
+		.hint = "requests/s arriving at random (Poisson); none = size for the users", .start = 10,
+		DEF_INF(0) },
+
+	/* a share: at most 0.99, a prompt always has a token to compute */
+	[EF_PREFIX_CACHE_HIT] = { "prefix_cache_hit", "workload", "prefix-cache-hit", "X",
+		"inference: share of prompt tokens the prefix cache holds (0.01 to 0.99)", EFT_DOUBLE,
+		W(prefix_cache_hit), INF, OR_NONE(0.01, 0.99), NUM_PLAIN, .label = "Prefix-cache hits",
+		.hint = "share of each prompt already in the KV cache (shared system prompt, multi-turn)",
+		.step = 0.1, .start = 0.5, DEF_INF(0) },
 
 	/* training: 1e16 tokens is ~250x the largest run published */
 	[EF_TOKENS] = { "tokens", "workload", "tokens", "N",
@@ -203,6 +219,21 @@ static const struct engine_field fields[EF_COUNT] = {
 		"spare nodes for uptime (default: the catalog's)", EFT_INT, W(spare_nodes), ALL,
 		WHOLE(0, 1000), NUM_PLAIN, .word = "default", .label = "Spare nodes",
 		.step = 1, .hint = "nodes added for uptime; 'auto' = the catalog default" },
+	/* a serving layout to reproduce: TP inside the largest link domain,
+	 * PP across nodes, a batch far beyond any serving engine's
+	 * max_batch_size; 0 = the engine chooses */
+	[EF_TP] = { "tp", "node", "tp", "N",
+		"inference: tensor-parallel degree on --accelerator (default: searched)", EFT_INT, W(tp), INF,
+		WHOLE_OR_NONE(1, 1024), NUM_PLAIN, .unit = "GPUs", .label = "Tensor parallel" },
+	[EF_PP] = { "pp", "node", "pp", "N",
+		"inference: pipeline stages on --accelerator (default: searched)", EFT_INT, W(pp), INF,
+		WHOLE_OR_NONE(1, 1024), NUM_PLAIN, .unit = "stages", .label = "Pipeline stages" },
+	[EF_EP] = { "ep", "node", "ep", "N",
+		"inference: expert-parallel degree on --accelerator, 1 or the TP degree (default: searched)",
+		EFT_INT, W(ep), INF, WHOLE_OR_NONE(1, 1024), NUM_PLAIN, .unit = "GPUs", .label = "Expert parallel" },
+	[EF_BATCH] = { "batch", "node", "batch", "N",
+		"inference: most sequences a replica runs at once (max_batch_size)", EFT_LONG, W(batch), INF,
+		WHOLE_OR_NONE(1, 1e7), NUM_COUNT, .unit = "sequences", .label = "Batch per replica" },
 };
 
 _Static_assert(sizeof(enum workload_class) == sizeof(int) && sizeof(enum precision) == sizeof(int),

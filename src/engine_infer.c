@@ -28,6 +28,11 @@
 
 #define MAX_LAYOUTS 16
 
+/* Standard normal quantiles: the 99th and 50th percentile of a sum of many
+ * independent arrivals (Poisson counts are near normal beyond a few). */
+#define Z99 2.3263
+#define Q99 0.99
+
 struct ictx {
 	const struct catalog *c;
 	const struct workload *w;
@@ -39,23 +44,38 @@ struct ictx {
 	double flops;			/* achieved decode FLOP/s per GPU */
 	double pflops;			/* achieved prefill FLOP/s per GPU */
 	double lat;			/* one collective call, s */
+	double ov;			/* share of the shorter of a kernel's memory and
+					 * compute time hidden behind the longer */
+	double fixed;			/* per scheduler iteration: launches, sampling,
+					 * per-layer kernels that move little, s */
+	double budget;			/* tokens one iteration may carry (chunked
+					 * prefill's max_num_tokens) */
+	bool open;			/* open-loop arrivals (Poisson): the batch
+					 * and the prompts a step carries vary */
 	double workspace, reserve1, reserve_n;
 	double I, O, ctx_full, ctx_mean, pa;
+	double Ip;			/* prompt tokens computed per request: those the
+					 * prefix cache does not already hold */
 	int node_max, tmax;
 	double nic_bw;			/* per GPU, bytes/s, between nodes; set only
 				 * when a replica must span nodes */
 	const struct catalog_platform *plat;	/* the biggest node */
 	double link_bw2;		/* eng_link_bw() for a pair, once */
-	/* Per-workload constants, computed once (decode_step runs often). */
+	/* Per-workload constants, computed once (steps run often). */
 	double attn_mean;		/* attention FLOPs of a token at mean context */
 	double attn_pre;		/* ... of a prompt token (causal: I/2 back) */
 	double moe_shared, moe_experts, moe_log;	/* see params_read() */
+	double moe_shared_active;	/* active parameters outside the experts */
 	int fixed_gpus;			/* 0 = the engine sizes */
+	long batch_cap;			/* --batch on this accelerator; 0 = none */
+	const struct catalog_partition *part;	/* a MIG slice, or NULL */
 	long n_users;			/* 0 = as many as memory holds */
 };
 
 struct ilayout {
 	int t, pp, g;
+	int e;				/* expert parallel: the experts spread whole over
+					 * e of the t GPUs (1 = split by TP like dense) */
 	double w_gpu, fixed_gpu;	/* weights and reserve+workspace, bytes */
 	double kv_full_gpu;		/* one sequence at full context, per GPU */
 	double kv_res_gpu;		/* KV held per sequence for sizing the batch */
@@ -63,16 +83,22 @@ struct ilayout {
 	double link_bw, pp_bw;
 	long bmem;			/* sequences the KV room holds */
 	bool fits_one;			/* room for one full-context sequence */
-	long btps;			/* largest batch meeting the per-user speed */
-	double ttft_s;
-	bool ttft_ok;
-	/* communication, linear in the batch b: decode c0 + k_x b per step,
-	 * prefill ca + cb y for y prompt tokens */
-	double c0, k_x, ca, cb;
+	long btps;			/* largest batch meeting the per-user speed
+					 * and first-token targets at its load */
+	double ttft_s;			/* one request's prefill, alone */
+	bool ttft_ok;			/* alone, it meets the first-token target */
 };
 
 struct istep {
 	double mem, comp, comm, total;
+};
+
+/* What a replica running a batch of b shows at its load. */
+struct iload {
+	double tau;			/* mean iteration (time per output token), s */
+	double tau99;			/* p99 of a request's mean time per token */
+	double lambda;			/* requests/s arriving */
+	double ttft50, ttft99;		/* first-token time at that load, s */
 };
 
 /* eng_params_read() with its logarithm taken once: shared + experts x
@@ -93,142 +119,245 @@ static double comm_s(const struct ictx *x, const struct ilayout *l, double token
 {
 	const struct catalog_model *m = x->m;
 	double msg = tokens * m->hidden * 2.0;	/* 16-bit activations */
-	double s = 2.0 * m->layers * eng_ring_allreduce_s(msg, l->t, l->link_bw, x->lat);
+	double ar = eng_ring_allreduce_s(msg, l->t, l->link_bw, x->lat);
+	double s;
+	if (l->e > 1) {
+		/* Attention stays tensor-parallel (its all-reduce); the experts
+		 * are whole on their GPUs, so each GPU sends its 1/t of the
+		 * tokens to the k experts they route to and gets the results
+		 * back: two all-to-alls of (e - 1)/e of tokens/t x k vectors. */
+		double a2a = msg / l->t * m->experts_active * (l->e - 1) / l->e / (l->link_bw > 0 ? l->link_bw : INFINITY) +
+			     (l->e - 1) * x->lat;
+		s = m->layers * (ar + 2.0 * a2a);
+	} else {
+		s = 2.0 * m->layers * ar;
+	}
 	if (l->pp > 1)
 		s += stages_in_series * (msg / l->pp_bw + x->lat);
 	return s;
 }
 
-/* One decode step for a batch of b: an operator-by-operator roofline
- * (as GenZ and LLM-Viewer do).  The weight GEMMs are bound by the larger
- * of reading the weights and computing; the attention kernel that follows
- * reads every sequence's KV cache and is memory-bound in decode; then the
- * all-reduces.  Kernels run one after another, so the parts add up. */
-static void decode_step(const struct ictx *x, const struct ilayout *l, double b, struct istep *s)
+/* A kernel that both streams memory and computes: the longer of the two
+ * plus the part of the shorter that does not hide behind it.  A pure
+ * roofline (ov = 1) is reached only far from the ridge; near it neither
+ * the memory system nor the math units stay busy. */
+static inline double overlap(const struct ictx *x, double mem, double comp)
 {
-	double wbytes = params_read(x, b / l->pp) * x->pr.weight_bytes / l->t;
+	return eng_fmax(mem, comp) + (1.0 - x->ov) * eng_fmin(mem, comp);
+}
+
+/*
+ * One iteration of the scheduler (docs/design.md, serving): in-flight
+ * batching with chunked prefill (TensorRT-LLM's chunked context, vLLM's
+ * chunked prefill), so b sequences decode one token each and p prompt
+ * tokens are prefilled in the same forward pass.  An operator-by-operator
+ * roofline (as GenZ and LLM-Viewer do): the weight GEMMs over all b + p
+ * tokens are bound by the larger of reading the weights (once for both)
+ * and computing; the decode attention reads every sequence's KV cache;
+ * the prompt tokens' attention is compute-bound; then the all-reduces and
+ * the fixed cost of an iteration.  Kernels run one after another, so the
+ * parts add up.  alone: one request with the pipeline stages in series.
+ */
+static void iter_step(const struct ictx *x, const struct ilayout *l, double b, double p, bool alone,
+		      struct istep *s)
+{
+	int par = alone ? l->t : l->g;
+	double tok = b + p;
+	double wbytes = params_read(x, tok / (alone ? 1 : l->pp)) * x->pr.weight_bytes / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
-	double gemm_fl = b * 2.0 * x->pa / l->g;
-	double attn_fl = b * x->attn_mean / l->g;
+	double gemm_t = 2.0 * x->pa / par * (b / x->flops + p / x->pflops);
+	if (l->e > 1 && tok > 0) {
+		/* The busiest of the e GPUs sets the pace of the expert GEMMs:
+		 * tokens x k routings spread over e GPUs (multinomial), the
+		 * largest share about m + sqrt(2 m ln e) of a mean m. */
+		double mexp = tok * x->m->experts_active / l->e;
+		double imb = 1.0 + sqrt(2.0 * log((double)l->e) / mexp);
+		double ex = (x->pa - x->moe_shared_active) / x->pa;	/* the experts' share */
+		gemm_t *= 1.0 + ex * (imb - 1.0);
+	}
+	double attn_fl = b * x->attn_mean / par;
+	double pre_t = p * x->attn_pre / par / x->pflops;
 	s->mem = (wbytes + kvbytes) / x->bw;
-	s->comp = (gemm_fl + attn_fl) / x->flops;
-	/* Each stage runs pp micro-batches of b/pp per step. */
-	s->comm = comm_s(x, l, b / l->pp, l->pp);
-	s->total = eng_fmax(wbytes / x->bw, gemm_fl / x->flops) + eng_fmax(kvbytes / x->bw, attn_fl / x->flops) +
-		   s->comm;
+	s->comp = gemm_t + attn_fl / x->flops + pre_t;
+	/* Each stage runs pp micro-batches of tok/pp per step; one request
+	 * alone crosses the stages in series. */
+	s->comm = alone ? comm_s(x, l, tok, l->pp - 1) : comm_s(x, l, tok / l->pp, l->pp);
+	s->total = x->fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->flops) +
+		   pre_t + s->comm;
 }
 
-/* Prefill of `tokens` prompt tokens of prompts of length I: one request
- * (stages in series) or a whole batch (stages pipelined). */
-static double prefill_s(const struct ictx *x, const struct ilayout *l, double tokens, bool batch)
+/* The iteration a batch of b runs on average: each request's I prompt
+ * tokens are spread over its O output steps, so an iteration carries
+ * b x I / O prompt tokens (the prefill of the others a user sees while
+ * its own tokens are decoded). */
+static void mean_step(const struct ictx *x, const struct ilayout *l, double b, struct istep *s)
 {
-	if (!(tokens > 0))
-		return 0;
-	double fl = tokens * (2.0 * x->pa + x->attn_pre);
-	double comp = fl / ((batch ? l->g : l->t) * x->pflops);
-	double mem = params_read(x, tokens) * x->pr.weight_bytes / l->t / x->bw;
-	double comm = batch ? comm_s(x, l, tokens / l->pp, 1) : comm_s(x, l, tokens, l->pp - 1);
-	return eng_fmax(comp, mem) + comm;
+	iter_step(x, l, b, b * x->Ip / x->O, false, s);
 }
 
-/* Output tokens/s of one replica running cohorts of b requests. */
+/* One request's prefill alone: ceil(I / budget) chunks of the prompt. */
+static double prefill_alone_s(const struct ictx *x, const struct ilayout *l)
+{
+	if (!(x->Ip > 0))
+		return 0;
+	double n = ceil(x->Ip / x->budget);
+	struct istep s;
+	iter_step(x, l, 0, x->Ip / n, true, &s);
+	return n * s.total;
+}
+
+/*
+ * The load a batch of b brings: a queueing model of MLPerf Server
+ * semantics (Poisson arrivals at lambda = b / (O x tau), Little's law).
+ *
+ * Time per output token at p99.  A request's own tokens average over its
+ * O steps, so what varies is the load it lives with: the prompts that
+ * arrive during its life (Poisson, mean b, so b + z sqrt(b) at p99) and,
+ * under open-loop arrivals, the batch itself (the others' overlap with
+ * its life sums to a mean of b with variance 2b/3).  A fixed number of
+ * users (closed loop) keeps the batch at b and each other user starts
+ * about one request per life.
+ *
+ * First token.  A prompt arrives during an iteration (waits for its end:
+ * uniform, mean tau/2, p99 0.99 tau), queues for the prompt budget left
+ * after the decode tokens (an M/D/1 queue whose server takes
+ * I / (budget - b) iterations per prompt: mean wait rho s / (2 (1 - rho)),
+ * tail exponential, P(W > t) = rho exp(-rho t / W), Kingman), then runs
+ * its ceil(I / (budget - b)) chunks.  Percentiles of the three parts are
+ * added, which bounds the sum's percentile from above.
+ */
+static void load_at(const struct ictx *x, const struct ilayout *l, double b, struct iload *o, bool ttft)
+{
+	struct istep s;
+	double sb = x->open ? sqrt(2.0 * b / 3.0) : 0;
+	double arrivals = x->open ? b + Z99 * sqrt(b) : b;
+	iter_step(x, l, b + Z99 * sb, arrivals * x->Ip / x->O, false, &s);
+	o->tau99 = s.total;
+	o->ttft50 = o->ttft99 = o->tau = o->lambda = NAN;
+	if (!ttft)
+		return;	/* the time per token is all the caller needs */
+	if (x->open)
+		mean_step(x, l, b, &s);	/* else the p99 step is the mean one */
+	o->tau = s.total;
+	o->lambda = o->tau > 0 ? b / (x->O * o->tau) : 0;
+	double room = x->budget - b;
+	if (!(room >= 1) || !(x->Ip > 0)) {
+		o->ttft50 = o->ttft99 = room >= 1 ? o->tau : INFINITY;
+		return;
+	}
+	double chunks = ceil(x->Ip / room);
+	double svc = x->Ip / room * o->tau;	/* the prompt budget's time per prompt */
+	double rho = o->lambda * svc;
+	if (!(rho < 1)) {
+		o->ttft50 = o->ttft99 = INFINITY;
+		return;
+	}
+	double wq = rho * svc / (2.0 * (1.0 - rho));
+	double w50 = rho > 0.5 ? wq / rho * log(rho / 0.5) : 0;
+	double w99 = rho > 1 - Q99 ? wq / rho * log(rho / (1 - Q99)) : 0;
+	/* the chunks that carry the prompt: the mean iteration with at least
+	 * one chunk of it */
+	iter_step(x, l, b, eng_fmax(b * x->Ip / x->O, x->Ip / chunks), false, &s);
+	double own = chunks * s.total;
+	o->ttft50 = 0.5 * o->tau + w50 + own;
+	o->ttft99 = Q99 * o->tau + w99 + own;
+}
+
+/* Output tokens/s of one replica running a batch of b in steady state. */
 static double replica_tput(const struct ictx *x, const struct ilayout *l, double b)
 {
 	struct istep s;
-	decode_step(x, l, b, &s);
-	double t = prefill_s(x, l, b * x->I, true) + x->O * s.total;
-	return t > 0 ? b * x->O / t : 0;
+	mean_step(x, l, b, &s);
+	return s.total > 0 ? b / s.total : 0;
 }
 
-/* What one user sees in steady state: while its O tokens are decoded the
- * replica also prefills the prompts of the b - 1 others (continuous
- * batching interleaves them), so the decode speed per user is
- * O / (O x step(b) + prefill((b - 1) x I)).  Alone, it is 1 / step. */
-static double user_tps(const struct ictx *x, const struct ilayout *l, double b)
+/* How far a batch of b is from the targets at the load it brings: <= 0
+ * meets both (p99 time per token, p99 first token), > 0 misses; capped so
+ * that a queue that never drains still interpolates. */
+static double target_margin(const struct ictx *x, const struct ilayout *l, double b)
+{
+	struct iload o;
+	double tps = x->w->tokens_per_s_per_user, ttft = x->w->ttft_ms;
+	load_at(x, l, b, &o, ttft > 0);
+	double m = -1;
+	if (tps > 0)
+		m = o.tau99 * tps - 1.0;
+	if (ttft > 0)
+		m = eng_fmax(m, eng_fmin(10.0, o.ttft99 * 1000.0 / ttft - 1.0));
+	return m;
+}
+
+/* Largest batch up to hi meeting both targets, 0 if not even one does.
+ * Both the step and the queue grow with the batch, so the margin is
+ * monotone; regula falsi with the Illinois step finds its edge on the
+ * whole numbers in a handful of evaluations (bisection took a dozen). */
+static long batch_for_targets(const struct ictx *x, const struct ilayout *l, long hi)
+{
+	if (hi < 1)
+		return 0;
+	double fa = target_margin(x, l, 1);
+	if (fa > 0)
+		return 0;
+	double fb = target_margin(x, l, (double)hi);
+	if (fb <= 0)
+		return hi;
+	long a = 1, bb = hi;	/* a meets the targets, bb does not */
+	int side = 0;
+	while (bb - a > 1) {
+		double c = (double)bb - fb * (double)(bb - a) / (fb - fa);
+		long ci = (long)floor(c);
+		if (ci <= a)
+			ci = a + 1;
+		if (ci >= bb)
+			ci = bb - 1;
+		double fc = target_margin(x, l, (double)ci);
+		if (fc <= 0) {
+			a = ci, fa = fc;
+			if (side < 0)
+				fb /= 2;
+			side = -1;
+		} else {
+			bb = ci, fb = fc;
+			if (side > 0)
+				fa /= 2;
+			side = 1;
+		}
+	}
+	return a;
+}
+
+/* Requests/s a replica carries at a mean batch of b (Little's law). */
+static double rate_at(const struct ictx *x, const struct ilayout *l, double b)
 {
 	struct istep s;
-	decode_step(x, l, b, &s);
-	double t = x->O * s.total + prefill_s(x, l, (b - 1) * x->I, true);
-	return t > 0 ? x->O / t : 0;
+	mean_step(x, l, b, &s);
+	return s.total > 0 ? b / (x->O * s.total) : 0;
 }
 
-/* Largest batch whose users each get tps tokens/s.  For a dense model both
- * the step and the prefill are maxima of linear terms in b, so the answer
- * is the smallest of four linear bounds; the exact check then confirms it,
- * and bisection finds it for MoE models (whose weight reads grow with b). */
-/* The four linear bounds on b, with the weights read per decode step and
- * per prefill fixed at W and Wp (bytes/s already applied). */
-static double speed_bound(const struct ictx *x, const struct ilayout *l, double tps, double W, double Wp)
+/* The mean batch a replica settles at when requests arrive at lam per
+ * second: b = lam x O x tau(b), at most cap.  The rate grows with the
+ * batch, so bisection on it finds the point. */
+static long batch_for_rate(const struct ictx *x, const struct ilayout *l, double lam, long cap)
 {
-	double T = x->O / tps, O = x->O, I = x->I;
-	/* decode step: max(W, k_c b) + (k_a + k_x) b + c0 */
-	double k_c = 2.0 * x->pa / l->g / x->flops;
-	double k_a = eng_fmax(l->kv_mean_gpu / x->bw, x->attn_mean / l->g / x->flops);
-	double k_x = l->k_x, c0 = l->c0;
-	/* prefill of y prompt tokens: max(k_f y, Wp) + ca + cb y */
-	double k_f = (2.0 * x->pa + x->attn_pre) / (l->g * x->pflops);
-	double cb = l->cb, ca = l->ca;
-	double best = INFINITY;
-	for (int dec = 0; dec < 2; dec++)
-		for (int pre = 0; pre < 2; pre++) {
-			double cst = O * c0 + ca - cb * I, slope = O * (k_a + k_x) + cb * I;
-			if (dec == 0)
-				cst += O * W;
-			else
-				slope += O * k_c;
-			if (pre == 0) {
-				cst += Wp;
-			} else {
-				cst -= k_f * I;
-				slope += k_f * I;
-			}
-			double b = slope > 0 ? (T - cst) / slope : INFINITY;
-			if (b < best)
-				best = b;
-		}
-	return !(best >= 1) ? 1 : best > 1e9 ? 1e9 : floor(best);
-}
-
-/* Largest batch whose users each get tps tokens/s.  For a dense model the
- * step and the prefill are maxima of linear terms in b, so the answer is
- * the smallest of four linear bounds.  An MoE model reads more experts as
- * b grows: the bound with the weights of one token is too high, the bound
- * with the weights at that batch is safe, and bisection settles between. */
-static long batch_for_speed(const struct ictx *x, const struct ilayout *l, double tps)
-{
-	if (user_tps(x, l, 1) < tps)
-		return 0;
-	double wb = x->pr.weight_bytes / l->t / x->bw;
-	long hi = (long)speed_bound(x, l, tps, params_read(x, 1.0 / l->pp) * wb, params_read(x, x->I) * wb);
-	if (user_tps(x, l, (double)hi) >= tps)
-		return hi;
-	/* Alternating bounds narrow the bracket: the weights at an upper
-	 * bound give a lower one and back. */
-	long lo = 1;
-	for (int it = 0; it < 4 && hi - lo > 1; it++) {
-		long l2 = (long)speed_bound(x, l, tps, params_read(x, (double)hi / l->pp) * wb,
-					    params_read(x, (double)hi * x->I) * wb);
-		if (l2 > lo && l2 < hi && user_tps(x, l, (double)l2) >= tps)
-			lo = l2;
-		long h2 = (long)speed_bound(x, l, tps, params_read(x, (double)lo / l->pp) * wb,
-					    params_read(x, (double)lo * x->I) * wb) + 1;
-		if (h2 < hi && h2 > lo && user_tps(x, l, (double)h2) < tps)
-			hi = h2;
-	}
-	while (hi - lo > 1) {	/* lo meets the speed, hi does not */
-		long mid = lo + (hi - lo) / 2;
-		if (user_tps(x, l, (double)mid) >= tps)
+	if (rate_at(x, l, (double)cap) <= lam)
+		return cap;
+	double lo = 0, hi = (double)cap;
+	for (int i = 0; i < 40 && hi - lo > 0.01; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (rate_at(x, l, mid) < lam)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	return lo;
+	long b = lround(hi);
+	return b < 1 ? 1 : b > cap ? cap : b;
 }
 
-static void layout_init(const struct ictx *x, int t, int pp, struct ilayout *l)
+static void layout_init(const struct ictx *x, int t, int pp, int e, struct ilayout *l)
 {
 	/* every field is set below (no memset: this runs for each layout) */
 	l->t = t;
+	l->e = e;
 	l->pp = pp;
 	l->g = t * pp;
 	l->w_gpu = x->m->params * x->pr.weight_bytes / l->g;
@@ -242,29 +371,20 @@ static void layout_init(const struct ictx *x, int t, int pp, struct ilayout *l)
 	 * each gets I + O tokens of KV.  At maximum concurrency continuous
 	 * batching keeps sequences at every stage of their output: on average
 	 * each holds I + O/2 tokens (paged KV frees a finished one at once). */
-	l->kv_res_gpu = x->w->concurrency_max ? l->kv_mean_gpu : l->kv_full_gpu;
+	l->kv_res_gpu = x->open ? l->kv_mean_gpu : l->kv_full_gpu;
 	l->fits_one = room >= l->kv_full_gpu;
 	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)eng_fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
-	/* The linear communication terms serve speed_bound() only, i.e. a
-	 * per-user speed target. */
-	if (x->w->tokens_per_s_per_user > 0) {
-		double c1 = comm_s(x, l, 1.0 / pp, pp), c2 = comm_s(x, l, 2.0 / pp, pp);
-		l->k_x = c2 - c1;
-		l->c0 = c1 - l->k_x;
-		double p1 = comm_s(x, l, x->I / pp, 1), p2 = comm_s(x, l, 2.0 * x->I / pp, 1);
-		l->cb = (p2 - p1) / x->I;
-		l->ca = p1 - l->cb * x->I;
-	} else {
-		l->k_x = l->c0 = l->cb = l->ca = 0;
-	}
-	l->ttft_s = prefill_s(x, l, x->I, false);
+	if (x->batch_cap > 0 && l->bmem > x->batch_cap)
+		l->bmem = x->batch_cap;
+	l->ttft_s = prefill_alone_s(x, l);
 	l->ttft_ok = !(x->w->ttft_ms > 0) || l->ttft_s * 1000.0 <= x->w->ttft_ms;
-	l->btps = x->w->tokens_per_s_per_user > 0 ? batch_for_speed(x, l, x->w->tokens_per_s_per_user)
-						  : l->bmem;
+	bool targets = x->w->tokens_per_s_per_user > 0 || x->w->ttft_ms > 0;
+	long hi = x->n_users > 0 && x->n_users < l->bmem ? x->n_users : l->bmem;
+	l->btps = targets && l->ttft_ok ? batch_for_targets(x, l, hi) : targets ? 0 : l->bmem;
 }
 
 static bool ctx_init(const struct catalog *c, const struct workload *w,
-		     const struct catalog_accel *a, struct ictx *x)
+		     const struct catalog_accel *a, const struct catalog_partition *part, struct ictx *x)
 {
 	const struct catalog_defaults *d = &c->defaults;
 	memset(x, 0, sizeof *x);
@@ -275,9 +395,19 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	eng_precision_resolve(w, a, &x->pr);
 	x->usable = eng_usable_bytes(a);
 	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
-	x->flops = x->pr.peak_flops * a->eff_compute.value;
+	/* the share of peak at fp4 where the catalog has one (Blackwell) */
+	double eff = x->pr.compute == PREC_FP4 && a->eff_compute_fp4.value > 0 ? a->eff_compute_fp4.value
+										 : a->eff_compute.value;
+	x->flops = x->pr.peak_flops * eff * eng_power_clock(c, a);
+	x->ov = d->serving_overlap.value;
+	x->part = part;
+	if (part)
+		eng_partition_scale(a, part, &x->usable, &x->bw, &x->flops);
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
 	x->lat = d->collective_latency_us.value * 1e-6;
+	x->fixed = (d->serving_step_overhead_us.value + w->model->layers * d->serving_layer_overhead_us.value) * 1e-6;
+	x->budget = d->prefill_chunk_tokens.value >= 1 ? d->prefill_chunk_tokens.value : 8192;
+	x->open = w->concurrency_max || w->arrival_rate > 0;
 	bool moe = x->m->experts > 0;
 	x->workspace = (moe ? d->serving_workspace_moe_gb.value : d->serving_workspace_gb.value) * ENG_GB;
 	x->reserve1 = d->runtime_reserve_tp1_gb.value * ENG_GB;
@@ -288,22 +418,30 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->ctx_mean = x->I + x->O / 2.0;
 	x->pa = eng_params_active(x->m);
 	x->attn_mean = eng_attn_flops_token(x->m, x->ctx_mean);
-	x->attn_pre = eng_attn_flops_token(x->m, x->I / 2.0);
+	/* A prefix-cache hit skips the prompt's first h x I tokens (their KV
+	 * is reused); the rest still attend to the whole prompt before them.
+	 * KV memory is not reduced: how many requests share a prefix is not
+	 * given, so each sequence keeps its own. */
+	x->Ip = x->I * (1.0 - w->prefix_cache_hit);
+	x->attn_pre = eng_attn_flops_token(x->m, x->I - x->Ip / 2.0);
 	const struct catalog_model *m = x->m;
 	if (m->experts > 0 && m->experts_active > 0 && m->experts_active < m->experts && x->pa < m->params) {
 		double k_e = (double)m->experts_active / m->experts;
 		x->moe_experts = (m->params - x->pa) / (1.0 - k_e);
 		x->moe_shared = m->params - x->moe_experts;
 		x->moe_log = log1p(-k_e);
+		x->moe_shared_active = x->moe_shared;
 	}
 	const struct catalog_platform *big = eng_platform_biggest(c, a, &x->node_max);
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
 	int reach = a->link_domain > x->node_max ? a->link_domain : x->node_max;
 	x->tmax = reach < max_tp ? reach : max_tp;
-	if (x->tmax < 1)
-		x->tmax = 1;
+	if (x->tmax < 1 || part)
+		x->tmax = 1;	/* a MIG instance has no peer-to-peer link */
 	x->fixed_gpus = w->accel == a && w->gpus > 0 ? w->gpus : 0;
-	x->n_users = w->concurrency_max ? 0 : w->concurrency;
+	x->batch_cap = w->accel == a && w->batch > 0 ? w->batch : 0;
+	/* an arrival rate brings its own users (Little's law) */
+	x->n_users = w->concurrency_max || w->arrival_rate > 0 ? 0 : w->concurrency;
 	x->plat = big;
 	x->link_bw2 = eng_link_bw(c, a, big, 2);
 	x->nic_bw = NAN;	/* looked up only if a replica spans nodes */
@@ -315,6 +453,13 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
  * batch each replica runs. */
 enum { C_SPEED = 1, C_TTFT = 2, C_TPUT = 4, C_ALL = 7 };
 
+/* A per-user speed or a first-token target: the batch is capped by both
+ * at its load (ilayout.btps). */
+static bool targets(const struct ictx *x)
+{
+	return x->w->tokens_per_s_per_user > 0 || x->w->ttft_ms > 0;
+}
+
 static long gpus_for(const struct ictx *x, const struct ilayout *l, int mask, long *b_out, long *rep_out)
 {
 	if (l->bmem < 1)
@@ -322,7 +467,7 @@ static long gpus_for(const struct ictx *x, const struct ilayout *l, int mask, lo
 	if ((mask & C_TTFT) && !l->ttft_ok)
 		return -1;
 	long b = l->bmem;
-	if ((mask & C_SPEED) && x->w->tokens_per_s_per_user > 0) {
+	if ((mask & C_SPEED) && targets(x)) {
 		if (l->btps < 1)
 			return -1;
 		if (l->btps < b)
@@ -331,6 +476,16 @@ static long gpus_for(const struct ictx *x, const struct ilayout *l, int mask, lo
 	if (x->n_users > 0 && x->n_users < b)
 		b = x->n_users;
 	long rep = x->n_users > 0 ? eng_ceil_div(x->n_users, b) : 1;
+	if ((mask & C_TPUT) && x->w->arrival_rate > 0) {
+		double cap = rate_at(x, l, (double)b);
+		if (!(cap > 0))
+			return -1;
+		double need = ceil(x->w->arrival_rate / cap);
+		if (need > ENG_MAX_GPUS)
+			return -1;
+		if ((long)need > rep)
+			rep = (long)need;
+	}
 	if ((mask & C_TPUT) && x->w->target_tokens_per_s > 0) {
 		double tput = replica_tput(x, l, (double)b);
 		if (!(tput > 0))
@@ -390,7 +545,7 @@ static void fewest_gpus(const struct ictx *x, const struct ilayout *ls, int n, l
 			long *g_speed, long *g_ttft)
 {
 	long best[3] = { 0, 0, 0 };
-	bool speed = x->w->tokens_per_s_per_user > 0;
+	bool speed = targets(x);
 	for (int i = 0; i < n; i++) {
 		const struct ilayout *l = &ls[i];
 		if (l->bmem < 1)
@@ -442,17 +597,20 @@ static void reason_no_fit(const struct ictx *x, const struct ilayout *l, struct 
 }
 
 /* Fills r for layout l running batches of b in rep replicas.  Returns the
- * prefill of the other b - 1 users' prompts (see user_tps()), which the
- * binding test needs too. */
+ * time the others' prompts add to a user's O steps (see mean_step()),
+ * which the binding test needs too. */
 static double fill_common(const struct ictx *x, const struct ilayout *l, long b, long rep,
 			  struct engine_result *r)
 {
-	struct istep s;
-	decode_step(x, l, (double)b, &s);
+	struct istep s, d;
+	struct iload o;
+	mean_step(x, l, (double)b, &s);
+	iter_step(x, l, (double)b, 0, false, &d);	/* decode alone, for the split */
+	load_at(x, l, (double)b, &o, true);
 	r->tp = l->t;
 	r->pp = l->pp;
 	r->dp = (int)rep;
-	r->ep = x->m->experts > 0 ? (l->g < x->m->experts ? l->g : x->m->experts) : 1;
+	r->ep = l->e;
 	r->replicas = (int)rep;
 	r->gpus = (int)(rep * l->g);
 	r->batch_per_replica = b;
@@ -466,15 +624,15 @@ static double fill_common(const struct ictx *x, const struct ilayout *l, long b,
 	r->t_compute_s = s.comp;
 	r->t_comm_s = s.comm;
 	r->t_bubble_s = NAN;
-	/* user_tps() and replica_tput() at b, sharing this decode step and
-	 * prefill: the same operations in the same order. */
-	double pre_u = prefill_s(x, l, ((double)b - 1) * x->I, true);
-	double tu = x->O * s.total + pre_u;
-	r->tokens_per_s_per_user = tu > 0 ? x->O / tu : 0;
+	r->tokens_per_s_per_user = s.total > 0 ? 1.0 / s.total : 0;
+	r->tpot_p99_ms = o.tau99 * 1000.0;
 	r->ttft_ms = l->ttft_s * 1000.0;
-	r->prefill_s = prefill_s(x, l, b * x->I, true);
-	double tr = r->prefill_s + x->O * s.total;
-	double tput = tr > 0 ? (double)b * x->O / tr : 0;
+	r->ttft_p50_ms = o.ttft50 * 1000.0;
+	r->ttft_p99_ms = o.ttft99 * 1000.0;
+	r->arrival_rate = o.lambda * rep;
+	/* the prompt tokens' share of a batch's O steps */
+	r->prefill_s = x->O * (s.total - d.total);
+	double tput = s.total > 0 ? (double)b / s.total : 0;
 	r->output_tokens_per_s = rep * tput;
 	r->tokens_per_s_per_gpu = tput / l->g;
 	double tps_u = x->w->tokens_per_s_per_user;
@@ -485,7 +643,7 @@ static double fill_common(const struct ictx *x, const struct ilayout *l, long b,
 	r->link_util_pct = l->t > 1 || l->pp > 1 ? 100.0 * s.comm / s.total : 0;
 	r->link_gb_s_used = l->link_bw / 1e9;
 	r->nic_gb_s_per_gpu = l->g > x->node_max ? x->nic_bw / 1e9 : NAN;
-	return pre_u;
+	return r->prefill_s;
 }
 
 /* Interconnect binds when the all-reduces eat more of each step than the
@@ -514,6 +672,50 @@ static void reason_fallback(const struct ictx *x, struct engine_result *r)
 
 /* ---- a given number of users: size, then bind, then explain ---- */
 
+/* The user fixed the GPU count and gave an arrival rate: the layout
+ * inside it that carries the most requests/s at the targets, the load
+ * spread over its replicas. */
+static void size_fixed_rate(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
+{
+	const struct workload *w = x->w;
+	int li = -1;
+	double best = 0;
+	for (int i = 0; i < n; i++) {
+		const struct ilayout *l = &ls[i];
+		if (l->g > x->fixed_gpus || l->bmem < 1 || !l->ttft_ok || (targets(x) && l->btps < 1))
+			continue;
+		long cap = targets(x) && l->btps < l->bmem ? l->btps : l->bmem;
+		double rate = rate_at(x, l, (double)cap) * (x->fixed_gpus / l->g);
+		if (li < 0 || rate > best * 1.0001) {
+			li = i;
+			best = rate;
+		}
+	}
+	if (li < 0) {
+		r->fits = false;
+		r->binding = RES_COMPUTE;
+		eng_reason(r, "%d GPU%s cannot meet the per-user targets at any load", x->fixed_gpus,
+			   eng_s(x->fixed_gpus));
+		fill_common(x, &ls[0], 1, 1, r);
+		return;
+	}
+	const struct ilayout *l = &ls[li];
+	long cap = targets(x) && l->btps < l->bmem ? l->btps : l->bmem;
+	long rep = x->fixed_gpus / l->g;
+	long b = batch_for_rate(x, l, w->arrival_rate / rep, cap);
+	fill_common(x, l, b, rep, r);
+	r->fits = best >= w->arrival_rate;
+	r->binding = targets(x) && l->btps < l->bmem ? RES_COMPUTE : RES_MEMORY;
+	if (!r->fits)
+		eng_reason(r, "%d GPU%s carry at most %F of the %F req/s (%ld replica%s of TP%d, batch %ld each)",
+			   x->fixed_gpus, eng_s(x->fixed_gpus), best, w->arrival_rate, rep, eng_s(rep), l->t, cap);
+	else
+		eng_reason(r, "%d GPU%s as chosen: %ld replica%s of TP%d carry %F req/s at %ld sequences each "
+			   "(up to %F req/s)", x->fixed_gpus, eng_s(x->fixed_gpus), rep, eng_s(rep), l->t,
+			   w->arrival_rate, b, best);
+}
+
+
 /* The user fixed the GPU count: the best layout that fits in it and holds
  * the most users, or the reason none does. */
 static void size_given_gpus(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
@@ -525,7 +727,7 @@ static void size_given_gpus(const struct ictx *x, struct ilayout *ls, int n, str
 		if (ls[i].g > x->fixed_gpus || ls[i].bmem < 1 || !ls[i].ttft_ok)
 			continue;
 		long cap = ls[i].bmem;
-		if (w->tokens_per_s_per_user > 0 && ls[i].btps < cap)
+		if (targets(x) && ls[i].btps < cap)
 			cap = ls[i].btps;
 		cap *= x->fixed_gpus / ls[i].g;
 		if (cap > best_cap) {
@@ -548,8 +750,9 @@ static void size_given_gpus(const struct ictx *x, struct ilayout *ls, int n, str
 					k = i;
 			reason_no_fit(x, &ls[k], r);
 		} else
-			eng_reason(r, "%d GPU%s cannot meet the TTFT target of %F ms", x->fixed_gpus,
-				   eng_s(x->fixed_gpus), w->ttft_ms);
+			eng_reason(r, "%d GPU%s cannot meet the %s", x->fixed_gpus, eng_s(x->fixed_gpus),
+				   w->tokens_per_s_per_user > 0 ? "per-user speed (p99) and TTFT targets"
+								: "TTFT target (p99, at its load)");
 		return;
 	}
 	long rep = x->fixed_gpus / ls[li].g;
@@ -560,7 +763,7 @@ static void size_given_gpus(const struct ictx *x, struct ilayout *ls, int n, str
 	fill_common(x, &ls[li], b, rep, r);
 	if (best_cap < x->n_users) {
 		r->fits = false;
-		r->binding = ls[li].btps < ls[li].bmem && w->tokens_per_s_per_user > 0 ? RES_BANDWIDTH
+		r->binding = ls[li].btps < ls[li].bmem && targets(x) ? RES_BANDWIDTH
 											 : RES_MEMORY;
 		eng_reason(r, "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica)",
 			   x->fixed_gpus, eng_s(x->fixed_gpus), x->fixed_gpus == 1 ? "s" : "",
@@ -597,10 +800,10 @@ static void explain_out_of_reach(const struct ictx *x, struct ilayout *ls, int n
 		double best_tps = 0;
 		int bt = 1;
 		for (int i = 0; i < n; i++) {
-			struct istep s;
-			decode_step(x, &ls[i], 1, &s);
-			if (1.0 / s.total > best_tps) {
-				best_tps = 1.0 / s.total;
+			struct iload o;
+			load_at(x, &ls[i], 1, &o, false);
+			if (1.0 / o.tau99 > best_tps) {
+				best_tps = 1.0 / o.tau99;
 				bt = ls[i].t;
 			}
 		}
@@ -643,19 +846,24 @@ static enum driver what_drove(const struct ictx *x, const struct ilayout *ls, in
 }
 
 /* The resource behind the driver: speed and throughput bind on bandwidth
- * when reading weights and KV outweighs the math of the decode steps plus
- * the other users' prompts prefilled meanwhile; the interconnect binds
- * instead when all-reduces eat the step of a replica sized for speed or
- * throughput (when memory or the TTFT target chose the group, that stays
- * the reason). */
-static enum resource bind(const struct ictx *x, enum driver d, double pre_others,
-			  const struct engine_result *r)
+ * when reading weights and KV outweighs the math of the step, the other
+ * users' prompts prefilled in it included; the interconnect binds instead
+ * when all-reduces eat the step of a replica sized for speed or throughput
+ * (when memory or a first-token target chose the group, that stays the
+ * reason: a prefill is compute). */
+static bool ttft_only(const struct ictx *x)
 {
-	bool bw_bound = x->O * r->t_memory_s >= x->O * r->t_compute_s + pre_others;
+	return !(x->w->tokens_per_s_per_user > 0) && x->w->ttft_ms > 0;
+}
+
+static enum resource bind(const struct ictx *x, enum driver d, const struct engine_result *r)
+{
+	bool bw_bound = r->t_memory_s >= r->t_compute_s;
+	bool ttft = d == DRIVER_TTFT || (d == DRIVER_SPEED && ttft_only(x));
 	enum resource res = d == DRIVER_MEMORY ? RES_MEMORY
-			  : d == DRIVER_TTFT ? RES_COMPUTE
+			  : ttft ? RES_COMPUTE
 			  : bw_bound ? RES_BANDWIDTH : RES_COMPUTE;
-	if (d != DRIVER_MEMORY && d != DRIVER_TTFT && link_binds(x, r))
+	if (d != DRIVER_MEMORY && !ttft && link_binds(x, r))
 		return RES_INTERCONNECT;
 	return res;
 }
@@ -666,7 +874,15 @@ static void explain(const struct ictx *x, const struct ilayout *l, enum driver d
 {
 	const struct workload *w = x->w;
 	bool bw = r->binding == RES_BANDWIDTH;
-	if (r->binding == RES_INTERCONNECT) {
+	if (w->arrival_rate > 0 && !(d == DRIVER_THROUGHPUT && w->target_tokens_per_s > 0) &&
+	    r->binding != RES_INTERCONNECT) {
+		bool capped = targets(x) && l->btps < l->bmem;
+		double cap = rate_at(x, l, (double)(capped ? l->btps : l->bmem));
+		eng_reason(r, "%F req/s needs %d TP%d replica%s of at most %F req/s each (%s); "
+			   "they run %ld sequences at that load",
+			   w->arrival_rate, r->replicas, l->t, eng_s(r->replicas), cap,
+			   capped ? "batch capped by the p99 targets" : "batch capped by KV memory", b);
+	} else if (r->binding == RES_INTERCONNECT) {
 		eng_reason(r, "TP%d all-reduces over %s take %ld%% of each decode step",
 			   l->t, link_name(x, l->t), eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms));
 	} else if (d == DRIVER_THROUGHPUT) {
@@ -677,8 +893,11 @@ static void explain(const struct ictx *x, const struct ilayout *l, enum driver d
 		eng_reason(r, "TTFT %F ms for %ld input token%s needs TP%d: %F ms at %ld TFLOPS %s",
 			   w->ttft_ms, w->input_tokens, eng_s(w->input_tokens), l->t,
 			   r->ttft_ms, eng_l(x->pr.peak_flops / 1e12), precision_name(x->pr.compute));
+	} else if (d == DRIVER_SPEED && ttft_only(x)) {
+		eng_reason(r, "TTFT %F ms at p99 under load caps a TP%d replica at %ld user%s: %d replica%s",
+			   w->ttft_ms, l->t, l->btps, eng_s(l->btps), r->replicas, eng_s(r->replicas));
 	} else if (d == DRIVER_SPEED) {
-		eng_reason(r, "%F tok/s per user caps a TP%d replica at %ld user%s (%s): %d replica%s",
+		eng_reason(r, "%F tok/s per user at p99 caps a TP%d replica at %ld user%s (%s): %d replica%s",
 			   w->tokens_per_s_per_user, l->t, l->btps, eng_s(l->btps),
 			   bw ? "memory-bandwidth-bound" : "compute-bound, prompts included",
 			   r->replicas, eng_s(r->replicas));
@@ -706,6 +925,10 @@ static void explain(const struct ictx *x, const struct ilayout *l, enum driver d
 static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct engine_result *r)
 {
 	long g_final, b = 0, rep = 0;
+	if (x->fixed_gpus && x->w->arrival_rate > 0) {
+		size_fixed_rate(x, ls, n, r);
+		return;
+	}
 	if (x->fixed_gpus) {
 		size_given_gpus(x, ls, n, r);
 		return;
@@ -716,13 +939,16 @@ static void size_fixed(const struct ictx *x, struct ilayout *ls, int n, struct e
 		return;
 	}
 	gpus_for(x, &ls[li], C_ALL, &b, &rep);
-	/* Without a throughput target the users spread over the replicas. */
-	if (!(x->w->target_tokens_per_s > 0))
+	/* An arrival rate spreads over the replicas and sets their batch;
+	 * without a throughput target the users spread over them. */
+	if (x->w->arrival_rate > 0)
+		b = batch_for_rate(x, &ls[li], x->w->arrival_rate / rep, b);
+	else if (!(x->w->target_tokens_per_s > 0))
 		b = eng_ceil_div(x->n_users, rep);
-	double pre_others = fill_common(x, &ls[li], b, rep, r);
+	fill_common(x, &ls[li], b, rep, r);
 	r->fits = true;
 	enum driver d = what_drove(x, ls, n, g_final);
-	r->binding = bind(x, d, pre_others, r);
+	r->binding = bind(x, d, r);
 	explain(x, &ls[li], d, b, r);
 }
 
@@ -738,7 +964,7 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 		if (x->fixed_gpus && l->g > x->fixed_gpus)
 			continue;
 		long b = l->bmem;
-		if (w->tokens_per_s_per_user > 0) {
+		if (targets(x)) {
 			if (l->btps < 1)
 				continue;
 			if (l->btps < b)
@@ -753,6 +979,7 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	if (li < 0) {
 		r->fits = false;
 		r->binding = w->tokens_per_s_per_user > 0 ? RES_BANDWIDTH : RES_COMPUTE;
+		/* the layout closest to the targets, alone */
 		eng_reason(r, "no layout meets the per-user speed and TTFT targets%s",
 			   x->fixed_gpus ? " within the chosen GPU count" : "");
 		long b = ls[0].bmem > 0 ? ls[0].bmem : 1;
@@ -761,7 +988,8 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	}
 	const struct ilayout *l = &ls[li];
 	long b = l->bmem;
-	if (w->tokens_per_s_per_user > 0 && l->btps < b)
+	bool capped = targets(x) && l->btps < b;	/* the targets bind, not memory */
+	if (capped)
 		b = l->btps;
 	long rep;
 	if (x->fixed_gpus)
@@ -783,7 +1011,23 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	r->fits = true;
 	bool compute_bound = r->t_compute_s > r->t_memory_s;
 	double kv_read = b * l->kv_mean_gpu / x->bw;
-	if (compute_bound) {
+	bool speed_binds = false;
+	if (capped && w->tokens_per_s_per_user > 0) {
+		struct iload o;
+		load_at(x, l, (double)b + 1, &o, false);
+		speed_binds = o.tau99 * w->tokens_per_s_per_user > 1.0;
+	}
+	if (speed_binds) {
+		r->binding = compute_bound ? RES_COMPUTE : RES_BANDWIDTH;
+		eng_reason(r, "%F tok/s per user at p99 (%F ms per token) caps a TP%d replica at %ld of the %ld "
+			   "sequences its memory holds (%s)",
+			   w->tokens_per_s_per_user, 1000.0 / w->tokens_per_s_per_user, l->t, b, l->bmem,
+			   compute_bound ? "compute-bound, prompts included" : "memory-bandwidth-bound");
+	} else if (capped) {
+		r->binding = RES_COMPUTE;
+		eng_reason(r, "TTFT %F ms at p99 under load caps a TP%d replica at %ld of the %ld sequences "
+			   "its memory holds", w->ttft_ms, l->t, b, l->bmem);
+	} else if (compute_bound) {
 		r->binding = RES_COMPUTE;
 		eng_reason(r, "compute-bound: %ld sequence%s per TP%d replica keep%s %ld TFLOPS %s busy",
 			 b, eng_s(b), l->t, b == 1 ? "s" : "", eng_l(x->pr.peak_flops / 1e12),
@@ -804,12 +1048,112 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	}
 }
 
+/* A layout the user forces on the chosen accelerator (--tp, --pp, --ep);
+ * 0 = the engine searches. */
+struct iforce {
+	int tp, pp, ep;
+};
+
+/* Appends a layout; returns whether it holds at least one sequence. */
+static bool add_layout(struct ictx *x, int t, int pp, int e, struct ilayout *ls, int *n)
+{
+	layout_init(x, t, pp, e, &ls[*n]);
+	return ls[(*n)++].bmem >= 1;
+}
+
+/* Every valid TP degree inside the node, as serving engines run (MLPerf
+ * submitters use TP even across PCIe cards).  A mixture of experts also
+ * runs each TP group as expert parallel: the experts whole on the t GPUs
+ * (when t divides them), attention still tensor-parallel; --ep picks one
+ * (1 = experts split by TP).  Sets *t_top to the largest degree tried. */
+static int tp_layouts(struct ictx *x, const struct iforce *f, struct ilayout *ls, int *t_top, bool *any_fit)
+{
+	int n = 0;
+	bool moe = x->m->experts > 0 && x->moe_log != 0;
+	for (int t = 1; t <= x->tmax && n < MAX_LAYOUTS - 1; t *= 2) {
+		if (!eng_tp_valid(x->m, t) || (f->tp && t != f->tp))
+			continue;
+		*t_top = t;
+		if (!(f->ep > 1))
+			*any_fit |= add_layout(x, t, 1, 1, ls, &n);
+		if (moe && t > 1 && x->m->experts % t == 0 && (!f->ep || f->ep == t))
+			*any_fit |= add_layout(x, t, 1, t, ls, &n);
+	}
+	return n;
+}
+
+/* The layouts to size: tensor-parallel groups inside a node, pipeline
+ * stages across nodes only when no node holds the model (or --pp asks).
+ * Returns how many, or -1 when a forced layout is impossible (the reason
+ * is in r). */
+static int build_layouts(struct ictx *x, const struct iforce *f, struct ilayout *ls, bool *any_fit,
+			 struct engine_result *r)
+{
+	int n = 0, t_top = 1;
+	*any_fit = false;
+	if (f->tp && (!eng_tp_valid(x->m, f->tp) || f->tp > x->tmax)) {
+		eng_reason(r, "TP%d is not a valid tensor-parallel degree for %s on %s (heads, KV heads and FFN "
+			   "must divide, inside one node of %d)", f->tp, x->m->name, x->a->name, x->tmax);
+		return -1;
+	}
+	if (!f->pp)
+		n = tp_layouts(x, f, ls, &t_top, any_fit);
+	if (f->ep > 1 && n == 0 && !f->pp) {
+		eng_reason(r, "EP%d needs a mixture-of-experts model whose experts it divides, on a TP%d group "
+			   "(attention stays tensor-parallel over the same GPUs)", f->ep, f->ep);
+		return -1;
+	}
+	if (x->part)
+		return n;	/* a MIG instance holds a whole replica: no pipeline */
+	if (f->pp) {
+		x->nic_bw = eng_nic_bw(x->c, x->plat);
+		t_top = f->tp ? f->tp : x->tmax;
+		while (t_top > 1 && !eng_tp_valid(x->m, t_top))
+			t_top /= 2;
+		*any_fit |= add_layout(x, t_top, f->pp, 1, ls, &n);
+		return n;
+	}
+	if (!*any_fit)
+		x->nic_bw = eng_nic_bw(x->c, x->plat);
+	for (int pp = 2; !*any_fit && pp <= 64 && n < MAX_LAYOUTS; pp *= 2) {
+		if (t_top * pp > ENG_MAX_GPUS || (x->fixed_gpus && t_top * pp > x->fixed_gpus))
+			break;
+		if (pp > x->m->layers || !(x->nic_bw > 0))
+			break;
+		*any_fit |= add_layout(x, t_top, pp, 1, ls, &n);
+	}
+	return n;
+}
+
+/* No layout holds even one sequence: show the largest tried, or with
+ * --gpus the largest inside the GPUs given, so the figures match what the
+ * user asked. */
+static void no_layout_fits(const struct ictx *x, const struct ilayout *ls, int n, struct engine_result *r)
+{
+	int k = n - 1;
+	if (x->fixed_gpus)
+		for (int i = 0; i < n; i++)
+			if (ls[i].g <= x->fixed_gpus && (ls[k].g > x->fixed_gpus || ls[i].g >= ls[k].g))
+				k = i;
+	r->fits = false;
+	r->binding = RES_MEMORY;
+	fill_common(x, &ls[k], 1, 1, r);
+	r->mem_required_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
+	reason_no_fit(x, &ls[k], r);
+}
+
 void eng_infer(const struct catalog *c, const struct workload *w,
 	       const struct catalog_accel *a, struct engine_result *r)
 {
+	eng_infer_on(c, w, a, NULL, r);
+}
+
+void eng_infer_on(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		  const struct catalog_partition *part, struct engine_result *r)
+{
 	struct ictx x;
 	r->precision_used = w->precision;
-	if (!ctx_init(c, w, a, &x)) {
+	if (!ctx_init(c, w, a, part, &x)) {
 		r->fits = false;
 		r->binding = RES_NONE;
 		if (x.pr.unsupported) {
@@ -826,54 +1170,24 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
 
-	/* Layouts: every valid TP degree inside the node, as serving engines
-	 * run (MLPerf submitters use TP even across PCIe cards); pipeline
-	 * stages across nodes only when no node holds the model. */
+	bool mine = w->accel == a;
+	struct iforce f = { mine && w->tp > 0 ? w->tp : 0, mine && w->pp > 0 ? w->pp : 0,
+			    mine && w->ep > 0 ? w->ep : 0 };
 	struct ilayout ls[MAX_LAYOUTS];
-	int n = 0, t_top = 1;
-	bool any_fit = false;
-	for (int t = 1; t <= x.tmax && n < MAX_LAYOUTS; t *= 2) {
-		if (!eng_tp_valid(x.m, t))
-			continue;
-		t_top = t;
-		layout_init(&x, t, 1, &ls[n]);
-		any_fit |= ls[n].bmem >= 1;
-		n++;
-	}
-	if (!any_fit)
-		x.nic_bw = eng_nic_bw(c, x.plat);
-	for (int pp = 2; !any_fit && pp <= 64 && n < MAX_LAYOUTS; pp *= 2) {
-		if (t_top * pp > ENG_MAX_GPUS || (x.fixed_gpus && t_top * pp > x.fixed_gpus))
-			break;
-		if (pp > x.m->layers || !(x.nic_bw > 0))
-			break;
-		layout_init(&x, t_top, pp, &ls[n]);
-		any_fit |= ls[n].bmem >= 1;
-		n++;
-	}
-	if (n == 0) {
+	bool any_fit;
+	int n = build_layouts(&x, &f, ls, &any_fit, r);
+	if (n <= 0) {
 		r->fits = false;
 		r->binding = RES_NONE;
-		eng_reason(r, "no valid tensor-parallel degree for this model");
+		if (n == 0)
+			eng_reason(r, "no valid tensor-parallel degree for this model");
 		return;
 	}
 	if (!any_fit) {
-		/* Show the largest layout tried, or with --gpus the largest inside
-		 * the GPUs given, so the figures match what the user asked. */
-		int k = n - 1;
-		if (x.fixed_gpus)
-			for (int i = 0; i < n; i++)
-				if (ls[i].g <= x.fixed_gpus && (ls[k].g > x.fixed_gpus || ls[i].g >= ls[k].g))
-					k = i;
-		const struct ilayout *l = &ls[k];
-		r->fits = false;
-		r->binding = RES_MEMORY;
-		fill_common(&x, l, 1, 1, r);
-		r->mem_required_gb = x.m->params * x.pr.weight_bytes / ENG_GB;
-		reason_no_fit(&x, l, r);
+		no_layout_fits(&x, ls, n, r);
 		return;
 	}
-	if (w->concurrency_max)
+	if (w->concurrency_max && !(w->arrival_rate > 0))
 		size_max(&x, ls, n, r);
 	else
 		size_fixed(&x, ls, n, r);

@@ -37,6 +37,10 @@ struct eng_precision {
 void eng_precision_resolve(const struct workload *w, const struct catalog_accel *a,
 			   struct eng_precision *out);
 
+/* engine_power.c: the share of its own peak clock a board sustains under
+ * its power limit, against the best-powered part of its family (1 = all). */
+double eng_power_clock(const struct catalog *c, const struct catalog_accel *a);
+
 /* engine_workload.c: model arithmetic shared by inference and training. */
 double eng_params_active(const struct catalog_model *m);
 /* Total parameters counted from the model's shapes (embedding and output
@@ -130,9 +134,27 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 	       const struct catalog_accel *a, struct engine_result *r);
 void eng_train(const struct catalog *c, const struct workload *w,
 	       const struct catalog_accel *a, struct engine_result *r);
+/* eng_infer() on one partition of each GPU (part NULL: whole GPUs): a
+ * replica is one instance, tensor parallel 1. */
+void eng_infer_on(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		  const struct catalog_partition *part, struct engine_result *r);
+
+/* engine_partition.c: serving on MIG slices. */
+/* The usable memory (bytes), achieved bandwidth and FLOP/s of one
+ * instance of p, from the whole GPU's. */
+void eng_partition_scale(const struct catalog_accel *a, const struct catalog_partition *p,
+			 double *usable, double *bw, double *flops);
+/* Replaces a whole-GPU serving result by the smallest partition profile
+ * that holds the workload and meets its targets on no more GPUs. */
+void eng_partition_try(const struct catalog *c, const struct workload *w,
+		       const struct catalog_accel *a, struct engine_result *r);
 
 /* engine_rank.c */
 void eng_result_clear(struct engine_result *r, const struct catalog_accel *a);
+/* The platform, nodes, fabric, capex and power for r->gpus of a sized for
+ * r->cls (replicas of r->tp x r->pp for serving). */
+void eng_result_nodes(const struct catalog *c, const struct workload *w,
+		      const struct catalog_accel *a, struct engine_result *out);
 void eng_filters(const struct workload *w, struct engine_result *r);
 
 /* A figure for a reason line, rounded: integer formatting is several times

@@ -45,6 +45,7 @@ void eng_result_clear(struct engine_result *r, const struct catalog_accel *a)
 	r->binding = RES_NONE;
 	r->tp = r->pp = r->dp = r->ep = r->replicas = r->virtual_stages = 1;
 	r->output_tokens_per_s = r->tokens_per_s_per_user = r->ttft_ms = r->step_ms = NAN;
+	r->ttft_p50_ms = r->ttft_p99_ms = r->tpot_p99_ms = r->arrival_rate = NAN;
 	r->train_hours = r->gpu_hours = r->scaling_efficiency = r->step_s = r->mfu = NAN;
 	r->usd_per_mtok = r->run_cost_usd = r->perf_per_watt = NAN;
 	r->t_compute_s = r->t_memory_s = r->t_comm_s = r->t_bubble_s = r->prefill_s = NAN;
@@ -127,32 +128,37 @@ static void evaluate(const struct catalog *c, const struct workload *w,
 		snprintf(out->reason, sizeof out->reason, "%s", invalid);
 		return;
 	}
-	if (w->cls == WL_INFERENCE)
+	if (w->cls == WL_INFERENCE) {
 		eng_infer(c, w, a, out);
-	else
+		eng_partition_try(c, w, a, out);
+	} else
 		eng_train(c, w, a, out);
 
-	if (out->gpus > 0) {
-		int group = out->tp;
-		if (w->cls != WL_INFERENCE)
-			group = eng_max_node_gpus(c, a);	/* training assumes the big node */
-		const struct catalog_platform *p = eng_platform_choose(c, a, group, out->gpus);
-		if (p) {
-			struct eng_node n;
-			eng_node_size(c, w, a, p, out->gpus, &n);
-			/* A scale-out fabric when GPUs of one job talk across
-			 * nodes: any multi-node training, or a serving replica
-			 * spanning nodes.  Independent single-node replicas
-			 * only need the front-end network. */
-			bool spans = w->cls == WL_INFERENCE ? out->tp * out->pp > p->gpus_per_node
-							    : n.nodes > 1;
-			if (spans)
-				eng_node_fabric(c, &n);
-			eng_cost(c, w, a, &n, out);
-			eng_cost_rates(c, out);
-		}
-	}
+	eng_result_nodes(c, w, a, out);
 	eng_filters(w, out);
+}
+
+void eng_result_nodes(const struct catalog *c, const struct workload *w,
+		      const struct catalog_accel *a, struct engine_result *out)
+{
+	if (out->gpus < 1)
+		return;
+	int group = out->tp;
+	if (out->cls != WL_INFERENCE)
+		group = eng_max_node_gpus(c, a);	/* training assumes the big node */
+	const struct catalog_platform *p = eng_platform_choose(c, a, group, out->gpus);
+	if (!p)
+		return;
+	struct eng_node n;
+	eng_node_size(c, w, a, p, out->gpus, &n);
+	/* A scale-out fabric when GPUs of one job talk across nodes: any
+	 * multi-node training, or a serving replica spanning nodes.
+	 * Independent single-node replicas only need the front-end network. */
+	bool spans = out->cls == WL_INFERENCE ? out->tp * out->pp > p->gpus_per_node : n.nodes > 1;
+	if (spans)
+		eng_node_fabric(c, &n);
+	eng_cost(c, w, a, &n, out);
+	eng_cost_rates(c, out);
 }
 
 void engine_evaluate(const struct catalog *c, const struct workload *w,

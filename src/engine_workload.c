@@ -42,23 +42,10 @@ void engine_workload_init(struct workload *w, const struct catalog *c)
 	engine_workload_class_defaults(w, WL_INFERENCE);
 }
 
-enum precision engine_kv_precision_default(enum precision p)
-{
-	/* vLLM and TensorRT-LLM keep the KV cache at the activation
-	 * precision for weight-only int4 (AWQ/GPTQ), and offer fp8 as the
-	 * smallest KV cache type. */
-	switch (p) {
-	case PREC_INT4: return PREC_FP16;
-	case PREC_FP4:
-	case PREC_MXFP4: return PREC_FP8;
-	default: return p;
-	}
-}
-
 void engine_workload_derive(struct workload *w)
 {
 	if (!w->kv_precision_set)
-		w->kv_precision = engine_kv_precision_default(w->precision);
+		w->kv_precision = engine_kv_precision_for(w->precision);
 }
 
 static bool fail(char *why, size_t whysz, const char *msg)
@@ -435,4 +422,16 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 double eng_base_bytes_per_param(const struct catalog *c, const struct workload *w)
 {
 	return base_bytes_per_param(c, w);
+}
+
+/* int4 is weight-only, so its KV cache stays at 16 bit, and no serving
+ * engine stores KV in fp4, so it gets fp8. */
+enum precision engine_kv_precision_for(enum precision weights)
+{
+	switch (weights) {
+	case PREC_INT4: return PREC_FP16;
+	case PREC_FP4:
+	case PREC_MXFP4: return PREC_FP8;
+	default: return weights;
+	}
 }

@@ -431,6 +431,15 @@ static bool check_entry(struct ctx *x, const struct ynode *map, struct ledger_en
 	 * record. */
 	e->w.accel = e->accel;
 	e->w.gpus = e->gpus;
+	/* A serving result is run in its published layout where given. */
+	if (!training) {
+		e->w.tp = (int)e->layout[LEDGER_TP];
+		e->w.pp = (int)e->layout[LEDGER_PP];
+		e->w.batch = e->layout[LEDGER_BATCH];
+		/* a layout given as TP alone is TP alone: the experts split by
+		 * tensor parallelism, as TensorRT-LLM's tables run them */
+		e->w.ep = e->layout[LEDGER_EP] ? (int)e->layout[LEDGER_EP] : e->layout[LEDGER_TP] ? 1 : 0;
+	}
 	return true;
 }
 
@@ -733,6 +742,7 @@ static void check_calibration(struct ctx *x, const struct ledger *l, bool requir
 		check_figure(x, l, a->file, "efficiency.memory_bw", &a->eff_mem_bw, required);
 		check_figure(x, l, a->file, "efficiency.link", &a->eff_link, required);
 		check_figure(x, l, a->file, "efficiency.training", &a->eff_training, required);
+		check_figure(x, l, a->file, "efficiency.compute_fp4", &a->eff_compute_fp4, required);
 	}
 	for (size_t i = 0; i < c->n_fabrics; i++)
 		check_figure(x, l, c->fabrics[i].file, "efficiency", &c->fabrics[i].efficiency, false);

@@ -52,6 +52,9 @@ void scenario_fini(struct scenario *s)
 	free(s->opportunity);
 	free(s->notes);
 	custom_fini(&s->custom);
+	for (size_t i = 0; i < s->n_entries; i++)
+		free(s->entries[i].name);
+	free(s->entries);
 	memset(s, 0, sizeof *s);
 }
 
@@ -399,9 +402,22 @@ static bool load_custom_model(struct loader *l, const struct ynode *map)
 	return ok;
 }
 
+/* Keys of a workloads: entry that are not workload fields. */
+static bool entry_key(const char *k)
+{
+	return !strcmp(k, "name") || !strcmp(k, "hours_per_week") || !strcmp(k, "share");
+}
+
+static bool load_workload_keys(struct loader *l, const struct ynode *map, bool entry);
+
 static bool load_workload(struct loader *l, const struct ynode *map)
 {
-	if (!want_map(l, map, "'workload'"))
+	return load_workload_keys(l, map, false);
+}
+
+static bool load_workload_keys(struct loader *l, const struct ynode *map, bool entry)
+{
+	if (!want_map(l, map, entry ? "a workloads: entry" : "'workload'"))
 		return false;
 	const struct ynode *model = ytree_get(map, "model");
 	const struct ynode *custom = ytree_get(map, "custom_model");
@@ -415,6 +431,8 @@ static bool load_workload(struct loader *l, const struct ynode *map)
 	}
 	for (size_t i = 0; i < map->n; i++) {
 		const struct ynode *k = map->keys[i], *v = map->items[i];
+		if (entry && entry_key(k->scalar))
+			continue;
 		if (!strcmp(k->scalar, "model")) {
 			const char *id;
 			if (!want_word(l, v, "model", &id))
@@ -426,6 +444,8 @@ static bool load_workload(struct loader *l, const struct ynode *map)
 			continue;
 		}
 		if (!strcmp(k->scalar, "custom_model")) {
+			if (entry)
+				return lerr(l, k, "custom_model is not taken inside workloads: (use a catalog model id)");
 			if (!load_custom_model(l, v))
 				return false;
 			continue;
@@ -442,6 +462,15 @@ static bool load_workload(struct loader *l, const struct ynode *map)
 		if (!apply_field(l, f, v))
 			return false;
 	}
+	/* As on the command line, the KV cache follows the precision unless
+	 * the file gives its own; one equal to what the precision implies is
+	 * that default (the wizard saves it either way), another the user's. */
+	if (ytree_get(map, "kv_precision"))
+		l->s->w.kv_precision_set =
+			l->s->w.kv_precision != engine_kv_precision_for(l->s->w.precision);
+	else if (ytree_get(map, "precision"))
+		l->s->w.kv_precision_set = false;
+	engine_workload_derive(&l->s->w);
 	return true;
 }
 
@@ -458,6 +487,85 @@ static bool load_section(struct loader *l, const char *section, const struct yno
 				    section);
 		if (!apply_field(l, f, map->items[i]))
 			return false;
+	}
+	return true;
+}
+
+/* The share of the week of an entry: hours_per_week (0 to 168) or share
+ * (0 to 1], training and fine-tuning only; 1 when not given. */
+static bool load_share(struct loader *l, const struct ynode *map, struct scenario_entry *e)
+{
+	const struct ynode *h = ytree_get(map, "hours_per_week"), *sh = ytree_get(map, "share");
+	double v;
+	e->share = 1;
+	if (!h && !sh)
+		return true;
+	if (h && sh)
+		return lerr(l, sh, "give either 'hours_per_week' or 'share', not both");
+	if (e->w.cls == WL_INFERENCE)
+		return lerr(l, h ? h : sh, "'%s' applies to training and fine-tuning, not to serving",
+			    h ? "hours_per_week" : "share");
+	const struct engine_field_limit hl = { 0, 168, false, false }, sl = { 0, 1, false, false };
+	if (!get_value(l, h ? h : sh, h ? "hours_per_week" : "share", h ? NUM_TIME : NUM_PLAIN,
+		       h ? "h" : NULL, NULL, false, &v) ||
+	    !within(l, h ? h : sh, h ? "hours_per_week" : "share", h ? &hl : &sl, v))
+		return false;
+	if (!(v > 0))
+		return lerr(l, h ? h : sh, "'%s' must be more than 0", h ? "hours_per_week" : "share");
+	e->share = h ? v / 168.0 : v;
+	return true;
+}
+
+static bool load_entry(struct loader *l, const struct ynode *map, const struct workload *base,
+		       struct scenario_entry *e)
+{
+	char why[256];
+	if (!want_map(l, map, "a workloads: entry"))
+		return false;
+	const struct ynode *name = ytree_get(map, "name");
+	if (!name)
+		return lerr(l, map, "a workloads: entry needs a 'name'");
+	l->s->w = *base;
+	if (!get_text(l, name, "name", &e->name) || !load_workload_keys(l, map, true))
+		return false;
+	if (!e->name || !e->name[0] || !strcmp(e->name, "total"))
+		return lerr(l, name, "'name' must be text other than 'total' (the cluster's row)");
+	e->w = l->s->w;
+	if (!engine_workload_valid(&e->w, why, sizeof why))
+		return lerr(l, map, "%s", why);
+	return load_share(l, map, e);
+}
+
+static bool load_entries(struct loader *l, const struct ynode *list)
+{
+	char d[96];
+	if (list->kind != YN_SEQ || list->n < 1)
+		return lerr(l, list, "'workloads' must be a list of one or more workloads, got %s",
+			    ynode_describe(list, d, sizeof d));
+	if (list->n > SCENARIO_MAX_WORKLOADS)
+		return lerr(l, list, "'workloads' holds %zu workloads; at most %d", list->n,
+			    SCENARIO_MAX_WORKLOADS);
+	struct workload base = l->s->w;
+	struct scenario_entry *es = calloc(list->n, sizeof *es);
+	if (!es)
+		return lerr(l, list, "out of memory");
+	l->s->entries = es;
+	for (size_t i = 0; i < list->n; i++) {
+		l->s->n_entries = i + 1;
+		if (!load_entry(l, list->items[i], &base, &es[i]))
+			return false;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(es[j].name, es[i].name))
+				return lerr(l, ytree_get(list->items[i], "name"),
+					    "workload name '%s' is used twice", es[i].name);
+	}
+	/* A list of one is that workload, as under workload:. */
+	l->s->w = es[0].w;
+	if (list->n == 1) {
+		free(es[0].name);
+		free(es);
+		l->s->entries = NULL;
+		l->s->n_entries = 0;
 	}
 	return true;
 }
@@ -500,7 +608,14 @@ static bool load_root(struct loader *l, const struct ynode *root)
 		else if (!strcmp(key, "notes"))
 			ok = get_text(l, val, key, &l->s->notes);
 		else if (!strcmp(key, "workload"))
-			ok = load_workload(l, val);
+			ok = ytree_get(root, "workloads")
+			     ? lerr(l, k, "give either 'workload' or 'workloads', not both")
+			     : load_workload(l, val);
+		else if (!strcmp(key, "workloads"))
+			ok = true;	/* after the rest: filters apply to every entry */
+		else if (!strcmp(key, "share_gpus"))
+			ok = ynode_bool(val, &l->s->share_gpus) ||
+			     lerr(l, val, "'share_gpus' must be true or false");
 		else if (!strcmp(key, "filters") || !strcmp(key, "node"))
 			ok = load_section(l, key, val);
 		else if (find_field("", key))
@@ -509,34 +624,21 @@ static bool load_root(struct loader *l, const struct ynode *root)
 			ok = lerr(l, k, "'%s' belongs under workload", key);
 		else
 			ok = lerr(l, k, "unknown key '%s' (a scenario has schema, customer, opportunity, "
-				  "notes, workload, filters, objective, accelerator, node)", key);
+				  "notes, workload or workloads, share_gpus, filters, objective, accelerator, node)", key);
 		if (!ok)
 			return false;
 	}
 	/* gpus without an accelerator is for engine_workload_valid() to refuse:
 	 * on the command line --accelerator may come after --scenario. */
-	return true;
+	const struct ynode *list = ytree_get(root, "workloads");
+	return !list || load_entries(l, list);
 }
 
 static bool apply_tree(const struct ytree *t, const char *path, const struct catalog *c,
 		       struct scenario *s, char *err, size_t errsz)
 {
 	struct loader l = { .path = path, .c = c, .s = s, .err = err, .errsz = errsz };
-	/* Whether the file names a KV precision: it is the derived default
-	 * unless it says otherwise. */
-	enum precision kv_before = s->w.kv_precision;
-	s->w.kv_precision = PREC_COUNT;
-	bool ok = load_root(&l, t->root);
-	if (s->w.kv_precision == PREC_COUNT) {
-		s->w.kv_precision = kv_before;	/* not in the file: as it was */
-	} else if (ok) {
-		/* One equal to what the precision implies is that default
-		 * (the wizard saves it either way); another is the user's. */
-		s->w.kv_precision_set = s->w.kv_precision != engine_kv_precision_default(s->w.precision);
-	}
-	if (ok)
-		engine_workload_derive(&s->w);
-	return ok;
+	return load_root(&l, t->root);
 }
 
 bool scenario_apply_workload(const char *path, const struct ynode *map, const struct catalog *c,

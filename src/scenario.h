@@ -46,8 +46,30 @@
 
 #define SCENARIO_SCHEMA 1
 
+/* One entry of `workloads:` (issue 18): several workloads on one cluster.
+ *   workloads:
+ *     - name: chat                    # text, unique in the list
+ *       model: llama-3.1-70b          # and every key of workload:
+ *     - name: weekly-lora
+ *       class: finetune
+ *       hours_per_week: 8             # training: its share of the week
+ *   share_gpus: true                  # training may borrow serving cards
+ * Filters, objective, accelerator and node apply to every entry.  A list
+ * of one is that workload, as if given under workload: (custom_model is
+ * not taken inside a list). */
+struct scenario_entry {
+	char *name;
+	struct workload w;
+	double share;			/* of the week, 0 < share <= 1; 1 = always */
+};
+#define SCENARIO_MAX_WORKLOADS 16
+
 struct scenario {
 	struct workload w;
+	/* workloads: with two or more entries; a list of one sets w */
+	struct scenario_entry *entries;	/* malloc'd, each name malloc'd */
+	size_t n_entries;
+	bool share_gpus;
 	char *customer, *opportunity, *notes;	/* NULL = not given */
 	struct catalog_model custom;	/* figures of a custom model */
 	bool has_custom;		/* w.model == &custom */

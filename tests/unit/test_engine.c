@@ -410,23 +410,38 @@ START_TEST(ttft_target_drives_tensor_parallel)
 	size_on(&w, "h100-sxm", -1, &tight);
 	ck_assert(tight.fits);
 	ck_assert_int_gt(tight.tp, loose.tp);
-	ck_assert(tight.ttft_ms <= w.ttft_ms);
+	ck_assert(tight.ttft_p99_ms <= w.ttft_ms);
 	ck_assert_int_eq(tight.binding, RES_COMPUTE);
 }
 END_TEST
 
 START_TEST(decode_step_hand_computed)
 {
-	/* One user of Llama-2-70B fp8 on one MI300X: the step reads the
-	 * weights once (memory-bound): 68.98 GB / (5.3 TB/s x eff) plus the
-	 * KV of 1152 tokens. */
+	/* One user of Llama-2-70B fp8 on one MI300X, a one-token prompt (so
+	 * no prompt shares the steps): the step reads the weights once
+	 * (memory-bound): 68.98 GB / (5.3 TB/s x eff), plus the KV of its
+	 * mean context (1 + 256/2 tokens), plus the fixed cost of an
+	 * iteration and of each of the 80 layers. */
 	struct workload w;
 	struct engine_result r;
 	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.input_tokens = 1;
+	w.output_tokens = 256;
 	size_on(&w, "mi300x", 1, &r);
 	const struct catalog_accel *a = A("mi300x");
+	const struct catalog_defaults *d = &cat->defaults;
 	double bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
-	double expect = 68.98e9 / bw + (2.0 * 80 * 8 * 128 * 1) * 1152 / bw;
+	double fixed = (d->serving_step_overhead_us.value + 80 * d->serving_layer_overhead_us.value) * 1e-6;
+	/* the math of the one token (and of 1/256 of the prompt token per
+	 * step) hides behind the reads only in part (defaults.serving_overlap) */
+	const struct catalog_model *m = M("llama-2-70b");
+	double flops = a->peak_tflops[PREC_FP8] * 1e12 * a->eff_compute.value * eng_power_clock(cat, a);
+	double ov = d->serving_overlap.value;
+	double gemm = 2.0 * eng_params_active(m) * (1 + 1.0 / 256) / flops;
+	double attn = eng_attn_flops_token(m, 129) / flops;
+	double wread = 68.98e9 / bw, kv = (2.0 * 80 * 8 * 128 * 1) * 129 / bw;
+	double expect = fixed + wread + (1 - ov) * gemm + kv + (1 - ov) * attn +
+			eng_attn_flops_token(m, 0.5) / 256 / flops;
 	ck_assert_double_eq_tol(r.step_ms, expect * 1000, 0.01);
 	ck_assert_double_eq_tol(r.tokens_per_s_per_user, 1.0 / expect, 0.01);
 }
@@ -1190,15 +1205,22 @@ START_TEST(plan_allreduce_follows_topology)
 	ck_assert(r.fits);
 	engine_validation_plan(cat, &w, &r, &plan);
 	double mi8 = plan_allreduce_threshold(&plan, &g);
-	ck_assert_int_eq(g, 8);
-	ck_assert(fabs(mi8 - expected_threshold(&r, 8)) < 0.5);
+	int g8 = g;
+	ck_assert_int_ge(g8, 4);
+	ck_assert(fabs(mi8 - expected_threshold(&r, g8)) < 0.5);
 	inference(&w, "llama-2-70b", PREC_FP16, 64);
 	size_on(&w, "mi300x", 2, &r);
 	ck_assert(r.fits);
 	engine_validation_plan(cat, &w, &r, &plan);
+	g = 0;
 	double mi2 = plan_allreduce_threshold(&plan, &g);
-	ck_assert_int_eq(g, 2);
-	ck_assert_msg(mi8 > 3 * mi2, "8 GPUs %.0f GB/s, 2 GPUs %.0f GB/s", mi8, mi2);
+	/* whatever group the layout tests (none: one GPU or its slices), the
+	 * threshold is its links' */
+	if (g > 1)
+		ck_assert_msg(fabs(mi2 - expected_threshold(&r, g)) < 0.5, "%d GPUs: %.1f GB/s", g, mi2);
+	if (g == 2)	/* g - 1 links against one */
+		ck_assert_msg(mi8 > 0.95 * (g8 - 1) * mi2, "%d GPUs %.0f GB/s, 2 GPUs %.0f GB/s",
+			      g8, mi8, mi2);
 }
 END_TEST
 
@@ -1224,6 +1246,310 @@ START_TEST(expert_parallel_all_to_all_uses_the_link)
 	ck_assert(r.t_comm_s > 0);
 }
 END_TEST
+
+
+/* ---- the latency-bound operating point (issue 15) ---- */
+
+/* MLPerf Interactive semantics: as many users as memory holds, p99 TPOT
+ * 40 ms and p99 TTFT 450 ms.  The batch falls below what memory holds,
+ * both p99s meet their targets, throughput falls below the unconstrained
+ * one, and the reason names the per-user cap. */
+START_TEST(p99_targets_cap_the_batch)
+{
+	struct workload w;
+	struct engine_result free_, capped;
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.input_tokens = 300;
+	w.output_tokens = 300;
+	w.concurrency_max = true;
+	size_on(&w, "h200-sxm", 8, &free_);
+	w.tokens_per_s_per_user = 25;
+	w.ttft_ms = 450;
+	size_on(&w, "h200-sxm", 8, &capped);
+	ck_assert(free_.fits && capped.fits);
+	ck_assert_int_lt(capped.batch_per_replica, capped.max_batch_per_replica);
+	ck_assert(capped.tpot_p99_ms <= 40.0);
+	ck_assert(capped.ttft_p99_ms <= 450.0);
+	ck_assert(capped.ttft_p99_ms >= capped.ttft_p50_ms);
+	ck_assert(capped.output_tokens_per_s < free_.output_tokens_per_s);
+	char buf[256];
+	const char *why = engine_result_reason(&capped, buf, sizeof buf);
+	ck_assert_msg(strstr(why, "per user at p99") != NULL, "reason: %s", why);
+	/* one more user per replica would miss the speed at p99 */
+	w.batch = capped.batch_per_replica + 1;
+	w.tokens_per_s_per_user = 0;
+	w.ttft_ms = 0;
+	struct engine_result over;
+	w.tp = capped.tp;
+	size_on(&w, "h200-sxm", 8, &over);
+	ck_assert_int_eq(over.batch_per_replica, capped.batch_per_replica + 1);
+	ck_assert(over.tpot_p99_ms > 40.0 || over.ttft_p99_ms > 450.0);
+}
+END_TEST
+
+/* Poisson arrivals: more requests/s need more replicas; the first token
+ * waits longer at p99 than at p50, and longer under load than alone. */
+START_TEST(arrival_rate_sizes_replicas)
+{
+	struct workload w;
+	struct engine_result lo, hi;
+	inference(&w, "llama-3.1-8b", PREC_BF16, 1);
+	w.tokens_per_s_per_user = 20;
+	w.ttft_ms = 2000;
+	w.arrival_rate = 2;
+	size_on(&w, "h100-sxm", -1, &lo);
+	w.arrival_rate = 200;
+	size_on(&w, "h100-sxm", -1, &hi);
+	ck_assert(lo.fits && hi.fits);
+	ck_assert_int_gt(hi.replicas, lo.replicas);
+	ck_assert_double_eq_tol(hi.arrival_rate, 200, 200 * 0.02);
+	ck_assert(hi.ttft_p99_ms >= hi.ttft_p50_ms);
+	ck_assert(hi.ttft_p50_ms >= hi.ttft_ms * 0.999);
+	ck_assert(hi.tpot_p99_ms <= 50.0);
+}
+END_TEST
+
+/* --tp and --batch reproduce a published layout on the chosen accelerator;
+ * an invalid degree is refused with a reason. */
+START_TEST(forced_layout)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.concurrency_max = true;
+	w.tp = 4;
+	w.batch = 100;
+	size_on(&w, "h100-sxm", 8, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.tp, 4);
+	ck_assert_int_eq(r.replicas, 2);
+	ck_assert_int_le(r.batch_per_replica, 100);
+	w.tp = 3;
+	size_on(&w, "h100-sxm", 8, &r);
+	ck_assert(!r.fits);
+}
+END_TEST
+
+/* A 350 W PCIe card of the 700 W SXM die sustains less of its own peak;
+ * the best-powered part of a family sustains all of it. */
+START_TEST(power_limited_clock)
+{
+	double pcie = eng_power_clock(cat, A("h100-pcie"));
+	double nvl = eng_power_clock(cat, A("h100-nvl"));
+	ck_assert(pcie < 1.0 && nvl < 1.0);
+	ck_assert(pcie < nvl);	/* 350 W vs 400 W for a similar peak */
+	ck_assert_double_eq(eng_power_clock(cat, A("h200-nvl")), 1.0);	/* the most W per TFLOPS */
+	ck_assert(eng_power_clock(cat, A("mi300x")) < eng_power_clock(cat, A("mi325x")));
+	ck_assert_double_eq(eng_power_clock(cat, A("gaudi3")), 1.0);	/* alone in its family */
+}
+END_TEST
+
+
+/* Expert parallelism: the experts whole on the TP group's GPUs trade the
+ * MLP all-reduce for two all-to-alls of k/t of the tokens (less traffic)
+ * and wait for the busiest GPU (more compute time); --ep picks it, and a
+ * degree that is neither 1 nor the TP degree is refused. */
+START_TEST(expert_parallel_layout)
+{
+	struct workload w;
+	struct engine_result tp, ep;
+	inference(&w, "mixtral-8x7b", PREC_FP8, 256);
+	w.tp = 8;
+	w.ep = 1;
+	size_on(&w, "h100-sxm", 8, &tp);
+	w.ep = 8;
+	size_on(&w, "h100-sxm", 8, &ep);
+	ck_assert(tp.fits && ep.fits);
+	ck_assert_int_eq(tp.ep, 1);
+	ck_assert_int_eq(ep.ep, 8);
+	ck_assert_int_eq(ep.batch_per_replica, tp.batch_per_replica);
+	ck_assert(ep.t_comm_s < tp.t_comm_s);
+	ck_assert(ep.t_compute_s > tp.t_compute_s);
+	w.ep = 3;
+	size_on(&w, "h100-sxm", 8, &ep);
+	ck_assert(!ep.fits);
+	/* a dense model has no experts to spread */
+	inference(&w, "llama-2-70b", PREC_FP8, 16);
+	w.tp = 8;
+	w.ep = 8;
+	size_on(&w, "h100-sxm", 8, &ep);
+	ck_assert(!ep.fits);
+}
+END_TEST
+
+
+/* A prefix-cache hit skips prefilling the cached share of each prompt:
+ * the first token comes sooner, throughput rises with long prompts, the
+ * KV memory per sequence stays. */
+START_TEST(prefix_cache_skips_prefill)
+{
+	struct workload w;
+	struct engine_result cold, warm;
+	inference(&w, "llama-3.1-70b", PREC_FP8, 64);
+	w.input_tokens = 8000;
+	w.output_tokens = 200;
+	w.tp = 4;
+	size_on(&w, "h100-sxm", 4, &cold);
+	w.prefix_cache_hit = 0.75;
+	size_on(&w, "h100-sxm", 4, &warm);
+	ck_assert(cold.fits && warm.fits);
+	ck_assert(warm.ttft_ms < 0.5 * cold.ttft_ms);
+	ck_assert(warm.output_tokens_per_s > cold.output_tokens_per_s);
+	ck_assert_double_eq_tol(warm.mem_per_gpu_gb, cold.mem_per_gpu_gb, 1e-9);
+}
+END_TEST
+
+/* ---- MIG partitions (issue 18) ---- */
+
+/* Llama 3.1 8B at fp8 for a few users on an A100 80GB: the A100 has no
+ * fp8, so it runs bf16 (16 GB of weights) plus 6.1 GB of workspace and
+ * reserve: 1g.10gb (9 GB usable) and 1g.20gb / 2g.20gb (18 GB) are too
+ * small, 3g.40gb (36 GB) is the smallest profile that holds it, two per
+ * GPU. */
+START_TEST(mig_small_model_on_a100_slice)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 4);
+	size_on(&w, "a100-sxm-80gb", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_ptr_nonnull(r.partition);
+	ck_assert_str_eq(r.partition->profile, "3g.40gb");
+	ck_assert_int_eq(r.partitions_per_gpu, 2);
+	ck_assert_int_eq(r.replicas, 1);
+	ck_assert_int_eq(r.gpus, 1);
+	ck_assert_int_eq(r.tp, 1);
+	ck_assert_double_eq_tol(r.mem_avail_per_gpu_gb, 40 * 0.90, 1e-9);
+	ck_assert_msg(strstr(r.reason, "3g.40gb") && strstr(r.reason, "2 per GPU"), "reason: %s", r.reason);
+	/* A model that needs the whole card (70B at bf16: TP2) is not split. */
+	inference(&w, "llama-2-70b", PREC_FP16, 1);
+	size_on(&w, "a100-sxm-80gb", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_ptr_null(r.partition);
+	ck_assert_int_eq(r.partitions_per_gpu, 0);
+}
+END_TEST
+
+/* On an H200 the same model runs at fp8 (8 GB) and fits 1g.18gb, seven
+ * per GPU: seven slices' worth of users is one card. */
+START_TEST(mig_seven_replicas_fit_one_card)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	size_on(&w, "h200-sxm", -1, &r);
+	ck_assert_ptr_nonnull(r.partition);
+	ck_assert_str_eq(r.partition->profile, "1g.18gb");
+	ck_assert_int_eq(r.partitions_per_gpu, 7);
+	long per_slice = r.max_batch_per_replica;
+	ck_assert_int_gt(per_slice, 1);
+	w.concurrency = 7 * per_slice;
+	size_on(&w, "h200-sxm", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_ptr_nonnull(r.partition);
+	ck_assert_int_eq(r.replicas, 7);
+	ck_assert_int_eq(r.gpus, 1);
+	/* One user more: an eighth 1g.18gb replica would take a second card,
+	 * so the next profile up, 1g.35gb, holds them all in one replica. */
+	w.concurrency = 7 * per_slice + 1;
+	size_on(&w, "h200-sxm", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_ptr_nonnull(r.partition);
+	ck_assert_str_eq(r.partition->profile, "1g.35gb");
+	ck_assert_int_eq(r.replicas, 1);
+	ck_assert_int_eq(r.gpus, 1);
+	/* Far more users than a card's slices hold: whole GPUs. */
+	w.concurrency = 100 * per_slice;
+	size_on(&w, "h200-sxm", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_ptr_null(r.partition);
+}
+END_TEST
+
+/* A slice's speed follows its share of bandwidth: one user decodes
+ * slower on 1g.18gb than on the whole H200, by about the memory share. */
+START_TEST(mig_slice_gets_its_bandwidth_share)
+{
+	struct workload w;
+	struct engine_result slice, whole;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	size_on(&w, "h200-sxm", -1, &slice);
+	ck_assert_ptr_nonnull(slice.partition);
+	eng_result_clear(&whole, A("h200-sxm"));
+	whole.cls = WL_INFERENCE;
+	eng_infer(cat, &w, A("h200-sxm"), &whole);
+	ck_assert(whole.fits);
+	double ratio = slice.t_memory_s / whole.t_memory_s;
+	ck_assert_msg(ratio > 141.0 / 18 * 0.95 && ratio < 141.0 / 18 * 1.05, "ratio %g", ratio);
+}
+END_TEST
+
+/* ---- several workloads on one cluster (issue 18) ---- */
+
+/* Two serving workloads that each take half an HGX H100 node (Llama 2
+ * 70B at fp16 for 64 users: TP4, 4 of 8 GPUs) share one node: 8 GPUs,
+ * one node, cheaper than two half-filled nodes. */
+START_TEST(cluster_two_halves_share_one_node)
+{
+	struct workload w;
+	struct engine_result r1, r2;
+	inference(&w, "llama-2-70b", PREC_FP16, 64);
+	size_on(&w, "h100-sxm", -1, &r1);
+	ck_assert(r1.fits);
+	ck_assert_int_eq(r1.gpus, 4);
+	ck_assert_int_eq(r1.nodes, 1);
+	ck_assert_int_eq(r1.gpus_per_node, 8);
+	r2 = r1;
+	struct engine_cluster_item items[2] = { { &r1, 1 }, { &r2, 1 } };
+	struct engine_cluster cl;
+	engine_cluster_size(cat, &w, items, 2, false, &cl);
+	ck_assert(cl.fits);
+	ck_assert_int_eq(cl.serving_gpus, 8);
+	ck_assert_int_eq(cl.total.gpus, 8);
+	ck_assert_int_eq(cl.total.nodes, 1);
+	ck_assert(cl.total.capex_usd < r1.capex_usd + r2.capex_usd);
+	ck_assert(!cl.time_shared);
+}
+END_TEST
+
+/* Sliced serving workloads of one profile pool their replicas on shared
+ * cards; a fine-tune on its own cards adds them, time-shared it borrows
+ * serving cards for its share of the week. */
+START_TEST(cluster_slices_pool_and_training_shares)
+{
+	struct workload w, t;
+	struct engine_result s1, s2, ft;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	size_on(&w, "h200-sxm", -1, &s1);
+	ck_assert_ptr_nonnull(s1.partition);
+	ck_assert_int_eq(s1.partitions_per_gpu, 7);
+	s1.replicas = 4;
+	s2 = s1;
+	s2.replicas = 4;
+	engine_workload_init(&t, cat);
+	engine_workload_class_defaults(&t, WL_FINETUNE);
+	t.model = M("llama-3.1-8b");
+	t.accel = A("h200-sxm");
+	engine_evaluate(cat, &t, t.accel, &ft);
+	ck_assert(ft.fits);
+	struct engine_cluster_item items[3] = { { &s1, 1 }, { &s2, 1 }, { &ft, 8.0 / 168 } };
+	struct engine_cluster cl;
+	/* 8 replicas of 1g.18gb: two cards, not one per workload */
+	engine_cluster_size(cat, &w, items, 2, false, &cl);
+	ck_assert_int_eq(cl.serving_gpus, 2);
+	ck_assert_int_eq(cl.total.gpus, 2);
+	engine_cluster_size(cat, &w, items, 3, false, &cl);
+	ck_assert_int_eq(cl.training_gpus, ft.gpus);
+	ck_assert_int_eq(cl.total.gpus, 2 + ft.gpus);
+	ck_assert(!cl.time_shared);
+	engine_cluster_size(cat, &w, items, 3, true, &cl);
+	ck_assert(cl.time_shared);
+	ck_assert_int_eq(cl.total.gpus, ft.gpus > 2 ? ft.gpus : 2);
+	double borrowed = ft.gpus < 2 ? ft.gpus : 2;
+	ck_assert_double_eq_tol(cl.serving_headroom_pct, 100.0 * 8.0 / 168 * borrowed / 2, 1e-9);
+}
+END_TEST
+
 
 #define ADD(suite, fn) do { \
 		TCase *tc_ = tcase_create(#fn); \
@@ -1443,6 +1769,12 @@ int main(void)
 	ADD(s, more_users_more_replicas);
 	ADD(s, ttft_target_drives_tensor_parallel);
 	ADD(s, decode_step_hand_computed);
+	ADD(s, p99_targets_cap_the_batch);
+	ADD(s, arrival_rate_sizes_replicas);
+	ADD(s, forced_layout);
+	ADD(s, power_limited_clock);
+	ADD(s, expert_parallel_layout);
+	ADD(s, prefix_cache_skips_prefill);
 	ADD(s, training_6nd_compute_time);
 	ADD(s, ring_allreduce_volume);
 	ADD(s, lora_far_below_full_finetune);
@@ -1469,8 +1801,13 @@ int main(void)
 	ADD(s, check_llama31_405b_pretraining);
 	ADD(s, plan_allreduce_follows_topology);
 	ADD(s, expert_parallel_all_to_all_uses_the_link);
+	ADD(s, mig_small_model_on_a100_slice);
+	ADD(s, mig_seven_replicas_fit_one_card);
+	ADD(s, mig_slice_gets_its_bandwidth_share);
+	ADD(s, cluster_two_halves_share_one_node);
+	ADD(s, cluster_slices_pool_and_training_shares);
 	TCase *bounds = tcase_create("every field at its bound");
-	tcase_add_loop_test(bounds, every_field_at_its_bound, 0, 27);
+	tcase_add_loop_test(bounds, every_field_at_its_bound, 0, EF_COUNT);
 	suite_add_tcase(s, bounds);
 	int rc = tap_run(s);
 	engine_report_fini(&rep);

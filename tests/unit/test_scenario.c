@@ -497,7 +497,8 @@ static int cli_apply(const char *flag, const char *value, char *msg, size_t msgs
 static char *scenario_with(const char *key, const char *value, const char **ykey)
 {
 	static const char *const inf[] = { "input_tokens", "output_tokens", "concurrency",
-					   "tokens_per_s_per_user", "ttft_ms", "target_tokens_per_s" };
+					   "tokens_per_s_per_user", "ttft_ms", "target_tokens_per_s",
+					   "arrival_rate", "prefix_cache_hit", "tp", "pp", "ep", "batch" };
 	static const char *const model[] = { "params_b", "active_params_b", "layers", "hidden_size",
 					     "attention_heads", "kv_heads", "head_dim", "ffn_size",
 					     "ffn_matrices", "vocab_size", "max_context" };
@@ -528,6 +529,8 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 		fprintf(f, "accelerator: h100-sxm\nnode:\n  gpus: %s\n", value);
 	else if (!strcmp(key, "spare_nodes"))
 		fprintf(f, "node:\n  spare_nodes: %s\n", value);
+	else if (!strcmp(key, "tp") || !strcmp(key, "pp") || !strcmp(key, "ep") || !strcmp(key, "batch"))
+		fprintf(f, "accelerator: h100-sxm\nnode:\n  %s: %s\n", key, value);
 	else if (!strcmp(key, "max_power_kw") || !strcmp(key, "budget_usd"))
 		fprintf(f, "filters:\n  %s: %s\n", key, value);
 	const char *cls = "pretrain";
@@ -571,7 +574,8 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 		fprintf(f, "  global_batch_tokens: 1e12\n");
 	if (!strcmp(key, "global_batch_tokens"))
 		fprintf(f, "  seq_len: 1\n");
-	bool is_workload = !strcmp(cls, "inference");
+	bool is_workload = !strcmp(cls, "inference") && strcmp(key, "tp") && strcmp(key, "pp") &&
+			   strcmp(key, "ep") && strcmp(key, "batch");
 	static const char *const wl[] = { "tokens", "epochs", "target_hours", "seq_len",
 					  "global_batch_tokens", "lora_rank" };
 	for (size_t i = 0; i < sizeof wl / sizeof wl[0]; i++)
