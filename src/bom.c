@@ -177,71 +177,8 @@ static void note(struct notes *n, const char *fmt, ...)
 		n->len += (size_t)m < sizeof n->buf - n->len ? (size_t)m : sizeof n->buf - n->len - 1;
 }
 
-static void notes_reset(struct notes *n)
-{
-	n->len = 0;
-	n->buf[0] = '\0';
-}
-
-/* Whether the server's own BOM already lists a part (the fabric's NIC). */
-static bool platform_lists(const struct catalog_platform *p, const char *sku)
-{
-	if (!sku)
-		return true;
-	for (size_t i = 0; i < p->n_bom; i++)
-		if (p->bom[i].sku && !strcmp(p->bom[i].sku, sku))
-			return true;
-	return false;
-}
-
 /* Catalog prices are estimates until a price list replaces them. */
 #define INDICATIVE "indicative catalog price"
-
-struct builder {
-	struct bom *b;
-	const struct prices *prices;
-	bool ok;
-};
-
-/*
- * One line with its price resolved: the price list wins over the catalog's
- * indicative price; no price anywhere gets the note a quote needs.
- */
-static void add_line(struct builder *bd, enum bom_category cat, const char *sku,
-		     const char *description, long qty, int64_t catalog_cents, double power_w,
-		     double rack_units, struct notes *n, const char *origin)
-{
-	if (!bd->ok || qty <= 0)
-		return;
-	struct notes local = { .len = 0 };
-	if (!n)
-		n = &local;
-	int64_t unit = catalog_cents;
-	const struct price_entry *pe = prices_find(bd->prices, sku);
-	if (pe) {
-		unit = pe->net_cents;
-		if (pe->description)
-			description = pe->description;
-		char list[32];
-		bom_format_cents(pe->list_cents, list, sizeof list);
-		if (pe->discount_upct) {
-			char pct[32];
-			bom_format_number((double)pe->discount_upct / PRICES_PCT_ONE, pct, sizeof pct);
-			note(n, "price list: %s less %s%%", list, pct);
-		} else {
-			note(n, "price list");
-		}
-	} else if (unit > 0 && origin) {
-		note(n, "%s", origin);
-	}
-	if (!pe && unit <= 0)
-		note(n, "no price: add it to your price list");
-	if (!bom_add(bd->b, cat, sku, description, qty, pe ? pe->net_cents : unit, power_w,
-		     rack_units, n->buf))
-		bd->ok = false;
-	else if (pe)
-		bd->b->lines[bd->b->n - 1].from_price_list = true;
-}
 
 /* Platform BOM categories are free text in the catalog; anything that is
  * not one of ours is a server component (CPU, memory, drives). */
@@ -255,11 +192,145 @@ static enum bom_category platform_category(const char *s)
 	return BOM_SERVER;
 }
 
+struct builder {
+	const struct catalog *c;
+	const struct engine_result *res;
+	struct bom *b;
+	long all_nodes;
+	bool ok;
+};
+
+/* The category, the description and the notes of one of the engine's
+ * quote lines: all bom.c adds to them (quantities and prices are the
+ * engine's, engine_quote()). */
+static enum bom_category describe(const struct builder *bd, const struct engine_quote_line *l,
+				  struct notes *n, char *desc, size_t descsz, const char **origin)
+{
+	const struct catalog_defaults *d = &bd->c->defaults;
+	const struct engine_result *res = bd->res;
+	const struct catalog_platform *p = res->platform;
+	const struct catalog_fabric *f = res->fabric;
+	long all_nodes = bd->all_nodes;
+	char a[32], b[32], c[32];
+	snprintf(desc, descsz, "%s", l->description ? l->description : "");
+	*origin = INDICATIVE;
+	switch (l->item) {
+	case QUOTE_SERVER:
+		bom_format_number(p->max_power_w, a, sizeof a);
+		if (res->spare_nodes > 0)
+			note(n, "%d working + %d spare node%s", res->nodes, res->spare_nodes,
+			     res->spare_nodes == 1 ? "" : "s");
+		note(n, "power here is the node's %s W less its GPUs and parts listed below", a);
+		if (p->whole_rack)
+			note(n, "each node is a whole rack (%d U) with its own power shelves: %ld rack%s, "
+			     "no enclosure or PDUs added for %s", p->rack_units, all_nodes,
+			     all_nodes == 1 ? "" : "s", all_nodes == 1 ? "it" : "them");
+		return BOM_SERVER;
+	case QUOTE_ACCEL:
+		note(n, "up to %d per node", p->gpus_per_node);
+		if (res->gpus > 0 && res->gpus < l->qty)
+			note(n, "the workload uses %d, the rest are spares or fill whole baseboards",
+			     res->gpus);
+		return BOM_ACCELERATOR;
+	case QUOTE_PART:
+		note(n, "%d per node", l->part->qty);
+		return platform_category(l->part->category);
+	case QUOTE_NIC:
+		bom_format_number(f->port_gbit, a, sizeof a);
+		note(n, "%s Gb/s, %d per node", a, p->nic_count);
+		return BOM_NETWORK;
+	case QUOTE_SWITCH:
+		bom_format_number(f->port_gbit, a, sizeof a);
+		if (res->spine_switches > 0)
+			note(n, "%d leaf + %d spine, %d ports of %s Gb/s each", res->leaf_switches,
+			     res->spine_switches, f->switch_radix, a);
+		else
+			note(n, "%d ports of %s Gb/s", f->switch_radix, a);
+		if (p->nics_on_accel)
+			note(n, "%d node ports: %d per node on the accelerators, no NIC cards",
+			     res->nics, p->nic_count);
+		return BOM_NETWORK;
+	case QUOTE_CABLE:
+		note(n, "one link: cable and both transceivers");
+		return BOM_CABLE;
+	case QUOTE_RACK:
+		bom_format_number(d->rack_kw.value, a, sizeof a);
+		bom_format_number(d->rack_units.value, b, sizeof b);
+		snprintf(desc, descsz, "Rack enclosure, %s U, installed", b);
+		if (p->whole_rack)
+			note(n, "for the network switches; the %ld whole-rack node%s bring%s %s own "
+			     "rack and power shelves", all_nodes, all_nodes == 1 ? "" : "s",
+			     all_nodes == 1 ? "s" : "", all_nodes == 1 ? "its" : "their");
+		note(n, "sized at %s kW and %s U per rack (defaults.rack_kw, defaults.rack_units)", a, b);
+		*origin = "indicative price (defaults.rack_price_usd)";
+		return BOM_RACK;
+	case QUOTE_PDU:
+		snprintf(desc, descsz, "Metered rack PDU");
+		note(n, "%ld per rack (defaults.pdu_per_rack)", (long)llround(d->pdu_per_rack.value));
+		*origin = "indicative price (defaults.pdu_price_usd)";
+		return BOM_POWER;
+	case QUOTE_SUPPORT:
+		bom_format_number(d->support_years.value, a, sizeof a);
+		bom_format_number(d->support_fraction_per_year.value * 100.0, b, sizeof b);
+		bom_format_cents(l->support_base_cents, c, sizeof c);
+		snprintf(desc, descsz, "Hardware support, %s year%s", a,
+			 d->support_years.value == 1 ? "" : "s");
+		note(n, "%s years x %s%% per year of hardware %s (defaults.support_years, "
+		     "defaults.support_fraction_per_year)", a, b, c);
+		*origin = NULL;
+		return BOM_SUPPORT;
+	case QUOTE_SERVICE:
+		snprintf(desc, descsz, "Installation and burn-in (per node)");
+		note(n, "per node, spares included: racking, cabling, firmware, GPU and all-reduce "
+		     "burn-in, acceptance report");
+		*origin = "estimate (defaults.burn_in_usd_per_node)";
+		return BOM_SERVICE;
+	default:
+		return BOM_SERVER;
+	}
+}
+
+/* One BOM line per quote line: the price list's price and description
+ * when it has the SKU, else the catalog's with the note a quote needs. */
+static void add_quote_line(const struct engine_quote_line *l, void *ctx)
+{
+	struct builder *bd = ctx;
+	if (!bd->ok)
+		return;
+	struct notes n = { .len = 0 };
+	char desc[256];
+	const char *origin;
+	enum bom_category cat = describe(bd, l, &n, desc, sizeof desc, &origin);
+	const char *description = desc;
+	const struct price_entry *pe = l->price;
+	if (pe) {
+		if (pe->description)
+			description = pe->description;
+		char list[32];
+		bom_format_cents(pe->list_cents, list, sizeof list);
+		if (pe->discount_upct) {
+			char pct[32];
+			bom_format_number((double)pe->discount_upct / PRICES_PCT_ONE, pct, sizeof pct);
+			note(&n, "price list: %s less %s%%", list, pct);
+		} else {
+			note(&n, "price list");
+		}
+	} else if (l->unit_cents > 0 && origin) {
+		note(&n, "%s", origin);
+	}
+	if (!pe && l->unit_cents <= 0)
+		note(&n, "no price: add it to your price list");
+	if (!bom_add(bd->b, cat, l->sku, description, l->qty, l->unit_cents, l->power_w_each,
+		     l->rack_units_each, n.buf))
+		bd->ok = false;
+	else if (pe)
+		bd->b->lines[bd->b->n - 1].from_price_list = true;
+}
+
 bool bom_build(const struct catalog *c, const struct workload *w,
 	       const struct engine_result *res, const struct prices *prices,
 	       struct bom *out, char *err, size_t errsz)
 {
-	(void)w;
 	bom_init(out);
 	const struct catalog_platform *p = res ? res->platform : NULL;
 	const struct catalog_accel *a = res ? res->accel : NULL;
@@ -268,170 +339,27 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 			 a ? a->name : "this accelerator");
 		return false;
 	}
-	const struct catalog_defaults *d = &c->defaults;
-	struct builder bd = { .b = out, .prices = prices, .ok = true };
 	out->accel = a;
 	out->platform = p;
 	out->fabric = res->fabric;
 	out->nodes = res->nodes;
 	out->spare_nodes = res->spare_nodes;
 	out->gpus = res->gpus;
-	/* engine_result.nodes are the working nodes; spares come on top. */
-	long all_nodes = (long)res->nodes + (res->spare_nodes > 0 ? res->spare_nodes : 0);
-	/* The engine knows how many cards go in (full baseboards, or only the
-	 * cards used in a PCIe server). */
-	long gpus_installed = res->gpus_installed > 0 ? res->gpus_installed
-			      : all_nodes * p->gpus_per_node;
-
-	/* Servers.  The catalog's max_power_w is the whole node; the GPUs and
-	 * the platform's BOM lines carry their own power, so the server line
-	 * carries the rest and the power column adds up to all_nodes x
-	 * max_power_w, as the engine counts it. */
-	double parts_w = all_nodes > 0 ? (double)gpus_installed / all_nodes * a->power_w : 0;
-	for (size_t i = 0; i < p->n_bom; i++)
-		parts_w += p->bom[i].qty * p->bom[i].power_w;
-	double chassis_w = p->max_power_w - parts_w;
-	struct notes n = { .len = 0 };
-	char pw[32];
-	bom_format_number(p->max_power_w, pw, sizeof pw);
-	if (res->spare_nodes > 0)
-		note(&n, "%d working + %d spare node%s", res->nodes, res->spare_nodes,
-		     res->spare_nodes == 1 ? "" : "s");
-	note(&n, "power here is the node's %s W less its GPUs and parts listed below", pw);
-	if (p->whole_rack)
-		note(&n, "each node is a whole rack (%d U) with its own power shelves: %ld rack%s, "
-		     "no enclosure or PDUs added for %s", p->rack_units, all_nodes,
-		     all_nodes == 1 ? "" : "s", all_nodes == 1 ? "it" : "them");
-	add_line(&bd, BOM_SERVER, p->sku, p->name, all_nodes, bom_usd_to_cents(p->price.usd),
-		 chassis_w > 0 ? chassis_w : 0, p->rack_units, &n, INDICATIVE);
-
-	/* The accelerators in those servers.  The catalog has no part number
-	 * for a GPU, so its id is the SKU a price list uses. */
-	notes_reset(&n);
-	note(&n, "up to %d per node", p->gpus_per_node);
-	if (res->gpus > 0 && res->gpus < gpus_installed)
-		note(&n, "the workload uses %d, the rest are spares or fill whole baseboards",
-		     res->gpus);
-	add_line(&bd, BOM_ACCELERATOR, a->id, a->name, gpus_installed,
-		 bom_usd_to_cents(a->price.usd), a->power_w, 0, &n, INDICATIVE);
-
-	/* What each server needs besides the GPUs: CPUs, memory, NICs... */
-	for (size_t i = 0; i < p->n_bom; i++) {
-		const struct catalog_bom_line *bl = &p->bom[i];
-		notes_reset(&n);
-		note(&n, "%d per node", bl->qty);
-		add_line(&bd, platform_category(bl->category), bl->sku, bl->description,
-			 (long)bl->qty * all_nodes, bom_usd_to_cents(bl->unit_price_usd), bl->power_w,
-			 0, &n, INDICATIVE);
-	}
-
-	/* The scale-out fabric, when the engine sized one (more than one
-	 * node).  NICs only when the server's own BOM does not list them. */
-	const struct catalog_fabric *f = out->fabric;
-	if (f) {
-		char speed[32];
-		bom_format_number(f->port_gbit, speed, sizeof speed);
-		if (!p->nics_on_accel && !platform_lists(p, f->nic_sku)) {
-			notes_reset(&n);
-			note(&n, "%s Gb/s, %d per node", speed, p->nic_count);
-			add_line(&bd, BOM_NETWORK, f->nic_sku, f->nic_description, res->nics,
-				 bom_usd_to_cents(f->nic_price_usd), f->nic_power_w, 0, &n,
-				 INDICATIVE);
-		}
-		notes_reset(&n);
-		if (res->spine_switches > 0)
-			note(&n, "%d leaf + %d spine, %d ports of %s Gb/s each", res->leaf_switches,
-			     res->spine_switches, f->switch_radix, speed);
-		else
-			note(&n, "%d ports of %s Gb/s", f->switch_radix, speed);
-		if (p->nics_on_accel)
-			note(&n, "%d node ports: %d per node on the accelerators, no NIC cards",
-			     res->nics, p->nic_count);
-		add_line(&bd, BOM_NETWORK, f->switch_sku, f->switch_name,
-			 (long)res->leaf_switches + res->spine_switches,
-			 bom_usd_to_cents(f->switch_price_usd), f->switch_power_w,
-			 f->switch_rack_units, &n, INDICATIVE);
-		notes_reset(&n);
-		note(&n, "one link: cable and both transceivers");
-		add_line(&bd, BOM_CABLE, f->cable_sku, f->cable_description, res->cables,
-			 bom_usd_to_cents(f->cable_price_usd), f->cable_power_w, 0, &n, INDICATIVE);
-	}
-
-	/* Racks: enough for the power (defaults.rack_kw each) and for the
-	 * rack units (defaults.rack_units each), whichever needs more.  A
-	 * whole-rack node (GB200 NVL72) is a rack of its own with its power
-	 * shelves, in the platform's price: one rack per node, and only the
-	 * racks the engine adds for the scale-out switches are bought here. */
-	double rack_kw = d->rack_kw.value, rack_u = d->rack_units.value;
-	long racks = 0;
-	if (p->whole_rack) {
-		racks = res->racks > all_nodes ? (long)res->racks - all_nodes : 0;
-		out->racks = (int)(all_nodes + racks);
-	} else {
-		if (rack_kw > 0)
-			racks = (long)ceil(out->total_power_w / 1000.0 / rack_kw - 1e-9);
-		if (rack_u > 0) {
-			long by_u = (long)ceil(out->total_rack_units / rack_u - 1e-9);
-			if (by_u > racks)
-				racks = by_u;
-		}
-		if (racks < 1)
-			racks = 1;
-		out->racks = (int)racks;
-	}
-	if (racks > 0) {
-		char kw[32], u[32], desc[128];
-		bom_format_number(rack_kw, kw, sizeof kw);
-		bom_format_number(rack_u, u, sizeof u);
-		snprintf(desc, sizeof desc, "Rack enclosure, %s U, installed", u);
-		notes_reset(&n);
-		if (p->whole_rack)
-			note(&n, "for the network switches; the %ld whole-rack node%s bring%s %s own "
-			     "rack and power shelves", all_nodes, all_nodes == 1 ? "" : "s",
-			     all_nodes == 1 ? "s" : "", all_nodes == 1 ? "its" : "their");
-		note(&n, "sized at %s kW and %s U per rack (defaults.rack_kw, defaults.rack_units)",
-		     kw, u);
-		add_line(&bd, BOM_RACK, BOM_SKU_RACK, desc, racks,
-			 bom_usd_to_cents(d->rack_price_usd.value), 0, 0, &n,
-			 "indicative price (defaults.rack_price_usd)");
-		long pdus = racks * (long)llround(d->pdu_per_rack.value);
-		notes_reset(&n);
-		note(&n, "%ld per rack (defaults.pdu_per_rack)", (long)llround(d->pdu_per_rack.value));
-		add_line(&bd, BOM_POWER, BOM_SKU_PDU, "Metered rack PDU", pdus,
-			 bom_usd_to_cents(d->pdu_price_usd.value),
-			 0, 0, &n, "indicative price (defaults.pdu_price_usd)");
-	}
-
-	/* Support: years x yearly share x the hardware above, in cents,
-	 * rounded once. */
-	if (bd.ok && d->support_years.value > 0 && d->support_fraction_per_year.value > 0) {
-		int64_t hw = out->total_cents;
-		double share = d->support_years.value * d->support_fraction_per_year.value;
-		int64_t support = (int64_t)llround((double)hw * share);
-		char yrs[32], pct[32], hws[32], desc[96];
-		bom_format_number(d->support_years.value, yrs, sizeof yrs);
-		bom_format_number(d->support_fraction_per_year.value * 100.0, pct, sizeof pct);
-		bom_format_cents(hw, hws, sizeof hws);
-		snprintf(desc, sizeof desc, "Hardware support, %s year%s", yrs,
-			 d->support_years.value == 1 ? "" : "s");
-		notes_reset(&n);
-		note(&n, "%s years x %s%% per year of hardware %s (defaults.support_years, "
-		     "defaults.support_fraction_per_year)", yrs, pct, hws);
-		add_line(&bd, BOM_SUPPORT, BOM_SKU_SUPPORT, desc, 1, support, 0, 0, &n, NULL);
-	}
-
-	/* Installation and burn-in, per node with the spares (they are racked
-	 * and tested too); after the support line, which covers hardware only.
-	 * An estimate until a price list gives BURN-IN a price. */
-	if (bd.ok && d->burn_in_usd_per_node.value > 0) {
-		notes_reset(&n);
-		note(&n, "per node, spares included: racking, cabling, firmware, GPU and all-reduce "
-		     "burn-in, acceptance report");
-		add_line(&bd, BOM_SERVICE, BOM_SKU_BURN_IN, "Installation and burn-in (per node)", all_nodes,
-			 bom_usd_to_cents(d->burn_in_usd_per_node.value), 0, 0, &n,
-			 "estimate (defaults.burn_in_usd_per_node)");
-	}
-	if (!bd.ok) {
+	out->racks = isfinite(res->racks) ? (int)llround(res->racks) : 0;
+	struct builder bd = {
+		.c = c, .res = res, .b = out, .ok = true,
+		.all_nodes = (long)res->nodes + (res->spare_nodes > 0 ? res->spare_nodes : 0),
+	};
+	/* The engine's own quote, priced with the list given here. */
+	struct workload wp;
+	if (w)
+		wp = *w;
+	else
+		memset(&wp, 0, sizeof wp);
+	wp.prices = prices;
+	struct engine_quote_totals t;
+	engine_quote(c, &wp, res, add_quote_line, &bd, &t);
+	if (!bd.ok || t.overflow) {
 		snprintf(err, errsz, "out of memory or amounts too large while building the BOM");
 		bom_fini(out);
 		return false;
@@ -468,13 +396,15 @@ bool bom_fwrite_csv(const struct bom *b, FILE *fp)
 			out_csv_cell(&o, cells[k], k == 2 || k == 3 || k == 9 ? OUT_TEXT : OUT_PLAIN);
 		out_csv_end(&o);
 	}
-	char ext[32], kw[32], ru[32], notes[160];
+	/* Totals in the columns' own units (W, U): qty x each, summed, so a
+	 * spreadsheet never adds W to kW. */
+	char ext[32], pw[32], ru[32], notes[160];
 	bom_format_cents(b->total_cents, ext, sizeof ext);
-	bom_format_number(b->total_power_w / 1000.0, kw, sizeof kw);
+	bom_format_number(b->total_power_w, pw, sizeof pw);
 	bom_format_number(b->total_rack_units, ru, sizeof ru);
-	snprintf(notes, sizeof notes, "power column in kW, rack units in U%s",
+	snprintf(notes, sizeof notes, "totals: power in W and rack units in U, qty x each summed%s",
 		 b->n_unpriced ? "; some lines have no price" : "");
-	const char *cells[] = { "", "total", "", "Total", "", "", ext, kw, ru, notes };
+	const char *cells[] = { "", "total", "", "Total", "", "", ext, pw, ru, notes };
 	out_csv_row(&o, cells, 10, OUT_PLAIN);
 	return out_csv_finish(&o);
 }

@@ -11,7 +11,8 @@
  *   line,category,sku,description,qty,unit_price_usd,extended_price_usd,
  *   power_w_each,rack_units_each,notes
  * then one row per line and a total row (category "total": extended price,
- * power in kW in the power column, rack units).  Written with libcsv (a
+ * and in the power_w_each and rack_units_each columns the totals in those
+ * columns' units, W and U: qty x each, summed).  Written with libcsv (a
  * field is quoted only when it holds a comma, quote, CR or LF, or
  * starts/ends with a space), numbers plainly ("123456.78"), through the
  * atomic writer, through the one CSV writer (out.h): the SKU, description
@@ -43,10 +44,10 @@ bool bom_category_parse(const char *s, enum bom_category *out);
 
 /* Generic SKUs for the lines the catalog has no part number for; a price
  * list can price them like any other SKU. */
-#define BOM_SKU_RACK "RACK"
-#define BOM_SKU_PDU "PDU"
-#define BOM_SKU_SUPPORT "SUPPORT"
-#define BOM_SKU_BURN_IN "BURN-IN"
+#define BOM_SKU_RACK ENGINE_SKU_RACK
+#define BOM_SKU_PDU ENGINE_SKU_PDU
+#define BOM_SKU_SUPPORT ENGINE_SKU_SUPPORT
+#define BOM_SKU_BURN_IN ENGINE_SKU_BURN_IN
 
 struct bom_line {
 	int line;			/* 1-based */
@@ -80,8 +81,10 @@ void bom_fini(struct bom *b);
 
 /*
  * Builds the BOM for one engine result (res->platform must be set; prices
- * may be NULL).  Quantities come from the engine's sizing; the defaults
- * (racks, PDUs, support) from c->defaults.  Returns false with a message
+ * may be NULL).  The lines, their quantities and prices are the engine's
+ * quote (engine_quote(), priced with `prices`), so the BOM's total is the
+ * result's capex_usd when res was sized with the same price list; this
+ * file adds categories, descriptions and notes.  Returns false with a message
  * in err when the result cannot be turned into a BOM (no platform) or
  * memory runs out.
  */

@@ -41,12 +41,11 @@ static void usage(FILE *f)
 	      "  -o, --output FILE.csv              where to write the BOM ('-': standard output)\n"
 	      "      --summary FILE.txt             also write a plain-text summary: scenario,\n"
 	      "                                     assumptions, catalog version, date\n"
-	      "      --prices FILE.csv              price list overriding the catalog's indicative\n"
-	      "                                     prices: columns sku, unit_price_usd, and\n"
-	      "                                     optionally currency (USD), discount_pct,\n"
-	      "                                     description; any other column is an error\n"
 	      "  -h, --help                         display this help and exit\n"
 	      "\n"
+	      "--prices FILE.csv: columns sku, unit_price_usd, and optionally currency (USD),\n"
+	      "discount_pct, description; any other column is an error.  The total is the\n"
+	      "capex_usd recommend prints with the same --prices.\n"
 	      "Money is exact to the cent: the total row is the sum of the lines.  Cells a\n"
 	      "spreadsheet would run as a formula (starting with = + - @, tab or CR) get a\n"
 	      "leading apostrophe.  Files are written whole or not at all.\n"
@@ -128,7 +127,7 @@ int cli_bom_main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct cli_opt mine[] = {
 		{ "-o", true, &o.out }, { "--output", true, &o.out },
-		{ "--summary", true, &o.summary }, { "--prices", true, &o.prices },
+		{ "--summary", true, &o.summary },
 	};
 	struct cli_extra x = { .opts = mine, .n_opts = sizeof mine / sizeof mine[0] };
 	if (cli_workload_prescan(argc, argv, &x))
@@ -174,13 +173,12 @@ int cli_bom_main(int argc, char **argv)
 	}
 	/* Nothing is written over an input or over the other output. */
 	const struct atomic_name outs[] = { { "-o", o.out }, { "--summary", o.summary } };
+	o.prices = x.prices;
 	if (!cli_outputs_check(c, x.scenario, o.prices, outs, 2))
 		goto out;
 	/* A bad price list stops everything before anything is written. */
-	if (o.prices && !prices_load(o.prices, &pl, err, sizeof err)) {
-		fprintf(stderr, "accelsizer: %s\n", err);
+	if (cli_load_prices(&x, &pl, &s.w))
 		goto out;
-	}
 
 	if (!engine_report_init(&rep, c)) {
 		fprintf(stderr, "accelsizer: out of memory\n");

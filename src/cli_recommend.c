@@ -18,6 +18,7 @@
 #include "cli_outputs.h"
 #include "cli_report.h"
 #include "cli_workload.h"
+#include "prices.h"
 #include "out.h"
 #include "scenario.h"
 
@@ -69,6 +70,7 @@ struct run {
 	struct scenario s;
 	bool have_scenario;
 	struct engine_report rep;
+	struct prices pl;		/* --prices, handed to the engine */
 	enum cli_format fmt;
 	const char *out;		/* -o FILE, or NULL for standard output */
 	struct atomic_file af;		/* its temporary file while writing */
@@ -89,6 +91,7 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *), 
 		usage(stdout);
 		return EXIT_OK;
 	}
+	prices_init(&r->pl);
 	r->c = frontend_load_catalog(x.catalog_dir);
 	if (!r->c)
 		return EXIT_BADINPUT;
@@ -101,12 +104,13 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *), 
 			return EXIT_BADINPUT;
 		}
 	}
-	if (cli_workload_parse(argc, argv, r->c, &r->s.w, &x))
+	if (cli_workload_parse(argc, argv, r->c, &r->s.w, &x) ||
+	    cli_load_prices(&x, &r->pl, &r->s.w))
 		return EXIT_BADINPUT;
 	if (r->s.n_entries > 1 && !cli_multi_flags(&r->s))
 		return EXIT_BADINPUT;
 	const struct atomic_name outs[] = { { "-o", r->out } };
-	if (!cli_outputs_check(r->c, x.scenario, NULL, outs, 1))
+	if (!cli_outputs_check(r->c, x.scenario, x.prices, outs, 1))
 		return EXIT_BADINPUT;
 	r->fmt = CLI_FMT_TABLE;
 	if (fmt && !cli_format_parse("--format", fmt, &r->fmt))
@@ -134,6 +138,7 @@ static void finish(struct run *r)
 	if (r->have_scenario)
 		scenario_fini(&r->s);
 	catalog_free(r->c);
+	prices_fini(&r->pl);
 }
 
 /* Where the output goes: standard output, or -o's file through the atomic

@@ -79,7 +79,12 @@
 	X(leaf_switches,         NUMI, 0, r->fabric ? (double)r->leaf_switches : NAN) \
 	X(spine_switches,        NUMI, 0, r->fabric ? (double)r->spine_switches : NAN) \
 	X(cables,                NUMI, 0, r->fabric ? (double)r->cables : NAN) \
-	X(capex_usd,             NUM,  0, pos(r->capex_usd)) \
+	X(capex_usd,             NUM,  2, pos(r->capex_usd)) \
+	X(capex_hardware_usd,    NUM,  2, r->platform ? r->capex_hardware_usd : NAN) \
+	X(capex_fabric_usd,      NUM,  2, r->platform ? r->capex_fabric_usd : NAN) \
+	X(capex_racks_usd,       NUM,  2, r->platform ? r->capex_racks_usd : NAN) \
+	X(capex_support_usd,     NUM,  2, r->platform ? r->capex_support_usd : NAN) \
+	X(capex_services_usd,    NUM,  2, r->platform ? r->capex_services_usd : NAN) \
 	X(power_kw,              NUM,  2, pos(r->power_kw)) \
 	X(rack_units,            NUM,  0, pos(r->rack_units)) \
 	X(racks,                 NUM,  0, pos(r->racks)) \

@@ -36,6 +36,7 @@
 #include "cli_outputs.h"
 #include "cli_report.h"
 #include "cli_workload.h"
+#include "prices.h"
 #include "out.h"
 #include "scenario.h"
 
@@ -671,6 +672,8 @@ int cli_sweep_main(int argc, char **argv)
 	struct accuracy_bands *bands = NULL;
 	struct scenario sc;
 	bool have_sc = false;
+	struct prices pl;
+	prices_init(&pl);
 	if (!split_axes(argc, argv, rest, &nrest, s.ax))
 		goto out;
 	c = frontend_load_catalog(x.catalog_dir);
@@ -688,7 +691,7 @@ int cli_sweep_main(int argc, char **argv)
 	}
 	/* The base workload: every option but the axes, checked as in
 	 * recommend.  An axis replaces its field per scenario. */
-	if (cli_workload_parse(nrest, rest, c, &sc.w, &x))
+	if (cli_workload_parse(nrest, rest, c, &sc.w, &x) || cli_load_prices(&x, &pl, &sc.w))
 		goto out;
 	if (flag_and_axis(rest, nrest, &s))
 		goto out;
@@ -712,7 +715,7 @@ int cli_sweep_main(int argc, char **argv)
 		goto out;
 	}
 	const struct atomic_name outs[] = { { "-o", out } };
-	if (!cli_outputs_check(c, x.scenario, NULL, outs, 1))
+	if (!cli_outputs_check(c, x.scenario, x.prices, outs, 1))
 		goto out;
 	if ((rc = prepare_axes(&s, &x)) != 0)
 		goto out;
@@ -729,6 +732,7 @@ out:
 		scenario_fini(&sc);
 	accuracy_bands_free(bands);
 	catalog_free(c);
+	prices_fini(&pl);
 	free(rest);
 	return rc;
 }

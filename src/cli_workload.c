@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "cli_workload.h"
+#include "prices.h"
 
 #define PROG "accelsizer"
 
@@ -107,8 +108,10 @@ static bool set_choice(struct ctx *k, const struct engine_field *f, const char *
 	}
 	if (f == engine_field(EF_PRECISION))
 		k->x->set_precision = true;
-	else if (f == engine_field(EF_KV_PRECISION))
+	else if (f == engine_field(EF_KV_PRECISION)) {
 		k->x->set_kv_precision = true;
+		k->w->kv_precision_set = true;	/* no longer follows the precision */
+	}
 	engine_field_put(k->w, f, i);
 	return true;
 }
@@ -190,6 +193,7 @@ static bool set_field(struct ctx *k, const struct engine_field *f, const char *f
 static const struct { const char *name, *arg, *help; } prescanned[] = {
 	{ "--scenario", "FILE", "start from a saved scenario; flags override it" },
 	{ "--catalog", "DIR", "read the catalog from DIR" },
+	{ "--prices", "FILE.csv", "price list over the catalog's prices, for every cost" },
 };
 #define N_PRESCANNED (sizeof prescanned / sizeof prescanned[0])
 
@@ -227,7 +231,7 @@ static bool same_flag(const char *arg, size_t len, const char *name)
 
 int cli_workload_prescan(int argc, char **argv, struct cli_extra *x)
 {
-	x->catalog_dir = x->scenario = NULL;
+	x->catalog_dir = x->scenario = x->prices = NULL;
 	x->help = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -241,6 +245,8 @@ int cli_workload_prescan(int argc, char **argv, struct cli_extra *x)
 			dst = &x->catalog_dir;
 		else if (same_flag(a, len, "--scenario"))
 			dst = &x->scenario;
+		else if (same_flag(a, len, "--prices"))
+			dst = &x->prices;
 		if (!dst)
 			continue;
 		const char *v = a[len] == '=' ? a + len + 1 : (i + 1 < argc ? argv[++i] : NULL);
@@ -250,6 +256,20 @@ int cli_workload_prescan(int argc, char **argv, struct cli_extra *x)
 		}
 		*dst = v;
 	}
+	return 0;
+}
+
+int cli_load_prices(const struct cli_extra *x, struct prices *pl, struct workload *w)
+{
+	w->prices = NULL;
+	if (!x->prices)
+		return 0;
+	char err[1024];
+	if (!prices_load(x->prices, pl, err, sizeof err)) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return EXIT_BADINPUT;
+	}
+	w->prices = pl;
 	return 0;
 }
 
@@ -344,12 +364,12 @@ static int pass(int argc, char **argv, struct ctx *k, bool only_workload)
 	return 0;
 }
 
-/* The KV cache follows the weights unless told otherwise; int4 is
- * weight-only, so its KV cache stays at 16 bit, and no serving engine
- * stores KV in fp4, so it gets fp8. */
+/* --precision without --kv-precision: the KV cache follows again, as
+ * engine_workload_derive() makes it (a scenario's own KV choice too). */
 static void kv_follows(struct workload *w)
 {
-	w->kv_precision = engine_kv_precision_for(w->precision);
+	w->kv_precision_set = false;
+	engine_workload_derive(w);
 }
 
 int cli_workload_apply(const struct catalog *c, struct workload *w, struct cli_extra *x,

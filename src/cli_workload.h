@@ -45,12 +45,22 @@ struct cli_extra {
 	/* Found by cli_workload_prescan(). */
 	const char *catalog_dir;	/* --catalog DIR, or NULL */
 	const char *scenario;		/* --scenario FILE, or NULL */
+	const char *prices;		/* --prices FILE, or NULL */
 	bool help;			/* -h / --help */
 	/* Set by cli_workload_parse(): which workload flags were given. */
 	bool set_precision, set_kv_precision, set_gpus, set_accel, set_workload;
 };
 
-/* Finds --catalog, --scenario and --help without judging anything else.
+struct prices;
+
+/* Loads --prices (x->prices) into *pl, which the caller initialised with
+ * prices_init() and releases with prices_fini(), and hands it to the
+ * engine through w->prices, so that every cost the command prints uses
+ * it.  Without --prices: w->prices = NULL, returns 0.  A bad file:
+ * "accelsizer: FILE:record N: message" and EXIT_BADINPUT. */
+int cli_load_prices(const struct cli_extra *x, struct prices *pl, struct workload *w);
+
+/* Finds --catalog, --scenario, --prices and --help without judging anything else.
  * Returns 0, or EXIT_BADINPUT (message printed) when one of them lacks its
  * value. */
 int cli_workload_prescan(int argc, char **argv, struct cli_extra *x);

@@ -11,8 +11,13 @@
 #ifndef ACCELSIZER_ENGINE_H
 #define ACCELSIZER_ENGINE_H
 
+#include <stdint.h>
+
 #include "catalog.h"
 #include "number.h"
+
+struct prices;		/* prices.h: a price list, read by the front end */
+struct price_entry;
 
 enum workload_class { WL_INFERENCE, WL_PRETRAIN, WL_FINETUNE, WL_COUNT };
 /* RECOMPUTE_AUTO: the layout search chooses (the lightest that fits). */
@@ -46,6 +51,8 @@ struct workload {
 	const struct catalog_model *model;
 	enum precision precision;	/* weights and compute */
 	enum precision kv_precision;
+	bool kv_precision_set;		/* the user chose it; else it follows
+					 * precision (engine_workload_derive()) */
 
 	/* inference */
 	long input_tokens, output_tokens;
@@ -83,6 +90,12 @@ struct workload {
 	double budget_usd;		/* 0 = no limit */
 	enum objective objective;
 
+	/* The customer's price list (read and owned by the front end), or
+	 * NULL: every cost the engine computes (capex, its breakdown, $/Mtok,
+	 * run cost, the budget filter, the ranking) uses its prices over the
+	 * catalog's, as the BOM does. */
+	const struct prices *prices;
+
 	/* node overrides for the chosen accelerator */
 	const struct catalog_accel *accel;	/* NULL = none chosen */
 	int gpus;			/* -1 = engine sizes */
@@ -98,6 +111,15 @@ void engine_workload_init(struct workload *w, const struct catalog *c);
 /* Sets the class and that class's fields to their defaults (the wizard
  * calls it when the user changes the class; the CLI on --workload). */
 void engine_workload_class_defaults(struct workload *w, enum workload_class cls);
+/*
+ * The derived defaults, in one place for the CLI, scenario files and the
+ * wizard: a field the user has not set follows the one it derives from.
+ * Today that is the KV cache precision (engine_kv_precision_for() of the
+ * precision while !kv_precision_set); the class defaults are
+ * engine_workload_class_defaults().  Front ends call it after every change
+ * and before engine_run().
+ */
+void engine_workload_derive(struct workload *w);
 /* The KV-cache precision that goes with a weight precision when none is
  * given (the flags, scenario files and published setups all use it). */
 enum precision engine_kv_precision_for(enum precision weights);
@@ -287,7 +309,16 @@ struct engine_result {
 	int gpus_per_node;
 	double link_gb_s_used;		/* per GPU, one direction, TP traffic */
 	double nic_gb_s_per_gpu;	/* scale-out bandwidth per GPU, GB/s */
-	double capex_gpus_usd, capex_nodes_usd, capex_fabric_usd, capex_racks_usd;
+	/* capex_usd is the quote: the BOM's total to the cent (engine_quote()),
+	 * and the five parts below add up to it exactly.  hardware = GPUs and
+	 * servers with their parts (capex_gpus_usd + capex_nodes_usd); fabric =
+	 * NICs the servers lack, switches, cables; racks = enclosures and PDUs;
+	 * support = the hardware support contract; services = installation
+	 * and burn-in. */
+	double capex_hardware_usd, capex_fabric_usd, capex_racks_usd;
+	double capex_support_usd, capex_services_usd;
+	double capex_gpus_usd, capex_nodes_usd;
+	bool accel_priced;		/* the GPU has a price (catalog or price list) */
 	/* Where the time goes (inference: one decode step at the batch;
 	 * training: one step), seconds; NAN where it does not apply. */
 	double t_compute_s, t_memory_s, t_comm_s, t_bubble_s;
@@ -352,6 +383,64 @@ void engine_run(const struct catalog *c, const struct workload *w, struct engine
 /* The result for an accelerator in a report, or NULL. */
 const struct engine_result *engine_report_find(const struct engine_report *r,
 					       const struct catalog_accel *a);
+
+/*
+ * The quote: every line a configuration is bought with, priced, in the
+ * order the BOM lists them.  One computation for the engine's capex and
+ * for bom.c, which only formats these lines (descriptions, notes, CSV), so
+ * the two cannot drift.  Money is integer cents: each line's extended
+ * price is qty x unit exactly, support is rounded once.
+ *
+ * Prices: the workload's price list (w->prices) by SKU wins over the
+ * catalog.  An accelerator's SKU is its catalog id; the lines the catalog
+ * has no part number for use the generic SKUs below.  Quantities: the
+ * result's sizing (working and spare nodes, installed GPUs, fabric, racks);
+ * rack, PDU, support and burn-in figures from catalog/defaults.yaml.
+ */
+#define ENGINE_SKU_RACK "RACK"
+#define ENGINE_SKU_PDU "PDU"
+#define ENGINE_SKU_SUPPORT "SUPPORT"
+#define ENGINE_SKU_BURN_IN "BURN-IN"
+
+enum engine_quote_item {
+	QUOTE_SERVER, QUOTE_ACCEL, QUOTE_PART, QUOTE_NIC, QUOTE_SWITCH, QUOTE_CABLE,
+	QUOTE_RACK, QUOTE_PDU, QUOTE_SUPPORT, QUOTE_SERVICE, QUOTE_ITEM_COUNT
+};
+/* The capex breakdown, as the reports name it: capex_<name>_usd. */
+enum engine_capex_part {
+	CAPEX_HARDWARE, CAPEX_FABRIC, CAPEX_RACKS, CAPEX_SUPPORT, CAPEX_SERVICES, CAPEX_PART_COUNT
+};
+enum engine_capex_part engine_quote_part(enum engine_quote_item item);
+const char *engine_capex_part_name(enum engine_capex_part p);	/* "hardware" */
+
+struct engine_quote_line {
+	enum engine_quote_item item;
+	const char *sku;		/* borrowed (catalog or ENGINE_SKU_*); "" if none */
+	const char *description;	/* the catalog's; NULL for generic lines */
+	const struct catalog_bom_line *part;	/* QUOTE_PART: the platform's line */
+	long qty;
+	int64_t catalog_cents;		/* the catalog's (computed, for support) unit price; 0 = none */
+	const struct price_entry *price;	/* the price list's entry, or NULL */
+	int64_t unit_cents;		/* charged: the price list's, else catalog_cents */
+	int64_t extended_cents;		/* qty x unit_cents */
+	double power_w_each, rack_units_each;
+	int64_t support_base_cents;	/* QUOTE_SUPPORT: the hardware it covers */
+	long racks_bought;		/* QUOTE_RACK, QUOTE_PDU: enclosures bought */
+};
+
+struct engine_quote_totals {
+	int64_t parts_cents[CAPEX_PART_COUNT];
+	int64_t gpus_cents, nodes_cents;	/* inside CAPEX_HARDWARE */
+	int64_t total_cents;
+	bool accel_priced;
+	bool overflow;			/* amounts past int64 cents: totals invalid */
+};
+
+/* Calls fn (may be NULL) for each line with qty > 0 and fills *t.  r must
+ * be sized (r->platform set); otherwise no lines and zero totals. */
+void engine_quote(const struct catalog *c, const struct workload *w, const struct engine_result *r,
+		  void (*fn)(const struct engine_quote_line *l, void *ctx), void *ctx,
+		  struct engine_quote_totals *t);
 
 /*
  * Several workloads on one cluster of one accelerator (issue 18): each

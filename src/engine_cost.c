@@ -1,11 +1,13 @@
 /*
  * engine_cost: what the configuration costs to buy and to run.
  *
- * capex = accelerators + servers (platform price and its BOM lines) +
- * scale-out fabric (switches, cables, NICs the servers do not already list
- * or carry on their accelerators)
- * + racks and PDUs (none for a whole-rack node, which brings its own
- * enclosure and power shelves).  Power is the servers' maximum draw plus switches and
+ * capex is the quote (engine_quote(), the lines bom.c prints): accelerators
+ * + servers (platform price and its BOM lines) + scale-out fabric
+ * (switches, cables, NICs the servers do not already list or carry on their
+ * accelerators) + racks and PDUs (none for a whole-rack node, which brings
+ * its own enclosure and power shelves) + support (defaults.support_years x
+ * support_fraction_per_year of all that) + installation and burn-in per
+ * node.  A price list (w->prices) wins over the catalog's prices.  Power is the servers' maximum draw plus switches and
  * transceivers: what the facility must feed.  Running cost per hour spreads
  * capex over the amortisation period and adds energy at the data centre's
  * PUE; cost per million tokens divides the yearly cost by the tokens served
@@ -15,13 +17,15 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "prices.h"
 
-static double bom_usd(const struct catalog_platform *p)
+/* USD (double, from the catalog) to cents, rounded half away from zero,
+ * once, on the way in. */
+static int64_t to_cents(double usd)
 {
-	double usd = 0;
-	for (size_t i = 0; i < p->n_bom; i++)
-		usd += p->bom[i].qty * p->bom[i].unit_price_usd;
-	return usd;
+	if (!isfinite(usd) || usd <= 0 || usd > 9e16)
+		return 0;
+	return (int64_t)llround(usd * 100.0);
 }
 
 /* Whether the node already has the fabric's NICs: its scale-out ports are
@@ -36,7 +40,155 @@ static bool lists_nic(const struct catalog_platform *p, const struct catalog_fab
 	return false;
 }
 
-void eng_cost(const struct catalog *c, const struct catalog_accel *a,
+static const enum engine_capex_part item_part[QUOTE_ITEM_COUNT] = {
+	[QUOTE_SERVER] = CAPEX_HARDWARE, [QUOTE_ACCEL] = CAPEX_HARDWARE,
+	[QUOTE_PART] = CAPEX_HARDWARE, [QUOTE_NIC] = CAPEX_FABRIC,
+	[QUOTE_SWITCH] = CAPEX_FABRIC, [QUOTE_CABLE] = CAPEX_FABRIC,
+	[QUOTE_RACK] = CAPEX_RACKS, [QUOTE_PDU] = CAPEX_RACKS,
+	[QUOTE_SUPPORT] = CAPEX_SUPPORT, [QUOTE_SERVICE] = CAPEX_SERVICES,
+};
+
+enum engine_capex_part engine_quote_part(enum engine_quote_item item)
+{
+	return (unsigned)item < QUOTE_ITEM_COUNT ? item_part[item] : CAPEX_HARDWARE;
+}
+
+const char *engine_capex_part_name(enum engine_capex_part p)
+{
+	static const char *const names[CAPEX_PART_COUNT] = {
+		"hardware", "fabric", "racks", "support", "services",
+	};
+	return (unsigned)p < CAPEX_PART_COUNT ? names[p] : "?";
+}
+
+struct quote_walk {
+	const struct prices *prices;
+	void (*fn)(const struct engine_quote_line *l, void *ctx);
+	void *ctx;
+	struct engine_quote_totals *t;
+};
+
+/* Prices one line (the price list over the catalog), adds it to the
+ * totals and hands it to the caller.  Lines with nothing to buy are
+ * skipped, as the BOM lists none. */
+static void quote_line(struct quote_walk *q, struct engine_quote_line *l)
+{
+	if (l->qty <= 0)
+		return;
+	if (!l->sku)
+		l->sku = "";
+	l->price = prices_find(q->prices, l->sku);
+	l->unit_cents = l->price ? l->price->net_cents : (l->catalog_cents > 0 ? l->catalog_cents : 0);
+	struct engine_quote_totals *t = q->t;
+	int64_t *part = &t->parts_cents[engine_quote_part(l->item)];
+	if (__builtin_mul_overflow(l->unit_cents, (int64_t)l->qty, &l->extended_cents) ||
+	    __builtin_add_overflow(*part, l->extended_cents, part) ||
+	    __builtin_add_overflow(t->total_cents, l->extended_cents, &t->total_cents)) {
+		t->overflow = true;
+		return;
+	}
+	if (l->item == QUOTE_ACCEL) {
+		t->gpus_cents += l->extended_cents;
+		t->accel_priced = l->unit_cents > 0;
+	} else if (l->item == QUOTE_SERVER || l->item == QUOTE_PART) {
+		t->nodes_cents += l->extended_cents;
+	}
+	if (q->fn)
+		q->fn(l, q->ctx);
+}
+
+void engine_quote(const struct catalog *c, const struct workload *w, const struct engine_result *r,
+		  void (*fn)(const struct engine_quote_line *l, void *ctx), void *ctx,
+		  struct engine_quote_totals *t)
+{
+	memset(t, 0, sizeof *t);
+	const struct catalog_platform *p = r ? r->platform : NULL;
+	const struct catalog_accel *a = r ? r->accel : NULL;
+	if (!p || !a)
+		return;
+	const struct catalog_defaults *d = &c->defaults;
+	struct quote_walk q = { .prices = w ? w->prices : NULL, .fn = fn, .ctx = ctx, .t = t };
+	/* engine_result.nodes are the working nodes; spares come on top. */
+	long all_nodes = (long)r->nodes + (r->spare_nodes > 0 ? r->spare_nodes : 0);
+	long gpus = r->gpus_installed > 0 ? r->gpus_installed : all_nodes * p->gpus_per_node;
+
+	/* Servers.  The catalog's max_power_w is the whole node; the GPUs and
+	 * the platform's parts carry their own power, so the server line
+	 * carries the rest and the lines add up to all_nodes x max_power_w. */
+	double parts_w = all_nodes > 0 ? (double)gpus / all_nodes * a->power_w : 0;
+	for (size_t i = 0; i < p->n_bom; i++)
+		parts_w += p->bom[i].qty * p->bom[i].power_w;
+	double chassis_w = p->max_power_w - parts_w;
+	quote_line(&q, &(struct engine_quote_line){
+		.item = QUOTE_SERVER, .sku = p->sku, .description = p->name, .qty = all_nodes,
+		.catalog_cents = to_cents(p->price.usd), .power_w_each = chassis_w > 0 ? chassis_w : 0,
+		.rack_units_each = p->rack_units });
+	/* The catalog has no part number for a GPU: its id is the SKU. */
+	quote_line(&q, &(struct engine_quote_line){
+		.item = QUOTE_ACCEL, .sku = a->id, .description = a->name, .qty = gpus,
+		.catalog_cents = to_cents(a->price.usd), .power_w_each = a->power_w });
+	for (size_t i = 0; i < p->n_bom; i++) {
+		const struct catalog_bom_line *bl = &p->bom[i];
+		quote_line(&q, &(struct engine_quote_line){
+			.item = QUOTE_PART, .sku = bl->sku, .description = bl->description,
+			.part = bl, .qty = (long)bl->qty * all_nodes,
+			.catalog_cents = to_cents(bl->unit_price_usd), .power_w_each = bl->power_w });
+	}
+
+	/* The scale-out fabric the engine sized (more than one node); NICs
+	 * only when the servers do not already have them. */
+	const struct catalog_fabric *f = r->fabric;
+	if (f) {
+		if (!lists_nic(p, f))
+			quote_line(&q, &(struct engine_quote_line){
+				.item = QUOTE_NIC, .sku = f->nic_sku, .description = f->nic_description,
+				.qty = r->nics, .catalog_cents = to_cents(f->nic_price_usd),
+				.power_w_each = f->nic_power_w });
+		quote_line(&q, &(struct engine_quote_line){
+			.item = QUOTE_SWITCH, .sku = f->switch_sku, .description = f->switch_name,
+			.qty = (long)r->leaf_switches + r->spine_switches,
+			.catalog_cents = to_cents(f->switch_price_usd), .power_w_each = f->switch_power_w,
+			.rack_units_each = f->switch_rack_units });
+		quote_line(&q, &(struct engine_quote_line){
+			.item = QUOTE_CABLE, .sku = f->cable_sku, .description = f->cable_description,
+			.qty = r->cables, .catalog_cents = to_cents(f->cable_price_usd),
+			.power_w_each = f->cable_power_w });
+	}
+
+	/* Racks as eng_cost() counted them: a whole-rack node (GB200 NVL72)
+	 * brings its own enclosure and power shelves, so only the racks for
+	 * the switches are bought. */
+	long racks = isfinite(r->racks) ? (long)llround(r->racks) : 0;
+	if (p->whole_rack)
+		racks = racks > all_nodes ? racks - all_nodes : 0;
+	long pdu_per_rack = (long)llround(d->pdu_per_rack.value);
+	quote_line(&q, &(struct engine_quote_line){
+		.item = QUOTE_RACK, .sku = ENGINE_SKU_RACK, .qty = racks, .racks_bought = racks,
+		.catalog_cents = to_cents(d->rack_price_usd.value) });
+	quote_line(&q, &(struct engine_quote_line){
+		.item = QUOTE_PDU, .sku = ENGINE_SKU_PDU, .qty = racks * pdu_per_rack,
+		.racks_bought = racks, .catalog_cents = to_cents(d->pdu_price_usd.value) });
+
+	/* Support: years x yearly share x everything above (hardware, fabric,
+	 * racks), rounded once; the burn-in service after it is not covered. */
+	if (d->support_years.value > 0 && d->support_fraction_per_year.value > 0 && !t->overflow) {
+		int64_t base = t->total_cents;
+		double share = d->support_years.value * d->support_fraction_per_year.value;
+		double support = (double)base * share;
+		quote_line(&q, &(struct engine_quote_line){
+			.item = QUOTE_SUPPORT, .sku = ENGINE_SKU_SUPPORT, .qty = 1,
+			.catalog_cents = support < 9e18 ? (int64_t)llround(support) : 0,
+			.support_base_cents = base });
+	}
+	/* Installation and burn-in, per node with the spares (they are racked
+	 * and tested too); a zero default means none is quoted. */
+	if (d->burn_in_usd_per_node.value > 0)
+		quote_line(&q, &(struct engine_quote_line){
+			.item = QUOTE_SERVICE, .sku = ENGINE_SKU_BURN_IN, .qty = all_nodes,
+			.catalog_cents = to_cents(d->burn_in_usd_per_node.value) });
+}
+
+void eng_cost(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
 	      const struct eng_node *n, struct engine_result *r)
 {
 	const struct catalog_defaults *d = &c->defaults;
@@ -55,31 +207,23 @@ void eng_cost(const struct catalog *c, const struct catalog_accel *a,
 		return;
 
 	int all_nodes = n->nodes + n->spare_nodes;
-	r->capex_gpus_usd = n->gpus_installed * a->price.usd;
-	r->capex_nodes_usd = all_nodes * (p->price.usd + bom_usd(p));
 	double watts = all_nodes * p->max_power_w;
 	double ru = (double)all_nodes * p->rack_units;
-
-	r->capex_fabric_usd = 0;
 	double switch_w = 0, switch_ru = 0;
 	if (n->fabric) {
 		const struct catalog_fabric *f = n->fabric;
 		int switches = n->leaf_switches + n->spine_switches;
-		r->capex_fabric_usd = switches * f->switch_price_usd + n->cables * f->cable_price_usd;
 		switch_w = switches * f->switch_power_w;
 		switch_ru = (double)switches * f->switch_rack_units;
 		watts += switch_w + n->cables * f->cable_power_w;
 		ru += switch_ru;
-		if (!lists_nic(p, f)) {
-			r->capex_fabric_usd += n->nics * f->nic_price_usd;
+		if (!lists_nic(p, f))
 			watts += n->nics * f->nic_power_w;
-		}
 	}
 
 	r->power_kw = watts / 1000.0;
 	r->rack_units = ru;
 	double rack_u = d->rack_units.value, rack_kw = d->rack_kw.value;
-	double bought;		/* racks bought as enclosures with PDUs */
 	if (p->whole_rack) {
 		/* A rack-scale node (GB200 NVL72) is its own rack, enclosure and
 		 * power shelves included in the platform: one rack per node,
@@ -87,17 +231,29 @@ void eng_cost(const struct catalog *c, const struct catalog_accel *a,
 		 * their own (the transceivers sit in the nodes and switches). */
 		double by_space = rack_u > 0 ? ceil(switch_ru / rack_u) : 1;
 		double by_power = rack_kw > 0 ? ceil(switch_w / 1000.0 / rack_kw) : 1;
-		bought = switch_ru > 0 ? fmax(1, fmax(by_space, by_power)) : 0;
-		r->racks = all_nodes + bought;
+		r->racks = all_nodes + (switch_ru > 0 ? fmax(1, fmax(by_space, by_power)) : 0);
 	} else {
 		double by_space = rack_u > 0 ? ceil(ru / rack_u) : 1;
 		double by_power = rack_kw > 0 ? ceil(r->power_kw / rack_kw) : 1;
-		r->racks = bought = fmax(1, fmax(by_space, by_power));
+		r->racks = fmax(1, fmax(by_space, by_power));
 	}
-	r->capex_racks_usd = bought * (d->rack_price_usd.value +
-				       d->pdu_per_rack.value * d->pdu_price_usd.value);
-	r->capex_usd = r->capex_gpus_usd + r->capex_nodes_usd + r->capex_fabric_usd +
-		       r->capex_racks_usd;
+
+	/* Capex is the quote, to the cent (engine_quote()). */
+	struct engine_quote_totals t;
+	engine_quote(c, w, r, NULL, NULL, &t);
+	r->accel_priced = t.accel_priced;
+	if (t.overflow) {
+		r->capex_usd = INFINITY;
+		return;
+	}
+	r->capex_hardware_usd = t.parts_cents[CAPEX_HARDWARE] / 100.0;
+	r->capex_fabric_usd = t.parts_cents[CAPEX_FABRIC] / 100.0;
+	r->capex_racks_usd = t.parts_cents[CAPEX_RACKS] / 100.0;
+	r->capex_support_usd = t.parts_cents[CAPEX_SUPPORT] / 100.0;
+	r->capex_services_usd = t.parts_cents[CAPEX_SERVICES] / 100.0;
+	r->capex_gpus_usd = t.gpus_cents / 100.0;
+	r->capex_nodes_usd = t.nodes_cents / 100.0;
+	r->capex_usd = t.total_cents / 100.0;
 }
 
 void eng_cost_rates(const struct catalog *c, struct engine_result *r)

@@ -77,9 +77,13 @@ static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, o
 #define LAYOUT(hi) .lim = { 1, hi, true, true, "auto" }, NUM_PLAIN, \
 	.hint = "auto: the layout search chooses it; a number forces it (0 or auto: back to the search)"
 #define WHOLE_OR_NONE(lo, hi) .lim = { lo, hi, true, true, NULL }
-/* Class defaults: an inference chat service of 64 users with 1k-token
- * prompts (no speed targets until the user sets them: a target is a
- * requirement, never a silent default); pretraining on the Llama 2 recipe
+/* Class defaults: an interactive inference service of 64 users with
+ * 1k-token prompts, each streaming at 20 tok/s (50 ms per token, four times
+ * what MLPerf Inference's Llama 2 70B server scenario requires:
+ * llama2-70b.Server.tpot_latency = 200) with the first token within 2 s
+ * (llama2-70b.Server.ttft_latency = 2000; both mlcommons/inference
+ * loadgen/mlperf.conf).  Without targets the cheapest configuration wins
+ * however slowly it answers (issue 12).  Pretraining on the Llama 2 recipe
  * (4M-token global batch of 4k sequences); a supervised fine-tune of 100M
  * dataset tokens, 3 epochs, 64 sequences of 4k per step, LoRA rank 16. */
 #define DEF_INF(v) .def_classes = INF, .def = { [WL_INFERENCE] = (v) }
@@ -123,12 +127,12 @@ static const struct engine_field fields[EF_COUNT] = {
 		OR_NONE(0.1, 1e5), NUM_PLAIN, .unit = "tok/s", .label = "Speed per user",
 		.hint = "decode speed each user sees at p99 (1000 / TPOT ms); none = no target", .step = 5,
 		.start = 20,
-		DEF_INF(0) },
+		DEF_INF(20) },
 	/* 1 ms to ~2.8 hours */
 	[EF_TTFT_MS] = { "ttft_ms", "workload", "ttft-ms", "X", "inference: target time to first token",
 		EFT_DOUBLE, W(ttft_ms), INF, OR_NONE(1, 1e7), NUM_TIME, .unit = "ms",
 		.label = "Time to first token", .hint = "p99 time to first token at the load served; none = no target",
-		.start = 1000, DEF_INF(0) },
+		.start = 1000, DEF_INF(2000) },
 	/* a billion output tokens/s: ~1000x a large public API */
 	[EF_TARGET_TOKENS_PER_S] = { "target_tokens_per_s", "workload", "target-tokens-per-s", "X",
 		"inference: total output tokens/s to serve", EFT_DOUBLE, W(target_tokens_per_s), INF,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "prices.h"
 
 bool engine_report_init(struct engine_report *r, const struct catalog *c)
 {
@@ -104,7 +105,9 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 		add_reason(r, buf);
 	}
 	if (w->budget_usd > 0) {
-		if (!(a->price.usd > 0)) {
+		bool priced = r->platform ? r->accel_priced
+			      : a->price.usd > 0 || prices_find(w->prices, a->id);
+		if (!priced) {
 			add_reason(r, "price unknown: load a price list to check the budget");
 		} else if (r->capex_usd > w->budget_usd) {
 			snprintf(buf, sizeof buf, "costs $%ld, over the $%ld budget", eng_l(r->capex_usd),
@@ -156,7 +159,7 @@ void eng_result_nodes(const struct catalog *c, const struct workload *w,
 	bool spans = out->cls == WL_INFERENCE ? out->tp * out->pp > p->gpus_per_node : n.nodes > 1;
 	if (spans)
 		eng_node_fabric(c, &n);
-	eng_cost(c, a, &n, out);
+	eng_cost(c, w, a, &n, out);
 	eng_cost_rates(c, out);
 }
 

@@ -462,10 +462,15 @@ static bool load_workload_keys(struct loader *l, const struct ynode *map, bool e
 		if (!apply_field(l, f, v))
 			return false;
 	}
-	/* As on the command line: the KV cache follows the precision unless
-	 * the file gives its own (a published setup rarely does). */
-	if (ytree_get(map, "precision") && !ytree_get(map, "kv_precision"))
-		l->s->w.kv_precision = engine_kv_precision_for(l->s->w.precision);
+	/* As on the command line, the KV cache follows the precision unless
+	 * the file gives its own; one equal to what the precision implies is
+	 * that default (the wizard saves it either way), another the user's. */
+	if (ytree_get(map, "kv_precision"))
+		l->s->w.kv_precision_set =
+			l->s->w.kv_precision != engine_kv_precision_for(l->s->w.precision);
+	else if (ytree_get(map, "precision"))
+		l->s->w.kv_precision_set = false;
+	engine_workload_derive(&l->s->w);
 	return true;
 }
 

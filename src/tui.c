@@ -63,6 +63,10 @@ bool tui_is_marked(const struct tui *t, const struct catalog_accel *a)
 
 void tui_recompute(struct tui *t)
 {
+	/* --prices drives every cost, as it does in the CLI (a scenario
+	 * opened since start-up brought no price list of its own). */
+	t->sc.w.prices = t->have_prices ? &t->prices : NULL;
+	engine_workload_derive(&t->sc.w);
 	engine_run(t->cat, &t->sc.w, &t->rep);
 	accuracy_bands_apply_report(t->bands, &t->rep);
 	const struct engine_result *r = tui_chosen(t);
@@ -278,14 +282,21 @@ static int global_action(struct tui *t, enum tui_action a)
 		t->sc.w.objective = (enum objective)((t->sc.w.objective + 1) % OBJ_COUNT);
 		tui_status(t, false, "Ranking by %s.", objective_name(t->sc.w.objective));
 		return TUI_HANDLED | TUI_CHANGED;
+	case ACT_FIRST:
+		return tui_take_first(t);
 	case ACT_EXPORT:
-		tui_prompt_start(t, PROMPT_EXPORT, "./accelsizer-bom.csv");
+		tui_prompt_start(t, PROMPT_EXPORT, t->export_path[0] ? t->export_path
+						    : "./accelsizer-bom.csv");
 		return TUI_HANDLED;
 	case ACT_SAVE:
 		tui_prompt_start(t, PROMPT_SAVE, t->scenario_path[0] ? t->scenario_path
 						  : "./accelsizer-scenario.yaml");
 		return TUI_HANDLED;
 	case ACT_OPEN:
+		if (t->dirty) {
+			tui_prompt_start(t, PROMPT_UNSAVED_OPEN, NULL);
+			return TUI_HANDLED;
+		}
 		tui_prompt_start(t, PROMPT_OPEN, t->scenario_path[0] ? t->scenario_path : "./");
 		return TUI_HANDLED;
 	default:

@@ -84,9 +84,14 @@ extern const struct tui_step tui_help_view, tui_compare_view, tui_picker_view;
 struct tui_line {
 	char buf[TUI_LINE_MAX];
 	int len, cur;		/* bytes */
+	/* The whole text is selected (a field's edit starts so): the first
+	 * printable key replaces it, a cursor key or Backspace edits it. */
+	bool selected;
 };
 enum tui_line_result { LINE_EDITING, LINE_COMMIT, LINE_CANCEL, LINE_IGNORED };
 void tui_line_set(struct tui_line *l, const char *s);
+/* tui_line_set() with the text selected. */
+void tui_line_set_selected(struct tui_line *l, const char *s);
 enum tui_line_result tui_line_key(struct tui_line *l, int ch);
 /* Draws the line in width w with the cursor kept visible; returns the
  * screen column of the cursor relative to x. */
@@ -95,11 +100,15 @@ int tui_line_draw(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_ro
 
 enum tui_prompt {
 	PROMPT_NONE,
-	PROMPT_QUIT,		/* y/n */
+	PROMPT_QUIT,		/* unsaved changes before quitting: save / discard / cancel */
 	PROMPT_EXPORT,		/* path */
 	PROMPT_SAVE,		/* path */
 	PROMPT_OPEN,		/* path */
+	PROMPT_UNSAVED_OPEN,	/* unsaved changes before opening: save / discard / cancel */
+	PROMPT_OVERWRITE,	/* the export or save path exists: y/n */
 };
+/* What follows a save the unsaved-changes prompt asked for. */
+enum tui_then { THEN_NOTHING, THEN_QUIT, THEN_OPEN };
 
 struct tui_layout {
 	bool too_small;
@@ -138,6 +147,7 @@ struct tui {
 	int top[TUI_NSTEPS];		/* first visible row per step */
 	int panel_top;
 	bool panel_follow;		/* scroll the panel to the chosen one once */
+	bool chosen_first;		/* the choice was the first-ranked when made */
 	const struct catalog_accel *marked[TUI_MAX_MARKED];
 	int n_marked;
 	int help_top, compare_top;
@@ -152,6 +162,10 @@ struct tui {
 	/* status line and prompts */
 	enum tui_prompt prompt;
 	struct tui_line prompt_line;
+	enum tui_then then;		/* after the save the unsaved prompt led to */
+	enum tui_prompt overwrite_of;	/* PROMPT_OVERWRITE: export or save */
+	char overwrite_path[PATH_MAX];
+	char export_path[TUI_LINE_MAX];	/* the export prompt starts here */
 	char status[320];
 	bool status_error;
 
@@ -237,6 +251,9 @@ char *tui_fmt_num(char *buf, size_t n, double v, int decimals);	/* 1,234.5 */
 char *tui_fmt_gb(char *buf, size_t n, double gb);
 char *tui_fmt_pct(char *buf, size_t n, double pct);
 char *tui_fmt_usd(char *buf, size_t n, double usd);
+char *tui_fmt_usd_cents(char *buf, size_t n, double usd);	/* $878,472.00: the quote */
+/* full if it fits in w columns, else v abbreviated: 13.2k, $998.1M. */
+char *tui_fmt_fit(char *buf, size_t n, int w, const char *full, double v, const char *prefix);
 /* The error band of r's figure k relative to v: "±12% (6 published)",
  * "+41%..+63% (4 published)" when the band does not straddle v, or
  * "unvalidated" (returns false) when no published result covers it. */
@@ -299,6 +316,7 @@ struct tui_field {
 	unsigned classes;		/* bit per workload class; 0 = every class */
 	bool custom_only;		/* shown only for the custom model */
 	bool lora_only;			/* shown only for LoRA / QLoRA */
+	bool (*shown)(const struct tui *t);	/* shown only while it says so; NULL = always */
 	/* storage */
 	enum tui_field_base base;
 	enum tui_field_store store;
@@ -318,6 +336,9 @@ struct tui_field {
 	/* choices */
 	int choice_first, choice_count;
 	const char *(*choice_name)(int v);
+	/* A derived default: the text shown next to the value while it follows
+	 * another field ("follows Precision"), or NULL once the user set it. */
+	const char *(*follows)(const struct tui *t);
 	/* called after the value changed (the class resets its fields) */
 	void (*after_set)(struct tui *t);
 	/* read-only figures */
@@ -353,6 +374,12 @@ void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact);
 /* ---- tui_step2.c: shared by the accelerator tables ---- */
 /* Makes r's accelerator the chosen one (resetting the node overrides). */
 int tui_choose_accel(struct tui *t, const struct engine_result *r);
+/* Why the chosen accelerator is stale after a workload change (it is
+ * filtered out, no longer fits, or was first and no longer is), with the
+ * offer of the new first ("f takes ..."); NULL when it is not stale. */
+const char *tui_stale_note(const struct tui *t, char *buf, size_t n);
+/* f: choose the new first-ranked accelerator in place of a stale choice. */
+int tui_take_first(struct tui *t);
 /* Puts the cursor of a table step on the chosen (or top-ranked) row. */
 void tui_table_focus_chosen(struct tui *t, int step);
 /* Up/Down/Enter over a table of the report's n results. */
@@ -369,8 +396,10 @@ void tui_step5_init(struct tui *t);
 void tui_step5_fini(struct tui *t);
 /* Rebuilds the BOM preview after the engine ran. */
 void tui_step5_refresh(struct tui *t);
-int tui_do_export(struct tui *t, const char *path);
-int tui_do_save(struct tui *t, const char *path);
+/* Export and save ask before replacing an existing file (PROMPT_OVERWRITE)
+ * unless force; saving over the scenario's own file does not ask. */
+int tui_do_export(struct tui *t, const char *path, bool force);
+int tui_do_save(struct tui *t, const char *path, bool force);
 int tui_do_open(struct tui *t, const char *path);
 
 /* ---- tui_picker.c ---- */

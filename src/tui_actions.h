@@ -28,7 +28,7 @@
 #define TUI_ACTIONS(X) \
 	X(HELP,       '?',          KEY_F(1),   "?/F1",      "help",     1, TUI_SALL, "show this help (Esc closes it)") \
 	X(QUIT,       'q',          0,          "q",         "quit",     1, TUI_SALL, "quit (asks first when the scenario has unsaved changes)") \
-	X(EDIT,       '\n',         KEY_ENTER,  "Enter",     "select",   2, TUI_S1 | TUI_S3 | TUI_S4, "edit the field under the cursor; in step 3 choose the accelerator") \
+	X(EDIT,       '\n',         KEY_ENTER,  "Enter",     "select",   2, TUI_S1 | TUI_S3 | TUI_S4, "edit the field under the cursor (typing replaces the value, arrows edit it, Esc restores it); in step 3 choose the accelerator") \
 	X(BACK,       TUI_KEY_ESC,  0,          "Esc",       "",         9, 0, "cancel an edit, close help, compare or a pick list") \
 	X(INC,        '+',          '=',        "+/-",       "step",     4, TUI_S1 | TUI_S4, "step a number up/down (tokens double/halve, counts by one); cycle a choice") \
 	X(DEC,        '-',          '_',        "-",         "",         9, 0, "step a number down") \
@@ -41,12 +41,13 @@
 	X(OBJECTIVE,  'b',          0,          "b",         "sort by",  2, TUI_S3, "cycle the ranking objective: capex, cost per token, time, GPUs, perf/W") \
 	X(MARK,       ' ',          0,          "Space",     "mark",     3, TUI_S3, "mark or unmark an accelerator for comparison (up to three)") \
 	X(COMPARE,    'c',          0,          "c",         "compare",  3, TUI_S3, "compare the marked accelerators side by side") \
-	X(EXPORT,     'e',          0,          "e",         "export BOM", 2, TUI_S5, "export the bill of materials as CSV") \
-	X(SAVE,       's',          0,          "s",         "save",     2, TUI_S5, "save the scenario as YAML") \
-	X(OPEN,       'o',          0,          "o",         "open",     3, TUI_S5, "open a saved scenario") \
+	X(EXPORT,     'e',          0,          "e",         "export BOM", 2, TUI_SALL, "export the bill of materials as CSV") \
+	X(SAVE,       's',          0,          "s",         "save",     2, TUI_SALL, "save the scenario as YAML") \
+	X(OPEN,       'o',          0,          "o",         "open",     2, TUI_SALL, "open a saved scenario") \
+	X(FIRST,      'f',          0,          "f",         "new first", 3, TUI_S4 | TUI_S5, "after a workload change, choose the new first-ranked accelerator in place of a stale choice") \
 	X(NEXT_STEP,  KEY_NPAGE,    'n',        "PgDn/n",    "next",     2, TUI_SALL, "next step") \
 	X(PREV_STEP,  KEY_PPAGE,    'p',        "PgUp/p",    "back",     5, TUI_SALL, "previous step") \
-	X(STEP1,      '1',          0,          "1-5",       "step",     6, TUI_SALL, "jump to a step") \
+	X(STEP1,      '1',          0,          "1-5",       "step",     6, TUI_SALL, "jump to a step (on a number field a digit starts typing its value)") \
 	X(STEP2,      '2',          0,          "2",         "",         9, 0, "jump to step 2, Constraint") \
 	X(STEP3,      '3',          0,          "3",         "",         9, 0, "jump to step 3, Silicon") \
 	X(STEP4,      '4',          0,          "4",         "",         9, 0, "jump to step 4, Node") \

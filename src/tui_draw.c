@@ -348,6 +348,38 @@ char *tui_fmt_num(char *buf, size_t n, double v, int dec)
 	return buf;
 }
 
+/*
+ * A figure never loses digits to a narrow column: the full text when it
+ * fits in w columns, else the value abbreviated with its order of magnitude
+ * (13.2k, $998.1M, 1.2B), one decimal if there is room, none otherwise.
+ * prefix ("$" or "") goes before the number.  Returns buf.
+ */
+char *tui_fmt_fit(char *buf, size_t n, int w, const char *full, double v, const char *prefix)
+{
+	snprintf(buf, n, "%s", full);
+	if (tui_width(buf) <= w || !isfinite(v))
+		return buf;
+	static const struct { double scale; const char *suffix; } mags[] = {
+		{ 1e3, "k" }, { 1e6, "M" }, { 1e9, "B" }, { 1e12, "T" },
+	};
+	/* the smallest unit that leaves at most four digits before the point */
+	for (int dec = 1; dec >= 0; dec--)
+		for (size_t i = 0; i < sizeof mags / sizeof mags[0]; i++) {
+			double m = v / mags[i].scale;
+			if (fabs(m) >= 9999.95 && i + 1 < sizeof mags / sizeof mags[0])
+				continue;
+			char t[48], g[32];
+			snprintf(t, sizeof t, "%s%s%s", prefix, tui_fmt_num(g, sizeof g, m, dec),
+				 mags[i].suffix);
+			if (tui_width(t) <= w || dec == 0) {
+				snprintf(buf, n, "%s", t);
+				return buf;
+			}
+			break;
+		}
+	return buf;
+}
+
 #define DASH(buf, n, v) do { if (!isfinite(v)) { snprintf(buf, n, "-"); return buf; } } while (0)
 
 char *tui_fmt_gb(char *buf, size_t n, double gb)
@@ -370,6 +402,14 @@ char *tui_fmt_usd(char *buf, size_t n, double usd)
 	char g[64];
 	DASH(buf, n, usd);
 	snprintf(buf, n, "$%s", tui_fmt_num(g, sizeof g, usd, 0));
+	return buf;
+}
+
+char *tui_fmt_usd_cents(char *buf, size_t n, double usd)
+{
+	char g[64];
+	DASH(buf, n, usd);
+	snprintf(buf, n, "$%s", tui_fmt_num(g, sizeof g, usd, 2));
 	return buf;
 }
 

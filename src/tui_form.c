@@ -28,6 +28,18 @@ void tui_line_set(struct tui_line *l, const char *s)
 	snprintf(l->buf, sizeof l->buf, "%s", s ? s : "");
 	l->len = (int)strlen(l->buf);
 	l->cur = l->len;
+	l->selected = false;
+}
+
+void tui_line_set_selected(struct tui_line *l, const char *s)
+{
+	tui_line_set(l, s);
+	l->selected = l->len > 0;
+}
+
+static bool printable_key(int ch)
+{
+	return (ch >= 0x20 && ch < 0x7f) || (ch >= 0x80 && ch <= 0xff);
 }
 
 static bool cont_byte(char c)
@@ -37,6 +49,15 @@ static bool cont_byte(char c)
 
 enum tui_line_result tui_line_key(struct tui_line *l, int ch)
 {
+	/* Typing over a selection replaces it (what every text field does);
+	 * any other key keeps the text and edits it from the cursor. */
+	if (l->selected) {
+		l->selected = false;
+		if (printable_key(ch)) {
+			l->buf[0] = '\0';
+			l->len = l->cur = 0;
+		}
+	}
 	switch (ch) {
 	case '\n': case '\r': case KEY_ENTER:
 		return LINE_COMMIT;
@@ -87,7 +108,7 @@ enum tui_line_result tui_line_key(struct tui_line *l, int ch)
 		return LINE_EDITING;
 	default:
 		/* printable ASCII, and the bytes of UTF-8 text as they arrive */
-		if ((ch >= 0x20 && ch < 0x7f) || (ch >= 0x80 && ch <= 0xff)) {
+		if (printable_key(ch)) {
 			if (l->len + 1 >= (int)sizeof l->buf)
 				return LINE_EDITING;
 			memmove(l->buf + l->cur + 1, l->buf + l->cur, (size_t)(l->len - l->cur + 1));
@@ -118,7 +139,11 @@ int tui_line_draw(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_ro
 			start++;
 	}
 	tui_fill(t, win, y, x, w, r);
-	tui_put(t, win, y, x, w, r, l->buf + start);
+	int used = tui_put(t, win, y, x, w, r, l->buf + start);
+	if (l->selected && used > 0) {
+		attr_t a = tui_role(t, r);
+		mvwchgat(win, y, x, used, (a & ~A_COLOR) | A_REVERSE, (short)PAIR_NUMBER(a), NULL);
+	}
 	return tui_width(head);
 }
 
@@ -251,6 +276,8 @@ bool tui_field_visible(const struct tui *t, const struct tui_field *f)
 	if (f->custom_only && !t->sc.has_custom)
 		return false;
 	if (f->lora_only && t->sc.w.method == FT_FULL)
+		return false;
+	if (f->shown && !f->shown(t))
 		return false;
 	return true;
 }
@@ -578,7 +605,10 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 			(is_concurrency_max(t, f) ||
 			 (f->special == SP_ZERO_NONE && field_get(t, f) == 0) ||
 			 (f->special == SP_NEG_AUTO && field_get(t, f) < 0));
-		if (f->unit && f->kind != TF_INFO && !sentinel)
+		const char *follows = f->follows ? f->follows(t) : NULL;
+		if (follows)
+			tui_put(t, win, y, vx + value_w + 1, w - vx - value_w - 1, ROLE_muted, follows);
+		else if (f->unit && f->kind != TF_INFO && !sentinel)
 			tui_put(t, win, y, vx + value_w + 1, w - vx - value_w - 1, ROLE_unit, f->unit);
 	}
 	/* scroll hints and the hint of the focused field */
@@ -588,6 +618,18 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 		tui_put(t, win, avail - 1, w - 1, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_down));
 	if (avail < h && focus >= 0 && fields[focus].hint)
 		tui_put(t, win, h - 1, 1, w - 2, ROLE_muted, fields[focus].hint);
+}
+
+/* Opens the editor on the field with its value selected. */
+static void start_edit(struct tui *t, const struct tui_field *f, int focus)
+{
+	char val[TUI_LINE_MAX];
+	tui_field_text(t, f, val, sizeof val);
+	tui_line_set_selected(&t->edit, val);
+	t->editing = true;
+	t->edit_field = focus;
+	tui_status(t, false, "Editing %s: type to replace, arrows to edit, Enter keeps, Esc cancels.",
+		   f->label);
 }
 
 static void move_focus(struct tui *t, const struct tui_field *fields, int n, int step, int dir)
@@ -614,8 +656,11 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 			t->editing = false;
 			char old[TUI_LINE_MAX];
 			tui_field_text(t, f, old, sizeof old);
-			if (!strcmp(old, t->edit.buf))
-				return TUI_HANDLED;	/* unchanged text: keep the exact value */
+			if (!strcmp(old, t->edit.buf)) {
+				/* unchanged text: keep the exact value */
+				tui_status(t, false, "%s unchanged.", f->label);
+				return TUI_HANDLED;
+			}
 			if (f->kind == TF_TEXT) {
 				if (!scenario_set_text((char **)field_ptr(t, f), t->edit.buf)) {
 					tui_status(t, true, "Out of memory; %s unchanged.", f->label);
@@ -632,6 +677,14 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 		default:
 			return TUI_HANDLED;	/* the editor owns every key while open */
 		}
+	}
+
+	/* On a number field a digit (or a decimal point) is the start of a
+	 * value, not a jump to a step: the edit opens with it. */
+	if (f->kind == TF_NUMBER && ch >= 0 && ch < 0x80 && (isdigit(ch) || ch == '.')) {
+		start_edit(t, f, focus);
+		tui_line_key(&t->edit, ch);
+		return TUI_HANDLED;
 	}
 
 	switch (a) {
@@ -651,12 +704,7 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 			return TUI_HANDLED;
 		}
 		if (f->kind == TF_NUMBER || f->kind == TF_TEXT) {
-			char val[TUI_LINE_MAX];
-			tui_field_text(t, f, val, sizeof val);
-			tui_line_set(&t->edit, val);
-			t->editing = true;
-			t->edit_field = focus;
-			tui_status(t, false, "Editing %s: Enter keeps, Esc cancels.", f->label);
+			start_edit(t, f, focus);
 			return TUI_HANDLED;
 		}
 		return TUI_UNHANDLED;

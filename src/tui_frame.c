@@ -97,7 +97,9 @@ void tui_status(struct tui *t, bool error, const char *fmt, ...)
 static const char *prompt_label(enum tui_prompt p)
 {
 	switch (p) {
-	case PROMPT_QUIT: return "Quit without saving? (y/n) ";
+	case PROMPT_QUIT: return "Unsaved changes. Quit without saving? s save, d discard, Esc cancel ";
+	case PROMPT_UNSAVED_OPEN: return "Unsaved changes. Open another scenario? s save, d discard, Esc cancel ";
+	case PROMPT_OVERWRITE: return "";
 	case PROMPT_EXPORT: return "Export BOM to: ";
 	case PROMPT_SAVE: return "Save scenario to: ";
 	case PROMPT_OPEN: return "Open scenario: ";
@@ -109,9 +111,15 @@ void tui_draw_status(struct tui *t, WINDOW *win, int w)
 {
 	t->cursor_y = -1;
 	if (t->prompt != PROMPT_NONE) {
+		char asked[PATH_MAX + 40];
 		const char *label = prompt_label(t->prompt);
+		if (t->prompt == PROMPT_OVERWRITE) {
+			snprintf(asked, sizeof asked, "%s exists: overwrite? (y/n) ", t->overwrite_path);
+			label = asked;
+		}
 		int x = tui_put(t, win, 0, 0, w, ROLE_title, label);
-		if (t->prompt != PROMPT_QUIT) {
+		if (t->prompt != PROMPT_QUIT && t->prompt != PROMPT_UNSAVED_OPEN &&
+		    t->prompt != PROMPT_OVERWRITE) {
 			int cx = tui_line_draw(t, win, 0, x, w - x, ROLE_value, &t->prompt_line);
 			t->cursor_y = t->lay.lines - 2;
 			t->cursor_x = x + cx;
@@ -133,10 +141,13 @@ void tui_draw_status(struct tui *t, WINDOW *win, int w)
 		tui_put(t, win, 0, 0, w, ROLE_muted, "The catalog has no accelerators.");
 		return;
 	}
-	char line[320], rb[ENGINE_REASON_MAX];
+	/* the "?" the step bar puts on step 3 says no accelerator is chosen */
+	char line[400], rb[ENGINE_REASON_MAX];
 	const char *why = engine_result_reason(r, rb, sizeof rb);
-	snprintf(line, sizeof line, "%s %s: %s", t->sc.w.accel ? "Chosen" : "Top ranked",
-		 tui_accel_name(r->accel), why[0] ? why : r->filter_reason);
+	snprintf(line, sizeof line, "%s%s %s: %s",
+		 t->sc.w.accel ? "" : "Silicon? = none chosen yet. ",
+		 t->sc.w.accel ? "Chosen" : "Top ranked", tui_accel_name(r->accel),
+		 why[0] ? why : r->filter_reason);
 	tui_put(t, win, 0, 0, w, ROLE_muted, line);
 }
 
@@ -149,21 +160,83 @@ void tui_prompt_start(struct tui *t, enum tui_prompt p, const char *initial)
 	t->status[0] = '\0';
 }
 
+/* The open prompt, from the scenario's own path. */
+static void start_open(struct tui *t)
+{
+	tui_prompt_start(t, PROMPT_OPEN, t->scenario_path[0] ? t->scenario_path : "./");
+}
+
+/* Unsaved changes before quitting or opening: s saves first (then does
+ * it), d (or y, "quit without saving? y") discards, Esc / n / c cancels. */
+static int unsaved_key(struct tui *t, int ch)
+{
+	bool quitting = t->prompt == PROMPT_QUIT;
+	switch (ch) {
+	case 's': case 'S':
+		if (t->lay.too_small)
+			return TUI_HANDLED;	/* no room for a path: y or n */
+		t->then = quitting ? THEN_QUIT : THEN_OPEN;
+		tui_prompt_start(t, PROMPT_SAVE, t->scenario_path[0] ? t->scenario_path
+							 : "./accelsizer-scenario.yaml");
+		return TUI_HANDLED;
+	case 'd': case 'D': case 'y': case 'Y':
+		t->then = THEN_NOTHING;
+		if (quitting)
+			return TUI_QUIT | TUI_HANDLED;
+		start_open(t);
+		return TUI_HANDLED;
+	case 'n': case 'N': case 'c': case 'C': case 'q': case TUI_KEY_ESC: case '\n': case '\r':
+		t->prompt = PROMPT_NONE;
+		t->then = THEN_NOTHING;
+		tui_status(t, false, quitting ? "Not quitting." : "Not opened; your changes are kept.");
+		return TUI_HANDLED;
+	default:
+		return TUI_HANDLED;	/* every other key waits for an answer */
+	}
+}
+
+/* After a save the unsaved-changes prompt asked for: go on with what
+ * the user wanted, once nothing is unsaved any more. */
+static int after_save(struct tui *t, int flags)
+{
+	enum tui_then then = t->then;
+	if (t->prompt != PROMPT_NONE)
+		return flags;		/* still asking (overwrite?) */
+	t->then = THEN_NOTHING;
+	if (t->dirty)
+		return flags;		/* the save failed: stay, the status says why */
+	if (then == THEN_QUIT)
+		return flags | TUI_QUIT;
+	if (then == THEN_OPEN)
+		start_open(t);
+	return flags;
+}
+
 int tui_prompt_key(struct tui *t, int ch)
 {
 	enum tui_prompt p = t->prompt;
-	if (p == PROMPT_QUIT) {
-		if (ch == 'y' || ch == 'Y')
-			return TUI_QUIT | TUI_HANDLED;
+	if (p == PROMPT_QUIT || p == PROMPT_UNSAVED_OPEN)
+		return unsaved_key(t, ch);
+	if (p == PROMPT_OVERWRITE) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s", t->overwrite_path);
+		if (ch == 'y' || ch == 'Y') {
+			t->prompt = PROMPT_NONE;
+			if (t->overwrite_of == PROMPT_EXPORT)
+				return tui_do_export(t, path, true);
+			return after_save(t, tui_do_save(t, path, true));
+		}
 		if (ch == 'n' || ch == 'N' || ch == TUI_KEY_ESC || ch == 'q' || ch == '\n' || ch == '\r') {
 			t->prompt = PROMPT_NONE;
-			tui_status(t, false, "Not quitting.");
+			t->then = THEN_NOTHING;
+			tui_status(t, false, "Not written: %s is unchanged.", path);
 		}
-		return TUI_HANDLED;	/* every other key waits for an answer */
+		return TUI_HANDLED;
 	}
 	switch (tui_line_key(&t->prompt_line, ch)) {
 	case LINE_CANCEL:
 		t->prompt = PROMPT_NONE;
+		t->then = THEN_NOTHING;
 		tui_status(t, false, "Cancelled.");
 		return TUI_HANDLED;
 	case LINE_COMMIT: {
@@ -171,13 +244,17 @@ int tui_prompt_key(struct tui *t, int ch)
 		snprintf(path, sizeof path, "%s", t->prompt_line.buf);
 		t->prompt = PROMPT_NONE;
 		if (!path[0]) {
+			t->then = THEN_NOTHING;
 			tui_status(t, true, "No file name given.");
 			return TUI_HANDLED;
 		}
-		if (p == PROMPT_EXPORT)
-			return tui_do_export(t, path);
+		if (p == PROMPT_EXPORT) {
+			/* the next export starts from here */
+			snprintf(t->export_path, sizeof t->export_path, "%s", path);
+			return tui_do_export(t, path, false);
+		}
 		if (p == PROMPT_SAVE)
-			return tui_do_save(t, path);
+			return after_save(t, tui_do_save(t, path, false));
 		return tui_do_open(t, path);
 	}
 	default:
@@ -250,5 +327,5 @@ void tui_draw_small(struct tui *t, WINDOW *win, int h, int w)
 	int sw = tui_width(size);
 	tui_put(t, win, y + 1, sw < w ? (w - sw) / 2 : 0, w, ROLE_muted, size);
 	if (t->prompt == PROMPT_QUIT)
-		tui_put(t, win, y + 2, 0, w, ROLE_title, prompt_label(PROMPT_QUIT));
+		tui_put(t, win, y + 2, 0, w, ROLE_title, "Quit without saving? (y/n)");
 }

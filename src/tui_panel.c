@@ -111,7 +111,13 @@ static void draw_full(struct tui *t, WINDOW *win, int y, int w, const struct eng
 	int gpus = r->gpus > 0 ? r->gpus : 1;
 	snprintf(abs_mem, sizeof abs_mem, "%s/%s GB", tui_fmt_gb(a, sizeof a, r->mem_required_gb),
 		 tui_fmt_gb(b, sizeof b, r->mem_avail_per_gpu_gb * gpus));
+	if (tui_width(abs_mem) > 16)	/* a big cluster: TB, so the unit stays */
+		snprintf(abs_mem, sizeof abs_mem, "%s/%s TB",
+			 tui_fmt_num(a, sizeof a, r->mem_required_gb / 1000, 1),
+			 tui_fmt_num(b, sizeof b, r->mem_avail_per_gpu_gb * gpus / 1000, 1));
 	snprintf(abs_bw, sizeof abs_bw, "of %.1f TB/s", r->accel->mem_bw_tb_s * gpus);
+	if (tui_width(abs_bw) > 16)
+		snprintf(abs_bw, sizeof abs_bw, "of %.1f PB/s", r->accel->mem_bw_tb_s * gpus / 1000);
 	if (gpus > 1)
 		snprintf(abs_link, sizeof abs_link, "of %.0f GB/s", r->accel->link_gb_s);
 	else
@@ -162,10 +168,12 @@ static void draw_compact(struct tui *t, WINDOW *win, int y, int w, const struct 
 		tui_put(t, win, y, x, w - x, ROLE_muted, why);
 		return;
 	}
-	char g[16];
-	snprintf(g, sizeof g, "%3d", r->gpus);
-	tui_put(t, win, y, x, 3, chosen ? ROLE_selection : ROLE_value, g);
-	x += 4;
+	char g[16], fit[16];
+	snprintf(g, sizeof g, "%d", r->gpus);
+	/* five columns hold every GPU count the engine sizes (ENG_MAX_GPUS) */
+	tui_put_right(t, win, y, x, 5, chosen ? ROLE_selection : ROLE_value,
+		      tui_fmt_fit(fit, sizeof fit, 5, g, r->gpus, ""));
+	x += 6;
 	struct { const char *label; double pct; bool bind; } rows[3] = {
 		{ "mem", r->mem_util_pct, r->binding == RES_MEMORY },
 		{ "bw", r->bw_util_pct, r->binding == RES_BANDWIDTH },

@@ -23,6 +23,18 @@ static void class_changed(struct tui *t)
 	engine_workload_class_defaults(&t->sc.w, t->sc.w.cls);
 }
 
+/* The KV cache precision follows Precision (engine_workload_derive())
+ * until the user sets it here. */
+static void kv_set(struct tui *t)
+{
+	t->sc.w.kv_precision_set = true;
+}
+
+static const char *kv_follows(const struct tui *t)
+{
+	return t->sc.w.kv_precision_set ? NULL : "follows Precision";
+}
+
 static void model_info(const struct tui *t, char *buf, size_t n)
 {
 	const struct catalog_model *m = t->sc.w.model;
@@ -51,7 +63,8 @@ static const struct tui_field rows[] = {
 	{ FIG(PARAMS) }, { FIG(ACTIVE_PARAMS) }, { FIG(LAYERS) }, { FIG(HIDDEN) }, { FIG(HEADS) },
 	{ FIG(KV_HEADS) }, { FIG(HEAD_DIM) }, { FIG(FFN) }, { FIG(VOCAB) }, { FIG(MAX_CONTEXT) },
 	{ F(PRECISION) },
-	{ F(KV_PRECISION) },
+	{ F(KV_PRECISION), .after_set = kv_set, .follows = kv_follows,
+	  .hint = "follows Precision (fp16 for int4, fp8 for fp4) until you set it" },
 
 	{ .label = "Inference", .kind = TF_HEADING, .classes = TUI_CLASS(WL_INFERENCE) },
 	{ F(INPUT_TOKENS) }, { F(OUTPUT_TOKENS) }, { F(CONCURRENCY) }, { F(TOKENS_PER_S_PER_USER) },

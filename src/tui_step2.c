@@ -89,8 +89,10 @@ static int draw_requirements(struct tui *t, WINDOW *win, int w)
 				 tui_fmt_num(p, sizeof p, q->trained_params, 0));
 		y = requirement(t, win, y, w, "Compute", fmt_flops(v, sizeof v, q->flops_total), note);
 	}
+	bool moe = t->sc.w.cls != WL_INFERENCE && t->sc.w.model && t->sc.w.model->experts > 1;
 	y = requirement(t, win, y, w, "Link traffic", fmt_bytes(v, sizeof v, q->link_bytes_per_step),
-			"exchanged between GPUs per step");
+			moe ? "per step: gradients and the experts' all-to-all"
+			    : "exchanged between GPUs per step");
 	return y;
 }
 
@@ -219,6 +221,7 @@ int tui_choose_accel(struct tui *t, const struct engine_result *r)
 		return TUI_HANDLED;
 	}
 	t->sc.w.accel = r->accel;
+	t->chosen_first = r->rank == 1 && r->fits;
 	t->panel_follow = true;
 	/* overrides belonged to the previous choice */
 	t->sc.w.gpus = -1;
@@ -226,6 +229,46 @@ int tui_choose_accel(struct tui *t, const struct engine_result *r)
 	tui_status(t, false, "Chose %s%s; step 4 shows its node.", tui_accel_name(r->accel),
 		   r->fits ? "" : " (it does not fit as sized)");
 	return TUI_HANDLED | TUI_CHANGED;
+}
+
+/* The first-ranked result that fits and passes the filters, or NULL. */
+static const struct engine_result *new_first(const struct tui *t)
+{
+	const struct engine_result *f = t->rep.n ? &t->rep.results[0] : NULL;
+	return f && f->fits && !f->filtered ? f : NULL;
+}
+
+const char *tui_stale_note(const struct tui *t, char *buf, size_t n)
+{
+	if (!t->sc.w.accel || !t->ran)
+		return NULL;
+	const struct engine_result *r = engine_report_find(&t->rep, t->sc.w.accel);
+	if (!r)
+		return NULL;
+	const struct engine_result *f = new_first(t);
+	char why[64];
+	if (r->filtered)
+		snprintf(why, sizeof why, "outside your filters now");
+	else if (!r->fits)
+		snprintf(why, sizeof why, "no longer fits");
+	else if (t->chosen_first && r->rank != 1)
+		snprintf(why, sizeof why, "no longer first (now #%d)", r->rank);
+	else
+		return NULL;
+	snprintf(buf, n, "%s%s%s", why, f && f != r ? ": f takes " : "",
+		 f && f != r ? tui_accel_short(f->accel) : "");
+	return buf;
+}
+
+int tui_take_first(struct tui *t)
+{
+	char note[320];
+	const struct engine_result *f = new_first(t);
+	if (!tui_stale_note(t, note, sizeof note) || !f) {
+		tui_status(t, false, "The choice is current: nothing to take.");
+		return TUI_HANDLED;
+	}
+	return tui_choose_accel(t, f);
 }
 
 void tui_table_focus_chosen(struct tui *t, int step)

@@ -36,20 +36,32 @@ static struct cols columns(int w)
 	c.mark = 0;
 	c.rank = 2;
 	c.name = 6;
-	/* right-aligned figures after the name: GPUs 4, nodes 5, perf 9,
-	 * capex 11, kW 6, cost 10, one space before each */
-	c.name_w = w - c.name - 51;
+	/* right-aligned figures after the name: GPUs 5 (ENG_MAX_GPUS has five
+	 * digits), nodes 5, perf 7, capex 12 ($999,999,999), kW 7, cost 10, one
+	 * space before each, and the last column for the scroll arrows; a wider
+	 * figure is abbreviated (put_fig()), so the short names (15 columns)
+	 * stay whole beside the side panel */
+	c.name_w = w - c.name - 52;
 	if (c.name_w > 26)
 		c.name_w = 26;
 	if (c.name_w < 10)
 		c.name_w = 10;
 	c.gpus = c.name + c.name_w;
-	c.nodes = c.gpus + 5;
+	c.nodes = c.gpus + 6;
 	c.perf = c.nodes + 6;
-	c.capex = c.perf + 10;
-	c.kw = c.capex + 12;
-	c.cost = c.kw + 7;
+	c.capex = c.perf + 8;
+	c.kw = c.capex + 13;
+	c.cost = c.kw + 8;
 	return c;
+}
+
+/* A figure in a column of w: whole, else with fewer decimals, else
+ * abbreviated with its unit (13.2k, $998.1M): never cut. */
+static void put_fig(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_role r,
+		    const char *text, double v, const char *prefix)
+{
+	char fit[64];
+	tui_put_right(t, win, y, x, w, r, tui_fmt_fit(fit, sizeof fit, w, text, v, prefix));
 }
 
 void tui_result_perf(const struct tui *t, const struct engine_result *r, char *buf, size_t n)
@@ -84,11 +96,11 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	int y = 2;
 	tui_put_right(t, win, y, c.rank, 3, ROLE_header, "#");
 	tui_put(t, win, y, c.name, c.name_w, ROLE_header, "Accelerator");
-	tui_put_right(t, win, y, c.gpus, 4, ROLE_header, "GPUs");
+	tui_put_right(t, win, y, c.gpus, 5, ROLE_header, "GPUs");
 	tui_put_right(t, win, y, c.nodes, 5, ROLE_header, "Nodes");
-	tui_put_right(t, win, y, c.perf, 9, ROLE_header, inf ? "Tok/s" : "Hours");
-	tui_put_right(t, win, y, c.capex, 11, ROLE_header, "Capex");
-	tui_put_right(t, win, y, c.kw, 6, ROLE_header, "kW");
+	tui_put_right(t, win, y, c.perf, 7, ROLE_header, inf ? "Tok/s" : "Hours");
+	tui_put_right(t, win, y, c.capex, 12, ROLE_header, "Capex");
+	tui_put_right(t, win, y, c.kw, 7, ROLE_header, "kW");
 	tui_put_right(t, win, y, c.cost, 10, ROLE_header, inf ? "$/Mtok" : "Run cost");
 	y++;
 
@@ -106,9 +118,11 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 			tui_fill(t, win, y, 0, w, ROLE_field_focus);
 		else if (r == chosen)
 			tui_fill(t, win, y, c.name, c.name_w, ROLE_selection);
-		tui_put(t, win, y, c.mark, 1, foc ? vr : ROLE_selection,
-			tui_is_marked(t, r->accel) ? tui_glyph(t, GLYPH_marked) : " ");
-		tui_put(t, win, y, c.mark + 1, 1, foc ? vr : ROLE_selection,
+		/* only a mark or the chosen row's arrow gets the selection colour */
+		bool marked = tui_is_marked(t, r->accel);
+		tui_put(t, win, y, c.mark, 1, foc || !marked ? vr : ROLE_selection,
+			marked ? tui_glyph(t, GLYPH_marked) : " ");
+		tui_put(t, win, y, c.mark + 1, 1, foc || r != chosen ? vr : ROLE_selection,
 			r == chosen ? tui_glyph(t, GLYPH_chosen) : " ");
 		char buf[64];
 		if (grey)
@@ -126,15 +140,19 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 			continue;
 		}
 		snprintf(buf, sizeof buf, "%d", r->gpus);
-		tui_put_right(t, win, y, c.gpus, 4, vr, buf);
+		put_fig(t, win, y, c.gpus, 5, vr, buf, r->gpus, "");
 		snprintf(buf, sizeof buf, "%d", r->nodes);
-		tui_put_right(t, win, y, c.nodes, 5, vr, buf);
+		put_fig(t, win, y, c.nodes, 5, vr, buf, r->nodes, "");
 		tui_result_perf(t, r, buf, sizeof buf);
-		tui_put_right(t, win, y, c.perf, 9, vr, buf);
-		tui_put_right(t, win, y, c.capex, 11, vr, tui_fmt_usd(buf, sizeof buf, r->capex_usd));
-		tui_put_right(t, win, y, c.kw, 6, vr, tui_fmt_kw(buf, sizeof buf, r->power_kw));
+		put_fig(t, win, y, c.perf, 7, vr, buf, inf ? r->output_tokens_per_s : r->train_hours, "");
+		put_fig(t, win, y, c.capex, 12, vr, tui_fmt_usd(buf, sizeof buf, r->capex_usd), r->capex_usd, "$");
+		/* kW: one decimal while it fits, else whole kW, else abbreviated */
+		tui_fmt_kw(buf, sizeof buf, r->power_kw);
+		if (tui_width(buf) > 7)
+			tui_fmt_num(buf, sizeof buf, r->power_kw, 0);
+		put_fig(t, win, y, c.kw, 7, vr, buf, r->power_kw, "");
 		tui_result_cost(t, r, buf, sizeof buf);
-		tui_put_right(t, win, y, c.cost, 10, vr, buf);
+		put_fig(t, win, y, c.cost, 10, vr, buf, inf ? r->usd_per_mtok : r->run_cost_usd, "$");
 	}
 	tui_list_marks(t, win, *top, rows, n, 3, y - 1, w - 1);
 
@@ -181,10 +199,8 @@ static int key(struct tui *t, enum tui_action a, int ch)
 	switch (a) {
 	case ACT_MARK:
 		if (f >= 0 && f < n) {
-			int r = toggle_mark(t, t->rep.results[f].accel);
-			if (f < n - 1)
-				t->focus[2]++;	/* mark a few in a row */
-			return r;
+			/* the cursor stays: Space again unmarks what was marked */
+			return toggle_mark(t, t->rep.results[f].accel);
 		}
 		return TUI_HANDLED;
 	case ACT_COMPARE:

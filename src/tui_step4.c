@@ -46,6 +46,19 @@ static void info_accel(const struct tui *t, char *buf, size_t n)
 		 t->sc.w.accel ? "" : "  (top ranked; choose in step 3)");
 }
 
+/* A choice the last workload change made stale, on its own row. */
+static bool stale_shown(const struct tui *t)
+{
+	char note[160];
+	return tui_stale_note(t, note, sizeof note) != NULL;
+}
+
+static void info_stale(const struct tui *t, char *buf, size_t n)
+{
+	if (!tui_stale_note(t, buf, n))
+		snprintf(buf, n, "-");
+}
+
 static void info_platform(const struct tui *t, char *buf, size_t n)
 {
 	const struct engine_result *r = tui_chosen(t);
@@ -81,8 +94,11 @@ static void info_nodes(const struct tui *t, char *buf, size_t n)
 {
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r);
-	snprintf(buf, n, "%d working + %d spare = %d node%s, %d GPUs installed", r->nodes - r->spare_nodes,
-		 r->spare_nodes, r->nodes, r->nodes == 1 ? "" : "s", r->gpus_installed);
+	/* r->nodes are the working nodes; the spares come on top (as the
+	 * CLI's nodes and spare_nodes columns and the BOM count them). */
+	int total = r->nodes + r->spare_nodes;
+	snprintf(buf, n, "%d working + %d spare = %d node%s, %d GPUs installed", r->nodes,
+		 r->spare_nodes, total, total == 1 ? "" : "s", r->gpus_installed);
 }
 
 static void info_fabric(const struct tui *t, char *buf, size_t n)
@@ -117,14 +133,60 @@ static void info_space(const struct tui *t, char *buf, size_t n)
 		 tui_fmt_kw(kw, sizeof kw, r->power_kw));
 }
 
+/* Capex is the quote (engine_quote()): the BOM's total to the cent, and
+ * its five parts below it add up to it. */
 static void info_capex(const struct tui *t, char *buf, size_t n)
 {
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r);
-	char a[32], g[32], nd[32], f[32];
-	snprintf(buf, n, "%s (GPUs %s, servers %s, fabric %s)", tui_fmt_usd(a, sizeof a, r->capex_usd),
-		 tui_fmt_usd(g, sizeof g, r->capex_gpus_usd), tui_fmt_usd(nd, sizeof nd, r->capex_nodes_usd),
-		 tui_fmt_usd(f, sizeof f, r->capex_fabric_usd));
+	char a[48];
+	snprintf(buf, n, "%s  the BOM total", tui_fmt_usd_cents(a, sizeof a, r->capex_usd));
+}
+
+static void capex_part(const struct tui *t, char *buf, size_t n, double usd, const char *what)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r && r->platform);
+	char a[48];
+	snprintf(buf, n, "%s%s%s", tui_fmt_usd_cents(a, sizeof a, usd), *what ? "  " : "", what);
+}
+
+static void info_hardware(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	char g[48], s[48], what[128];
+	snprintf(what, sizeof what, "GPUs %s, servers %s", tui_fmt_usd_cents(g, sizeof g, r->capex_gpus_usd),
+		 tui_fmt_usd_cents(s, sizeof s, r->capex_nodes_usd));
+	capex_part(t, buf, n, r->capex_hardware_usd, what);
+}
+
+static void info_fabric_usd(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	capex_part(t, buf, n, r->capex_fabric_usd, r->fabric ? "NICs, switches, cables" : "");
+}
+
+static void info_racks_usd(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	capex_part(t, buf, n, r->capex_racks_usd, "enclosures and PDUs");
+}
+
+static void info_support_usd(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	capex_part(t, buf, n, r->capex_support_usd, "hardware support contract");
+}
+
+static void info_services_usd(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	capex_part(t, buf, n, r->capex_services_usd, "installation and burn-in");
 }
 
 static void info_running(const struct tui *t, char *buf, size_t n)
@@ -175,6 +237,7 @@ static bool band_muted(const struct tui *t)
 static const struct tui_field rows[] = {
 	{ .label = "Node", .kind = TF_HEADING },
 	{ .label = "Accelerator", .kind = TF_INFO, .info = info_accel },
+	{ .label = "! Stale choice", .kind = TF_INFO, .info = info_stale, .shown = stale_shown },
 	{ .label = "Node shape", .kind = TF_INFO, .info = info_platform },
 	{ .field = EF_GPUS + 1, .auto_value = auto_gpus, .after_set = choose_shown },
 	{ .field = EF_SPARE_NODES + 1, .auto_value = auto_spares, .after_set = choose_shown },
@@ -184,6 +247,11 @@ static const struct tui_field rows[] = {
 	{ .label = "Network", .kind = TF_INFO, .info = info_network },
 	{ .label = "Space and power", .kind = TF_INFO, .info = info_space },
 	{ .label = "Capex", .kind = TF_INFO, .info = info_capex },
+	{ .label = "Hardware", .kind = TF_INFO, .info = info_hardware },
+	{ .label = "Fabric", .kind = TF_INFO, .info = info_fabric_usd },
+	{ .label = "Racks and PDUs", .kind = TF_INFO, .info = info_racks_usd },
+	{ .label = "Support", .kind = TF_INFO, .info = info_support_usd },
+	{ .label = "Services", .kind = TF_INFO, .info = info_services_usd },
 	{ .label = "Running cost", .kind = TF_INFO, .info = info_running },
 	{ .label = "Predicted", .kind = TF_INFO, .info = info_perf },
 	{ .label = "Error band", .kind = TF_INFO, .info = info_band, .muted = band_muted },

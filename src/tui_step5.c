@@ -86,7 +86,19 @@ static bool regular_target(struct tui *t, const char *path)
 	return false;
 }
 
-int tui_do_export(struct tui *t, const char *path_in)
+/* Whether writing path would replace a file the user has: ask first. */
+static bool ask_overwrite(struct tui *t, enum tui_prompt of, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return false;
+	t->overwrite_of = of;
+	snprintf(t->overwrite_path, sizeof t->overwrite_path, "%s", path);
+	t->prompt = PROMPT_OVERWRITE;
+	return true;
+}
+
+int tui_do_export(struct tui *t, const char *path_in, bool force)
 {
 	char path[PATH_MAX], err[512], total[32];
 	expand_path(path_in, path, sizeof path);
@@ -103,6 +115,8 @@ int tui_do_export(struct tui *t, const char *path_in)
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
 	}
+	if (!force && ask_overwrite(t, PROMPT_EXPORT, path))
+		return TUI_HANDLED;
 	if (t->test_mode) {
 		tui_status(t, false, "Test mode: would export the BOM to %s.", path);
 		return TUI_HANDLED;
@@ -116,7 +130,7 @@ int tui_do_export(struct tui *t, const char *path_in)
 	return TUI_HANDLED;
 }
 
-int tui_do_save(struct tui *t, const char *path_in)
+int tui_do_save(struct tui *t, const char *path_in, bool force)
 {
 	char path[PATH_MAX], err[512];
 	expand_path(path_in, path, sizeof path);
@@ -130,6 +144,9 @@ int tui_do_save(struct tui *t, const char *path_in)
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
 	}
+	/* Over the scenario's own file is what saving means: no question. */
+	if (!force && strcmp(path, t->scenario_path) && ask_overwrite(t, PROMPT_SAVE, path))
+		return TUI_HANDLED;
 	if (t->test_mode) {
 		tui_status(t, false, "Test mode: would save the scenario to %s.", path);
 		return TUI_HANDLED;
@@ -284,20 +301,28 @@ static bool both_fit(const struct tui *t, int h, int w)
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
-	if (both_fit(t, h, w)) {
-		int y = draw_plan(t, win, 0, w) + 1;
+	/* a choice the last workload change made stale, on the first line */
+	char note[320];
+	int y0 = 0;
+	if (tui_stale_note(t, note, sizeof note)) {
+		int x = tui_put(t, win, 0, 0, w, ROLE_error, tui_glyph(t, GLYPH_tight));
+		tui_put(t, win, 0, x + 1, w - x - 1, ROLE_error, note);
+		y0 = 1;
+	}
+	if (both_fit(t, h - y0, w)) {
+		int y = draw_plan(t, win, y0, w) + 1;
 		draw_bom(t, win, y, h, w);
 		return;
 	}
 	bool bom = t->focus[4] == 1;
 	if (bom)
-		draw_bom(t, win, 0, h, w);
+		draw_bom(t, win, y0, h, w);
 	else
-		draw_plan(t, win, 0, w);
+		draw_plan(t, win, y0, w);
 	/* the other half is one key away: say so on the title line */
 	const char *hint = bom ? "  Tab: validation plan" : "  Tab: bill of materials";
 	int hw = tui_width(hint);
-	tui_put(t, win, 0, w - hw, hw, ROLE_muted, hint);
+	tui_put(t, win, y0, w - hw, hw, ROLE_muted, hint);
 }
 
 static int key(struct tui *t, enum tui_action a, int ch)

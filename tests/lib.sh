@@ -50,6 +50,32 @@ check() {
 	esac
 }
 
+# csv_col FILE COLUMN [ROW]: the value of COLUMN (by header name) in data
+# row ROW (1 = the first after the header), RFC 4180 quoting understood.
+csv_col() {
+	[ -f "$1" ] || { echo "MISSING $1"; return; }
+	awk -v want="$2" -v row="${3:-1}" '
+	function split_csv(line, out,    n, i, c, q, f) {
+		n = 0; f = ""; q = 0
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (q) {
+				if (c == "\"") {
+					if (substr(line, i + 1, 1) == "\"") { f = f "\""; i++ }
+					else q = 0
+				} else f = f c
+			} else if (c == "\"") q = 1
+			else if (c == ",") { out[++n] = f; f = "" }
+			else f = f c
+		}
+		out[++n] = f
+		return n
+	}
+	NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) if (h[i] == want) col = i; next }
+	NR == row + 1 { split_csv($0, v); print v[col]; exit }
+	' "$1"
+}
+
 # refused NAME EXPECTED-MESSAGE COMMAND...: exit 2 with that message, fast
 # (a FIFO must not block: the command runs with a 10 s guard; 124 = hung).
 # numbers.sh and limits.sh have their own, for a flag and its value.

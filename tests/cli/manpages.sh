@@ -216,8 +216,8 @@ done
 
 # The SKUs of the lines the BOM builds itself (rack, PDU, support...) are
 # what a price list names them by.
-skus=$(sed -n 's/^#define BOM_SKU_[A-Z_]* "\([^"]*\)".*/\1/p' "$SRC/bom.h")
-check "bom.h yields its own SKUs" matches "$skus" '^RACK$'
+skus=$(sed -n 's/^#define ENGINE_SKU_[A-Z_]* "\([^"]*\)".*/\1/p' "$SRC/engine.h")
+check "engine.h yields the BOM's own SKUs" matches "$skus" '^RACK$'
 for k in $skus; do
 	check "BOM SKU $k is in accelsizer-catalog.5's price lists" contains \
 		"$(sed -n '/^\.Ss Price lists/,/^\.Sh/p' "$MAN5")" ".Ql $k"

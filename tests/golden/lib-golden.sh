@@ -136,7 +136,9 @@ golden_wizard() {
 	golden_shot "$o" "$size-step3" "Ranked by lowest capex"
 	tui_keys 4
 	golden_shot "$o" "$size-step4" "Node shape"
-	tui_keys 5
+	# n, not 5: on step 4 the cursor is on the GPU count, where a digit
+	# starts typing a value (issue 12)
+	tui_keys n
 	golden_shot "$o" "$size-step5" "Validation plan:"
 	tui_keys Tab
 	golden_shot "$o" "$size-step5-tab" "Bill of materials: "
@@ -144,7 +146,8 @@ golden_wizard() {
 	golden_shot "$o" "$size-help" "show this help"
 	tui_keys Escape 3
 	golden_shot "$o" "$size-step3-again" "Ranked by lowest capex"
-	tui_keys Space Space c
+	# Space marks without moving the cursor (issue 12): Down between
+	tui_keys Space Down Space c
 	golden_shot "$o" "$size-compare" "Memory fit"
 	tm_stop
 

@@ -150,7 +150,7 @@ tui_keys Right
 check_screen "fine-tuning fields" "Dataset tokens"
 
 tui_keys q
-check_screen "q asks before dropping changes" "Quit without saving? (y/n)"
+check_screen "q asks before dropping changes" "Quit without saving? s save, d discard, Esc cancel"
 tui_keys y
 tui_exit_status
 check "y quits" equals "$rc" "0"

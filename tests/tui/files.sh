@@ -74,6 +74,8 @@ tui_keys Down Down Down Down +
 check_screen_re "a change" "Input tokens +2048 tok/request"
 check_screen "marks the scenario unsaved" "[+] accelsizer"
 tui_keys o
+check_screen "o over unsaved changes asks first" "Unsaved changes. Open another scenario?"
+tui_keys d
 check_screen "o prompts for a scenario" "Open scenario: $TMPD/saved.yaml"
 tui_keys Enter
 check_screen "opened" "Opened $TMPD/saved.yaml."

@@ -55,9 +55,10 @@ check_screen "help stays open across a resize" "Esc or ? closes"
 tui_keys Escape
 check_screen "Esc closes help" "Input tokens"
 
-# every step at 80x24 and back
+# every step at 80x24 and back (n: on step 4 a digit would edit the
+# focused GPU count)
 for s in 2 3 4 5; do
-	tui_keys "$s"
+	tui_keys n
 	tui_resize 80 24
 	sleep 0.1
 	tui_resize 120 40

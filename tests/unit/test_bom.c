@@ -439,7 +439,8 @@ START_TEST(csv_round_trip_lines_and_totals)
 	ck_assert_int_eq(cents_of(tot[6]), sum);
 	ck_assert_int_eq(sum, b.total_cents);
 	ck_assert_int_eq(sum, 3 * 2500001LL + 24 * 3000000LL + 30 + 7 * 133333LL);
-	ck_assert_double_eq_tol(strtod(tot[7], NULL), watts / 1000.0, 1e-9);
+	/* the total power in W, the column's unit (issue 12) */
+	ck_assert_double_eq_tol(strtod(tot[7], NULL), watts, 1e-9);
 	ck_assert_double_eq_tol(strtod(tot[8], NULL), units, 1e-9);
 	ck_assert_str_eq(t.rows[3][7], "0.5");
 	ck_assert_str_eq(t.rows[4][7], "23.5");
@@ -566,7 +567,10 @@ static void build_for(const struct workload *w, const char *accel, const struct 
 {
 	const struct catalog_accel *a = catalog_accel(cat, accel);
 	ck_assert_msg(a != NULL, "no accelerator %s", accel);
-	engine_evaluate(cat, w, a, res);
+	/* The engine sees the price list the BOM is built with. */
+	struct workload wp = *w;
+	wp.prices = pl;
+	engine_evaluate(cat, &wp, a, res);
 	ck_assert_msg(res->platform != NULL, "%s: no platform (%s)", accel, res->reason);
 	char err[512] = "";
 	ck_assert_msg(bom_build(cat, w, res, pl, b, err, sizeof err), "%s", err);
@@ -604,9 +608,17 @@ static void assert_agrees_with_engine(const struct bom *b, const struct engine_r
 		units += l->qty * l->rack_units_each;
 	}
 	ck_assert_int_eq(sum, b->total_cents);
+	/* capex is the quote: the BOM's total to the cent, support and
+	 * services included (issue 12). */
 	int64_t capex = (int64_t)llround(r->capex_usd * 100.0);
-	ck_assert_msg(llabs(hardware_cents(b) - capex) <= 1, "BOM hardware %lld, engine capex %lld",
-		      (long long)hardware_cents(b), (long long)capex);
+	ck_assert_msg(b->total_cents == capex, "BOM total %lld, engine capex %lld",
+		      (long long)b->total_cents, (long long)capex);
+	int64_t parts = llround(r->capex_hardware_usd * 100) + llround(r->capex_fabric_usd * 100) +
+			llround(r->capex_racks_usd * 100) + llround(r->capex_support_usd * 100) +
+			llround(r->capex_services_usd * 100);
+	ck_assert_int_eq(parts, capex);
+	ck_assert_int_eq(llround(r->capex_support_usd * 100) + llround(r->capex_services_usd * 100),
+			 b->total_cents - hardware_cents(b));
 	ck_assert_double_eq_tol(watts / 1000.0, r->power_kw, 1e-6);
 	ck_assert_double_eq_tol(b->total_power_w, watts, 1e-6);
 	ck_assert_double_eq_tol(units, r->rack_units, 1e-9);
@@ -788,7 +800,8 @@ START_TEST(ports_on_accelerator_need_no_nics)
 	build_for(&w, "gaudi3", NULL, &r, &b);
 	pm->nics_on_accel = true;
 	ck_assert_ptr_nonnull(find_line(&b, BOM_NETWORK, f->nic_sku));
-	ck_assert_double_eq_tol(r.capex_usd - capex, r.nics * f->nic_price_usd, 1e-6);
+	ck_assert_double_eq_tol(r.capex_fabric_usd - fabric, r.nics * f->nic_price_usd, 1e-6);
+	ck_assert(r.capex_usd > capex);
 	ck_assert_double_eq_tol(r.power_kw - kw, r.nics * f->nic_power_w / 1000.0, 1e-9);
 	bom_fini(&b);
 }

@@ -624,11 +624,18 @@ START_TEST(capex_and_power_add_up)
 		node += p->bom[i].qty * p->bom[i].unit_price_usd;
 	ck_assert_double_eq_tol(r.capex_nodes_usd, 2 * node, 0.01);
 	ck_assert_double_eq_tol(r.capex_gpus_usd, 16 * A("h100-sxm")->price.usd, 0.01);
-	ck_assert_double_eq_tol(r.capex_usd, r.capex_gpus_usd + r.capex_nodes_usd + r.capex_fabric_usd +
-				r.capex_racks_usd, 0.01);
+	ck_assert_double_eq_tol(r.capex_hardware_usd, r.capex_gpus_usd + r.capex_nodes_usd, 0.005);
+	/* capex is the quote: hardware, fabric, racks, support and services
+	 * (issue 12), support being years x share of what comes before it. */
+	ck_assert_double_eq_tol(r.capex_usd, r.capex_hardware_usd + r.capex_fabric_usd +
+				r.capex_racks_usd + r.capex_support_usd + r.capex_services_usd, 0.005);
+	const struct catalog_defaults *d = &cat->defaults;
+	ck_assert_double_eq_tol(r.capex_support_usd, (r.capex_hardware_usd + r.capex_fabric_usd +
+				r.capex_racks_usd) * d->support_years.value *
+				d->support_fraction_per_year.value, 0.01);
+	ck_assert_double_eq_tol(r.capex_services_usd, 2 * d->burn_in_usd_per_node.value, 0.005);
 	ck_assert_double_eq_tol(r.power_kw, 2 * p->max_power_w / 1000, 1e-9);
 	/* Cost per million tokens = yearly cost / tokens served in a year. */
-	const struct catalog_defaults *d = &cat->defaults;
 	double year = r.capex_usd / d->amortisation_years.value +
 		      r.power_kw * 8766 * d->pue.value * d->utilisation.value * d->electricity_usd_per_kwh.value;
 	double toks = r.output_tokens_per_s * 3600 * 8766 * d->utilisation.value;
@@ -1138,6 +1145,107 @@ START_TEST(every_field_at_its_bound)
 	bad = w;
 	bad.model = &bad_m;
 	ck_assert(!engine_workload_valid(&bad, why, sizeof why));
+}
+END_TEST
+
+/* The plan's all-reduce threshold follows the links the tested collective
+ * really crosses (issue 12 item 9): eight H200 NVL talk over PCIe past
+ * their bridged pairs, and eight MI300X use seven Infinity Fabric links
+ * each where two use one. */
+static double plan_allreduce_threshold(const struct engine_plan *p, int *gpus)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strstr(p->rows[i].benchmark, "all_reduce_perf")) {
+			const char *on = strstr(p->rows[i].benchmark, " on ");
+			*gpus = on ? atoi(on + 4) : 0;
+			return p->rows[i].threshold;
+		}
+	return NAN;
+}
+
+/* 0.9 x what a ring over g GPUs of a gets, from the catalog: the GPU link
+ * inside its domain (a full mesh gives each peer its own link), PCIe past
+ * it (a bridged pair's neighbours are reached over PCIe). */
+static double expected_threshold(const struct engine_result *r, int g)
+{
+	const struct catalog_accel *a = r->accel;
+	double bw;
+	if (g <= a->link_domain) {
+		bw = a->link_gb_s / 2.0 * a->eff_link.value;
+		if (r->platform->topology == TOPO_MESH && g < a->link_domain)
+			bw *= (double)(g - 1) / (a->link_domain - 1);
+	} else {
+		bw = a->host_pcie_gb_s / 2.0 * cat->defaults.pcie_efficiency.value;
+	}
+	return 0.9 * bw;
+}
+
+START_TEST(plan_allreduce_follows_topology)
+{
+	struct workload w;
+	struct engine_result r;
+	struct engine_plan plan;
+	int g = 0;
+	/* Llama 2 70B at fp16 for 160 users on eight H200 NVL: four TP2
+	 * pairs.  A test on all eight crosses PCIe past the bridges. */
+	inference(&w, "llama-2-70b", PREC_FP16, 160);
+	w.tokens_per_s_per_user = 20;
+	size_on(&w, "h200-nvl", 8, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.tp, 2);
+	engine_validation_plan(cat, &w, &r, &plan);
+	double thr = plan_allreduce_threshold(&plan, &g);
+	ck_assert_msg(isfinite(thr), "no all-reduce row");
+	ck_assert_msg(fabs(thr - expected_threshold(&r, g)) < 0.5,
+		      "%d GPUs: threshold %.1f GB/s, the links give %.1f", g, thr, expected_threshold(&r, g));
+
+	/* MI300X, a full mesh: eight GPUs have seven links each, two one */
+	inference(&w, "llama-3.1-405b", PREC_FP8, 16);
+	size_on(&w, "mi300x", 8, &r);
+	ck_assert(r.fits);
+	engine_validation_plan(cat, &w, &r, &plan);
+	double mi8 = plan_allreduce_threshold(&plan, &g);
+	int g8 = g;
+	ck_assert_int_ge(g8, 4);
+	ck_assert(fabs(mi8 - expected_threshold(&r, g8)) < 0.5);
+	inference(&w, "llama-2-70b", PREC_FP16, 64);
+	size_on(&w, "mi300x", 2, &r);
+	ck_assert(r.fits);
+	engine_validation_plan(cat, &w, &r, &plan);
+	g = 0;
+	double mi2 = plan_allreduce_threshold(&plan, &g);
+	/* whatever group the layout tests (none: one GPU or its slices), the
+	 * threshold is its links' */
+	if (g > 1)
+		ck_assert_msg(fabs(mi2 - expected_threshold(&r, g)) < 0.5, "%d GPUs: %.1f GB/s", g, mi2);
+	if (g == 2)	/* g - 1 links against one */
+		ck_assert_msg(mi8 > 0.95 * (g8 - 1) * mi2, "%d GPUs %.0f GB/s, 2 GPUs %.0f GB/s",
+			      g8, mi8, mi2);
+}
+END_TEST
+
+/* Expert parallelism's all-to-all is link traffic (issue 12 item 9): a
+ * Mixtral fine-tune spread over eight GPUs by experts (EP8, forced, since
+ * the layout search may choose another split) uses the links. */
+START_TEST(expert_parallel_all_to_all_uses_the_link)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_FINETUNE);
+	w.model = M("mixtral-8x7b");
+	w.method = FT_LORA;
+	w.tokens = 50e6;
+	w.epochs = 1;
+	w.target_hours = 8;
+	w.ep = 8;	/* the layout search may prefer another split: force EP */
+	size_on(&w, "mi300x", 8, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.ep, 8);
+	/* four all-to-alls of every MoE layer's tokens per micro-batch: well
+	 * above a rounding error of the step */
+	ck_assert_msg(r.link_util_pct >= 1.0, "EP %d: link %.2f%%", r.ep, r.link_util_pct);
+	ck_assert(r.t_comm_s > 0);
 }
 END_TEST
 
@@ -1693,6 +1801,8 @@ int main(void)
 	ADD(s, check_llama2_13b_70b_pretraining);
 	ADD(s, uneven_pipeline_stages);
 	ADD(s, check_llama31_405b_pretraining);
+	ADD(s, plan_allreduce_follows_topology);
+	ADD(s, expert_parallel_all_to_all_uses_the_link);
 	ADD(s, mig_small_model_on_a100_slice);
 	ADD(s, mig_seven_replicas_fit_one_card);
 	ADD(s, mig_slice_gets_its_bandwidth_share);

@@ -1,0 +1,65 @@
+#!/bin/sh
+# Step 4 shows the quote the CLI prints and the BOM totals: working + spare
+# = total nodes as `recommend` counts them, capex to the cent with a
+# breakdown that adds up to it, and --prices moving steps 3 and 4 as it
+# moves `recommend --prices` (issue 12, items 3, 4 and 5).
+. "$TOP_SRCDIR/tests/tui/lib-tmux.sh"
+
+SCEN="$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml"
+printf 'sku,unit_price_usd,discount_pct\nh100-sxm,27500,10\n' >"$TMPD/prices.csv"
+
+# "878472.00" -> "$878,472.00", as the wizard writes money to the cent.
+usd() {
+	awk -v v="$1" 'BEGIN {
+		split(v, p, "."); i = p[1]; s = ""
+		while (length(i) > 3) { s = "," substr(i, length(i) - 2) s; i = substr(i, 1, length(i) - 3) }
+		printf "$%s%s.%s\n", i, s, p[2]
+	}'
+}
+
+# ---- without a price list ----
+run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --format csv -o "$TMPD/rec.csv"
+tui_start 120 40 --scenario "$SCEN"
+tui_wait "Input tokens"
+tui_keys 4
+tui_wait "Parallel layout"
+check_screen_re "step 4: working + spare = total, as recommend counts them" \
+	"Nodes +$(csv_col "$TMPD/rec.csv" nodes) working \\+ $(csv_col "$TMPD/rec.csv" spare_nodes) spare = 2 nodes"
+capex=$(usd "$(csv_col "$TMPD/rec.csv" capex_usd)")
+check_screen "step 4: capex is recommend's capex_usd to the cent" "Capex                  $capex"
+check_screen "step 4: hardware part" "Hardware               $(usd "$(csv_col "$TMPD/rec.csv" capex_hardware_usd)")"
+check_screen "step 4: fabric part" "Fabric                 $(usd "$(csv_col "$TMPD/rec.csv" capex_fabric_usd)")"
+check_screen "step 4: racks and PDUs part" "Racks and PDUs         $(usd "$(csv_col "$TMPD/rec.csv" capex_racks_usd)")"
+check_screen "step 4: support part" "Support                $(usd "$(csv_col "$TMPD/rec.csv" capex_support_usd)")"
+check_screen "step 4: services part" "Services               $(usd "$(csv_col "$TMPD/rec.csv" capex_services_usd)")"
+
+# One more spare node: still working + spare = total.
+tui_keys Down Down Down Down
+tui_keys +
+check_screen_re "step 4 after +: one more spare, the working nodes unchanged" "Nodes +1 working \\+ 2 spare = 3 nodes"
+tui_keys q
+tui_settle
+case $screen in *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
+tui_exit_status
+
+# ---- with a price list: steps 3 and 4 follow it as recommend does ----
+run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --prices "$TMPD/prices.csv" \
+	--format csv -o "$TMPD/recp.csv"
+check "recommend --prices: exit 0" rc 0
+pcapex=$(usd "$(csv_col "$TMPD/recp.csv" capex_usd)")
+check "the price list changes capex" lacks "$pcapex" "$capex"
+tui_start 120 40 --scenario "$SCEN" --prices "$TMPD/prices.csv"
+tui_wait "Input tokens"
+tui_keys 4
+check_screen "step 4 with --prices: capex is recommend --prices' capex_usd" "Capex                  $pcapex"
+tui_keys p
+whole=$(printf '%s' "$pcapex" | sed 's/^\$//; s/\..*//')
+check_screen_re "step 3 with --prices: the priced capex in the table" \
+	"H100 SXM5 80GB +[0-9]+ +[0-9]+ +[0-9,]+ +[$]$whole"
+tui_keys q
+tui_settle
+case $screen in *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
+tui_exit_status
+check "quits cleanly" equals "$rc" "0"
+
+done_testing

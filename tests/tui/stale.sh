@@ -1,0 +1,58 @@
+#!/bin/sh
+# A stale choice is flagged (issue 12 item 10): after a workload change the
+# accelerator chosen on step 3 stays on steps 4 and 5; when it no longer
+# fits, is filtered out, or is no longer ranked first, those steps say so
+# and offer the new first (f).
+. "$TOP_SRCDIR/tests/tui/lib-tmux.sh"
+
+tui_start 120 40
+tui_wait "Input tokens"
+tui_keys n n
+tui_wait "Ranked by"
+first=$(printf '%s\n' "$screen" | grep -E '^ ▸ +1 ' | sed -E 's/^ ▸ +1 +//; s/  .*//')
+tui_keys Enter
+check_screen "the first-ranked is chosen" "step 4 shows its node"
+tui_keys n
+check_screen "step 4 shows the choice, not flagged" "Accelerator"
+check_screen_lacks "a fresh choice is not stale" "f takes"
+
+# back to step 1: NVIDIA only becomes AMD only
+tui_keys p p p
+tui_wait "Input tokens"
+tui_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
+i=0
+while [ $i -lt 20 ]; do
+	tui_settle
+	printf '%s\n' "$screen" | grep -Eq '^ Software stack +‹' && break
+	tui_keys Down
+	i=$((i + 1))
+done
+j=0
+while [ $j -lt 6 ]; do
+	tui_settle
+	printf '%s\n' "$screen" | grep -Eq '^ Software stack +‹ rocm ›' && break
+	tui_keys Right
+	j=$((j + 1))
+done
+check_screen_re "AMD only" "Software stack +‹ rocm ›"
+tui_keys n n n
+tui_wait "Node shape"
+check_screen "step 4 flags the choice the filter now excludes" "outside your filters"
+check_screen_re "step 4 offers the new first" "f takes [A-Z]"
+tui_keys n
+tui_wait "Validation plan"
+check_screen "step 5 flags it too" "outside your filters"
+check_screen_re "step 5 offers the new first" "f takes [A-Z]"
+tui_keys f
+check_screen_re "f chooses the new first" "Chose AMD"
+check_screen_lacks "no longer stale" "outside your filters"
+tui_keys p
+tui_wait "Node shape"
+check_screen_re "step 4 shows the new first" "Accelerator +AMD"
+
+tui_keys q
+tui_settle
+case $screen in *"Unsaved changes"*) tui_keys d ;; esac
+tui_exit_status
+check "quits cleanly" equals "$rc" "0"
+done_testing
