@@ -9,8 +9,9 @@ top=$(pwd)
 mode=${1:-run}
 
 packages="build-essential autoconf automake pkg-config libncurses-dev libyaml-dev libcsv-dev check"
-# tests: tmux drives the wizard, valgrind checks leaks, clang builds the fuzzers
-[ "$mode" = run ] || packages="$packages tmux mandoc valgrind clang libclang-rt-14-dev"
+# tests: tmux drives the wizard, valgrind checks leaks, clang builds the fuzzers,
+# pmccabe measures every function's size and complexity
+[ "$mode" = run ] || packages="$packages tmux mandoc valgrind clang libclang-rt-14-dev pmccabe"
 
 install_missing() {
 	missing=

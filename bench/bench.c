@@ -500,7 +500,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench: no catalog found (use --catalog DIR)\n");
 		return 2;
 	}
-	struct catalog *c = cli_load_catalog(dir);
+	struct catalog *c = frontend_load_catalog(dir);
 	if (!c)
 		return 2;
 

@@ -26,6 +26,10 @@ static const struct {
 	[PREC_INT8] = { "int8", 1 },
 	[PREC_INT4] = { "int4", 0.5 },
 	[PREC_FP4] = { "fp4", 0.5 },
+	/* OCP Microscaling (MX) v1.0: 32 FP4 (E2M1) values share one 8-bit
+	 * E8M0 scale, 4 + 8/32 = 4.25 bits a value (gpt-oss ships its expert
+	 * weights so). */
+	[PREC_MXFP4] = { "mxfp4", 4.25 / 8 },
 	[PREC_TF32] = { "tf32", 4 },	/* stored as fp32, computed at 19 bits */
 	[PREC_FP64] = { "fp64", 8 },
 };
@@ -378,7 +382,9 @@ static void free_accel(struct catalog_accel *a)
 	free(a->mem_type);
 	free(a->link_kind);
 	free(a->host_interface);
-	free(a->mig);
+	for (size_t i = 0; i < a->n_partitions; i++)
+		free(a->partitions[i].profile);
+	free(a->partitions);
 	free(a->eff_compute.source);
 	free(a->eff_compute.calibrated_from);
 	free(a->eff_mem_bw.source);
@@ -400,6 +406,7 @@ static void free_platform(struct catalog_platform *p)
 	free(p->accel_id);
 	free(p->nic_kind);
 	free(p->sku);
+	free(p->cooling);
 	free(p->price.date);
 	free(p->price.source);
 	for (size_t i = 0; i < p->n_bom; i++) {

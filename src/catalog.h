@@ -26,15 +26,16 @@ enum precision {
 	PREC_INT8,
 	PREC_INT4,
 	PREC_FP4,
+	PREC_MXFP4,
 	PREC_TF32,
 	PREC_FP64,
 	PREC_COUNT
 };
-#define PREC_WORKLOAD_COUNT (PREC_FP4 + 1)
+#define PREC_WORKLOAD_COUNT (PREC_MXFP4 + 1)
 
 const char *precision_name(enum precision p);	/* "fp8" */
 bool precision_parse(const char *s, enum precision *out);
-double precision_bytes(enum precision p);	/* 4, 2, 2, 1, 1, 0.5, 0.5 */
+double precision_bytes(enum precision p);	/* 4, 2, 2, 1, 1, 0.5, 0.5, 0.53125 */
 
 enum form_factor { FORM_SXM, FORM_OAM, FORM_PCIE, FORM_SUPERCHIP, FORM_COUNT };
 const char *form_factor_name(enum form_factor f);
@@ -65,6 +66,16 @@ struct price {
 	char *source;
 };
 
+/* One MIG (or like) partition profile of an accelerator, as the vendor
+ * documents it: "1g.10gb" on an A100 80GB is one of 7 compute slices with
+ * 10 GB, at most 7 of them per GPU. */
+struct catalog_partition {
+	char *profile;			/* the vendor's name: "1g.10gb" */
+	double memory_gb;		/* memory of one instance, GB */
+	int compute_slices;		/* compute slices one instance takes */
+	int max_per_gpu;		/* instances of this profile one GPU holds */
+};
+
 struct catalog_accel {
 	char *id, *name, *vendor, *architecture;
 	enum form_factor form;
@@ -84,7 +95,8 @@ struct catalog_accel {
 					 * directions, raw (Gen4 x16 64, Gen5 x16
 					 * 128); 0 = not given */
 	double power_w;
-	char *mig;
+	struct catalog_partition *partitions;	/* none: the part has no MIG */
+	size_t n_partitions;
 	enum stack stack;
 	struct sourced eff_compute;	/* share of dense peak in serving GEMMs */
 	struct sourced eff_mem_bw;	/* share of memory bandwidth achieved */
@@ -124,6 +136,7 @@ struct catalog_platform {
 	bool whole_rack;		/* the node is a rack of its own (GB200
 					 * NVL72): one rack per node, its own
 					 * enclosure and power shelves */
+	char *cooling;			/* "air" or "liquid"; NULL = not stated */
 	char *sku;
 	struct price price;		/* the server without accelerators */
 	struct catalog_bom_line *bom;
@@ -163,7 +176,12 @@ struct catalog_model {
 	int layers, hidden, heads, kv_heads, head_dim, ffn, vocab;
 	long max_context;
 	int experts, experts_active;	/* 0 = dense */
+	int experts_shared;		/* always-active experts, ffn wide each */
+	int dense_layers;		/* MoE models: layers with a dense FFN */
+	int dense_ffn;			/* their FFN width */
+	int ffn_matrices;		/* 3 = gated (SwiGLU), 2 = plain; 0 = 3 */
 	int mla_kv_lora_rank, mla_qk_rope_head_dim;	/* 0 = no MLA */
+	int mla_q_lora_rank;		/* 0 = queries not compressed */
 	int sliding_window;		/* 0 = none */
 	int sliding_layers;		/* layers that use the window; 0 = all */
 	char **sources;
@@ -207,6 +225,8 @@ struct catalog_model {
 	X(HEAD_DIM, "head_dim", head_dim, MFT_INT, 1, 1e5, CATALOG_MF_REQ, false, \
 	  "Head dimension", NULL, 0, NULL) \
 	X(FFN, "ffn_size", ffn, MFT_INT, 1, 1e7, CATALOG_MF_REQ, false, "FFN size", NULL, 0, NULL) \
+	X(FFN_MATRICES, "ffn_matrices", ffn_matrices, MFT_INT, 2, 3, 0, false, "FFN matrices", NULL, 1, \
+	  "2 for a plain MLP (GPT-3); absent means 3, a gated MLP") \
 	X(VOCAB, "vocab_size", vocab, MFT_INT, 1, 1e8, CATALOG_MF_REQ, false, "Vocabulary", NULL, 0, NULL) \
 	X(MAX_CONTEXT, "max_context", max_context, MFT_LONG, 1, 1e9, CATALOG_MF_REQ, false, \
 	  "Max context", "tokens", 0, NULL) \
@@ -214,10 +234,18 @@ struct catalog_model {
 	  "Experts", NULL, 0, NULL) \
 	X(EXPERTS_ACTIVE, "experts.active", experts_active, MFT_INT, 1, 1e5, \
 	  CATALOG_MF_REQ | CATALOG_MF_GROUP, false, "Active experts", NULL, 0, NULL) \
+	X(EXPERTS_SHARED, "experts.shared", experts_shared, MFT_INT, 1, 1e3, CATALOG_MF_GROUP, false, \
+	  "Shared experts", NULL, 0, "experts every token passes through, besides the routed ones") \
+	X(DENSE_LAYERS, "experts.dense_layers", dense_layers, MFT_INT, 1, 1e4, CATALOG_MF_GROUP, false, \
+	  "Dense layers", NULL, 1, "leading layers with a dense FFN instead of experts") \
+	X(DENSE_FFN, "experts.dense_ffn_size", dense_ffn, MFT_INT, 1, 1e7, CATALOG_MF_GROUP, false, \
+	  "Dense FFN size", NULL, 0, "FFN width of the dense layers") \
 	X(MLA_KV_LORA_RANK, "mla.kv_lora_rank", mla_kv_lora_rank, MFT_INT, 1, 1e5, \
 	  CATALOG_MF_REQ | CATALOG_MF_GROUP, false, "MLA KV rank", NULL, 0, NULL) \
 	X(MLA_QK_ROPE_HEAD_DIM, "mla.qk_rope_head_dim", mla_qk_rope_head_dim, MFT_INT, 1, 1e5, \
 	  CATALOG_MF_REQ | CATALOG_MF_GROUP, false, "MLA RoPE head dim", NULL, 0, NULL) \
+	X(MLA_Q_LORA_RANK, "mla.q_lora_rank", mla_q_lora_rank, MFT_INT, 1, 1e5, CATALOG_MF_GROUP, false, \
+	  "MLA query rank", NULL, 0, "low-rank query projection; absent means a full one") \
 	X(SLIDING_WINDOW, "sliding_window.tokens", sliding_window, MFT_INT, 1, 1e9, \
 	  CATALOG_MF_REQ | CATALOG_MF_GROUP, false, "Sliding window", "tokens", 0, NULL) \
 	X(SLIDING_LAYERS, "sliding_window.layers", sliding_layers, MFT_INT, 1, 1e4, CATALOG_MF_GROUP, \

@@ -10,7 +10,8 @@
  *            image is used only when they are exactly equal)
  *   blob     struct catalog at offset 0; then the arrays, each at the next
  *            16-byte boundary, in a fixed order: accelerators, platforms,
- *            fabrics, models, then per accelerator its sources list, per
+ *            fabrics, models, then per accelerator its partitions and
+ *            sources list, per
  *            platform its BOM lines and sources list, per fabric and per
  *            model its sources list; then every string, NUL-terminated.
  *
@@ -44,11 +45,12 @@
  * CATALOG_CACHE_LAYOUT are updated.
  */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(struct catalog_accel) == 368, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
-_Static_assert(sizeof(struct catalog_platform) == 168, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog_accel) == 384, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog_platform) == 176, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog_partition) == 24, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_bom_line) == 56, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_fabric) == 200, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
-_Static_assert(sizeof(struct catalog_model) == 136, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog_model) == 160, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog) == 880, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 #endif
 _Static_assert(sizeof(uintptr_t) == sizeof(char *), "pointer slots hold a uintptr_t");
@@ -68,7 +70,7 @@ _Static_assert(sizeof(uintptr_t) == sizeof(char *), "pointer slots hold a uintpt
 static const size_t accel_strs[] = {
 	S(catalog_accel, id), S(catalog_accel, name), S(catalog_accel, vendor),
 	S(catalog_accel, architecture), S(catalog_accel, mem_type), S(catalog_accel, link_kind),
-	S(catalog_accel, host_interface), S(catalog_accel, mig),
+	S(catalog_accel, host_interface),
 	S(catalog_accel, eff_compute.source), S(catalog_accel, eff_mem_bw.source),
 	S(catalog_accel, eff_link.source), S(catalog_accel, eff_training.source),
 	S(catalog_accel, eff_compute.calibrated_from), S(catalog_accel, eff_mem_bw.calibrated_from),
@@ -78,13 +80,18 @@ static const size_t accel_strs[] = {
 
 static const size_t platform_strs[] = {
 	S(catalog_platform, id), S(catalog_platform, name), S(catalog_platform, accel_id),
-	S(catalog_platform, nic_kind), S(catalog_platform, sku), S(catalog_platform, price.date),
+	S(catalog_platform, nic_kind), S(catalog_platform, sku), S(catalog_platform, cooling),
+	S(catalog_platform, price.date),
 	S(catalog_platform, price.source), S(catalog_platform, file),
 };
 
 static const size_t bom_strs[] = {
 	S(catalog_bom_line, sku), S(catalog_bom_line, category),
 	S(catalog_bom_line, description), S(catalog_bom_line, source),
+};
+
+static const size_t partition_strs[] = {
+	S(catalog_partition, profile),
 };
 
 static const size_t fabric_strs[] = {
@@ -320,6 +327,7 @@ static bool make_key(struct buf *k, const char *dir, const char *abs)
 	key_u64(k, sizeof(struct catalog_accel));
 	key_u64(k, sizeof(struct catalog_platform));
 	key_u64(k, sizeof(struct catalog_bom_line));
+	key_u64(k, sizeof(struct catalog_partition));
 	key_u64(k, sizeof(struct catalog_fabric));
 	key_u64(k, sizeof(struct catalog_model));
 	/* The program itself: a rebuilt binary may validate differently
@@ -428,14 +436,20 @@ static bool build_image(struct buf *b, const struct catalog *c, uint64_t *str_st
 
 	/* the lists, in the order the reader expects them */
 	size_t *src_acc = calloc(c->n_accels + 1, sizeof *src_acc);
+	size_t *part_acc = calloc(c->n_accels + 1, sizeof *part_acc);
 	size_t *src_plt = calloc(c->n_platforms + 1, sizeof *src_plt);
 	size_t *bom_plt = calloc(c->n_platforms + 1, sizeof *bom_plt);
 	size_t *src_fab = calloc(c->n_fabrics + 1, sizeof *src_fab);
 	size_t *src_mod = calloc(c->n_models + 1, sizeof *src_mod);
-	bool ok = src_acc && src_plt && bom_plt && src_fab && src_mod;
-	for (size_t i = 0; ok && i < c->n_accels; i++)
-		src_acc[i] = put_array(b, acc + i * sizeof *c->accels + offsetof(struct catalog_accel, sources),
+	bool ok = src_acc && part_acc && src_plt && bom_plt && src_fab && src_mod;
+	for (size_t i = 0; ok && i < c->n_accels; i++) {
+		size_t it = acc + i * sizeof *c->accels;
+		part_acc[i] = put_array(b, it + offsetof(struct catalog_accel, partitions),
+					c->accels[i].partitions, c->accels[i].n_partitions,
+					sizeof *c->accels[i].partitions);
+		src_acc[i] = put_array(b, it + offsetof(struct catalog_accel, sources),
 				       c->accels[i].sources, c->accels[i].n_sources, sizeof(char *));
+	}
 	for (size_t i = 0; ok && i < c->n_platforms; i++) {
 		size_t it = plt + i * sizeof *c->platforms;
 		bom_plt[i] = put_array(b, it + offsetof(struct catalog_platform, bom), c->platforms[i].bom,
@@ -457,6 +471,9 @@ static bool build_image(struct buf *b, const struct catalog *c, uint64_t *str_st
 		for (size_t i = 0; i < c->n_accels; i++) {
 			const struct catalog_accel *a = &c->accels[i];
 			put_strs(b, acc + i * sizeof *a, a, accel_strs, N(accel_strs));
+			for (size_t j = 0; j < a->n_partitions; j++)
+				put_strs(b, part_acc[i] + j * sizeof *a->partitions, &a->partitions[j],
+					 partition_strs, N(partition_strs));
 			put_list(b, src_acc[i], a->sources, a->n_sources);
 		}
 		for (size_t i = 0; i < c->n_platforms; i++) {
@@ -478,6 +495,7 @@ static bool build_image(struct buf *b, const struct catalog *c, uint64_t *str_st
 		}
 	}
 	free(src_acc);
+	free(part_acc);
 	free(src_plt);
 	free(bom_plt);
 	free(src_fab);
@@ -637,7 +655,9 @@ static bool fix_up(unsigned char *p, size_t len, size_t str_start)
 	for (size_t i = 0; i < c->n_accels; i++) {
 		struct catalog_accel *a = &c->accels[i];
 		size_t base = (size_t)((unsigned char *)a - p);
-		if (!fix_array(&f, base + offsetof(struct catalog_accel, sources), a->n_sources,
+		if (!fix_array(&f, base + offsetof(struct catalog_accel, partitions), a->n_partitions,
+			       sizeof *a->partitions, &at) ||
+		    !fix_array(&f, base + offsetof(struct catalog_accel, sources), a->n_sources,
 			       sizeof(char *), &at) ||
 		    !ENUM_OK(a, catalog_accel, form, FORM_COUNT) ||
 		    !ENUM_OK(a, catalog_accel, stack, STACK_COUNT))
@@ -684,6 +704,10 @@ static bool fix_up(unsigned char *p, size_t len, size_t str_start)
 		size_t base = (size_t)((unsigned char *)a - p);
 		if (!fix_strs(&f, base, accel_strs, N(accel_strs)))
 			return false;
+		for (size_t j = 0; j < a->n_partitions; j++)
+			if (!fix_strs(&f, (size_t)((unsigned char *)&a->partitions[j] - p), partition_strs,
+				      N(partition_strs)))
+				return false;
 		for (size_t j = 0; j < a->n_sources; j++)
 			if (!fix_str(&f, (size_t)((unsigned char *)&a->sources[j] - p)))
 				return false;

@@ -114,6 +114,21 @@ static bool parse_topology(const char *s, void *out) { return topology_parse(s, 
 #define PREC_int4_IDX PREC_INT4
 #define PREC_fp4_IDX PREC_FP4
 
+#define PT struct catalog_partition
+static const struct field partition_fields[] = {
+	STR("profile", PT, profile, REQ),
+	NUM("memory_gb", PT, memory_gb, REQ | GT_MIN, 0, 12000),
+	/* MIG has 7 compute slices (A100, H100, H200, B200, B300), the RTX PRO
+	 * 6000 4; 64 leaves room for a vendor with finer slices. */
+	INT("compute_slices", PT, compute_slices, REQ, 1, 64),
+	INT("max_per_gpu", PT, max_per_gpu, REQ, 1, 64),
+};
+#undef PT
+static const struct schema partition_schema = {
+	"partition", partition_fields, sizeof partition_fields / sizeof partition_fields[0],
+	sizeof(struct catalog_partition), NULL
+};
+
 #define A struct catalog_accel
 static const struct field accel_fields[] = {
 	ID(A),
@@ -139,7 +154,9 @@ static const struct field accel_fields[] = {
 	/* Optional: PCIe x16 is 64 (Gen4) or 128 (Gen5) GB/s both ways. */
 	NUM("host_pcie_gb_s", A, host_pcie_gb_s, GT_MIN, 0, 2048),
 	NUM("power_w", A, power_w, REQ | GT_MIN, 0, 100000),
-	STR("mig", A, mig, REQ),
+	/* An empty list: the part has no MIG-like partitions. */
+	{ .key = "partitions", .type = F_LIST, .flags = REQ, .off = offsetof(A, partitions),
+	  .off_n = offsetof(A, n_partitions), .sub = &partition_schema },
 	{ .key = "stack", .type = F_ENUM, .flags = REQ, .off = offsetof(A, stack),
 	  .parse = parse_stack, .choices = "cuda, rocm, gaudi" },
 	SOURCED("efficiency.compute", A, eff_compute, GT_MIN, 0, 1),
@@ -185,6 +202,7 @@ static const struct field platform_fields[] = {
 	INT("rack_units", P, rack_units, REQ, 1, 48),
 	NUM("max_power_w", P, max_power_w, REQ | GT_MIN, 0, 1e6),
 	{ .key = "whole_rack", .type = F_BOOL, .off = offsetof(P, whole_rack) },
+	{ .key = "cooling", .type = F_CHOICE, .off = offsetof(P, cooling), .choices = "air, liquid" },
 	STR("sku", P, sku, REQ),
 	PRICE(P, 1e8),
 	{ .key = "bom", .type = F_LIST, .flags = REQ, .off = offsetof(P, bom),
@@ -1046,9 +1064,45 @@ static const struct ynode *node_at(const struct ynode *root, const char *path)
 #define ADDRESSABLE_MIN 0.9
 #define ADDRESSABLE_MAX 1.2
 
+/* MIG profiles must fit the GPU they slice: one profile's instances
+ * together hold no more memory than the GPU has (its marketed capacity, up
+ * to what the runtime can report: the GB200's 7g.189gb on a "186GB" part)
+ * and no more compute slices than its largest profile, the whole GPU. */
+static void check_partitions(struct ctx *x, const struct catalog_accel *a,
+			     const struct ynode *root)
+{
+	const struct ynode *list = node_at(root, "partitions");
+	int slices = 0;
+	for (size_t i = 0; i < a->n_partitions; i++)
+		if (a->partitions[i].compute_slices > slices)
+			slices = a->partitions[i].compute_slices;
+	for (size_t i = 0; i < a->n_partitions; i++) {
+		const struct catalog_partition *p = &a->partitions[i];
+		const struct ynode *n = list && list->kind == YN_SEQ && i < list->n ? list->items[i]
+										   : root;
+		if (!p->profile || p->max_per_gpu <= 0 || p->compute_slices <= 0)
+			continue;	/* already reported */
+		for (size_t j = 0; j < i; j++)
+			if (a->partitions[j].profile && !strcmp(a->partitions[j].profile, p->profile))
+				err_at(x, n, "partitions: profile '%s' is listed twice", p->profile);
+		char m[32], t[32], c[32];
+		double total = p->memory_gb * p->max_per_gpu;
+		if (a->mem_gb > 0 && total > a->mem_gb * ADDRESSABLE_MAX)
+			err_at(x, n, "partitions: %d x %s GB of profile '%s' is %s GB, more than "
+			       "1.2 x memory.capacity_gb %s", p->max_per_gpu,
+			       fmt_num(p->memory_gb, m, sizeof m), p->profile,
+			       fmt_num(total, t, sizeof t), fmt_num(a->mem_gb, c, sizeof c));
+		if (p->compute_slices * p->max_per_gpu > slices)
+			err_at(x, n, "partitions: %d x %d compute slices of profile '%s' is more than "
+			       "the largest profile's %d", p->max_per_gpu, p->compute_slices,
+			       p->profile, slices);
+	}
+}
+
 static void check_accel(struct ctx *x, void *item, const struct ynode *root)
 {
 	const struct catalog_accel *a = item;
+	check_partitions(x, a, root);
 	if (!(a->mem_addressable_gb > 0) || !(a->mem_gb > 0))
 		return;
 	double lo = a->mem_gb * ADDRESSABLE_MIN, hi = a->mem_gb * ADDRESSABLE_MAX;
@@ -1104,6 +1158,15 @@ static void check_model(struct ctx *x, void *item, const struct ynode *root)
 		n = node_at(root, "experts.active");
 		err_at(x, n, "experts.active (%d) is larger than experts.total (%d)",
 		       m->experts_active, m->experts);
+	}
+	if (m->dense_layers > 0 && m->layers > 0 && m->dense_layers >= m->layers) {
+		n = node_at(root, "experts.dense_layers");
+		err_at(x, n, "experts.dense_layers (%d) leaves no MoE layer of %d", m->dense_layers,
+		       m->layers);
+	}
+	if (m->dense_layers > 0 && m->dense_ffn == 0) {
+		n = node_at(root, "experts.dense_layers");
+		err_at(x, n, "experts.dense_layers needs experts.dense_ffn_size (their FFN width)");
 	}
 	if (m->sliding_layers > 0 && m->layers > 0 && m->sliding_layers > m->layers) {
 		n = node_at(root, "sliding_window.layers");

@@ -7,19 +7,13 @@
 #define ACCELSIZER_CLI_H
 
 #include "catalog.h"
-
-enum { EXIT_OK = 0, EXIT_UNMET = 1, EXIT_BADINPUT = 2 };
+#include "frontend.h"
 
 int cli_catalog_main(int argc, char **argv);
 int cli_recommend_main(int argc, char **argv);
 int cli_validate_main(int argc, char **argv);
 int cli_bom_main(int argc, char **argv);
 int cli_sweep_main(int argc, char **argv);
-int tui_main(int argc, char **argv);
-
-/* Finds and loads the catalog (search order in catalog_find_dir), printing
- * every problem to stderr as file:line:col: message.  NULL on failure. */
-struct catalog *cli_load_catalog(const char *flag_dir);
 
 /* The catalog's published results (ledger.h), problems printed the same
  * way.  NULL on failure. */

@@ -415,7 +415,7 @@ int cli_accuracy_main(int argc, char **argv)
 	int rc = parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	struct catalog *c = cli_load_catalog(o.catalog);
+	struct catalog *c = frontend_load_catalog(o.catalog);
 	if (!c)
 		return EXIT_BADINPUT;
 	if (o.accel && !catalog_accel(c, o.accel)) {

@@ -136,7 +136,7 @@ int cli_bom_main(int argc, char **argv)
 		return EXIT_OK;
 	}
 
-	struct catalog *c = cli_load_catalog(x.catalog_dir);
+	struct catalog *c = frontend_load_catalog(x.catalog_dir);
 	if (!c)
 		return EXIT_BADINPUT;
 	struct scenario s;

@@ -1,8 +1,8 @@
 /*
  * `accelsizer catalog list|show|check`: the catalog as tables, one item in
  * full with its sources, and the loader's validation for people who keep
- * their own catalog.  Also cli_load_catalog(), which every command uses to
- * find and load the catalog and to report a broken one the same way.
+ * their own catalog.  Also cli_load_ledger(), the published results with
+ * their problems reported as frontend_load_catalog() reports the catalog's.
  */
 #include "config.h"
 
@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog_cache.h"
 #include "ledger.h"
 #include "cli.h"
 
@@ -21,66 +20,12 @@
 
 /* ---- loading ---- */
 
-static void print_errors(const struct catalog_errors *e)
-{
-	for (size_t i = 0; i < e->n; i++)
-		fprintf(stderr, "%s\n", e->msg[i]);
-	if (e->truncated)
-		fprintf(stderr, "accelsizer: stopped after %d problems; fix these and run again\n",
-			CATALOG_MAX_ERRORS);
-}
-
-/* Where the folder came from, for "not found" messages. */
-static const char *dir_origin(const char *flag_dir)
-{
-	if (flag_dir && *flag_dir)
-		return " (from --catalog)";
-	const char *env = getenv("ACCELSIZER_CATALOG");
-	if (env && *env)
-		return " (from $ACCELSIZER_CATALOG)";
-	return "";
-}
-
-struct catalog *cli_load_catalog(const char *flag_dir)
-{
-	char dir[PATH_MAX];
-	if (!catalog_find_dir(flag_dir, dir, sizeof dir)) {
-		if (dir[0])
-			fprintf(stderr, "accelsizer: catalog folder '%s' not found%s\n", dir,
-				dir_origin(flag_dir));
-		else
-			fprintf(stderr, "accelsizer: catalog folder path is too long\n");
-		return NULL;
-	}
-	/* Through the cache: an unchanged, already validated folder is not
-	 * parsed again (catalog_cache.h); same result, same errors. */
-	struct catalog_errors e;
-	struct catalog_cache_info ci;
-	struct catalog *c = catalog_cache_load(dir, NULL, &e, &ci);
-	const char *dbg = getenv("ACCELSIZER_DEBUG_CACHE");
-	if (dbg && *dbg && strcmp(dbg, "0"))
-		fprintf(stderr, "catalog: %s%s%s%s%s%s\n",
-			ci.how == CATALOG_CACHE_HIT ? "from cache"
-			: ci.how == CATALOG_CACHE_OFF ? "parsed (cache off)"
-			: ci.written ? "parsed, cache written" : "parsed, cache not written",
-			ci.path[0] ? " " : "", ci.path,
-			ci.why[0] ? " (not trusted: " : "", ci.why, ci.why[0] ? ")" : "");
-	if (!c) {
-		print_errors(&e);
-		fprintf(stderr, "accelsizer: the catalog in '%s' is invalid (%zu problem%s); "
-			"fix it, or choose another with --catalog DIR\n",
-			dir, e.n, e.n == 1 ? "" : "s");
-	}
-	catalog_errors_fini(&e);
-	return c;
-}
-
 struct ledger *cli_load_ledger(const struct catalog *c)
 {
 	struct catalog_errors e;
 	struct ledger *l = ledger_load(c, &e);
 	if (!l) {
-		print_errors(&e);
+		frontend_print_errors(&e);
 		fprintf(stderr, "accelsizer: the published results in '%s/published' are invalid "
 			"(%zu problem%s); 'accelsizer catalog check' lists them\n", c->dir, e.n,
 			e.n == 1 ? "" : "s");
@@ -416,7 +361,16 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 		field("host_pcie_gb_s", "- (defaults.pcie_gb_s %s GB/s applies past the GPU link)",
 		      fig(c->defaults.pcie_gb_s.value, v, sizeof v));
 	field("power_w", "%s W", fig(a->power_w, v, sizeof v));
-	field("mig", "%s", a->mig);
+	if (!a->n_partitions)
+		field("partitions", "none (no MIG)");
+	else
+		printf("  partitions (MIG profiles)\n");
+	for (size_t i = 0; i < a->n_partitions; i++) {
+		const struct catalog_partition *q = &a->partitions[i];
+		printf("    %-9s %s GB, %d compute slice%s, up to %d per GPU\n", q->profile,
+		       fig(q->memory_gb, v, sizeof v), q->compute_slices,
+		       q->compute_slices == 1 ? "" : "s", q->max_per_gpu);
+	}
 	field("stack", "%s", stack_name(a->stack));
 	show_sourced("efficiency.compute", &a->eff_compute);
 	show_sourced("efficiency.memory_bw", &a->eff_mem_bw);
@@ -456,6 +410,7 @@ static void show_platform(const struct catalog_platform *p)
 	field("max_power_w", "%s W", fig(p->max_power_w, v, sizeof v));
 	field("whole_rack", "%s", p->whole_rack ? "true (one rack per node, with its own power shelves)"
 						: "false");
+	field("cooling", "%s", p->cooling ? p->cooling : "- (not stated)");
 	field("sku", "%s", p->sku);
 	show_price(&p->price);
 	printf("  bom (per node)\n");
@@ -672,7 +627,7 @@ static int cmd_list(int argc, char **argv)
 		return o.done;
 	if (!no_more_args(argc, argv, optind, "list"))
 		return try_help("list");
-	struct catalog *c = cli_load_catalog(o.catalog);
+	struct catalog *c = frontend_load_catalog(o.catalog);
 	if (!c)
 		return EXIT_BADINPUT;
 	int rc;
@@ -709,7 +664,7 @@ static int cmd_show(int argc, char **argv)
 	const char *id = argv[optind];
 	if (!no_more_args(argc, argv, optind + 1, "show"))
 		return try_help("show");
-	struct catalog *c = cli_load_catalog(o.catalog);
+	struct catalog *c = frontend_load_catalog(o.catalog);
 	if (!c)
 		return EXIT_BADINPUT;
 	int rc = EXIT_OK;
@@ -760,7 +715,7 @@ static int cmd_check(int argc, char **argv)
 	if (!catalog_find_dir(dir, found, sizeof found)) {
 		if (found[0])
 			fprintf(stderr, "accelsizer: catalog folder '%s' not found%s\n", found,
-				dir ? "" : dir_origin(NULL));
+				dir ? "" : frontend_dir_origin(NULL));
 		else
 			fprintf(stderr, "accelsizer: catalog folder path is too long\n");
 		return EXIT_BADINPUT;
@@ -768,7 +723,7 @@ static int cmd_check(int argc, char **argv)
 	struct catalog_errors e;
 	struct catalog *c = catalog_load(found, &e);
 	if (!c) {
-		print_errors(&e);
+		frontend_print_errors(&e);
 		fprintf(stderr, "accelsizer: catalog '%s' is invalid: %zu problem%s%s\n", found, e.n,
 			e.n == 1 ? "" : "s", e.truncated ? " shown, more not" : "");
 		catalog_errors_fini(&e);
@@ -777,7 +732,7 @@ static int cmd_check(int argc, char **argv)
 	catalog_errors_fini(&e);
 	struct ledger *l = ledger_load(c, &e);
 	if (!l) {
-		print_errors(&e);
+		frontend_print_errors(&e);
 		fprintf(stderr, "accelsizer: the published results in '%s/published' are invalid: "
 			"%zu problem%s%s\n", found, e.n, e.n == 1 ? "" : "s",
 			e.truncated ? " shown, more not" : "");

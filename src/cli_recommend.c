@@ -89,7 +89,7 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *))
 		return EXIT_OK;
 	}
 	prices_init(&r->pl);
-	r->c = cli_load_catalog(x.catalog_dir);
+	r->c = frontend_load_catalog(x.catalog_dir);
 	if (!r->c)
 		return EXIT_BADINPUT;
 	scenario_init(&r->s, r->c);

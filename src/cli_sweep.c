@@ -654,6 +654,63 @@ static bool write_file(FILE *fp, void *ctx, char *err, size_t errsz)
 	return rc == EXIT_OK;
 }
 
+/* --model with --models (or --precision with --precisions): one of them
+ * is the axis; true (message printed) when both are given. */
+static bool flag_and_axis(char **rest, int nrest, const struct sweep *s)
+{
+	for (size_t i = 1; i < (size_t)nrest; i++) {
+		const char *a = rest[i];
+		if ((!strncmp(a, "--model", 7) && (!a[7] || a[7] == '=') && s->ax[AX_MODEL].spec) ||
+		    (!strncmp(a, "--precision", 11) && (!a[11] || a[11] == '=') && s->ax[AX_PRECISION].spec)) {
+			fprintf(stderr, PROG ": %s and %s: give one (the list is the axis)\n",
+				a[2] == 'm' ? "--model" : "--precision", a[2] == 'm' ? "--models" : "--precisions");
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Runs the sweep into standard output or, whole or not at all, into out;
+ * SIGINT and SIGTERM stop it between rows (exit 128 + the signal). */
+static int write_sweep(struct sweep *s, const char *out)
+{
+	int rc;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (!out || !strcmp(out, "-")) {
+		static char obuf[1 << 16];
+		setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+		__fsetlocking(stdout, FSETLOCKING_BYCALLER);
+		rc = run(s, stdout);
+		if (stop_signal) {
+			fflush(stdout);
+			rc = 128 + (int)stop_signal;
+		} else if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
+			fprintf(stderr, PROG ": cannot write to standard output: %s\n", strerror(errno ? errno : EIO));
+			rc = EXIT_BADINPUT;
+		}
+	} else {
+		char err[PATH_MAX + 128];
+		err[0] = '\0';
+		rc = atomic_write(out, write_file, s, err, sizeof err) ? EXIT_OK : EXIT_BADINPUT;
+		if (stop_signal) {
+			fprintf(stderr, PROG ": sweep interrupted; '%s' is left as it was\n", out);
+			rc = 128 + (int)stop_signal;
+		} else if (rc != EXIT_OK) {
+			fprintf(stderr, PROG ": %s\n", err[0] ? err : "cannot write the sweep");
+		} else {
+			printf("%s: %llu scenario%s x %zu accelerators, %llu rows\n", out, s->n_scenarios,
+			       s->n_scenarios == 1 ? "" : "s", s->c->n_accels, s->rows);
+		}
+	}
+	return rc;
+}
+
 int cli_sweep_main(int argc, char **argv)
 {
 	const char *out = NULL, *top = NULL, *fitting = NULL, *stats = NULL;
@@ -684,7 +741,7 @@ int cli_sweep_main(int argc, char **argv)
 	prices_init(&pl);
 	if (!split_axes(argc, argv, rest, &nrest, s.ax))
 		goto out;
-	c = cli_load_catalog(x.catalog_dir);
+	c = frontend_load_catalog(x.catalog_dir);
 	if (!c)
 		goto out;
 	s.c = c;
@@ -701,15 +758,8 @@ int cli_sweep_main(int argc, char **argv)
 	 * recommend.  An axis replaces its field per scenario. */
 	if (cli_workload_parse(nrest, rest, c, &sc.w, &x) || cli_load_prices(&x, &pl, &sc.w))
 		goto out;
-	for (size_t i = 1; i < (size_t)nrest; i++) {
-		const char *a = rest[i];
-		if ((!strncmp(a, "--model", 7) && (!a[7] || a[7] == '=') && s.ax[AX_MODEL].spec) ||
-		    (!strncmp(a, "--precision", 11) && (!a[11] || a[11] == '=') && s.ax[AX_PRECISION].spec)) {
-			fprintf(stderr, PROG ": %s and %s: give one (the list is the axis)\n",
-				a[2] == 'm' ? "--model" : "--precision", a[2] == 'm' ? "--models" : "--precisions");
-			goto out;
-		}
-	}
+	if (flag_and_axis(rest, nrest, &s))
+		goto out;
 	if (s.ax[AX_GPUS].spec && !sc.w.accel) {
 		fprintf(stderr, PROG ": --gpus needs --accelerator: which accelerator should have that many?\n");
 		goto out;
@@ -731,39 +781,7 @@ int cli_sweep_main(int argc, char **argv)
 	if ((rc = prepare_axes(&s, &x)) != 0)
 		goto out;
 
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
-	if (!out || !strcmp(out, "-")) {
-		static char obuf[1 << 16];
-		setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-		__fsetlocking(stdout, FSETLOCKING_BYCALLER);
-		rc = run(&s, stdout);
-		if (stop_signal) {
-			fflush(stdout);
-			rc = 128 + (int)stop_signal;
-		} else if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
-			fprintf(stderr, PROG ": cannot write to standard output: %s\n", strerror(errno ? errno : EIO));
-			rc = EXIT_BADINPUT;
-		}
-	} else {
-		char err[PATH_MAX + 128];
-		err[0] = '\0';
-		rc = atomic_write(out, write_file, &s, err, sizeof err) ? EXIT_OK : EXIT_BADINPUT;
-		if (stop_signal) {
-			fprintf(stderr, PROG ": sweep interrupted; '%s' is left as it was\n", out);
-			rc = 128 + (int)stop_signal;
-		} else if (rc != EXIT_OK) {
-			fprintf(stderr, PROG ": %s\n", err[0] ? err : "cannot write the sweep");
-		} else {
-			printf("%s: %llu scenario%s x %zu accelerators, %llu rows\n", out, s.n_scenarios,
-			       s.n_scenarios == 1 ? "" : "s", c->n_accels, s.rows);
-		}
-	}
+	rc = write_sweep(&s, out);
 out:
 	for (int a = 0; a < AX_COUNT; a++)
 		free(s.ax[a].v);

@@ -97,7 +97,7 @@ static const struct engine_field fields[EF_COUNT] = {
 		.label = "Model",
 		.hint = "Enter: searchable list of catalog models, or custom figures; +/- next model" },
 	[EF_PRECISION] = { "precision", "workload", "precision", "P",
-		"weights and compute: fp32 bf16 fp16 fp8 int8 int4 fp4", EFT_ENUM, W(precision), ALL,
+		"weights and compute: fp32 bf16 fp16 fp8 int8 int4 fp4 mxfp4", EFT_ENUM, W(precision), ALL,
 		.choice = &precisions, .label = "Precision",
 		.hint = "weights and compute; fp8 falls back to bf16 where the hardware has none" },
 	[EF_KV_PRECISION] = { "kv_precision", "workload", "kv-precision", "P",

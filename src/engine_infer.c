@@ -812,6 +812,12 @@ void eng_infer(const struct catalog *c, const struct workload *w,
 	if (!ctx_init(c, w, a, &x)) {
 		r->fits = false;
 		r->binding = RES_NONE;
+		if (x.pr.unsupported) {
+			eng_reason(r, "%s weights need fp4 tensor units: %s has no fp4 peak in the catalog "
+				   "(run the model at bf16 or fp8 there)", precision_name(x.pr.requested),
+				   a->name);
+			return;
+		}
 		eng_reason(r, "%s", x.node_max > 0
 			 ? "the catalog gives no usable peak, bandwidth or efficiency for this accelerator"
 			 : "no server (platform) for this accelerator in the catalog");

@@ -29,6 +29,8 @@ struct eng_precision {
 	double kv_bytes;		/* per stored KV value */
 	double peak_flops;		/* dense, FLOP/s, at the compute precision */
 	enum precision compute;		/* whose peak is used (int4 -> bf16) */
+	bool unsupported;		/* the card cannot run it at all (mxfp4
+					 * without fp4 units): peak_flops 0 */
 };
 
 /* engine_precision.c */
@@ -37,6 +39,11 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 
 /* engine_workload.c: model arithmetic shared by inference and training. */
 double eng_params_active(const struct catalog_model *m);
+/* Total parameters counted from the model's shapes (embedding and output
+ * head untied, attention with GQA or MLA, dense or MoE feed-forward with
+ * shared experts and leading dense layers); norms and biases are left out.
+ * A check of the catalog's published params_b, not a replacement for it. */
+double eng_params_from_shapes(const struct catalog_model *m);
 int eng_head_dim(const struct catalog_model *m);
 /* KV bytes per token for the whole model, unsplit, at kv_bytes per value;
  * ctx is the context the token sits in (sliding-window layers cap it). */

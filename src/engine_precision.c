@@ -11,6 +11,9 @@
  *   fp32 runs its matrix products as tf32 where the card has it
  *   int4 is weight-only (AWQ/GPTQ): 0.5 byte per weight, compute at
  *        bf16/fp16 after dequantisation: not a fallback.
+ *   mxfp4 is what the weights ship in (gpt-oss): 4.25 bits a weight, run
+ *        on the card's fp4 units; a card without an fp4 peak is refused
+ *        (unsupported) rather than silently sized at another format.
  *
  * The KV cache keeps its requested format: it is storage only and serving
  * engines convert it on the fly (vLLM's fp8 KV cache also runs on Ampere).
@@ -39,6 +42,7 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 	out->used = req;
 	out->compute = req;
 	out->fallback = false;
+	out->unsupported = false;
 
 	int got;
 	switch (req) {
@@ -76,6 +80,10 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 		out->used = out->compute;
 		break;
 	}
+	case PREC_MXFP4:
+		out->compute = PREC_FP4;
+		out->unsupported = !(peak(a, PREC_FP4) > 0);
+		break;
 	case PREC_INT8: {
 		static const enum precision l[] = { PREC_INT8, PREC_BF16, PREC_FP16 };
 		got = first_with_peak(a, l, 3);

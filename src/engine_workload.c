@@ -49,7 +49,8 @@ enum precision engine_kv_precision_default(enum precision p)
 	 * smallest KV cache type. */
 	switch (p) {
 	case PREC_INT4: return PREC_FP16;
-	case PREC_FP4: return PREC_FP8;
+	case PREC_FP4:
+	case PREC_MXFP4: return PREC_FP8;
 	default: return p;
 	}
 }
@@ -155,7 +156,8 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 
 	if (w->global_batch_tokens < (double)w->seq_len)
 		return fail(why, whysz, "the global batch must hold at least one sequence");
-	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4) {
+	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
+	    w->precision == PREC_MXFP4) {
 		snprintf(buf, sizeof buf,
 			 "%s is an inference format: train at bf16, fp16 or fp8 (QLoRA stores the base in 4 bit by itself)",
 			 precision_name(w->precision));
@@ -167,6 +169,39 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 double eng_params_active(const struct catalog_model *m)
 {
 	return m->active_params > 0 ? m->active_params : m->params;
+}
+
+/* Per layer: attention projections, then the feed-forward. MLA (DeepSeek
+ * V3 and Kimi K2) compresses queries to q_lora_rank and keys/values to one
+ * kv_lora_rank latent plus the shared RoPE key; the per-head query/key width
+ * is head_dim + qk_rope_head_dim, the value width head_dim. */
+static double attn_params(const struct catalog_model *m)
+{
+	double h = m->hidden, heads = m->heads, hd = eng_head_dim(m);
+	if (m->mla_kv_lora_rank > 0) {
+		double rope = m->mla_qk_rope_head_dim, kvr = m->mla_kv_lora_rank;
+		double q = m->mla_q_lora_rank > 0
+			? h * m->mla_q_lora_rank + m->mla_q_lora_rank * heads * (hd + rope)
+			: h * heads * (hd + rope);
+		double kv = h * (kvr + rope) + kvr * heads * (hd + hd);
+		return q + kv + heads * hd * h;
+	}
+	return h * heads * hd * 2 + h * (double)m->kv_heads * hd * 2;
+}
+
+double eng_params_from_shapes(const struct catalog_model *m)
+{
+	double h = m->hidden, mats = m->ffn_matrices > 0 ? m->ffn_matrices : 3;
+	double per_expert = mats * h * m->ffn;
+	double layers = m->layers, dense = 0, ffn;
+	if (m->experts > 0) {
+		dense = m->dense_layers;
+		ffn = (layers - dense) * ((m->experts + m->experts_shared) * per_expert + h * m->experts) +
+		      dense * mats * h * m->dense_ffn;
+	} else {
+		ffn = layers * per_expert;
+	}
+	return layers * attn_params(m) + ffn + 2.0 * m->vocab * h;
 }
 
 int eng_head_dim(const struct catalog_model *m)

@@ -53,7 +53,15 @@ enum theme_role {
 	X(binding,   "\u25c6", "*", "the binding constraint") \
 	X(best,      "\u2605", "^", "the best value in a comparison") \
 	X(marked,    "\u25cf", "@", "an accelerator marked for comparison") \
-	X(missing,   "?",      "?", "a step that still lacks input")
+	X(missing,   "?",      "?", "a step that still lacks input") \
+	X(chosen,    "\u25b8", ">", "the chosen accelerator in a list") \
+	X(scroll_up, "\u2191", "^", "more rows above") \
+	X(scroll_down, "\u2193", "v", "more rows below") \
+	X(choice_left, "\u2039", "<", "before a choice that Left/Right cycles") \
+	X(choice_right, "\u203a", ">", "after a choice that Left/Right cycles") \
+	X(step_sep,  "\u203a", ">", "between the steps of the step bar") \
+	X(vline,     "\u2502", "|", "the line between the form and the side panel") \
+	X(hline,     "\u2500", "-", "horizontal rules: section lines, the folded panel's top")
 
 enum theme_glyph {
 #define X(g, u, a, doc) GLYPH_##g,

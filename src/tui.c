@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "frontend.h"
 #include "tui.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -667,7 +667,7 @@ int tui_main(int argc, char **argv)
 
 	if (!catalog_find_dir(o.catalog, t->catalog_dir, sizeof t->catalog_dir))
 		t->catalog_dir[0] = '\0';
-	t->cat = cli_load_catalog(o.catalog);
+	t->cat = frontend_load_catalog(o.catalog);
 	if (!t->cat)
 		return EXIT_BADINPUT;
 	if (t->cat->dir)

@@ -133,6 +133,8 @@ struct tui {
 	struct theme theme;
 	bool utf8;			/* decided once at start-up */
 	bool colour;			/* colour pairs in use */
+	attr_t role_attr[ROLE_COUNT];	/* each role's curses attributes, pair
+					 * included (tui_colours_init()) */
 
 	/* navigation */
 	int step;			/* 0..4 */
@@ -335,6 +337,15 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 		   int n, int step);
 int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_field *fields,
 		 int n, int step);
+
+/* ---- lists: every table and scrolled view (tui_draw.c) ---- */
+/* A list of n rows shown `rows` at a time, its cursor at *focus (NULL for
+ * a view without one) and its first shown row at *top: the cursor within
+ * the rows and in view, no empty rows at the bottom, top >= 0. */
+void tui_list_clamp(int *focus, int *top, int n, int rows);
+/* Its scroll marks at column x: the up glyph on row y_up when rows are
+ * hidden above, the down glyph on row y_down when rows are hidden below. */
+void tui_list_marks(struct tui *t, WINDOW *win, int top, int rows, int n, int y_up, int y_down, int x);
 
 /* ---- tui_panel.c ---- */
 void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact);

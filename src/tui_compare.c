@@ -195,10 +195,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		if (!rows[i].classes || rows[i].classes & TUI_CLASS(t->sc.w.cls))
 			vis[nv++] = i;
 	int avail = h - 4;
-	if (t->compare_top > nv - avail)
-		t->compare_top = nv - avail > 0 ? nv - avail : 0;
-	if (t->compare_top < 0)
-		t->compare_top = 0;
+	tui_list_clamp(NULL, &t->compare_top, nv, avail);
 	for (int vi = t->compare_top, y = 4; vi < nv && y < h; vi++, y++) {
 		const struct cmp_row *row = &rows[vis[vi]];
 		char txt[TUI_MAX_MARKED][96];

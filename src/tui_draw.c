@@ -13,8 +13,6 @@
 
 /* ---- colours ---- */
 
-static attr_t role_attr[ROLE_COUNT];
-
 static attr_t theme_attrs(unsigned a)
 {
 	attr_t r = A_NORMAL;
@@ -62,14 +60,13 @@ void tui_colours_init(struct tui *t)
 			init_pair((short)(r + 1), fg, bg);
 			a |= COLOR_PAIR(r + 1);
 		}
-		role_attr[r] = a;
+		t->role_attr[r] = a;
 	}
 }
 
 attr_t tui_role(const struct tui *t, enum theme_role r)
 {
-	(void)t;
-	return (unsigned)r < ROLE_COUNT ? role_attr[r] : A_NORMAL;
+	return (unsigned)r < ROLE_COUNT ? t->role_attr[r] : A_NORMAL;
 }
 
 const char *tui_glyph(const struct tui *t, enum theme_glyph g)
@@ -243,7 +240,7 @@ void tui_fill(struct tui *t, WINDOW *win, int y, int x, int n, enum theme_role r
 
 void tui_hline(struct tui *t, WINDOW *win, int y, int x, int n, enum theme_role r)
 {
-	const char *h = t->utf8 ? "\u2500" : "-";
+	const char *h = tui_glyph(t, GLYPH_hline);
 	int maxy, maxx;
 	getmaxyx(win, maxy, maxx);
 	if (y < 0 || y >= maxy)
@@ -502,4 +499,34 @@ const char *tui_accel_short(const struct catalog_accel *a)
 	if (vl && !strncmp(a->name, a->vendor, vl) && a->name[vl] == ' ' && a->name[vl + 1])
 		return a->name + vl + 1;
 	return a->name;
+}
+
+/* ---- lists ---- */
+
+void tui_list_clamp(int *focus, int *top, int n, int rows)
+{
+	if (rows < 1)
+		rows = 1;
+	if (focus) {
+		if (*focus >= n)
+			*focus = n - 1;
+		if (*focus < 0)
+			*focus = 0;
+		if (*focus < *top)
+			*top = *focus;
+		if (*focus >= *top + rows)
+			*top = *focus - rows + 1;
+	}
+	if (*top > n - rows)
+		*top = n - rows > 0 ? n - rows : 0;
+	if (*top < 0)
+		*top = 0;
+}
+
+void tui_list_marks(struct tui *t, WINDOW *win, int top, int rows, int n, int y_up, int y_down, int x)
+{
+	if (top > 0)
+		tui_put(t, win, y_up, x, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_up));
+	if (top + rows < n)
+		tui_put(t, win, y_down, x, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_down));
 }

@@ -584,13 +584,10 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 			tui_field_text(t, f, val, sizeof val);
 			enum theme_role vr = foc ? ROLE_field_focus
 					   : f->kind == TF_INFO ? ROLE_field : ROLE_value;
-			if (f->kind == TF_CHOICE && foc && t->utf8) {
+			if (f->kind == TF_CHOICE && foc) {
 				char arrows[160];
-				snprintf(arrows, sizeof arrows, "\u2039 %s \u203a", val);
-				tui_put(t, win, y, vx, value_w, vr, arrows);
-			} else if (f->kind == TF_CHOICE && foc) {
-				char arrows[160];
-				snprintf(arrows, sizeof arrows, "< %s >", val);
+				snprintf(arrows, sizeof arrows, "%s %s %s", tui_glyph(t, GLYPH_choice_left), val,
+					 tui_glyph(t, GLYPH_choice_right));
 				tui_put(t, win, y, vx, value_w, vr, arrows);
 			} else if (f->kind == TF_NUMBER) {
 				tui_put_right(t, win, y, vx, value_w, vr, val);
@@ -613,9 +610,9 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 	}
 	/* scroll hints and the hint of the focused field */
 	if (*top > 0)
-		tui_put(t, win, 0, w - 1, 1, ROLE_muted, t->utf8 ? "\u2191" : "^");
+		tui_put(t, win, 0, w - 1, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_up));
 	if (*top + avail < nrows)
-		tui_put(t, win, avail - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
+		tui_put(t, win, avail - 1, w - 1, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_down));
 	if (avail < h && focus >= 0 && fields[focus].hint)
 		tui_put(t, win, h - 1, 1, w - 2, ROLE_muted, fields[focus].hint);
 }

@@ -35,7 +35,7 @@ enum tui_action tui_action_for_key(int ch)
 
 void tui_draw_stepbar(struct tui *t, WINDOW *win, int w)
 {
-	const char *sep = t->utf8 ? "\u203a" : ">";
+	const char *sep = tui_glyph(t, GLYPH_step_sep);
 	int x = 0;
 
 	tui_fill(t, win, 0, 0, w, ROLE_step_other);
@@ -66,7 +66,7 @@ void tui_draw_stepbar(struct tui *t, WINDOW *win, int w)
 void tui_draw_sep(struct tui *t, WINDOW *win, int h, int w)
 {
 	if (t->lay.wide) {
-		const char *v = t->utf8 ? "\u2502" : "|";
+		const char *v = tui_glyph(t, GLYPH_vline);
 		for (int y = 0; y < h; y++)
 			tui_put(t, win, y, 0, 1, ROLE_frame, v);
 	} else {

@@ -31,10 +31,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	tui_put(t, win, 0, 4, w - 4, ROLE_muted, l);
 	int avail = h - 1;
 	int n = total_lines();
-	if (t->help_top > n - avail)
-		t->help_top = n - avail > 0 ? n - avail : 0;
-	if (t->help_top < 0)
-		t->help_top = 0;
+	tui_list_clamp(NULL, &t->help_top, n, avail);
 	int line = 0, y = 1;
 #define EMIT(stmt) do { if (line >= t->help_top && y < h) { stmt; y++; } line++; } while (0)
 	for (int a = 0; a < ACT_COUNT; a++) {

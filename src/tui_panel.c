@@ -42,17 +42,20 @@ static const char *short_resource(enum resource r)
 	}
 }
 
-static void name_cell(struct tui *t, WINDOW *win, int y, int x, int w, const struct engine_result *r,
-		      bool chosen, bool compact)
+/* The name takes at most text_w of the cell's w columns: the rest of the
+ * row belongs to what is drawn at its right (the GPU count), which a long
+ * name ("NVIDIA RTX PRO 6000 Blackwell Server Edition") must not run into. */
+static void name_cell(struct tui *t, WINDOW *win, int y, int x, int w, int text_w,
+		      const struct engine_result *r, bool chosen, bool compact)
 {
 	enum theme_role nr = r->filtered || !r->fits ? ROLE_muted : ROLE_value;
 	if (chosen) {
 		tui_fill(t, win, y, x, w, ROLE_selection);
 		nr = ROLE_selection;
 	}
-	tui_put(t, win, y, x, 1, nr, chosen ? (t->utf8 ? "\u25b8" : ">") : " ");
+	tui_put(t, win, y, x, 1, nr, chosen ? tui_glyph(t, GLYPH_chosen) : " ");
 	tui_put(t, win, y, x + 1, 1, ROLE_selection, tui_is_marked(t, r->accel) ? tui_glyph(t, GLYPH_marked) : " ");
-	tui_put(t, win, y, x + 2, w - 2, nr, compact ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
+	tui_put(t, win, y, x + 2, text_w - 2, nr, compact ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
 }
 
 static void gpus_text(const struct engine_result *r, char *buf, size_t n)
@@ -70,8 +73,8 @@ static void draw_full(struct tui *t, WINDOW *win, int y, int w, const struct eng
 {
 	char g[32];
 	gpus_text(r, g, sizeof g);
-	name_cell(t, win, y, 0, w, r, chosen, false);
 	int gw = tui_width(g);
+	name_cell(t, win, y, 0, w, w - gw - 2, r, chosen, false);
 	tui_put(t, win, y, w - gw - 1, gw, chosen ? ROLE_selection : r->fits && !r->filtered ? ROLE_value : ROLE_muted, g);
 	if (r->filtered || !r->fits) {
 		const char *why = r->filtered ? r->filter_reason : r->reason;
@@ -155,7 +158,7 @@ static void draw_compact(struct tui *t, WINDOW *win, int y, int w, const struct 
 			 bool chosen)
 {
 	int name_w = w >= 100 ? 22 : 17;
-	name_cell(t, win, y, 0, name_w, r, chosen, true);
+	name_cell(t, win, y, 0, name_w, name_w, r, chosen, true);
 	int x = name_w + 1;
 	if (r->filtered || !r->fits) {
 		char why[256];
@@ -234,7 +237,7 @@ void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact)
 	}
 	/* more above / below */
 	if (t->panel_top > 0)
-		tui_put(t, win, y0, w - 1, 1, ROLE_muted, t->utf8 ? "\u2191" : "^");
+		tui_put(t, win, y0, w - 1, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_up));
 	if (t->panel_top + visible < n)
-		tui_put(t, win, h - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
+		tui_put(t, win, h - 1, w - 1, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_down));
 }

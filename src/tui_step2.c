@@ -104,100 +104,116 @@ static void pct_cell(struct tui *t, WINDOW *win, int y, int x, double pct, bool 
 		tui_put(t, win, y, x + 7, 1, ROLE_binding, tui_glyph(t, GLYPH_binding));
 }
 
+/* Columns: Accelerator | GPUs | Memory | Bandwidth | Interconnect |
+ * Compute | Binding (when there is room). */
+struct cols2 {
+	int name_w, g, m, b, l, c, r;
+	bool wide;
+};
+
+static struct cols2 columns2(int w)
+{
+	struct cols2 c;
+	c.name_w = w >= 90 ? 24 : 18;
+	c.g = c.name_w + 1;
+	c.m = c.g + 6;
+	c.b = c.m + 10;
+	c.l = c.b + 10;
+	c.c = c.l + 10;
+	c.r = c.c + 10;
+	c.wide = w - c.r >= 14;
+	return c;
+}
+
+static void draw_header(struct tui *t, WINDOW *win, int y, int w, const struct cols2 *c)
+{
+	tui_put(t, win, y, 2, c->name_w - 2, ROLE_header, "Accelerator");
+	tui_put_right(t, win, y, c->g, 4, ROLE_header, "GPUs");
+	tui_put(t, win, y, c->m, 9, ROLE_header, "Memory");
+	tui_put(t, win, y, c->b, 9, ROLE_header, "Bandwidth");
+	tui_put(t, win, y, c->l, 9, ROLE_header, "Interconn");
+	tui_put(t, win, y, c->c, 9, ROLE_header, "Compute");
+	if (c->wide)
+		tui_put(t, win, y, c->r, w - c->r, ROLE_header, "Binding");
+}
+
+/* One accelerator: its share of each resource, the binding one marked. */
+static void draw_row(struct tui *t, WINDOW *win, int y, int w, const struct cols2 *c,
+		     const struct engine_result *r, bool foc, bool chosen)
+{
+	if (foc)
+		tui_fill(t, win, y, 0, w, ROLE_field_focus);
+	tui_put(t, win, y, 0, 1, foc ? ROLE_field_focus : ROLE_selection,
+		chosen ? tui_glyph(t, GLYPH_chosen) : " ");
+	enum theme_role nr = foc ? ROLE_field_focus : r->filtered || !r->fits ? ROLE_muted : ROLE_value;
+	tui_put(t, win, y, 2, c->name_w - 2, nr,
+		c->name_w < 24 ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
+	if (r->filtered) {
+		char why[200];
+		snprintf(why, sizeof why, "filtered: %s", r->filter_reason);
+		tui_put(t, win, y, c->g, w - c->g, foc ? ROLE_field_focus : ROLE_muted, why);
+		return;
+	}
+	char g[16];
+	if (r->fits)
+		snprintf(g, sizeof g, "%d", r->gpus);
+	else
+		snprintf(g, sizeof g, "-");
+	tui_put_right(t, win, y, c->g, 4, foc ? ROLE_field_focus : ROLE_value, g);
+	pct_cell(t, win, y, c->m, r->mem_util_pct, r->binding == RES_MEMORY, foc);
+	pct_cell(t, win, y, c->b, r->bw_util_pct, r->binding == RES_BANDWIDTH, foc);
+	pct_cell(t, win, y, c->l, r->link_util_pct, r->binding == RES_INTERCONNECT, foc);
+	/* compute/precision: the precision the engine could use */
+	char prec[24];
+	snprintf(prec, sizeof prec, "%s", precision_name(r->precision_used));
+	tui_put(t, win, y, c->c, 5, foc ? ROLE_field_focus : ROLE_value, prec);
+	enum tui_state st = r->precision_fallback ? ST_TIGHT : ST_FITS;
+	tui_put(t, win, y, c->c + 6, 1, tui_state_role(st), tui_glyph(t, tui_state_glyph(st)));
+	if (r->binding == RES_COMPUTE || r->binding == RES_PRECISION)
+		tui_put(t, win, y, c->c + 7, 1, ROLE_binding, tui_glyph(t, GLYPH_binding));
+	if (c->wide)
+		tui_put(t, win, y, c->r, w - c->r, foc ? ROLE_field_focus : ROLE_binding,
+			r->binding != RES_NONE ? resource_name(r->binding) : "");
+}
+
+/* The engine's reason for the row under the cursor, up to two lines. */
+static void draw_reason(struct tui *t, WINDOW *win, int h, int w, const struct engine_result *r)
+{
+	char why[400];
+	snprintf(why, sizeof why, "%s %s: %s", tui_glyph(t, GLYPH_binding), tui_accel_name(r->accel),
+		 r->filtered ? r->filter_reason : r->reason);
+	int len = (int)strlen(why), first = len;
+	if (tui_width(why) > w) {
+		first = w;
+		while (first > 10 && why[first] != ' ')
+			first--;
+	}
+	char line[400];
+	snprintf(line, sizeof line, "%.*s", first, why);
+	tui_put(t, win, h - 2, 0, w, ROLE_status, line);
+	if (first < len)
+		tui_put(t, win, h - 1, 2, w - 2, ROLE_status, why + first + (why[first] == ' '));
+}
+
 static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
 	int y = draw_requirements(t, win, w) + 1;
 	int n = (int)t->rep.n;
 	int *focus = &t->focus[1], *top = &t->top[1];
-	if (*focus >= n)
-		*focus = n - 1;
-	if (*focus < 0)
-		*focus = 0;
-
-	/* Accelerator | GPUs | Memory | Bandwidth | Interconnect | Compute */
-	int name_w = w >= 90 ? 24 : 18;
-	int cg = name_w + 1, cm = cg + 6, cb = cm + 10, cl = cb + 10, cc = cl + 10, cr = cc + 10;
-	tui_put(t, win, y, 2, name_w - 2, ROLE_header, "Accelerator");
-	tui_put_right(t, win, y, cg, 4, ROLE_header, "GPUs");
-	tui_put(t, win, y, cm, 9, ROLE_header, "Memory");
-	tui_put(t, win, y, cb, 9, ROLE_header, "Bandwidth");
-	tui_put(t, win, y, cl, 9, ROLE_header, "Interconn");
-	tui_put(t, win, y, cc, 9, ROLE_header, "Compute");
-	bool wide = w - cr >= 14;
-	if (wide)
-		tui_put(t, win, y, cr, w - cr, ROLE_header, "Binding");
+	struct cols2 c = columns2(w);
+	draw_header(t, win, y, w, &c);
 	y++;
 
 	int rows = h - y - 2;	/* two lines for the reason */
 	if (rows < 1)
 		rows = 1;
-	if (*focus < *top)
-		*top = *focus;
-	if (*focus >= *top + rows)
-		*top = *focus - rows + 1;
-	if (*top > n - rows)
-		*top = n - rows > 0 ? n - rows : 0;
+	tui_list_clamp(focus, top, n, rows);
 	const struct engine_result *chosen = tui_chosen(t);
-	for (int i = *top; i < n && y < h - 2 && i < *top + rows; i++, y++) {
-		const struct engine_result *r = &t->rep.results[i];
-		bool foc = i == *focus;
-		if (foc)
-			tui_fill(t, win, y, 0, w, ROLE_field_focus);
-		tui_put(t, win, y, 0, 1, foc ? ROLE_field_focus : ROLE_selection,
-			r == chosen ? (t->utf8 ? "\u25b8" : ">") : " ");
-		enum theme_role nr = foc ? ROLE_field_focus : r->filtered || !r->fits ? ROLE_muted : ROLE_value;
-		tui_put(t, win, y, 2, name_w - 2, nr,
-			name_w < 24 ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
-		if (r->filtered) {
-			char why[200];
-			snprintf(why, sizeof why, "filtered: %s", r->filter_reason);
-			tui_put(t, win, y, cg, w - cg, foc ? ROLE_field_focus : ROLE_muted, why);
-			continue;
-		}
-		char g[16];
-		if (r->fits)
-			snprintf(g, sizeof g, "%d", r->gpus);
-		else
-			snprintf(g, sizeof g, "-");
-		tui_put_right(t, win, y, cg, 4, foc ? ROLE_field_focus : ROLE_value, g);
-		pct_cell(t, win, y, cm, r->mem_util_pct, r->binding == RES_MEMORY, foc);
-		pct_cell(t, win, y, cb, r->bw_util_pct, r->binding == RES_BANDWIDTH, foc);
-		pct_cell(t, win, y, cl, r->link_util_pct, r->binding == RES_INTERCONNECT, foc);
-		/* compute/precision: the precision the engine could use */
-		char prec[24];
-		snprintf(prec, sizeof prec, "%s", precision_name(r->precision_used));
-		tui_put(t, win, y, cc, 5, foc ? ROLE_field_focus : ROLE_value, prec);
-		enum tui_state st = r->precision_fallback ? ST_TIGHT : ST_FITS;
-		tui_put(t, win, y, cc + 6, 1, tui_state_role(st), tui_glyph(t, tui_state_glyph(st)));
-		if (r->binding == RES_COMPUTE || r->binding == RES_PRECISION)
-			tui_put(t, win, y, cc + 7, 1, ROLE_binding, tui_glyph(t, GLYPH_binding));
-		if (wide)
-			tui_put(t, win, y, cr, w - cr, foc ? ROLE_field_focus : ROLE_binding,
-				r->binding != RES_NONE ? resource_name(r->binding) : "");
-	}
-	if (*top > 0)
-		tui_put(t, win, y - rows > 0 ? y - rows : 0, w - 1, 1, ROLE_muted, t->utf8 ? "\u2191" : "^");
-	if (*top + rows < n)
-		tui_put(t, win, y - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
-
-	/* the engine's reason for the row under the cursor, up to two lines */
-	if (n > 0 && h >= 3) {
-		const struct engine_result *r = &t->rep.results[*focus];
-		char why[400];
-		snprintf(why, sizeof why, "%s %s: %s", tui_glyph(t, GLYPH_binding), tui_accel_name(r->accel),
-			 r->filtered ? r->filter_reason : r->reason);
-		int len = (int)strlen(why), first = len;
-		if (tui_width(why) > w) {
-			first = w;
-			while (first > 10 && why[first] != ' ')
-				first--;
-		}
-		char line[400];
-		snprintf(line, sizeof line, "%.*s", first, why);
-		tui_put(t, win, h - 2, 0, w, ROLE_status, line);
-		if (first < len)
-			tui_put(t, win, h - 1, 2, w - 2, ROLE_status, why + first + (why[first] == ' '));
-	}
+	for (int i = *top; i < n && y < h - 2 && i < *top + rows; i++, y++)
+		draw_row(t, win, y, w, &c, &t->rep.results[i], i == *focus, &t->rep.results[i] == chosen);
+	tui_list_marks(t, win, *top, rows, n, y - rows > 0 ? y - rows : 0, y - 1, w - 1);
+	if (n > 0 && h >= 3)
+		draw_reason(t, win, h, w, &t->rep.results[*focus]);
 }
 
 /* Enter on a row chooses that accelerator, as in step 3. */

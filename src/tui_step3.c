@@ -84,10 +84,6 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	bool inf = t->sc.w.cls == WL_INFERENCE;
 	int n = (int)t->rep.n;
 	int *focus = &t->focus[2], *top = &t->top[2];
-	if (*focus >= n)
-		*focus = n - 1;
-	if (*focus < 0)
-		*focus = 0;
 
 	char head[160];
 	snprintf(head, sizeof head, "Ranked by %s", objective_title(t->sc.w.objective));
@@ -110,12 +106,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	int rows = h - y - 2;
 	if (rows < 1)
 		rows = 1;
-	if (*focus < *top)
-		*top = *focus;
-	if (*focus >= *top + rows)
-		*top = *focus - rows + 1;
-	if (*top > n - rows)
-		*top = n - rows > 0 ? n - rows : 0;
+	tui_list_clamp(focus, top, n, rows);
 	const struct engine_result *chosen = tui_chosen(t);
 	for (int i = *top; i < n && i < *top + rows; i++, y++) {
 		const struct engine_result *r = &t->rep.results[i];
@@ -129,7 +120,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		tui_put(t, win, y, c.mark, 1, foc ? vr : ROLE_selection,
 			tui_is_marked(t, r->accel) ? tui_glyph(t, GLYPH_marked) : " ");
 		tui_put(t, win, y, c.mark + 1, 1, foc ? vr : ROLE_selection,
-			r == chosen ? (t->utf8 ? "\u25b8" : ">") : " ");
+			r == chosen ? tui_glyph(t, GLYPH_chosen) : " ");
 		char buf[64];
 		if (grey)
 			snprintf(buf, sizeof buf, "-");
@@ -160,10 +151,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		tui_result_cost(t, r, buf, sizeof buf);
 		put_fig(t, win, y, c.cost, 10, vr, buf, inf ? r->usd_per_mtok : r->run_cost_usd, "$");
 	}
-	if (*top > 0)
-		tui_put(t, win, 3, w - 1, 1, ROLE_muted, t->utf8 ? "\u2191" : "^");
-	if (*top + rows < n)
-		tui_put(t, win, y - 1, w - 1, 1, ROLE_muted, t->utf8 ? "\u2193" : "v");
+	tui_list_marks(t, win, *top, rows, n, 3, y - 1, w - 1);
 
 	/* why the row under the cursor ranks where it does */
 	if (n > 0) {

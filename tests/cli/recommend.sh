@@ -83,7 +83,7 @@ done
 run $A recommend $INF --accelerator h100-sxn
 check "unknown accelerator suggests the near one" contains "$err" "h100-sxm"
 run $A recommend $INF --precision fp7
-check "enum message lists the choices" contains "$err" "fp32, bf16, fp16, fp8, int8, int4, fp4"
+check "enum message lists the choices" contains "$err" "fp32, bf16, fp16, fp8, int8, int4, fp4, mxfp4"
 
 run $A recommend $INF --model
 check "missing value exits 2" rc 2

@@ -342,7 +342,12 @@ START_TEST(good_accelerator_figures)
 	ck_assert_int_eq(a->link_domain, 8);
 	ck_assert_str_eq(a->host_interface, "PCIe Gen5 x16");
 	ck_assert_double_eq(a->power_w, 700);
-	ck_assert_str_eq(a->mig, "7x10GB");
+	ck_assert_uint_eq(a->n_partitions, 2);
+	ck_assert_str_eq(a->partitions[0].profile, "1g.10gb");
+	ck_assert_double_eq(a->partitions[0].memory_gb, 10);
+	ck_assert_int_eq(a->partitions[0].compute_slices, 1);
+	ck_assert_int_eq(a->partitions[0].max_per_gpu, 7);
+	ck_assert_int_eq(a->partitions[1].compute_slices, 7);
 	ck_assert_int_eq(a->stack, STACK_CUDA);
 	ck_assert_double_eq(a->eff_compute.value, 0.5);
 	ck_assert_str_eq(a->eff_compute.source, "fixture: compute efficiency");
@@ -687,6 +692,15 @@ static const struct bad_case {
 	{ "bom-line-missing-key", { "platforms/hgx-h100-8.yaml:25:5: missing required key 'sku'" } },
 	{ "power-below-gpus",
 	  { "platforms/hgx-h100-8.yaml:11:14: max_power_w 5000 is less than the node's accelerators and BOM lines draw (8 x 700 W + 900 W)" } },
+	{ "partition-too-big",
+	  { "accelerators/h100-sxm.yaml:25:14: partitions: 7 x 20 GB of profile '1g.10gb' is 140 GB, more than 1.2 x memory.capacity_gb 80" } },
+	{ "partition-slices",
+	  { "accelerators/h100-sxm.yaml:25:14: partitions: 7 x 2 compute slices of profile '1g.10gb' is more than the largest profile's 7" } },
+	{ "partition-twice",
+	  { "accelerators/h100-sxm.yaml:25:84: partitions: profile '1g.10gb' is listed twice" } },
+	{ "partition-missing-key", { "accelerators/h100-sxm.yaml:25:84: missing required key 'memory_gb'" } },
+	{ "cooling-bad",
+	  { "platforms/pcie-l40s-8.yaml:22:10: cooling: expected one of air, liquid, got 'water'" } },
 	{ "whole-rack-not-bool",
 	  { "platforms/pcie-l40s-8.yaml:21:13: whole_rack: expected true or false, got the string \"yes\"" } },
 	{ "nics-on-accelerator-not-bool",
@@ -697,6 +711,11 @@ static const struct bad_case {
 	  { "models/llama-3-8b.yaml:6:14: hidden_size must be in [1, 1000000], got 2000000" } },
 	{ "active-over-params",
 	  { "models/mixtral-8x7b.yaml:5:18: active_params_b is larger than params_b" } },
+	{ "dense-layers-no-width",
+	  { "models/mixtral-8x7b.yaml:17:17: experts.dense_layers needs experts.dense_ffn_size (their FFN width)" } },
+	{ "dense-layers-all",
+	  { "models/mixtral-8x7b.yaml:17:17: experts.dense_layers (32) leaves no MoE layer of 32" } },
+	{ "ffn-matrices-four", { "models/mixtral-8x7b.yaml:12:15: ffn_matrices must be in [2, 3], got 4" } },
 	{ "experts-active-over-total",
 	  { "models/mixtral-8x7b.yaml:16:11: experts.active (9) is larger than experts.total (8)" } },
 	{ "defaults-missing-key", { "defaults.yaml:2:1: missing required key 'pue'" } },

@@ -76,6 +76,13 @@ static void sourced_eq(const struct sourced *x, const struct sourced *y, const c
 	STR(source);
 }
 
+static void partition_eq(const struct catalog_partition *x, const struct catalog_partition *y,
+			 const char *where)
+{
+	STR(profile);
+	NUM(memory_gb); NUM(compute_slices); NUM(max_per_gpu);
+}
+
 static void accel_eq(const struct catalog_accel *x, const struct catalog_accel *y)
 {
 	const char *where = x->id;
@@ -87,7 +94,9 @@ static void accel_eq(const struct catalog_accel *x, const struct catalog_accel *
 	NUM(link_gb_s); NUM(link_domain);
 	STR(host_interface);
 	NUM(host_pcie_gb_s); NUM(power_w);
-	STR(mig);
+	ck_assert_uint_eq(x->n_partitions, y->n_partitions);
+	for (size_t i = 0; i < x->n_partitions; i++)
+		partition_eq(&x->partitions[i], &y->partitions[i], where);
 	NUM(stack);
 	sourced_eq(&x->eff_compute, &y->eff_compute, where);
 	sourced_eq(&x->eff_mem_bw, &y->eff_mem_bw, where);
@@ -120,6 +129,7 @@ static void platform_eq(const struct catalog *cx, const struct catalog_platform 
 	}
 	NUM(gpus_per_node); NUM(topology); NUM(nic_count); NUM(nic_gbit);
 	STR(nic_kind);
+	STR(cooling);
 	NUM(nics_on_accel); NUM(rack_units); NUM(max_power_w); NUM(whole_rack);
 	STR(sku);
 	NUM(price.usd); STR(price.date); STR(price.source);

@@ -189,6 +189,34 @@ START_TEST(llama70b_fp16_does_not_fit_one_80gb)
 }
 END_TEST
 
+/* Every shipped model's params_b is the count its published config.json
+ * gives; counting it again from the shapes catches a mistyped layer count,
+ * width or expert count.  3% covers what the count leaves out (norms,
+ * biases, GPT-3's tied embedding, a vision tower shipped with the text
+ * model: Llama 4 Scout's 109B counts it, its text layers are 107.8B). */
+#define SHAPES_TOLERANCE 0.03
+START_TEST(every_model_params_match_its_shapes)
+{
+	for (size_t i = 0; i < cat->n_models; i++) {
+		const struct catalog_model *m = &cat->models[i];
+		double got = eng_params_from_shapes(m);
+		ck_assert_msg(fabs(got / m->params - 1) <= SHAPES_TOLERANCE,
+			      "%s: shapes give %.2fB parameters, params_b is %.2fB (%+.1f%%)", m->id,
+			      got / 1e9, m->params / 1e9, (got / m->params - 1) * 100);
+	}
+}
+END_TEST
+
+/* The count itself, on shapes worked out by hand: Llama 3.1 8B is
+ * 8,030,261,248 parameters, 266,240 of them norms (65 x 4,096). */
+START_TEST(params_from_shapes_llama31_8b)
+{
+	const struct catalog_model *m = catalog_model(cat, "llama-3.1-8b");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_double_eq_tol(eng_params_from_shapes(m), 8030261248.0 - 65 * 4096, 0.5);
+}
+END_TEST
+
 /* Every shipped accelerator states what its runtime reports. */
 START_TEST(every_accelerator_has_addressable_memory)
 {
@@ -286,6 +314,33 @@ START_TEST(fp4_falls_back_to_fp8)
 	ck_assert_double_eq(p.weight_bytes, 0.5);
 	eng_precision_resolve(&w, A("a100-sxm-80gb"), &p);
 	ck_assert_int_eq(p.used, PREC_BF16);
+}
+END_TEST
+
+/* MXFP4 (OCP MX v1.0): 32 E2M1 values and one 8-bit scale, 4.25 bits a
+ * weight; it runs on fp4 units or not at all. */
+START_TEST(mxfp4_needs_fp4_units)
+{
+	struct workload w;
+	struct eng_precision p;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_MXFP4, 1);
+	ck_assert_double_eq(precision_bytes(PREC_MXFP4), 4.25 / 8);
+	eng_precision_resolve(&w, A("b200"), &p);
+	ck_assert(!p.unsupported);
+	ck_assert(!p.fallback);
+	ck_assert_int_eq(p.used, PREC_MXFP4);
+	ck_assert_int_eq(p.compute, PREC_FP4);
+	ck_assert_double_eq(p.peak_flops, A("b200")->peak_tflops[PREC_FP4] * 1e12);
+	eng_precision_resolve(&w, A("h100-sxm"), &p);
+	ck_assert(p.unsupported);
+	ck_assert_double_eq(p.peak_flops, 0);
+	size_on(&w, "h100-sxm", -1, &r);
+	ck_assert(!r.fits);
+	ck_assert_msg(strstr(r.reason, "mxfp4") && strstr(r.reason, "fp4 peak"), "reason: %s", r.reason);
+	size_on(&w, "b200", -1, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.precision_used, PREC_MXFP4);
 }
 END_TEST
 
@@ -1245,8 +1300,11 @@ int main(void)
 	ADD(s, llama70b_fp16_fits_one_mi300x);
 	ADD(s, llama70b_fp16_one_user_two_h100_one_mi300x);
 	ADD(s, every_accelerator_has_addressable_memory);
+	ADD(s, every_model_params_match_its_shapes);
+	ADD(s, params_from_shapes_llama31_8b);
 	ADD(s, fp8_on_a100_falls_back);
 	ADD(s, fp4_falls_back_to_fp8);
+	ADD(s, mxfp4_needs_fp4_units);
 	ADD(s, llama405b_bf16_h100_node_vs_h200_node);
 	ADD(s, context_longer_than_model_is_invalid);
 	ADD(s, more_users_more_replicas);

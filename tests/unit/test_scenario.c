@@ -500,13 +500,17 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 					   "tokens_per_s_per_user", "ttft_ms", "target_tokens_per_s" };
 	static const char *const model[] = { "params_b", "active_params_b", "layers", "hidden_size",
 					     "attention_heads", "kv_heads", "head_dim", "ffn_size",
-					     "vocab_size", "max_context" };
+					     "ffn_matrices", "vocab_size", "max_context" };
 	/* custom_model's nested keys: table key, section, key, sibling */
 	static const char *const nested[][4] = {
 		{ "experts.total", "experts", "total", "active: 1" },
 		{ "experts.active", "experts", "active", "total: 100000" },
+		{ "experts.shared", "experts", "shared", "total: 8, active: 2" },
+		{ "experts.dense_layers", "experts", "dense_layers", "total: 8, active: 2" },
+		{ "experts.dense_ffn_size", "experts", "dense_ffn_size", "total: 8, active: 2" },
 		{ "mla.kv_lora_rank", "mla", "kv_lora_rank", "qk_rope_head_dim: 64" },
 		{ "mla.qk_rope_head_dim", "mla", "qk_rope_head_dim", "kv_lora_rank: 512" },
+		{ "mla.q_lora_rank", "mla", "q_lora_rank", "kv_lora_rank: 512, qk_rope_head_dim: 64" },
 		{ "sliding_window.tokens", "sliding_window", "tokens", "layers: 16" },
 		{ "sliding_window.layers", "sliding_window", "layers", "tokens: 4096" },
 	};

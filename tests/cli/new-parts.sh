@@ -1,0 +1,55 @@
+#!/bin/sh
+# Issue 19's parts and models: recommend sizes every new model on every new
+# accelerator at bf16, fp8 and mxfp4 and answers with a fit (exit 0) or a
+# reason it cannot (exit 1), never a usage error (2) or a crash; catalog show
+# lists each new part with its MIG partitions and unconfirmed figures.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+A=$ACCELSIZER
+ACCELS="b300 gb300 rtx-pro-6000 mi355x mi350x"
+MODELS="gpt-oss-120b gpt-oss-20b deepseek-r1 qwen3-235b-a22b qwen3-32b llama-4-scout llama-4-maverick kimi-k2"
+
+for m in $MODELS; do
+	for a in $ACCELS; do
+		for p in bf16 fp8 mxfp4; do
+			what="$m on $a at $p"
+			run $A recommend --model "$m" --accelerator "$a" --precision "$p" --format csv
+			case $rc in
+			0)
+				# the accelerator's row, with GPUs and a reason in the why column
+				row=$(printf '%s\n' "$out" | grep -F "\"$a\",")
+				check "$what: sized" matches "$row" "^\"[0-9]+\",\"$a\",\"[a-z0-9-]+\",\"[0-9]+\",.*\"true\",\"false\",,\"[a-z]+\",\"[^\"]{12}"
+				;;
+			1) check "$what: says why it cannot" matches "$err" "cannot meet this workload: .{12}" ;;
+			*) tap_not_ok "$what: exit 0 or 1" "exit $rc" "stderr: $err" ;;
+			esac
+		done
+	done
+done
+
+# the MXFP4 weights gpt-oss ships need fp4 units: refused, with the reason
+run $A recommend --model gpt-oss-120b --accelerator h100-sxm --precision mxfp4
+check "mxfp4 without fp4 units: exit 1" rc 1
+check "mxfp4 without fp4 units: the reason" contains "$err" "mxfp4 weights need fp4 tensor units"
+run $A recommend --model gpt-oss-120b --accelerator rtx-pro-6000 --precision mxfp4
+check "gpt-oss-120b in MXFP4 fits one RTX PRO 6000" matches "$out" "1x TP1 .*fits one 96 GB GPU"
+
+for a in $ACCELS; do
+	run $A catalog show "$a"
+	check "catalog show $a" rc 0
+	check "catalog show $a: partitions line" matches "$out" "partitions"
+	check "catalog show $a: lists its platforms" matches "$out" "platforms +[a-z0-9]"
+done
+run $A catalog show b300
+check "B300 MIG profiles listed" matches "$out" "1g.34gb +34 GB, 1 compute slice, up to 7 per GPU"
+check "B300 unconfirmed figures marked" matches "$out" "! unconfirmed: "
+run $A catalog show mi355x-8-oam
+check "MI355X platform is liquid-cooled" matches "$out" "cooling +liquid"
+run $A catalog show mi350x-8-oam
+check "MI350X platform is air-cooled" matches "$out" "cooling +air"
+for m in $MODELS; do
+	run $A catalog show "$m"
+	check "catalog show $m" rc 0
+done
+
+done_testing
