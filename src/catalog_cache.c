@@ -51,7 +51,7 @@ _Static_assert(sizeof(struct catalog_partition) == 24, "update catalog_cache.c a
 _Static_assert(sizeof(struct catalog_bom_line) == 56, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_fabric) == 200, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 _Static_assert(sizeof(struct catalog_model) == 160, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
-_Static_assert(sizeof(struct catalog) == 880, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
+_Static_assert(sizeof(struct catalog) == 928, "update catalog_cache.c and CATALOG_CACHE_LAYOUT");
 #endif
 _Static_assert(sizeof(uintptr_t) == sizeof(char *), "pointer slots hold a uintptr_t");
 

@@ -59,7 +59,7 @@ struct catalog_cache_header {
 };
 
 /* Bump on any change to the catalog structs or the image layout. */
-#define CATALOG_CACHE_LAYOUT 2
+#define CATALOG_CACHE_LAYOUT 3
 
 enum catalog_cache_how {
 	CATALOG_CACHE_OFF,	/* ACCELSIZER_NO_CACHE, or no cache folder: parsed */

@@ -22,7 +22,7 @@ struct price_entry;
 enum workload_class { WL_INFERENCE, WL_PRETRAIN, WL_FINETUNE, WL_COUNT };
 enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_COUNT };
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
-enum objective { OBJ_CAPEX, OBJ_COST_PER_TOKEN, OBJ_TIME, OBJ_GPUS, OBJ_PERF_PER_WATT, OBJ_COUNT };
+enum objective { OBJ_CAPEX, OBJ_COST_PER_TOKEN, OBJ_TIME, OBJ_GPUS, OBJ_PERF_PER_WATT, OBJ_TCO, OBJ_COUNT };
 enum form_filter { FORMF_ANY, FORMF_SXM_OAM, FORMF_PCIE, FORMF_COUNT };
 /* Resources, in the order the brief names them. */
 enum resource { RES_NONE, RES_MEMORY, RES_BANDWIDTH, RES_INTERCONNECT, RES_COMPUTE, RES_PRECISION, RES_COUNT };
@@ -84,6 +84,13 @@ struct workload {
 	 * catalog's, as the BOM does. */
 	const struct prices *prices;
 
+	/* The total cost of ownership's assumptions (scenario section
+	 * "costs"); -1 = the price list's line (COLOCATION, LICENCE) if it
+	 * has one, else catalog/defaults.yaml's figure (engine_tco_inputs()). */
+	int years;			/* TCO horizon */
+	double electricity_usd_per_kwh, pue, utilisation;
+	double colocation_usd_per_kw_month, licence_usd_per_gpu_year;
+
 	/* node overrides for the chosen accelerator */
 	const struct catalog_accel *accel;	/* NULL = none chosen */
 	int gpus;			/* -1 = engine sizes */
@@ -131,6 +138,7 @@ enum engine_field_id {
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES,
+	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
 	EF_COUNT
 };
 
@@ -267,6 +275,16 @@ struct engine_result {
 	double run_cost_usd;		/* training; NAN otherwise */
 	double perf_per_watt;		/* output (inference) or trained (training)
 					 * tokens/s per W of cluster power */
+	/* Total cost of ownership over tco_years (engine_tco_inputs()):
+	 * capex (the quote, support for defaults.support_years included) +
+	 * energy + colocation + support renewed after the quoted term +
+	 * licences.  The parts add up to tco_usd; engine_tco_year() splits
+	 * them by year.  usd_per_hour, usd_per_mtok and run_cost_usd spread
+	 * the TCO over its years. */
+	int tco_years;
+	double tco_usd, tco_energy_usd, tco_colocation_usd, tco_support_usd, tco_licence_usd;
+	double tco_support_usd_year;	/* the renewal, per year after the term */
+	int tco_support_years_paid;	/* years of support inside capex */
 
 	/* Added for the BOM, the reports and the wizard's node screen. */
 	enum workload_class cls;	/* the class this result was sized for */
@@ -400,6 +418,34 @@ struct engine_quote_totals {
 void engine_quote(const struct catalog *c, const struct workload *w, const struct engine_result *r,
 		  void (*fn)(const struct engine_quote_line *l, void *ctx), void *ctx,
 		  struct engine_quote_totals *t);
+
+/* The TCO's assumptions as the engine uses them: the workload's value,
+ * else the price list's line (SKU COLOCATION: USD per kW per month;
+ * LICENCE: USD per GPU per year), else catalog/defaults.yaml.  Each with
+ * where it came from ("--pue", "price list", "catalog"), for the
+ * proposal's list of assumptions. */
+#define ENGINE_SKU_COLOCATION "COLOCATION"
+#define ENGINE_SKU_LICENCE "LICENCE"
+enum engine_tco_input {
+	TCO_YEARS, TCO_ELECTRICITY, TCO_PUE, TCO_UTILISATION, TCO_COLOCATION, TCO_LICENCE,
+	TCO_INPUT_COUNT
+};
+enum engine_tco_origin { TCO_FROM_CATALOG, TCO_FROM_WORKLOAD, TCO_FROM_PRICES };
+struct engine_tco_inputs {
+	double v[TCO_INPUT_COUNT];
+	enum engine_tco_origin from[TCO_INPUT_COUNT];
+};
+void engine_tco_inputs(const struct catalog *c, const struct workload *w, struct engine_tco_inputs *out);
+/* The field (engine_field()) and the default (CATALOG_DEFAULTS key) of
+ * an input. */
+enum engine_field_id engine_tco_field(enum engine_tco_input i);
+const char *engine_tco_default_key(enum engine_tco_input i);
+
+/* One year of the TCO (1-based; the capex falls in year 1). */
+struct engine_tco_year {
+	double capex_usd, energy_usd, colocation_usd, support_usd, licence_usd, total_usd;
+};
+void engine_tco_year(const struct engine_result *r, int year, struct engine_tco_year *out);
 
 /* Step 5 of the brief: what to run on the candidate hardware. */
 #define ENGINE_PLAN_MAX 6

@@ -149,7 +149,7 @@ static void evaluate(const struct catalog *c, const struct workload *w,
 			if (spans)
 				eng_node_fabric(c, &n);
 			eng_cost(c, w, a, &n, out);
-			eng_cost_rates(c, out);
+			eng_cost_rates(c, w, out);
 		}
 	}
 	eng_filters(w, out);
@@ -184,6 +184,8 @@ static double objective_key(const struct workload *w, const struct engine_result
 		return key_or_inf(r->ttft_ms);
 	case OBJ_GPUS:
 		return (double)r->gpus;
+	case OBJ_TCO:
+		return key_or_inf(r->tco_usd);
 	case OBJ_PERF_PER_WATT:
 		return isfinite(r->perf_per_watt) ? -r->perf_per_watt : INFINITY;
 	default:

@@ -433,10 +433,11 @@ static bool load_workload(struct loader *l, const struct ynode *map)
 		const struct engine_field *f = find_field("workload", k->scalar);
 		if (!f) {
 			if (find_field("filters", k->scalar) || find_field("node", k->scalar) ||
-			    find_field("", k->scalar))
+			    find_field("costs", k->scalar) || find_field("", k->scalar))
 				return lerr(l, k, "'%s' belongs %s, not under workload", k->scalar,
 					    find_field("filters", k->scalar) ? "under filters"
-					    : find_field("node", k->scalar) ? "under node" : "at the top level");
+					    : find_field("node", k->scalar) ? "under node"
+					    : find_field("costs", k->scalar) ? "under costs" : "at the top level");
 			return lerr(l, k, "unknown key '%s' in workload", k->scalar);
 		}
 		if (!apply_field(l, f, v))
@@ -501,7 +502,7 @@ static bool load_root(struct loader *l, const struct ynode *root)
 			ok = get_text(l, val, key, &l->s->notes);
 		else if (!strcmp(key, "workload"))
 			ok = load_workload(l, val);
-		else if (!strcmp(key, "filters") || !strcmp(key, "node"))
+		else if (!strcmp(key, "filters") || !strcmp(key, "node") || !strcmp(key, "costs"))
 			ok = load_section(l, key, val);
 		else if (find_field("", key))
 			ok = apply_field(l, find_field("", key), val);
@@ -509,7 +510,7 @@ static bool load_root(struct loader *l, const struct ynode *root)
 			ok = lerr(l, k, "'%s' belongs under workload", key);
 		else
 			ok = lerr(l, k, "unknown key '%s' (a scenario has schema, customer, opportunity, "
-				  "notes, workload, filters, objective, accelerator, node)", key);
+				  "notes, workload, filters, objective, accelerator, node, costs)", key);
 		if (!ok)
 			return false;
 	}
@@ -647,7 +648,10 @@ static void field_value(const struct workload *w, const struct engine_field *f, 
 			snprintf(buf, sz, "%.0f", engine_field_get(w, f));
 		return;
 	case EFT_DOUBLE:
-		format_double(engine_field_get(w, f), buf, sz);
+		if (at_word(w, f))
+			snprintf(buf, sz, "%s", f->word);
+		else
+			format_double(engine_field_get(w, f), buf, sz);
 		return;
 	}
 }
@@ -863,6 +867,10 @@ bool scenario_emit(const struct scenario *s, FILE *fp, char *err, size_t errsz)
 	emit_key(&m, "node");
 	emit_map_start(&m);
 	emit_fields(&m, w, "node");
+	emit_map_end(&m);
+	emit_key(&m, "costs");
+	emit_map_start(&m);
+	emit_fields(&m, w, "costs");
 	emit_map_end(&m);
 	emit_map_end(&m);
 	if (m.ok) {

@@ -182,6 +182,8 @@ set_model llama-3.1-8b
 set_num "Training tokens" 1T
 set_num "Target time" 14
 set_num "Budget" 3000000
+# on NVIDIA, as tests/cli/quote.sh: MI350X and MI355X fit $3M with support
+set_choice "Software stack" cuda
 tui_keys n n
 check_screen "lab at \$3M: nothing fits once the quote counts support and services" "0 of"
 tui_keys p p
@@ -191,7 +193,7 @@ tui_settle
 check "lab: step 1 holds the call" matches "$screen" "Target time +14 days"
 read_wizard
 save_and_export lab
-compare lab --workload pretrain --model llama-3.1-8b --tokens 1T --days 14 --budget-usd 3500000
+compare lab --workload pretrain --model llama-3.1-8b --tokens 1T --days 14 --budget-usd 3500000 --stack cuda
 
 # ---- 3. the startup ----
 tui_start 120 40
