@@ -70,7 +70,9 @@ void accuracy_run(const struct catalog *c, const struct ledger_entry *e, struct 
 	engine_evaluate(c, &e->w, e->accel, &out->res);
 	if (!out->res.fits) {
 		out->mapped = false;
-		snprintf(out->why, sizeof out->why, "the engine cannot size it: %s", out->res.reason);
+		char rb[ENGINE_REASON_MAX];
+		snprintf(out->why, sizeof out->why, "the engine cannot size it: %s",
+			 engine_result_reason(&out->res, rb, sizeof rb));
 		return;
 	}
 	if (!metric_value(e, &out->res, out))

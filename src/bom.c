@@ -5,7 +5,6 @@
  */
 #include "bom.h"
 
-#include <csv.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +13,7 @@
 #include <time.h>
 
 #include "atomic.h"
+#include "out.h"
 #include "scenario.h"
 
 static const char *const category_names[BOM_CATEGORY_COUNT] = {
@@ -83,52 +83,6 @@ int64_t bom_usd_to_cents(double usd)
 	if (!isfinite(usd) || usd <= 0)
 		return 0;
 	return (int64_t)llround(usd * 100.0);
-}
-
-/* ---- CSV ---- */
-
-/* OWASP "CSV injection": a spreadsheet treats a cell starting with one of
- * these as a formula (TAB and CR as well, in some importers). */
-static bool formula_start(const char *s)
-{
-	return *s && strchr("=+-@\t\r", *s) != NULL;
-}
-
-bool bom_csv_cell(FILE *fp, const char *s)
-{
-	if (!s)
-		s = "";
-	char *owned = NULL;
-	if (formula_start(s)) {
-		size_t n = strlen(s);
-		owned = malloc(n + 2);
-		if (!owned)
-			return false;
-		owned[0] = '\'';
-		memcpy(owned + 1, s, n + 1);
-		s = owned;
-	}
-	size_t n = strlen(s);
-	/* Quote only when needed, so numbers and the header stay plain; the
-	 * quoting itself (doubling quotes) is libcsv's. */
-	bool quote = strpbrk(s, ",\"\r\n") != NULL ||
-		     (n && (s[0] == ' ' || s[n - 1] == ' '));
-	bool ok = quote ? csv_fwrite(fp, s, n) == 0 : fwrite(s, 1, n, fp) == n;
-	free(owned);
-	return ok;
-}
-
-bool bom_csv_record(FILE *fp, const char *const *cells, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (i && fputc(',', fp) == EOF)
-			return false;
-		if (!bom_csv_cell(fp, cells[i]))
-			return false;
-	}
-	/* CRLF is RFC 4180's record end; LF is what every spreadsheet and
-	 * script reads, and what the tests and diff tools expect. */
-	return fputc('\n', fp) != EOF;
 }
 
 /* ---- building ---- */
@@ -423,8 +377,9 @@ static const char *const bom_header[] = {
 
 bool bom_fwrite_csv(const struct bom *b, FILE *fp)
 {
-	if (!bom_csv_record(fp, bom_header, 10))
-		return false;
+	struct out_csv o;
+	out_csv_begin(&o, fp, OUT_CSV_QUOTE_NEEDED);
+	out_csv_row(&o, bom_header, 10, OUT_PLAIN);
 	for (size_t i = 0; i < b->n; i++) {
 		const struct bom_line *l = &b->lines[i];
 		char line[24], qty[24], unit[32], ext[32], pw[32], ru[32];
@@ -434,19 +389,25 @@ bool bom_fwrite_csv(const struct bom *b, FILE *fp)
 		bom_format_cents(l->extended_cents, ext, sizeof ext);
 		bom_format_number(l->power_w_each, pw, sizeof pw);
 		bom_format_number(l->rack_units_each, ru, sizeof ru);
+		/* SKUs, descriptions and notes come from the catalog and price
+		 * lists: text cells */
 		const char *cells[] = { line, bom_category_name(l->category), l->sku,
 					l->description, qty, unit, ext, pw, ru, l->notes };
-		if (!bom_csv_record(fp, cells, 10))
-			return false;
+		for (size_t k = 0; k < 10; k++)
+			out_csv_cell(&o, cells[k], k == 2 || k == 3 || k == 9 ? OUT_TEXT : OUT_PLAIN);
+		out_csv_end(&o);
 	}
-	char ext[32], kw[32], ru[32], notes[160];
+	/* Totals in the columns' own units (W, U): qty x each, summed, so a
+	 * spreadsheet never adds W to kW. */
+	char ext[32], pw[32], ru[32], notes[160];
 	bom_format_cents(b->total_cents, ext, sizeof ext);
-	bom_format_number(b->total_power_w / 1000.0, kw, sizeof kw);
+	bom_format_number(b->total_power_w, pw, sizeof pw);
 	bom_format_number(b->total_rack_units, ru, sizeof ru);
-	snprintf(notes, sizeof notes, "power column in kW, rack units in U%s",
+	snprintf(notes, sizeof notes, "totals: power in W and rack units in U, qty x each summed%s",
 		 b->n_unpriced ? "; some lines have no price" : "");
-	const char *cells[] = { "", "total", "", "Total", "", "", ext, kw, ru, notes };
-	return bom_csv_record(fp, cells, 10);
+	const char *cells[] = { "", "total", "", "Total", "", "", ext, pw, ru, notes };
+	out_csv_row(&o, cells, 10, OUT_PLAIN);
+	return out_csv_finish(&o);
 }
 
 static bool write_bom_cb(FILE *fp, void *ctx, char *err, size_t errsz)
@@ -459,42 +420,6 @@ static bool write_bom_cb(FILE *fp, void *ctx, char *err, size_t errsz)
 bool bom_write_csv(const struct bom *b, const char *path, char *err, size_t errsz)
 {
 	return atomic_write(path, write_bom_cb, (void *)b, err, errsz);
-}
-
-/* ---- validation plan ---- */
-
-bool bom_fwrite_plan_csv(const struct engine_plan *plan, FILE *fp)
-{
-	static const char *const header[] = {
-		"benchmark", "metric", "predicted", "threshold", "unit", "notes",
-	};
-	if (!bom_csv_record(fp, header, 6))
-		return false;
-	for (size_t i = 0; i < plan->n; i++) {
-		const struct engine_plan_row *r = &plan->rows[i];
-		char pred[48], thr[48], notes[256];
-		bom_format_number(r->predicted, pred, sizeof pred);
-		bom_format_number(r->threshold, thr, sizeof thr);
-		snprintf(notes, sizeof notes, "pass when %s the threshold%s%s",
-			 r->higher_is_better ? "at or above" : "at or below",
-			 r->notes[0] ? "; " : "", r->notes);
-		const char *cells[] = { r->benchmark, r->metric, pred, thr, r->unit, notes };
-		if (!bom_csv_record(fp, cells, 6))
-			return false;
-	}
-	return true;
-}
-
-static bool write_plan_cb(FILE *fp, void *ctx, char *err, size_t errsz)
-{
-	(void)err;
-	(void)errsz;
-	return bom_fwrite_plan_csv(ctx, fp);
-}
-
-bool bom_write_plan_csv(const struct engine_plan *plan, const char *path, char *err, size_t errsz)
-{
-	return atomic_write(path, write_plan_cb, (void *)plan, err, errsz);
 }
 
 /* ---- summary ---- */
@@ -512,7 +437,7 @@ static void summary_setting(const char *section, const char *key, const char *va
 		snprintf(label, sizeof label, "%s.%s", section, key);
 	else
 		snprintf(label, sizeof label, "%s", key);
-	fprintf(s->fp, "  %-28s %s\n", label, value);
+	out_line(s->fp, "  %-28s %s", label, value);
 }
 
 /* Multi-line free text, indented under its label. */
@@ -521,13 +446,16 @@ static void summary_text(FILE *fp, const char *label, const char *text)
 	if (!text || !*text)
 		return;
 	fprintf(fp, "%-13s", label);
-	for (const char *p = text; *p; p++) {
-		fputc(*p, fp);
-		if (*p == '\n' && p[1])
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = strndup(p, n);
+		out_puts(fp, line ? line : "");
+		free(line);
+		fputc('\n', fp);
+		p += n;
+		if (*p == '\n' && *++p)
 			fputs("             ", fp);
 	}
-	if (text[strlen(text) - 1] != '\n')
-		fputc('\n', fp);
 }
 
 static void today(char *buf, size_t sz)
@@ -599,13 +527,13 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 
 	fprintf(fp, "accelsizer bill of materials: summary\n\n");
 	fprintf(fp, "Date         %s\n", date);
-	fprintf(fp, "Catalog      version %s\n", c->defaults.version ? c->defaults.version : "unknown");
+	out_line(fp, "Catalog      version %s", c->defaults.version ? c->defaults.version : "unknown");
 	if (info) {
 		summary_text(fp, "Customer", info->customer);
 		summary_text(fp, "Opportunity", info->opportunity);
 	}
-	fprintf(fp, "Prices       %s\n", info && info->prices_path ? info->prices_path
-		: "indicative catalog prices (no price list given)");
+	out_line(fp, "Prices       %s", info && info->prices_path ? info->prices_path
+		 : "indicative catalog prices (no price list given)");
 
 	fprintf(fp, "\nScenario\n");
 	struct summary_ctx sc = { .fp = fp };
@@ -614,13 +542,13 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 		summary_text(fp, "  notes", info->notes);
 
 	fprintf(fp, "\nConfiguration\n");
-	fprintf(fp, "  %-28s %s (%s)\n", "accelerator", b->accel->name, b->accel->id);
-	fprintf(fp, "  %-28s %s (%s), %d GPUs per node\n", "platform", b->platform->name,
-		b->platform->id, b->platform->gpus_per_node);
+	out_line(fp, "  %-28s %s (%s)", "accelerator", b->accel->name, b->accel->id);
+	out_line(fp, "  %-28s %s (%s), %d GPUs per node", "platform", b->platform->name,
+		 b->platform->id, b->platform->gpus_per_node);
 	fprintf(fp, "  %-28s %d GPUs used, %d nodes (%d spare)\n", "sizing", b->gpus, b->nodes,
 		b->spare_nodes);
 	if (b->fabric)
-		fprintf(fp, "  %-28s %s (%s)\n", "fabric", b->fabric->name, b->fabric->id);
+		out_line(fp, "  %-28s %s (%s)", "fabric", b->fabric->name, b->fabric->id);
 	else
 		fprintf(fp, "  %-28s none (one node)\n", "fabric");
 	fprintf(fp, "  %-28s %d\n", "racks", b->racks);

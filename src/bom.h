@@ -1,7 +1,6 @@
 /*
  * bom: the bill of materials for one sized configuration (an engine result),
- * and its exports: the BOM CSV, a plain-text summary, the validation plan
- * CSV.  Shared by `accelsizer bom`, `accelsizer validate -o` and the
+ * and its exports: the BOM CSV and a plain-text summary.  Shared by `accelsizer bom`, `accelsizer validate -o` and the
  * wizard's export key, so all of them write the same files.
  *
  * Money is held in integer cents (int64): each line's extended price is
@@ -12,13 +11,14 @@
  *   line,category,sku,description,qty,unit_price_usd,extended_price_usd,
  *   power_w_each,rack_units_each,notes
  * then one row per line and a total row (category "total": extended price,
- * power in kW in the power column, rack units).  Written with libcsv (a
+ * and in the power_w_each and rack_units_each columns the totals in those
+ * columns' units, W and U: qty x each, summed).  Written with libcsv (a
  * field is quoted only when it holds a comma, quote, CR or LF, or
  * starts/ends with a space), numbers plainly ("123456.78"), through the
- * atomic writer.  Formula neutralisation: any cell whose first character is
- * = + - @ TAB or CR gets a leading apostrophe, so a customer name or a
- * catalog description can never run as a spreadsheet formula (numeric cells
- * are never negative, so they are never altered).
+ * atomic writer, through the one CSV writer (out.h): the SKU, description
+ * and notes cells are text, so a catalog description can never run as a
+ * spreadsheet formula (a leading apostrophe before = + - @ TAB CR) nor
+ * carry a control character.
  *
  * Ownership: bom_build() fills a caller-owned struct bom released with
  * bom_fini(); every string in it is owned by it.
@@ -111,11 +111,6 @@ void bom_format_number(double v, char *buf, size_t bufsz);
 /* USD (double, from the catalog) to cents, rounded half away from zero. */
 int64_t bom_usd_to_cents(double usd);
 
-/* Writes one CSV cell (neutralised and quoted as above, no separator). */
-bool bom_csv_cell(FILE *fp, const char *s);
-/* Writes cells as one CSV record with a trailing newline. */
-bool bom_csv_record(FILE *fp, const char *const *cells, size_t n);
-
 /* The BOM as CSV, atomically.  err: "cannot write 'PATH': strerror". */
 bool bom_write_csv(const struct bom *b, const char *path, char *err, size_t errsz);
 bool bom_fwrite_csv(const struct bom *b, FILE *fp);
@@ -135,10 +130,5 @@ bool bom_write_summary(const struct bom *b, const struct catalog *c, const struc
 		       char *err, size_t errsz);
 bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const struct workload *w,
 			const struct bom_summary_info *info, FILE *fp);
-
-/* The validation plan (step 5) as CSV: benchmark, metric, predicted,
- * threshold, unit, notes; atomically. */
-bool bom_write_plan_csv(const struct engine_plan *plan, const char *path, char *err, size_t errsz);
-bool bom_fwrite_plan_csv(const struct engine_plan *plan, FILE *fp);
 
 #endif

@@ -3,6 +3,7 @@
  * catalog folder is.  Loading and validation are in catalog_load.c.
  */
 #include "catalog.h"
+#include "catalog_schema.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -323,156 +324,42 @@ bool catalog_source_unconfirmed(const char *source)
 	return !strncmp(source, "unconfirmed:", 12);
 }
 
-static size_t count_list(char *const *s, size_t n)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		k += catalog_source_unconfirmed(s[i]);
-	return k;
-}
-
+/* Every CF_SOURCE row and sources list, by the tables. */
 size_t catalog_count_unconfirmed(const struct catalog *c)
 {
 	size_t k = 0;
 	if (!c)
 		return 0;
-	for (size_t i = 0; i < c->n_accels; i++) {
-		const struct catalog_accel *a = &c->accels[i];
-		k += count_list(a->sources, a->n_sources);
-		k += catalog_source_unconfirmed(a->eff_compute.source);
-		k += catalog_source_unconfirmed(a->eff_mem_bw.source);
-		k += catalog_source_unconfirmed(a->eff_link.source);
-		k += catalog_source_unconfirmed(a->eff_training.source);
-		k += catalog_source_unconfirmed(a->price.source);
+	for (size_t kind = 0; kind < CATALOG_N_KINDS; kind++) {
+		size_t n;
+		const char *items = catalog_kind_items(c, kind, &n);
+		for (size_t i = 0; items && i < n; i++)
+			k += catalog_item_unconfirmed(catalog_kinds[kind].s,
+						      items + i * catalog_kinds[kind].s->size);
 	}
-	for (size_t i = 0; i < c->n_platforms; i++) {
-		const struct catalog_platform *p = &c->platforms[i];
-		k += count_list(p->sources, p->n_sources);
-		k += catalog_source_unconfirmed(p->price.source);
-		for (size_t j = 0; j < p->n_bom; j++)
-			k += catalog_source_unconfirmed(p->bom[j].source);
-	}
-	for (size_t i = 0; i < c->n_fabrics; i++) {
-		k += count_list(c->fabrics[i].sources, c->fabrics[i].n_sources);
-		k += catalog_source_unconfirmed(c->fabrics[i].efficiency.source);
-	}
-	for (size_t i = 0; i < c->n_models; i++)
-		k += count_list(c->models[i].sources, c->models[i].n_sources);
-#define X(name, unit, doc) k += catalog_source_unconfirmed(c->defaults.name.source);
-	CATALOG_DEFAULTS(X)
-#undef X
-	return k;
+	return k + catalog_item_unconfirmed(&catalog_defaults_schema, &c->defaults);
 }
 
 /* ---- freeing ---- */
-
-static void free_list(char **s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(s[i]);
-	free(s);
-}
-
-static void free_accel(struct catalog_accel *a)
-{
-	free(a->id);
-	free(a->name);
-	free(a->vendor);
-	free(a->architecture);
-	free(a->mem_type);
-	free(a->link_kind);
-	free(a->host_interface);
-	for (size_t i = 0; i < a->n_partitions; i++)
-		free(a->partitions[i].profile);
-	free(a->partitions);
-	free(a->eff_compute.source);
-	free(a->eff_compute.calibrated_from);
-	free(a->eff_mem_bw.source);
-	free(a->eff_mem_bw.calibrated_from);
-	free(a->eff_link.source);
-	free(a->eff_link.calibrated_from);
-	free(a->eff_training.source);
-	free(a->eff_training.calibrated_from);
-	free(a->price.date);
-	free(a->price.source);
-	free_list(a->sources, a->n_sources);
-	free(a->file);
-}
-
-static void free_platform(struct catalog_platform *p)
-{
-	free(p->id);
-	free(p->name);
-	free(p->accel_id);
-	free(p->nic_kind);
-	free(p->sku);
-	free(p->cooling);
-	free(p->price.date);
-	free(p->price.source);
-	for (size_t i = 0; i < p->n_bom; i++) {
-		free(p->bom[i].sku);
-		free(p->bom[i].category);
-		free(p->bom[i].description);
-		free(p->bom[i].source);
-	}
-	free(p->bom);
-	free_list(p->sources, p->n_sources);
-	free(p->file);
-}
-
-static void free_fabric(struct catalog_fabric *f)
-{
-	free(f->id);
-	free(f->name);
-	free(f->kind);
-	free(f->switch_sku);
-	free(f->switch_name);
-	free(f->cable_sku);
-	free(f->cable_description);
-	free(f->nic_sku);
-	free(f->nic_description);
-	free(f->efficiency.source);
-	free(f->efficiency.calibrated_from);
-	free_list(f->sources, f->n_sources);
-	free(f->file);
-}
-
-static void free_model(struct catalog_model *m)
-{
-	free(m->id);
-	free(m->name);
-	free(m->family);
-	free_list(m->sources, m->n_sources);
-	free(m->file);
-}
 
 void catalog_free(struct catalog *c)
 {
 	if (!c)
 		return;
 	if (c->image_) {
-		/* from the cache: every array and string is inside c's block */
+		/* from an image: every array and string is inside c's block */
 		catalog_unindex(c);
 		free(c);
 		return;
 	}
-	for (size_t i = 0; i < c->n_accels; i++)
-		free_accel(&c->accels[i]);
-	for (size_t i = 0; i < c->n_platforms; i++)
-		free_platform(&c->platforms[i]);
-	for (size_t i = 0; i < c->n_fabrics; i++)
-		free_fabric(&c->fabrics[i]);
-	for (size_t i = 0; i < c->n_models; i++)
-		free_model(&c->models[i]);
-	free(c->accels);
-	free(c->platforms);
-	free(c->fabrics);
-	free(c->models);
-#define X(name, unit, doc) free(c->defaults.name.source); free(c->defaults.name.calibrated_from);
-	CATALOG_DEFAULTS(X)
-#undef X
-	free(c->defaults.version);
-	free(c->defaults.file);
+	for (size_t kind = 0; kind < CATALOG_N_KINDS; kind++) {
+		size_t n;
+		char *items = catalog_kind_items(c, kind, &n);
+		for (size_t i = 0; items && i < n; i++)
+			catalog_item_free(catalog_kinds[kind].s, items + i * catalog_kinds[kind].s->size);
+		free(items);
+	}
+	catalog_item_free(&catalog_defaults_schema, &c->defaults);
 	free(c->dir);
 	catalog_unindex(c);
 	free(c);

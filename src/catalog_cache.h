@@ -58,7 +58,9 @@ struct catalog_cache_header {
 	uint64_t sum;		/* checksum of key + blob */
 };
 
-/* Bump on any change to the catalog structs or the image layout. */
+/* Bump on any change to the file or blob format (catalog_image.h).  The
+ * shape of the catalog structs needs no bump: the key holds a hash of the
+ * catalog tables (catalog_schema_layout()). */
 #define CATALOG_CACHE_LAYOUT 3
 
 enum catalog_cache_how {

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog_schema.h"
 #include "ytree.h"
 
 /* A folder with more files than this is refused before anything is read,
@@ -28,74 +29,33 @@
 #define MAX_FIELDS 128		/* rows in the largest table (defaults) */
 #define KEY_MAX 120
 
-/* ---- key tables ---- */
+/* ---- key tables (the types are in catalog_schema.h) ---- */
 
-enum ftype {
-	F_ID,		/* the item's id: must equal the file name */
-	F_STR,		/* non-empty string */
-	F_DATE,		/* "2024-06" or "2024-06-30" */
-	F_NUM,		/* double, plain YAML number */
-	F_BOOL,		/* bool, plain YAML true or false */
-	F_INT,		/* int */
-	F_LONG,		/* long */
-	F_ENUM,		/* string parsed by ->parse into an enum */
-	F_CHOICE,	/* string that must be one of ->choices */
-	F_STRLIST,	/* list of strings: char ** at off, size_t count at off_n */
-	F_LIST,		/* list of mappings read with ->sub */
-	F_ACCEL_REF,	/* accelerator id: char * at off, pointer at off_n */
-	F_IDLIST,	/* list of ids, kept as one "a, b" string at off */
-};
-
-enum {
-	REQ = 1,	/* required whenever the mapping holding it exists */
-	OPTGROUP = 2,	/* ...but the mapping holding it is optional */
-	GT_MIN = 4,	/* min is exclusive */
-	ZERO_OK = 8,	/* 0 also accepted: the figure is not given */
-};
-
-struct schema;
-
-struct field {
-	const char *key;	/* dotted path: "memory.capacity_gb" */
-	enum ftype type;
-	unsigned flags;
-	size_t off, off_n;
-	double min, max;
-	double scale;		/* F_NUM: stored value = value x scale (0: 1) */
-	bool (*parse)(const char *s, void *out);	/* F_ENUM */
-	const char *choices;	/* F_ENUM, F_CHOICE: "a, b, c" for messages */
-	const struct schema *sub;	/* F_LIST */
-};
-
-struct ctx;
-struct schema {
-	const char *what;		/* "accelerator", for messages */
-	const struct field *f;
-	size_t n;
-	size_t size;			/* one item or list element */
-	/* Checks that involve several keys, after the table pass. */
-	void (*check)(struct ctx *x, void *item, const struct ynode *root);
-};
+#define REQ CF_REQ
+#define OPTGROUP CF_OPTGROUP
+#define GT_MIN CF_GT_MIN
+#define SRC CF_SOURCE
+#define ZERO_OK CF_ZERO_OK
 
 #define NUM(k, T, m, fl, lo, hi) \
-	{ .key = k, .type = F_NUM, .flags = (fl), .off = offsetof(T, m), .min = lo, .max = hi }
+	{ .key = k, .type = CF_NUM, .flags = (fl), .off = offsetof(T, m), .min = lo, .max = hi }
 #define INT(k, T, m, fl, lo, hi) \
-	{ .key = k, .type = F_INT, .flags = (fl), .off = offsetof(T, m), .min = lo, .max = hi }
-#define STR(k, T, m, fl) { .key = k, .type = F_STR, .flags = (fl), .off = offsetof(T, m) }
-#define DATE(k, T, m, fl) { .key = k, .type = F_DATE, .flags = (fl), .off = offsetof(T, m) }
-#define ID(T) { .key = "id", .type = F_ID, .flags = REQ, .off = offsetof(T, id) }
-#define SOURCES(T) { .key = "sources", .type = F_STRLIST, .flags = REQ, \
+	{ .key = k, .type = CF_INT, .flags = (fl), .off = offsetof(T, m), .min = lo, .max = hi }
+#define STR(k, T, m, fl) { .key = k, .type = CF_STR, .flags = (fl), .off = offsetof(T, m) }
+#define DATE(k, T, m, fl) { .key = k, .type = CF_DATE, .flags = (fl), .off = offsetof(T, m) }
+#define ID(T) { .key = "id", .type = CF_ID, .flags = REQ, .off = offsetof(T, id) }
+#define SOURCES(T) { .key = "sources", .type = CF_STRLIST, .flags = REQ | SRC, \
 		     .off = offsetof(T, sources), .off_n = offsetof(T, n_sources) }
 /* A sourced figure {value, source} is two rows, so a missing or unknown
  * key inside it reads like any other. */
 #define SOURCED(k, T, m, fl, lo, hi) \
 	NUM(k ".value", T, m.value, (fl) | REQ, lo, hi), \
-	STR(k ".source", T, m.source, (fl) | REQ), \
-	{ .key = k ".calibrated_from", .type = F_IDLIST, .off = offsetof(T, m.calibrated_from) }
+	STR(k ".source", T, m.source, (fl) | REQ | SRC), \
+	{ .key = k ".calibrated_from", .type = CF_IDLIST, .off = offsetof(T, m.calibrated_from) }
 #define PRICE(T, hi) \
 	NUM("price.usd", T, price.usd, REQ, 0, hi), \
 	DATE("price.date", T, price.date, REQ), \
-	STR("price.source", T, price.source, REQ)
+	STR("price.source", T, price.source, REQ | SRC)
 
 static bool parse_form(const char *s, void *out) { return form_factor_parse(s, out); }
 static bool parse_stack(const char *s, void *out) { return stack_parse(s, out); }
@@ -115,7 +75,7 @@ static bool parse_topology(const char *s, void *out) { return topology_parse(s, 
 #define PREC_fp4_IDX PREC_FP4
 
 #define PT struct catalog_partition
-static const struct field partition_fields[] = {
+static const struct catalog_field partition_fields[] = {
 	STR("profile", PT, profile, REQ),
 	NUM("memory_gb", PT, memory_gb, REQ | GT_MIN, 0, 12000),
 	/* MIG has 7 compute slices (A100, H100, H200, B200, B300), the RTX PRO
@@ -124,19 +84,19 @@ static const struct field partition_fields[] = {
 	INT("max_per_gpu", PT, max_per_gpu, REQ, 1, 64),
 };
 #undef PT
-static const struct schema partition_schema = {
+const struct catalog_schema catalog_partition_schema = {
 	"partition", partition_fields, sizeof partition_fields / sizeof partition_fields[0],
-	sizeof(struct catalog_partition), NULL
+	sizeof(struct catalog_partition), false, 0, NULL
 };
 
 #define A struct catalog_accel
-static const struct field accel_fields[] = {
+static const struct catalog_field accel_fields[] = {
 	ID(A),
 	STR("name", A, name, REQ),
 	STR("vendor", A, vendor, REQ),
 	STR("architecture", A, architecture, REQ),
-	{ .key = "form_factor", .type = F_ENUM, .flags = REQ, .off = offsetof(A, form),
-	  .parse = parse_form, .choices = "sxm, oam, pcie, superchip" },
+	{ .key = "form_factor", .type = CF_ENUM, .flags = REQ, .off = offsetof(A, form),
+	  .parse = parse_form, .count = FORM_COUNT, .choices = "sxm, oam, pcie, superchip" },
 	NUM("memory.capacity_gb", A, mem_gb, REQ | GT_MIN, 0, 10000),
 	STR("memory.type", A, mem_type, REQ),
 	NUM("memory.bandwidth_tb_s", A, mem_bw_tb_s, REQ | GT_MIN, 0, 1000),
@@ -144,7 +104,7 @@ static const struct field accel_fields[] = {
 	/* Optional; its range against capacity_gb is in check_accel(). */
 	NUM("memory.addressable_gb", A, mem_addressable_gb, GT_MIN, 0, 12000),
 	PEAK(fp64), PEAK(fp32), PEAK(tf32),
-	{ .key = "peak_tflops.bf16", .type = F_NUM, .flags = REQ | GT_MIN,
+	{ .key = "peak_tflops.bf16", .type = CF_NUM, .flags = REQ | GT_MIN,
 	  .off = offsetof(A, peak_tflops[PREC_BF16]), .min = 0, .max = 1e6 },
 	PEAK(fp16), PEAK(fp8), PEAK(int8), PEAK(int4), PEAK(fp4),
 	STR("link.kind", A, link_kind, REQ),
@@ -155,10 +115,10 @@ static const struct field accel_fields[] = {
 	NUM("host_pcie_gb_s", A, host_pcie_gb_s, GT_MIN, 0, 2048),
 	NUM("power_w", A, power_w, REQ | GT_MIN, 0, 100000),
 	/* An empty list: the part has no MIG-like partitions. */
-	{ .key = "partitions", .type = F_LIST, .flags = REQ, .off = offsetof(A, partitions),
-	  .off_n = offsetof(A, n_partitions), .sub = &partition_schema },
-	{ .key = "stack", .type = F_ENUM, .flags = REQ, .off = offsetof(A, stack),
-	  .parse = parse_stack, .choices = "cuda, rocm, gaudi" },
+	{ .key = "partitions", .type = CF_LIST, .flags = REQ, .off = offsetof(A, partitions),
+	  .off_n = offsetof(A, n_partitions), .sub = &catalog_partition_schema },
+	{ .key = "stack", .type = CF_ENUM, .flags = REQ, .off = offsetof(A, stack),
+	  .parse = parse_stack, .count = STACK_COUNT, .choices = "cuda, rocm, gaudi" },
 	SOURCED("efficiency.compute", A, eff_compute, GT_MIN, 0, 1),
 	SOURCED("efficiency.memory_bw", A, eff_mem_bw, GT_MIN, 0, 1),
 	SOURCED("efficiency.link", A, eff_link, GT_MIN, 0, 1),
@@ -169,53 +129,53 @@ static const struct field accel_fields[] = {
 #undef A
 
 #define L struct catalog_bom_line
-static const struct field bom_fields[] = {
+static const struct catalog_field bom_fields[] = {
 	STR("sku", L, sku, REQ),
 	/* The categories the BOM groups lines by (docs/design.md, "The bill of materials"). */
-	{ .key = "category", .type = F_CHOICE, .flags = REQ, .off = offsetof(L, category),
+	{ .key = "category", .type = CF_CHOICE, .flags = REQ, .off = offsetof(L, category),
 	  .choices = "accelerator, server, network, cable, rack, power, support, service" },
 	STR("description", L, description, REQ),
 	INT("qty", L, qty, REQ, 1, 10000),
 	NUM("unit_price_usd", L, unit_price_usd, REQ, 0, 1e8),
 	NUM("power_w", L, power_w, REQ, 0, 100000),
-	STR("source", L, source, REQ),
+	STR("source", L, source, REQ | SRC),
 };
 #undef L
-static const struct schema bom_schema = {
+const struct catalog_schema catalog_bom_schema = {
 	"BOM line", bom_fields, sizeof bom_fields / sizeof bom_fields[0],
-	sizeof(struct catalog_bom_line), NULL
+	sizeof(struct catalog_bom_line), false, 0, NULL
 };
 
 #define P struct catalog_platform
-static const struct field platform_fields[] = {
+static const struct catalog_field platform_fields[] = {
 	ID(P),
 	STR("name", P, name, REQ),
-	{ .key = "accelerator", .type = F_ACCEL_REF, .flags = REQ, .off = offsetof(P, accel_id),
+	{ .key = "accelerator", .type = CF_ACCEL_REF, .flags = REQ, .off = offsetof(P, accel_id),
 	  .off_n = offsetof(P, accel) },
 	INT("gpus_per_node", P, gpus_per_node, REQ, 1, 128),
-	{ .key = "topology", .type = F_ENUM, .flags = REQ, .off = offsetof(P, topology),
-	  .parse = parse_topology, .choices = "switched, mesh, bridged-pairs, pcie" },
+	{ .key = "topology", .type = CF_ENUM, .flags = REQ, .off = offsetof(P, topology),
+	  .parse = parse_topology, .count = TOPO_COUNT, .choices = "switched, mesh, bridged-pairs, pcie" },
 	INT("nics.count", P, nic_count, REQ, 0, 1024),
 	NUM("nics.speed_gbit", P, nic_gbit, REQ | GT_MIN, 0, 10000),
 	STR("nics.kind", P, nic_kind, REQ),
-	{ .key = "nics.on_accelerator", .type = F_BOOL, .off = offsetof(P, nics_on_accel) },
+	{ .key = "nics.on_accelerator", .type = CF_BOOL, .off = offsetof(P, nics_on_accel) },
 	INT("rack_units", P, rack_units, REQ, 1, 48),
 	NUM("max_power_w", P, max_power_w, REQ | GT_MIN, 0, 1e6),
-	{ .key = "whole_rack", .type = F_BOOL, .off = offsetof(P, whole_rack) },
-	{ .key = "cooling", .type = F_CHOICE, .off = offsetof(P, cooling), .choices = "air, liquid" },
+	{ .key = "whole_rack", .type = CF_BOOL, .off = offsetof(P, whole_rack) },
+	{ .key = "cooling", .type = CF_CHOICE, .off = offsetof(P, cooling), .choices = "air, liquid" },
 	STR("sku", P, sku, REQ),
 	PRICE(P, 1e8),
-	{ .key = "bom", .type = F_LIST, .flags = REQ, .off = offsetof(P, bom),
-	  .off_n = offsetof(P, n_bom), .sub = &bom_schema },
+	{ .key = "bom", .type = CF_LIST, .flags = REQ, .off = offsetof(P, bom),
+	  .off_n = offsetof(P, n_bom), .sub = &catalog_bom_schema },
 	SOURCES(P),
 };
 #undef P
 
 #define F struct catalog_fabric
-static const struct field fabric_fields[] = {
+static const struct catalog_field fabric_fields[] = {
 	ID(F),
 	STR("name", F, name, REQ),
-	{ .key = "kind", .type = F_CHOICE, .flags = REQ, .off = offsetof(F, kind),
+	{ .key = "kind", .type = CF_CHOICE, .flags = REQ, .off = offsetof(F, kind),
 	  .choices = "infiniband, ethernet" },
 	NUM("port_speed_gbit", F, port_gbit, REQ | GT_MIN, 0, 10000),
 	STR("switch.sku", F, switch_sku, REQ),
@@ -243,10 +203,10 @@ static const struct field fabric_fields[] = {
  * and the engine's bounds share (CATALOG_MODEL_FIGURES in catalog.h). */
 #define MF_FLAGS(cat) (((cat) & CATALOG_MF_REQ ? REQ : ZERO_OK) | ((cat) & CATALOG_MF_GROUP ? OPTGROUP : 0))
 #define MF_ROW(id, k, member, t, lo, hi, cat, custom, label, unit, step, hint) \
-	{ .key = k, .type = (t) == MFT_BILLIONS ? F_NUM : (t) == MFT_LONG ? F_LONG : F_INT, \
+	{ .key = k, .type = (t) == MFT_BILLIONS ? CF_NUM : (t) == MFT_LONG ? CF_LONG : CF_INT, \
 	  .flags = MF_FLAGS(cat), .off = offsetof(M, member), .min = lo, .max = hi, \
 	  .scale = (t) == MFT_BILLIONS ? 1e9 : 0 },
-static const struct field model_fields[] = {
+static const struct catalog_field model_fields[] = {
 	ID(M),
 	STR("name", M, name, REQ),
 	STR("family", M, family, REQ),
@@ -260,7 +220,7 @@ static const struct field model_fields[] = {
 /* defaults.yaml: the rows come from CATALOG_DEFAULTS, the ranges from the
  * unit (see default_range). */
 #define D struct catalog_defaults
-static const struct field default_fields[] = {
+static const struct catalog_field default_fields[] = {
 	STR("version", D, version, REQ),
 #define X(name, unit, doc) SOURCED(#name, D, name, 0, 0, 0),
 	CATALOG_DEFAULTS(X)
@@ -268,20 +228,21 @@ static const struct field default_fields[] = {
 };
 #undef D
 
-static void check_accel(struct ctx *x, void *item, const struct ynode *root);
-static void check_platform(struct ctx *x, void *item, const struct ynode *root);
-static void check_model(struct ctx *x, void *item, const struct ynode *root);
+static void check_accel(struct catalog_load_ctx *x, void *item, const struct ynode *root);
+static void check_platform(struct catalog_load_ctx *x, void *item, const struct ynode *root);
+static void check_model(struct catalog_load_ctx *x, void *item, const struct ynode *root);
 
-#define SCHEMA(what, f, T, check) { what, f, sizeof f / sizeof f[0], sizeof(T), check }
-static const struct schema accel_schema =
+#define SCHEMA(what, f, T, check) \
+	{ what, f, sizeof f / sizeof f[0], sizeof(T), true, offsetof(T, file), check }
+const struct catalog_schema catalog_accel_schema =
 	SCHEMA("accelerator", accel_fields, struct catalog_accel, check_accel);
-static const struct schema platform_schema =
+const struct catalog_schema catalog_platform_schema =
 	SCHEMA("platform", platform_fields, struct catalog_platform, check_platform);
-static const struct schema fabric_schema =
+const struct catalog_schema catalog_fabric_schema =
 	SCHEMA("fabric", fabric_fields, struct catalog_fabric, NULL);
-static const struct schema model_schema =
+const struct catalog_schema catalog_model_schema =
 	SCHEMA("model", model_fields, struct catalog_model, check_model);
-static const struct schema defaults_schema =
+const struct catalog_schema catalog_defaults_schema =
 	SCHEMA("defaults", default_fields, struct catalog_defaults, NULL);
 
 _Static_assert(sizeof default_fields / sizeof default_fields[0] <= MAX_FIELDS,
@@ -289,24 +250,14 @@ _Static_assert(sizeof default_fields / sizeof default_fields[0] <= MAX_FIELDS,
 _Static_assert(sizeof accel_fields / sizeof accel_fields[0] <= MAX_FIELDS,
 	       "raise MAX_FIELDS");
 
-/* The folders, in load order: platforms refer to accelerators, so the
- * accelerators are complete before any platform is read. */
-struct kind {
-	const char *dir;
-	const struct schema *s;
-	size_t arr_off, n_off;		/* in struct catalog */
-	size_t id_off, file_off, line_off;	/* in the item */
-};
-
 #define KIND(d, s, arr, T) { d, &s, offsetof(struct catalog, arr), \
-	offsetof(struct catalog, n_##arr), offsetof(T, id), offsetof(T, file), offsetof(T, line) }
-static const struct kind kinds[] = {
-	KIND("accelerators", accel_schema, accels, struct catalog_accel),
-	KIND("platforms", platform_schema, platforms, struct catalog_platform),
-	KIND("fabrics", fabric_schema, fabrics, struct catalog_fabric),
-	KIND("models", model_schema, models, struct catalog_model),
+	offsetof(struct catalog, n_##arr), offsetof(T, id), offsetof(T, line) }
+const struct catalog_kind catalog_kinds[CATALOG_N_KINDS] = {
+	KIND("accelerators", catalog_accel_schema, accels, struct catalog_accel),
+	KIND("platforms", catalog_platform_schema, platforms, struct catalog_platform),
+	KIND("fabrics", catalog_fabric_schema, fabrics, struct catalog_fabric),
+	KIND("models", catalog_model_schema, models, struct catalog_model),
 };
-#define N_KINDS (sizeof kinds / sizeof kinds[0])
 
 /* ---- error collection ---- */
 
@@ -316,7 +267,7 @@ struct pending {
 	char *msg;
 };
 
-struct ctx {
+struct catalog_load_ctx {
 	struct catalog *cat;
 	struct catalog_errors *errs;
 	size_t kind;			/* index into kinds of the folder being read */
@@ -330,12 +281,12 @@ struct ctx {
 	bool oom;
 };
 
-static bool errs_full(const struct ctx *x)
+static bool errs_full(const struct catalog_load_ctx *x)
 {
 	return x->errs->n >= CATALOG_MAX_ERRORS;
 }
 
-static void add_error(struct ctx *x, char *msg)
+static void add_error(struct catalog_load_ctx *x, char *msg)
 {
 	if (!msg) {
 		x->oom = true;
@@ -374,9 +325,9 @@ static char *format(const char *fmt, ...)
 }
 
 /* A problem at node n of the current file (n NULL: the file as a whole). */
-static void err_at(struct ctx *x, const struct ynode *n, const char *fmt, ...)
+static void err_at(struct catalog_load_ctx *x, const struct ynode *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void err_at(struct ctx *x, const struct ynode *n, const char *fmt, ...)
+static void err_at(struct catalog_load_ctx *x, const struct ynode *n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -412,7 +363,7 @@ static int pending_cmp(const void *a, const void *b)
 	return p->seq < q->seq ? -1 : p->seq > q->seq;
 }
 
-static void flush_file_errors(struct ctx *x)
+static void flush_file_errors(struct catalog_load_ctx *x)
 {
 	qsort(x->pend, x->npend, sizeof x->pend[0], pending_cmp);
 	for (size_t i = 0; i < x->npend; i++)
@@ -464,7 +415,7 @@ static size_t component(const char *key, size_t plen, bool *group)
 }
 
 /* "capacity_gb, type, ..." : the keys a mapping at prefix may hold. */
-static void list_keys(const struct schema *s, const char *prefix, char *buf, size_t sz)
+static void list_keys(const struct catalog_schema *s, const char *prefix, char *buf, size_t sz)
 {
 	size_t plen = strlen(prefix), used = 0;
 	buf[0] = '\0';
@@ -496,7 +447,7 @@ static void *at(void *base, size_t off)
 	return (char *)base + off;
 }
 
-static char *dup_str(struct ctx *x, const char *s)
+static char *dup_str(struct catalog_load_ctx *x, const char *s)
 {
 	char *d = strdup(s);
 	if (!d)
@@ -505,7 +456,7 @@ static char *dup_str(struct ctx *x, const char *s)
 }
 
 /* A string value: any scalar but an empty or null one. */
-static const char *want_string(struct ctx *x, const struct field *f, const struct ynode *v)
+static const char *want_string(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v)
 {
 	char what[80];
 	if (v->kind != YN_SCALAR || ynode_is_null(v) || !v->scalar[0]) {
@@ -621,7 +572,7 @@ static const char *fmt_num(double v, char *buf, size_t sz)
 	return buf;
 }
 
-static bool range_ok(struct ctx *x, const struct field *f, const struct ynode *v, double val,
+static bool range_ok(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v, double val,
 		     double lo, double hi, unsigned flags)
 {
 	bool gt = flags & GT_MIN;
@@ -633,7 +584,7 @@ static bool range_ok(struct ctx *x, const struct field *f, const struct ynode *v
 	return false;
 }
 
-static void read_map(struct ctx *x, const struct schema *s, const struct ynode *map,
+static void read_map(struct catalog_load_ctx *x, const struct catalog_schema *s, const struct ynode *map,
 		     const char *prefix, void *base, unsigned char *seen);
 
 static const struct catalog_accel *find_accel(const struct catalog *c, const char *id)
@@ -669,7 +620,7 @@ static bool id_chars_ok(const char *s)
 }
 
 /* path inside the catalog folder, for messages that name a second file */
-static const char *relative(const struct ctx *x, const char *path)
+static const char *relative(const struct catalog_load_ctx *x, const char *path)
 {
 	size_t n = strlen(x->cat->dir);
 	if (!strncmp(path, x->cat->dir, n) && path[n] == '/')
@@ -681,30 +632,30 @@ static const char *relative(const struct ctx *x, const char *path)
 
 /* Is id already taken by an item of an earlier folder?  Ids are unique
  * across the catalog so that `catalog show ID` means one thing. */
-static const char *id_taken(struct ctx *x, const char *id)
+static const char *id_taken(struct catalog_load_ctx *x, const char *id)
 {
-	for (size_t k = 0; k < x->kind && k < N_KINDS; k++) {
-		const struct kind *kd = &kinds[k];
+	for (size_t k = 0; k < x->kind && k < CATALOG_N_KINDS; k++) {
+		const struct catalog_kind *kd = &catalog_kinds[k];
 		char *arr = *(char **)at(x->cat, kd->arr_off);
 		size_t n = *(size_t *)at(x->cat, kd->n_off);
 		for (size_t i = 0; i < n; i++) {
 			char *item = arr + i * kd->s->size;
 			const char *other = *(char **)(item + kd->id_off);
 			if (other && !strcmp(other, id))
-				return *(char **)(item + kd->file_off);
+				return *(char **)(item + kd->s->file_off);
 		}
 	}
 	return NULL;
 }
 
-static void read_list(struct ctx *x, const struct field *f, const struct ynode *v, void *base)
+static void read_list(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v, void *base)
 {
 	char what[80];
 	if (v->kind != YN_SEQ) {
 		err_at(x, v, "%s: expected a list, got %s", f->key, ynode_describe(v, what, sizeof what));
 		return;
 	}
-	if (f->type == F_STRLIST) {
+	if (f->type == CF_STRLIST) {
 		if (!v->n && (f->flags & REQ)) {
 			err_at(x, v, "%s: the list is empty; name at least one source", f->key);
 			return;
@@ -724,7 +675,7 @@ static void read_list(struct ctx *x, const struct field *f, const struct ynode *
 		*(size_t *)at(base, f->off_n) = n;
 		return;
 	}
-	const struct schema *sub = f->sub;
+	const struct catalog_schema *sub = f->sub;
 	char *arr = calloc(v->n ? v->n : 1, sub->size);
 	if (!arr) {
 		x->oom = true;
@@ -749,7 +700,7 @@ static void read_list(struct ctx *x, const struct field *f, const struct ynode *
 /* A list of ids ("calibrated_from: [a, b]"), kept as the string "a, b":
  * whether each names a ledger entry is for ledger.c, which reads the
  * ledger after the catalog. */
-static void read_idlist(struct ctx *x, const struct field *f, const struct ynode *v, void *base)
+static void read_idlist(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v, void *base)
 {
 	char what[80];
 	if (v->kind != YN_SEQ) {
@@ -784,14 +735,14 @@ static void read_idlist(struct ctx *x, const struct field *f, const struct ynode
 }
 
 /* Reads one value v for row f into base. */
-static void read_value(struct ctx *x, const struct field *f, const struct ynode *v, void *base)
+static void read_value(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v, void *base)
 {
 	char what[80];
 	const char *s;
 	double d;
 	long l;
 	switch (f->type) {
-	case F_ID:
+	case CF_ID:
 		if (!(s = want_string(x, f, v)))
 			return;
 		if (strcmp(s, x->stem)) {
@@ -808,17 +759,17 @@ static void read_value(struct ctx *x, const struct field *f, const struct ynode 
 			err_at(x, v, "id '%s' is already used by %s (ids are unique across the catalog)",
 			       s, relative(x, other));
 		return;		/* the id itself was set from the file name */
-	case F_STR:
-	case F_DATE:
-	case F_CHOICE:
+	case CF_STR:
+	case CF_DATE:
+	case CF_CHOICE:
 		if (!(s = want_string(x, f, v)))
 			return;
-		if (f->type == F_DATE && !catalog_date_ok(s)) {
+		if (f->type == CF_DATE && !catalog_date_ok(s)) {
 			err_at(x, v, "%s: expected a date like 2024-06 or 2024-06-30, got %s", f->key,
 			       ynode_describe(v, what, sizeof what));
 			return;
 		}
-		if (f->type == F_CHOICE && !in_choices(s, f->choices)) {
+		if (f->type == CF_CHOICE && !in_choices(s, f->choices)) {
 			err_at(x, v, "%s: expected one of %s, got %s", f->key, f->choices,
 			       ynode_describe(v, what, sizeof what));
 			return;
@@ -826,12 +777,12 @@ static void read_value(struct ctx *x, const struct field *f, const struct ynode 
 		free(*(char **)at(base, f->off));
 		*(char **)at(base, f->off) = dup_str(x, s);
 		return;
-	case F_ENUM:
+	case CF_ENUM:
 		if (v->kind != YN_SCALAR || !f->parse(v->scalar, at(base, f->off)))
 			err_at(x, v, "%s: expected one of %s, got %s", f->key, f->choices,
 			       ynode_describe(v, what, sizeof what));
 		return;
-	case F_ACCEL_REF:
+	case CF_ACCEL_REF:
 		if (!(s = want_string(x, f, v)))
 			return;
 		free(*(char **)at(base, f->off));
@@ -847,13 +798,13 @@ static void read_value(struct ctx *x, const struct field *f, const struct ynode 
 		else
 			err_at(x, v, "unknown accelerator '%s' (no accelerators/%s.yaml)", s, s);
 		return;
-	case F_NUM:
-	case F_INT:
-	case F_LONG: {
+	case CF_NUM:
+	case CF_INT:
+	case CF_LONG: {
 		double lo = f->min, hi = f->max;
 		unsigned flags = f->flags;
-		bool integer = f->type != F_NUM;
-		if (f->type == F_NUM && hi == 0 && lo == 0)	/* defaults: by unit */
+		bool integer = f->type != CF_NUM;
+		if (f->type == CF_NUM && hi == 0 && lo == 0)	/* defaults: by unit */
 			default_range(f->key, &lo, &hi, &flags, &integer);
 		if (!ynode_number(v, &d)) {
 			err_at(x, v, "%s: expected %s, got %s", f->key,
@@ -867,15 +818,15 @@ static void read_value(struct ctx *x, const struct field *f, const struct ynode 
 		}
 		if (!range_ok(x, f, v, d, lo, hi, flags))
 			return;
-		if (f->type == F_INT)
+		if (f->type == CF_INT)
 			*(int *)at(base, f->off) = (int)l;
-		else if (f->type == F_LONG)
+		else if (f->type == CF_LONG)
 			*(long *)at(base, f->off) = l;
 		else
 			*(double *)at(base, f->off) = f->scale ? d * f->scale : d;
 		return;
 	}
-	case F_BOOL: {
+	case CF_BOOL: {
 		bool b;
 		if (!ynode_bool(v, &b)) {
 			err_at(x, v, "%s: expected true or false, got %s", f->key,
@@ -885,11 +836,11 @@ static void read_value(struct ctx *x, const struct field *f, const struct ynode 
 		*(bool *)at(base, f->off) = b;
 		return;
 	}
-	case F_STRLIST:
-	case F_LIST:
+	case CF_STRLIST:
+	case CF_LIST:
 		read_list(x, f, v, base);
 		return;
-	case F_IDLIST:
+	case CF_IDLIST:
 		read_idlist(x, f, v, base);
 		return;
 	}
@@ -910,7 +861,7 @@ static int key_match(const char *key, const char *full, size_t flen)
 	return key[flen] == '\0' ? 1 : key[flen] == '.' ? 2 : 0;
 }
 
-static void read_map(struct ctx *x, const struct schema *s, const struct ynode *map,
+static void read_map(struct catalog_load_ctx *x, const struct catalog_schema *s, const struct ynode *map,
 		     const char *prefix, void *base, unsigned char *seen)
 {
 	size_t plen = strlen(prefix);
@@ -1070,7 +1021,7 @@ static const struct ynode *node_at(const struct ynode *root, const char *path)
  * together hold no more memory than the GPU has (its marketed capacity, up
  * to what the runtime can report: the GB200's 7g.189gb on a "186GB" part)
  * and no more compute slices than its largest profile, the whole GPU. */
-static void check_partitions(struct ctx *x, const struct catalog_accel *a,
+static void check_partitions(struct catalog_load_ctx *x, const struct catalog_accel *a,
 			     const struct ynode *root)
 {
 	const struct ynode *list = node_at(root, "partitions");
@@ -1101,7 +1052,7 @@ static void check_partitions(struct ctx *x, const struct catalog_accel *a,
 	}
 }
 
-static void check_accel(struct ctx *x, void *item, const struct ynode *root)
+static void check_accel(struct catalog_load_ctx *x, void *item, const struct ynode *root)
 {
 	const struct catalog_accel *a = item;
 	check_partitions(x, a, root);
@@ -1117,7 +1068,7 @@ static void check_accel(struct ctx *x, void *item, const struct ynode *root)
 	       fmt_num(a->mem_gb, c, sizeof c), fmt_num(lo, l, sizeof l), fmt_num(hi, h, sizeof h));
 }
 
-static void check_platform(struct ctx *x, void *item, const struct ynode *root)
+static void check_platform(struct catalog_load_ctx *x, void *item, const struct ynode *root)
 {
 	const struct catalog_platform *p = item;
 	/* max_power_w is the whole node at full load (SCHEMA.md), so it cannot
@@ -1142,7 +1093,7 @@ static void check_platform(struct ctx *x, void *item, const struct ynode *root)
 		       fmt_num(p->accel->power_w, b, sizeof b));
 }
 
-static void check_model(struct ctx *x, void *item, const struct ynode *root)
+static void check_model(struct catalog_load_ctx *x, void *item, const struct ynode *root)
 {
 	struct catalog_model *m = item;
 	const struct ynode *n;
@@ -1201,7 +1152,7 @@ static char *join(const char *a, const char *b)
 
 /* Parses one file into item (already zeroed) with table s; problems go to
  * the current file's pending list. */
-static void load_file(struct ctx *x, const struct schema *s, const char *path, void *item)
+static void load_file(struct catalog_load_ctx *x, const struct catalog_schema *s, const char *path, void *item)
 {
 	char err[512];
 	struct ytree *t = ytree_parse_file(path, err, sizeof err);
@@ -1240,7 +1191,7 @@ static bool ends_with(const char *s, size_t len, const char *suffix)
 
 /* The ids (file names without .yaml) in folder dir, sorted.  NULL with an
  * error recorded on failure. */
-static char **list_folder(struct ctx *x, const char *dir, size_t *count)
+static char **list_folder(struct catalog_load_ctx *x, const char *dir, size_t *count)
 {
 	*count = 0;
 	DIR *d = opendir(dir);
@@ -1303,10 +1254,10 @@ static char **list_folder(struct ctx *x, const char *dir, size_t *count)
 	return names;
 }
 
-static void load_kind(struct ctx *x, const char *dir, size_t k)
+static void load_kind(struct catalog_load_ctx *x, const char *dir, size_t k)
 {
-	const struct kind *kd = &kinds[k];
-	const struct schema *s = kd->s;
+	const struct catalog_kind *kd = &catalog_kinds[k];
+	const struct catalog_schema *s = kd->s;
 	char *folder = join(dir, kd->dir);
 	if (!folder) {
 		x->oom = true;
@@ -1338,7 +1289,7 @@ static void load_kind(struct ctx *x, const char *dir, size_t k)
 			x->oom = true;
 			break;
 		}
-		*(char **)(item + kd->file_off) = path;
+		*(char **)(item + kd->s->file_off) = path;
 		*(int *)(item + kd->line_off) = 1;
 		x->file = path;
 		x->stem = *(char **)(item + kd->id_off);
@@ -1359,7 +1310,7 @@ static void load_kind(struct ctx *x, const char *dir, size_t k)
 	free(folder);
 }
 
-static void load_defaults(struct ctx *x, const char *dir)
+static void load_defaults(struct catalog_load_ctx *x, const char *dir)
 {
 	char *path = join(dir, "defaults.yaml");
 	if (!path) {
@@ -1369,8 +1320,8 @@ static void load_defaults(struct ctx *x, const char *dir)
 	x->cat->defaults.file = path;
 	x->file = path;
 	x->stem = "defaults";
-	x->kind = N_KINDS;
-	load_file(x, &defaults_schema, path, &x->cat->defaults);
+	x->kind = CATALOG_N_KINDS;
+	load_file(x, &catalog_defaults_schema, path, &x->cat->defaults);
 	flush_file_errors(x);
 }
 
@@ -1380,12 +1331,12 @@ struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
 	if (!errs)
 		errs = &ignored;	/* the caller only wants yes or no */
 	memset(errs, 0, sizeof *errs);
-	struct ctx *x = calloc(1, sizeof *x);
+	struct catalog_load_ctx *x = calloc(1, sizeof *x);
 	struct catalog *c = calloc(1, sizeof *c);
 	if (!x || !c || !(c->dir = strdup(dir))) {
 		free(x);
 		catalog_free(c);
-		add_error(&(struct ctx){ .errs = errs }, strdup("out of memory"));
+		add_error(&(struct catalog_load_ctx){ .errs = errs }, strdup("out of memory"));
 		return NULL;
 	}
 	x->cat = c;
@@ -1398,7 +1349,7 @@ struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
 		flush_file_errors(x);
 	} else {
 		closedir(d);
-		for (size_t k = 0; k < N_KINDS && !errs_full(x) && !x->oom; k++)
+		for (size_t k = 0; k < CATALOG_N_KINDS && !errs_full(x) && !x->oom; k++)
 			load_kind(x, dir, k);
 		if (!errs_full(x) && !x->oom)
 			load_defaults(x, dir);
@@ -1424,19 +1375,19 @@ struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
 
 /* The field's value in base is one catalog_load() could have stored: in
  * its range, or 0 when the key is optional (left out). */
-static bool value_ok(const struct field *f, const void *base)
+static bool value_ok(const struct catalog_field *f, const void *base)
 {
 	double lo = f->min, hi = f->max, v;
 	unsigned flags = f->flags;
-	bool integer = f->type != F_NUM;
-	if (f->type == F_NUM && hi == 0 && lo == 0)	/* defaults: by unit */
+	bool integer = f->type != CF_NUM;
+	if (f->type == CF_NUM && hi == 0 && lo == 0)	/* defaults: by unit */
 		default_range(f->key, &lo, &hi, &flags, &integer);
 	const char *p = (const char *)base + f->off;
-	if (f->type == F_INT) {
+	if (f->type == CF_INT) {
 		int i;
 		memcpy(&i, p, sizeof i);
 		v = i;
-	} else if (f->type == F_LONG) {
+	} else if (f->type == CF_LONG) {
 		long l;
 		memcpy(&l, p, sizeof l);
 		v = (double)l;
@@ -1452,17 +1403,17 @@ static bool value_ok(const struct field *f, const void *base)
 	bool gt = flags & GT_MIN;
 	if (!((gt ? v > lo : v >= lo) && v <= hi))
 		return false;	/* NaN too */
-	return !integer || f->type != F_NUM || v == (double)(long long)v;
+	return !integer || f->type != CF_NUM || v == (double)(long long)v;
 }
 
-static bool values_ok(const struct schema *s, const void *item)
+static bool values_ok(const struct catalog_schema *s, const void *item)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		const struct field *f = &s->f[i];
-		if (f->type == F_NUM || f->type == F_INT || f->type == F_LONG) {
+		const struct catalog_field *f = &s->f[i];
+		if (f->type == CF_NUM || f->type == CF_INT || f->type == CF_LONG) {
 			if (!value_ok(f, item))
 				return false;
-		} else if (f->type == F_LIST) {
+		} else if (f->type == CF_LIST) {
 			const char *list;
 			size_t n;
 			memcpy(&list, (const char *)item + f->off, sizeof list);
@@ -1479,14 +1430,14 @@ bool catalog_values_ok(const struct catalog *c)
 {
 	if (!c)
 		return false;
-	for (size_t k = 0; k < N_KINDS; k++) {
+	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
 		const char *arr;
 		size_t n;
-		memcpy(&arr, (const char *)c + kinds[k].arr_off, sizeof arr);
-		memcpy(&n, (const char *)c + kinds[k].n_off, sizeof n);
+		memcpy(&arr, (const char *)c + catalog_kinds[k].arr_off, sizeof arr);
+		memcpy(&n, (const char *)c + catalog_kinds[k].n_off, sizeof n);
 		for (size_t i = 0; i < n; i++)
-			if (!values_ok(kinds[k].s, arr + i * kinds[k].s->size))
+			if (!values_ok(catalog_kinds[k].s, arr + i * catalog_kinds[k].s->size))
 				return false;
 	}
-	return values_ok(&defaults_schema, &c->defaults);
+	return values_ok(&catalog_defaults_schema, &c->defaults);
 }

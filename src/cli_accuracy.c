@@ -16,6 +16,7 @@
 #include "accuracy.h"
 #include "cli.h"
 #include "cli_report.h"
+#include "out.h"
 #include "ledger.h"
 
 #define PROG "accelsizer accuracy"
@@ -275,8 +276,9 @@ static bool write_csv(const struct accuracy_row *rows, size_t n)
 		"benchmark", "stack", "date", "source",
 	};
 	enum { NCOL = sizeof head / sizeof head[0] };
-	if (!cli_csv_row(stdout, head, NCOL))
-		return false;
+	struct out_csv o;
+	out_csv_begin(&o, stdout, OUT_CSV_QUOTE_ALL);
+	out_csv_row(&o, head, NCOL, OUT_PLAIN);
 	for (size_t i = 0; i < n; i++) {
 		const struct accuracy_row *r = &rows[i];
 		const struct ledger_entry *e = r->e;
@@ -295,76 +297,80 @@ static bool write_csv(const struct accuracy_row *rows, size_t n)
 			r->mapped ? "true" : "false", r->mapped ? "" : r->why, e->benchmark, e->stack,
 			e->date, src,
 		};
-		if (!cli_csv_row(stdout, cells, NCOL))
-			return false;
+		/* the figures are numbers; ids, names, reasons and sources text */
+		for (size_t k = 0; k < NCOL; k++)
+			out_csv_cell(&o, cells[k], k == 7 || (k >= 10 && k <= 12) ? OUT_PLAIN : OUT_TEXT);
+		out_csv_end(&o);
 	}
-	return true;
+	return out_csv_finish(&o);
 }
 
-static void yaml_stats(struct cli_yaml *y, const struct accuracy_stats *st)
+static void yaml_stats(struct out_yaml *y, const struct accuracy_stats *st)
 {
-	cli_yaml_num(y, "n", (double)st->n, 0);
-	cli_yaml_num(y, "median_abs_error_pct", st->n ? st->median_abs_pct : NAN, 2);
-	cli_yaml_num(y, "worst_error_pct", st->n ? st->worst_pct : NAN, 2);
-	cli_yaml_str(y, "worst", st->worst ? st->worst->id : NULL);
+	out_yaml_num(y, "n", (double)st->n, 0);
+	out_yaml_num(y, "median_abs_error_pct", st->n ? st->median_abs_pct : NAN, 2);
+	out_yaml_num(y, "worst_error_pct", st->n ? st->worst_pct : NAN, 2);
+	out_yaml_str(y, "worst", st->worst ? st->worst->id : NULL);
 }
 
 static bool write_yaml(const struct accuracy_row *rows, size_t n, struct group *g, size_t ng,
 		       struct accuracy_row *sub)
 {
-	struct cli_yaml *y = cli_yaml_begin(stdout);
-	if (!y)
+	struct out_yaml yaml, *y = &yaml;
+	if (!out_yaml_begin(y, stdout)) {
+		out_yaml_end(y, NULL);
 		return false;
+	}
 	char src[1024], fam[48];
-	cli_yaml_map(y, true);
-	cli_yaml_key(y, "results");
-	cli_yaml_seq(y, true);
+	out_yaml_map(y, true);
+	out_yaml_key(y, "results");
+	out_yaml_seq(y, true);
 	for (size_t i = 0; i < n; i++) {
 		const struct accuracy_row *r = &rows[i];
 		const struct ledger_entry *e = r->e;
 		accuracy_family(e->accel, fam, sizeof fam);
 		source_text(e, src, sizeof src);
-		cli_yaml_map(y, true);
-		cli_yaml_str(y, "id", e->id);
-		cli_yaml_str(y, "role", ledger_role_name(e->role));
-		cli_yaml_str(y, "accelerator", e->accel->id);
-		cli_yaml_str(y, "family", fam);
-		cli_yaml_str(y, "workload", workload_class_name(e->w.cls));
-		cli_yaml_str(y, "metric", ledger_metric(e->metric)->name);
-		cli_yaml_str(y, "unit", ledger_metric(e->metric)->unit);
-		cli_yaml_num(y, "published", e->value, 4);
-		cli_yaml_num(y, "predicted", r->mapped ? r->predicted : NAN, 4);
-		cli_yaml_num(y, "error_pct", r->mapped ? r->error_pct : NAN, 2);
-		cli_yaml_str(y, "not_mapped", r->mapped ? NULL : r->why);
-		cli_yaml_str(y, "source", src);
-		cli_yaml_str(y, "date", e->date);
-		cli_yaml_map(y, false);
+		out_yaml_map(y, true);
+		out_yaml_str(y, "id", e->id);
+		out_yaml_str(y, "role", ledger_role_name(e->role));
+		out_yaml_str(y, "accelerator", e->accel->id);
+		out_yaml_str(y, "family", fam);
+		out_yaml_str(y, "workload", workload_class_name(e->w.cls));
+		out_yaml_str(y, "metric", ledger_metric(e->metric)->name);
+		out_yaml_str(y, "unit", ledger_metric(e->metric)->unit);
+		out_yaml_num(y, "published", e->value, 4);
+		out_yaml_num(y, "predicted", r->mapped ? r->predicted : NAN, 4);
+		out_yaml_num(y, "error_pct", r->mapped ? r->error_pct : NAN, 2);
+		out_yaml_str(y, "not_mapped", r->mapped ? NULL : r->why);
+		out_yaml_str(y, "source", src);
+		out_yaml_str(y, "date", e->date);
+		out_yaml_map(y, false);
 	}
-	cli_yaml_seq(y, false);
-	cli_yaml_key(y, "summary");
-	cli_yaml_seq(y, true);
+	out_yaml_seq(y, false);
+	out_yaml_key(y, "summary");
+	out_yaml_seq(y, true);
 	for (size_t j = 0; j < ng; j++) {
 		struct accuracy_stats st;
 		size_t k = rows_of(rows, n, &g[j], sub);
 		accuracy_stats(sub, k, LEDGER_ROLE_COUNT, &st);
-		cli_yaml_map(y, true);
-		cli_yaml_str(y, "role", ledger_role_name(g[j].role));
-		cli_yaml_str(y, "family", g[j].family);
-		cli_yaml_str(y, "workload", workload_class_name(g[j].cls));
+		out_yaml_map(y, true);
+		out_yaml_str(y, "role", ledger_role_name(g[j].role));
+		out_yaml_str(y, "family", g[j].family);
+		out_yaml_str(y, "workload", workload_class_name(g[j].cls));
 		yaml_stats(y, &st);
-		cli_yaml_map(y, false);
+		out_yaml_map(y, false);
 	}
-	cli_yaml_seq(y, false);
+	out_yaml_seq(y, false);
 	for (int role = 0; role < LEDGER_ROLE_COUNT; role++) {
 		struct accuracy_stats st;
 		accuracy_stats(rows, n, (enum ledger_role)role, &st);
-		cli_yaml_key(y, ledger_role_name(role));
-		cli_yaml_map(y, true);
+		out_yaml_key(y, ledger_role_name(role));
+		out_yaml_map(y, true);
 		yaml_stats(y, &st);
-		cli_yaml_map(y, false);
+		out_yaml_map(y, false);
 	}
-	cli_yaml_map(y, false);
-	return cli_yaml_end(y);
+	out_yaml_map(y, false);
+	return out_yaml_end(y, NULL);
 }
 
 /* ---- the command ---- */

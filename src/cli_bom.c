@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "cli_outputs.h"
 #include "cli_workload.h"
+#include "out.h"
 #include "prices.h"
 #include "scenario.h"
 
@@ -180,18 +181,24 @@ int cli_bom_main(int argc, char **argv)
 	engine_run(c, &s.w, &rep);
 	const struct engine_result *res = choose(&rep, s.w.accel);
 	if (!res || !res->fits || !res->platform) {
+		char rb[ENGINE_REASON_MAX], nb[256];
+		const char *why = res ? engine_result_reason(res, rb, sizeof rb) : "";
 		if (s.w.accel)
-			fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n", s.w.accel->name,
-				res && res->reason[0] ? res->reason : "no configuration fits");
+			fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n",
+				out_inert(s.w.accel->name, nb, sizeof nb),
+				out_inert(why[0] ? why : "no configuration fits", rb, sizeof rb));
 		else
 			fprintf(stderr, "accelsizer: no accelerator in the catalog can meet this "
 				"workload (accelsizer recommend shows why)\n");
 		rc = EXIT_UNMET;
 		goto out;
 	}
-	if (res->filtered)
+	if (res->filtered) {
+		char nb[256];
 		fprintf(stderr, "accelsizer: warning: %s is outside your filters (%s); writing its "
-			"BOM because you asked for it\n", res->accel->name, res->filter_reason);
+			"BOM because you asked for it\n", out_inert(res->accel->name, nb, sizeof nb),
+			res->filter_reason);
+	}
 	if (!bom_build(c, &s.w, res, o.prices ? &pl : NULL, &b, err, sizeof err)) {
 		fprintf(stderr, "accelsizer: %s\n", err);
 		goto out;

@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog_schema.h"
 #include "ledger.h"
 #include "cli.h"
+#include "out.h"
 
 #define PROG "accelsizer catalog"
 
@@ -88,7 +90,8 @@ static bool table_row(struct table *t, ...)
 	va_list ap;
 	va_start(ap, t);
 	for (int c = 0; c < t->ncols; c++) {
-		const char *s = va_arg(ap, const char *);
+		char inert[4 * CELL];
+		const char *s = out_inert(va_arg(ap, const char *), inert, sizeof inert);
 		char *cell = t->cells[t->n][c];
 		snprintf(cell, CELL, "%s", s ? s : "");
 		if (s && strlen(s) >= CELL) {
@@ -267,13 +270,22 @@ static int list_defaults(const struct catalog *c)
 
 /* ---- show ---- */
 
+/* A label is the member's key in the loader's table (catalog_schema.h):
+ * `catalog show` spells no key of its own.  GROUP: the mapping that holds
+ * it ("efficiency.compute" for its .value, "experts" for experts.total). */
+#define KEY(T, m) catalog_schema_key(&catalog_##T##_schema, offsetof(struct catalog_##T, m), \
+				     false, (char[96]){ 0 }, 96)
+#define GROUP(T, m) catalog_schema_key(&catalog_##T##_schema, offsetof(struct catalog_##T, m), \
+				       true, (char[96]){ 0 }, 96)
+
 static void field(const char *label, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void field(const char *label, const char *fmt, ...)
 {
 	printf("  %-26s ", label);
+	/* the value quotes catalog text: written inert (out.h) */
 	va_list ap;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	out_vprintf(stdout, fmt, ap);
 	va_end(ap);
 	putchar('\n');
 }
@@ -293,14 +305,14 @@ static void show_sourced(const char *label, const struct sourced *s)
 		      : "no published result (see the source)");
 }
 
-static void show_price(const struct price *p)
+static void show_price(const char *label, const struct price *p)
 {
 	char v[32];
 	if (p->usd > 0)
-		field("price", "USD %s as of %s, indicative  (source: %s)%s",
+		field(label, "USD %s as of %s, indicative  (source: %s)%s",
 		      fig(p->usd, v, sizeof v), p->date, p->source, mark(p->source));
 	else
-		field("price", "unknown (0) as of %s  (source: %s)%s", p->date, p->source,
+		field(label, "unknown (0) as of %s  (source: %s)%s", p->date, p->source,
 		      mark(p->source));
 }
 
@@ -314,36 +326,38 @@ static void show_sources(char *const *s, size_t n)
 	else
 		printf("  sources\n");
 	for (size_t i = 0; i < n; i++)
-		printf("    %c %s\n", catalog_source_unconfirmed(s[i]) ? '!' : '-', s[i]);
+		out_line(stdout, "    %c %s", catalog_source_unconfirmed(s[i]) ? '!' : '-', s[i]);
 }
 
 static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 {
 	char v[32];
-	printf("accelerator %s  (%s)\n", a->id, a->file);
-	field("name", "%s", a->name);
-	field("vendor", "%s", a->vendor);
-	field("architecture", "%s", a->architecture);
-	field("form_factor", "%s", form_factor_name(a->form));
-	field("memory.capacity_gb", "%s GB", fig(a->mem_gb, v, sizeof v));
-	field("memory.type", "%s", a->mem_type);
-	field("memory.bandwidth_tb_s", "%s TB/s", fig(a->mem_bw_tb_s, v, sizeof v));
-	field("memory.usable_fraction", "%s", fig(a->mem_usable_fraction, v, sizeof v));
+	out_line(stdout, "accelerator %s  (%s)", a->id, a->file);
+	field(KEY(accel, name), "%s", a->name);
+	field(KEY(accel, vendor), "%s", a->vendor);
+	field(KEY(accel, architecture), "%s", a->architecture);
+	field(KEY(accel, form), "%s", form_factor_name(a->form));
+	field(KEY(accel, mem_gb), "%s GB", fig(a->mem_gb, v, sizeof v));
+	field(KEY(accel, mem_type), "%s", a->mem_type);
+	field(KEY(accel, mem_bw_tb_s), "%s TB/s", fig(a->mem_bw_tb_s, v, sizeof v));
+	field(KEY(accel, mem_usable_fraction), "%s", fig(a->mem_usable_fraction, v, sizeof v));
 	if (a->mem_addressable_gb > 0) {
 		char u[32];
-		field("memory.addressable_gb", "%s GB as the runtime reports it (%s GB usable)",
+		field(KEY(accel, mem_addressable_gb), "%s GB as the runtime reports it (%s GB usable)",
 		      fig(a->mem_addressable_gb, v, sizeof v),
 		      fig(a->mem_addressable_gb * a->mem_usable_fraction, u, sizeof u));
 	} else {
-		field("memory.addressable_gb", "- (memory.capacity_gb applies)");
+		field(KEY(accel, mem_addressable_gb), "- (memory.capacity_gb applies)");
 	}
 	/* The order a datasheet uses, widest format first. */
 	static const enum precision order[] = { PREC_FP64, PREC_FP32, PREC_TF32, PREC_BF16,
 						PREC_FP16, PREC_FP8, PREC_INT8, PREC_INT4, PREC_FP4 };
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
 		enum precision p = order[i];
-		char label[40];
-		snprintf(label, sizeof label, "peak_tflops.%s", precision_name(p));
+		char lb[96];
+		const char *label = catalog_schema_key(&catalog_accel_schema,
+						       offsetof(struct catalog_accel, peak_tflops) +
+						       (size_t)p * sizeof a->peak_tflops[0], false, lb, sizeof lb);
 		bool integer = p == PREC_INT8 || p == PREC_INT4;
 		if (a->peak_tflops[p] > 0)
 			field(label, "%s %s dense", fig(a->peak_tflops[p], v, sizeof v),
@@ -351,36 +365,36 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 		else
 			field(label, "- (not supported)");
 	}
-	field("link.kind", "%s", a->link_kind);
-	field("link.bandwidth_gb_s", "%s GB/s per GPU, both directions", fig(a->link_gb_s, v, sizeof v));
-	field("link.domain_size", "%d GPU%s", a->link_domain, a->link_domain == 1 ? "" : "s");
-	field("host_interface", "%s", a->host_interface);
+	field(KEY(accel, link_kind), "%s", a->link_kind);
+	field(KEY(accel, link_gb_s), "%s GB/s per GPU, both directions", fig(a->link_gb_s, v, sizeof v));
+	field(KEY(accel, link_domain), "%d GPU%s", a->link_domain, a->link_domain == 1 ? "" : "s");
+	field(KEY(accel, host_interface), "%s", a->host_interface);
 	if (a->host_pcie_gb_s > 0)
-		field("host_pcie_gb_s", "%s GB/s per GPU, both directions, raw", fig(a->host_pcie_gb_s, v, sizeof v));
+		field(KEY(accel, host_pcie_gb_s), "%s GB/s per GPU, both directions, raw", fig(a->host_pcie_gb_s, v, sizeof v));
 	else
-		field("host_pcie_gb_s", "- (defaults.pcie_gb_s %s GB/s applies past the GPU link)",
+		field(KEY(accel, host_pcie_gb_s), "- (defaults.pcie_gb_s %s GB/s applies past the GPU link)",
 		      fig(c->defaults.pcie_gb_s.value, v, sizeof v));
-	field("power_w", "%s W", fig(a->power_w, v, sizeof v));
+	field(KEY(accel, power_w), "%s W", fig(a->power_w, v, sizeof v));
 	if (!a->n_partitions)
-		field("partitions", "none (no MIG)");
+		field(KEY(accel, partitions), "none (no MIG)");
 	else
-		printf("  partitions (MIG profiles)\n");
+		out_line(stdout, "  %s (MIG profiles)", KEY(accel, partitions));
 	for (size_t i = 0; i < a->n_partitions; i++) {
 		const struct catalog_partition *q = &a->partitions[i];
-		printf("    %-9s %s GB, %d compute slice%s, up to %d per GPU\n", q->profile,
-		       fig(q->memory_gb, v, sizeof v), q->compute_slices,
-		       q->compute_slices == 1 ? "" : "s", q->max_per_gpu);
+		out_line(stdout, "    %-9s %s GB, %d compute slice%s, up to %d per GPU", q->profile,
+			 fig(q->memory_gb, v, sizeof v), q->compute_slices,
+			 q->compute_slices == 1 ? "" : "s", q->max_per_gpu);
 	}
-	field("stack", "%s", stack_name(a->stack));
-	show_sourced("efficiency.compute", &a->eff_compute);
-	show_sourced("efficiency.memory_bw", &a->eff_mem_bw);
-	show_sourced("efficiency.link", &a->eff_link);
+	field(KEY(accel, stack), "%s", stack_name(a->stack));
+	show_sourced(GROUP(accel, eff_compute.value), &a->eff_compute);
+	show_sourced(GROUP(accel, eff_mem_bw.value), &a->eff_mem_bw);
+	show_sourced(GROUP(accel, eff_link.value), &a->eff_link);
 	if (a->eff_training.value > 0)
-		show_sourced("efficiency.training", &a->eff_training);
+		show_sourced(GROUP(accel, eff_training.value), &a->eff_training);
 	else
-		field("efficiency.training", "- (defaults.training_mfu %s applies)",
+		field(GROUP(accel, eff_training.value), "- (defaults.training_mfu %s applies)",
 		      fig(c->defaults.training_mfu.value, v, sizeof v));
-	show_price(&a->price);
+	show_price(GROUP(accel, price.usd), &a->price);
 	const struct catalog_platform *ps[64];
 	size_t np = catalog_platforms_for(c, a, ps, 64);
 	printf("  %-26s ", "platforms");
@@ -395,32 +409,32 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 static void show_platform(const struct catalog_platform *p)
 {
 	char v[32], w[32];
-	printf("platform %s  (%s)\n", p->id, p->file);
-	field("name", "%s", p->name);
-	field("accelerator", "%s%s%s", p->accel_id, p->accel ? " - " : "",
+	out_line(stdout, "platform %s  (%s)", p->id, p->file);
+	field(KEY(platform, name), "%s", p->name);
+	field(KEY(platform, accel_id), "%s%s%s", p->accel_id, p->accel ? " - " : "",
 	      p->accel ? p->accel->name : "");
-	field("gpus_per_node", "%d", p->gpus_per_node);
-	field("topology", "%s", topology_name(p->topology));
-	field("nics.count", "%d", p->nic_count);
-	field("nics.speed_gbit", "%s Gb/s", fig(p->nic_gbit, v, sizeof v));
-	field("nics.kind", "%s", p->nic_kind);
-	field("nics.on_accelerator", "%s", p->nics_on_accel
+	field(KEY(platform, gpus_per_node), "%d", p->gpus_per_node);
+	field(KEY(platform, topology), "%s", topology_name(p->topology));
+	field(KEY(platform, nic_count), "%d", p->nic_count);
+	field(KEY(platform, nic_gbit), "%s Gb/s", fig(p->nic_gbit, v, sizeof v));
+	field(KEY(platform, nic_kind), "%s", p->nic_kind);
+	field(KEY(platform, nics_on_accel), "%s", p->nics_on_accel
 	      ? "true (ports on the accelerators: switch ports and cables, no NIC cards)" : "false");
-	field("rack_units", "%d U", p->rack_units);
-	field("max_power_w", "%s W", fig(p->max_power_w, v, sizeof v));
-	field("whole_rack", "%s", p->whole_rack ? "true (one rack per node, with its own power shelves)"
+	field(KEY(platform, rack_units), "%d U", p->rack_units);
+	field(KEY(platform, max_power_w), "%s W", fig(p->max_power_w, v, sizeof v));
+	field(KEY(platform, whole_rack), "%s", p->whole_rack ? "true (one rack per node, with its own power shelves)"
 						: "false");
-	field("cooling", "%s", p->cooling ? p->cooling : "- (not stated)");
-	field("sku", "%s", p->sku);
-	show_price(&p->price);
+	field(KEY(platform, cooling), "%s", p->cooling ? p->cooling : "- (not stated)");
+	field(KEY(platform, sku), "%s", p->sku);
+	show_price(GROUP(platform, price.usd), &p->price);
 	printf("  bom (per node)\n");
 	if (!p->n_bom)
 		printf("    none\n");
 	for (size_t i = 0; i < p->n_bom; i++) {
 		const struct catalog_bom_line *b = &p->bom[i];
-		printf("    %d x %s  %s  [%s]  USD %s each, %s W each  (source: %s)%s\n", b->qty,
-		       b->sku, b->description, b->category, fig(b->unit_price_usd, v, sizeof v),
-		       fig(b->power_w, w, sizeof w), b->source, mark(b->source));
+		out_line(stdout, "    %d x %s  %s  [%s]  USD %s each, %s W each  (source: %s)%s", b->qty,
+			 b->sku, b->description, b->category, fig(b->unit_price_usd, v, sizeof v),
+			 fig(b->power_w, w, sizeof w), b->source, mark(b->source));
 	}
 	show_sources(p->sources, p->n_sources);
 }
@@ -428,65 +442,65 @@ static void show_platform(const struct catalog_platform *p)
 static void show_fabric(const struct catalog_fabric *f)
 {
 	char v[32];
-	printf("fabric %s  (%s)\n", f->id, f->file);
-	field("name", "%s", f->name);
-	field("kind", "%s", f->kind);
-	field("port_speed_gbit", "%s Gb/s", fig(f->port_gbit, v, sizeof v));
-	field("switch.sku", "%s", f->switch_sku);
-	field("switch.name", "%s", f->switch_name);
-	field("switch.radix", "%d ports", f->switch_radix);
-	field("switch.rack_units", "%d U", f->switch_rack_units);
-	field("switch.power_w", "%s W", fig(f->switch_power_w, v, sizeof v));
-	field("switch.price_usd", "%s", fig(f->switch_price_usd, v, sizeof v));
-	field("cable.sku", "%s", f->cable_sku);
-	field("cable.description", "%s", f->cable_description);
-	field("cable.price_usd", "%s", fig(f->cable_price_usd, v, sizeof v));
-	field("cable.power_w", "%s W", fig(f->cable_power_w, v, sizeof v));
-	field("nic.sku", "%s", f->nic_sku);
-	field("nic.description", "%s", f->nic_description);
-	field("nic.price_usd", "%s", fig(f->nic_price_usd, v, sizeof v));
-	field("nic.power_w", "%s W", fig(f->nic_power_w, v, sizeof v));
-	show_sourced("efficiency", &f->efficiency);
-	field("latency_us", "%s us", fig(f->latency_us, v, sizeof v));
+	out_line(stdout, "fabric %s  (%s)", f->id, f->file);
+	field(KEY(fabric, name), "%s", f->name);
+	field(KEY(fabric, kind), "%s", f->kind);
+	field(KEY(fabric, port_gbit), "%s Gb/s", fig(f->port_gbit, v, sizeof v));
+	field(KEY(fabric, switch_sku), "%s", f->switch_sku);
+	field(KEY(fabric, switch_name), "%s", f->switch_name);
+	field(KEY(fabric, switch_radix), "%d ports", f->switch_radix);
+	field(KEY(fabric, switch_rack_units), "%d U", f->switch_rack_units);
+	field(KEY(fabric, switch_power_w), "%s W", fig(f->switch_power_w, v, sizeof v));
+	field(KEY(fabric, switch_price_usd), "%s", fig(f->switch_price_usd, v, sizeof v));
+	field(KEY(fabric, cable_sku), "%s", f->cable_sku);
+	field(KEY(fabric, cable_description), "%s", f->cable_description);
+	field(KEY(fabric, cable_price_usd), "%s", fig(f->cable_price_usd, v, sizeof v));
+	field(KEY(fabric, cable_power_w), "%s W", fig(f->cable_power_w, v, sizeof v));
+	field(KEY(fabric, nic_sku), "%s", f->nic_sku);
+	field(KEY(fabric, nic_description), "%s", f->nic_description);
+	field(KEY(fabric, nic_price_usd), "%s", fig(f->nic_price_usd, v, sizeof v));
+	field(KEY(fabric, nic_power_w), "%s W", fig(f->nic_power_w, v, sizeof v));
+	show_sourced(GROUP(fabric, efficiency.value), &f->efficiency);
+	field(KEY(fabric, latency_us), "%s us", fig(f->latency_us, v, sizeof v));
 	show_sources(f->sources, f->n_sources);
 }
 
 static void show_model(const struct catalog_model *m)
 {
 	char v[32];
-	printf("model %s  (%s)\n", m->id, m->file);
-	field("name", "%s", m->name);
-	field("family", "%s", m->family);
-	field("params_b", "%s billion", fig(m->params / 1e9, v, sizeof v));
-	field("active_params_b", "%s billion per token", fig(m->active_params / 1e9, v, sizeof v));
-	field("layers", "%d", m->layers);
-	field("hidden_size", "%d", m->hidden);
-	field("attention_heads", "%d", m->heads);
-	field("kv_heads", "%d", m->kv_heads);
-	field("head_dim", "%d", m->head_dim);
-	field("ffn_size", "%d", m->ffn);
-	field("vocab_size", "%d", m->vocab);
-	field("max_context", "%ld tokens", m->max_context);
+	out_line(stdout, "model %s  (%s)", m->id, m->file);
+	field(KEY(model, name), "%s", m->name);
+	field(KEY(model, family), "%s", m->family);
+	field(KEY(model, params), "%s billion", fig(m->params / 1e9, v, sizeof v));
+	field(KEY(model, active_params), "%s billion per token", fig(m->active_params / 1e9, v, sizeof v));
+	field(KEY(model, layers), "%d", m->layers);
+	field(KEY(model, hidden), "%d", m->hidden);
+	field(KEY(model, heads), "%d", m->heads);
+	field(KEY(model, kv_heads), "%d", m->kv_heads);
+	field(KEY(model, head_dim), "%d", m->head_dim);
+	field(KEY(model, ffn), "%d", m->ffn);
+	field(KEY(model, vocab), "%d", m->vocab);
+	field(KEY(model, max_context), "%ld tokens", m->max_context);
 	if (m->experts > 0) {
-		field("experts.total", "%d", m->experts);
-		field("experts.active", "%d", m->experts_active);
+		field(KEY(model, experts), "%d", m->experts);
+		field(KEY(model, experts_active), "%d", m->experts_active);
 	} else {
-		field("experts", "- (dense)");
+		field(GROUP(model, experts), "- (dense)");
 	}
 	if (m->mla_kv_lora_rank > 0) {
-		field("mla.kv_lora_rank", "%d", m->mla_kv_lora_rank);
-		field("mla.qk_rope_head_dim", "%d", m->mla_qk_rope_head_dim);
+		field(KEY(model, mla_kv_lora_rank), "%d", m->mla_kv_lora_rank);
+		field(KEY(model, mla_qk_rope_head_dim), "%d", m->mla_qk_rope_head_dim);
 	} else {
-		field("mla", "- (none)");
+		field(GROUP(model, mla_kv_lora_rank), "- (none)");
 	}
 	if (m->sliding_window > 0) {
-		field("sliding_window.tokens", "%d", m->sliding_window);
+		field(KEY(model, sliding_window), "%d", m->sliding_window);
 		if (m->sliding_layers > 0)
-			field("sliding_window.layers", "%d", m->sliding_layers);
+			field(KEY(model, sliding_layers), "%d", m->sliding_layers);
 		else
-			field("sliding_window.layers", "all");
+			field(KEY(model, sliding_layers), "all");
 	} else {
-		field("sliding_window", "- (none)");
+		field(GROUP(model, sliding_window), "- (none)");
 	}
 	show_sources(m->sources, m->n_sources);
 }
@@ -494,8 +508,8 @@ static void show_model(const struct catalog_model *m)
 static void show_defaults(const struct catalog *c)
 {
 	char v[32];
-	printf("defaults  (%s)\n", c->defaults.file);
-	field("version", "%s", c->defaults.version);
+	out_line(stdout, "defaults  (%s)", c->defaults.file);
+	field(KEY(defaults, version), "%s", c->defaults.version);
 #define X(name, unit, doc) \
 	field(#name, "%s %s  (source: %s)%s", fig(c->defaults.name.value, v, sizeof v), unit, \
 	      c->defaults.name.source, mark(c->defaults.name.source));

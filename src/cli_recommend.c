@@ -17,6 +17,7 @@
 #include "cli_report.h"
 #include "cli_workload.h"
 #include "prices.h"
+#include "out.h"
 #include "scenario.h"
 
 static void usage_recommend(FILE *f)
@@ -210,9 +211,12 @@ int cli_recommend_main(int argc, char **argv)
 	rc = write_report(&r, first, count);
 	if (rc == EXIT_OK) {
 		const struct engine_result *top = r.rep.n ? &r.rep.results[first] : NULL;
+		char rb[ENGINE_REASON_MAX], sb[ENGINE_REASON_MAX];
+		const char *why = top ? out_inert(engine_result_reason(top, rb, sizeof rb), sb, sizeof sb)
+				      : "empty catalog";
 		if (w->accel && top && !top->fits) {
 			fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n", top->accel->id,
-				top->reason);
+				why);
 			rc = EXIT_UNMET;
 		} else if (w->accel && top && top->filtered) {
 			fprintf(stderr, "accelsizer: %s is outside your filters: %s\n", top->accel->id,
@@ -224,7 +228,7 @@ int cli_recommend_main(int argc, char **argv)
 					"(%s: %s)\n", top->accel->id, top->filter_reason);
 			else
 				fprintf(stderr, "accelsizer: nothing in the catalog can meet this workload "
-					"(%s: %s)\n", top ? top->accel->id : "-", top ? top->reason : "empty catalog");
+					"(%s: %s)\n", top ? top->accel->id : "-", why);
 			rc = EXIT_UNMET;
 		}
 	}
@@ -249,8 +253,10 @@ int cli_validate_main(int argc, char **argv)
 	}
 	const struct engine_result *res = engine_report_find(&r.rep, w->accel);
 	if (!res || !res->fits) {
+		char rb[ENGINE_REASON_MAX], sb[ENGINE_REASON_MAX];
 		fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n", w->accel->id,
-			res ? res->reason : "not evaluated");
+			res ? out_inert(engine_result_reason(res, rb, sizeof rb), sb, sizeof sb)
+			    : "not evaluated");
 		finish(&r);
 		return EXIT_UNMET;
 	}

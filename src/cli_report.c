@@ -1,18 +1,16 @@
 /*
  * cli_report: writing engine reports for people (aligned table) and for
- * scripts (CSV through libcsv's csv_fwrite, YAML through libyaml's
- * emitter).  The X-macro below is the one list of result fields: its name,
+ * scripts (CSV and YAML through the one output layer, out.h).  The X-macro below is the one list of result fields: its name,
  * its kind and how to read it from a result.  A number that does not apply
  * is NAN in the result and comes out empty (CSV) or null (YAML).
  */
-#include <csv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "cli_fmt.h"
 #include "cli_report.h"
+#include "out.h"
 #include "scenario.h"
 
 /* X(name, kind, decimals, expression of r) */
@@ -33,9 +31,9 @@
 	X(batch_per_replica,     NUMI, 0, train ? NAN : (double)r->batch_per_replica) \
 	X(fits,                  BOOL, 0, r->fits) \
 	X(filtered,              BOOL, 0, r->filtered) \
-	X(filter_reason,         STR,  0, r->filtered ? r->filter_reason : NULL) \
+	X(filter_reason,         TEXT, 0, r->filtered ? r->filter_reason : NULL) \
 	X(binding,               STR,  0, r->binding != RES_NONE ? resource_key(r->binding) : NULL) \
-	X(reason,                STR,  0, reason_of(r, rbuf)) \
+	X(reason,                TEXT, 0, reason_of(r, rbuf)) \
 	X(precision_used,        STR,  0, precision_name(r->precision_used)) \
 	X(precision_fallback,    BOOL, 0, r->precision_fallback) \
 	X(mem_required_gb,       NUM,  1, pos(r->mem_required_gb)) \
@@ -80,11 +78,15 @@
 	X(perf_per_watt,         NUM,  4, r->perf_per_watt)
 
 /* NUMI: an integer that may not apply (NAN). */
+/* STR: an id or a word of the program's own (catalog ids are checked by
+ * the loader: a-z, 0-9, '-', '.', '_'); TEXT: free text that quotes user
+ * or catalog strings (a model's name), neutralised in CSV. */
 enum { K_INT = CLI_FIELD_INT, K_NUM = CLI_FIELD_NUM, K_STR = CLI_FIELD_STR,
-       K_BOOL = CLI_FIELD_BOOL, K_NUMI = 100 };
+       K_BOOL = CLI_FIELD_BOOL, K_NUMI = 100, K_TEXT = 101 };
 
 static const struct cli_field fields[] = {
-#define X(name, kind, dec, expr) { #name, (enum cli_field_kind)(K_##kind == K_NUMI ? K_INT : K_##kind) },
+#define X(name, kind, dec, expr) { #name, (enum cli_field_kind)(K_##kind == K_NUMI ? K_INT : \
+								  K_##kind == K_TEXT ? K_STR : K_##kind) },
 	RESULT_FIELDS(X)
 #undef X
 };
@@ -148,20 +150,21 @@ static bool put_bool(bool b, char *buf, size_t n)
 #define put_NUMI(expr, dec) put_num((expr), 0, buf, bufsz)
 #define put_NUM(expr, dec) put_num((expr), (dec), buf, bufsz)
 #define put_STR(expr, dec) put_str((expr), buf, bufsz)
+#define put_TEXT(expr, dec) put_str((expr), buf, bufsz)
 #define put_BOOL(expr, dec) put_bool((expr), buf, bufsz)
 
 /* The reason, written now if the engine kept it unwritten (sweep), or
  * NULL when there is none. */
 static const char *reason_of(const struct engine_result *r, char *tmp)
 {
-	const char *s = engine_result_reason(r, tmp, sizeof r->reason);
+	const char *s = engine_result_reason(r, tmp, ENGINE_REASON_MAX);
 	return s[0] ? s : NULL;
 }
 
 bool cli_result_value(size_t i, const struct engine_result *r, char *buf, size_t bufsz)
 {
 	bool train = r->cls != WL_INFERENCE;
-	char rbuf[sizeof r->reason];
+	char rbuf[ENGINE_REASON_MAX];
 	buf[0] = '\0';
 	switch ((enum field_id)i) {
 #define X(name, kind, dec, expr) case F_##name: return put_##kind(expr, dec);
@@ -185,13 +188,6 @@ bool cli_format_parse(const char *flag, const char *s, enum cli_format *out)
 
 /* ---- CSV ---- */
 
-static bool csv_cell(FILE *f, const char *s, bool first)
-{
-	if (!first && fputc(',', f) == EOF)
-		return false;
-	return csv_fwrite(f, s, strlen(s)) == 0;
-}
-
 static void clamp_range(const struct engine_report *r, size_t *first, size_t *count)
 {
 	if (*first > r->n)
@@ -200,156 +196,41 @@ static void clamp_range(const struct engine_report *r, size_t *first, size_t *co
 		*count = r->n - *first;
 }
 
+enum out_cell cli_result_cell(size_t i)
+{
+	static const bool text[] = {
+#define X(name, kind, dec, expr) K_##kind == K_TEXT,
+		RESULT_FIELDS(X)
+#undef X
+	};
+	return i < N_FIELDS && text[i] ? OUT_TEXT : OUT_PLAIN;
+}
+
 bool cli_report_csv(FILE *f, const struct engine_report *r, size_t first, size_t count)
 {
 	char buf[256];
+	struct out_csv o;
 	clamp_range(r, &first, &count);
+	out_csv_begin(&o, f, OUT_CSV_QUOTE_ALL);
 	for (size_t i = 0; i < N_FIELDS; i++)
-		if (!csv_cell(f, fields[i].name, i == 0))
-			return false;
-	fputc('\n', f);
+		out_csv_cell(&o, fields[i].name, OUT_PLAIN);
+	out_csv_end(&o);
 	for (size_t k = first; k < first + count; k++) {
 		for (size_t i = 0; i < N_FIELDS; i++) {
 			if (!cli_result_value(i, &r->results[k], buf, sizeof buf))
 				buf[0] = '\0';
-			/* An empty cell stays empty: csv_fwrite would write "". */
-			if (!buf[0]) {
-				if (i && fputc(',', f) == EOF)
-					return false;
-				continue;
-			}
-			if (!csv_cell(f, buf, i == 0))
-				return false;
+			out_csv_cell(&o, buf, cli_result_cell(i));
 		}
-		fputc('\n', f);
+		out_csv_end(&o);
 	}
-	return !ferror(f);
+	return out_csv_finish(&o);
 }
 
 /* ---- YAML ---- */
 
-struct ym {
-	yaml_emitter_t e;
-	yaml_event_t ev;
-	bool ok;
-};
-
-static int ym_write(void *data, unsigned char *buf, size_t size)
-{
-	return fwrite(buf, 1, size, (FILE *)data) == size;
-}
-
-static void ym_emit(struct ym *m)
-{
-	if (m->ok && !yaml_emitter_emit(&m->e, &m->ev))
-		m->ok = false;
-}
-
-/* Would this text read back as something other than a string (null, a
- * boolean, a number) if written plain? */
-static bool reads_as_other(const char *s)
-{
-	static const char *const words[] = { "null", "Null", "NULL", "~", "true", "True", "TRUE",
-					     "false", "False", "FALSE", "yes", "Yes", "YES", "no",
-					     "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y",
-					     "Y", "n", "N", "" };
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-		if (!strcmp(s, words[i]))
-			return true;
-	char *end;
-	strtod(s, &end);
-	return end != s && !*end;
-}
-
-/* string false: a number, boolean, null or key, written plain.  string
- * true: text that must read back as a string; plain where YAML allows it
- * (the emitter quotes what needs quoting), quoted if it looks like another
- * type. */
-static void ym_scalar(struct ym *m, const char *s, bool string)
-{
-	if (!m->ok)
-		return;
-	bool force_quotes = string && reads_as_other(s);
-	yaml_scalar_event_initialize(&m->ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
-				     !force_quotes, 1,
-				     string ? YAML_ANY_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
-	ym_emit(m);
-}
-
-static void ym_map(struct ym *m, bool start)
-{
-	if (!m->ok)
-		return;
-	if (start)
-		yaml_mapping_start_event_initialize(&m->ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
-	else
-		yaml_mapping_end_event_initialize(&m->ev);
-	ym_emit(m);
-}
-
-static void ym_seq(struct ym *m, bool start)
-{
-	if (!m->ok)
-		return;
-	if (start)
-		yaml_sequence_start_event_initialize(&m->ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
-	else
-		yaml_sequence_end_event_initialize(&m->ev);
-	ym_emit(m);
-}
-
-static void ym_num(struct ym *m, const char *key, double v, int dec)
-{
-	char buf[64];
-	ym_scalar(m, key, false);
-	if (isfinite(v)) {
-		if (fabs(v) >= 1e15 || (v != 0 && fabs(v) < 1e-3))
-			snprintf(buf, sizeof buf, "%.6g", v);
-		else
-			snprintf(buf, sizeof buf, "%.*f", dec, v);
-		ym_scalar(m, buf, false);
-	} else {
-		ym_scalar(m, "null", false);
-	}
-}
-
-static bool ym_begin(struct ym *m, FILE *f)
-{
-	memset(m, 0, sizeof *m);
-	if (!yaml_emitter_initialize(&m->e))
-		return false;
-	yaml_emitter_set_output(&m->e, ym_write, f);
-	yaml_emitter_set_unicode(&m->e, 1);
-	yaml_emitter_set_width(&m->e, 4096);
-	m->ok = true;
-	yaml_stream_start_event_initialize(&m->ev, YAML_UTF8_ENCODING);
-	ym_emit(m);
-	if (m->ok) {
-		yaml_document_start_event_initialize(&m->ev, NULL, NULL, NULL, 1);
-		ym_emit(m);
-	}
-	return m->ok;
-}
-
-static bool ym_end(struct ym *m)
-{
-	if (m->ok) {
-		yaml_document_end_event_initialize(&m->ev, 1);
-		ym_emit(m);
-	}
-	if (m->ok) {
-		yaml_stream_end_event_initialize(&m->ev);
-		ym_emit(m);
-	}
-	if (m->ok && !yaml_emitter_flush(&m->e))
-		m->ok = false;
-	yaml_emitter_delete(&m->e);
-	return m->ok;
-}
-
 /* The workload's inputs, with the scenario file's words. */
 struct setting_ctx {
-	struct ym *m;
+	struct out_yaml *m;
 	const char *section;
 };
 
@@ -358,106 +239,107 @@ static void emit_setting(const char *section, const char *key, const char *value
 	struct setting_ctx *s = ctx;
 	if (strcmp(section, s->section))
 		return;
-	ym_scalar(s->m, key, false);
+	out_yaml_scalar(s->m, key, OUT_YAML_PLAIN);
 	/* Numbers and words plain, texts quoted only when YAML needs it. */
 	char *end;
 	strtod(value, &end);
 	bool number = *value && !*end;
-	ym_scalar(s->m, value, !number);
+	out_yaml_scalar(s->m, value, number ? OUT_YAML_PLAIN : OUT_YAML_TEXT);
 }
 
 /* The TCO year by year (engine_tco_year()): capex in year 1, support
  * once the quoted term has run out.  YAML only: a CSV stays one row per
  * configuration. */
-static void emit_tco_years(struct ym *m, const struct engine_result *res)
+static void emit_tco_years(struct out_yaml *m, const struct engine_result *res)
 {
-	ym_scalar(m, "tco_by_year", false);
+	out_yaml_key(m, "tco_by_year");
 	if (!res->platform || !(res->tco_usd > 0)) {
-		ym_scalar(m, "null", false);
+		out_yaml_scalar(m, "null", OUT_YAML_PLAIN);
 		return;
 	}
-	ym_seq(m, true);
+	out_yaml_seq(m, true);
 	for (int y = 1; y <= res->tco_years; y++) {
 		struct engine_tco_year t;
 		engine_tco_year(res, y, &t);
-		ym_map(m, true);
-		ym_num(m, "year", y, 0);
-		ym_num(m, "capex_usd", t.capex_usd, 2);
-		ym_num(m, "energy_usd", t.energy_usd, 2);
-		ym_num(m, "colocation_usd", t.colocation_usd, 2);
-		ym_num(m, "support_usd", t.support_usd, 2);
-		ym_num(m, "licence_usd", t.licence_usd, 2);
-		ym_num(m, "total_usd", t.total_usd, 2);
-		ym_map(m, false);
+		out_yaml_map(m, true);
+		out_yaml_num(m, "year", y, 0);
+		out_yaml_num(m, "capex_usd", t.capex_usd, 2);
+		out_yaml_num(m, "energy_usd", t.energy_usd, 2);
+		out_yaml_num(m, "colocation_usd", t.colocation_usd, 2);
+		out_yaml_num(m, "support_usd", t.support_usd, 2);
+		out_yaml_num(m, "licence_usd", t.licence_usd, 2);
+		out_yaml_num(m, "total_usd", t.total_usd, 2);
+		out_yaml_map(m, false);
 	}
-	ym_seq(m, false);
+	out_yaml_seq(m, false);
 }
 
-static void emit_result(struct ym *m, const struct engine_result *res)
+static void emit_result(struct out_yaml *m, const struct engine_result *res)
 {
 	char buf[256];
-	ym_map(m, true);
+	out_yaml_map(m, true);
 	for (size_t i = 0; i < N_FIELDS; i++) {
-		ym_scalar(m, fields[i].name, false);
+		out_yaml_scalar(m, fields[i].name, OUT_YAML_PLAIN);
 		if (!cli_result_value(i, res, buf, sizeof buf))
-			ym_scalar(m, "null", false);
+			out_yaml_scalar(m, "null", OUT_YAML_PLAIN);
 		else
-			ym_scalar(m, buf, fields[i].kind == CLI_FIELD_STR);
+			out_yaml_scalar(m, buf, fields[i].kind == CLI_FIELD_STR ? OUT_YAML_TEXT
+										 : OUT_YAML_PLAIN);
 	}
 	emit_tco_years(m, res);
-	ym_map(m, false);
+	out_yaml_map(m, false);
 }
 
 bool cli_report_yaml(FILE *f, const struct catalog *c, const struct workload *w,
 		     const struct engine_report *r, size_t first, size_t count)
 {
 	(void)c;
-	struct ym m;
+	struct out_yaml m;
 	clamp_range(r, &first, &count);
-	if (!ym_begin(&m, f)) {
-		yaml_emitter_delete(&m.e);
+	if (!out_yaml_begin(&m, f)) {
+		out_yaml_end(&m, NULL);
 		return false;
 	}
-	ym_map(&m, true);
+	out_yaml_map(&m, true);
 
-	ym_scalar(&m, "workload", false);
-	ym_map(&m, true);
+	out_yaml_scalar(&m, "workload", OUT_YAML_PLAIN);
+	out_yaml_map(&m, true);
 	struct setting_ctx s = { &m, "workload" };
 	scenario_each_setting(w, emit_setting, &s);
 	const struct engine_requirements *q = &r->req;
-	ym_num(&m, "weights_gb", q->weights_gb, 2);
-	ym_num(&m, "kv_bytes_per_token", q->kv_bytes_per_token, 0);
-	ym_num(&m, "kv_gb", w->cls == WL_INFERENCE ? q->kv_gb : NAN, 2);
-	ym_num(&m, "activations_gb", w->cls != WL_INFERENCE ? q->activations_gb : NAN, 2);
-	ym_num(&m, "optimizer_gb", w->cls != WL_INFERENCE ? q->optimizer_gb : NAN, 2);
-	ym_num(&m, "trained_params", w->cls != WL_INFERENCE ? q->trained_params : NAN, 0);
-	ym_num(&m, "adapter_params", q->adapter_params > 0 ? q->adapter_params : NAN, 0);
-	ym_num(&m, "flops_total", q->flops_total, 0);
-	ym_num(&m, "flops_per_token", q->flops_per_token, 0);
-	ym_num(&m, "bytes_per_token", q->bytes_per_token, 0);
-	ym_num(&m, "link_bytes_per_step", q->link_bytes_per_step, 0);
-	ym_map(&m, false);
+	out_yaml_num(&m, "weights_gb", q->weights_gb, 2);
+	out_yaml_num(&m, "kv_bytes_per_token", q->kv_bytes_per_token, 0);
+	out_yaml_num(&m, "kv_gb", w->cls == WL_INFERENCE ? q->kv_gb : NAN, 2);
+	out_yaml_num(&m, "activations_gb", w->cls != WL_INFERENCE ? q->activations_gb : NAN, 2);
+	out_yaml_num(&m, "optimizer_gb", w->cls != WL_INFERENCE ? q->optimizer_gb : NAN, 2);
+	out_yaml_num(&m, "trained_params", w->cls != WL_INFERENCE ? q->trained_params : NAN, 0);
+	out_yaml_num(&m, "adapter_params", q->adapter_params > 0 ? q->adapter_params : NAN, 0);
+	out_yaml_num(&m, "flops_total", q->flops_total, 0);
+	out_yaml_num(&m, "flops_per_token", q->flops_per_token, 0);
+	out_yaml_num(&m, "bytes_per_token", q->bytes_per_token, 0);
+	out_yaml_num(&m, "link_bytes_per_step", q->link_bytes_per_step, 0);
+	out_yaml_map(&m, false);
 
-	ym_scalar(&m, "filters", false);
-	ym_map(&m, true);
+	out_yaml_scalar(&m, "filters", OUT_YAML_PLAIN);
+	out_yaml_map(&m, true);
 	s.section = "filters";
 	scenario_each_setting(w, emit_setting, &s);
-	ym_map(&m, false);
+	out_yaml_map(&m, false);
 	s.section = "";
 	scenario_each_setting(w, emit_setting, &s);
-	ym_scalar(&m, "costs", false);
-	ym_map(&m, true);
+	out_yaml_scalar(&m, "costs", OUT_YAML_PLAIN);
+	out_yaml_map(&m, true);
 	s.section = "costs";
 	scenario_each_setting(w, emit_setting, &s);
-	ym_map(&m, false);
+	out_yaml_map(&m, false);
 
-	ym_scalar(&m, "results", false);
-	ym_seq(&m, true);
+	out_yaml_scalar(&m, "results", OUT_YAML_PLAIN);
+	out_yaml_seq(&m, true);
 	for (size_t k = first; k < first + count; k++)
 		emit_result(&m, &r->results[k]);
-	ym_seq(&m, false);
-	ym_map(&m, false);
-	return ym_end(&m) && !ferror(f);
+	out_yaml_seq(&m, false);
+	out_yaml_map(&m, false);
+	return out_yaml_end(&m, NULL) && !ferror(f);
 }
 
 /* ---- table for people ---- */
@@ -521,8 +403,9 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 {
 	(void)c;
 	const struct engine_requirements *q = &r->req;
-	const char *name = w->model && w->model->name ? w->model->name : "custom model";
-	char a[32], b[32], d[32];
+	char a[32], b[32], d[32], nb[256];
+	const char *name = out_inert(w->model && w->model->name ? w->model->name : "custom model",
+				     nb, sizeof nb);
 	if (w->cls == WL_INFERENCE) {
 		char conc[32];
 		if (w->concurrency_max)
@@ -592,8 +475,8 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 		else
 			snprintf(rank, sizeof rank, "%d", res->rank);
 		layout_text(w, res, lay, sizeof lay);
-		const char *why = res->filtered ? res->filter_reason : res->reason;
-		char whybuf[400];
+		char rb[ENGINE_REASON_MAX], whybuf[400], safe[400];
+		const char *why = out_inert(engine_result_why(res, rb, sizeof rb), safe, sizeof safe);
 		if (res->filtered && res->fits)
 			snprintf(whybuf, sizeof whybuf, "filtered: %s", why);
 		else
@@ -635,12 +518,11 @@ bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 {
 	char p[32], t[32];
 	if (fmt == CLI_FMT_CSV) {
-		const char *hdr[] = { "accelerator", "benchmark", "metric", "unit", "predicted",
-				      "threshold", "pass_if", "notes" };
-		for (size_t i = 0; i < 8; i++)
-			if (!csv_cell(f, hdr[i], i == 0))
-				return false;
-		fputc('\n', f);
+		static const char *const hdr[] = { "accelerator", "benchmark", "metric", "unit", "predicted",
+						   "threshold", "pass_if", "notes" };
+		struct out_csv o;
+		out_csv_begin(&o, f, OUT_CSV_QUOTE_ALL);
+		out_csv_row(&o, hdr, 8, OUT_PLAIN);
 		for (size_t i = 0; i < plan->n; i++) {
 			const struct engine_plan_row *row = &plan->rows[i];
 			snprintf(p, sizeof p, "%.4g", row->predicted);
@@ -648,117 +530,66 @@ bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 			const char *cells[] = { res->accel->id, row->benchmark, row->metric, row->unit, p, t,
 						row->higher_is_better ? ">=" : "<=", row->notes };
 			for (size_t k = 0; k < 8; k++)
-				if (!csv_cell(f, cells[k], k == 0))
-					return false;
-			fputc('\n', f);
+				out_csv_cell(&o, cells[k], k == 4 || k == 5 ? OUT_PLAIN : OUT_TEXT);
+			out_csv_end(&o);
 		}
-		return !ferror(f);
+		return out_csv_finish(&o);
 	}
 	if (fmt == CLI_FMT_YAML) {
-		struct ym m;
-		if (!ym_begin(&m, f)) {
-			yaml_emitter_delete(&m.e);
+		struct out_yaml m;
+		if (!out_yaml_begin(&m, f)) {
+			out_yaml_end(&m, NULL);
 			return false;
 		}
-		ym_map(&m, true);
-		ym_scalar(&m, "accelerator", false);
-		ym_scalar(&m, res->accel->id, true);
-		ym_scalar(&m, "workload", false);
-		ym_map(&m, true);
+		out_yaml_map(&m, true);
+		out_yaml_scalar(&m, "accelerator", OUT_YAML_PLAIN);
+		out_yaml_scalar(&m, res->accel->id, OUT_YAML_TEXT);
+		out_yaml_scalar(&m, "workload", OUT_YAML_PLAIN);
+		out_yaml_map(&m, true);
 		struct setting_ctx s = { &m, "workload" };
 		scenario_each_setting(w, emit_setting, &s);
-		ym_map(&m, false);
-		ym_scalar(&m, "plan", false);
-		ym_seq(&m, true);
+		out_yaml_map(&m, false);
+		out_yaml_scalar(&m, "plan", OUT_YAML_PLAIN);
+		out_yaml_seq(&m, true);
 		for (size_t i = 0; i < plan->n; i++) {
 			const struct engine_plan_row *row = &plan->rows[i];
-			ym_map(&m, true);
-			ym_scalar(&m, "benchmark", false);
-			ym_scalar(&m, row->benchmark, true);
-			ym_scalar(&m, "metric", false);
-			ym_scalar(&m, row->metric, true);
-			ym_scalar(&m, "unit", false);
-			ym_scalar(&m, row->unit, true);
+			out_yaml_map(&m, true);
+			out_yaml_scalar(&m, "benchmark", OUT_YAML_PLAIN);
+			out_yaml_scalar(&m, row->benchmark, OUT_YAML_TEXT);
+			out_yaml_scalar(&m, "metric", OUT_YAML_PLAIN);
+			out_yaml_scalar(&m, row->metric, OUT_YAML_TEXT);
+			out_yaml_scalar(&m, "unit", OUT_YAML_PLAIN);
+			out_yaml_scalar(&m, row->unit, OUT_YAML_TEXT);
 			snprintf(p, sizeof p, "%.4g", row->predicted);
 			snprintf(t, sizeof t, "%.4g", row->threshold);
-			ym_scalar(&m, "predicted", false);
-			ym_scalar(&m, p, false);
-			ym_scalar(&m, "threshold", false);
-			ym_scalar(&m, t, false);
-			ym_scalar(&m, "pass_if", false);
-			ym_scalar(&m, row->higher_is_better ? ">=" : "<=", true);
-			ym_scalar(&m, "notes", false);
-			ym_scalar(&m, row->notes, true);
-			ym_map(&m, false);
+			out_yaml_scalar(&m, "predicted", OUT_YAML_PLAIN);
+			out_yaml_scalar(&m, p, OUT_YAML_PLAIN);
+			out_yaml_scalar(&m, "threshold", OUT_YAML_PLAIN);
+			out_yaml_scalar(&m, t, OUT_YAML_PLAIN);
+			out_yaml_scalar(&m, "pass_if", OUT_YAML_PLAIN);
+			out_yaml_scalar(&m, row->higher_is_better ? ">=" : "<=", OUT_YAML_TEXT);
+			out_yaml_scalar(&m, "notes", OUT_YAML_PLAIN);
+			out_yaml_scalar(&m, row->notes, OUT_YAML_TEXT);
+			out_yaml_map(&m, false);
 		}
-		ym_seq(&m, false);
-		ym_map(&m, false);
-		return ym_end(&m) && !ferror(f);
+		out_yaml_seq(&m, false);
+		out_yaml_map(&m, false);
+		return out_yaml_end(&m, NULL) && !ferror(f);
 	}
+	char nb[256];
 	fprintf(f, "Validation plan for %s (%d GPUs, %d node%s): run these before you buy.\n\n",
-		res->accel->name ? res->accel->name : res->accel->id, res->gpus, res->nodes,
-		res->nodes == 1 ? "" : "s");
+		out_inert(res->accel->name ? res->accel->name : res->accel->id, nb, sizeof nb),
+		res->gpus, res->nodes, res->nodes == 1 ? "" : "s");
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct engine_plan_row *row = &plan->rows[i];
-		fprintf(f, "%zu. %s\n   %-26s predicted %10s %-6s pass if %s %s %s\n", i + 1, row->benchmark,
-			row->metric, grouped(row->predicted, row->predicted < 100 ? 1 : 0, p, sizeof p), row->unit,
-			row->higher_is_better ? ">=" : "<=",
-			grouped(row->threshold, row->threshold < 100 ? 1 : 0, t, sizeof t), row->unit);
+		out_line(f, "%zu. %s", i + 1, row->benchmark);
+		out_line(f, "   %-26s predicted %10s %-6s pass if %s %s %s", row->metric,
+			 grouped(row->predicted, row->predicted < 100 ? 1 : 0, p, sizeof p),
+			 row->unit, row->higher_is_better ? ">=" : "<=",
+			 grouped(row->threshold, row->threshold < 100 ? 1 : 0, t, sizeof t), row->unit);
 		if (row->notes[0])
-			fprintf(f, "   %s\n", row->notes);
+			out_line(f, "   %s", row->notes);
 	}
 	return !ferror(f);
 }
 
-/* ---- the same writers for other commands' rows (accuracy) ---- */
-
-bool cli_csv_row(FILE *f, const char *const *cells, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		const char *s = cells[i] ? cells[i] : "";
-		if (!s[0]) {
-			if (i && fputc(',', f) == EOF)
-				return false;
-			continue;
-		}
-		if (!csv_cell(f, s, i == 0))
-			return false;
-	}
-	return fputc('\n', f) != EOF;
-}
-
-struct cli_yaml {
-	struct ym m;
-};
-
-struct cli_yaml *cli_yaml_begin(FILE *f)
-{
-	struct cli_yaml *y = malloc(sizeof *y);
-	if (y && !ym_begin(&y->m, f)) {
-		ym_end(&y->m);
-		free(y);
-		return NULL;
-	}
-	return y;
-}
-
-bool cli_yaml_end(struct cli_yaml *y)
-{
-	bool ok = ym_end(&y->m);
-	free(y);
-	return ok;
-}
-
-void cli_yaml_map(struct cli_yaml *y, bool start) { ym_map(&y->m, start); }
-void cli_yaml_seq(struct cli_yaml *y, bool start) { ym_seq(&y->m, start); }
-void cli_yaml_key(struct cli_yaml *y, const char *key) { ym_scalar(&y->m, key, false); }
-void cli_yaml_num(struct cli_yaml *y, const char *key, double v, int dec) { ym_num(&y->m, key, v, dec); }
-
-void cli_yaml_str(struct cli_yaml *y, const char *key, const char *value)
-{
-	ym_scalar(&y->m, key, false);
-	if (value)
-		ym_scalar(&y->m, value, true);
-	else
-		ym_scalar(&y->m, "null", false);
-}

@@ -17,10 +17,10 @@
  * (ranked), scenarios in the order of the axes, the last axis fastest.
  *
  * Speed: the grid is walked with one engine report allocated up front and
- * a workload rebuilt from plain field copies per scenario; rows are quoted
- * into one buffer (libcsv's csv_write) and written with one fwrite.
+ * a workload rebuilt from plain field copies per scenario; a scenario's
+ * rows are built in the CSV writer's buffer (out.h) and written with one
+ * fwrite.
  */
-#include <csv.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -37,6 +37,7 @@
 #include "cli_report.h"
 #include "cli_workload.h"
 #include "prices.h"
+#include "out.h"
 #include "scenario.h"
 
 #define PROG "accelsizer"
@@ -305,54 +306,6 @@ static void value_text(enum axis_id id, const struct axis_value *v, char *buf, s
 	}
 }
 
-/* ---- CSV rows ---- */
-
-/* A row is built in one growing buffer, each non-empty cell quoted by
- * libcsv exactly as cli_report_csv's csv_fwrite does, and written with one
- * fwrite. */
-struct row {
-	char *buf;
-	size_t len, cap;
-	bool ok;
-};
-
-static void row_reserve(struct row *r, size_t more)
-{
-	if (!r->ok || r->len + more <= r->cap)
-		return;
-	size_t cap = r->cap ? r->cap : 4096;
-	while (cap < r->len + more)
-		cap *= 2;
-	char *b = realloc(r->buf, cap);
-	if (!b) {
-		r->ok = false;
-		return;
-	}
-	r->buf = b;
-	r->cap = cap;
-}
-
-/* One cell: a comma unless first, then the quoted text; an empty cell
- * stays empty (csv_write would make it ""), as in recommend's CSV. */
-static void row_cell(struct row *r, const char *s, bool first)
-{
-	size_t n = strlen(s);
-	row_reserve(r, 2 * n + 4);
-	if (!r->ok)
-		return;
-	if (!first)
-		r->buf[r->len++] = ',';
-	if (n)
-		r->len += csv_write(r->buf + r->len, r->cap - r->len, s, n);
-}
-
-static void row_end(struct row *r)
-{
-	row_reserve(r, 1);
-	if (r->ok)
-		r->buf[r->len++] = '\n';
-}
-
 /* ---- options ---- */
 
 static void usage(FILE *f)
@@ -493,23 +446,16 @@ static bool row_wanted(const struct sweep *s, const struct workload *w, const st
 	return !s->top || written < (size_t)s->top;
 }
 
-static bool write_header(const struct sweep *s, FILE *out, struct row *row)
+static void write_header(const struct sweep *s, struct out_csv *o)
 {
 	size_t nf;
 	const struct cli_field *f = cli_result_fields(&nf);
-	bool first = true;
-	row->len = 0;
 	for (int a = 0; a < AX_COUNT; a++)
-		if (s->ax[a].spec) {
-			row_cell(row, axis_defs[a].column, first);
-			first = false;
-		}
-	for (size_t i = 0; i < nf; i++) {
-		row_cell(row, f[i].name, first);
-		first = false;
-	}
-	row_end(row);
-	return row->ok && fwrite(row->buf, 1, row->len, out) == row->len;
+		if (s->ax[a].spec)
+			out_csv_cell(o, axis_defs[a].column, OUT_PLAIN);
+	for (size_t i = 0; i < nf; i++)
+		out_csv_cell(o, f[i].name, OUT_PLAIN);
+	out_csv_end(o);
 }
 
 static int run(struct sweep *s, FILE *out)
@@ -521,7 +467,8 @@ static int run(struct sweep *s, FILE *out)
 	}
 	/* Reasons written only for the rows written (--top, --fitting). */
 	rep.lazy_reasons = true;
-	struct row row = { .ok = true };
+	struct out_csv row;
+	out_csv_begin(&row, out, OUT_CSV_QUOTE_ALL);
 	size_t nf;
 	cli_result_fields(&nf);
 	struct progress prog = { .on = isatty(STDERR_FILENO) == 1 };
@@ -529,7 +476,8 @@ static int run(struct sweep *s, FILE *out)
 	char lead[AX_COUNT][96];
 	double t0 = now_s(), t_engine = 0;
 	unsigned long long rows = 0, fitting = 0;
-	bool ok = write_header(s, out, &row);
+	write_header(s, &row);
+	bool ok = out_csv_flush(&row);
 
 	for (unsigned long long p = 0; ok && p < s->n_scenarios && !stop_signal; p++) {
 		struct workload w = s->base;
@@ -544,30 +492,28 @@ static int run(struct sweep *s, FILE *out)
 			t_engine += now_s() - te;
 		fitting += rep.n_fitting;
 
-		row.len = 0;
 		size_t written = 0;
 		for (size_t k = 0; k < rep.n; k++) {
 			const struct engine_result *r = &rep.results[k];
 			if (!row_wanted(s, &w, r, written))
 				continue;
 			written++;
-			bool first = true;
+			/* the axes' values are catalog ids (checked by the
+			 * loader), precision names and numbers */
 			for (int a = 0; a < AX_COUNT; a++)
-				if (s->ax[a].spec) {
-					row_cell(&row, lead[a], first);
-					first = false;
-				}
+				if (s->ax[a].spec)
+					out_csv_cell(&row, lead[a], OUT_PLAIN);
 			char buf[256];
 			for (size_t i = 0; i < nf; i++) {
 				if (!cli_result_value(i, r, buf, sizeof buf))
 					buf[0] = '\0';
-				row_cell(&row, buf, first);
-				first = false;
+				out_csv_cell(&row, buf, cli_result_cell(i));
 			}
-			row_end(&row);
+			out_csv_end(&row);
 		}
 		rows += written;
-		if (!row.ok || (row.len && fwrite(row.buf, 1, row.len, out) != row.len))
+		/* one write per scenario */
+		if (!out_csv_flush(&row))
 			ok = false;
 
 		/* next scenario: the last axis moves fastest */
@@ -594,9 +540,10 @@ static int run(struct sweep *s, FILE *out)
 			t_engine > 0 ? (double)evals / t_engine : 0.0, t, t > 0 ? (double)evals / t : 0.0,
 			t > 0 ? (double)rows / t : 0.0);
 	}
-	free(row.buf);
+	bool oom = !row.ok && !ferror(out);
+	out_csv_finish(&row);
 	engine_report_fini(&rep);
-	if (!row.ok) {
+	if (oom) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return EXIT_BADINPUT;
 	}

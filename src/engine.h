@@ -226,6 +226,9 @@ struct engine_requirements {
 	double link_bytes_per_step;	/* exchanged between GPUs per step */
 };
 
+/* The longest reason a result holds, with its NUL. */
+#define ENGINE_REASON_MAX 192
+
 /* The figures that carry an error band, and the band: where the true
  * value lies by the published validation results that cover it
  * (accuracy.h fills it after engine_run; the engine leaves n 0, which
@@ -248,7 +251,7 @@ struct engine_result {
 	bool filtered;			/* excluded by a filter */
 	char filter_reason[128];
 	enum resource binding;
-	char reason[192];		/* one line a customer understands */
+	char reason[ENGINE_REASON_MAX];		/* one line a customer understands */
 	enum precision precision_used;
 	bool precision_fallback;
 
@@ -329,6 +332,9 @@ struct engine_result {
  * text is the same either way).  Returns r->reason or buf; "" when there
  * is none. */
 const char *engine_result_reason(const struct engine_result *r, char *buf, size_t n);
+/* What a person reads about the result, for every front end: the filter's
+ * reason when it was filtered out, else engine_result_reason(). */
+const char *engine_result_why(const struct engine_result *r, char *buf, size_t n);
 
 struct engine_report {
 	struct engine_requirements req;

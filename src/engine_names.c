@@ -338,6 +338,11 @@ const char *engine_result_reason(const struct engine_result *r, char *buf, size_
 	return buf;
 }
 
+const char *engine_result_why(const struct engine_result *r, char *buf, size_t n)
+{
+	return r->filtered ? r->filter_reason : engine_result_reason(r, buf, n);
+}
+
 void eng_reason_write(struct engine_result *r)
 {
 	if (!r->reason_fmt)

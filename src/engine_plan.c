@@ -33,8 +33,14 @@ static void row_set(struct engine_plan_row *row, const char *metric, const char 
 	row->higher_is_better = higher;
 }
 
-/* nccl-tests / rccl-tests all_reduce_perf: bus bandwidth per GPU. */
-static void plan_allreduce(const struct engine_result *res, struct engine_plan *out, bool training)
+/* nccl-tests / rccl-tests all_reduce_perf: bus bandwidth per GPU, on the
+ * GPUs the workload's collective spans (the tensor-parallel group when
+ * serving, the node's GPUs when training), at what their links give that
+ * many GPUs (eng_link_bw(): the GPU link inside its domain, one link per
+ * peer of a full mesh, PCIe past a bridged pair), so that the threshold
+ * is one the delivered hardware can meet. */
+static void plan_allreduce(const struct catalog *c, const struct engine_result *res,
+			   struct engine_plan *out, bool training)
 {
 	const char *tests = res->accel->stack == STACK_ROCM ? "rccl-tests" :
 			    res->accel->stack == STACK_GAUDI ? "hccl_demo" : "nccl-tests";
@@ -50,17 +56,25 @@ static void plan_allreduce(const struct engine_result *res, struct engine_plan *
 			 res->fabric->name ? res->fabric->name : "the fabric");
 		return;
 	}
-	bool uses_link = res->tp > 1 || res->pp > 1 || (training && res->dp > 1);
-	if (uses_link && isfinite(res->link_gb_s_used) && res->link_gb_s_used > 0) {
-		row = add(out);
-		int g = res->gpus < res->gpus_per_node || res->gpus_per_node < 1 ? res->gpus : res->gpus_per_node;
-		snprintf(row->benchmark, sizeof row->benchmark,
-			 "%s all_reduce_perf on %d GPUs of one node (-b 8M -e 8G)", tests, g);
-		row_set(row, "all-reduce bus bandwidth", "GB/s", res->link_gb_s_used,
-			0.9 * res->link_gb_s_used, true);
-		snprintf(row->notes, sizeof row->notes, "per GPU over %s",
-			 res->accel->link_kind && res->tp <= res->accel->link_domain ? res->accel->link_kind : "PCIe");
-	}
+	int node = res->gpus < res->gpus_per_node || res->gpus_per_node < 1 ? res->gpus : res->gpus_per_node;
+	int g = training ? node : res->tp > 1 ? res->tp : res->pp > 1 ? res->pp : 1;
+	if (g < 2 || !res->platform)
+		return;
+	double bw = eng_link_bw(c, res->accel, res->platform, g) / 1e9;
+	if (!(isfinite(bw) && bw > 0))
+		return;
+	const struct catalog_accel *a = res->accel;
+	bool on_link = a->link_kind && g <= a->link_domain && a->link_gb_s > 0;
+	row = add(out);
+	snprintf(row->benchmark, sizeof row->benchmark,
+		 "%s all_reduce_perf on %d GPUs of one node (-b 8M -e 8G)", tests, g);
+	row_set(row, "all-reduce bus bandwidth", "GB/s", bw, 0.9 * bw, true);
+	if (on_link)
+		snprintf(row->notes, sizeof row->notes, "per GPU over %s%s", a->link_kind,
+			 training ? "" : ", one tensor-parallel group");
+	else
+		snprintf(row->notes, sizeof row->notes, "per GPU over PCIe: %d GPUs reach past the %d-GPU %s domain",
+			 g, a->link_domain, a->link_kind ? a->link_kind : "link");
 }
 
 static void plan_memory(const struct engine_result *res, struct engine_plan *out)
@@ -74,8 +88,8 @@ static void plan_memory(const struct engine_result *res, struct engine_plan *out
 		 res->mem_util_pct, res->mem_avail_per_gpu_gb);
 }
 
-static void plan_inference(const struct workload *w, const struct engine_result *res,
-			   struct engine_plan *out)
+static void plan_inference(const struct catalog *c, const struct workload *w,
+			   const struct engine_result *res, struct engine_plan *out)
 {
 	long conc = res->batch_per_replica * res->replicas;
 	const char *engine = res->accel->stack == STACK_CUDA ? "vLLM / TensorRT-LLM" :
@@ -109,11 +123,11 @@ static void plan_inference(const struct workload *w, const struct engine_result 
 	snprintf(row->notes, sizeof row->notes, "%s", w->tokens_per_s_per_user > 0
 			 ? "threshold: your per-user target" : "threshold: 90% of predicted");
 	plan_memory(res, out);
-	plan_allreduce(res, out, false);
+	plan_allreduce(c, res, out, false);
 }
 
-static void plan_training(const struct workload *w, const struct engine_result *res,
-			  struct engine_plan *out)
+static void plan_training(const struct catalog *c, const struct workload *w,
+			  const struct engine_result *res, struct engine_plan *out)
 {
 	struct engine_plan_row *row = add(out);
 	snprintf(row->benchmark, sizeof row->benchmark,
@@ -138,18 +152,17 @@ static void plan_training(const struct workload *w, const struct engine_result *
 	snprintf(row->notes, sizeof row->notes, "%s",
 		 w->target_hours > 0 ? "threshold: your target" : "step time x steps; threshold 1.1 x predicted");
 	plan_memory(res, out);
-	plan_allreduce(res, out, true);
+	plan_allreduce(c, res, out, true);
 }
 
 void engine_validation_plan(const struct catalog *c, const struct workload *w,
 			    const struct engine_result *res, struct engine_plan *out)
 {
-	(void)c;
 	memset(out, 0, sizeof *out);
 	if (!res || !res->accel || res->gpus < 1)
 		return;
 	if (w->cls == WL_INFERENCE)
-		plan_inference(w, res, out);
+		plan_inference(c, w, res, out);
 	else
-		plan_training(w, res, out);
+		plan_training(c, w, res, out);
 }

@@ -61,7 +61,7 @@ struct tlayout {
 	double imb;			/* layers on the fullest stage / (layers / p) */
 	double link_t;			/* eng_link_bw() for the TP group, once per t */
 	double mem_gpu;			/* bytes */
-	double compute, elem, bubble, tp_comm, pp_comm, dp_comm, dp_exposed, step;
+	double compute, elem, bubble, tp_comm, pp_comm, ep_comm, dp_comm, dp_exposed, step;
 };
 
 /* Parameters shared by every GPU of a stage and the MoE experts spread
@@ -240,6 +240,26 @@ static double pp_comm_s(const struct tctx *x, const struct tlayout *l)
 	return l->p > 1 ? (double)l->m * 2.0 * l->v * (msg / pp_bw + x->lat) : 0;
 }
 
+/* Expert parallelism's all-to-alls: every MoE layer sends each token's
+ * hidden state to its top-k experts and back, in the forward and again in
+ * the backward pass (four exchanges; six with full recompute), and the
+ * (ep - 1) / ep share owned by other GPUs crosses the link (GShard,
+ * Lepikhin et al. 2020; Megatron-Core MoE token dispatcher).  Not hidden
+ * behind compute: the experts wait for their tokens. */
+static double ep_comm_s(const struct tctx *x, const struct tlayout *l)
+{
+	const struct catalog_model *m = x->m;
+	if (l->ep <= 1 || m->experts_active < 1)
+		return 0;
+	double msg = x->b * x->s * m->hidden * 2.0 * m->experts_active * (l->ep - 1) / l->ep;
+	bool in_node = (long)l->t * l->p * l->ep <= x->node;
+	double bw = in_node ? eng_link_bw(x->c, x->a, x->plat, l->ep) : x->nic_bw;
+	if (bw <= 0)
+		return INFINITY;
+	int a2a = x->w->recompute == RECOMPUTE_FULL ? 6 : 4;
+	return (double)l->m * ((double)m->layers / l->p * l->imb) * a2a * (msg / bw + x->lat);
+}
+
 /* A lower bound on the step of every layout of a (t, p, d) shape, v from
  * 1 to vmax, any ZeRO stage: the step adds work, bubble, TP, PP and the
  * exposed DP time in that order, none of them negative (latency >= 0,
@@ -265,6 +285,7 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 	l->tp_comm = tp_comm_s(x, l);
 	bool one_node = l->t * l->p * l->d <= x->node;
 	l->pp_comm = pp_comm_s(x, l);
+	l->ep_comm = ep_comm_s(x, l);
 
 	l->dp_comm = 0;
 	if (l->d > 1) {
@@ -281,7 +302,7 @@ static void step_time(const struct tctx *x, int G, struct tlayout *l)
 		l->dp_comm = s;
 	}
 	l->dp_exposed = l->dp_comm * (1.0 - x->overlap);
-	l->step = work + l->bubble + l->tp_comm + l->pp_comm + l->dp_exposed;
+	l->step = work + l->bubble + l->tp_comm + l->pp_comm + l->ep_comm + l->dp_exposed;
 }
 
 /* The most virtual stages (chunks of layers per GPU, up to 8, dividing
@@ -580,7 +601,7 @@ static void fill_train(const struct catalog *c, const struct catalog_accel *a, c
 	r->step_s = b->step;
 	r->t_compute_s = b->compute;
 	r->t_memory_s = b->elem;
-	r->t_comm_s = b->tp_comm + b->pp_comm + b->dp_exposed;
+	r->t_comm_s = b->tp_comm + b->pp_comm + b->ep_comm + b->dp_exposed;
 	r->t_bubble_s = b->bubble;
 	r->mfu = x->model_tok * x->gbt / (b->step * G * x->peak);
 	r->scaling_efficiency = (b->compute + b->elem) / b->step;
@@ -588,7 +609,7 @@ static void fill_train(const struct catalog *c, const struct catalog_accel *a, c
 	r->gpu_hours = r->train_hours * G;
 	r->tokens_per_s_per_gpu = x->gbt / b->step / G;
 	r->bw_util_pct = 100.0 * b->elem / b->step;
-	r->link_util_pct = 100.0 * (b->tp_comm + b->pp_comm + b->dp_comm) / b->step;
+	r->link_util_pct = 100.0 * (b->tp_comm + b->pp_comm + b->ep_comm + b->dp_comm) / b->step;
 	r->link_gb_s_used = eng_link_bw(c, a, x->plat, b->t > 1 ? b->t : 2) / 1e9;
 	r->nic_gb_s_per_gpu = x->nic_bw / 1e9;
 }

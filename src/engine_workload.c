@@ -415,8 +415,14 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 		out->optimizer_gb = m->params * d->adam_bytes_per_param.value / ENG_GB;
 	}
 	out->bytes_per_token = d->training_elementwise_bytes.value * h * m->layers;
-	/* The data-parallel gradient all-reduce: 16-bit gradients. */
+	/* The data-parallel gradient all-reduce: 16-bit gradients; with
+	 * experts, each MoE layer's all-to-alls besides (the step's tokens'
+	 * 16-bit hidden states to their top-k experts and back, forward and
+	 * backward: engine_train.c ep_comm_s()), when the experts are spread. */
 	out->link_bytes_per_step = out->trained_params * 2.0;
+	if (m->experts > 1 && m->experts_active > 0)
+		out->link_bytes_per_step += w->global_batch_tokens * h * 2.0 * m->experts_active * 4.0 *
+					    m->layers;
 }
 
 double eng_base_bytes_per_param(const struct catalog *c, const struct workload *w)

@@ -1,16 +1,18 @@
 /*
  * frontend: what the command line and the wizard share above the engine:
- * opening the catalog (through its cache) and reporting a broken one on
- * standard error, the same way for every command and for the wizard
- * before its screen opens.
+ * opening the catalog (the bundled image, else through the cache) and
+ * reporting a broken one on standard error, the same way for every command
+ * and for the wizard before its screen opens.
  */
 #include "config.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog_bundled.h"
 #include "catalog_cache.h"
 #include "frontend.h"
 
@@ -45,13 +47,22 @@ struct catalog *frontend_load_catalog(const char *flag_dir)
 			fprintf(stderr, "accelsizer: catalog folder path is too long\n");
 		return NULL;
 	}
-	/* Through the cache: an unchanged, already validated folder is not
-	 * parsed again (catalog_cache.h); same result, same errors. */
+	const char *dbg = getenv("ACCELSIZER_DEBUG_CACHE");
+	bool debug = dbg && *dbg && strcmp(dbg, "0");
+	/* The bundled catalog, unchanged, from the image linked into the
+	 * program (catalog_bundled.h); any other folder through the cache:
+	 * an unchanged, already validated folder is not parsed again
+	 * (catalog_cache.h).  Same result, same errors either way. */
+	struct catalog *c = catalog_bundled_load(dir);
+	if (c) {
+		if (debug)
+			fprintf(stderr, "catalog: bundled image\n");
+		return c;
+	}
 	struct catalog_errors e;
 	struct catalog_cache_info ci;
-	struct catalog *c = catalog_cache_load(dir, NULL, &e, &ci);
-	const char *dbg = getenv("ACCELSIZER_DEBUG_CACHE");
-	if (dbg && *dbg && strcmp(dbg, "0"))
+	c = catalog_cache_load(dir, NULL, &e, &ci);
+	if (debug)
 		fprintf(stderr, "catalog: %s%s%s%s%s%s\n",
 			ci.how == CATALOG_CACHE_HIT ? "from cache"
 			: ci.how == CATALOG_CACHE_OFF ? "parsed (cache off)"

@@ -15,9 +15,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "atomic.h"
+#include "out.h"
 #include "ytree.h"
 
 /* ---- the tables ---- */
@@ -693,74 +693,26 @@ void scenario_each_setting(const struct workload *w, scenario_setting_fn fn, voi
 	}
 }
 
-/* ---- saving: libyaml's emitter ---- */
+/* ---- saving: the one YAML emitter (out.h) ---- */
 
-struct emit {
-	yaml_emitter_t e;
-	yaml_event_t ev;
-	bool ok;
-};
-
-static void emit_event(struct emit *m)
-{
-	if (m->ok && !yaml_emitter_emit(&m->e, &m->ev))
-		m->ok = false;
-}
-
-static void emit_scalar(struct emit *m, const char *s, yaml_scalar_style_t style)
-{
-	if (!m->ok)
-		return;
-	/* Plain words and numbers get the implicit tag; quoted text is a
-	 * string whatever it looks like. */
-	yaml_scalar_event_initialize(&m->ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
-				     1, 1, style);
-	emit_event(m);
-}
-
-static void emit_key(struct emit *m, const char *k)
-{
-	emit_scalar(m, k, YAML_PLAIN_SCALAR_STYLE);
-}
-
-static void emit_map_start(struct emit *m)
-{
-	if (!m->ok)
-		return;
-	yaml_mapping_start_event_initialize(&m->ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
-	emit_event(m);
-}
-
-static void emit_map_end(struct emit *m)
-{
-	if (!m->ok)
-		return;
-	yaml_mapping_end_event_initialize(&m->ev);
-	emit_event(m);
-}
-
-static void emit_text(struct emit *m, const char *key, const char *text)
+static void emit_text(struct out_yaml *m, const char *key, const char *text)
 {
 	if (!text)
 		return;
-	emit_key(m, key);
-	/* Literal block for several lines reads best; libyaml falls back to
-	 * double quotes by itself whenever a block cannot hold the text
-	 * exactly (trailing spaces, control characters...). */
-	emit_scalar(m, text, strchr(text, '\n') ? YAML_LITERAL_SCALAR_STYLE
-		    : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+	out_yaml_key(m, key);
+	out_yaml_scalar(m, text, OUT_YAML_BLOCK);
 }
 
-static void emit_custom_model(struct emit *m, const struct catalog_model *cm)
+static void emit_custom_model(struct out_yaml *m, const struct catalog_model *cm)
 {
-	emit_key(m, "custom_model");
-	emit_map_start(m);
+	out_yaml_key(m, "custom_model");
+	out_yaml_map(m, true);
 	for (size_t j = 0; j < N_MODEL_TEXTS; j++) {
 		const char *text = *(char *const *)((const char *)cm + model_texts[j].off);
 		if (!text)
 			continue;
-		emit_key(m, model_texts[j].key);
-		emit_scalar(m, text, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+		out_yaml_key(m, model_texts[j].key);
+		out_yaml_scalar(m, text, OUT_YAML_QUOTED);
 	}
 	const char *open = NULL;	/* the nested mapping being written */
 	size_t open_len = 0;
@@ -777,33 +729,33 @@ static void emit_custom_model(struct emit *m, const struct catalog_model *cm)
 		const char *dot = strchr(f->key, '.');
 		size_t sect_len = dot ? (size_t)(dot - f->key) : 0;
 		if (open && (sect_len != open_len || strncmp(open, f->key, open_len))) {
-			emit_map_end(m);
+			out_yaml_map(m, false);
 			open = NULL;
 		}
 		if (dot && !open) {
 			snprintf(buf, sizeof buf, "%.*s", (int)sect_len, f->key);
-			emit_key(m, buf);
-			emit_map_start(m);
+			out_yaml_key(m, buf);
+			out_yaml_map(m, true);
 			open = f->key;
 			open_len = sect_len;
 		}
-		emit_key(m, figure_word(f));
+		out_yaml_key(m, figure_word(f));
 		if (f->type == MFT_BILLIONS) {
 			double stored;
 			memcpy(&stored, (const char *)cm + f->off, sizeof stored);
 			format_billions(stored, buf, sizeof buf);
 		} else
 			snprintf(buf, sizeof buf, "%.0f", v);
-		emit_scalar(m, buf, YAML_PLAIN_SCALAR_STYLE);
+		out_yaml_scalar(m, buf, OUT_YAML_PLAIN);
 	}
 	if (open)
-		emit_map_end(m);
-	emit_map_end(m);
+		out_yaml_map(m, false);
+	out_yaml_map(m, false);
 }
 
 /* The fields of one section in the table's order; the model as "model: ID"
  * for a catalog model, else as custom_model with its figures. */
-static void emit_fields(struct emit *m, const struct workload *w, const char *section)
+static void emit_fields(struct out_yaml *m, const struct workload *w, const char *section)
 {
 	char buf[64];
 	for (int i = 0; i < EF_COUNT; i++) {
@@ -814,80 +766,61 @@ static void emit_fields(struct emit *m, const struct workload *w, const char *se
 			if (!w->model)
 				continue;
 			if (w->model->file) {
-				emit_key(m, "model");
-				emit_scalar(m, w->model->id, YAML_PLAIN_SCALAR_STYLE);
+				out_yaml_key(m, "model");
+				out_yaml_scalar(m, w->model->id, OUT_YAML_PLAIN);
 			} else {
 				emit_custom_model(m, w->model);
 			}
 			continue;
 		}
 		field_value(w, f, buf, sizeof buf);
-		emit_key(m, f->key);
-		emit_scalar(m, buf, YAML_PLAIN_SCALAR_STYLE);
+		out_yaml_key(m, f->key);
+		out_yaml_scalar(m, buf, OUT_YAML_PLAIN);
 	}
 }
 
 bool scenario_emit(const struct scenario *s, FILE *fp, char *err, size_t errsz)
 {
-	struct emit m = { .ok = true };
-	if (!yaml_emitter_initialize(&m.e)) {
+	struct out_yaml m;
+	if (!out_yaml_begin(&m, fp)) {
+		out_yaml_end(&m, NULL);
 		snprintf(err, errsz, "out of memory");
 		return false;
 	}
-	yaml_emitter_set_output_file(&m.e, fp);
-	yaml_emitter_set_unicode(&m.e, 1);	/* UTF-8 as is, not \u escapes */
-	yaml_emitter_set_width(&m.e, -1);	/* no folding of long quoted text */
-	yaml_emitter_set_indent(&m.e, 2);
-
-	yaml_stream_start_event_initialize(&m.ev, YAML_UTF8_ENCODING);
-	emit_event(&m);
-	if (m.ok) {
-		yaml_document_start_event_initialize(&m.ev, NULL, NULL, NULL, 1);
-		emit_event(&m);
-	}
-	emit_map_start(&m);
+	out_yaml_map(&m, true);
 	char buf[64];
 	snprintf(buf, sizeof buf, "%d", SCENARIO_SCHEMA);
-	emit_key(&m, "schema");
-	emit_scalar(&m, buf, YAML_PLAIN_SCALAR_STYLE);
+	out_yaml_key(&m, "schema");
+	out_yaml_scalar(&m, buf, OUT_YAML_PLAIN);
 	emit_text(&m, "customer", s->customer);
 	emit_text(&m, "opportunity", s->opportunity);
 	emit_text(&m, "notes", s->notes);
 
 	const struct workload *w = &s->w;
-	emit_key(&m, "workload");
-	emit_map_start(&m);
+	out_yaml_key(&m, "workload");
+	out_yaml_map(&m, true);
 	emit_fields(&m, w, "workload");
-	emit_map_end(&m);
-	emit_key(&m, "filters");
-	emit_map_start(&m);
+	out_yaml_map(&m, false);
+	out_yaml_key(&m, "filters");
+	out_yaml_map(&m, true);
 	emit_fields(&m, w, "filters");
-	emit_map_end(&m);
+	out_yaml_map(&m, false);
 	emit_fields(&m, w, "");
-	emit_key(&m, "node");
-	emit_map_start(&m);
+	out_yaml_key(&m, "node");
+	out_yaml_map(&m, true);
 	emit_fields(&m, w, "node");
-	emit_map_end(&m);
-	emit_key(&m, "costs");
-	emit_map_start(&m);
+	out_yaml_map(&m, false);
+	out_yaml_key(&m, "costs");
+	out_yaml_map(&m, true);
 	emit_fields(&m, w, "costs");
-	emit_map_end(&m);
-	emit_map_end(&m);
-	if (m.ok) {
-		yaml_document_end_event_initialize(&m.ev, 1);
-		emit_event(&m);
-	}
-	if (m.ok) {
-		yaml_stream_end_event_initialize(&m.ev);
-		emit_event(&m);
-	}
-	if (m.ok && !yaml_emitter_flush(&m.e))
-		m.ok = false;
-	if (!m.ok)
+	out_yaml_map(&m, false);
+	out_yaml_map(&m, false);
+	const char *problem;
+	bool ok = out_yaml_end(&m, &problem);
+	if (!ok)
 		snprintf(err, errsz, "cannot write the scenario: %s",
-			 m.e.problem ? m.e.problem : strerror(errno ? errno : EIO));
-	yaml_emitter_delete(&m.e);
-	return m.ok;
+			 problem ? problem : strerror(errno ? errno : EIO));
+	return ok;
 }
 
 static bool write_scenario_cb(FILE *fp, void *ctx, char *err, size_t errsz)

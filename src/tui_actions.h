@@ -41,10 +41,10 @@
 	X(OBJECTIVE,  'b',          0,          "b",         "sort by",  2, TUI_S3, "cycle the ranking objective: capex, cost per token, time, GPUs, perf/W") \
 	X(MARK,       ' ',          0,          "Space",     "mark",     3, TUI_S3, "mark or unmark an accelerator for comparison (up to three)") \
 	X(COMPARE,    'c',          0,          "c",         "compare",  3, TUI_S3, "compare the marked accelerators side by side") \
-	X(EXPORT,     'e',          0,          "e",         "export BOM", 2, TUI_S5, "export the bill of materials as CSV") \
-	X(SAVE,       's',          0,          "s",         "save",     2, TUI_S5, "save the scenario as YAML") \
-	X(OPEN,       'o',          0,          "o",         "open",     3, TUI_S5, "open a saved scenario") \
-	X(FIRST,      'f',          0,          "f",         "new first", 2, TUI_S4 | TUI_S5, "after a workload change, choose the new first-ranked accelerator in place of a stale choice") \
+	X(EXPORT,     'e',          0,          "e",         "export BOM", 2, TUI_SALL, "export the bill of materials as CSV") \
+	X(SAVE,       's',          0,          "s",         "save",     2, TUI_SALL, "save the scenario as YAML") \
+	X(OPEN,       'o',          0,          "o",         "open",     2, TUI_SALL, "open a saved scenario") \
+	X(FIRST,      'f',          0,          "f",         "new first", 3, TUI_S4 | TUI_S5, "after a workload change, choose the new first-ranked accelerator in place of a stale choice") \
 	X(NEXT_STEP,  KEY_NPAGE,    'n',        "PgDn/n",    "next",     2, TUI_SALL, "next step") \
 	X(PREV_STEP,  KEY_PPAGE,    'p',        "PgUp/p",    "back",     5, TUI_SALL, "previous step") \
 	X(STEP1,      '1',          0,          "1-5",       "step",     6, TUI_SALL, "jump to a step (on a number field a digit starts typing its value)") \

@@ -162,15 +162,36 @@ static const struct cmp_row rows[] = {
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
 
+/* A column's accelerator on rows 1 and 2: the full name, else the short
+ * one, else the short one over the two rows, broken at a space; never cut. */
+static void column_name(struct tui *t, WINDOW *win, int x, int w, const struct engine_result *r)
+{
+	enum theme_role hr = r == tui_chosen(t) ? ROLE_selection : ROLE_header;
+	const char *name = tui_accel_name(r->accel);
+	if (tui_width(name) > w)
+		name = tui_accel_short(r->accel);
+	int len = (int)strlen(name), cut = len;
+	if (tui_width(name) > w)
+		for (cut = len; cut > 0 && (name[cut] != ' ' || tui_width(name) - cut > w); cut--)
+			;
+	if (cut > 0 && cut < len) {
+		char first[96];
+		snprintf(first, sizeof first, "%.*s", cut, name);
+		tui_put(t, win, 1, x, w, hr, first);
+		tui_put(t, win, 2, x, w, hr, name + cut + 1);
+	} else {
+		tui_put(t, win, 2, x, w, hr, name);
+	}
+}
+
 static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
+	/* the marked ones in rank order (the report's), however they were marked */
 	const struct engine_result *res[TUI_MAX_MARKED];
 	int k = 0;
-	for (int i = 0; i < t->n_marked; i++) {
-		const struct engine_result *r = engine_report_find(&t->rep, t->marked[i]);
-		if (r)
-			res[k++] = r;
-	}
+	for (size_t i = 0; i < t->rep.n && k < TUI_MAX_MARKED; i++)
+		if (tui_is_marked(t, t->rep.results[i].accel))
+			res[k++] = &t->rep.results[i];
 	char head[160];
 	snprintf(head, sizeof head, "Compare %d accelerators", k);
 	int x = tui_put(t, win, 0, 0, w, ROLE_header, head);
@@ -183,11 +204,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	int cw = (w - lw) / k;
 	if (cw > 30)
 		cw = 30;
-	for (int j = 0; j < k; j++) {
-		bool chosen = res[j] == tui_chosen(t);
-		tui_put(t, win, 2, lw + j * cw, cw - 1, chosen ? ROLE_selection : ROLE_header,
-			tui_accel_name(res[j]->accel));
-	}
+	for (int j = 0; j < k; j++)
+		column_name(t, win, lw + j * cw, cw - 1, res[j]);
 	tui_hline(t, win, 3, 0, lw + k * cw, ROLE_frame);
 
 	int vis[NROWS], nv = 0;

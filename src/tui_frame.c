@@ -141,9 +141,13 @@ void tui_draw_status(struct tui *t, WINDOW *win, int w)
 		tui_put(t, win, 0, 0, w, ROLE_muted, "The catalog has no accelerators.");
 		return;
 	}
-	char line[320];
-	snprintf(line, sizeof line, "%s %s: %s", t->sc.w.accel ? "Chosen" : "Top ranked",
-		 tui_accel_name(r->accel), r->reason[0] ? r->reason : r->filter_reason);
+	/* the "?" the step bar puts on step 3 says no accelerator is chosen */
+	char line[400], rb[ENGINE_REASON_MAX];
+	const char *why = engine_result_reason(r, rb, sizeof rb);
+	snprintf(line, sizeof line, "%s%s %s: %s",
+		 t->sc.w.accel ? "" : "Silicon? = none chosen yet. ",
+		 t->sc.w.accel ? "Chosen" : "Top ranked", tui_accel_name(r->accel),
+		 why[0] ? why : r->filter_reason);
 	tui_put(t, win, 0, 0, w, ROLE_muted, line);
 }
 

@@ -77,7 +77,8 @@ static void draw_full(struct tui *t, WINDOW *win, int y, int w, const struct eng
 	name_cell(t, win, y, 0, w, w - gw - 2, r, chosen, false);
 	tui_put(t, win, y, w - gw - 1, gw, chosen ? ROLE_selection : r->fits && !r->filtered ? ROLE_value : ROLE_muted, g);
 	if (r->filtered || !r->fits) {
-		const char *why = r->filtered ? r->filter_reason : r->reason;
+		char rb[ENGINE_REASON_MAX];
+		const char *why = engine_result_why(r, rb, sizeof rb);
 		/* the reason over the next lines, wrapped at spaces */
 		int len = (int)strlen(why), pos = 0;
 		for (int line = 1; line < 4 && pos < len; line++) {
@@ -161,9 +162,9 @@ static void draw_compact(struct tui *t, WINDOW *win, int y, int w, const struct 
 	name_cell(t, win, y, 0, name_w, name_w, r, chosen, true);
 	int x = name_w + 1;
 	if (r->filtered || !r->fits) {
-		char why[256];
+		char why[256], rb[ENGINE_REASON_MAX];
 		snprintf(why, sizeof why, "%s: %s", r->filtered ? "filtered" : "no fit",
-			 r->filtered ? r->filter_reason : r->reason);
+			 engine_result_why(r, rb, sizeof rb));
 		tui_put(t, win, y, x, w - x, ROLE_muted, why);
 		return;
 	}

@@ -89,8 +89,10 @@ static int draw_requirements(struct tui *t, WINDOW *win, int w)
 				 tui_fmt_num(p, sizeof p, q->trained_params, 0));
 		y = requirement(t, win, y, w, "Compute", fmt_flops(v, sizeof v, q->flops_total), note);
 	}
+	bool moe = t->sc.w.cls != WL_INFERENCE && t->sc.w.model && t->sc.w.model->experts > 1;
 	y = requirement(t, win, y, w, "Link traffic", fmt_bytes(v, sizeof v, q->link_bytes_per_step),
-			"exchanged between GPUs per step");
+			moe ? "per step: gradients and the experts' all-to-all"
+			    : "exchanged between GPUs per step");
 	return y;
 }
 
@@ -179,9 +181,9 @@ static void draw_row(struct tui *t, WINDOW *win, int y, int w, const struct cols
 /* The engine's reason for the row under the cursor, up to two lines. */
 static void draw_reason(struct tui *t, WINDOW *win, int h, int w, const struct engine_result *r)
 {
-	char why[400];
+	char why[400], rb[ENGINE_REASON_MAX];
 	snprintf(why, sizeof why, "%s %s: %s", tui_glyph(t, GLYPH_binding), tui_accel_name(r->accel),
-		 r->filtered ? r->filter_reason : r->reason);
+		 engine_result_why(r, rb, sizeof rb));
 	int len = (int)strlen(why), first = len;
 	if (tui_width(why) > w) {
 		first = w;

@@ -118,9 +118,11 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 			tui_fill(t, win, y, 0, w, ROLE_field_focus);
 		else if (r == chosen)
 			tui_fill(t, win, y, c.name, c.name_w, ROLE_selection);
-		tui_put(t, win, y, c.mark, 1, foc ? vr : ROLE_selection,
-			tui_is_marked(t, r->accel) ? tui_glyph(t, GLYPH_marked) : " ");
-		tui_put(t, win, y, c.mark + 1, 1, foc ? vr : ROLE_selection,
+		/* only a mark or the chosen row's arrow gets the selection colour */
+		bool marked = tui_is_marked(t, r->accel);
+		tui_put(t, win, y, c.mark, 1, foc || !marked ? vr : ROLE_selection,
+			marked ? tui_glyph(t, GLYPH_marked) : " ");
+		tui_put(t, win, y, c.mark + 1, 1, foc || r != chosen ? vr : ROLE_selection,
 			r == chosen ? tui_glyph(t, GLYPH_chosen) : " ");
 		char buf[64];
 		if (grey)
@@ -131,9 +133,9 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		tui_put(t, win, y, c.name, c.name_w - 1, r == chosen && !foc ? ROLE_selection : vr,
 			c.name_w < 22 ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
 		if (grey) {
-			char why[220];
+			char why[220], rb[ENGINE_REASON_MAX];
 			snprintf(why, sizeof why, "%s: %s", r->filtered ? "filtered" : "does not fit",
-				 r->filtered ? r->filter_reason : r->reason);
+				 engine_result_why(r, rb, sizeof rb));
 			tui_put(t, win, y, c.gpus, w - c.gpus, vr, why);
 			continue;
 		}
@@ -157,9 +159,9 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	/* why the row under the cursor ranks where it does */
 	if (n > 0) {
 		const struct engine_result *r = &t->rep.results[*focus];
-		char why[400];
+		char why[400], rb[ENGINE_REASON_MAX];
 		snprintf(why, sizeof why, "%s: %s", tui_accel_name(r->accel),
-			 r->filtered ? r->filter_reason : r->reason);
+			 engine_result_why(r, rb, sizeof rb));
 		tui_put(t, win, h - 2, 0, w, ROLE_status, why);
 		if (t->n_marked)
 			snprintf(why, sizeof why, "%d marked for compare (c); Enter chooses, Space marks",
@@ -199,10 +201,8 @@ static int key(struct tui *t, enum tui_action a, int ch)
 	switch (a) {
 	case ACT_MARK:
 		if (f >= 0 && f < n) {
-			int r = toggle_mark(t, t->rep.results[f].accel);
-			if (f < n - 1)
-				t->focus[2]++;	/* mark a few in a row */
-			return r;
+			/* the cursor stays: Space again unmarks what was marked */
+			return toggle_mark(t, t->rep.results[f].accel);
 		}
 		return TUI_HANDLED;
 	case ACT_COMPARE:

@@ -82,7 +82,8 @@ static void info_layout(const struct tui *t, char *buf, size_t n)
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r);
 	if (!r->fits) {
-		snprintf(buf, n, "does not fit: %s", r->reason);
+		char rb[ENGINE_REASON_MAX];
+		snprintf(buf, n, "does not fit: %s", engine_result_reason(r, rb, sizeof rb));
 		return;
 	}
 	if (t->sc.w.cls == WL_INFERENCE)

@@ -54,8 +54,9 @@ void tui_step5_refresh(struct tui *t)
 		return;
 	}
 	if (!r->fits) {
+		char rb[ENGINE_REASON_MAX];
 		snprintf(b->err, sizeof b->err, "%s does not fit this workload: %s", tui_accel_name(r->accel),
-			 r->reason);
+			 engine_result_reason(r, rb, sizeof rb));
 		return;
 	}
 	b->ok = bom_build(t->cat, &t->sc.w, r, t->have_prices ? &t->prices : NULL, &b->bom,

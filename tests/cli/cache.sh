@@ -55,6 +55,21 @@ check "catalog show from the image: the accelerator and its file" contains "$cac
 ACCELSIZER_NO_CACHE=1 run "$A" catalog show h100-sxm --catalog "$CAT"
 check "catalog show: same from the image (files and lines too)" equals "$cached" "$out"
 
+# the bundled catalog itself: the image linked into the program, nothing
+# read or written under the cache folder, the same output as a parse
+rm -rf "$XDG_CACHE_HOME"
+run "$A" recommend --catalog "$TOP_SRCDIR/catalog" --model llama-2-70b --format csv
+check "bundled catalog: from the linked image" contains "$err" "catalog: bundled image"
+check "bundled catalog: no cache folder made" equals "$(test -e "$XDG_CACHE_HOME" && echo yes)" ""
+bundled=$out
+ACCELSIZER_NO_CACHE=1 run "$A" recommend --catalog "$CAT" --model llama-2-70b --format csv
+check "bundled catalog: the same CSV as a parse of its copy" equals "$bundled" "$out"
+run "$A" catalog show h100-sxm --catalog "$TOP_SRCDIR/catalog"
+check "bundled catalog: catalog show names the bundled folder's file" \
+	contains "$out" "$TOP_SRCDIR/catalog/accelerators/h100-sxm.yaml"
+ACCELSIZER_CATALOG=$TOP_SRCDIR/catalog run "$A" catalog check
+check "bundled catalog: catalog check exit 0" rc 0
+
 # an edited catalog is parsed again and the new figure is used
 f=$CAT/models/llama-2-70b.yaml
 sed 's/^name: .*/name: Llama Two Seventy/' "$f" >"$f.new" && mv "$f.new" "$f"

@@ -120,12 +120,12 @@ done
 check "accelsizer.1 has an EXIT STATUS section" contains "$(cat "$MAN1")" ".Sh EXIT STATUS"
 
 # ---- catalog keys: every key of the loader's tables is in accelsizer-catalog.5 ----
-# The tables are X_fields[] in catalog_load.c: rows NUM("key", ...),
+# The tables are X_fields[] (struct catalog_field) in catalog_load.c: rows NUM("key", ...),
 # INT/STR/DATE/SOURCED("key", ...), { .key = "key" ...}, PEAK(p),
 # ID(T), SOURCES(T), PRICE(T, ...); defaults.yaml's rows come from
 # CATALOG_DEFAULTS in catalog.h.
 catalog_keys() {
-	sed -n '/^static const struct field [a-z]*_fields\[\] = {/,/^};/p' "$SRC/catalog_load.c" |
+	sed -n '/^static const struct catalog_field [a-z]*_fields\[\] = {/,/^};/p' "$SRC/catalog_load.c" |
 		grep -v '^#' | awk '
 		{
 			line = $0

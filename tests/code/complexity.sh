@@ -13,7 +13,6 @@ command -v pmccabe >/dev/null 2>&1 || skip_all "pmccabe is not installed (apt-ge
 MAX_LINES=120
 MAX_COMPLEXITY=40
 EXEMPT="
-src/catalog_cache.c:fix_up
 src/catalog_load.c:read_value
 src/catalog_load.c:read_map
 src/tui_form.c:tui_form_draw

@@ -146,7 +146,8 @@ golden_wizard() {
 	golden_shot "$o" "$size-help" "show this help"
 	tui_keys Escape 3
 	golden_shot "$o" "$size-step3-again" "Ranked by lowest capex"
-	tui_keys Space Space c
+	# Space marks without moving the cursor (issue 12): Down between
+	tui_keys Space Down Space c
 	golden_shot "$o" "$size-compare" "Memory fit"
 	tm_stop
 

@@ -142,11 +142,14 @@ check "3: a good bom still exits 0" rc 0
 # A genuine image copied into a world-writable folder that belongs to
 # someone else is not read (a forged one behind a valid checksum is in
 # tests/unit/test_catalog_cache); the reason is under ACCELSIZER_DEBUG_CACHE.
+# A user catalog (a copy of the bundled one elsewhere): the bundled catalog
+# itself comes from the image linked into the program, never the cache.
+cp -R "$TOP_SRCDIR/catalog" usercat
 cache_run() {	# XDG_CACHE_HOME, then the command's arguments
 	xdg=$1
 	shift
-	run env -u ACCELSIZER_NO_CACHE XDG_CACHE_HOME="$xdg" ACCELSIZER_DEBUG_CACHE=1 timeout 10 \
-		"$ACCELSIZER" "$@"
+	run env -u ACCELSIZER_NO_CACHE XDG_CACHE_HOME="$xdg" ACCELSIZER_DEBUG_CACHE=1 \
+		ACCELSIZER_CATALOG="$TMPD/usercat" timeout 10 "$ACCELSIZER" "$@"
 }
 mkdir -p mine
 cache_run "$TMPD/mine" recommend --model llama-2-70b --format csv

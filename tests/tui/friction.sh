@@ -15,7 +15,7 @@ tui_start 80 24
 tui_wait "Input tokens"
 tui_screen
 check "step 1's key bar has e, s and o" matches "$(printf '%s\n' "$screen" | tail -n 1)" "e export.*s save.*o open"
-check "the ? on step 3 is explained" matches "$screen" "\\? = no accelerator chosen"
+check "the ? on step 3 is explained" matches "$screen" "Silicon\\? = none chosen yet"
 tui_keys n n
 tui_wait "Ranked by"
 tui_keys Down Down
@@ -42,9 +42,12 @@ tui_keys Escape
 tui_wait "Ranked by"
 
 # unmark them all; row 2 is then neither marked nor chosen nor under the cursor
-tui_keys Space Up Space Down Down Space Up
+tui_keys Space Up Space Down Down Space Up Up
+tui_settle
 tm capture-pane -p -e -t t >"$TMPD/esc.txt"
-row2=$(grep -E ' 2 [A-Z]' "$TMPD/esc.txt" | head -n 1 | sed -E 's/ 2 [A-Z].*//')
+at=$(printf '%s\n' "$screen" | grep -nE '^ +2 [A-Z]' | head -n 1 | cut -d: -f1)
+# the escaped line up to the rank's digit: the mark and arrow cells
+row2=$(sed -n "${at:-1}p" "$TMPD/esc.txt" | sed -E 's/2.*//')
 check "an unmarked row's mark cells have no background colour" equals \
 	"$(printf '%s' "$row2" | grep -Ec '\[(4[0-7]|10[0-7])m')" "0"
 

@@ -53,8 +53,8 @@ tui_keys b b b b b
 check_screen "b cycles back" "Ranked by lowest capex"
 tui_keys c
 check_screen "compare needs marks" "Mark two or three accelerators with Space first."
-tui_keys Space Space
-check_screen "Space marks (and moves down)" "(2 of 3); c compares."
+tui_keys Space Down Space
+check_screen "Space marks (the cursor stays; Down to the next)" "(2 of 3); c compares."
 tui_keys c
 check_screen "c opens the comparison" "Compare 2 accelerators"
 tui_screen
@@ -64,7 +64,7 @@ check "compare: bars for memory" matches "$screen" "Memory fit +[^ ]+ +[0-9]+% "
 check "compare: best value marked" contains "$screen" "★"
 tui_keys Escape
 check_screen "Esc closes the comparison" "Ranked by"
-tui_keys Up Up Space
+tui_keys Up Space
 check_screen "Space again unmarks" "Unmarked"
 
 tui_keys Enter

@@ -20,7 +20,10 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "catalog_bundled.h"
 #include "catalog_cache.h"
+#include "catalog_image.h"
+#include "catalog_schema.h"
 #include "tap.h"
 
 static char top[PATH_MAX];
@@ -272,6 +275,48 @@ END_TEST
 START_TEST(fixture_equal)
 {
 	equal_to_yaml(path2(top, "tests/fixtures/catalog/good"));
+}
+END_TEST
+
+/* The bundled catalog from the image linked into the program equals the
+ * YAML load field by field; a copy elsewhere is not the bundled one; the
+ * content key sees a one-byte edit and an added file. */
+START_TEST(bundled_image)
+{
+	const char *dir = path2(top, "catalog");
+	struct catalog *img = catalog_bundled_load(dir);
+	ck_assert_msg(img != NULL, "the bundled catalog loads from the linked image");
+	struct catalog_errors e;
+	struct catalog *yaml = catalog_load(dir, &e);
+	catalog_errors_fini(&e);
+	ck_assert(yaml != NULL);
+	catalog_eq(yaml, img);
+	ck_assert_uint_eq(catalog_count_unconfirmed(yaml), catalog_count_unconfirmed(img));
+	catalog_free(yaml);
+	catalog_free(img);
+
+	char cache[PATH_MAX], cat[PATH_MAX], cmd[2 * PATH_MAX];
+	fresh("bundled", dir, cache, cat);
+	ck_assert_msg(catalog_bundled_load(cat) == NULL, "a copy elsewhere keeps the cache path");
+	unsigned char *k0, *k1;
+	size_t n0, n1;
+	ck_assert(catalog_image_content_key(dir, &k0, &n0));
+	ck_assert(catalog_image_content_key(cat, &k1, &n1));
+	ck_assert_msg(n0 == n1 && !memcmp(k0, k1, n0), "an identical copy has the same content key");
+	free(k1);
+	/* one byte changed, same size and name */
+	snprintf(cmd, sizeof cmd, "sed -i 's/^name: N/name: M/' '%s/accelerators/h100-sxm.yaml'", cat);
+	sh(cmd);
+	ck_assert(catalog_image_content_key(cat, &k1, &n1));
+	ck_assert_msg(n0 == n1 && memcmp(k0, k1, n0), "a one-byte edit changes the content key");
+	free(k1);
+	snprintf(cmd, sizeof cmd, "cp '%s/accelerators/h100-sxm.yaml' '%s/accelerators/h100-sxm.yml'",
+		 dir, cat);
+	sh(cmd);
+	ck_assert(catalog_image_content_key(cat, &k1, &n1));
+	ck_assert_msg(n0 != n1, "an added .yml file changes the content key");
+	free(k1);
+	free(k0);
 }
 END_TEST
 
@@ -762,6 +807,65 @@ START_TEST(unwritable_silent)
 }
 END_TEST
 
+/* The layout key is computed from the catalog tables.  A size check (what
+ * guarded the image before) cannot see an int that fills a padding hole:
+ * struct catalog_accel has one after link_domain, an int before a pointer.
+ * A row added there leaves the struct's size alone but changes the key, and
+ * the key is part of every image's key: an image keyed otherwise is
+ * refused. */
+START_TEST(layout_from_tables)
+{
+	size_t hole = offsetof(struct catalog_accel, link_domain) + sizeof(int);
+	ck_assert_uint_ge(offsetof(struct catalog_accel, host_interface), hole + sizeof(int));
+	const struct catalog_schema *as = catalog_kinds[0].s;
+	ck_assert_str_eq(as->what, "accelerator");
+	static struct catalog_field rows[128];
+	ck_assert_uint_lt(as->n, 128);
+	memcpy(rows, as->f, as->n * sizeof rows[0]);
+	rows[as->n] = (struct catalog_field){ .key = "link.lanes", .type = CF_INT, .off = hole,
+					      .min = 1, .max = 64 };
+	struct catalog_schema grown = *as;
+	grown.f = rows;
+	grown.n = as->n + 1;
+	ck_assert_uint_eq(grown.size, sizeof(struct catalog_accel));	/* same size */
+	ck_assert(catalog_schema_hash(&grown, 1) != catalog_schema_hash(as, 1));
+	/* a moved row, a changed range and a new enum value count too */
+	grown.n = as->n;
+	ck_assert(catalog_schema_hash(&grown, 1) == catalog_schema_hash(as, 1));
+	for (size_t i = 0; i < as->n; i++) {
+		struct catalog_field keep = rows[i];
+		rows[i].off += 4;
+		ck_assert_msg(catalog_schema_hash(&grown, 1) != catalog_schema_hash(as, 1), "%s moved", keep.key);
+		rows[i] = keep;
+		rows[i].max += 1;
+		ck_assert_msg(catalog_schema_hash(&grown, 1) != catalog_schema_hash(as, 1), "%s range", keep.key);
+		rows[i] = keep;
+		if (keep.type == CF_ENUM) {
+			rows[i].count++;
+			ck_assert(catalog_schema_hash(&grown, 1) != catalog_schema_hash(as, 1));
+			rows[i] = keep;
+		}
+	}
+	/* every image's key holds the layout: change those bytes and reseal,
+	 * and the image is not used */
+	char cache[PATH_MAX], cat[PATH_MAX], path[PATH_MAX];
+	size_t n;
+	unsigned char *img = good_image(cache, cat, "layout", &n, path);
+	uint64_t layout = catalog_schema_layout();
+	const struct catalog_cache_header *h = (const void *)img;
+	unsigned char *key = img + sizeof *h, *at = NULL;
+	for (size_t i = 0; i + sizeof layout <= h->key_len && !at; i++)
+		if (!memcmp(key + i, &layout, sizeof layout))
+			at = key + i;
+	ck_assert_msg(at != NULL, "the image's key holds catalog_schema_layout()");
+	at[0] ^= 1;
+	spit(path, img, n);
+	ck_assert(catalog_cache_reseal(path));
+	refused(cat, cache);
+	free(img);
+}
+END_TEST
+
 static void add(Suite *s, const char *name, const TTest *t)
 {
 	TCase *tc = tcase_create(name);
@@ -792,6 +896,8 @@ int main(void)
 	add(s, "cache: a forged image in a folder or file not ours is not used", foreign_refused);
 	add(s, "cache: a FIFO as the image does not hang", fifo_image_does_not_hang);
 	add(s, "cache: bundled catalog from the image equals the YAML load", bundled_equal);
+	add(s, "cache: the bundled image equals the YAML load; only for the bundled folder",
+	    bundled_image);
 	add(s, "cache: good fixture from the image equals the YAML load", fixture_equal);
 	add(s, "cache: a touched file (utimensat, mtime to the ns) invalidates", touch_invalidates);
 	add(s, "cache: an edited or longer file invalidates", edit_invalidates);
@@ -802,6 +908,8 @@ int main(void)
 	add(s, "cache: bit flips, wrong magic or layout fall back to YAML", bit_flips_refused);
 	add(s, "cache: hostile offsets, counts, enums, figures behind a valid checksum are refused",
 	    hostile_refused);
+	add(s, "cache: the layout key comes from the tables (a row in a padding hole changes it)",
+	    layout_from_tables);
 	add(s, "cache: ACCELSIZER_NO_CACHE neither writes nor reads", no_cache_env);
 	add(s, "cache: an unwritable cache folder is silent; default folder", unwritable_silent);
 	int rc = tap_run(s);

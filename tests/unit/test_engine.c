@@ -1014,6 +1014,45 @@ static double lim(const char *key, bool at_max)
 	return 0;
 }
 
+/* Every row of the field table is whole, so a missing entry is a failed
+ * test here, not a crash or a blank line in a front end: a flag has its
+ * argument and help, a scenario key its section, a number sane bounds and
+ * a way to be typed, a choice its words, each row a label for the wizard;
+ * flags and keys are unique. */
+START_TEST(field_table_rows_are_complete)
+{
+	for (int i = 0; i < EF_COUNT; i++) {
+		const struct engine_field *f = engine_field((enum engine_field_id)i);
+		ck_assert_msg(f && (f->key || f->flag), "row %d has neither key nor flag", i);
+		const char *name = f->key ? f->key : f->flag;
+		ck_assert_msg(f->label && *f->label, "%s: no label", name);
+		ck_assert_msg(f->classes && !(f->classes & ~ENGINE_CLASSES_ALL), "%s: classes", name);
+		if (f->flag)
+			ck_assert_msg(f->arg && f->help && *f->help, "%s: flag without argument or help", name);
+		if (f->key)
+			ck_assert_msg(f->section != NULL, "%s: key without a section", name);
+		if (f->type == EFT_ENUM)
+			ck_assert_msg(f->choice && f->choice->count > 0 && f->choice->name && f->choice->parse,
+				      "%s: a choice without its words", name);
+		if (f->type == EFT_INT || f->type == EFT_LONG || f->type == EFT_DOUBLE) {
+			ck_assert_msg(f->lim.min <= f->lim.max && f->lim.max > 0, "%s: bounds", name);
+			ck_assert_msg(f->type == EFT_DOUBLE || f->lim.integer, "%s: an int field takes fractions", name);
+			ck_assert_msg(f->syntax != NUM_TIME || f->unit, "%s: a time without its unit", name);
+		}
+		for (int j = 0; j < i; j++) {
+			const struct engine_field *g = engine_field((enum engine_field_id)j);
+			ck_assert_msg(!f->flag || !g->flag || strcmp(f->flag, g->flag), "--%s twice", f->flag);
+			ck_assert_msg(!f->key || !g->key || strcmp(f->key, g->key) || strcmp(f->section, g->section),
+				      "%s twice", f->key);
+		}
+		if (f->flag)
+			ck_assert_ptr_eq(engine_field_by_flag(f->flag), f);
+		if (f->key)
+			ck_assert_ptr_eq(engine_field_by_key(f->section, f->key), f);
+	}
+}
+END_TEST
+
 /*
  * A workload with every field the front ends accept at its maximum (or at
  * its minimum), custom model figures included, for each class and three
@@ -1112,6 +1151,98 @@ START_TEST(every_field_at_its_bound)
 	bad = w;
 	bad.model = &bad_m;
 	ck_assert(!engine_workload_valid(&bad, why, sizeof why));
+}
+END_TEST
+
+/* The plan's all-reduce threshold follows the links the tested collective
+ * really crosses (issue 12 item 9): eight H200 NVL talk over PCIe past
+ * their bridged pairs, and eight MI300X use seven Infinity Fabric links
+ * each where two use one. */
+static double plan_allreduce_threshold(const struct engine_plan *p, int *gpus)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strstr(p->rows[i].benchmark, "all_reduce_perf")) {
+			const char *on = strstr(p->rows[i].benchmark, " on ");
+			*gpus = on ? atoi(on + 4) : 0;
+			return p->rows[i].threshold;
+		}
+	return NAN;
+}
+
+/* 0.9 x what a ring over g GPUs of a gets, from the catalog: the GPU link
+ * inside its domain (a full mesh gives each peer its own link), PCIe past
+ * it (a bridged pair's neighbours are reached over PCIe). */
+static double expected_threshold(const struct engine_result *r, int g)
+{
+	const struct catalog_accel *a = r->accel;
+	double bw;
+	if (g <= a->link_domain) {
+		bw = a->link_gb_s / 2.0 * a->eff_link.value;
+		if (r->platform->topology == TOPO_MESH && g < a->link_domain)
+			bw *= (double)(g - 1) / (a->link_domain - 1);
+	} else {
+		bw = a->host_pcie_gb_s / 2.0 * cat->defaults.pcie_efficiency.value;
+	}
+	return 0.9 * bw;
+}
+
+START_TEST(plan_allreduce_follows_topology)
+{
+	struct workload w;
+	struct engine_result r;
+	struct engine_plan plan;
+	int g = 0;
+	/* Llama 2 70B at fp16 for 160 users on eight H200 NVL: four TP2
+	 * pairs.  A test on all eight crosses PCIe past the bridges. */
+	inference(&w, "llama-2-70b", PREC_FP16, 160);
+	w.tokens_per_s_per_user = 20;
+	size_on(&w, "h200-nvl", 8, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.tp, 2);
+	engine_validation_plan(cat, &w, &r, &plan);
+	double thr = plan_allreduce_threshold(&plan, &g);
+	ck_assert_msg(isfinite(thr), "no all-reduce row");
+	ck_assert_msg(fabs(thr - expected_threshold(&r, g)) < 0.5,
+		      "%d GPUs: threshold %.1f GB/s, the links give %.1f", g, thr, expected_threshold(&r, g));
+
+	/* MI300X, a full mesh: eight GPUs have seven links each, two one */
+	inference(&w, "llama-3.1-405b", PREC_FP8, 16);
+	size_on(&w, "mi300x", 8, &r);
+	ck_assert(r.fits);
+	engine_validation_plan(cat, &w, &r, &plan);
+	double mi8 = plan_allreduce_threshold(&plan, &g);
+	ck_assert_int_eq(g, 8);
+	ck_assert(fabs(mi8 - expected_threshold(&r, 8)) < 0.5);
+	inference(&w, "llama-2-70b", PREC_FP16, 64);
+	size_on(&w, "mi300x", 2, &r);
+	ck_assert(r.fits);
+	engine_validation_plan(cat, &w, &r, &plan);
+	double mi2 = plan_allreduce_threshold(&plan, &g);
+	ck_assert_int_eq(g, 2);
+	ck_assert_msg(mi8 > 3 * mi2, "8 GPUs %.0f GB/s, 2 GPUs %.0f GB/s", mi8, mi2);
+}
+END_TEST
+
+/* Expert parallelism's all-to-all is link traffic (issue 12 item 9): a
+ * Mixtral fine-tune spread over eight GPUs by experts uses the links. */
+START_TEST(expert_parallel_all_to_all_uses_the_link)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_FINETUNE);
+	w.model = M("mixtral-8x7b");
+	w.method = FT_LORA;
+	w.tokens = 50e6;
+	w.epochs = 1;
+	w.target_hours = 8;
+	size_on(&w, "mi300x", 8, &r);
+	ck_assert(r.fits);
+	ck_assert_int_gt(r.ep, 1);
+	/* four all-to-alls of every MoE layer's tokens per micro-batch: well
+	 * above a rounding error of the step */
+	ck_assert_msg(r.link_util_pct >= 1.0, "EP %d: link %.2f%%", r.ep, r.link_util_pct);
+	ck_assert(r.t_comm_s > 0);
 }
 END_TEST
 
@@ -1312,6 +1443,7 @@ int main(void)
 {
 	load_catalog();
 	Suite *s = suite_create("engine");
+	ADD(s, field_table_rows_are_complete);
 	ADD(s, kv_llama2_70b_fp16);
 	ADD(s, kv_gqa_split_per_gpu);
 	ADD(s, kv_deepseek_v3_mla);
@@ -1356,6 +1488,8 @@ int main(void)
 	ADD(s, check_llama2_13b_70b_pretraining);
 	ADD(s, uneven_pipeline_stages);
 	ADD(s, check_llama31_405b_pretraining);
+	ADD(s, plan_allreduce_follows_topology);
+	ADD(s, expert_parallel_all_to_all_uses_the_link);
 	TCase *bounds = tcase_create("every field at its bound");
 	tcase_add_loop_test(bounds, every_field_at_its_bound, 0, 27);
 	suite_add_tcase(s, bounds);
