@@ -1,6 +1,7 @@
 /*
  * fuzz: libFuzzer targets for every input accelsizer reads from a file: the
- * catalog folder, scenario files, theme files and price lists.
+ * catalog folder, scenario files, theme files, price lists and the
+ * catalog's published results.
  *
  * Each target is a pair of functions, fuzz_NAME_init() and fuzz_NAME_one(),
  * so the same code runs in two places:
@@ -31,6 +32,8 @@ int fuzz_theme_init(void);
 int fuzz_theme_one(const uint8_t *data, size_t size);
 int fuzz_prices_init(void);
 int fuzz_prices_one(const uint8_t *data, size_t size);
+int fuzz_ledger_init(void);
+int fuzz_ledger_one(const uint8_t *data, size_t size);
 
 /* Kinds of catalog file the first byte of a catalog input selects. */
 enum { FUZZ_CAT_ACCEL, FUZZ_CAT_PLATFORM, FUZZ_CAT_FABRIC, FUZZ_CAT_MODEL, FUZZ_CAT_DEFAULTS,

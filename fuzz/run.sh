@@ -8,7 +8,7 @@
 #     -l LOG      also write a summary in the automake test-suite.log form
 #                 (# PASS: / # FAIL: / # SKIP:), which tests/summary.sh adds up
 #     -r          a missing binary is a failure (CI), not a skip
-#     TARGET      catalog, scenario, theme, prices (default: all four)
+#     TARGET      catalog, scenario, theme, prices, ledger (default: all five)
 #
 # Seeds come from fuzz/corpus/TARGET (read only); what the fuzzer learns goes
 # to DIR/work/TARGET, kept between runs.  A crash, leak, timeout or
@@ -30,7 +30,7 @@ while getopts t:b:l:r opt; do
 	esac
 done
 shift $((OPTIND - 1))
-targets=${*:-catalog scenario theme prices}
+targets=${*:-catalog scenario theme prices ledger}
 case $seconds in '' | *[!0-9]*) echo "fuzz/run.sh: -t wants whole seconds, got '$seconds'" >&2; exit 2 ;; esac
 if [ -d "$bindir" ]; then
 	bindir=$(cd "$bindir" && pwd)

@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 corpus=fuzz/corpus
 rm -rf "$corpus" fuzz/dict
-mkdir -p "$corpus/catalog" "$corpus/scenario" "$corpus/theme" "$corpus/prices" fuzz/dict
+mkdir -p "$corpus/catalog" "$corpus/scenario" "$corpus/theme" "$corpus/prices" "$corpus/ledger" fuzz/dict
 
 kind_byte() {	# folder name -> the selector byte
 	case $1 in
@@ -25,7 +25,8 @@ kind_byte() {	# folder name -> the selector byte
 # Seeds are named after where they come from, with / turned into _.
 seed_name() { printf '%s' "$1" | sed 's|^tests/fixtures/||; s|/|_|g'; }
 
-find catalog tests/fixtures/catalog -name '*.yaml' -type f | sort | while read -r f; do
+find catalog tests/fixtures/catalog \( -name published -o -name bad-published \) -prune -o \
+	-name '*.yaml' ! -name ledger-template.yaml -type f -print | sort | while read -r f; do
 	dir=$(basename "$(dirname "$f")")
 	case $(basename "$f") in defaults.yaml) dir=defaults ;; esac
 	{ kind_byte "$dir"; cat "$f"; } >"$corpus/catalog/$(seed_name "$f")"
@@ -39,6 +40,16 @@ find themes -name '*.yaml' -type f | sort | while read -r f; do
 done
 find tests/fixtures/prices -name '*.csv' -type f | sort | while read -r f; do
 	cp "$f" "$corpus/prices/$(seed_name "$f")"
+done
+# The ledger target loads against the good fixture catalog: the template
+# entry (with a value) loads, the bundled files and the malformed fixtures
+# give it the keys and the errors.
+sed 's/VALUE/1000/' tests/fixtures/catalog/ledger-template.yaml >"$corpus/ledger/ledger-template.yaml"
+find catalog/published -maxdepth 1 -name '*.yaml' -type f | sort | while read -r f; do
+	cp "$f" "$corpus/ledger/$(seed_name "$f")"
+done
+find tests/fixtures/catalog/bad-published -name '*.yaml' -type f | sort | while read -r f; do
+	cp "$f" "$corpus/ledger/$(seed_name "$f")"
 done
 
 # Dictionaries: every key and every plain word value the seeds use, so
@@ -81,6 +92,7 @@ WORDS
 yaml_words catalog/*/*.yaml catalog/defaults.yaml >fuzz/dict/catalog.dict
 yaml_words tests/fixtures/scenarios/*/*.yaml >fuzz/dict/scenario.dict
 yaml_words themes/*.yaml >fuzz/dict/theme.dict
+yaml_words "$corpus"/ledger/* >fuzz/dict/ledger.dict
 {
 	sed -n '1p' tests/fixtures/prices/*/*.csv | tr ',\r' '\n\n' | sed '/^$/d' | sort -u | sed 's/.*/"&"/'
 	cat <<'WORDS'
@@ -102,6 +114,6 @@ yaml_words themes/*.yaml >fuzz/dict/theme.dict
 WORDS
 } | sort -u >fuzz/dict/prices.dict
 
-for t in catalog scenario theme prices; do
+for t in catalog scenario theme prices ledger; do
 	echo "fuzz/corpus/$t: $(ls "$corpus/$t" | wc -l) seeds, fuzz/dict/$t.dict: $(wc -l <fuzz/dict/$t.dict) words"
 done

@@ -24,6 +24,10 @@ static bool metric_value(const struct ledger_entry *e, const struct engine_resul
 {
 	const struct workload *w = &e->w;
 	double v = NAN;
+	/* A serving figure depends on the prompt and answer lengths; the
+	 * catalog's default lengths would compare another workload. */
+	if (w->cls == WL_INFERENCE && !e->has_lengths)
+		return not_mapped(out, "the source gives no input and output lengths");
 	switch (e->metric) {
 	case LM_OUTPUT_TOKENS_PER_S: v = r->output_tokens_per_s; break;
 	case LM_TOKENS_PER_S_PER_USER: v = r->tokens_per_s_per_user; break;
@@ -34,10 +38,19 @@ static bool metric_value(const struct ledger_entry *e, const struct engine_resul
 				  "percentile");
 	case LM_TPOT_MS: v = 1000.0 / r->tokens_per_s_per_user; break;
 	case LM_REQUESTS_PER_S: v = r->output_tokens_per_s / (double)w->output_tokens; break;
-	case LM_SAMPLES_PER_S: v = r->tokens_per_s_per_gpu * r->gpus / (double)w->seq_len; break;
+	case LM_SAMPLES_PER_S:
+		if (!e->has_seq_len)
+			return not_mapped(out, "the source gives no sequence length, so no samples to "
+					  "count");
+		v = r->tokens_per_s_per_gpu * r->gpus / (double)w->seq_len;
+		break;
 	case LM_TOKENS_PER_S_PER_GPU: v = r->tokens_per_s_per_gpu; break;
 	case LM_MFU: v = r->mfu; break;
-	case LM_STEP_S: v = r->step_s; break;
+	case LM_STEP_S:
+		if (!e->has_batch)
+			return not_mapped(out, "the source gives no global batch, so no step to compare");
+		v = r->step_s;
+		break;
 	case LM_TRAIN_MINUTES:
 	case LM_GPU_HOURS:
 		if (!e->has_tokens)
@@ -154,14 +167,31 @@ struct band_group {
 	enum workload_class cls;
 	int precision;			/* -1 = any (the class level) */
 	int figure;
-	size_t n;
-	double gmin, gmax;		/* predicted / true, in the figure's direction */
+	size_t n, cap;
+	double *ratio;			/* predicted / true, in the figure's direction */
+	double gmin, gmax;		/* their 10th and 90th percentiles (resolve()) */
+};
+
+/* The band each (accelerator, class, precision, figure) gets, resolved
+ * once with the fallback rule so a result's lookup is an index. */
+struct band_cell {
+	double gmin, gmax;
+	int n;				/* 0: unvalidated */
 };
 
 struct accuracy_bands {
 	struct band_group *g;
 	size_t n, cap;
+	const struct catalog_accel *accels;	/* the catalog's array */
+	size_t n_accels;
+	struct band_cell *cell;		/* [n_accels][WL_COUNT][PREC_COUNT][BAND_COUNT] */
 };
+
+static size_t cell_index(size_t a, int cls, int prec, int fig)
+{
+	return ((a * WL_COUNT + (size_t)cls) * PREC_COUNT + (size_t)prec) * BAND_COUNT + (size_t)fig;
+}
+
 
 static struct band_group *group_find(const struct accuracy_bands *b, const char *family,
 				     enum workload_class cls, int precision, int figure)
@@ -194,11 +224,74 @@ static bool group_add(struct accuracy_bands *b, const char *family, enum workloa
 		g->cls = cls;
 		g->precision = precision;
 		g->figure = figure;
-		g->gmin = g->gmax = ratio;
 	}
-	g->n++;
-	g->gmin = fmin(g->gmin, ratio);
-	g->gmax = fmax(g->gmax, ratio);
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 8;
+		double *n = realloc(g->ratio, cap * sizeof *n);
+		if (!n)
+			return false;
+		g->ratio = n;
+		g->cap = cap;
+	}
+	g->ratio[g->n++] = ratio;
+	return true;
+}
+
+static int cmp_ratio(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The p-th percentile of sorted v[0..n), linearly between ranks. */
+static double percentile(const double *v, size_t n, double p)
+{
+	double at = p * (double)(n - 1);
+	size_t i = (size_t)at;
+	if (i + 1 >= n)
+		return v[n - 1];
+	return v[i] + (v[i + 1] - v[i]) * (at - (double)i);
+}
+
+/* The band is the central 80% of a group's errors: the spread most
+ * predictions of that kind had, without letting one setup the engine
+ * does not model (a first-token time dominated by fixed costs, a
+ * published run with another software release) stretch it for all. */
+static void spread(struct accuracy_bands *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		struct band_group *g = &b->g[i];
+		qsort(g->ratio, g->n, sizeof *g->ratio, cmp_ratio);
+		g->gmin = percentile(g->ratio, g->n, 0.10);
+		g->gmax = percentile(g->ratio, g->n, 0.90);
+	}
+}
+
+/* Family, class and precision when they have enough entries, else the
+ * class, else nothing. */
+static bool resolve(struct accuracy_bands *b)
+{
+	b->cell = calloc(b->n_accels * WL_COUNT * PREC_COUNT * BAND_COUNT + 1, sizeof *b->cell);
+	if (!b->cell)
+		return false;
+	spread(b);
+	char family[48];
+	for (size_t a = 0; a < b->n_accels; a++) {
+		accuracy_family(&b->accels[a], family, sizeof family);
+		for (int cls = 0; cls < WL_COUNT; cls++)
+			for (int prec = 0; prec < PREC_COUNT; prec++)
+				for (int k = 0; k < BAND_COUNT; k++) {
+					const struct band_group *g = group_find(b, family, cls, prec, k);
+					if (!g || g->n < ACCURACY_BAND_MIN)
+						g = group_find(b, "", cls, -1, k);
+					if (!g || g->n < ACCURACY_BAND_MIN)
+						continue;
+					struct band_cell *c = &b->cell[cell_index(a, cls, prec, k)];
+					c->gmin = g->gmin;
+					c->gmax = g->gmax;
+					c->n = (int)g->n;
+				}
+	}
 	return true;
 }
 
@@ -233,6 +326,11 @@ struct accuracy_bands *accuracy_bands_build(const struct catalog *c, const struc
 			ok = add_row(b, row);
 	}
 	free(row);
+	if (ok) {
+		b->accels = c->accels;
+		b->n_accels = c->n_accels;
+		ok = resolve(b);
+	}
 	if (!ok) {
 		accuracy_bands_free(b);
 		return NULL;
@@ -244,7 +342,10 @@ void accuracy_bands_free(struct accuracy_bands *b)
 {
 	if (!b)
 		return;
+	for (size_t i = 0; i < b->n; i++)
+		free(b->g[i].ratio);
 	free(b->g);
+	free(b->cell);
 	free(b);
 }
 
@@ -263,23 +364,18 @@ static double figure_value(const struct engine_result *r, int k)
 void accuracy_bands_apply(const struct accuracy_bands *b, struct engine_result *res)
 {
 	memset(res->band, 0, sizeof res->band);
-	if (!b || !res->accel)
+	if (!b || !res->accel || res->accel < b->accels || res->accel >= b->accels + b->n_accels ||
+	    res->cls >= WL_COUNT || res->precision_used >= PREC_COUNT)
 		return;
-	char family[48];
-	accuracy_family(res->accel, family, sizeof family);
+	size_t a = (size_t)(res->accel - b->accels);
 	for (int k = 0; k < BAND_COUNT; k++) {
+		const struct band_cell *c = &b->cell[cell_index(a, res->cls, res->precision_used, k)];
 		double v = figure_value(res, k);
-		if (!isfinite(v))
+		if (!c->n || !isfinite(v))
 			continue;
-		const struct band_group *g =
-			group_find(b, family, res->cls, (int)res->precision_used, k);
-		if (!g || g->n < ACCURACY_BAND_MIN)
-			g = group_find(b, "", res->cls, -1, k);
-		if (!g || g->n < ACCURACY_BAND_MIN)
-			continue;
-		res->band[k].low = v / g->gmax;
-		res->band[k].high = v / g->gmin;
-		res->band[k].n = (int)g->n;
+		res->band[k].low = v / c->gmax;
+		res->band[k].high = v / c->gmin;
+		res->band[k].n = c->n;
 	}
 }
 

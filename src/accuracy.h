@@ -8,8 +8,8 @@
  * the result; an entry whose metric the engine does not predict, or whose
  * setup it cannot size, is reported as not mapped with the reason.
  *
- * The band of a figure is the spread of the validation errors of the
- * entries that cover it: same accelerator family (the architecture before
+ * The band of a figure is the spread (10th to 90th percentile) of the
+ * validation errors of the entries that cover it: same accelerator family (the architecture before
  * its die name: "Hopper"), workload class and precision when there are at
  * least ACCURACY_BAND_MIN of them, else the workload class, else none
  * ("unvalidated").  It is a table built once from the ledger

@@ -365,6 +365,19 @@ void catalog_free(struct catalog *c)
 	free(c);
 }
 
+bool catalog_errors_add(struct catalog_errors *e, char *msg)
+{
+	if (!msg)
+		return false;
+	if (e->n < CATALOG_MAX_ERRORS)
+		e->msg[e->n++] = msg;
+	else {
+		e->truncated = true;
+		free(msg);
+	}
+	return true;
+}
+
 void catalog_errors_fini(struct catalog_errors *e)
 {
 	if (!e)

@@ -354,6 +354,9 @@ struct catalog_errors {
 	bool truncated;
 };
 void catalog_errors_fini(struct catalog_errors *e);
+/* Keeps msg (taking ownership), or frees it and marks e truncated when
+ * e is full; false when msg is NULL (out of memory). */
+bool catalog_errors_add(struct catalog_errors *e, char *msg);
 
 /*
  * Loads every file under dir.  Returns NULL when anything is wrong, with

@@ -35,5 +35,5 @@ struct catalog *catalog_bundled_load(const char *dir)
 	if (!catalog_image_content_is(dir, catalog_bundled_key, catalog_bundled_key_len))
 		return NULL;
 	return catalog_image_open(catalog_bundled_blob, catalog_bundled_len,
-				  catalog_bundled_str_start, dir);
+				  catalog_bundled_str_start, dir, true);
 }

@@ -314,8 +314,10 @@ static struct catalog *load_image(const char *path, const struct buf *key, char 
 	blob = malloc(h.blob_len);
 	if (!blob || !read_all(fd, blob, h.blob_len))
 		goto out;
-	if (checksum(checksum(0, kb, h.key_len), blob, h.blob_len) == h.sum)
-		c = catalog_image_open(blob, h.blob_len, h.str_start, NULL);
+	/* read straight into the block that becomes the catalog */
+	if (checksum(checksum(0, kb, h.key_len), blob, h.blob_len) == h.sum &&
+	    (c = catalog_image_adopt(blob, h.blob_len, h.str_start)) != NULL)
+		blob = NULL;
 out:
 	close(fd);
 	free(kb);

@@ -278,6 +278,8 @@ struct fix {
 	unsigned char *p;
 	size_t len, str_start;
 	size_t cursor;		/* where the next array must start */
+	const unsigned char *strs;	/* the blob the strings are read from: p, or
+					 * the built-in image they stay in */
 };
 
 /* The string slot at p + off: NULL, or a string starting inside the
@@ -291,7 +293,7 @@ static bool fix_str(const struct fix *f, size_t off)
 		size_t at = v - 1;
 		if (at < f->str_start || at >= f->len)
 			return false;
-		s = (char *)f->p + at;
+		s = (char *)(uintptr_t)(f->strs + at);	/* never written through */
 	}
 	memcpy(f->p + off, &s, sizeof s);
 	return true;
@@ -396,11 +398,12 @@ static bool fix_strs(struct fix *f, const struct catalog_schema *s, size_t at)
 
 /* Turns the blob at p into a catalog in place; false when anything is out
  * of place. */
-static bool fix_up(unsigned char *p, size_t len, size_t str_start)
+static bool fix_up(unsigned char *p, size_t len, size_t str_start, const unsigned char *strs,
+		   bool check_values)
 {
-	struct fix f = { p, len, str_start, sizeof(struct catalog) };
+	struct fix f = { p, len, str_start, sizeof(struct catalog), strs };
 	if (len < sizeof(struct catalog) || str_start >= len || str_start < sizeof(struct catalog) ||
-	    p[len - 1] != '\0')
+	    strs[len - 1] != '\0')
 		return false;
 	struct catalog *c = (struct catalog *)(void *)p;
 	/* counts are read before their arrays are placed; fix_array()
@@ -435,7 +438,7 @@ static bool fix_up(unsigned char *p, size_t len, size_t str_start)
 	/* the rest of the program relies on at least one accelerator; the
 	 * figures are checked too: the engine divides by some of them, and a
 	 * checksum only tells damage, not a forged image, apart */
-	return c->n_accels > 0 && catalog_values_ok(c);
+	return c->n_accels > 0 && (!check_values || catalog_values_ok(c));
 }
 
 /* Bytes the files of the blob's items need when spelled under a folder of
@@ -486,24 +489,28 @@ static void place_files(struct catalog *c, char *end, const char *dir)
 	}
 }
 
-struct catalog *catalog_image_open(const void *img, size_t len, size_t str_start, const char *dir)
+struct catalog *catalog_image_open(const void *img, size_t len, size_t str_start, const char *dir,
+				   bool built_in)
 {
 	if (!img || len < sizeof(struct catalog) || str_start > len)
 		return NULL;
 	size_t extra = dir ? placed_extra(img, len, str_start, strlen(dir)) : 0;
-	if (extra == SIZE_MAX || len > SIZE_MAX - extra)
+	/* a built-in image's strings stay where they are: only the structs
+	 * and arrays before them are copied to be fixed up */
+	size_t copy = built_in ? str_start : len;
+	if (extra == SIZE_MAX || copy > SIZE_MAX - extra)
 		return NULL;
-	unsigned char *p = malloc(len + extra);
+	unsigned char *p = malloc(copy + extra);
 	if (!p)
 		return NULL;
-	memcpy(p, img, len);
-	if (!fix_up(p, len, str_start)) {
+	memcpy(p, img, copy);
+	if (!fix_up(p, len, str_start, built_in ? img : p, !built_in)) {
 		free(p);
 		return NULL;
 	}
 	struct catalog *c = (struct catalog *)(void *)p;
 	if (dir)
-		place_files(c, (char *)p + len, dir);
+		place_files(c, (char *)p + copy, dir);
 	c->plat_by_accel_ = NULL;
 	c->plat_start_ = NULL;
 	c->image_ = true;
@@ -511,6 +518,19 @@ struct catalog *catalog_image_open(const void *img, size_t len, size_t str_start
 		free(p);
 		return NULL;
 	}
+	return c;
+}
+
+struct catalog *catalog_image_adopt(unsigned char *blob, size_t len, size_t str_start)
+{
+	if (!blob || !fix_up(blob, len, str_start, blob, true))
+		return NULL;
+	struct catalog *c = (struct catalog *)(void *)blob;
+	c->plat_by_accel_ = NULL;
+	c->plat_start_ = NULL;
+	c->image_ = true;
+	if (!catalog_index(c))
+		return NULL;
 	return c;
 }
 
@@ -645,10 +665,23 @@ static bool key_folder(struct sink *k, const char *root, const char *sub)
 	sink(k, sub, strlen(sub) + 1);
 	sink(k, &n64, sizeof n64);
 	bool ok = sink_ok(k);
+	/* root/sub/ once, then each name after it */
+	char path[PATH_MAX];
+	size_t rl = strlen(root), sl = strlen(sub), at = rl + 1 + sl + 1;
+	ok = ok && at < sizeof path;
+	if (ok) {
+		memcpy(path, root, rl);
+		path[rl] = '/';
+		memcpy(path + rl + 1, sub, sl);
+		path[at - 1] = '/';
+	}
 	for (size_t i = 0; ok && i < cnt; i++) {
-		char path[PATH_MAX];
-		int n = snprintf(path, sizeof path, "%s/%s/%s", root, sub, names[i]);
-		ok = n > 0 && (size_t)n < sizeof path && key_file(k, path, names[i]);
+		size_t nl = strlen(names[i]);
+		ok = at + nl < sizeof path;
+		if (ok) {
+			memcpy(path + at, names[i], nl + 1);
+			ok = key_file(k, path, names[i]);
+		}
 	}
 	catalog_image_names_free(names, cnt);
 	return ok;

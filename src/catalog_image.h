@@ -46,12 +46,24 @@ struct catalog_blob {
 bool catalog_image_build(const struct catalog *c, bool relative, struct catalog_blob *out);
 
 /*
- * The catalog in the len bytes at img (not changed, not kept), or NULL
- * when anything in them is out of place.  With dir, the blob was built
- * relative and every file is spelled under dir as catalog_load(dir) would
- * spell it.  The result is one block catalog_free() frees.
+ * The catalog in the len bytes at img (not changed), or NULL when anything
+ * in them is out of place.  With dir, the blob was built relative and
+ * every file is spelled under dir as catalog_load(dir) would spell it.
+ * The result is one block catalog_free() frees.  built_in: img is the
+ * image compiled into the program (catalog_bundled.h), which outlives
+ * every catalog and whose figures were checked against the loader's
+ * ranges when it was built (catalog_imagegen opens it with built_in
+ * false): its strings are used where they are and the figures are not
+ * checked again; the structure always is.  Otherwise img is not kept.
  */
-struct catalog *catalog_image_open(const void *img, size_t len, size_t str_start, const char *dir);
+struct catalog *catalog_image_open(const void *img, size_t len, size_t str_start, const char *dir,
+				   bool built_in);
+
+/* catalog_image_open() of an untrusted blob that is already in a
+ * malloc'd block (read from a cache file), fixed up where it is: on
+ * success the block is the catalog (catalog_free() frees it); on failure
+ * NULL and the caller still owns blob. */
+struct catalog *catalog_image_adopt(unsigned char *blob, size_t len, size_t str_start);
 
 /* A checksum against damage (not against forgery: nothing secret exists
  * to key one with), folded into h. */

@@ -288,16 +288,8 @@ static bool errs_full(const struct catalog_load_ctx *x)
 
 static void add_error(struct catalog_load_ctx *x, char *msg)
 {
-	if (!msg) {
+	if (!catalog_errors_add(x->errs, msg))
 		x->oom = true;
-		return;
-	}
-	if (x->errs->n < CATALOG_MAX_ERRORS)
-		x->errs->msg[x->errs->n++] = msg;
-	else {
-		x->errs->truncated = true;
-		free(msg);
-	}
 }
 
 static char *vformat(const char *fmt, va_list ap)

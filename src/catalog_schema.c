@@ -8,12 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool catalog_field_is_str(const struct catalog_field *f)
-{
-	return f->type == CF_ID || f->type == CF_STR || f->type == CF_DATE ||
-	       f->type == CF_CHOICE || f->type == CF_ACCEL_REF || f->type == CF_IDLIST;
-}
-
 void *catalog_kind_items(const struct catalog *c, size_t k, size_t *n)
 {
 	void *arr;

@@ -97,8 +97,13 @@ extern const struct catalog_schema catalog_accel_schema, catalog_partition_schem
 const char *catalog_schema_key(const struct catalog_schema *s, size_t off, bool group,
 			       char *buf, size_t n);
 
-/* Is this row a string the struct owns (char * at off)? */
-bool catalog_field_is_str(const struct catalog_field *f);
+/* Is this row a string the struct owns (char * at off)?  Inline: the
+ * image reader asks it for every row of every item. */
+static inline bool catalog_field_is_str(const struct catalog_field *f)
+{
+	return f->type == CF_ID || f->type == CF_STR || f->type == CF_DATE ||
+	       f->type == CF_CHOICE || f->type == CF_ACCEL_REF || f->type == CF_IDLIST;
+}
 
 /* The items of kind k in c, and how many. */
 void *catalog_kind_items(const struct catalog *c, size_t k, size_t *n);

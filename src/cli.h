@@ -15,10 +15,6 @@ int cli_validate_main(int argc, char **argv);
 int cli_bom_main(int argc, char **argv);
 int cli_sweep_main(int argc, char **argv);
 
-/* The catalog's published results (ledger.h), problems printed the same
- * way.  NULL on failure. */
-struct ledger;
-struct ledger *cli_load_ledger(const struct catalog *c);
 int cli_accuracy_main(int argc, char **argv);
 
 #endif

@@ -216,7 +216,11 @@ static size_t rows_of(const struct accuracy_row *rows, size_t n, const struct gr
 static void write_table(const struct accuracy_row *rows, size_t n)
 {
 	char pub[32], pred[32], err[32], src[256];
-	printf("%-46s %-11s %-13s %-9s %-21s %12s %12s %8s  %s\n", "id", "role", "accelerator",
+	int idw = 2;	/* the id column: as wide as the longest id shown */
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(rows[i].e->id) > idw)
+			idw = (int)strlen(rows[i].e->id);
+	printf("%-*s %-11s %-13s %-9s %-21s %12s %12s %8s  %s\n", idw, "id", "role", "accelerator",
 	       "workload", "metric", "published", "predicted", "error", "source");
 	for (size_t i = 0; i < n; i++) {
 		const struct accuracy_row *r = &rows[i];
@@ -225,11 +229,11 @@ static void write_table(const struct accuracy_row *rows, size_t n)
 		figure(r->mapped ? r->predicted : NAN, pred, sizeof pred);
 		pct(r->mapped ? r->error_pct : NAN, err, sizeof err);
 		source_short(e, src, sizeof src);
-		printf("%-46s %-11s %-13s %-9s %-21s %12s %12s %8s  %s\n", e->id,
+		printf("%-*s %-11s %-13s %-9s %-21s %12s %12s %8s  %s\n", idw, e->id,
 		       ledger_role_name(e->role), e->accel->id, workload_class_name(e->w.cls),
 		       ledger_metric(e->metric)->name, pub, pred, err, src);
 		if (!r->mapped)
-			printf("%-46s not mapped: %s\n", "", r->why);
+			printf("%-*s not mapped: %s\n", idw, "", r->why);
 	}
 }
 
@@ -433,7 +437,7 @@ int cli_accuracy_main(int argc, char **argv)
 		catalog_free(c);
 		return EXIT_BADINPUT;
 	}
-	struct ledger *l = cli_load_ledger(c);
+	struct ledger *l = frontend_load_ledger(c);
 	if (!l) {
 		catalog_free(c);
 		return EXIT_BADINPUT;

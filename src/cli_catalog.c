@@ -1,8 +1,7 @@
 /*
  * `accelsizer catalog list|show|check`: the catalog as tables, one item in
  * full with its sources, and the loader's validation for people who keep
- * their own catalog.  Also cli_load_ledger(), the published results with
- * their problems reported as frontend_load_catalog() reports the catalog's.
+ * their own catalog (its published results included).
  */
 #include "config.h"
 
@@ -15,26 +14,11 @@
 
 #include "catalog_schema.h"
 #include "ledger.h"
+#include "scenario.h"
 #include "cli.h"
 #include "out.h"
 
 #define PROG "accelsizer catalog"
-
-/* ---- loading ---- */
-
-struct ledger *cli_load_ledger(const struct catalog *c)
-{
-	struct catalog_errors e;
-	struct ledger *l = ledger_load(c, &e);
-	if (!l) {
-		frontend_print_errors(&e);
-		fprintf(stderr, "accelsizer: the published results in '%s/published' are invalid "
-			"(%zu problem%s); 'accelsizer catalog check' lists them\n", c->dir, e.n,
-			e.n == 1 ? "" : "s");
-	}
-	catalog_errors_fini(&e);
-	return l;
-}
 
 /* ---- number formatting ---- */
 
@@ -505,6 +489,48 @@ static void show_model(const struct catalog_model *m)
 	show_sources(m->sources, m->n_sources);
 }
 
+static void show_setting(const char *section, const char *key, const char *value, void *ctx)
+{
+	(void)ctx;
+	if (!strcmp(section, "workload")) {
+		char label[64];
+		snprintf(label, sizeof label, "workload.%s", key);
+		field(label, "%s", value);
+	}
+}
+
+/* One published result of the ledger (catalog/published/). */
+static void show_result(const struct ledger_entry *e)
+{
+	char v[32];
+	printf("published result %s  (%s:%d)\n", e->id, e->file, e->line);
+	field("role", "%s", ledger_role_name(e->role));
+	field("metric", "%s", ledger_metric(e->metric)->name);
+	field("value", "%s %s", fig(e->value, v, sizeof v), ledger_metric(e->metric)->unit);
+	field("accelerator", "%s", e->accel->id);
+	if (e->gpus > 0)
+		field("gpus", "%d", e->gpus);
+	else
+		field("gpus", "not published (the engine sizes)");
+	field("stack", "%s", e->stack);
+	field("benchmark", "%s", e->benchmark);
+	scenario_each_setting(&e->w, show_setting, NULL);
+	for (int i = 0; i < LEDGER_LAYOUT_COUNT; i++)
+		if (e->layout[i]) {
+			char label[32];
+			snprintf(label, sizeof label, "layout.%s", ledger_layout_key(i));
+			field(label, "%ld", e->layout[i]);
+		}
+	if (e->repo)
+		field("source", "%s/%s @ %s", e->repo, e->path, e->commit);
+	if (e->url)
+		field(e->repo ? "source.url" : "source", "%s", e->url);
+	field("source.date", "%s", e->date);
+	field("source.quote", "%s", e->quote);
+	if (e->notes)
+		field("notes", "%s", e->notes);
+}
+
 static void show_defaults(const struct catalog *c)
 {
 	char v[32];
@@ -528,10 +554,11 @@ static void usage(FILE *f)
 	      "\n"
 	      "  list          a table of the accelerators (or of the models, platforms,\n"
 	      "                fabrics or defaults)\n"
-	      "  show ID       every field of one accelerator, platform, fabric or model,\n"
-	      "                with its sources; 'show defaults' lists the engine defaults\n"
-	      "  check [DIR]   validate a catalog folder and report every problem as\n"
-	      "                file:line:column: message\n"
+	      "  show ID       every field of one accelerator, platform, fabric, model or\n"
+	      "                published result, with its sources; 'show defaults' lists\n"
+	      "                the engine defaults\n"
+	      "  check [DIR]   validate a catalog folder (its published results too) and\n"
+	      "                report every problem as file:line:column: message\n"
 	      "\n"
 	      "Options:\n"
 	      "      --catalog DIR  read the catalog from DIR (default: $ACCELSIZER_CATALOG,\n"
@@ -666,6 +693,23 @@ static int cmd_list(int argc, char **argv)
 	return rc;
 }
 
+/* Shows id when it is a published result; true when it is one or when the
+ * ledger could not be read (its problems printed, *rc set). */
+static bool show_published_rc(const struct catalog *c, const char *id, int *rc)
+{
+	struct ledger *l = frontend_load_ledger(c);
+	if (!l) {
+		*rc = EXIT_BADINPUT;
+		return true;
+	}
+	const struct ledger_entry *e = ledger_find(l, id);
+	if (e)
+		show_result(e);
+	ledger_free(l);
+	return e != NULL;
+}
+#define show_published(c, id) show_published_rc(c, id, &rc)
+
 static int cmd_show(int argc, char **argv)
 {
 	struct opts o = parse(argc, argv, "show", false);
@@ -696,9 +740,11 @@ static int cmd_show(int argc, char **argv)
 		show_model(m);
 	} else if (!strcmp(id, "defaults")) {
 		show_defaults(c);
+	} else if (show_published(c, id)) {
+		;	/* shown, or the ledger's problems printed */
 	} else {
 		const char *near = catalog_suggest(c, CATALOG_ANY, id);
-		fprintf(stderr, PROG " show: no accelerator, platform, fabric or model '%s'", id);
+		fprintf(stderr, PROG " show: no accelerator, platform, fabric, model or published result '%s'", id);
 		if (near)
 			fprintf(stderr, "; did you mean '%s'?\n", near);
 		else

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "atomic.h"
+#include "accuracy.h"
 #include "cli.h"
 #include "cli_outputs.h"
 #include "cli_report.h"
@@ -76,7 +77,7 @@ struct run {
 
 /* Parses, loads the catalog (and scenario) and runs the engine.  Returns
  * -1 to go on, or the exit status. */
-static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *))
+static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *), bool validate)
 {
 	const char *fmt = NULL;
 	struct cli_opt mine[] = { { "--format", true, &fmt }, { "-o", true, &r->out },
@@ -116,6 +117,15 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *))
 		return EXIT_BADINPUT;
 	}
 	engine_run(r->c, &r->s.w, &r->rep);
+	/* The error bands: in csv and yaml, and in the validation plan's
+	 * thresholds (the table leaves them out, and so the ledger unread). */
+	if (validate || r->fmt != CLI_FMT_TABLE) {
+		struct accuracy_bands *b = frontend_load_bands(r->c);
+		if (!b)
+			return EXIT_BADINPUT;
+		accuracy_bands_apply_report(b, &r->rep);
+		accuracy_bands_free(b);
+	}
 	return -1;
 }
 
@@ -196,7 +206,7 @@ static int write_report(struct run *r, size_t first, size_t count)
 int cli_recommend_main(int argc, char **argv)
 {
 	struct run r;
-	int rc = prepare(argc, argv, &r, usage_recommend);
+	int rc = prepare(argc, argv, &r, usage_recommend, false);
 	if (rc >= 0) {
 		finish(&r);
 		return rc;
@@ -239,7 +249,7 @@ int cli_recommend_main(int argc, char **argv)
 int cli_validate_main(int argc, char **argv)
 {
 	struct run r;
-	int rc = prepare(argc, argv, &r, usage_validate);
+	int rc = prepare(argc, argv, &r, usage_validate, true);
 	if (rc >= 0) {
 		finish(&r);
 		return rc;

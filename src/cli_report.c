@@ -43,11 +43,22 @@
 	X(bw_util_pct,           NUM,  1, pos(r->bw_util_pct)) \
 	X(link_util_pct,         NUM,  1, r->tp * r->pp > 1 || (train && r->gpus > 1) ? r->link_util_pct : NAN) \
 	X(output_tokens_per_s,   NUM,  0, r->output_tokens_per_s) \
+	X(output_tokens_per_s_low, NUM, 0, band_low(r, BAND_OUTPUT_TOKENS_PER_S)) \
+	X(output_tokens_per_s_high, NUM, 0, band_high(r, BAND_OUTPUT_TOKENS_PER_S)) \
 	X(tokens_per_s_per_user, NUM,  1, r->tokens_per_s_per_user) \
+	X(tokens_per_s_per_user_low, NUM, 1, band_low(r, BAND_TOKENS_PER_S_PER_USER)) \
+	X(tokens_per_s_per_user_high, NUM, 1, band_high(r, BAND_TOKENS_PER_S_PER_USER)) \
 	X(ttft_ms,               NUM,  1, r->ttft_ms) \
+	X(ttft_ms_low,           NUM,  1, band_low(r, BAND_TTFT_MS)) \
+	X(ttft_ms_high,          NUM,  1, band_high(r, BAND_TTFT_MS)) \
 	X(step_ms,               NUM,  2, r->step_ms) \
 	X(train_hours,           NUM,  2, r->train_hours) \
+	X(train_hours_low,       NUM,  2, band_low(r, BAND_TRAIN_HOURS)) \
+	X(train_hours_high,      NUM,  2, band_high(r, BAND_TRAIN_HOURS)) \
 	X(gpu_hours,             NUM,  0, r->gpu_hours) \
+	X(gpu_hours_low,         NUM,  0, band_low(r, BAND_GPU_HOURS)) \
+	X(gpu_hours_high,        NUM,  0, band_high(r, BAND_GPU_HOURS)) \
+	X(band_n,                NUMI, 0, band_n(r)) \
 	X(step_s,                NUM,  3, r->step_s) \
 	X(mfu,                   NUM,  3, r->mfu) \
 	X(scaling_efficiency,    NUM,  3, r->scaling_efficiency) \
@@ -103,6 +114,27 @@ const struct cli_field *cli_result_fields(size_t *n)
 {
 	*n = N_FIELDS;
 	return fields;
+}
+
+/* The band of published validation errors around a figure (accuracy.h);
+ * empty where nothing covers it.  band_n: how many results are behind the
+ * headline figure's band (output tokens/s serving, hours training), 0 when
+ * the figure is unvalidated, empty when there is no figure. */
+static double band_low(const struct engine_result *r, int k)
+{
+	return r->band[k].n ? r->band[k].low : NAN;
+}
+
+static double band_high(const struct engine_result *r, int k)
+{
+	return r->band[k].n ? r->band[k].high : NAN;
+}
+
+static double band_n(const struct engine_result *r)
+{
+	int k = r->cls == WL_INFERENCE ? BAND_OUTPUT_TOKENS_PER_S : BAND_TRAIN_HOURS;
+	double v = k == BAND_OUTPUT_TOKENS_PER_S ? r->output_tokens_per_s : r->train_hours;
+	return isfinite(v) ? (double)r->band[k].n : NAN;
 }
 
 /* A size or price of zero means the engine never got that far. */

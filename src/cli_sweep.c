@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "accuracy.h"
 #include "cli.h"
 #include "cli_outputs.h"
 #include "cli_report.h"
@@ -427,6 +428,7 @@ static void progress_end(struct progress *p)
 
 struct sweep {
 	const struct catalog *c;
+	const struct accuracy_bands *bands;	/* error bands of each row */
 	struct workload base;
 	struct axis ax[AX_COUNT];
 	unsigned long long n_scenarios;
@@ -494,10 +496,11 @@ static int run(struct sweep *s, FILE *out)
 
 		size_t written = 0;
 		for (size_t k = 0; k < rep.n; k++) {
-			const struct engine_result *r = &rep.results[k];
+			struct engine_result *r = &rep.results[k];
 			if (!row_wanted(s, &w, r, written))
 				continue;
 			written++;
+			accuracy_bands_apply(s->bands, r);
 			/* the axes' values are catalog ids (checked by the
 			 * loader), precision names and numbers */
 			for (int a = 0; a < AX_COUNT; a++)
@@ -682,6 +685,7 @@ int cli_sweep_main(int argc, char **argv)
 	}
 	int nrest = 0, rc = EXIT_BADINPUT;
 	struct catalog *c = NULL;
+	struct accuracy_bands *bands = NULL;
 	struct scenario sc;
 	bool have_sc = false;
 	struct prices pl;
@@ -727,6 +731,10 @@ int cli_sweep_main(int argc, char **argv)
 		goto out;
 	if ((rc = prepare_axes(&s, &x)) != 0)
 		goto out;
+	rc = EXIT_BADINPUT;
+	if (!(bands = frontend_load_bands(c)))
+		goto out;
+	s.bands = bands;
 
 	rc = write_sweep(&s, out);
 out:
@@ -734,6 +742,7 @@ out:
 		free(s.ax[a].v);
 	if (have_sc)
 		scenario_fini(&sc);
+	accuracy_bands_free(bands);
 	catalog_free(c);
 	prices_fini(&pl);
 	free(rest);

@@ -462,7 +462,7 @@ struct engine_plan_row {
 	double predicted;
 	double threshold;
 	bool higher_is_better;
-	char notes[160];
+	char notes[256];
 };
 struct engine_plan {
 	struct engine_plan_row rows[ENGINE_PLAN_MAX];

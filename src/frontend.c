@@ -1,8 +1,8 @@
 /*
  * frontend: what the command line and the wizard share above the engine:
- * opening the catalog (the bundled image, else through the cache) and
- * reporting a broken one on standard error, the same way for every command
- * and for the wizard before its screen opens.
+ * opening the catalog (the bundled image, else through the cache) and its
+ * published results, and reporting a broken one on standard error, the same
+ * way for every command and for the wizard before its screen opens.
  */
 #include "config.h"
 
@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accuracy.h"
 #include "catalog_bundled.h"
 #include "catalog_cache.h"
 #include "frontend.h"
+#include "ledger.h"
 
 void frontend_print_errors(const struct catalog_errors *e)
 {
@@ -79,3 +81,29 @@ struct catalog *frontend_load_catalog(const char *flag_dir)
 	return c;
 }
 
+
+struct ledger *frontend_load_ledger(const struct catalog *c)
+{
+	struct catalog_errors e;
+	struct ledger *l = ledger_load(c, &e);
+	if (!l) {
+		frontend_print_errors(&e);
+		fprintf(stderr, "accelsizer: the published results in '%s/published' are invalid "
+			"(%zu problem%s); 'accelsizer catalog check' lists them\n", c->dir, e.n,
+			e.n == 1 ? "" : "s");
+	}
+	catalog_errors_fini(&e);
+	return l;
+}
+
+struct accuracy_bands *frontend_load_bands(const struct catalog *c)
+{
+	struct ledger *l = frontend_load_ledger(c);
+	if (!l)
+		return NULL;
+	struct accuracy_bands *b = accuracy_bands_build(c, l);
+	if (!b)
+		fprintf(stderr, "accelsizer: out of memory\n");
+	ledger_free(l);
+	return b;
+}

@@ -21,6 +21,16 @@ const char *frontend_dir_origin(const char *flag_dir);
 /* Prints a loader's problems, one a line, and says when it stopped. */
 void frontend_print_errors(const struct catalog_errors *e);
 
+/* The catalog's published results (ledger.h), their problems printed the
+ * same way.  NULL on failure. */
+struct ledger;
+struct ledger *frontend_load_ledger(const struct catalog *c);
+/* The error bands of the catalog's validation results (accuracy.h), for
+ * the outputs that show them (recommend/sweep CSV and YAML, the validation
+ * plan, the wizard); NULL (problems printed) on failure. */
+struct accuracy_bands;
+struct accuracy_bands *frontend_load_bands(const struct catalog *c);
+
 /* The wizard (tui.c), from main.c. */
 int tui_main(int argc, char **argv);
 

@@ -120,16 +120,8 @@ struct ctx {
 
 static void add_msg(struct ctx *x, char *msg)
 {
-	if (!msg) {
+	if (!catalog_errors_add(x->errs, msg))
 		x->oom = true;
-		return;
-	}
-	if (x->errs->n < CATALOG_MAX_ERRORS)
-		x->errs->msg[x->errs->n++] = msg;
-	else {
-		x->errs->truncated = true;
-		free(msg);
-	}
 }
 
 /* "file:line:col: message" at n (the file as a whole when n is NULL);
@@ -280,6 +272,19 @@ static bool repo_ok(const char *s)
 	return slash && slash > s && slash[1] && !strchr(slash + 1, '/') && !strpbrk(s, " \t");
 }
 
+/* A result's date is as precise as its source: a year alone when the
+ * page gives no month, else the catalog's 2024-08 or 2024-08-28. */
+static bool date_ok(const char *s)
+{
+	if (strlen(s) == 4) {
+		for (int i = 0; i < 4; i++)
+			if (s[i] < '0' || s[i] > '9')
+				return false;
+		return true;
+	}
+	return catalog_date_ok(s);
+}
+
 /* ---- one entry ---- */
 
 static bool read_source(struct ctx *x, const struct ynode *src, struct ledger_entry *e)
@@ -303,9 +308,9 @@ static bool read_source(struct ctx *x, const struct ynode *src, struct ledger_en
 	if (e->url && strncmp(e->url, "https://", 8) && strncmp(e->url, "http://", 7))
 		ok = err(x, ytree_get(src, "url"), "source.url: expected an http(s):// address, got '%s'",
 			 e->url);
-	if (e->date && !catalog_date_ok(e->date))
+	if (e->date && !date_ok(e->date))
 		ok = err(x, ytree_get(src, "date"),
-			 "source.date: expected a date like 2024-08 or 2024-08-28, got '%s'", e->date);
+			 "source.date: expected a date like 2024, 2024-08 or 2024-08-28, got '%s'", e->date);
 	bool any_repo = e->repo || e->path || e->commit;
 	if (any_repo && !(e->repo && e->path && e->commit))
 		ok = err(x, src, "source: a repository file needs repo, path and commit (missing '%s')",
@@ -407,6 +412,9 @@ static bool read_workload(struct ctx *x, const struct ynode *wl, struct ledger_e
 		return false;
 	}
 	e->has_tokens = ytree_get(wl, "tokens") != NULL;
+	e->has_seq_len = ytree_get(wl, "seq_len") != NULL;
+	e->has_batch = ytree_get(wl, "global_batch_tokens") != NULL;
+	e->has_lengths = ytree_get(wl, "input_tokens") && ytree_get(wl, "output_tokens");
 	return true;
 }
 

@@ -80,7 +80,10 @@ struct ledger_entry {
 	/* The setup: engine_workload_init() defaults, the entry's workload
 	 * keys on top, then accel and gpus set to the measured system. */
 	struct workload w;
-	bool has_tokens;		/* workload.tokens given (training time) */
+	/* which training keys the source gave (a step time means nothing
+	 * without the batch, samples without the sequence length) */
+	bool has_tokens, has_seq_len, has_batch;
+	bool has_lengths;		/* serving: input_tokens and output_tokens */
 	long layout[LEDGER_LAYOUT_COUNT];
 	const char *file;		/* the ledger's copy of the path */
 	int line, col;			/* where the entry starts */

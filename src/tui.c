@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "accuracy.h"
 #include "frontend.h"
 #include "tui.h"
 
@@ -73,6 +74,7 @@ void tui_recompute(struct tui *t)
 	t->sc.w.prices = t->have_prices ? &t->prices : NULL;
 	engine_workload_derive(&t->sc.w);
 	engine_run(t->cat, &t->sc.w, &t->rep);
+	accuracy_bands_apply_report(t->bands, &t->rep);
 	const struct engine_result *r = tui_chosen(t);
 	memset(&t->plan, 0, sizeof t->plan);
 	if (r)
@@ -673,6 +675,9 @@ int tui_main(int argc, char **argv)
 	if (t->cat->dir)
 		snprintf(t->catalog_dir, sizeof t->catalog_dir, "%s", t->cat->dir);
 	rc = EXIT_BADINPUT;
+	/* the error bands: a broken ledger is refused before the screen opens */
+	if (!(t->bands = frontend_load_bands(t->cat)))
+		goto out_catalog;
 	if (!choose_theme(t, &o))
 		goto out_catalog;
 	scenario_init(&t->sc, t->cat);
@@ -759,6 +764,7 @@ out_scenario:
 	prices_fini(&t->prices);
 	scenario_fini(&t->sc);
 out_catalog:
+	accuracy_bands_free(t->bands);
 	catalog_free(t->cat);
 	return rc;
 }

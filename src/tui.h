@@ -120,9 +120,13 @@ struct tui_layout {
 	int panel_y, panel_x, panel_h, panel_w;
 };
 
+struct accuracy_bands;
+
 struct tui {
 	/* model */
 	struct catalog *cat;
+	struct accuracy_bands *bands;	/* error bands of the results (accuracy.h);
+					 * NULL: every figure unvalidated */
 	char catalog_dir[PATH_MAX];
 	struct scenario sc;		/* sc.w is the workload; sc.custom a custom model */
 	struct engine_report rep;
@@ -250,6 +254,21 @@ char *tui_fmt_usd(char *buf, size_t n, double usd);
 char *tui_fmt_usd_cents(char *buf, size_t n, double usd);	/* $878,472.00: the quote */
 /* full if it fits in w columns, else v abbreviated: 13.2k, $998.1M. */
 char *tui_fmt_fit(char *buf, size_t n, int w, const char *full, double v, const char *prefix);
+/* The error band of r's figure k relative to v: "±12% (6 published)",
+ * "+41%..+63% (4 published)" when the band does not straddle v, or
+ * "unvalidated" (returns false) when no published result covers it. */
+bool tui_fmt_band(const struct tui *t, const struct engine_result *r, enum engine_band_figure k,
+		  double v, char *buf, size_t n);
+/* r's headline figure with its band: "3,470 tok/s ±12% (6 published)"
+ * (serving) or "12.3 days ±20% (40 published)" (training), drawn at
+ * (y, x) with the band muted when unvalidated.  Returns the width used. */
+int tui_put_headline(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_role role,
+		     const struct engine_result *r);
+/* The row under the cursor at line y: over two lines "PREFIX NAME: REASON"
+ * then "3,470 tok/s ±12% (6 published); REST OF THE REASON"; on one line
+ * "3,470 tok/s ±12% (6 published) · NAME: REASON" (broken at a space). */
+void tui_put_result_line(struct tui *t, WINDOW *win, int y, int w, int lines, const char *prefix,
+			 const struct engine_result *r);
 char *tui_fmt_rate(char *buf, size_t n, double per_s);	/* tokens/s */
 char *tui_fmt_rate1(char *buf, size_t n, double per_s);	/* tokens/s per user */
 char *tui_fmt_usd_hour(char *buf, size_t n, double usd);
@@ -323,6 +342,7 @@ struct tui_field {
 	void (*after_set)(struct tui *t);
 	/* read-only figures */
 	void (*info)(const struct tui *t, char *buf, size_t n);
+	bool (*muted)(const struct tui *t);	/* info shown muted when true */
 };
 
 #define TUI_CLASS(c) (1u << (c))

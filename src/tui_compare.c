@@ -12,7 +12,7 @@
 
 #include "tui.h"
 
-enum row_kind { RK_NUM, RK_BAR, RK_TEXT };
+enum row_kind { RK_NUM, RK_BAR, RK_TEXT, RK_BAND };
 
 struct cmp_row {
 	const char *label;
@@ -110,6 +110,15 @@ static void t_ttft(const struct tui *t, const struct engine_result *r, char *b, 
 }
 static void t_hours(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_hours(b, n, r->train_hours); }
 static void t_gpuh(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_rate(b, n, r->gpu_hours); }
+/* The error bands of the published results: text, muted when unvalidated
+ * (RK_BAND). */
+static void t_band(const struct tui *t, const struct engine_result *r, char *b, size_t n,
+		   enum engine_band_figure k, double v)
+{
+	tui_fmt_band(t, r, k, v, b, n);
+}
+static void t_tps_band(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_band(t, r, b, n, BAND_OUTPUT_TOKENS_PER_S, r->output_tokens_per_s); }
+static void t_hours_band(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_band(t, r, b, n, BAND_TRAIN_HOURS, r->train_hours); }
 static void t_scal(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_pct(t, r, b, n, r->scaling_efficiency * 100); }
 static void t_capex(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd(b, n, r->capex_usd); }
 static void t_kw(const struct tui *t, const struct engine_result *r, char *b, size_t n)
@@ -147,9 +156,11 @@ static const struct cmp_row rows[] = {
 	{ "Binding", RK_TEXT, 0, 0, NULL, t_binding },
 	{ "Precision", RK_TEXT, 0, 0, NULL, t_prec },
 	{ "Throughput (tok/s)", RK_NUM, +1, INF, v_tps, t_tps },
+	{ "  error band", RK_BAND, 0, INF, NULL, t_tps_band },
 	{ "Per user (tok/s)", RK_NUM, +1, INF, v_tpu, t_tpu },
 	{ "Time to first token", RK_NUM, -1, INF, v_ttft, t_ttft },
 	{ "Time to train", RK_NUM, -1, TRN, v_hours, t_hours },
+	{ "  error band", RK_BAND, 0, TRN, NULL, t_hours_band },
 	{ "GPU-hours", RK_NUM, -1, TRN, v_gpuh, t_gpuh },
 	{ "Scaling efficiency", RK_NUM, +1, TRN, v_scal, t_scal },
 	{ "Capex", RK_NUM, -1, 0, v_capex, t_capex },
@@ -182,6 +193,12 @@ static void column_name(struct tui *t, WINDOW *win, int x, int w, const struct e
 	} else {
 		tui_put(t, win, 2, x, w, hr, name);
 	}
+}
+
+/* An error band no published result backs reads muted. */
+static enum theme_role band_role(const struct cmp_row *row, const char *txt, enum theme_role r)
+{
+	return row->kind == RK_BAND && !strcmp(txt, "unvalidated") ? ROLE_muted : r;
 }
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)
@@ -257,7 +274,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 					tui_put(t, win, y, cx + 7, 1, ROLE_bar_fits, tui_glyph(t, GLYPH_best));
 				continue;
 			}
-			int used = tui_put(t, win, y, cx, cw - 3, best_of[j] ? ROLE_bar_fits : r, txt[j]);
+			int used = tui_put(t, win, y, cx, cw - 3, best_of[j] ? ROLE_bar_fits
+					   : band_role(row, txt[j], r), txt[j]);
 			if (best_of[j])
 				tui_put(t, win, y, cx + used + 1, 1, ROLE_bar_fits, tui_glyph(t, GLYPH_best));
 		}

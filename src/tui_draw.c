@@ -429,6 +429,96 @@ char *tui_fmt_usd_hour(char *buf, size_t n, double usd)
 	return buf;
 }
 
+bool tui_fmt_band(const struct tui *t, const struct engine_result *r, enum engine_band_figure k,
+		  double v, char *buf, size_t n)
+{
+	const struct engine_band *b = &r->band[k];
+	if (b->n <= 0 || !isfinite(v) || !(v > 0)) {
+		snprintf(buf, n, "unvalidated");
+		return false;
+	}
+	double lo = (b->low / v - 1) * 100, hi = (b->high / v - 1) * 100;
+	if (lo <= 0 && hi >= 0 && fabs(-lo - hi) < 1.0)
+		snprintf(buf, n, "%s%.0f%% (%d published)", t->utf8 ? "\u00b1" : "+/-",
+			 fmax(-lo, hi), b->n);
+	else
+		snprintf(buf, n, "%+.0f%%..%+.0f%% (%d published)", lo, hi, b->n);
+	return true;
+}
+
+int tui_put_headline(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_role role,
+		     const struct engine_result *r)
+{
+	char fig[48], band[64], text[96];
+	bool inf = r->cls == WL_INFERENCE;
+	double v = inf ? r->output_tokens_per_s : r->train_hours;
+	if (inf) {
+		char a[32];
+		snprintf(fig, sizeof fig, "%s tok/s", tui_fmt_rate(a, sizeof a, v));
+	} else {
+		tui_fmt_hours(fig, sizeof fig, v);
+	}
+	bool ok = tui_fmt_band(t, r, inf ? BAND_OUTPUT_TOKENS_PER_S : BAND_TRAIN_HOURS, v, band,
+			       sizeof band);
+	snprintf(text, sizeof text, "%s ", fig);
+	int used = tui_put(t, win, y, x, w, role, text);
+	if (used < w)
+		used += tui_put(t, win, y, x + used, w - used, ok ? role : ROLE_muted, band);
+	return used;
+}
+
+/* Puts as much of text as fits in room columns at (y, x), broken at a
+ * space; returns how many bytes it used (the rest goes on the next line). */
+static int put_words(struct tui *t, WINDOW *win, int y, int x, int room, const char *text)
+{
+	int len = (int)strlen(text), first = len;
+	if (room <= 0)
+		return 0;
+	if (tui_width(text) > room) {
+		first = room;
+		while (first > 10 && text[first] != ' ')
+			first--;
+	}
+	char line[400];
+	snprintf(line, sizeof line, "%.*s", first, text);
+	tui_put(t, win, y, x, room, ROLE_status, line);
+	return first + (text[first] == ' ');
+}
+
+void tui_put_result_line(struct tui *t, WINDOW *win, int y, int w, int lines, const char *prefix,
+			 const struct engine_result *r)
+{
+	char head[160], rb[ENGINE_REASON_MAX];
+	const char *why = engine_result_why(r, rb, sizeof rb);
+	bool fig = r->fits && !r->filtered;
+	snprintf(head, sizeof head, "%s%s: ", prefix, tui_accel_name(r->accel));
+	if (lines > 1) {
+		/* the reason first, as the engine words it; the figure and its
+		 * band open the second line, the reason's rest follows */
+		int x = tui_put(t, win, y, 0, w, ROLE_status, head);
+		int used = put_words(t, win, y, x, w - x, why);
+		x = 2;
+		if (fig) {
+			x += tui_put_headline(t, win, y + 1, x, w - x, ROLE_status, r);
+			if (why[used] && x < w)
+				x += tui_put(t, win, y + 1, x, w - x, ROLE_status, "; ");
+		}
+		if (why[used])
+			put_words(t, win, y + 1, x, w - x, why + used);
+		return;
+	}
+	/* one line: the figure and its band, then whose and why */
+	int x = 0;
+	if (fig) {
+		x = tui_put_headline(t, win, y, 0, w, ROLE_status, r);
+		if (x < w)
+			x += tui_put(t, win, y, x, w - x, ROLE_status, t->utf8 ? " \u00b7 " : " - ");
+	}
+	if (x < w)
+		x += tui_put(t, win, y, x, w - x, ROLE_status, head);
+	put_words(t, win, y, x, w - x, why);
+}
+
 char *tui_fmt_rate(char *buf, size_t n, double per_s)
 {
 	return tui_fmt_num(buf, n, per_s, 0);

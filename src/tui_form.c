@@ -583,7 +583,8 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 			char val[128];
 			tui_field_text(t, f, val, sizeof val);
 			enum theme_role vr = foc ? ROLE_field_focus
-					   : f->kind == TF_INFO ? ROLE_field : ROLE_value;
+					   : f->kind == TF_INFO ? (f->muted && f->muted(t) ? ROLE_muted : ROLE_field)
+					   : ROLE_value;
 			if (f->kind == TF_CHOICE && foc) {
 				char arrows[160];
 				snprintf(arrows, sizeof arrows, "%s %s %s", tui_glyph(t, GLYPH_choice_left), val,

@@ -179,22 +179,13 @@ static void draw_row(struct tui *t, WINDOW *win, int y, int w, const struct cols
 }
 
 /* The engine's reason for the row under the cursor, up to two lines. */
+/* The row under the cursor: its headline figure with the error band of
+ * the published results, then the engine's reason, up to two lines. */
 static void draw_reason(struct tui *t, WINDOW *win, int h, int w, const struct engine_result *r)
 {
-	char why[400], rb[ENGINE_REASON_MAX];
-	snprintf(why, sizeof why, "%s %s: %s", tui_glyph(t, GLYPH_binding), tui_accel_name(r->accel),
-		 engine_result_why(r, rb, sizeof rb));
-	int len = (int)strlen(why), first = len;
-	if (tui_width(why) > w) {
-		first = w;
-		while (first > 10 && why[first] != ' ')
-			first--;
-	}
-	char line[400];
-	snprintf(line, sizeof line, "%.*s", first, why);
-	tui_put(t, win, h - 2, 0, w, ROLE_status, line);
-	if (first < len)
-		tui_put(t, win, h - 1, 2, w - 2, ROLE_status, why + first + (why[first] == ' '));
+	char prefix[16];
+	snprintf(prefix, sizeof prefix, "%s ", tui_glyph(t, GLYPH_binding));
+	tui_put_result_line(t, win, h - 2, w, 2, prefix, r);
 }
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)

@@ -156,13 +156,11 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	}
 	tui_list_marks(t, win, *top, rows, n, 3, y - 1, w - 1);
 
-	/* why the row under the cursor ranks where it does */
+	/* the row under the cursor: its headline figure with the error band of
+	 * the published results, and why it ranks where it does */
 	if (n > 0) {
-		const struct engine_result *r = &t->rep.results[*focus];
-		char why[400], rb[ENGINE_REASON_MAX];
-		snprintf(why, sizeof why, "%s: %s", tui_accel_name(r->accel),
-			 engine_result_why(r, rb, sizeof rb));
-		tui_put(t, win, h - 2, 0, w, ROLE_status, why);
+		char why[400];
+		tui_put_result_line(t, win, h - 2, w, 1, "", &t->rep.results[*focus]);
 		if (t->n_marked)
 			snprintf(why, sizeof why, "%d marked for compare (c); Enter chooses, Space marks",
 				 t->n_marked);

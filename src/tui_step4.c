@@ -246,6 +246,27 @@ static void info_perf(const struct tui *t, char *buf, size_t n)
 			 tui_fmt_pct(c, sizeof c, r->scaling_efficiency * 100));
 }
 
+/* The headline figure's error band from the published results. */
+static void info_band(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	bool inf = t->sc.w.cls == WL_INFERENCE;
+	char b[80];
+	if (tui_fmt_band(t, r, inf ? BAND_OUTPUT_TOKENS_PER_S : BAND_TRAIN_HOURS,
+			 inf ? r->output_tokens_per_s : r->train_hours, b, sizeof b))
+		snprintf(buf, n, "%s %s", inf ? "throughput" : "time to train", b);
+	else
+		snprintf(buf, n, "unvalidated (no published result covers it)");
+}
+
+static bool band_muted(const struct tui *t)
+{
+	const struct engine_result *r = tui_chosen(t);
+	int k = t->sc.w.cls == WL_INFERENCE ? BAND_OUTPUT_TOKENS_PER_S : BAND_TRAIN_HOURS;
+	return !r || r->band[k].n <= 0;
+}
+
 static const struct tui_field rows[] = {
 	{ .label = "Node", .kind = TF_HEADING },
 	{ .label = "Accelerator", .kind = TF_INFO, .info = info_accel },
@@ -270,6 +291,7 @@ static const struct tui_field rows[] = {
 	{ .label = " Support + licences", .kind = TF_INFO, .info = info_tco_support },
 	{ .label = "Running cost", .kind = TF_INFO, .info = info_running },
 	{ .label = "Predicted", .kind = TF_INFO, .info = info_perf },
+	{ .label = "Error band", .kind = TF_INFO, .info = info_band, .muted = band_muted },
 };
 #define NFIELDS ((int)(sizeof rows / sizeof rows[0]))
 

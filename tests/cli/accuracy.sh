@@ -48,6 +48,18 @@ check "yaml exits 0" rc 0
 check "yaml has the results and the summary" matches "$out" '^summary:'
 check "yaml has the validation totals" matches "$out" '^validation:'
 
+# ---- catalog show of a published result ----
+run "$A" catalog show mlpinf41-h100x8-llama2-70b-offline --catalog "$BUNDLED"
+check "catalog show of a published result exits 0" rc 0
+check "catalog show names the result and its file" matches "$out" \
+	'^published result mlpinf41-h100x8-llama2-70b-offline  \(.*/published/mlperf-inference-v4.1.yaml:[0-9]+\)$'
+check "catalog show gives the role" matches "$out" '^  role +calibration$'
+check "catalog show gives the workload keys" matches "$out" '^  workload.model +llama-2-70b$'
+check "catalog show gives the source" contains "$out" "mlcommons/inference_results_v4.1/"
+run "$A" catalog show h100-sxm --catalog "$BUNDLED"
+check "catalog show of an accelerator names its calibration entries" matches "$out" \
+	'calibrated from: mlpinf41-h100x8-llama2-70b-offline$'
+
 # ---- bad options ----
 run "$A" accuracy --role best
 check "--role best exits 2" rc 2
@@ -116,7 +128,7 @@ bad_case() {	# NAME MESSAGE (path inside the temporary catalog)
 	check "bad-published/$1: message" equals "$(printf '%s\n' "$err" | head -n 1)" "$d/published/results.yaml:$msg"
 }
 bad_case bad-commit "10:15: source.commit: expected 40 lower-case hex digits, got '0123456'"
-bad_case bad-date "11:13: source.date: expected a date like 2024-08 or 2024-08-28, got 'August 2024'"
+bad_case bad-date "11:13: source.date: expected a date like 2024, 2024-08 or 2024-08-28, got 'August 2024'"
 bad_case bad-metric "13:13: unknown metric 'output_token_per_s'; did you mean 'output_tokens_per_s'?"
 bad_case bad-role "6:11: role: expected one of calibration, validation, got 'check'"
 bad_case duplicate-id "27:5: id 'fixture-h100x8-llama3-8b' is already used at @F@:5:5 (ids are unique across the ledger)"

@@ -128,7 +128,7 @@ check "show defaults: a default with its unit and source" contains "$out" \
 run "$A" catalog show h100-sxn --catalog "$GOOD"
 check "show unknown id exits 2" rc 2
 check "show unknown id names it and suggests" equals "$err" \
-	"accelsizer catalog show: no accelerator, platform, fabric or model 'h100-sxn'; did you mean 'h100-sxm'?"
+	"accelsizer catalog show: no accelerator, platform, fabric, model or published result 'h100-sxn'; did you mean 'h100-sxm'?"
 check "show unknown id prints nothing on stdout" equals "$out" ""
 run "$A" catalog show nothing-like-it --catalog "$GOOD"
 check "show unknown id without a near one exits 2" rc 2

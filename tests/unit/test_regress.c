@@ -30,6 +30,7 @@ static struct target targets[] = {
 	{ "scenario", fuzz_scenario_init, fuzz_scenario_one, false },
 	{ "theme", fuzz_theme_init, fuzz_theme_one, false },
 	{ "prices", fuzz_prices_init, fuzz_prices_one, false },
+	{ "ledger", fuzz_ledger_init, fuzz_ledger_one, false },
 };
 #define N_TARGETS (sizeof targets / sizeof targets[0])
 
