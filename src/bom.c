@@ -254,14 +254,15 @@ static enum bom_category describe(const struct builder *bd, const struct engine_
 		note(n, "one link: cable and both transceivers");
 		return BOM_CABLE;
 	case QUOTE_RACK:
-		bom_format_number(d->rack_kw.value, a, sizeof a);
+		bom_format_number(res->rack_kw, a, sizeof a);
 		bom_format_number(d->rack_units.value, b, sizeof b);
 		snprintf(desc, descsz, "Rack enclosure, %s U, installed", b);
 		if (p->whole_rack)
 			note(n, "for the network switches; the %ld whole-rack node%s bring%s %s own "
 			     "rack and power shelves", all_nodes, all_nodes == 1 ? "" : "s",
 			     all_nodes == 1 ? "s" : "", all_nodes == 1 ? "its" : "their");
-		note(n, "sized at %s kW and %s U per rack (defaults.rack_kw, defaults.rack_units)", a, b);
+		note(n, "sized at %s kW and %s U per rack (%s, defaults.rack_units)", a, b,
+		     res->rack_kw_set ? "--rack-kw" : "defaults.rack_kw");
 		*origin = "indicative price (defaults.rack_price_usd)";
 		return BOM_RACK;
 	case QUOTE_PDU:

@@ -95,6 +95,8 @@ struct workload {
 	const struct catalog_accel *accel;	/* NULL = none chosen */
 	int gpus;			/* -1 = engine sizes */
 	int spare_nodes;		/* -1 = catalog default */
+	double rack_kw;			/* power one rack feeds and cools; -1 =
+					 * defaults.rack_kw */
 };
 
 /* A workload with the catalog's defaults: Llama-2-70B-class inference. */
@@ -137,7 +139,7 @@ enum engine_field_id {
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
-	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES,
+	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_RACK_KW,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
 	EF_COUNT
 };
@@ -273,6 +275,9 @@ struct engine_result {
 	int nics, leaf_switches, spine_switches, cables;
 
 	double capex_usd, power_kw, rack_units, racks;
+	double rack_kw;			/* the limit racks were sized at */
+	bool rack_kw_set;		/* from the workload (--rack-kw), not
+					 * defaults.rack_kw */
 	double energy_kwh_year, usd_per_hour;
 	double usd_per_mtok;		/* inference; NAN otherwise */
 	double run_cost_usd;		/* training; NAN otherwise */

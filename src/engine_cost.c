@@ -224,7 +224,9 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 
 	r->power_kw = watts / 1000.0;
 	r->rack_units = ru;
-	double rack_u = d->rack_units.value, rack_kw = d->rack_kw.value;
+	double rack_u = d->rack_units.value;
+	r->rack_kw_set = w && w->rack_kw > 0;
+	double rack_kw = r->rack_kw = r->rack_kw_set ? w->rack_kw : d->rack_kw.value;
 	if (p->whole_rack) {
 		/* A rack-scale node (GB200 NVL72) is its own rack, enclosure and
 		 * power shelves included in the platform: one rack per node,

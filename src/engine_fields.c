@@ -203,6 +203,11 @@ static const struct engine_field fields[EF_COUNT] = {
 		"spare nodes for uptime (default: the catalog's)", EFT_INT, W(spare_nodes), ALL,
 		WHOLE(0, 1000), NUM_PLAIN, .word = "default", .label = "Spare nodes",
 		.step = 1, .hint = "nodes added for uptime; 'auto' = the catalog default" },
+	/* the facility: 1 kW (an edge closet) to 1 MW (beyond any rack built) */
+	[EF_RACK_KW] = { "rack_kw", "node", "rack-kw", "X",
+		"power one rack can feed and cool, kW (default: the catalog's)", EFT_DOUBLE, W(rack_kw), ALL,
+		NUMBER(1, 1000), NUM_PLAIN, .unit = "kW", .word = "default", .label = "Rack power",
+		.step = 5, .start = 15, .hint = "kW per rack the data centre feeds; racks and PDUs follow" },
 
 	/* The TCO's assumptions (engine_tco_inputs()): 'default' = the price
 	 * list's line, else catalog/defaults.yaml's sourced figure. */

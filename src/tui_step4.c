@@ -38,6 +38,12 @@ static double auto_spares(const struct tui *t)
 	return r ? r->spare_nodes : NAN;
 }
 
+static double auto_rack_kw(const struct tui *t)
+{
+	const struct engine_result *r = tui_chosen(t);
+	return r && r->platform ? r->rack_kw : NAN;
+}
+
 static double auto_years(const struct tui *t)
 {
 	const struct engine_result *r = tui_chosen(t);
@@ -274,6 +280,7 @@ static const struct tui_field rows[] = {
 	{ .label = "Node shape", .kind = TF_INFO, .info = info_platform },
 	{ .field = EF_GPUS + 1, .auto_value = auto_gpus, .after_set = choose_shown },
 	{ .field = EF_SPARE_NODES + 1, .auto_value = auto_spares, .after_set = choose_shown },
+	{ .field = EF_RACK_KW + 1, .auto_value = auto_rack_kw },
 	{ .label = "Parallel layout", .kind = TF_INFO, .info = info_layout },
 	{ .label = "Nodes", .kind = TF_INFO, .info = info_nodes },
 	{ .label = "Scale-out", .kind = TF_INFO, .info = info_fabric },

@@ -8,7 +8,9 @@
 # the accelerator named on the why-line under the table: the cursor's row
 why_name() {
 	tui_settle
-	printf '%s\n' "$screen" | grep -E '^(NVIDIA|AMD|Intel) [^:]*: ' | tail -n 1 | sed 's/:.*//'
+	# (the line may start with the figure and its band: "1,355 tok/s ±12% · NVIDIA ...: why")
+	printf '%s\n' "$screen" | grep -E '(^|· )(NVIDIA|AMD|Intel) [^:]*: ' | tail -n 1 |
+		sed -E 's/^.*· //; s/:.*//'
 }
 
 tui_start 80 24
