@@ -246,19 +246,9 @@ void out_csv_cell(struct out_csv *o, const char *s, enum out_cell kind)
 		o->buf[o->len] = ',';
 		o->len += !o->first;
 		o->first = false;
-		/* quoting (and doubling quotes) is libcsv's; for a cell with no
-		 * quote character csv_write() writes the text between two
-		 * quotes, which is done here directly (its byte loop was a
-		 * third of a large sweep) */
+		/* quoting and doubling quotes are libcsv's (csv_write) */
 		if (n && (o->quote == OUT_CSV_QUOTE_ALL || needs_quotes(s, n))) {
-			if (memchr(s, '"', n)) {
-				o->len += csv_write(o->buf + o->len, o->cap - o->len, s, n);
-			} else {
-				o->buf[o->len] = '"';
-				memcpy(o->buf + o->len + 1, s, n);
-				o->buf[o->len + n + 1] = '"';
-				o->len += n + 2;
-			}
+			o->len += csv_write(o->buf + o->len, o->cap - o->len, s, n);
 		} else if (n) {
 			memcpy(o->buf + o->len, s, n);
 			o->len += n;

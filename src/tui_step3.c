@@ -38,9 +38,10 @@ static struct cols columns(int w)
 	c.rank = 2;
 	c.name = 6;
 	/* right-aligned figures after the name: GPUs 5 (ENG_MAX_GPUS has five
-	 * digits), nodes 5, perf 8, capex 12 ($999,999,999), kW 7, cost 10, one
-	 * space before each; a wider figure is abbreviated (put_fig()), so the
-	 * short names (15 columns) stay whole beside the side panel */
+	 * digits), nodes 5, perf 7, capex 12 ($999,999,999), kW 7, cost 10, one
+	 * space before each, and the last column for the scroll arrows; a wider
+	 * figure is abbreviated (put_fig()), so the short names (15 columns)
+	 * stay whole beside the side panel */
 	c.name_w = w - c.name - 52;
 	if (c.name_w > 26)
 		c.name_w = 26;
@@ -49,7 +50,7 @@ static struct cols columns(int w)
 	c.gpus = c.name + c.name_w;
 	c.nodes = c.gpus + 6;
 	c.perf = c.nodes + 6;
-	c.capex = c.perf + 9;
+	c.capex = c.perf + 8;
 	c.kw = c.capex + 13;
 	c.cost = c.kw + 8;
 	return c;
@@ -98,7 +99,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	tui_put(t, win, y, c.name, c.name_w, ROLE_header, "Accelerator");
 	tui_put_right(t, win, y, c.gpus, 5, ROLE_header, "GPUs");
 	tui_put_right(t, win, y, c.nodes, 5, ROLE_header, "Nodes");
-	tui_put_right(t, win, y, c.perf, 8, ROLE_header, inf ? "Tok/s" : "Hours");
+	tui_put_right(t, win, y, c.perf, 7, ROLE_header, inf ? "Tok/s" : "Hours");
 	tui_put_right(t, win, y, c.capex, 12, ROLE_header, "Capex");
 	tui_put_right(t, win, y, c.kw, 7, ROLE_header, "kW");
 	tui_put_right(t, win, y, c.cost, 10, ROLE_header, inf ? "$/Mtok" : "Run cost");
@@ -144,7 +145,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		snprintf(buf, sizeof buf, "%d", r->nodes);
 		put_fig(t, win, y, c.nodes, 5, vr, buf, r->nodes, "");
 		tui_result_perf(t, r, buf, sizeof buf);
-		put_fig(t, win, y, c.perf, 8, vr, buf, inf ? r->output_tokens_per_s : r->train_hours, "");
+		put_fig(t, win, y, c.perf, 7, vr, buf, inf ? r->output_tokens_per_s : r->train_hours, "");
 		put_fig(t, win, y, c.capex, 12, vr, tui_fmt_usd(buf, sizeof buf, r->capex_usd), r->capex_usd, "$");
 		/* kW: one decimal while it fits, else whole kW, else abbreviated */
 		tui_fmt_kw(buf, sizeof buf, r->power_kw);

@@ -28,13 +28,13 @@ tui_keys 3
 check_screen_re "step 3: the focused row's throughput with its band" "$band_re"
 tui_keys 4
 check_screen_re "step 4: the Error band line" "Error band +throughput .*\\($nband published\\)"
-# p, not 3: a digit on step 4's focused number field starts an edit (issue 12
-# item 1); Space marks without moving the cursor (item 12), so Down between
+# p, not 3: on step 4 a digit edits the GPU count; Space marks without
+# moving the cursor (issue 12)
 tui_keys p Space Down Space c
 check_screen "compare: an error band row" "error band"
 tui_keys Escape q
 tui_settle
-case $screen in *"Quit without saving"*) tui_keys y ;; esac
+case $screen in *"Quit without saving"*|*"Unsaved changes"*) tui_keys y ;; esac
 tui_exit_status
 check "quits cleanly" equals "$rc" "0"
 
@@ -55,7 +55,7 @@ tui_keys 4
 check_screen "step 4 says unvalidated" "unvalidated (no published result covers it)"
 tui_screen_escapes
 line=$(printf '%s\n' "$screen_e" | grep 'unvalidated' | head -n 1)
-tui_keys p p	# not 2: a digit on step 4's number field starts an edit
+tui_keys p p
 check_screen "step 2 says unvalidated" "tok/s unvalidated;"
 # muted: drawn with other attributes than the Predicted line above it
 pred=$(printf '%s\n' "$screen_e" | grep 'Predicted' | head -n 1)
@@ -68,7 +68,7 @@ else
 fi
 tui_keys q
 tui_settle
-case $screen in *"Quit without saving"*) tui_keys y ;; esac
+case $screen in *"Quit without saving"*|*"Unsaved changes"*) tui_keys y ;; esac
 tui_exit_status
 check "quits cleanly (no published results)" equals "$rc" "0"
 

@@ -8,9 +8,8 @@
 # the accelerator named on the why-line under the table: the cursor's row
 why_name() {
 	tui_settle
-	# (the line may start with the figure and its band: "1,355 tok/s ±12% · NVIDIA ...: why")
-	printf '%s\n' "$screen" | grep -E '(^|· )(NVIDIA|AMD|Intel) [^:]*: ' | tail -n 1 |
-		sed -E 's/^.*· //; s/:.*//'
+	printf '%s\n' "$screen" | grep -E '(^| · )(NVIDIA|AMD|Intel) [^:]*: ' | tail -n 1 |
+		sed 's/.* · //; s/:.*//'
 }
 
 tui_start 80 24
@@ -32,6 +31,7 @@ tui_keys Space
 tui_keys c
 tui_wait "Compare 3 accelerators"
 hdr=$(printf '%s\n' "$screen" | sed -n '3,4p')
+check "the cursor's row is named under the table" matches "$first" '^(NVIDIA|AMD|Intel) '
 for n in first second third; do
 	eval "full=\$$n"
 	short=$(printf '%s' "$full" | sed 's/^[A-Za-z]* //')
