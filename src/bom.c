@@ -254,14 +254,15 @@ static enum bom_category describe(const struct builder *bd, const struct engine_
 		note(n, "one link: cable and both transceivers");
 		return BOM_CABLE;
 	case QUOTE_RACK:
-		bom_format_number(d->rack_kw.value, a, sizeof a);
+		bom_format_number(res->rack_kw, a, sizeof a);
 		bom_format_number(d->rack_units.value, b, sizeof b);
 		snprintf(desc, descsz, "Rack enclosure, %s U, installed", b);
 		if (p->whole_rack)
 			note(n, "for the network switches; the %ld whole-rack node%s bring%s %s own "
 			     "rack and power shelves", all_nodes, all_nodes == 1 ? "" : "s",
 			     all_nodes == 1 ? "s" : "", all_nodes == 1 ? "its" : "their");
-		note(n, "sized at %s kW and %s U per rack (defaults.rack_kw, defaults.rack_units)", a, b);
+		note(n, "sized at %s kW and %s U per rack (%s, defaults.rack_units)", a, b,
+		     res->rack_kw_set ? "--rack-kw" : "defaults.rack_kw");
 		*origin = "indicative price (defaults.rack_price_usd)";
 		return BOM_RACK;
 	case QUOTE_PDU:
@@ -346,6 +347,7 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 	out->spare_nodes = res->spare_nodes;
 	out->gpus = res->gpus;
 	out->racks = isfinite(res->racks) ? (int)llround(res->racks) : 0;
+	out->result = *res;
 	struct builder bd = {
 		.c = c, .res = res, .b = out, .ok = true,
 		.all_nodes = (long)res->nodes + (res->spare_nodes > 0 ? res->spare_nodes : 0),
@@ -473,6 +475,48 @@ static void today(char *buf, size_t sz)
 		snprintf(buf, sz, "unknown");
 }
 
+/* A projection, not a price: whole dollars (a row may differ from the
+ * sum of its rounded parts by a dollar). */
+static void usd_whole(double usd, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.0f", usd);
+}
+
+/* The total cost of ownership year by year, and the assumptions it used
+ * with where each came from (engine_tco_inputs()). */
+static void summary_tco(FILE *fp, const struct bom *b, const struct catalog *c, const struct workload *w)
+{
+	const struct engine_result *r = &b->result;
+	if (!(r->tco_usd > 0) || r->tco_years < 1)
+		return;
+	char v[7][32];
+	fprintf(fp, "\nTotal cost of ownership over %d year%s (USD, projected, to the dollar)\n", r->tco_years,
+		r->tco_years == 1 ? "" : "s");
+	fprintf(fp, "  %-6s %16s %14s %14s %14s %14s %16s\n", "year", "capex_usd", "energy_usd",
+		"colocation_usd", "support_usd", "licence_usd", "total_usd");
+	for (int y = 1; y <= r->tco_years; y++) {
+		struct engine_tco_year t;
+		engine_tco_year(r, y, &t);
+		const double parts[] = { t.capex_usd, t.energy_usd, t.colocation_usd, t.support_usd,
+					 t.licence_usd, t.total_usd };
+		for (int i = 0; i < 6; i++)
+			usd_whole(parts[i], v[i], sizeof v[i]);
+		fprintf(fp, "  %-6d %16s %14s %14s %14s %14s %16s\n", y, v[0], v[1], v[2], v[3], v[4], v[5]);
+	}
+	usd_whole(r->tco_usd, v[6], sizeof v[6]);
+	fprintf(fp, "  %-6s %16s\n", "total", v[6]);
+	struct engine_tco_inputs in;
+	engine_tco_inputs(c, w, &in);
+	static const char *const from[] = { "catalog defaults.yaml", "the workload (flag or scenario)",
+					    "the price list" };
+	fprintf(fp, "  assumptions:\n");
+	for (int i = 0; i < TCO_INPUT_COUNT; i++) {
+		const struct engine_field *f = engine_field(engine_tco_field((enum engine_tco_input)i));
+		bom_format_number(in.v[i], v[0], sizeof v[0]);
+		fprintf(fp, "    %-28s %s %s  (%s)\n", f->key, v[0], f->unit, from[in.from[i]]);
+	}
+}
+
 bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const struct workload *w,
 			const struct bom_summary_info *info, FILE *fp)
 {
@@ -518,6 +562,8 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 	if (b->n_unpriced)
 		fprintf(fp, "  %-28s %zu (see \"no price\" in the notes column)\n", "lines_without_price",
 			b->n_unpriced);
+
+	summary_tco(fp, b, c, w);
 
 	fprintf(fp, "\nAssumptions (catalog defaults.yaml)\n");
 #define X(name, unit, doc) \

@@ -74,6 +74,9 @@ struct bom {
 	const struct catalog_platform *platform;
 	const struct catalog_fabric *fabric;
 	int nodes, spare_nodes, gpus, racks;
+	/* the engine's result it was built from, copied: its TCO for the
+	 * summary (engine_tco_year()) */
+	struct engine_result result;
 };
 
 void bom_init(struct bom *b);

@@ -314,7 +314,9 @@ double catalog_model_figure_get(const struct catalog_model *m, const struct cata
 	X(tight_fraction,              "ratio",   "bar share above which a resource is shown tight") \
 	X(electricity_usd_per_kwh,     "USD/kWh", "electricity price") \
 	X(pue,                         "ratio",   "data-centre power usage effectiveness") \
-	X(amortisation_years,          "years",   "hardware amortisation period") \
+	X(tco_years,                   "years",   "total cost of ownership horizon, and the period capex is spread over") \
+	X(colocation_usd_per_kw_month, "USD/kW/month", "colocation charge per kW of IT power per month") \
+	X(licence_usd_per_gpu_year,    "USD/GPU/year", "software licences per GPU per year") \
 	X(utilisation,                 "ratio",   "share of the year the cluster serves or trains") \
 	X(rack_kw,                     "kW",      "power one rack can feed and cool") \
 	X(rack_units,                  "U",       "usable units per rack") \

@@ -513,6 +513,8 @@ static void default_range(const char *key, double *lo, double *hi, unsigned *fla
 		{ "tokens", 1, 1e7, 0, true },
 		{ "USD/kWh", 0, 10, 0, false },
 		{ "years", 0.1, 50, 0, false },
+		{ "USD/kW/month", 0, 100000, 0, false },
+		{ "USD/GPU/year", 0, 1e7, 0, false },
 		{ "kW", 0.1, 10000, 0, false },
 		{ "U", 1, 100, 0, true },
 		{ "USD", 0, 1e9, 0, false },

@@ -89,6 +89,12 @@
 	X(rack_units,            NUM,  0, pos(r->rack_units)) \
 	X(racks,                 NUM,  0, pos(r->racks)) \
 	X(energy_kwh_year,       NUM,  0, pos(r->energy_kwh_year)) \
+	X(tco_years,             NUMI, 0, r->platform ? (double)r->tco_years : NAN) \
+	X(tco_usd,               NUM,  2, pos(r->tco_usd)) \
+	X(tco_energy_usd,        NUM,  2, r->platform ? r->tco_energy_usd : NAN) \
+	X(tco_colocation_usd,    NUM,  2, r->platform ? r->tco_colocation_usd : NAN) \
+	X(tco_support_usd,       NUM,  2, r->platform ? r->tco_support_usd : NAN) \
+	X(tco_licence_usd,       NUM,  2, r->platform ? r->tco_licence_usd : NAN) \
 	X(usd_per_hour,          NUM,  2, pos(r->usd_per_hour)) \
 	X(usd_per_mtok,          NUM,  4, r->usd_per_mtok) \
 	X(run_cost_usd,          NUM,  0, r->run_cost_usd) \
@@ -291,6 +297,33 @@ static void emit_setting(const char *section, const char *key, const char *value
 	out_yaml_scalar(s->m, value, number ? OUT_YAML_PLAIN : OUT_YAML_TEXT);
 }
 
+/* The TCO year by year (engine_tco_year()): capex in year 1, support
+ * once the quoted term has run out.  YAML only: a CSV stays one row per
+ * configuration. */
+static void emit_tco_years(struct out_yaml *m, const struct engine_result *res)
+{
+	out_yaml_key(m, "tco_by_year");
+	if (!res->platform || !(res->tco_usd > 0)) {
+		out_yaml_scalar(m, "null", OUT_YAML_PLAIN);
+		return;
+	}
+	out_yaml_seq(m, true);
+	for (int y = 1; y <= res->tco_years; y++) {
+		struct engine_tco_year t;
+		engine_tco_year(res, y, &t);
+		out_yaml_map(m, true);
+		out_yaml_num(m, "year", y, 0);
+		out_yaml_num(m, "capex_usd", t.capex_usd, 2);
+		out_yaml_num(m, "energy_usd", t.energy_usd, 2);
+		out_yaml_num(m, "colocation_usd", t.colocation_usd, 2);
+		out_yaml_num(m, "support_usd", t.support_usd, 2);
+		out_yaml_num(m, "licence_usd", t.licence_usd, 2);
+		out_yaml_num(m, "total_usd", t.total_usd, 2);
+		out_yaml_map(m, false);
+	}
+	out_yaml_seq(m, false);
+}
+
 static void emit_result(struct out_yaml *m, const struct engine_result *res)
 {
 	char buf[256];
@@ -303,6 +336,7 @@ static void emit_result(struct out_yaml *m, const struct engine_result *res)
 			out_yaml_scalar(m, buf, fields[i].kind == CLI_FIELD_STR ? OUT_YAML_TEXT
 										 : OUT_YAML_PLAIN);
 	}
+	emit_tco_years(m, res);
 	out_yaml_map(m, false);
 }
 
@@ -343,6 +377,11 @@ bool cli_report_yaml(FILE *f, const struct catalog *c, const struct workload *w,
 	out_yaml_map(&m, false);
 	s.section = "";
 	scenario_each_setting(w, emit_setting, &s);
+	out_yaml_scalar(&m, "costs", OUT_YAML_PLAIN);
+	out_yaml_map(&m, true);
+	s.section = "costs";
+	scenario_each_setting(w, emit_setting, &s);
+	out_yaml_map(&m, false);
 
 	out_yaml_scalar(&m, "results", OUT_YAML_PLAIN);
 	out_yaml_seq(&m, true);
@@ -464,19 +503,22 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w,
 		      const struct engine_report *r, size_t first, size_t count)
 {
-	char lay[48], m1[32], m2[32], m3[32], m4[32], cap[32], runc[32];
+	char lay[48], m1[32], m2[32], m3[32], m4[32], cap[32], runc[32], tco[32], tcoh[16];
 	bool inf = w->cls == WL_INFERENCE;
 	clamp_range(r, &first, &count);
 	headline(f, c, w, r);
 	fputc('\n', f);
+	struct engine_tco_inputs tin;
+	engine_tco_inputs(c, w, &tin);
+	snprintf(tcoh, sizeof tcoh, "%.0fy TCO", tin.v[TCO_YEARS]);
 	if (inf)
-		fprintf(f, "%-4s %-16s %5s %5s %-13s %10s %8s %8s %12s %7s %9s  %-12s %s\n", "rank",
+		fprintf(f, "%-4s %-16s %5s %5s %-13s %10s %8s %8s %12s %13s %7s %9s  %-12s %s\n", "rank",
 			"accelerator", "gpus", "nodes", "layout", "tok/s", "tok/s/u", "ttft ms", "capex",
-			"kW", "$/Mtok", "binding", "why");
+			tcoh, "kW", "$/Mtok", "binding", "why");
 	else
-		fprintf(f, "%-4s %-16s %5s %5s %-17s %10s %10s %5s %6s %12s %7s %11s  %-12s %s\n", "rank",
+		fprintf(f, "%-4s %-16s %5s %5s %-17s %10s %10s %5s %6s %12s %13s %7s %11s  %-12s %s\n", "rank",
 			"accelerator", "gpus", "nodes", "layout", "hours", "GPU-hours", "MFU", "scale",
-			"capex", "kW", "run cost", "binding", "why");
+			"capex", tcoh, "kW", "run cost", "binding", "why");
 	for (size_t k = first; k < first + count; k++) {
 		const struct engine_result *res = &r->results[k];
 		char rank[8];
@@ -497,26 +539,31 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 			snprintf(whybuf, sizeof whybuf, "%s", why);
 		const char *bind = res->binding != RES_NONE ? resource_key(res->binding) : "-";
 		if (inf)
-			fprintf(f, "%-4s %-16s %5d %5d %-13s %10s %8s %8s %12s %7.1f %9s  %-12s %s\n", rank,
+			fprintf(f, "%-4s %-16s %5d %5d %-13s %10s %8s %8s %12s %13s %7.1f %9s  %-12s %s\n", rank,
 				res->accel->id, res->gpus, res->nodes, lay,
 				grouped(res->output_tokens_per_s, 0, m1, sizeof m1),
 				grouped(res->tokens_per_s_per_user, 1, m2, sizeof m2),
 				grouped(res->ttft_ms, 0, m3, sizeof m3), money(res->capex_usd, cap, sizeof cap),
-				res->power_kw, isfinite(res->usd_per_mtok) ? grouped(res->usd_per_mtok, 3, m4, sizeof m4) : "-",
+				money(res->tco_usd, tco, sizeof tco), res->power_kw, isfinite(res->usd_per_mtok) ? grouped(res->usd_per_mtok, 3, m4, sizeof m4) : "-",
 				bind, whybuf);
 		else
-			fprintf(f, "%-4s %-16s %5d %5d %-17s %10s %10s %5s %6s %12s %7.1f %11s  %-12s %s\n", rank,
+			fprintf(f, "%-4s %-16s %5d %5d %-17s %10s %10s %5s %6s %12s %13s %7.1f %11s  %-12s %s\n", rank,
 				res->accel->id, res->gpus, res->nodes, lay,
 				grouped(res->train_hours, 1, m1, sizeof m1),
 				grouped(res->gpu_hours, 0, m2, sizeof m2),
 				isfinite(res->mfu) ? (snprintf(m3, sizeof m3, "%.0f%%", 100 * res->mfu), m3) : "-",
 				isfinite(res->scaling_efficiency)
 				? (snprintf(m4, sizeof m4, "%.0f%%", 100 * res->scaling_efficiency), m4) : "-",
-				money(res->capex_usd, cap, sizeof cap), res->power_kw,
-				money(res->run_cost_usd, runc, sizeof runc), bind, whybuf);
+				money(res->capex_usd, cap, sizeof cap), money(res->tco_usd, tco, sizeof tco),
+				res->power_kw, money(res->run_cost_usd, runc, sizeof runc), bind, whybuf);
 	}
 	fprintf(f, "\nObjective: %s. Prices are indicative list prices from the catalog; "
 		"'(n)' = filtered out, 'no' = cannot meet the workload.\n", objective_name(w->objective));
+	fprintf(f, "TCO over %.0f years: capex + energy ($%.3g/kWh x PUE %.3g x %.0f%% utilisation) + "
+		"colocation ($%.2f/kW/month) + support after the quoted term + licences ($%.2f/GPU/year); "
+		"%s spread over it.\n", tin.v[TCO_YEARS], tin.v[TCO_ELECTRICITY], tin.v[TCO_PUE],
+		100 * tin.v[TCO_UTILISATION], tin.v[TCO_COLOCATION], tin.v[TCO_LICENCE],
+		inf ? "$/Mtok" : "run cost");
 	return !ferror(f);
 }
 

@@ -8,7 +8,7 @@
  *   struct cli_extra x = { .opts = mine, .n_opts = n };
  *   if (cli_workload_prescan(argc, argv, &x))       // --catalog, --scenario, --help
  *           return EXIT_BADINPUT;
- *   c = cli_load_catalog(x.catalog_dir);
+ *   c = frontend_load_catalog(x.catalog_dir);
  *   engine_workload_init(&w, c);                      // or scenario_init()
  *   ... apply x.scenario if given ...                 // scenario_apply_file()
  *   if (cli_workload_parse(argc, argv, c, &w, &x))   // flags override it

@@ -23,7 +23,7 @@ enum workload_class { WL_INFERENCE, WL_PRETRAIN, WL_FINETUNE, WL_COUNT };
 /* RECOMPUTE_AUTO: the layout search chooses (the lightest that fits). */
 enum recompute { RECOMPUTE_AUTO, RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_COUNT };
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
-enum objective { OBJ_CAPEX, OBJ_COST_PER_TOKEN, OBJ_TIME, OBJ_GPUS, OBJ_PERF_PER_WATT, OBJ_COUNT };
+enum objective { OBJ_CAPEX, OBJ_COST_PER_TOKEN, OBJ_TIME, OBJ_GPUS, OBJ_PERF_PER_WATT, OBJ_TCO, OBJ_COUNT };
 enum form_filter { FORMF_ANY, FORMF_SXM_OAM, FORMF_PCIE, FORMF_COUNT };
 /* Resources, in the order the brief names them. */
 enum resource { RES_NONE, RES_MEMORY, RES_BANDWIDTH, RES_INTERCONNECT, RES_COMPUTE, RES_PRECISION, RES_COUNT };
@@ -96,6 +96,13 @@ struct workload {
 	 * catalog's, as the BOM does. */
 	const struct prices *prices;
 
+	/* The total cost of ownership's assumptions (scenario section
+	 * "costs"); -1 = the price list's line (COLOCATION, LICENCE) if it
+	 * has one, else catalog/defaults.yaml's figure (engine_tco_inputs()). */
+	int years;			/* TCO horizon */
+	double electricity_usd_per_kwh, pue, utilisation;
+	double colocation_usd_per_kw_month, licence_usd_per_gpu_year;
+
 	/* node overrides for the chosen accelerator */
 	const struct catalog_accel *accel;	/* NULL = none chosen */
 	int gpus;			/* -1 = engine sizes */
@@ -104,6 +111,8 @@ struct workload {
 	 * 0 = the engine chooses. */
 	long batch;
 	int spare_nodes;		/* -1 = catalog default */
+	double rack_kw;			/* power one rack feeds and cools; -1 =
+					 * defaults.rack_kw */
 };
 
 /* A workload with the catalog's defaults: Llama-2-70B-class inference. */
@@ -145,7 +154,8 @@ enum engine_field_id {
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
-	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH,
+	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_RACK_KW,
+	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
 	EF_COUNT
 };
 
@@ -295,11 +305,24 @@ struct engine_result {
 	int nics, leaf_switches, spine_switches, cables;
 
 	double capex_usd, power_kw, rack_units, racks;
+	double rack_kw;			/* the limit racks were sized at */
+	bool rack_kw_set;		/* from the workload (--rack-kw), not
+					 * defaults.rack_kw */
 	double energy_kwh_year, usd_per_hour;
 	double usd_per_mtok;		/* inference; NAN otherwise */
 	double run_cost_usd;		/* training; NAN otherwise */
 	double perf_per_watt;		/* output (inference) or trained (training)
 					 * tokens/s per W of cluster power */
+	/* Total cost of ownership over tco_years (engine_tco_inputs()):
+	 * capex (the quote, support for defaults.support_years included) +
+	 * energy + colocation + support renewed after the quoted term +
+	 * licences.  The parts add up to tco_usd; engine_tco_year() splits
+	 * them by year.  usd_per_hour, usd_per_mtok and run_cost_usd spread
+	 * the TCO over its years. */
+	int tco_years;
+	double tco_usd, tco_energy_usd, tco_colocation_usd, tco_support_usd, tco_licence_usd;
+	double tco_support_usd_year;	/* the renewal, per year after the term */
+	int tco_support_years_paid;	/* years of support inside capex */
 
 	/* Added for the BOM, the reports and the wizard's node screen. */
 	enum workload_class cls;	/* the class this result was sized for */
@@ -466,6 +489,33 @@ struct engine_cluster {
 void engine_cluster_size(const struct catalog *c, const struct workload *w,
 			 const struct engine_cluster_item *items, size_t n, bool share_gpus,
 			 struct engine_cluster *out);
+/* The TCO's assumptions as the engine uses them: the workload's value,
+ * else the price list's line (SKU COLOCATION: USD per kW per month;
+ * LICENCE: USD per GPU per year), else catalog/defaults.yaml.  Each with
+ * where it came from ("--pue", "price list", "catalog"), for the
+ * proposal's list of assumptions. */
+#define ENGINE_SKU_COLOCATION "COLOCATION"
+#define ENGINE_SKU_LICENCE "LICENCE"
+enum engine_tco_input {
+	TCO_YEARS, TCO_ELECTRICITY, TCO_PUE, TCO_UTILISATION, TCO_COLOCATION, TCO_LICENCE,
+	TCO_INPUT_COUNT
+};
+enum engine_tco_origin { TCO_FROM_CATALOG, TCO_FROM_WORKLOAD, TCO_FROM_PRICES };
+struct engine_tco_inputs {
+	double v[TCO_INPUT_COUNT];
+	enum engine_tco_origin from[TCO_INPUT_COUNT];
+};
+void engine_tco_inputs(const struct catalog *c, const struct workload *w, struct engine_tco_inputs *out);
+/* The field (engine_field()) and the default (CATALOG_DEFAULTS key) of
+ * an input. */
+enum engine_field_id engine_tco_field(enum engine_tco_input i);
+const char *engine_tco_default_key(enum engine_tco_input i);
+
+/* One year of the TCO (1-based; the capex falls in year 1). */
+struct engine_tco_year {
+	double capex_usd, energy_usd, colocation_usd, support_usd, licence_usd, total_usd;
+};
+void engine_tco_year(const struct engine_result *r, int year, struct engine_tco_year *out);
 
 /* Step 5 of the brief: what to run on the candidate hardware. */
 #define ENGINE_PLAN_MAX 6

@@ -7,11 +7,12 @@
  * accelerators) + racks and PDUs (none for a whole-rack node, which brings
  * its own enclosure and power shelves) + support (defaults.support_years x
  * support_fraction_per_year of all that) + installation and burn-in per
- * node.  A price list (w->prices) wins over the catalog's prices.  Power is the servers' maximum draw plus switches and
- * transceivers: what the facility must feed.  Running cost per hour spreads
- * capex over the amortisation period and adds energy at the data centre's
- * PUE; cost per million tokens divides the yearly cost by the tokens served
- * in the hours the cluster is busy (defaults.utilisation).
+ * node.  A price list (w->prices) wins over the catalog's prices.  Power is
+ * the servers' maximum draw plus switches and transceivers: what the
+ * facility must feed.  The total cost of ownership adds what running it
+ * costs over defaults.tco_years (eng_cost_rates()); cost per hour and per
+ * million tokens divide it by the hours and by the tokens served in the
+ * hours the cluster is busy (defaults.utilisation).
  */
 #include <math.h>
 #include <string.h>
@@ -223,7 +224,9 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 
 	r->power_kw = watts / 1000.0;
 	r->rack_units = ru;
-	double rack_u = d->rack_units.value, rack_kw = d->rack_kw.value;
+	double rack_u = d->rack_units.value;
+	r->rack_kw_set = w && w->rack_kw > 0;
+	double rack_kw = r->rack_kw = r->rack_kw_set ? w->rack_kw : d->rack_kw.value;
 	if (p->whole_rack) {
 		/* A rack-scale node (GB200 NVL72) is its own rack, enclosure and
 		 * power shelves included in the platform: one rack per node,
@@ -256,28 +259,129 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 	r->capex_usd = t.total_cents / 100.0;
 }
 
-void eng_cost_rates(const struct catalog *c, struct engine_result *r)
+/* ---- total cost of ownership ---- */
+
+static const struct {
+	enum engine_field_id field;
+	const char *sku;		/* a price list line that sets it, or NULL */
+} tco_input[TCO_INPUT_COUNT] = {
+	[TCO_YEARS] = { EF_YEARS, NULL },
+	[TCO_ELECTRICITY] = { EF_ELECTRICITY, NULL },	/* cents cannot hold 0.085 */
+	[TCO_PUE] = { EF_PUE, NULL },
+	[TCO_UTILISATION] = { EF_UTILISATION, NULL },
+	[TCO_COLOCATION] = { EF_COLOCATION, ENGINE_SKU_COLOCATION },
+	[TCO_LICENCE] = { EF_LICENCE, ENGINE_SKU_LICENCE },
+};
+
+enum engine_field_id engine_tco_field(enum engine_tco_input i)
+{
+	return (unsigned)i < TCO_INPUT_COUNT ? tco_input[i].field : EF_COUNT;
+}
+
+const char *engine_tco_default_key(enum engine_tco_input i)
+{
+	static const char *const keys[TCO_INPUT_COUNT] = {
+		"tco_years", "electricity_usd_per_kwh", "pue", "utilisation",
+		"colocation_usd_per_kw_month", "licence_usd_per_gpu_year",
+	};
+	return (unsigned)i < TCO_INPUT_COUNT ? keys[i] : "?";
+}
+
+static double tco_default(const struct catalog_defaults *d, enum engine_tco_input i)
+{
+	switch (i) {
+	case TCO_YEARS: return d->tco_years.value;
+	case TCO_ELECTRICITY: return d->electricity_usd_per_kwh.value;
+	case TCO_PUE: return d->pue.value;
+	case TCO_UTILISATION: return d->utilisation.value;
+	case TCO_COLOCATION: return d->colocation_usd_per_kw_month.value;
+	default: return d->licence_usd_per_gpu_year.value;
+	}
+}
+
+void engine_tco_inputs(const struct catalog *c, const struct workload *w, struct engine_tco_inputs *out)
+{
+	for (int i = 0; i < TCO_INPUT_COUNT; i++) {
+		double v = w ? engine_field_get(w, engine_field(tco_input[i].field)) : -1;
+		const struct price_entry *pe =
+			tco_input[i].sku && w ? prices_find(w->prices, tco_input[i].sku) : NULL;
+		if (v >= 0) {
+			out->from[i] = TCO_FROM_WORKLOAD;
+		} else if (pe) {
+			v = pe->net_cents / 100.0;
+			out->from[i] = TCO_FROM_PRICES;
+		} else {
+			v = tco_default(&c->defaults, (enum engine_tco_input)i);
+			out->from[i] = TCO_FROM_CATALOG;
+		}
+		out->v[i] = v;
+	}
+	/* Whole years: the per-year breakdown has one row per year. */
+	out->v[TCO_YEARS] = fmax(1, round(out->v[TCO_YEARS]));
+	if (!(out->v[TCO_PUE] >= 1))
+		out->v[TCO_PUE] = 1;
+	if (!(out->v[TCO_UTILISATION] > 0))
+		out->v[TCO_UTILISATION] = 1;
+}
+
+void engine_tco_year(const struct engine_result *r, int year, struct engine_tco_year *out)
+{
+	memset(out, 0, sizeof *out);
+	if (year < 1 || year > r->tco_years || !(r->tco_usd > 0))
+		return;
+	double n = r->tco_years;
+	out->capex_usd = year == 1 ? r->capex_usd : 0;
+	out->energy_usd = r->tco_energy_usd / n;
+	out->colocation_usd = r->tco_colocation_usd / n;
+	out->licence_usd = r->tco_licence_usd / n;
+	out->support_usd = year > r->tco_support_years_paid ? r->tco_support_usd_year : 0;
+	out->total_usd = out->capex_usd + out->energy_usd + out->colocation_usd + out->support_usd +
+			 out->licence_usd;
+}
+
+/*
+ * TCO = capex + energy (kW x PUE x USD/kWh x hours x utilisation) +
+ * colocation (USD per kW of IT power per month, every month: the space is
+ * rented whether the GPUs work or not) + support after the term the quote
+ * prepaid (the same yearly share of the hardware it covers) + licences
+ * (per installed GPU, spares included, per year).  Cost per hour, per
+ * million tokens and per training run spread the TCO over its years.
+ */
+void eng_cost_rates(const struct catalog *c, const struct workload *w, struct engine_result *r)
 {
 	const struct catalog_defaults *d = &c->defaults;
-	double years = d->amortisation_years.value > 0 ? d->amortisation_years.value : 1;
-	double util = d->utilisation.value > 0 ? d->utilisation.value : 1;
-	double pue = d->pue.value > 0 ? d->pue.value : 1;
-	double kwh_price = d->electricity_usd_per_kwh.value;
+	struct engine_tco_inputs in;
+	engine_tco_inputs(c, w, &in);
+	int years = (int)in.v[TCO_YEARS];
+	double util = in.v[TCO_UTILISATION], pue = in.v[TCO_PUE];
+	double kwh_price = in.v[TCO_ELECTRICITY];
+	double hours = years * ENG_HOURS_PER_YEAR;
 
 	r->energy_kwh_year = r->power_kw * ENG_HOURS_PER_YEAR * pue * util;
-	double usd_year = r->capex_usd / years + r->energy_kwh_year * kwh_price;
-	r->usd_per_hour = usd_year / ENG_HOURS_PER_YEAR;
+	r->tco_years = years;
+	r->tco_energy_usd = r->energy_kwh_year * kwh_price * years;
+	r->tco_colocation_usd = r->power_kw * in.v[TCO_COLOCATION] * 12.0 * years;
+	r->tco_licence_usd = (double)r->gpus_installed * in.v[TCO_LICENCE] * years;
+	int paid = (int)fmax(0, floor(d->support_years.value));
+	r->tco_support_years_paid = paid;
+	r->tco_support_usd_year = d->support_fraction_per_year.value *
+				  (r->capex_hardware_usd + r->capex_fabric_usd + r->capex_racks_usd);
+	r->tco_support_usd = years > paid ? r->tco_support_usd_year * (years - paid) : 0;
+	r->tco_usd = r->capex_usd + r->tco_energy_usd + r->tco_colocation_usd + r->tco_support_usd +
+		     r->tco_licence_usd;
+	r->usd_per_hour = r->tco_usd / hours;
 
 	if (isfinite(r->output_tokens_per_s) && r->output_tokens_per_s > 0) {
 		double tok_year = r->output_tokens_per_s * 3600.0 * ENG_HOURS_PER_YEAR * util;
-		r->usd_per_mtok = usd_year / tok_year * 1e6;
+		r->usd_per_mtok = r->tco_usd / years / tok_year * 1e6;
 		r->perf_per_watt = r->power_kw > 0 ? r->output_tokens_per_s / (r->power_kw * 1000.0) : NAN;
 	}
 	if (isfinite(r->train_hours) && r->train_hours > 0) {
-		/* The run holds the whole cluster: its share of the capex plus
-		 * the energy it burns while it runs. */
-		double per_hour = r->capex_usd / (years * ENG_HOURS_PER_YEAR) +
-				  r->power_kw * pue * kwh_price;
+		/* The run holds the whole cluster: its share of the costs that
+		 * accrue with time (all but energy) plus the energy it burns
+		 * while it runs, at full power. */
+		double fixed = r->tco_usd - r->tco_energy_usd;
+		double per_hour = fixed / hours + r->power_kw * pue * kwh_price;
 		r->run_cost_usd = per_hour * r->train_hours;
 		r->perf_per_watt = r->power_kw > 0 && isfinite(r->tokens_per_s_per_gpu)
 				   ? r->tokens_per_s_per_gpu * r->gpus / (r->power_kw * 1000.0) : NAN;

@@ -229,7 +229,7 @@ static const struct engine_field fields[EF_COUNT] = {
 		.label = "Budget", .hint = "capex limit; 250k, 1.5M; none = no limit", .start = 1e6 },
 
 	[EF_OBJECTIVE] = { "objective", "", "objective", "O",
-		"rank by capex | cost-per-token | time | gpus | perf-per-watt", EFT_ENUM, W(objective), ALL,
+		"rank by capex | cost-per-token | time | gpus | perf-per-watt | tco", EFT_ENUM, W(objective), ALL,
 		.choice = &objectives, .label = "Rank by",
 		.hint = "the objective step 3 ranks by ('b' there cycles it too)" },
 	[EF_ACCELERATOR] = { "accelerator", "", "accelerator", "ID",
@@ -249,6 +249,41 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_BATCH] = { "batch", "node", "batch", "N",
 		"inference: most sequences a replica runs at once (max_batch_size)", EFT_LONG, W(batch), INF,
 		WHOLE_OR_NONE(1, 1e7), NUM_COUNT, .unit = "sequences", .label = "Batch per replica" },
+
+	/* the facility: 1 kW (an edge closet) to 1 MW (beyond any rack built) */
+	[EF_RACK_KW] = { "rack_kw", "node", "rack-kw", "X",
+		"power one rack can feed and cool, kW (default: the catalog's)", EFT_DOUBLE, W(rack_kw), ALL,
+		NUMBER(1, 1000), NUM_PLAIN, .unit = "kW", .word = "default", .label = "Rack power",
+		.step = 5, .start = 15, .hint = "kW per rack the data centre feeds; racks and PDUs follow" },
+
+	/* The TCO's assumptions (engine_tco_inputs()): 'default' = the price
+	 * list's line, else catalog/defaults.yaml's sourced figure. */
+	[EF_YEARS] = { "years", "costs", "years", "N",
+		"TCO horizon in years (default: the catalog's, 5)", EFT_INT, W(years), ALL,
+		WHOLE(1, 30), NUM_PLAIN, .unit = "years", .word = "default", .label = "TCO years",
+		.step = 1, .start = 5, .hint = "total cost of ownership horizon; 'default' = the catalog's" },
+	[EF_ELECTRICITY] = { "electricity_usd_per_kwh", "costs", "electricity-usd-per-kwh", "X",
+		"TCO: electricity price (default: the catalog's)", EFT_DOUBLE, W(electricity_usd_per_kwh),
+		ALL, OR_NONE(0.001, 10), NUM_PLAIN, .unit = "USD/kWh", .word = "default",
+		.label = "Electricity", .step = 0.01, .start = 0.12, .hint = "USD per kWh at the site" },
+	[EF_PUE] = { "pue", "costs", "pue", "X",
+		"TCO: data-centre power usage effectiveness (default: the catalog's)", EFT_DOUBLE, W(pue),
+		ALL, NUMBER(1, 5), NUM_PLAIN, .unit = "ratio", .word = "default", .label = "PUE",
+		.step = 0.05, .start = 1.3, .hint = "facility power / IT power" },
+	[EF_UTILISATION] = { "utilisation", "costs", "utilisation", "X",
+		"TCO: share of the year the cluster works (default: the catalog's)", EFT_DOUBLE,
+		W(utilisation), ALL, NUMBER(0.01, 1), NUM_PLAIN, .unit = "ratio", .word = "default",
+		.label = "Utilisation", .step = 0.05, .start = 0.7, .hint = "0.01 to 1" },
+	[EF_COLOCATION] = { "colocation_usd_per_kw_month", "costs", "colocation-usd-per-kw-month", "X",
+		"TCO: colocation per kW of IT power per month (default: price list, catalog)", EFT_DOUBLE,
+		W(colocation_usd_per_kw_month), ALL, OR_NONE(0.01, 1e5), NUM_PLAIN, .unit = "USD/kW/month",
+		.word = "default", .label = "Colocation", .step = 10, .start = 184.06,
+		.hint = "USD per kW per month; 0 = your own data centre" },
+	[EF_LICENCE] = { "licence_usd_per_gpu_year", "costs", "licence-usd-per-gpu-year", "X",
+		"TCO: software licences per GPU per year (default: price list, catalog)", EFT_DOUBLE,
+		W(licence_usd_per_gpu_year), ALL, OR_NONE(1, 1e7), NUM_MONEY, .unit = "USD/GPU/year",
+		.word = "default", .label = "Licences", .step = 500, .start = 4500,
+		.hint = "USD per GPU per year, e.g. an enterprise AI software subscription" },
 };
 
 _Static_assert(sizeof(enum workload_class) == sizeof(int) && sizeof(enum precision) == sizeof(int),

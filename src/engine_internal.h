@@ -128,7 +128,7 @@ static inline double eng_fmax(double a, double b)
 /* engine_cost.c: capex, power, racks, cost per hour; fills *r. */
 void eng_cost(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
 	      const struct eng_node *n, struct engine_result *r);
-void eng_cost_rates(const struct catalog *c, struct engine_result *r);
+void eng_cost_rates(const struct catalog *c, const struct workload *w, struct engine_result *r);
 
 /* engine_infer.c / engine_train.c: size one accelerator into *r. */
 void eng_infer(const struct catalog *c, const struct workload *w,

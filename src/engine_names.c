@@ -36,6 +36,7 @@ static const char *const objective_names[OBJ_COUNT] = {
 	[OBJ_TIME] = "time",
 	[OBJ_GPUS] = "gpus",
 	[OBJ_PERF_PER_WATT] = "perf-per-watt",
+	[OBJ_TCO] = "tco",
 };
 
 static const char *const form_names[FORMF_COUNT] = {

@@ -160,7 +160,7 @@ void eng_result_nodes(const struct catalog *c, const struct workload *w,
 	if (spans)
 		eng_node_fabric(c, &n);
 	eng_cost(c, w, a, &n, out);
-	eng_cost_rates(c, out);
+	eng_cost_rates(c, w, out);
 }
 
 void engine_evaluate(const struct catalog *c, const struct workload *w,
@@ -192,6 +192,8 @@ static double objective_key(const struct workload *w, const struct engine_result
 		return key_or_inf(r->ttft_ms);
 	case OBJ_GPUS:
 		return (double)r->gpus;
+	case OBJ_TCO:
+		return key_or_inf(r->tco_usd);
 	case OBJ_PERF_PER_WATT:
 		return isfinite(r->perf_per_watt) ? -r->perf_per_watt : INFINITY;
 	default:

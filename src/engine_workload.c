@@ -34,6 +34,10 @@ void engine_workload_init(struct workload *w, const struct catalog *c)
 	w->accel = NULL;
 	w->gpus = -1;
 	w->spare_nodes = -1;
+	w->rack_kw = -1;
+	w->years = -1;
+	w->electricity_usd_per_kwh = w->pue = w->utilisation = -1;
+	w->colocation_usd_per_kw_month = w->licence_usd_per_gpu_year = -1;
 	/* Every class's fields hold sensible values, so that switching the
 	 * class in the wizard never leaves zeros behind; the training fields
 	 * keep the pretraining defaults, the fine-tuning method stays LoRA. */

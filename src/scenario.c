@@ -453,10 +453,11 @@ static bool load_workload_keys(struct loader *l, const struct ynode *map, bool e
 		const struct engine_field *f = find_field("workload", k->scalar);
 		if (!f) {
 			if (find_field("filters", k->scalar) || find_field("node", k->scalar) ||
-			    find_field("", k->scalar))
+			    find_field("costs", k->scalar) || find_field("", k->scalar))
 				return lerr(l, k, "'%s' belongs %s, not under workload", k->scalar,
 					    find_field("filters", k->scalar) ? "under filters"
-					    : find_field("node", k->scalar) ? "under node" : "at the top level");
+					    : find_field("node", k->scalar) ? "under node"
+					    : find_field("costs", k->scalar) ? "under costs" : "at the top level");
 			return lerr(l, k, "unknown key '%s' in workload", k->scalar);
 		}
 		if (!apply_field(l, f, v))
@@ -616,7 +617,7 @@ static bool load_root(struct loader *l, const struct ynode *root)
 		else if (!strcmp(key, "share_gpus"))
 			ok = ynode_bool(val, &l->s->share_gpus) ||
 			     lerr(l, val, "'share_gpus' must be true or false");
-		else if (!strcmp(key, "filters") || !strcmp(key, "node"))
+		else if (!strcmp(key, "filters") || !strcmp(key, "node") || !strcmp(key, "costs"))
 			ok = load_section(l, key, val);
 		else if (find_field("", key))
 			ok = apply_field(l, find_field("", key), val);
@@ -624,7 +625,7 @@ static bool load_root(struct loader *l, const struct ynode *root)
 			ok = lerr(l, k, "'%s' belongs under workload", key);
 		else
 			ok = lerr(l, k, "unknown key '%s' (a scenario has schema, customer, opportunity, "
-				  "notes, workload or workloads, share_gpus, filters, objective, accelerator, node)", key);
+				  "notes, workload or workloads, share_gpus, filters, objective, accelerator, node, costs)", key);
 		if (!ok)
 			return false;
 	}
@@ -749,7 +750,10 @@ static void field_value(const struct workload *w, const struct engine_field *f, 
 			snprintf(buf, sz, "%.0f", engine_field_get(w, f));
 		return;
 	case EFT_DOUBLE:
-		format_double(engine_field_get(w, f), buf, sz);
+		if (at_word(w, f))
+			snprintf(buf, sz, "%s", f->word);
+		else
+			format_double(engine_field_get(w, f), buf, sz);
 		return;
 	}
 }
@@ -909,6 +913,10 @@ bool scenario_emit(const struct scenario *s, FILE *fp, char *err, size_t errsz)
 	out_yaml_key(&m, "node");
 	out_yaml_map(&m, true);
 	emit_fields(&m, w, "node");
+	out_yaml_map(&m, false);
+	out_yaml_key(&m, "costs");
+	out_yaml_map(&m, true);
+	emit_fields(&m, w, "costs");
 	out_yaml_map(&m, false);
 	out_yaml_map(&m, false);
 	const char *problem;

@@ -22,6 +22,7 @@ static const char *objective_title(enum objective o)
 	case OBJ_TIME: return "fastest";
 	case OBJ_GPUS: return "fewest GPUs";
 	case OBJ_PERF_PER_WATT: return "best performance per watt";
+	case OBJ_TCO: return "lowest total cost of ownership";
 	default: return objective_name(o);
 	}
 }

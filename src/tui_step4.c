@@ -38,6 +38,18 @@ static double auto_spares(const struct tui *t)
 	return r ? r->spare_nodes : NAN;
 }
 
+static double auto_rack_kw(const struct tui *t)
+{
+	const struct engine_result *r = tui_chosen(t);
+	return r && r->platform ? r->rack_kw : NAN;
+}
+
+static double auto_years(const struct tui *t)
+{
+	const struct engine_result *r = tui_chosen(t);
+	return r && r->platform ? r->tco_years : NAN;
+}
+
 static void info_accel(const struct tui *t, char *buf, size_t n)
 {
 	const struct engine_result *r = tui_chosen(t);
@@ -198,6 +210,36 @@ static void info_running(const struct tui *t, char *buf, size_t n)
 		 tui_fmt_rate(e, sizeof e, r->energy_kwh_year));
 }
 
+/* The TCO (engine_result.tco_usd) and what it holds beyond the capex. */
+static void info_tco(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r && r->platform);
+	char a[48];
+	snprintf(buf, n, "%s  over %d year%s, capex included", tui_fmt_usd_cents(a, sizeof a, r->tco_usd),
+		 r->tco_years, r->tco_years == 1 ? "" : "s");
+}
+
+static void tco_pair(const struct tui *t, char *buf, size_t n, double a, double b)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r && r->platform);
+	char x[32], y[32];
+	snprintf(buf, n, "%s + %s", tui_fmt_usd(x, sizeof x, a), tui_fmt_usd(y, sizeof y, b));
+}
+
+static void info_tco_power(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	tco_pair(t, buf, n, r ? r->tco_energy_usd : 0, r ? r->tco_colocation_usd : 0);
+}
+
+static void info_tco_support(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	tco_pair(t, buf, n, r ? r->tco_support_usd : 0, r ? r->tco_licence_usd : 0);
+}
+
 static void info_perf(const struct tui *t, char *buf, size_t n)
 {
 	const struct engine_result *r = tui_chosen(t);
@@ -241,6 +283,7 @@ static const struct tui_field rows[] = {
 	{ .label = "Node shape", .kind = TF_INFO, .info = info_platform },
 	{ .field = EF_GPUS + 1, .auto_value = auto_gpus, .after_set = choose_shown },
 	{ .field = EF_SPARE_NODES + 1, .auto_value = auto_spares, .after_set = choose_shown },
+	{ .field = EF_RACK_KW + 1, .auto_value = auto_rack_kw },
 	{ .label = "Parallel layout", .kind = TF_INFO, .info = info_layout },
 	{ .label = "Nodes", .kind = TF_INFO, .info = info_nodes },
 	{ .label = "Scale-out", .kind = TF_INFO, .info = info_fabric },
@@ -252,6 +295,10 @@ static const struct tui_field rows[] = {
 	{ .label = "Racks and PDUs", .kind = TF_INFO, .info = info_racks_usd },
 	{ .label = "Support", .kind = TF_INFO, .info = info_support_usd },
 	{ .label = "Services", .kind = TF_INFO, .info = info_services_usd },
+	{ .field = EF_YEARS + 1, .auto_value = auto_years },
+	{ .label = "TCO", .kind = TF_INFO, .info = info_tco },
+	{ .label = " Energy + colocation", .kind = TF_INFO, .info = info_tco_power },
+	{ .label = " Support + licences", .kind = TF_INFO, .info = info_tco_support },
 	{ .label = "Running cost", .kind = TF_INFO, .info = info_running },
 	{ .label = "Predicted", .kind = TF_INFO, .info = info_perf },
 	{ .label = "Error band", .kind = TF_INFO, .info = info_band, .muted = band_muted },

@@ -67,7 +67,7 @@ ib-ndr  InfiniBand NDR 400G  infiniband        400  Quantum-2 QM9700     64     
 run "$A" catalog list --defaults --catalog "$GOOD"
 check "list --defaults exits 0" rc 0
 check "list --defaults: every default with unit and source" contains "$out" \
-"pue                           1.3  ratio    fixture pue"
+"pue                             1.3  ratio         fixture pue"
 ndefaults=$(sed -n '/^#define CATALOG_DEFAULTS(X)/,/[^\\]$/p' "$TOP_SRCDIR/src/catalog.h" | grep -c '^[[:space:]]*X(')
 check "list --defaults: one row per default plus the header" equals "$(printf '%s\n' "$out" | wc -l)" "$((ndefaults + 1))"
 check "the defaults were read from CATALOG_DEFAULTS ($ndefaults)" matches "$ndefaults" '^[1-9][0-9]+$'

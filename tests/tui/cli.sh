@@ -111,11 +111,12 @@ compare_scenario() {
 			close_to "$wperf" "$tps" 0 || bad="$bad [$id tok/s $wperf vs $tps]"
 			close_to "$wcost" "$mtok" 3 || bad="$bad [$id \$/Mtok $wcost vs $mtok]"
 			# the CLI table rounds exactly as the wizard does (its
-			# columns are fixed: printf widths in cli_report.c)
+			# columns are fixed: printf widths in cli_report.c; the TCO
+			# column after capex is 14 wide)
 			tline=$(awk -v id="$id" '$2 == id' "$TMPD/rec.txt")
 			ttps=$(printf '%s\n' "$tline" | cut -c49-58 | tr -d ' ')
-			tkw=$(printf '%s\n' "$tline" | cut -c91-97 | tr -d ' ')
-			tcost=$(printf '%s\n' "$tline" | cut -c99-107 | tr -d ' ')
+			tkw=$(printf '%s\n' "$tline" | cut -c105-111 | tr -d ' ')
+			tcost=$(printf '%s\n' "$tline" | cut -c113-121 | tr -d ' ')
 			[ "$wcost" = "\$$tcost" ] || bad="$bad [$id table \$/Mtok $wcost vs $tcost]"
 			[ "$wkw" = "$tkw" ] || bad="$bad [$id table kW $wkw vs $tkw]"
 			[ "$wperf" = "$ttps" ] || bad="$bad [$id table tok/s $wperf vs $ttps]"

@@ -49,7 +49,7 @@ tui_keys 3
 tui_wait "Ranked by"
 tui_keys b
 check_screen "b changes the objective" "Ranked by lowest cost per token"
-tui_keys b b b b
+tui_keys b b b b b
 check_screen "b cycles back" "Ranked by lowest capex"
 tui_keys c
 check_screen "compare needs marks" "Mark two or three accelerators with Space first."

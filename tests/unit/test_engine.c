@@ -635,11 +635,33 @@ START_TEST(capex_and_power_add_up)
 				d->support_fraction_per_year.value, 0.01);
 	ck_assert_double_eq_tol(r.capex_services_usd, 2 * d->burn_in_usd_per_node.value, 0.005);
 	ck_assert_double_eq_tol(r.power_kw, 2 * p->max_power_w / 1000, 1e-9);
-	/* Cost per million tokens = yearly cost / tokens served in a year. */
-	double year = r.capex_usd / d->amortisation_years.value +
-		      r.power_kw * 8766 * d->pue.value * d->utilisation.value * d->electricity_usd_per_kwh.value;
+	/* The TCO over defaults.tco_years: capex + energy + colocation +
+	 * support after the prepaid term + licences (issue 17). */
+	double yrs = d->tco_years.value;
+	double energy = r.power_kw * 8766 * d->pue.value * d->utilisation.value *
+			d->electricity_usd_per_kwh.value * yrs;
+	double colo = r.power_kw * d->colocation_usd_per_kw_month.value * 12 * yrs;
+	double renew = (r.capex_hardware_usd + r.capex_fabric_usd + r.capex_racks_usd) *
+		       d->support_fraction_per_year.value * fmax(0, yrs - d->support_years.value);
+	double lic = r.gpus_installed * d->licence_usd_per_gpu_year.value * yrs;
+	ck_assert_int_eq(r.tco_years, (int)yrs);
+	ck_assert_double_eq_tol(r.tco_energy_usd, energy, 1e-6);
+	ck_assert_double_eq_tol(r.tco_colocation_usd, colo, 1e-6);
+	ck_assert_double_eq_tol(r.tco_support_usd, renew, 1e-6);
+	ck_assert_double_eq_tol(r.tco_licence_usd, lic, 1e-6);
+	ck_assert_double_eq_tol(r.tco_usd, r.capex_usd + energy + colo + renew + lic, 1e-6);
+	/* The per-year breakdown adds up to it, capex in year 1. */
+	double sum = 0;
+	for (int y = 1; y <= r.tco_years; y++) {
+		struct engine_tco_year ty;
+		engine_tco_year(&r, y, &ty);
+		ck_assert_double_eq_tol(ty.capex_usd, y == 1 ? r.capex_usd : 0, 1e-9);
+		sum += ty.total_usd;
+	}
+	ck_assert_double_eq_tol(sum, r.tco_usd, 1e-6);
+	/* Cost per million tokens = the TCO a year / tokens served in a year. */
 	double toks = r.output_tokens_per_s * 3600 * 8766 * d->utilisation.value;
-	ck_assert_double_eq_tol(r.usd_per_mtok, year / toks * 1e6, 1e-9);
+	ck_assert_double_eq_tol(r.usd_per_mtok, r.tco_usd / yrs / toks * 1e6, 1e-9);
 }
 END_TEST
 
