@@ -96,14 +96,16 @@ for name in $names; do
 	if [ $i = 1 ]; then
 		shot=$first
 	else
-		tm send-keys -t cap "$i"
+		tm send-keys -t cap n	# a digit would edit step 4's GPU field
 		shot=$(settle "$prev")
 	fi
 	printf '%s\n' "$shot" >"$tmp/step$i"
 	prev=$shot
 done
 # Step 3 again, three accelerators marked, the comparison.
-tm send-keys -t cap 3
+tm send-keys -t cap p
+prev=$(settle "$prev")
+tm send-keys -t cap p
 prev=$(settle "$prev")
 tm send-keys -t cap Space Down Space Down Space
 prev=$(settle "$prev")

@@ -411,6 +411,14 @@ static bool read_workload(struct ctx *x, const struct ynode *wl, struct ledger_e
 		add_msg(x, strdup(why));
 		return false;
 	}
+	/* A published result has only the limits its source states: the
+	 * class defaults' service targets (docs/design.md, "Fields") are a
+	 * sizing default, not part of a benchmark's setup (an MLPerf Offline
+	 * run has no per-user or first-token limit). */
+	if (!ytree_get(wl, "tokens_per_s_per_user"))
+		e->w.tokens_per_s_per_user = 0;
+	if (!ytree_get(wl, "ttft_ms"))
+		e->w.ttft_ms = 0;
 	e->has_tokens = ytree_get(wl, "tokens") != NULL;
 	e->has_seq_len = ytree_get(wl, "seq_len") != NULL;
 	e->has_batch = ytree_get(wl, "global_batch_tokens") != NULL;
