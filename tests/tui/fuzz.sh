@@ -12,6 +12,11 @@ sanitizer_clean() {
 	return 0
 }
 
+# Random keys can save the scenario under its own name plus whatever was
+# typed: run on a copy in this test's folder, never on the source tree's.
+cp "$SCENARIO" "$TMPD/scenario.yaml"
+SCENARIO=$TMPD/scenario.yaml
+
 for spec in "80 24 3000:1" "120 40 3000:2" "100 30 2000:3"; do
 	set -- $spec
 	tui_start_env "$1" "$2" "ACCELSIZER_TEST_KEYS=$3" -- --scenario "$SCENARIO"
@@ -64,5 +69,8 @@ if sanitizer_clean "$err"; then
 else
 	tap_not_ok "random keystrokes: no sanitizer report" "$(printf '%s' "$err" | head -n 30)"
 fi
+
+check "the source tree's scenario folder holds no saved copy" equals \
+	"$(ls "$TOP_SRCDIR/tests/tui" | grep -c '^llama70b-fp16\.yaml.')" "0"
 
 done_testing
