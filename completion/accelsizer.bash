@@ -161,6 +161,10 @@ _accelsizer() {
 		_accelsizer_files "$cur" csv
 		return 0
 		;;
+	--model-config)
+		_accelsizer_files "$cur" json
+		return 0
+		;;
 	-o | --output | --summary)
 		_accelsizer_files "$cur"
 		return 0

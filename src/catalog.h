@@ -280,6 +280,8 @@ struct catalog_model_figure {
 extern const struct catalog_model_figure catalog_model_figures[MF_COUNT];
 /* The figure's value in the units typed (billions for MFT_BILLIONS). */
 double catalog_model_figure_get(const struct catalog_model *m, const struct catalog_model_figure *f);
+/* Stores v (in the units typed, within the figure's bounds) into m. */
+void catalog_model_figure_set(struct catalog_model *m, const struct catalog_model_figure *f, double v);
 
 /*
  * defaults.yaml: every engine assumption, each with its source.  The X-macro

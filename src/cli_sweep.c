@@ -682,13 +682,8 @@ int cli_sweep_main(int argc, char **argv)
 	s.c = c;
 	scenario_init(&sc, c);
 	have_sc = true;
-	if (x.scenario) {
-		char err[512];
-		if (!scenario_apply_file(x.scenario, c, &sc, err, sizeof err)) {
-			fprintf(stderr, PROG ": %s\n", err);
-			goto out;
-		}
-	}
+	if (cli_workload_start(&x, c, &sc))
+		goto out;
 	/* The base workload: every option but the axes, checked as in
 	 * recommend.  An axis replaces its field per scenario. */
 	if (cli_workload_parse(nrest, rest, c, &sc.w, &x) || cli_load_prices(&x, &pl, &sc.w))

@@ -221,6 +221,15 @@ const struct engine_field *engine_field_by_key(const char *section, const char *
  * not undone. */
 double engine_field_get(const struct workload *w, const struct engine_field *f);
 void engine_field_put(struct workload *w, const struct engine_field *f, double stored);
+/* A model's parameter count from its shapes (the rule, engine_workload.c:
+ * embedding and output head, tied or not; per layer the attention
+ * projections, GQA or MLA, and the feed-forward, dense or the routed and
+ * shared experts with their router, leading dense layers at their own
+ * width; norms and biases, under 0.01% of a model, are left out), and the
+ * parameters one token passes through (all but the routed experts it is not
+ * sent to).  For a model given by its shapes only (--model-config). */
+double engine_model_params(const struct catalog_model *m, bool tied_embeddings);
+double engine_model_active_params(const struct catalog_model *m, bool tied_embeddings);
 /* The bounds of a model figure (CATALOG_MODEL_FIGURES), as a field's. */
 struct engine_field_limit engine_model_figure_limit(const struct catalog_model_figure *f);
 

@@ -205,6 +205,26 @@ double eng_params_from_shapes(const struct catalog_model *m)
 	return layers * attn_params(m) + ffn + 2.0 * m->vocab * h;
 }
 
+double engine_model_params(const struct catalog_model *m, bool tied_embeddings)
+{
+	double p = eng_params_from_shapes(m);
+	return tied_embeddings ? p - (double)m->vocab * m->hidden : p;
+}
+
+/* A token passes through every parameter but the routed experts it is not
+ * sent to: (experts - active) experts of each MoE layer stay idle.  Shared
+ * experts, attention, the dense layers and the embeddings all count, as in
+ * the published active counts (Mixtral's 12.9B, DeepSeek-V3's 37B). */
+double engine_model_active_params(const struct catalog_model *m, bool tied_embeddings)
+{
+	double p = engine_model_params(m, tied_embeddings);
+	if (m->experts <= 0 || m->experts_active <= 0 || m->experts_active >= m->experts)
+		return p;
+	double mats = m->ffn_matrices > 0 ? m->ffn_matrices : 3;
+	double idle = (double)(m->experts - m->experts_active) * mats * m->hidden * m->ffn;
+	return p - ((double)m->layers - m->dense_layers) * idle;
+}
+
 int eng_head_dim(const struct catalog_model *m)
 {
 	if (m->head_dim > 0)
