@@ -41,10 +41,11 @@
  * config.json does not say whether the MLP is gated: it is taken as gated
  * (three matrices), as in every family above; set ffn_matrices in the
  * scenario's custom_model for a plain MLP.  Parameters are counted from the
- * shapes (engine_model_params()).
+ * shapes (engine_model_params()) and kept to the million.
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -367,13 +368,15 @@ static bool read_params(struct rd *r)
 	if (mtp_at && (mtp < 0 || mtp > 16))
 		return fail(r, mtp_at, "'num_nextn_predict_layers' %ld is out of range (0 to 16)", mtp);
 	h->mtp_layers = (int)mtp;
-	double p = engine_model_params(&h->m, h->tied_embeddings) / 1e9;
+	/* to the million (0.001B, the figure's typed precision): a count as
+	 * model cards print it, and one the wizard shows as "8.03B" */
+	double p = round(engine_model_params(&h->m, h->tied_embeddings) / 1e6) / 1e3;
 	if (!put(r, MF_PARAMS, "params", r->map, p))
 		return false;
 	if (h->m.experts <= 0)
 		return true;
 	return put(r, MF_ACTIVE_PARAMS, "active params", r->map,
-		   engine_model_active_params(&h->m, h->tied_embeddings) / 1e9);
+		   round(engine_model_active_params(&h->m, h->tied_embeddings) / 1e6) / 1e3);
 }
 
 static bool read_model(struct rd *r, const struct ynode *root)

@@ -106,6 +106,7 @@ enum tui_prompt {
 	PROMPT_OPEN,		/* path */
 	PROMPT_UNSAVED_OPEN,	/* unsaved changes before opening: save / discard / cancel */
 	PROMPT_OVERWRITE,	/* the export or save path exists: y/n */
+	PROMPT_MODEL_CONFIG,	/* path of a config.json (the model picker) */
 };
 /* What follows a save the unsaved-changes prompt asked for. */
 enum tui_then { THEN_NOTHING, THEN_QUIT, THEN_OPEN };
@@ -406,5 +407,8 @@ int tui_do_open(struct tui *t, const char *path);
 void tui_picker_open(struct tui *t);
 /* +/- on the model field: the next or previous catalog model. */
 int tui_picker_cycle(struct tui *t, int dir);
+/* The model from a Hugging Face config.json (hfconfig.h) as custom
+ * figures; an unreadable or bad file keeps the model and says why. */
+int tui_picker_from_config(struct tui *t, const char *path);
 
 #endif

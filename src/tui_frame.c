@@ -103,6 +103,7 @@ static const char *prompt_label(enum tui_prompt p)
 	case PROMPT_EXPORT: return "Export BOM to: ";
 	case PROMPT_SAVE: return "Save scenario to: ";
 	case PROMPT_OPEN: return "Open scenario: ";
+	case PROMPT_MODEL_CONFIG: return "Model from config.json: ";
 	default: return "";
 	}
 }
@@ -255,6 +256,8 @@ int tui_prompt_key(struct tui *t, int ch)
 		}
 		if (p == PROMPT_SAVE)
 			return after_save(t, tui_do_save(t, path, false));
+		if (p == PROMPT_MODEL_CONFIG)
+			return tui_picker_from_config(t, path);
 		return tui_do_open(t, path);
 	}
 	default:
