@@ -417,6 +417,34 @@ const struct engine_result *engine_report_find(const struct engine_report *r,
 					       const struct catalog_accel *a);
 
 /*
+ * The serving trade-off (docs/design.md, "The trade-off curve"): for an
+ * inference result op, one replica of op's layout at batch 1, 2, 4, ... up
+ * to the most its KV room holds (and op's own batch), each point the
+ * engine's figures for that batch without the latency targets, which are
+ * then marked: output tokens/s per GPU against tokens/s per user.  The
+ * wizard's chart (step 3, g), `sweep --curve` and the proposal's chart
+ * all read this.  Pure; false (n = 0) for training or a result that does
+ * not fit.
+ */
+#define ENGINE_CURVE_MAX 24
+struct engine_curve_point {
+	long batch;			/* sequences one replica runs at once */
+	double tokens_per_s_per_gpu;	/* output tokens/s per GPU */
+	double tokens_per_s_per_user;
+	double ttft_ms;			/* p99 at the point's load, else one prefill */
+	bool meets_targets;		/* the workload's per-user and first-token targets */
+};
+struct engine_curve {
+	const struct catalog_accel *accel;
+	struct engine_curve_point pts[ENGINE_CURVE_MAX];	/* batch ascending */
+	size_t n;
+	struct engine_curve_point op;	/* the operating point, as op states it */
+	double target_tokens_per_s_per_user, target_ttft_ms;	/* 0 = none */
+};
+bool engine_tradeoff_curve(const struct catalog *c, const struct workload *w, const struct engine_result *op,
+			   struct engine_curve *out);
+
+/*
  * The quote: every line a configuration is bought with, priced, in the
  * order the BOM lists them.  One computation for the engine's capex and
  * for bom.c, which only formats these lines (descriptions, notes, CSV), so

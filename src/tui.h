@@ -78,6 +78,7 @@ struct tui_step {
 
 extern const struct tui_step tui_step1, tui_step2, tui_step3, tui_step4, tui_step5;
 extern const struct tui_step tui_help_view, tui_compare_view, tui_picker_view;
+extern const struct tui_step tui_chart_view;	/* tui_chart.c: step 3's trade-off chart */
 
 /* A one-line text editor: fields, the pick list search, path prompts. */
 #define TUI_LINE_MAX 512
