@@ -27,11 +27,12 @@ enum precision {
 	PREC_INT4,
 	PREC_FP4,
 	PREC_MXFP4,
+	PREC_W8A16,		/* fp8 weights, 16-bit activations (weight-only) */
 	PREC_TF32,
 	PREC_FP64,
 	PREC_COUNT
 };
-#define PREC_WORKLOAD_COUNT (PREC_MXFP4 + 1)
+#define PREC_WORKLOAD_COUNT (PREC_W8A16 + 1)
 
 const char *precision_name(enum precision p);	/* "fp8" */
 bool precision_parse(const char *s, enum precision *out);

@@ -158,7 +158,7 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 		return fail(why, whysz, buf);
 	}
 	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
-	    w->precision == PREC_MXFP4) {
+	    w->precision == PREC_MXFP4 || w->precision == PREC_W8A16) {
 		snprintf(buf, sizeof buf,
 			 "%s is an inference format: train at bf16, fp16 or fp8 (QLoRA stores the base in 4 bit by itself)",
 			 precision_name(w->precision));
@@ -451,12 +451,13 @@ double eng_base_bytes_per_param(const struct catalog *c, const struct workload *
 	return base_bytes_per_param(c, w);
 }
 
-/* int4 is weight-only, so its KV cache stays at 16 bit, and no serving
+/* int4 and w8a16 are weight-only, so their KV cache stays at 16 bit, and no serving
  * engine stores KV in fp4, so it gets fp8. */
 enum precision engine_kv_precision_for(enum precision weights)
 {
 	switch (weights) {
-	case PREC_INT4: return PREC_FP16;
+	case PREC_INT4:
+	case PREC_W8A16: return PREC_FP16;
 	case PREC_FP4:
 	case PREC_MXFP4: return PREC_FP8;
 	default: return weights;
