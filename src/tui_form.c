@@ -510,26 +510,55 @@ static int field_step(struct tui *t, const struct tui_field *f, int dir)
 
 enum { LABEL_W = 22, VALUE_W = 16 };
 
-static int fix_focus(struct tui *t, const struct tui_field *fields, int n, int step)
+/* The form's rows as the list helper walks them: the cursor rests on the
+ * fields that take a value. */
+struct form_rows {
+	const struct tui *t;
+	const struct tui_field *fields;
+};
+
+static bool row_focusable(const void *ctx, int i)
 {
-	int f = t->focus[step];
-	if (f < 0)
-		f = 0;
-	if (f >= n)
-		f = n - 1;
-	for (int i = f; i < n; i++)
-		if (focusable(t, &fields[i]))
-			return t->focus[step] = i;
-	for (int i = f; i >= 0; i--)
-		if (focusable(t, &fields[i]))
-			return t->focus[step] = i;
-	return t->focus[step] = -1;
+	const struct form_rows *fr = ctx;
+	return focusable(fr->t, &fr->fields[i]);
+}
+
+/* The cursor on a focusable field: the one it is on, else the next one,
+ * else the one before; -1 when the form has none. */
+static int fix_focus(struct tui *t, const struct tui_field *fields, int n, struct tui_list *l)
+{
+	const struct form_rows fr = { t, fields };
+	const struct tui_list_rows rows = { .n = n, .ok = row_focusable, .ctx = &fr };
+	if (n <= 0)
+		return l->focus = -1;
+	if (l->focus < 0)
+		l->focus = 0;
+	if (l->focus >= n)
+		l->focus = n - 1;
+	if (!focusable(t, &fields[l->focus])) {
+		int at = l->focus;
+		tui_list_move_rows(l, LIST_DOWN, &rows, 1);
+		if (l->focus == at)
+			tui_list_move_rows(l, LIST_UP, &rows, 1);
+		if (l->focus == at)
+			l->focus = -1;
+	}
+	return l->focus;
+}
+
+/* Moves the cursor over the form's focusable fields. */
+static void move_focus(struct tui *t, const struct tui_field *fields, int n, struct tui_list *l,
+		       enum tui_list_move m)
+{
+	const struct form_rows fr = { t, fields };
+	const struct tui_list_rows rows = { .n = n, .ok = row_focusable, .ctx = &fr };
+	tui_list_move_rows(l, m, &rows, 1);
 }
 
 void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_field *fields,
-		   int n, int step)
+		   int n, struct tui_list *l)
 {
-	int focus = fix_focus(t, fields, n, step);
+	int focus = fix_focus(t, fields, n, l);
 	int rows[128], nrows = 0, focus_row = -1;
 	for (int i = 0; i < n && nrows < 128; i++) {
 		if (!tui_field_visible(t, &fields[i]))
@@ -540,20 +569,17 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 	}
 	/* one line at the bottom for the focused field's hint */
 	int avail = h > 4 ? h - 1 : h;
-	int *top = &t->top[step];
-	if (focus_row >= 0) {
-		if (focus_row < *top)
-			*top = focus_row;
-		/* keep the heading above the first field in view */
-		if (focus_row >= 1 && focus_row - 1 < *top && fields[rows[focus_row - 1]].kind == TF_HEADING)
-			*top = focus_row - 1;
-		if (focus_row >= *top + avail)
-			*top = focus_row - avail + 1;
-	}
-	if (*top > nrows - avail)
-		*top = nrows - avail > 0 ? nrows - avail : 0;
-	if (*top < 0)
-		*top = 0;
+	/* the list of shown rows: the cursor's row in view, and the heading
+	 * above the first field of a section with it */
+	struct tui_list shown = { .focus = focus_row, .top = l->top };
+	if (focus_row >= 1 && focus_row - 1 < shown.top && fields[rows[focus_row - 1]].kind == TF_HEADING)
+		shown.top = focus_row - 1;
+	if (focus_row >= 0)
+		tui_list_clamp(&shown, nrows, avail);
+	else
+		tui_list_clamp_top(&shown, nrows, avail);
+	l->top = shown.top;
+	const int *top = &l->top;
 
 	int label_w = LABEL_W, value_w = VALUE_W;
 	if (w < label_w + value_w + 8) {
@@ -632,20 +658,10 @@ static void start_edit(struct tui *t, const struct tui_field *f, int focus)
 		   f->label);
 }
 
-static void move_focus(struct tui *t, const struct tui_field *fields, int n, int step, int dir)
-{
-	int f = t->focus[step];
-	for (int i = f + dir; i >= 0 && i < n; i += dir)
-		if (focusable(t, &fields[i])) {
-			t->focus[step] = i;
-			return;
-		}
-}
-
 int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_field *fields,
-		 int n, int step)
+		 int n, struct tui_list *l)
 {
-	int focus = fix_focus(t, fields, n, step);
+	int focus = fix_focus(t, fields, n, l);
 	if (focus < 0)
 		return TUI_UNHANDLED;
 	const struct tui_field *f = &fields[focus];
@@ -690,11 +706,11 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 	switch (a) {
 	case ACT_UP:
 	case ACT_PREV_FIELD:
-		move_focus(t, fields, n, step, -1);
+		move_focus(t, fields, n, l, LIST_UP);
 		return TUI_HANDLED;
 	case ACT_DOWN:
 	case ACT_NEXT_FIELD:
-		move_focus(t, fields, n, step, +1);
+		move_focus(t, fields, n, l, LIST_DOWN);
 		return TUI_HANDLED;
 	case ACT_EDIT:
 		if (f->kind == TF_CHOICE)

@@ -31,9 +31,10 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	tui_put(t, win, 0, 4, w - 4, ROLE_muted, l);
 	int avail = h - 1;
 	int n = total_lines();
-	tui_list_clamp(NULL, &t->help_top, n, avail);
+	tui_list_clamp_top(&t->help.list, n, avail);
+	const int top = t->help.list.top;
 	int line = 0, y = 1;
-#define EMIT(stmt) do { if (line >= t->help_top && y < h) { stmt; y++; } line++; } while (0)
+#define EMIT(stmt) do { if (line >= top && y < h) { stmt; y++; } line++; } while (0)
 	for (int a = 0; a < ACT_COUNT; a++) {
 		const struct tui_action_def *d = &tui_action_defs[a];
 		EMIT((tui_put(t, win, y, 2, 12, ROLE_title, d->keys),
@@ -61,20 +62,10 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 static int key(struct tui *t, enum tui_action a, int ch)
 {
 	(void)ch;
+	/* PgUp/PgDn (and p/n) page by ten lines */
+	if (tui_list_scroll_key(&t->help.list, a, total_lines(), 10))
+		return TUI_HANDLED;
 	switch (a) {
-	case ACT_UP:
-		if (t->help_top > 0)
-			t->help_top--;
-		return TUI_HANDLED;
-	case ACT_DOWN:
-		t->help_top++;
-		return TUI_HANDLED;
-	case ACT_NEXT_STEP:
-		t->help_top += 10;
-		return TUI_HANDLED;
-	case ACT_PREV_STEP:
-		t->help_top = t->help_top > 10 ? t->help_top - 10 : 0;
-		return TUI_HANDLED;
 	case ACT_BACK:
 	case ACT_HELP:
 		tui_close_overlay(t);
@@ -88,7 +79,7 @@ static int key(struct tui *t, enum tui_action a, int ch)
 
 static void enter(struct tui *t)
 {
-	t->help_top = 0;
+	t->help.list.top = 0;
 }
 
 const struct tui_step tui_help_view = {

@@ -268,11 +268,9 @@ static void draw_bom(struct tui *t, WINDOW *win, int y, int h, int w)
 	if (rows < 1)
 		rows = 1;
 	int n = (int)b->bom.n;
-	int *top = &t->top[4];
-	if (*top > n - rows)
-		*top = n - rows > 0 ? n - rows : 0;
-	if (*top < 0)
-		*top = 0;
+	struct tui_list *list = &t->validate.bom;
+	tui_list_clamp_top(list, n, rows);
+	const int *top = &list->top;
 	for (int i = *top; i < n && y < h - 1; i++, y++) {
 		const struct bom_line *l = &b->bom.lines[i];
 		char q[24], e[32];
@@ -314,7 +312,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		draw_bom(t, win, y, h, w);
 		return;
 	}
-	bool bom = t->focus[4] == 1;
+	bool bom = t->validate.show_bom;
 	if (bom)
 		draw_bom(t, win, y0, h, w);
 	else
@@ -328,21 +326,13 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 static int key(struct tui *t, enum tui_action a, int ch)
 {
 	(void)ch;
-	switch (a) {
-	case ACT_UP:
-		if (t->top[4] > 0)
-			t->top[4]--;
+	struct tui_validate_state *V = &t->validate;
+	if (a == ACT_NEXT_FIELD || a == ACT_PREV_FIELD) {
+		V->show_bom = !V->show_bom;
 		return TUI_HANDLED;
-	case ACT_DOWN:
-		t->top[4]++;	/* clamped when drawn */
-		return TUI_HANDLED;
-	case ACT_NEXT_FIELD:
-	case ACT_PREV_FIELD:
-		t->focus[4] = !t->focus[4];
-		return TUI_HANDLED;
-	default:
-		return TUI_UNHANDLED;
 	}
+	int n = t->bom ? (int)t->bom->bom.n : 0;
+	return tui_list_scroll_key(&V->bom, a, n, 0) ? TUI_HANDLED : TUI_UNHANDLED;
 }
 
 static bool missing(const struct tui *t)
