@@ -157,7 +157,9 @@ struct tui_node_state {		/* step 4 */
 	struct tui_list form;
 };
 struct tui_validate_state {	/* step 5 */
-	struct tui_list bom;		/* the BOM preview's lines */
+	struct tui_bom *preview;	/* the BOM preview, rebuilt after every run
+					 * (tui_step5_init/refresh/fini) */
+	struct tui_list bom;		/* its lines */
 	bool show_bom;			/* one part at a time: the BOM, else the plan */
 };
 struct tui_picker_state {	/* the model pick list */
@@ -228,7 +230,6 @@ struct tui {
 	bool dirty;			/* unsaved changes */
 	char scenario_path[PATH_MAX];
 
-	struct tui_bom *bom;		/* step 5's preview (tui_step5.c) */
 	struct prices prices;		/* --prices: the same overrides as `bom --prices` */
 	bool have_prices;
 
@@ -416,8 +417,8 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 		 int n, struct tui_list *l);
 
 /* ---- tui_list.c ---- */
-/* The move an action stands for in a list: Up/Down, and PgUp/PgDn when the
- * list pages by page rows (else they change steps). */
+/* The move an action stands for in a list: Up/Down, Home/End, and
+ * PgUp/PgDn when the list pages by page rows (else they change steps). */
 enum tui_list_move tui_list_move_of(enum tui_action a, int page);
 /* Moves the cursor of a list of n rows; it stays within them. */
 void tui_list_move(struct tui_list *l, enum tui_list_move m, int n, int page);

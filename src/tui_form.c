@@ -712,6 +712,10 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 	case ACT_NEXT_FIELD:
 		move_focus(t, fields, n, l, LIST_DOWN);
 		return TUI_HANDLED;
+	case ACT_HOME:
+	case ACT_END:
+		move_focus(t, fields, n, l, tui_list_move_of(a, 0));
+		return TUI_HANDLED;
 	case ACT_EDIT:
 		if (f->kind == TF_CHOICE)
 			return field_step(t, f, +1);

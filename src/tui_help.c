@@ -16,10 +16,19 @@ static const char *const tips[] = {
 	"The mouse works on the step bar and the key bar; the wheel scrolls.",
 };
 
+/* An action with a line of its own (Home/End share one). */
+static bool has_line(const struct tui_action_def *d)
+{
+	return d->help && *d->help;
+}
+
 /* lines: actions, a blank, the legend (4), a blank, the tips */
 static int total_lines(void)
 {
-	return ACT_COUNT + 1 + 5 + 1 + (int)(sizeof tips / sizeof tips[0]);
+	int n = 0;
+	for (int a = 0; a < ACT_COUNT; a++)
+		n += has_line(&tui_action_defs[a]);
+	return n + 1 + 5 + 1 + (int)(sizeof tips / sizeof tips[0]);
 }
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)
@@ -37,8 +46,9 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 #define EMIT(stmt) do { if (line >= top && y < h) { stmt; y++; } line++; } while (0)
 	for (int a = 0; a < ACT_COUNT; a++) {
 		const struct tui_action_def *d = &tui_action_defs[a];
-		EMIT((tui_put(t, win, y, 2, 12, ROLE_title, d->keys),
-		      tui_put(t, win, y, 16, w - 16, ROLE_field, d->help)));
+		if (has_line(d))
+			EMIT((tui_put(t, win, y, 2, 12, ROLE_title, d->keys),
+			      tui_put(t, win, y, 16, w - 16, ROLE_field, d->help)));
 	}
 	EMIT((void)0);
 	EMIT(tui_put(t, win, y, 0, w, ROLE_header, "Bars and marks"));

@@ -15,6 +15,8 @@ enum tui_list_move tui_list_move_of(enum tui_action a, int page)
 	switch (a) {
 	case ACT_UP: return LIST_UP;
 	case ACT_DOWN: return LIST_DOWN;
+	case ACT_HOME: return LIST_HOME;
+	case ACT_END: return LIST_END;
 	/* PgUp/PgDn change steps unless the view pages with them */
 	case ACT_PREV_STEP: return page > 0 ? LIST_PAGE_UP : LIST_NONE;
 	case ACT_NEXT_STEP: return page > 0 ? LIST_PAGE_DOWN : LIST_NONE;
