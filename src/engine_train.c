@@ -111,6 +111,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 		x->link_pow2[k] = eng_link_bw(c, a, x->plat, 1 << k);
 	for (int p = 1; p <= PP_MAX; p++)
 		x->imb[p] = eng_train_stage_imbalance(x->m, p);
+	eng_train_search_prepare(x);
 	params_split(x->m, &x->shared_params, &x->expert_params);
 	x->zero_monotone = x->frozen || d->adam_bytes_per_param.value >= 4.0;
 	if (w->recompute == RECOMPUTE_AUTO) {

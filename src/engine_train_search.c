@@ -29,6 +29,33 @@ static bool v_ok(int p, int lps, int v)
 	return v <= lps && lps % v == 0 && (v == 1 || p > 1);
 }
 
+static int lps_of(const struct eng_tctx *x, int p)
+{
+	return (x->m->layers + p - 1) / p;
+}
+
+/* The virtual stages p stages allow, as a mask of bits 1 << v. */
+static unsigned vmask_of(const struct eng_tctx *x, int p)
+{
+	if (p <= PP_MAX)
+		return x->vmask[p];
+	unsigned mask = 0;
+	for (int v = 1; v <= V_MAX; v++)
+		if (v_ok(p, lps_of(x, p), v))
+			mask |= 1u << v;
+	return mask;
+}
+
+void eng_train_search_prepare(struct eng_tctx *x)
+{
+	for (int p = 1; p <= PP_MAX; p++) {
+		x->vmask[p] = 0;
+		for (int v = 1; v <= V_MAX; v++)
+			if (v_ok(p, lps_of(x, p), v))
+				x->vmask[p] |= 1u << v;
+	}
+}
+
 /* Which layout wins: within 0.01% (TIE) of the fastest step the simpler
  * one - less context parallelism, then the smaller micro-batch, then less
  * memory, then the first in the order t, c, p, b, e, v, recompute, ZeRO.
@@ -106,12 +133,11 @@ static double step_parts(const struct eng_tctx *x, const struct tterms *k, struc
 
 
 
-static int v_most(int p, int lps)
+/* The most virtual stages p stages allow (1 always is). */
+static int v_most(const struct eng_tctx *x, int p)
 {
-	for (int v = V_MAX; v > 1; v--)
-		if (v_ok(p, lps, v))
-			return v;
-	return 1;
+	unsigned mask = vmask_of(x, p) | 2u;
+	return 31 - __builtin_clz(mask);
 }
 
 /* l wins over o, both within TIE of the fastest: simpler, or as simple
@@ -166,12 +192,13 @@ static void consider(struct tsearch *S, const struct eng_tlayout *l)
  * leanest layout fits) and ZeRO stages of a shape whose model state per
  * ZeRO stage is state[] and whose v-independent terms are k[] (by
  * recompute, filled as needed). */
-static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int lps, int rec0, int zmax,
+static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int rec0, int zmax,
 			const double *state, double reserve, struct tterms *k, double dp_lb)
 {
 	const struct eng_tctx *x = S->x;
+	unsigned vmask = vmask_of(x, shape->p);
 	for (int v = 1; v <= V_MAX; v++) {
-		if (!v_ok(shape->p, lps, v))
+		if (!(vmask & (1u << v)))
 			continue;
 		/* Recompute from the lightest: once a layout without ZeRO-3
 		 * fits, heavier recompute only adds work. */
@@ -188,32 +215,31 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
 			if (parts > cut(S) || (parts + dp_lb) * (1.0 - BOUND_ROUNDING) > cut(S))
 				break;
 			double act = eng_train_activation(x, &l);
-			bool have012 = false;
-			double dp012 = 0, exp012 = 0, step012 = 0;
-			for (int z = 0; z <= zmax; z++) {
+			/* ZeRO 0, 1 and 2 differ in memory only: of those the one
+			 * holding least (the lowest stage at equal memory) is the
+			 * only one better() can pick, and fits if any does. */
+			int z012 = 0;
+			double m012 = eng_train_mem(state[0], act, reserve);
+			for (int z = 1; z <= zmax && z < 3; z++) {
+				double mz = eng_train_mem(state[z], act, reserve);
+				if (mz < m012) {
+					m012 = mz;
+					z012 = z;
+				}
+			}
+			bool fit012 = false;
+			for (int z = z012; z <= zmax; z = z < 3 ? 3 : z + 1) {
 				l.zero = z;
-				l.mem_gpu = eng_train_mem(state[z], act, reserve);
+				l.mem_gpu = z < 3 ? m012 : eng_train_mem(state[z], act, reserve);
 				if (l.mem_gpu < S->min_mem)
 					S->min_mem = l.mem_gpu;
 				if (l.mem_gpu > x->usable)
 					continue;
-				/* ZeRO 0, 1 and 2 differ in memory only. */
-				if (z < 3 && have012) {
-					l.dp_comm = dp012;
-					l.dp_exposed = exp012;
-					l.step = step012;
-				} else {
-					eng_train_step_finish(x, &l);
-					if (z < 3) {
-						dp012 = l.dp_comm;
-						exp012 = l.dp_exposed;
-						step012 = l.step;
-						have012 = true;
-					}
-				}
+				fit012 = fit012 || z < 3;
+				eng_train_step_finish(x, &l);
 				consider(S, &l);
 			}
-			if (have012)
+			if (fit012)
 				break;
 		}
 	}
@@ -226,20 +252,18 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
  * and their bubble is no smaller). */
 static double shape_floor(const struct tsearch *S, const struct eng_tlayout *shape, int rec0)
 {
-	int lps = (S->x->m->layers + shape->p - 1) / shape->p;
 	double compute = S->compute_g[rec0] * shape->imb;
 	double elem = S->elem_g * shape->imb;
-	return compute + elem + eng_train_bubble_of(compute + elem, shape->p, shape->m, v_most(shape->p, lps));
+	return compute + elem + eng_train_bubble_of(compute + elem, shape->p, shape->m, v_most(S->x, shape->p));
 }
 
 /* The layout shape_floor() sums: the shape at rec0 with the most virtual
  * stages, its work and bubble filled in. */
 static void floor_layout(const struct tsearch *S, const struct eng_tlayout *shape, int rec0, struct eng_tlayout *l)
 {
-	int lps = (S->x->m->layers + shape->p - 1) / shape->p;
 	*l = *shape;
 	l->rec = rec0;
-	l->v = v_most(shape->p, lps);
+	l->v = v_most(S->x, shape->p);
 	l->compute = S->compute_g[rec0] * l->imb;
 	l->elem = S->elem_g * l->imb;
 	l->bubble = eng_train_bubble(l);
@@ -338,8 +362,7 @@ static void try_shape(struct tsearch *S, struct eng_tlayout *shape, struct tstat
 		shape->zero = z;
 		st->state[z] = eng_train_state(x, shape);
 	}
-	int lps = (x->m->layers + shape->p - 1) / shape->p;
-	try_layouts(S, shape, lps, rec0, st->zmax, st->state, st->reserve, k, dp_lb);
+	try_layouts(S, shape, rec0, st->zmax, st->state, st->reserve, k, dp_lb);
 }
 
 /* A shape's memory: its state, and the lightest recompute that can fit
