@@ -190,7 +190,13 @@ static int fewest_fitting(struct eng_tmemo *memo, const struct eng_tctx *x, int 
 {
 	int lo = 0, hi = 1;
 	for (;;) {
-		if (eng_train_search_memo(memo, x, hi * x->step, false, &z->best, &z->min_mem))
+		/* A count next to one that does not fit is the answer if it
+		 * fits (unless a target time asks for more), so its fastest
+		 * layout is searched for at once; a count that does not fit
+		 * costs the same either way (every group's leanest shape is
+		 * sized). */
+		bool last = hi - lo <= 1 && !(x->w->target_hours > 0);
+		if (eng_train_search_memo(memo, x, hi * x->step, last, &z->best, &z->min_mem))
 			break;
 		if (isinf(z->min_mem) || hi >= cap) {
 			z->batch_limited = isinf(z->min_mem);

@@ -60,6 +60,7 @@ struct eng_tctx {
 	double link_pow2[8];
 	double imb[PP_MAX + 1];
 	unsigned vmask[PP_MAX + 1];	/* virtual stages p stages allow, bits 1 << v */
+	int cp_max;			/* the most context parallelism cp_ok() allows */
 };
 
 /* One layout: its degrees, and once sized its memory and step time. */

@@ -46,14 +46,23 @@ static unsigned vmask_of(const struct eng_tctx *x, int p)
 	return mask;
 }
 
+static bool cp_ok(const struct eng_tctx *x, int c);
+
 void eng_train_search_prepare(struct eng_tctx *x)
 {
 	for (int p = 1; p <= PP_MAX; p++) {
+		int lps = lps_of(x, p);
 		x->vmask[p] = 0;
-		for (int v = 1; v <= V_MAX; v++)
-			if (v_ok(p, lps_of(x, p), v))
+		for (int v = 1; v <= V_MAX && v <= lps; v++)
+			if (v_ok(p, lps, v))
 				x->vmask[p] |= 1u << v;
 	}
+	/* cp_ok() holds for every power of two up to the most it allows
+	 * (two chunks a rank divide the sequence, and the tokens a rank
+	 * keeps only grow with fewer ranks) */
+	x->cp_max = 1;
+	while (x->cp_max < CP_MAX && cp_ok(x, x->cp_max * 2))
+		x->cp_max *= 2;
 }
 
 /* Which layout wins: within 0.01% (TIE) of the fastest step the simpler
@@ -468,10 +477,10 @@ static int cp_most(const struct tsearch *S, const struct tgroup *g)
 {
 	const struct eng_tctx *x = S->x;
 	int c = x->w->cp > 0 ? x->w->cp : 1;
-	while (x->w->cp <= 0 && (long)g->t * g->p * c * 2 <= S->G && c < CP_MAX)
+	while (x->w->cp <= 0 && (long)g->t * g->p * c * 2 <= S->G && c < x->cp_max)
 		c *= 2;
 	for (; c >= 1; c = x->w->cp > 0 ? 0 : c / 2)
-		if (cp_ok(x, c) && tcp_ok(x, S->G, g->t, c, g->p))
+		if (tcp_ok(x, S->G, g->t, c, g->p))
 			return c;
 	return 0;
 }
