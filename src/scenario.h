@@ -62,7 +62,7 @@ struct scenario_entry {
 	struct workload w;
 	double share;			/* of the week, 0 < share <= 1; 1 = always */
 };
-#define SCENARIO_MAX_WORKLOADS 16
+#define SCENARIO_MAX_WORKLOADS ENGINE_CLUSTER_MAX
 
 struct scenario {
 	struct workload w;
