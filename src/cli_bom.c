@@ -85,16 +85,16 @@ static const struct engine_result *choose(const struct engine_report *r,
 /* Several workloads: the chosen accelerator's cluster (its total result
  * is what recommend prints for 'total'), and each workload's share of it
  * for the summary. */
-static const struct engine_result *multi_choice(const struct cli_multi *m, struct bom_summary_info *info,
+static const struct engine_result *multi_choice(const struct cluster *m, struct bom_summary_info *info,
 						struct bom_workload *parts, char (*lays)[48])
 {
-	size_t a = cli_multi_choose(m);
+	size_t a = cluster_choose(m);
 	if (a >= m->n_accel)
 		return NULL;
 	const struct engine_result *t = &m->cl[a].total;
 	size_t n = 0;
 	for (size_t e = 0; e < m->s->n_entries; e++) {
-		const struct engine_result *r = cli_multi_used(m, e, a);
+		const struct engine_result *r = cluster_used(m, e, a);
 		if (!r)
 			continue;
 		const struct scenario_entry *se = &m->s->entries[e];
@@ -192,7 +192,7 @@ int cli_bom_main(int argc, char **argv)
 	struct prices pl;
 	struct engine_report rep = { 0 };
 	struct bom b;
-	struct cli_multi m = { 0 };
+	struct cluster m = { 0 };
 	struct bom_summary_info info = { 0 };
 	struct bom_workload parts[SCENARIO_MAX_WORKLOADS];
 	char lays[SCENARIO_MAX_WORKLOADS][48];
@@ -230,8 +230,10 @@ int cli_bom_main(int argc, char **argv)
 		goto out;
 
 	if (s.n_entries > 1) {
-		if (!cli_multi_size(c, &s, NULL, &m))
+		if (!cluster_size(c, &s, NULL, &m)) {
+			fprintf(stderr, "accelsizer: out of memory\n");
 			goto out;
+		}
 		res = multi_choice(&m, &info, parts, lays);
 	} else {
 		if (!engine_report_init(&rep, c)) {
@@ -273,7 +275,7 @@ int cli_bom_main(int argc, char **argv)
 			       b.n_unpriced, b.n_unpriced == 1 ? "" : "s");
 	}
 out:
-	cli_multi_fini(&m);
+	cluster_fini(&m);
 	bom_fini(&b);
 	if (rep.results)
 		engine_report_fini(&rep);

@@ -212,9 +212,11 @@ static int multi_report(struct run *r)
 	struct accuracy_bands *b = NULL;
 	if (r->fmt != CLI_FMT_TABLE && !(b = frontend_load_bands(r->c)))
 		return EXIT_BADINPUT;
-	struct cli_multi m;
-	bool ok = cli_multi_size(r->c, &r->s, b, &m);
+	struct cluster m;
+	bool ok = cluster_size(r->c, &r->s, b, &m);
 	accuracy_bands_free(b);
+	if (!ok)
+		fprintf(stderr, "accelsizer: out of memory\n");
 	FILE *f = ok ? open_output(r) : NULL;
 	bool fits = false;
 	int rc = EXIT_BADINPUT;
@@ -225,7 +227,7 @@ static int multi_report(struct run *r)
 			rc = EXIT_UNMET;
 		}
 	}
-	cli_multi_fini(&m);
+	cluster_fini(&m);
 	return rc;
 }
 
@@ -236,12 +238,15 @@ static int multi_validate(struct run *r)
 	struct accuracy_bands *b = frontend_load_bands(r->c);
 	if (!b)
 		return EXIT_BADINPUT;
-	struct cli_multi m;
-	bool ok = cli_multi_size(r->c, &r->s, b, &m);
+	struct cluster m;
+	bool ok = cluster_size(r->c, &r->s, b, &m);
 	accuracy_bands_free(b);
-	if (!ok)
+	if (!ok) {
+		fprintf(stderr, "accelsizer: out of memory\n");
+		cluster_fini(&m);
 		return EXIT_BADINPUT;
-	size_t a = cli_multi_choose(&m);
+	}
+	size_t a = cluster_choose(&m);
 	const struct engine_cluster *cl = &m.cl[a];
 	int rc = EXIT_BADINPUT;
 	if (!cl->fits) {
@@ -256,7 +261,7 @@ static int multi_validate(struct run *r)
 		if (f && close_output(r, f, cli_multi_validate(&m, a, r->fmt, f), "plan"))
 			rc = EXIT_OK;
 	}
-	cli_multi_fini(&m);
+	cluster_fini(&m);
 	return rc;
 }
 

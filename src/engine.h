@@ -228,6 +228,8 @@ const struct engine_field *engine_field_by_key(const char *section, const char *
 /* The field's stored value as a double (numbers and enums); the scale is
  * not undone. */
 double engine_field_get(const struct workload *w, const struct engine_field *f);
+/* The bytes the field takes in struct workload at f->off. */
+size_t engine_field_size(const struct engine_field *f);
 void engine_field_put(struct workload *w, const struct engine_field *f, double stored);
 /* The bounds of a model figure (CATALOG_MODEL_FIGURES), as a field's. */
 struct engine_field_limit engine_model_figure_limit(const struct catalog_model_figure *f);

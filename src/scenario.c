@@ -69,6 +69,20 @@ void scenario_move(struct scenario *dst, struct scenario *src)
 	memset(src, 0, sizeof *src);
 }
 
+void scenario_share_settings(struct scenario *s)
+{
+	for (int i = 0; i < EF_COUNT; i++) {
+		const struct engine_field *f = engine_field((enum engine_field_id)i);
+		if (!f->section || !strcmp(f->section, "workload"))
+			continue;
+		for (size_t e = 0; e < s->n_entries; e++)
+			memcpy((char *)&s->entries[e].w + f->off, (const char *)&s->w + f->off,
+			       engine_field_size(f));
+	}
+	for (size_t e = 0; e < s->n_entries; e++)
+		s->entries[e].w.prices = s->w.prices;
+}
+
 bool scenario_set_text(char **field, const char *text)
 {
 	char *copy = NULL;

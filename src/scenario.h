@@ -113,6 +113,11 @@ struct ynode;
 bool scenario_apply_workload(const char *path, const struct ynode *map, const struct catalog *c,
 			     struct scenario *s, char *err, size_t errsz);
 
+/* Several workloads: the settings they share (every field outside the
+ * workload section: filters, objective, accelerator, node, costs) and the
+ * price list, from s->w into every entry. */
+void scenario_share_settings(struct scenario *s);
+
 /* Writes the scenario atomically.  err: "cannot write 'PATH': ..." */
 bool scenario_save(const char *path, const struct scenario *s, char *err, size_t errsz);
 /* The same YAML into a stream. */
