@@ -33,7 +33,7 @@ static int chosen_results(const struct tui *t, const struct engine_result **res)
 	for (size_t i = 0; i < t->rep.n && k < TUI_MAX_MARKED; i++)
 		if (tui_is_marked(t, t->rep.results[i].accel))
 			res[k++] = &t->rep.results[i];
-	int f = t->focus[2];
+	int f = t->silicon.table.focus;	/* step 3's cursor */
 	if (!k && f >= 0 && (size_t)f < t->rep.n)
 		res[k++] = &t->rep.results[f];
 	return k;
