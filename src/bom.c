@@ -459,22 +459,6 @@ static void summary_text(FILE *fp, const char *label, const char *text)
 	}
 }
 
-static void today(char *buf, size_t sz)
-{
-	time_t t = time(NULL);
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	if (sde && *sde) {
-		char *end;
-		errno = 0;
-		long long v = strtoll(sde, &end, 10);
-		if (!errno && !*end && v >= 0)
-			t = (time_t)v;
-	}
-	struct tm tm;
-	if (!gmtime_r(&t, &tm) || !strftime(buf, sz, "%Y-%m-%d", &tm))
-		snprintf(buf, sz, "unknown");
-}
-
 /* A projection, not a price: whole dollars (a row may differ from the
  * sum of its rounded parts by a dollar). */
 static void usd_whole(double usd, char *buf, size_t n)
@@ -521,7 +505,7 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 			const struct bom_summary_info *info, FILE *fp)
 {
 	char date[32], total[32], kw[32], ru[32];
-	today(date, sizeof date);
+	out_date(date, sizeof date);
 	bom_format_cents(b->total_cents, total, sizeof total);
 	bom_format_number(b->total_power_w / 1000.0, kw, sizeof kw);
 	bom_format_number(b->total_rack_units, ru, sizeof ru);
