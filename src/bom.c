@@ -376,10 +376,44 @@ static const char *const bom_header[] = {
 	"extended_price_usd", "power_w_each", "rack_units_each", "notes",
 };
 
+static bool fwrite_csv(const struct bom *b, const struct catalog *c, const struct bom_header *h,
+		       FILE *fp);
+
 bool bom_fwrite_csv(const struct bom *b, FILE *fp)
+{
+	return fwrite_csv(b, NULL, NULL, fp);
+}
+
+bool bom_fwrite_csv_header(const struct bom *b, const struct catalog *c, const struct bom_header *h,
+			   FILE *fp)
+{
+	return fwrite_csv(b, c, h, fp);
+}
+
+static void header_block(struct out_csv *o, const struct catalog *c, const struct bom_header *h)
+{
+	char date[32];
+	out_date(date, sizeof date);
+	const char *rows[][2] = {
+		{ "customer", h->customer }, { "opportunity", h->opportunity },
+		{ "scenario", h->scenario }, { "date", date },
+		{ "catalog", c && c->defaults.version ? c->defaults.version : "" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		out_csv_cell(o, rows[i][0], OUT_PLAIN);
+		out_csv_cell(o, rows[i][1] ? rows[i][1] : "", OUT_TEXT);
+		out_csv_end(o);
+	}
+	out_csv_end(o);	/* an empty row, then the table */
+}
+
+static bool fwrite_csv(const struct bom *b, const struct catalog *c, const struct bom_header *h,
+		       FILE *fp)
 {
 	struct out_csv o;
 	out_csv_begin(&o, fp, OUT_CSV_QUOTE_NEEDED);
+	if (h)
+		header_block(&o, c, h);
 	out_csv_row(&o, bom_header, 10, OUT_PLAIN);
 	for (size_t i = 0; i < b->n; i++) {
 		const struct bom_line *l = &b->lines[i];
