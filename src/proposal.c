@@ -915,11 +915,24 @@ static void write_tco(struct pw *w, const struct proposal *p)
 
 /* ---- assumptions and their sources ---- */
 
+/* One assumption: a table row in Markdown; in HTML an item of a list
+ * that runs the page's whole width (a table's name and value columns
+ * would leave the long sources a third of it, and the second page). */
 static void assumption(struct pw *w, const char *name, const char *value, const char *source)
 {
 	static const char align[] = "lrl";
-	const char *cells[] = { name, value, source };
-	pw_row(w, align, cells, 3, false);
+	if (w->f == PROPOSAL_MD) {
+		const char *cells[] = { name, value, source };
+		pw_row(w, align, cells, 3, false);
+		return;
+	}
+	pw_raw(w, "<li><strong>");
+	pw_text(w, name);
+	pw_raw(w, "</strong> ");
+	pw_text(w, value);
+	pw_raw(w, ": ");
+	pw_text(w, source);
+	pw_raw(w, "</li>\n");
 }
 
 /* The defaults the quote and the TCO rest on (CATALOG_DEFAULTS keys),
@@ -977,7 +990,10 @@ static void write_assumptions(struct pw *w, const struct proposal *p)
 	const struct engine_result *r = p->rec;
 	char v[64], num[32];
 	section(w, "assumptions", "Assumptions and their sources", NULL);
-	pw_table(w, "sources", "lrl", head, 3);
+	if (w->f == PROPOSAL_MD)
+		pw_table(w, "sources", "lrl", head, 3);
+	else
+		pw_raw(w, "<ul class=\"sources\">\n");
 	write_tco_inputs(w, p);
 	bom_format_number(r->rack_kw, num, sizeof num);
 	snprintf(v, sizeof v, "%s kW", num);
@@ -999,7 +1015,10 @@ static void write_assumptions(struct pw *w, const struct proposal *p)
 		break;
 	}
 	write_efficiencies(w, p, a);
-	pw_table_end(w);
+	if (w->f == PROPOSAL_MD)
+		pw_table_end(w);
+	else
+		pw_raw(w, "</ul>\n");
 	pw_para_begin(w);
 	pw_textf(w, "Error bands: where published results (MLPerf, vendor tables) put the true value "
 		 "for predictions like these (10th to 90th percentile of their errors). The engine's "
@@ -1028,8 +1047,11 @@ bool proposal_fwrite(const struct proposal *p, enum proposal_format f, FILE *fp)
 	write_configurations(&w, p);
 	write_performance(&w, p);
 	write_validation(&w, p);
+	/* side by side in HTML: the second page's room */
+	pw_raw(&w, f == PROPOSAL_HTML ? "<div class=\"pair\">\n" : "");
 	write_bom(&w, p);
 	write_tco(&w, p);
+	pw_raw(&w, f == PROPOSAL_HTML ? "</div>\n" : "");
 	write_assumptions(&w, p);
 	write_foot(&w, p);
 	return w.ok && !ferror(fp);

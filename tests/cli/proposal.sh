@@ -71,7 +71,7 @@ check "bank: the trade-off curve" contains "$html" '<polyline fill="none"'
 check "bank: fit bars" contains "$html" 'aria-label="fit bars"'
 check "bank: acceptance thresholds" contains "$html" "≥"
 check "bank: five years of TCO" contains "$html" "Total cost of ownership over 5 years"
-check "bank: 15 kW racks from the input" contains "$html" "<th>rack_kw</th><td class=\"num\">15 kW</td><td>your input</td>"
+check "bank: 15 kW racks from the input" contains "$html" "<li><strong>rack_kw</strong> 15 kW: your input</li>"
 check "bank: the colocation source" contains "$html" "CBRE"
 check "bank: the date" contains "$html" "2026-01-01"
 check "bank: the tool's version" matches "$html" 'accelsizer [0-9]+\.[0-9]+'
