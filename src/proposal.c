@@ -726,6 +726,12 @@ static void write_configurations(struct pw *w, const struct proposal *p)
 		pw_row(w, align, cells, ncol + 1, false);
 	}
 	pw_table_end(w);
+	if (p->rec->filtered) {
+		pw_para_begin(w);
+		pw_textf(w, "The chosen %s is outside the filters: %s.", p->rec->accel->name,
+			 p->rec->filter_reason);
+		pw_para_end(w);
+	}
 	if (!p->n_alt) {
 		pw_para_begin(w);
 		pw_text(w, "No other accelerator in the catalog meets this workload within the filters.");

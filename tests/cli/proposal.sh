@@ -163,6 +163,17 @@ check "scenario: H100 chosen" contains "$s" "H100 SXM"
 run "$A" proposal --scenario "$sc" --customer "Other" -o "$TMPD/sc2.md"
 check "--customer over the scenario's" contains "$(cat "$TMPD/sc2.md")" "**Customer**: Other"
 
+run "$A" proposal --model llama-3.1-8b --accelerator mi300x --stack cuda -o "$TMPD/filtered.md"
+check "a chosen accelerator outside the filters: written" rc 0
+check "a chosen accelerator outside the filters: said so" contains "$(cat "$TMPD/filtered.md")" \
+	"The chosen AMD Instinct MI300X is outside the filters:"
+printf 'schema: 1\nworkloads:\n  - name: chat\n    model: llama-3.1-8b\n  - name: big\n    model: llama-3.1-70b\n' \
+	>"$TMPD/multi.yaml"
+run "$A" proposal --scenario "$TMPD/multi.yaml" -o "$TMPD/multi.html"
+check "several workloads: exit 2" rc 2
+check "several workloads: says why" contains "$err" "holds 2 workloads"
+check "several workloads: nothing written" equals "$(ls "$TMPD/multi.html" 2>/dev/null)" ""
+
 # ---- bad output names: exit 2, nothing written ----
 run "$A" proposal --model llama-3.1-8b
 check "no -o: exit 2" rc 2
