@@ -651,7 +651,10 @@ static void c_gpuh(const struct proposal *p, const struct engine_result *r, char
 static void c_mfu(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
 {
 	(void)p;
-	snprintf(b, n, "%.0f%%", r->mfu * 100);
+	if (isfinite(r->mfu))
+		snprintf(b, n, "%.0f%%", r->mfu * 100);
+	else
+		snprintf(b, n, "-");
 }
 
 static void c_capex(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
@@ -668,7 +671,9 @@ static void c_tco(const struct proposal *p, const struct engine_result *r, char 
 
 static void c_unit_cost(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
 {
-	if (p->w.cls == WL_INFERENCE)
+	if (p->w.cls == WL_INFERENCE && !isfinite(r->usd_per_mtok))
+		snprintf(b, n, "-");
+	else if (p->w.cls == WL_INFERENCE)
 		snprintf(b, n, "$%.3f", r->usd_per_mtok);
 	else
 		pw_usd(r->run_cost_usd, b, n);
