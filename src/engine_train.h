@@ -32,7 +32,9 @@ struct eng_tctx {
 	struct eng_precision pr;
 	double usable, peak, eff, bw, lat, overlap;
 	double model_tok;		/* model FLOPs per token */
-	double hw_tok[RECOMPUTE_COUNT];	/* FLOPs done per token, by recompute */
+	/* FLOPs done per token, by recompute, the routed experts' at the
+	 * dense GEMMs' pace (defaults.training_moe_efficiency) */
+	double hw_tok[RECOMPUTE_COUNT];
 	double attn_tok;		/* attention core FLOPs per token per layer, forward */
 	double tokens, gbt, s, seqs;
 	/* Activation bytes per token per layer at 16 bit, before tensor
@@ -52,6 +54,7 @@ struct eng_tctx {
 	double nic_bw;
 	double link2;			/* eng_link_bw() for a pair, once */
 	double shared_params, expert_params;
+	double moe_share;		/* share of the layers with routed experts */
 	bool zero_monotone;
 	int rec_lo, rec_hi;		/* recompute choices tried, lightest first */
 	/* Figures the search asks for at every shape, worked out once per

@@ -208,7 +208,7 @@ double eng_train_ep_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 	if (local < l->ep)
 		t += x->nic_bw > 0 ? bytes * (double)(l->ep - local) / l->ep / x->nic_bw : INFINITY;
 	int n = l->rec == RECOMPUTE_FULL ? 6 : 4;
-	return layer_passes(x, l) * n * (t + (l->ep - 1) * x->lat);
+	return layer_passes(x, l) * x->moe_share * n * (t + (l->ep - 1) * x->lat);
 }
 
 double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
