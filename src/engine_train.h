@@ -62,7 +62,6 @@ struct eng_tctx {
 	 * eng_train_stage_imbalance() for p stages. */
 	double link_pow2[8];
 	double imb[PP_MAX + 1];
-	unsigned vmask[PP_MAX + 1];	/* virtual stages p stages allow, bits 1 << v */
 	int cp_max;			/* the most context parallelism cp_ok() allows */
 };
 
@@ -90,12 +89,13 @@ struct eng_tmemo {
 		struct eng_tlayout best;
 		double min_mem;
 	} e[TMEMO];
+	unsigned vmask[PP_MAX + 1];	/* the search's virtual-stage masks, 0 unknown */
 };
 
 /* engine_train_search.c: the fastest fitting layout on G GPUs into *best
  * (full), or only whether one fits (!full); false when none does, with
  * *min_mem the least memory per GPU any layout needs. */
-/* The search's figures of the context (vmask), once per accelerator. */
+/* The search's figures of the context (cp_max), once per accelerator. */
 void eng_train_search_prepare(struct eng_tctx *x);
 bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G, bool full,
 			   struct eng_tlayout *best, double *min_mem);
