@@ -215,10 +215,28 @@ struct tsize {
 /* Fewest multiples of the node step that fit: doubling, then bisection.
  * A count with no layout at all (the global batch has fewer sequences than
  * data-parallel ranks) ends the search.  Returns the multiple, 0 if none. */
+/* Whether no layout can fit G GPUs by eng_train_mem_floor() alone, asked
+ * only where the search would have found layouts to size (no forced
+ * degree, every data-parallel rank a sequence: TP1 PP1 CP1 is a shape), so
+ * that skipping it changes nothing but the work: such a count is passed
+ * over as one that does not fit. */
+static bool surely_unfit(const struct eng_tctx *x, int G)
+{
+	const struct workload *w = x->w;
+	if (G <= 1 || G > x->seqs || w->tp > 0 || w->pp > 0 || w->cp > 0 || w->ep > 0 || w->micro_batch > 0)
+		return false;
+	return eng_train_mem_floor(x, G) * (1.0 - 1e-9) > x->usable;
+}
+
 static int fewest_fitting(struct eng_tmemo *memo, const struct eng_tctx *x, int cap, struct tsize *z)
 {
 	int lo = 0, hi = 1;
 	for (;;) {
+		if (hi < cap && surely_unfit(x, hi * x->step)) {
+			lo = hi;
+			hi = hi * 2 > cap ? cap : hi * 2;
+			continue;
+		}
 		/* A count next to one that does not fit is the answer if it
 		 * fits (unless a target time asks for more), so its fastest
 		 * layout is searched for at once; a count that does not fit
@@ -238,7 +256,7 @@ static int fewest_fitting(struct eng_tmemo *memo, const struct eng_tctx *x, int 
 		int mid = lo + (hi - lo) / 2;
 		struct eng_tlayout tmp;
 		double mm;
-		if (eng_train_search_memo(memo, x, mid * x->step, false, &tmp, &mm))
+		if (!surely_unfit(x, mid * x->step) && eng_train_search_memo(memo, x, mid * x->step, false, &tmp, &mm))
 			hi = mid;
 		else
 			lo = mid;

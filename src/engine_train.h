@@ -103,6 +103,7 @@ bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G
 /* engine_train_step.c: one layout's memory and times (see there). */
 double eng_train_stage_imbalance(const struct catalog_model *m, int p);
 double eng_train_state(const struct eng_tctx *x, const struct eng_tlayout *l);
+double eng_train_mem_floor(const struct eng_tctx *x, int G);
 double eng_train_activation(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_reserve(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_compute_g(const struct eng_tctx *x, int G, int rec);

@@ -92,6 +92,18 @@ double eng_train_state(const struct eng_tctx *x, const struct eng_tlayout *l)
 	}
 }
 
+/* A floor on the memory per GPU of every layout on G > 1 GPUs: the
+ * shared parameters' state sharded over all G (ZeRO-3 holds the least of
+ * the stages, and t p d c = G), the multi-GPU runtime reserve; the experts
+ * (expert parallelism can divide them further) and the activations are
+ * left out. */
+double eng_train_mem_floor(const struct eng_tctx *x, int G)
+{
+	const struct catalog_defaults *d = &x->c->defaults;
+	double per = x->frozen ? x->base_bytes : d->adam_bytes_per_param.value;
+	return x->shared_params * per / G + d->runtime_reserve_tp_gb.value * ENG_GB;
+}
+
 /* Activations one GPU holds at the peak of the schedule.  1F1B: the first
  * stage has min(m, p) micro-batches in flight, each of its ceil(L/p)
  * layers; interleaving keeps p (1 + (p - 1)/(p v)) (Korthikanti et al.
