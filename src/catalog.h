@@ -27,11 +27,12 @@ enum precision {
 	PREC_INT4,
 	PREC_FP4,
 	PREC_MXFP4,
+	PREC_W8A16,		/* fp8 weights, 16-bit activations (weight-only) */
 	PREC_TF32,
 	PREC_FP64,
 	PREC_COUNT
 };
-#define PREC_WORKLOAD_COUNT (PREC_MXFP4 + 1)
+#define PREC_WORKLOAD_COUNT (PREC_W8A16 + 1)
 
 const char *precision_name(enum precision p);	/* "fp8" */
 bool precision_parse(const char *s, enum precision *out);
@@ -280,6 +281,8 @@ struct catalog_model_figure {
 extern const struct catalog_model_figure catalog_model_figures[MF_COUNT];
 /* The figure's value in the units typed (billions for MFT_BILLIONS). */
 double catalog_model_figure_get(const struct catalog_model *m, const struct catalog_model_figure *f);
+/* Stores v (in the units typed, within the figure's bounds) into m. */
+void catalog_model_figure_set(struct catalog_model *m, const struct catalog_model_figure *f, double v);
 
 /*
  * defaults.yaml: every engine assumption, each with its source.  The X-macro
