@@ -138,6 +138,24 @@ static bool set_model(struct ctx *k, const char *f, const char *v)
 	return true;
 }
 
+/* A catalog model, or "mtp": the model's own prediction modules. */
+static bool set_draft(struct ctx *k, const char *f, const char *v)
+{
+	if (!strcmp(v, "mtp")) {
+		k->w->draft_model = &engine_draft_mtp;
+		return true;
+	}
+	const struct catalog_model *m = catalog_model(k->c, v);
+	if (!m) {
+		const char *near = catalog_suggest(k->c, CATALOG_MODELS, v);
+		fprintf(stderr, PROG ": %s: unknown model '%s'%s%s%s (a catalog model, or mtp)\n", f, v,
+			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+		return false;
+	}
+	k->w->draft_model = m;
+	return true;
+}
+
 static bool set_accel(struct ctx *k, const char *f, const char *v)
 {
 	const struct catalog_accel *a = catalog_accel(k->c, v);
@@ -173,6 +191,8 @@ static bool set_field(struct ctx *k, const struct engine_field *f, const char *f
 		return set_model(k, flag, v);
 	case EFT_ACCEL:
 		return set_accel(k, flag, v);
+	case EFT_DRAFT:
+		return set_draft(k, flag, v);
 	case EFT_INT:
 	case EFT_LONG:
 	case EFT_DOUBLE:
