@@ -143,6 +143,7 @@ static bool set_draft(struct ctx *k, const char *f, const char *v)
 {
 	if (!strcmp(v, "mtp")) {
 		k->w->draft_model = &engine_draft_mtp;
+		k->x->set_draft = true;
 		return true;
 	}
 	const struct catalog_model *m = catalog_model(k->c, v);
@@ -153,6 +154,7 @@ static bool set_draft(struct ctx *k, const char *f, const char *v)
 		return false;
 	}
 	k->w->draft_model = m;
+	k->x->set_draft = true;
 	return true;
 }
 
@@ -448,6 +450,7 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 {
 	struct ctx k = { .c = c, .w = w, .x = x };
 	x->set_precision = x->set_kv_precision = x->set_gpus = x->set_accel = x->set_workload = false;
+	x->set_draft = false;
 	int rc = pass(argc, argv, &k, true);
 	if (!rc)
 		rc = pass(argc, argv, &k, false);
@@ -456,6 +459,11 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 
 	if (x->set_precision && !x->set_kv_precision)
 		kv_follows(w);
+	if (x->set_draft && !(w->spec_acceptance > 0)) {
+		fprintf(stderr, PROG ": --draft-model: a draft model needs --speculative-acceptance: the share of "
+			"drafted tokens the model accepts (0.01 to 0.99)\n");
+		return EXIT_BADINPUT;
+	}
 	if (x->set_gpus && !w->accel) {
 		fprintf(stderr, PROG ": --gpus needs --accelerator: which accelerator should have that many?\n");
 		return EXIT_BADINPUT;

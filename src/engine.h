@@ -283,6 +283,10 @@ struct engine_requirements {
 /* The draft model that stands for the target's own multi-token
  * prediction modules (--draft-model mtp). */
 extern const struct catalog_model engine_draft_mtp;
+/* Can d draft for m: m's own MTP modules, or a model with m's vocabulary
+ * and fewer active parameters.  The one rule the validation and the
+ * wizard's draft choice use. */
+bool engine_draft_fits(const struct catalog_model *m, const struct catalog_model *d);
 
 /* The longest reason a result holds, with its NUL. */
 #define ENGINE_REASON_MAX 192

@@ -169,20 +169,29 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 	return true;
 }
 
-/* Speculative decoding's inputs go together, and a draft must fit its
- * target: the same tokenizer, fewer parameters, or the model's own MTP. */
+bool engine_draft_fits(const struct catalog_model *m, const struct catalog_model *d)
+{
+	if (!m || !d)
+		return false;
+	if (d == &engine_draft_mtp)
+		return m->mtp_layers > 0;
+	return d->vocab == m->vocab && eng_params_active(d) < eng_params_active(m);
+}
+
+/* Speculative decoding's acceptance needs a draft, and a draft must fit
+ * its target (engine_draft_fits()).  A draft without an acceptance is
+ * kept but does nothing (the wizard picks the draft first). */
 static bool spec_valid(const struct workload *w, char *why, size_t whysz)
 {
 	const struct catalog_model *m = w->model, *d = w->draft_model;
 	char buf[256];
-	if (!(w->spec_acceptance > 0) && !d && w->spec_tokens == 0)
+	if (!(w->spec_acceptance > 0) && !d)
 		return true;
 	if (!d)
 		return fail(why, whysz, "speculative decoding needs a draft: --draft-model ID (a smaller model of the "
 			    "same family) or mtp");
-	if (!(w->spec_acceptance > 0))
-		return fail(why, whysz, "a draft model needs --speculative-acceptance: the share of drafted tokens "
-			    "the model accepts (0.01 to 0.99)");
+	if (engine_draft_fits(m, d))
+		return true;
 	if (d == &engine_draft_mtp) {
 		if (m->mtp_layers > 0)
 			return true;

@@ -118,7 +118,6 @@ START_TEST(refusals)
 {
 	static const struct { const char *model, *draft; double a; const char *why; } cases[] = {
 		{ "llama-3.1-70b", NULL, 0.7, "needs a draft" },
-		{ "llama-3.1-70b", "llama-3.1-8b", 0, "needs --speculative-acceptance" },
 		{ "llama-3.1-70b", "mtp", 0.7, "no multi-token prediction modules" },
 		{ "llama-3.1-70b", "llama-2-7b", 0.7, "must share its model's tokenizer" },
 		{ "llama-3.1-8b", "llama-3.1-70b", 0.7, "is not smaller than" },
@@ -131,6 +130,28 @@ START_TEST(refusals)
 		ck_assert_msg(!engine_workload_valid(&w, why, sizeof why), "case %zu accepted", i);
 		ck_assert_msg(strstr(why, cases[i].why), "case %zu: %s", i, why);
 	}
+}
+END_TEST
+
+/* A draft alone (the wizard picks it before the acceptance) is kept and
+ * changes nothing. */
+START_TEST(a_draft_alone_does_nothing)
+{
+	struct workload w;
+	struct engine_result plain, alone;
+	struct engine_requirements q;
+	llama70(&w, NULL, 0);
+	size_at(&w, 4, &plain);
+	llama70(&w, "llama-3.1-8b", 0);
+	char why[256];
+	ck_assert_msg(engine_workload_valid(&w, why, sizeof why), "%s", why);
+	engine_requirements(cat, &w, &q);
+	ck_assert_int_eq(q.spec_tokens, 0);
+	size_at(&w, 4, &alone);
+	ck_assert(alone.tokens_per_s_per_user == plain.tokens_per_s_per_user && alone.mem_per_gpu_gb == plain.mem_per_gpu_gb);
+	ck_assert(engine_draft_fits(catalog_model(cat, "llama-3.1-70b"), catalog_model(cat, "llama-3.1-8b")));
+	ck_assert(!engine_draft_fits(catalog_model(cat, "llama-3.1-70b"), &engine_draft_mtp));
+	ck_assert(engine_draft_fits(catalog_model(cat, "deepseek-v3"), &engine_draft_mtp));
 }
 END_TEST
 
@@ -182,6 +203,7 @@ int main(void)
 	ADD(s, deepseek_mtp_drafts_one_token);
 	ADD(s, one_user_faster_by_less_than_the_gain);
 	ADD(s, refusals);
+	ADD(s, a_draft_alone_does_nothing);
 	ADD(s, scenario_keeps_the_draft);
 	int rc = tap_run(s);
 	catalog_free(cat);
