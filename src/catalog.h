@@ -308,6 +308,7 @@ void catalog_model_figure_set(struct catalog_model *m, const struct catalog_mode
 	X(training_mfu,                "ratio",   "model FLOPs utilisation when the accelerator has none of its own") \
 	X(training_overlap,            "ratio",   "share of gradient communication hidden behind compute") \
 	X(training_elementwise_bytes,  "bytes",   "memory traffic per token per hidden unit per layer in training") \
+	X(training_moe_efficiency, "ratio", "share of the dense training efficiency an MoE model's expert GEMMs reach") \
 	X(adam_bytes_per_param,        "bytes",   "model state per trained parameter, mixed-precision Adam") \
 	X(nf4_bits,                    "bits",    "storage per frozen parameter with QLoRA NF4 + double quantisation") \
 	X(adapter_bytes_per_param,     "bytes",   "state per LoRA adapter parameter") \

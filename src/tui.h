@@ -107,8 +107,9 @@ enum tui_prompt {
 	PROMPT_SAVE,		/* path */
 	PROMPT_OPEN,		/* path */
 	PROMPT_UNSAVED_OPEN,	/* unsaved changes before opening: save / discard / cancel */
-	PROMPT_OVERWRITE,	/* the export or save path exists: y/n */
+	PROMPT_OVERWRITE,	/* the export, proposal or save path exists: y/n */
 	PROMPT_MODEL_CONFIG,	/* path of a config.json (the model picker) */
+	PROMPT_PROPOSAL,	/* path */
 };
 /* What follows a save the unsaved-changes prompt asked for. */
 enum tui_then { THEN_NOTHING, THEN_QUIT, THEN_OPEN };
@@ -476,6 +477,11 @@ void tui_step5_refresh(struct tui *t);
 /* Export and save ask before replacing an existing file (PROMPT_OVERWRITE)
  * unless force; saving over the scenario's own file does not ask. */
 int tui_do_export(struct tui *t, const char *path, bool force);
+/* P: asks where to write the proposal, from the scenario's name
+ * ("bank.yaml" -> "bank-proposal.html"). */
+int tui_proposal_prompt(struct tui *t);
+/* The proposal (proposal.h) of the scenario as it stands, to path. */
+int tui_do_proposal(struct tui *t, const char *path, bool force);
 int tui_do_save(struct tui *t, const char *path, bool force);
 int tui_do_open(struct tui *t, const char *path);
 
