@@ -147,6 +147,7 @@ _accelsizer() {
 	--concurrency) values=max ;;
 	--role) values="calibration validation all" ;;
 	--model) values=$(_accelsizer_ids "$prog" "$catalog" --models) ;;
+	--draft-model) values="mtp $(_accelsizer_ids "$prog" "$catalog" --models)" ;;
 	--accelerator) values=$(_accelsizer_ids "$prog" "$catalog") ;;
 	--theme)
 		COMPREPLY=($(compgen -W "$_accelsizer_themes" -- "$cur"))

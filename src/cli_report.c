@@ -467,6 +467,14 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 		if (!w->concurrency_max && !(w->arrival_rate > 0))
 			fprintf(f, " (%s GB for all users at full context)", grouped(q->kv_gb, 1, a, sizeof a));
 		fputs(".\n", f);
+		if (q->spec_tokens > 0)
+			fprintf(f, "Speculative decoding: %d token%s drafted a step by %s, accepted at %g: %.2f tokens "
+				"per step of the model, a draft token costs %.1f%% of a step, %.2fx one user's speed "
+				"before the batch's share.\n",
+				q->spec_tokens, q->spec_tokens == 1 ? "" : "s",
+				w->draft_model == &engine_draft_mtp ? "its MTP modules" : w->draft_model->name,
+				w->spec_acceptance,
+				q->spec_tokens_per_step, 100.0 * q->spec_draft_cost, q->spec_speedup);
 	} else {
 		bool ft = w->cls == WL_FINETUNE;
 		fprintf(f, "%s %s at %s: %s tokens, sequence %ld, %s tokens per step",

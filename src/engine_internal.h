@@ -41,6 +41,23 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
  * its power limit, against the best-powered part of its family (1 = all). */
 double eng_power_clock(const struct catalog *c, const struct catalog_accel *a);
 
+/* engine_spec.c: speculative decoding.  k drafted tokens a target step
+ * checks (0 = none); gain the tokens a step yields; verify = k + 1 tokens
+ * per sequence the target computes; the draft's reads and storage. */
+struct eng_spec {
+	int k;
+	double gain, verify;
+	bool mtp;			/* the target's own MTP modules */
+	double params_read;		/* read by one draft forward pass */
+	double weights;			/* draft parameters held beside the target's */
+	double kv_per_token;		/* the draft's KV bytes per token */
+	double layers;			/* the draft's layers (fixed costs) */
+	double hidden;			/* its activations' width (all-reduces) */
+	double cost;			/* draft token / target step, memory-bound */
+};
+void eng_spec_init(const struct workload *w, double kv_bytes, struct eng_spec *s);
+void eng_spec_requirements(const struct workload *w, double kv_bytes, struct engine_requirements *out);
+
 /* engine_workload.c: model arithmetic shared by inference and training. */
 double eng_params_active(const struct catalog_model *m);
 /* Total parameters counted from the model's shapes (embedding and output

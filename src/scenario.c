@@ -269,6 +269,23 @@ static bool apply_field(struct loader *l, const struct engine_field *f, const st
 		w->accel = a;
 		return true;
 	}
+	case EFT_DRAFT: {
+		if (ynode_is_null(n)) {
+			w->draft_model = NULL;
+			return true;
+		}
+		if (!want_word(l, n, f->key, &word))
+			return false;
+		if (!strcmp(word, "mtp")) {
+			w->draft_model = &engine_draft_mtp;
+			return true;
+		}
+		const struct catalog_model *d = catalog_model(l->c, word);
+		if (!d)
+			return unknown_id(l, n, "model", CATALOG_MODELS, word);
+		w->draft_model = d;
+		return true;
+	}
 	case EFT_MODEL:
 		return false;	/* load_workload() takes model and custom_model */
 	case EFT_INT:
@@ -753,6 +770,9 @@ static void field_value(const struct workload *w, const struct engine_field *f, 
 	case EFT_ACCEL:
 		snprintf(buf, sz, "%s", w->accel ? w->accel->id : "");
 		return;
+	case EFT_DRAFT:
+		snprintf(buf, sz, "%s", w->draft_model ? w->draft_model->id : "");
+		return;
 	case EFT_MODEL:
 		buf[0] = '\0';
 		return;
@@ -796,7 +816,7 @@ void scenario_each_setting(const struct workload *w, scenario_setting_fn fn, voi
 		const struct engine_field *f = engine_field((enum engine_field_id)i);
 		if (!f->key || !(f->classes & cls))
 			continue;
-		if (f->type == EFT_ACCEL && !w->accel)
+		if ((f->type == EFT_ACCEL && !w->accel) || (f->type == EFT_DRAFT && !w->draft_model))
 			continue;
 		/* A rank means nothing for a full fine-tune. */
 		if (f->lora_only && w->method == FT_FULL)
@@ -878,7 +898,8 @@ static void emit_fields(struct out_yaml *m, const struct workload *w, const char
 	char buf[64];
 	for (int i = 0; i < EF_COUNT; i++) {
 		const struct engine_field *f = engine_field((enum engine_field_id)i);
-		if (!f->key || strcmp(f->section, section) || (f->type == EFT_ACCEL && !w->accel))
+		if (!f->key || strcmp(f->section, section) || (f->type == EFT_ACCEL && !w->accel) ||
+		    (f->type == EFT_DRAFT && !w->draft_model))
 			continue;
 		if (f->type == EFT_MODEL) {
 			if (!w->model)

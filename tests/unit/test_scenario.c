@@ -556,10 +556,11 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 {
 	static const char *const inf[] = { "input_tokens", "output_tokens", "concurrency",
 					   "tokens_per_s_per_user", "ttft_ms", "target_tokens_per_s",
-					   "arrival_rate", "prefix_cache_hit", "batch" };
+					   "arrival_rate", "prefix_cache_hit", "batch", "speculative_acceptance",
+					   "speculative_tokens" };
 	static const char *const model[] = { "params_b", "active_params_b", "layers", "hidden_size",
 					     "attention_heads", "kv_heads", "head_dim", "ffn_size",
-					     "ffn_matrices", "vocab_size", "max_context" };
+					     "ffn_matrices", "vocab_size", "max_context", "mtp_layers" };
 	/* custom_model's nested keys: table key, section, key, sibling */
 	static const char *const nested[][4] = {
 		{ "experts.total", "experts", "total", "active: 1" },
@@ -631,7 +632,14 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 			fprintf(f, ", %s: {%s: %s, %s}", nested[i][1], nested[i][2], value, nested[i][3]);
 			*ykey = nested[i][2];
 		}
+	/* speculative decoding needs a draft with the model's vocabulary */
+	bool spec = !strncmp(key, "speculative_", 12);
+	if (spec)
+		fprintf(f, ", vocab_size: 32000");
 	fprintf(f, "}\n");
+	if (spec)
+		fprintf(f, "  draft_model: llama-2-7b\n%s", strcmp(key, "speculative_tokens") ? ""
+			: "  speculative_acceptance: 0.5\n");
 	if (!strcmp(key, "seq_len"))
 		fprintf(f, "  global_batch_tokens: 1e12\n");
 	if (!strcmp(key, "global_batch_tokens"))
