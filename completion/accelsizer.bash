@@ -15,7 +15,7 @@
 #     against the program's own error message).
 
 _accelsizer_workloads='inference pretrain finetune'
-_accelsizer_precisions='fp32 bf16 fp16 fp8 int8 int4 fp4 mxfp4'
+_accelsizer_precisions='fp32 bf16 fp16 fp8 int8 int4 fp4 mxfp4 w8a16'
 _accelsizer_recomputes='auto none selective full'
 _accelsizer_methods='full lora qlora'
 _accelsizer_stacks='any cuda rocm gaudi'
@@ -163,6 +163,10 @@ _accelsizer() {
 		;;
 	--prices)
 		_accelsizer_files "$cur" csv
+		return 0
+		;;
+	--model-config)
+		_accelsizer_files "$cur" json
 		return 0
 		;;
 	-o | --output | --summary)

@@ -226,11 +226,7 @@ int cli_bom_main(int argc, char **argv)
 	int rc = EXIT_BADINPUT;
 
 	/* The scenario first, then the flags over it. */
-	if (x.scenario && !scenario_apply_file(x.scenario, c, &s, err, sizeof err)) {
-		fprintf(stderr, "accelsizer: %s\n", err);
-		goto out;
-	}
-	if (cli_workload_parse(argc, argv, c, &s.w, &x))
+	if (cli_workload_start(&x, c, &s) || cli_workload_parse(argc, argv, c, &s.w, &x))
 		goto out;
 	o.scenario = x.scenario;
 	if (!apply_texts(&o, &s))

@@ -104,6 +104,7 @@ static const char *prompt_label(enum tui_prompt p)
 	case PROMPT_PROPOSAL: return "Write proposal to: ";
 	case PROMPT_SAVE: return "Save scenario to: ";
 	case PROMPT_OPEN: return "Open scenario: ";
+	case PROMPT_MODEL_CONFIG: return "Model from config.json: ";
 	default: return "";
 	}
 }
@@ -258,6 +259,8 @@ int tui_prompt_key(struct tui *t, int ch)
 		}
 		if (p == PROMPT_SAVE)
 			return after_save(t, tui_do_save(t, path, false));
+		if (p == PROMPT_MODEL_CONFIG)
+			return tui_picker_from_config(t, path);
 		if (p == PROMPT_PROPOSAL)
 			return tui_do_proposal(t, path, false);
 		return tui_do_open(t, path);
