@@ -115,6 +115,18 @@ static const struct engine_result *multi_choice(const struct cluster *m, struct 
 	return t;
 }
 
+/* --customer and --opportunity over the scenario's, for the header and
+ * the summary. */
+static bool apply_texts(const struct opts *o, struct scenario *s)
+{
+	if ((o->customer && !scenario_set_text(&s->customer, o->customer)) ||
+	    (o->opportunity && !scenario_set_text(&s->opportunity, o->opportunity))) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return false;
+	}
+	return true;
+}
+
 /* Why there is no BOM to write (exit 1). */
 static void say_unmet(const struct scenario *s, const struct engine_result *res)
 {
@@ -217,11 +229,8 @@ int cli_bom_main(int argc, char **argv)
 	if (cli_workload_start(&x, c, &s) || cli_workload_parse(argc, argv, c, &s.w, &x))
 		goto out;
 	o.scenario = x.scenario;
-	if ((o.customer && !scenario_set_text(&s.customer, o.customer)) ||
-	    (o.opportunity && !scenario_set_text(&s.opportunity, o.opportunity))) {
-		fprintf(stderr, PROG ": out of memory\n");
+	if (!apply_texts(&o, &s))
 		goto out;
-	}
 	if (!o.out || !*o.out) {
 		fprintf(stderr, PROG ": missing -o FILE.csv (where to write the BOM)\n");
 		goto out;

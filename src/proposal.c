@@ -74,41 +74,6 @@ void proposal_default_path(const char *scenario_path, char *buf, size_t n)
 
 /* ---- gathering the figures ---- */
 
-/* The throughput / latency trade-off of the recommended accelerator: the
- * engine sized with each batch cap in turn (as `sweep --batch` does) on
- * one replica of the recommended layout, the per-user targets lifted so
- * the curve runs to the KV cache's room; it stops where the replica holds
- * no more sequences. */
-static void build_curve(struct proposal *p)
-{
-	const struct engine_result *r = p->rec;
-	p->n_curve = 0;
-	if (p->w.cls != WL_INFERENCE || !r || !r->fits || r->partition)
-		return;
-	struct workload w = p->w;
-	w.accel = r->accel;
-	w.gpus = -1;
-	w.tp = r->tp;
-	w.pp = r->pp;
-	w.ep = r->ep > 1 ? r->ep : 0;
-	w.tokens_per_s_per_user = 0;
-	w.ttft_ms = 0;
-	w.target_tokens_per_s = 0;
-	w.arrival_rate = 0;
-	w.concurrency_max = false;
-	for (long b = 1; p->n_curve < PROPOSAL_CURVE_MAX; b *= 2) {
-		struct engine_result x;
-		w.batch = b;
-		w.concurrency = b;	/* one replica of the recommended layout */
-		engine_evaluate(p->c, &w, r->accel, &x);
-		if (!x.fits || x.batch_per_replica < b || !isfinite(x.tokens_per_s_per_user) ||
-		    !isfinite(x.tokens_per_s_per_gpu))
-			break;
-		p->curve[p->n_curve++] = (struct proposal_point){ b, x.tokens_per_s_per_user,
-								  x.tokens_per_s_per_gpu };
-	}
-}
-
 static const struct engine_result *first_fitting(const struct engine_report *r)
 {
 	for (size_t i = 0; i < r->n; i++)
@@ -159,7 +124,7 @@ enum proposal_status proposal_build(struct proposal *p, const struct catalog *c,
 	engine_validation_plan(c, &p->w, p->rec, &p->plan);
 	if (!bom_build(c, &p->w, p->rec, p->w.prices, &p->bom, err, errsz))
 		return PROPOSAL_FAILED;
-	build_curve(p);
+	engine_tradeoff_curve(c, &p->w, p->rec, &p->curve);
 	return PROPOSAL_OK;
 }
 

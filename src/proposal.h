@@ -11,8 +11,8 @@
  * bands, engine_validation_plan() for the acceptance thresholds,
  * bom_build() (engine_quote()) for the bill of materials and its total,
  * engine_tco_year() and engine_tco_inputs() for the total cost of
- * ownership and its assumptions, engine_evaluate() over the batch for the
- * throughput / latency trade-off.  Nothing is computed here but layout.
+ * ownership and its assumptions, engine_tradeoff_curve() for the
+ * throughput / latency trade-off (the wizard's chart's).  Nothing is computed here but layout.
  *
  * Every user or catalog string goes through out.h's HTML or Markdown
  * escaping; the date is out_date() ($SOURCE_DATE_EPOCH for reproducible
@@ -43,14 +43,6 @@ bool proposal_format_of_path(const char *path, enum proposal_format *out);
 
 /* The alternatives shown beside the recommended configuration. */
 #define PROPOSAL_ALTERNATIVES 2
-/* Points of the throughput / latency curve: batch 1, 2, 4, ... */
-#define PROPOSAL_CURVE_MAX 14
-
-struct proposal_point {
-	long batch;			/* sequences a replica runs at once */
-	double per_user;		/* output tok/s each user sees */
-	double per_gpu;			/* output tok/s per GPU */
-};
 
 struct proposal {
 	const struct catalog *c;
@@ -62,8 +54,7 @@ struct proposal {
 	size_t n_alt;
 	struct engine_plan plan;
 	struct bom bom;
-	struct proposal_point curve[PROPOSAL_CURVE_MAX];
-	size_t n_curve;
+	struct engine_curve curve;	/* the recommended one's trade-off (inference) */
 	char date[32];
 };
 

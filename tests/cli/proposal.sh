@@ -113,7 +113,19 @@ check "bank md: no HTML in it" lacks "$md" "<"
 check "bank md: tables" contains "$md" "| --- |"
 check "bank md: the BOM's total" contains "$md" "**Total (USD)**"
 check "bank md: the total is the BOM's" equals "$(total_in "$M")" "$total"
-check "bank md: the trade-off as a table" contains "$md" "| Batch | Tokens/s per user | Tokens/s per GPU |"
+check "bank md: the trade-off as a table" contains "$md" "| Batch | Tokens/s per user | Tokens/s per GPU | Meets your targets |"
+# the curve is engine_tradeoff_curve()'s, as sweep --curve prints it
+acc=$(grep '^| Accelerator' "$M" | sed 's/^| Accelerator | \([^|]*\) |.*/\1/')
+id=$("$A" catalog list | awk -v n="$acc" 'index($0, n) { print $1; exit }')
+# shellcheck disable=SC2086
+run "$A" sweep $BANK --curve --accelerator "$id" -o "$TMPD/curve.csv"
+check "bank: sweep --curve for the recommended ($id)" rc 0
+md_curve=$(sed -n '/^| Batch |/,/^$/p' "$M" | awk -F' [|] ' 'NR > 2 && NF > 2 { sub(/^[|] /, "", $1); sub(/ [|]$/, "", $4); print $1, $4 }')
+sw_curve=$(i=1; n=$(($(wc -l <"$TMPD/curve.csv") - 1)); while [ $i -le $n ]; do
+	m=$(csv_col "$TMPD/curve.csv" meets_targets $i)
+	echo "$(csv_col "$TMPD/curve.csv" batch $i) $([ "$m" = true ] && echo yes || echo no)"
+	i=$((i + 1)); done)
+check "bank: the proposal's curve is sweep --curve's (batch, targets met)" equals "$md_curve" "$sw_curve"
 
 # ---- reproducible ----
 # shellcheck disable=SC2086
