@@ -53,6 +53,16 @@ void tui_step5_refresh(struct tui *t)
 		snprintf(b->err, sizeof b->err, "no accelerator");
 		return;
 	}
+	/* Several workloads: the BOM of the cluster that holds them all, as
+	 * `bom --scenario` writes it. */
+	const struct engine_cluster *cl = tui_wl_cluster(t, r->accel);
+	if (cl && !cl->fits) {
+		snprintf(b->err, sizeof b->err, "%s cannot hold every workload of the scenario (step 4 "
+			 "shows which does not fit)", tui_accel_name(r->accel));
+		return;
+	}
+	if (cl)
+		r = &cl->total;
 	if (!r->fits) {
 		char rb[ENGINE_REASON_MAX];
 		snprintf(b->err, sizeof b->err, "%s does not fit this workload: %s", tui_accel_name(r->accel),
@@ -151,10 +161,9 @@ int tui_do_save(struct tui *t, const char *path_in, bool force)
 		tui_status(t, false, "Test mode: would save the scenario to %s.", path);
 		return TUI_HANDLED;
 	}
-	/* Several workloads: the one on screen is the first's (its edits go
-	 * back into the list, which is saved whole). */
-	if (t->sc.n_entries > 1)
-		t->sc.entries[0].w = t->sc.w;
+	/* Several workloads: the one on screen goes back into the list, which
+	 * is saved whole. */
+	tui_wl_store(t);
 	if (!scenario_save(path, &t->sc, err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
