@@ -74,6 +74,7 @@ void tui_recompute(struct tui *t)
 	memset(&t->plan, 0, sizeof t->plan);
 	if (r)
 		engine_validation_plan(t->cat, &t->sc.w, r, &t->plan);
+	tui_wl_plan(t);
 	tui_step5_refresh(t);
 	t->ran = true;
 }

@@ -136,6 +136,7 @@ struct tui {
 	size_t wl_cur;
 	struct cluster cl;
 	bool cl_sized;
+	struct engine_plan cl_plan;	/* the chosen accelerator's cluster's plan */
 	struct engine_report rep;
 	struct engine_plan plan;
 	bool ran;			/* rep holds a run of the current w */
@@ -416,6 +417,9 @@ void tui_wl_store(struct tui *t);
 /* After the engine ran: the list stored and every cluster sized again. */
 void tui_wl_refresh(struct tui *t);
 void tui_wl_fini(struct tui *t);
+/* The chosen accelerator's cluster's validation plan into cl_plan (none
+ * with one workload). */
+void tui_wl_plan(struct tui *t);
 /* Accelerator a's cluster, or NULL (one workload, or not sized). */
 const struct engine_cluster *tui_wl_cluster(const struct tui *t, const struct catalog_accel *a);
 /* "chat [small] weekly-lora", the current one in brackets. */

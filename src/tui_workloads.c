@@ -53,6 +53,17 @@ void tui_wl_fini(struct tui *t)
 	t->cl_sized = false;
 }
 
+void tui_wl_plan(struct tui *t)
+{
+	memset(&t->cl_plan, 0, sizeof t->cl_plan);
+	const struct engine_result *r = tui_chosen(t);
+	const struct engine_cluster *cl = r ? tui_wl_cluster(t, r->accel) : NULL;
+	if (!cl)
+		return;
+	size_t a = (size_t)(r->accel - t->cat->accels);
+	engine_cluster_plan(t->cat, &t->cl.items[a * t->cl.n_entries], t->cl.n_items[a], cl, &t->cl_plan);
+}
+
 const struct engine_cluster *tui_wl_cluster(const struct tui *t, const struct catalog_accel *a)
 {
 	if (!t->cl_sized || !a)

@@ -84,9 +84,15 @@ tui_keys x
 check_screen "x removes the workload on screen" "Removed embeddings: 3 workloads left, this is weekly-lora."
 check_screen_re "the list without it" "Workloads +chat small \\[weekly-lora\\]"
 
-# save: every workload in the file; the exported BOM is the CLI's
+# step 5: the workload's plan and the shared cluster's, as validate
+# --scenario writes them; the BOM is the cluster's
 tui_keys 5
-tui_wait "Validation plan"
+check_screen "step 5: which workload's plan" "Validation plan for weekly-lora: NVIDIA H100 SXM5 80GB"
+check_screen_re "step 5: the shared cluster's plan" "The shared cluster, all 3 workloads at once: $gpus GPUs, 1 node"
+check_screen "step 5: every serving workload at once" "benchmark_serving for the 2 serving workloads at once"
+check_screen_re "step 5: the cluster's BOM total" "Bill of materials: [0-9]+ lines, USD $capex,"
+
+# save: every workload in the file; the exported BOM is the CLI's
 tui_keys s C-u
 tui_type "$TMPD/saved.yaml"
 tui_keys Enter
