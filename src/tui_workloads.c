@@ -2,8 +2,9 @@
  * tui_workloads: a scenario's several workloads in the wizard (issue 18).
  *
  * While the scenario holds a list (sc.n_entries > 1) the workload on
- * screen, sc.w, is the edited copy of entry wl_cur: every change goes back
- * into the list (tui_wl_store()) with the settings they all share (filters,
+ * screen, sc.w, is the edited copy of entry workload.current (step 1's
+ * state): every change goes back into the list (tui_wl_store()) with the
+ * settings they all share (filters,
  * objective, accelerator, node, costs), and the cluster of every
  * accelerator is sized again (cluster.c, as `recommend --scenario` does),
  * so steps 2 to 5 and the panel show the same totals as the CLI.  A list
@@ -27,7 +28,7 @@ void tui_wl_store(struct tui *t)
 {
 	if (!tui_wl_multi(t))
 		return;
-	t->sc.entries[t->wl_cur].w = t->sc.w;
+	t->sc.entries[t->workload.current].w = t->sc.w;
 	scenario_share_settings(&t->sc);
 }
 
@@ -38,8 +39,8 @@ void tui_wl_refresh(struct tui *t)
 	t->cl_sized = false;
 	if (!tui_wl_multi(t))
 		return;
-	if (t->wl_cur >= t->sc.n_entries)
-		t->wl_cur = 0;
+	if (t->workload.current >= t->sc.n_entries)
+		t->workload.current = 0;
 	tui_wl_store(t);
 	t->cl_sized = cluster_size(t->cat, &t->sc, t->bands, &t->cl);
 	if (!t->cl_sized)
@@ -83,7 +84,7 @@ void tui_wl_list(const struct tui *t, char *buf, size_t n)
 	size_t used = 0;
 	buf[0] = '\0';
 	for (size_t e = 0; e < t->sc.n_entries && used + 1 < n; e++) {
-		bool cur = e == t->wl_cur;
+		bool cur = e == t->workload.current;
 		int k = snprintf(buf + used, n - used, "%s%s%s%s", e ? " " : "", cur ? "[" : "",
 				 t->sc.entries[e].name, cur ? "]" : "");
 		if (k < 0)
@@ -95,7 +96,7 @@ void tui_wl_list(const struct tui *t, char *buf, size_t n)
 void tui_wl_editing(const struct tui *t, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s, %zu of %zu (w switches, r renames, x removes)",
-		 t->sc.entries[t->wl_cur].name, t->wl_cur + 1, t->sc.n_entries);
+		 t->sc.entries[t->workload.current].name, t->workload.current + 1, t->sc.n_entries);
 }
 
 /* "chat: 2 GPUs as 1x TP2"; "small: 4 x 1g.20gb slices on 1 GPU". */
@@ -172,7 +173,7 @@ static bool make_list(struct tui *t)
 	es[0] = (struct scenario_entry){ .name = name, .w = t->sc.w, .share = 1 };
 	t->sc.entries = es;
 	t->sc.n_entries = 1;
-	t->wl_cur = 0;
+	t->workload.current = 0;
 	return true;
 }
 
@@ -197,10 +198,10 @@ static int add(struct tui *t)
 	char *name = new_name(t, n + 1);
 	if (!name)
 		goto oom;
-	es[n] = (struct scenario_entry){ .name = name, .w = es[t->wl_cur].w, .share = es[t->wl_cur].share };
-	const char *from = es[t->wl_cur].name;
+	es[n] = (struct scenario_entry){ .name = name, .w = es[t->workload.current].w, .share = es[t->workload.current].share };
+	const char *from = es[t->workload.current].name;
 	t->sc.n_entries = n + 1;
-	t->wl_cur = n;
+	t->workload.current = n;
 	t->sc.w = es[n].w;
 	tui_status(t, false, "Added %s, a copy of %s: set its model and load; w switches, r renames.",
 		   name, from);
@@ -224,25 +225,25 @@ static int remove_current(struct tui *t)
 	}
 	struct scenario *s = &t->sc;
 	char gone[64];
-	snprintf(gone, sizeof gone, "%s", s->entries[t->wl_cur].name);
-	free(s->entries[t->wl_cur].name);
-	memmove(&s->entries[t->wl_cur], &s->entries[t->wl_cur + 1],
-		(s->n_entries - t->wl_cur - 1) * sizeof *s->entries);
+	snprintf(gone, sizeof gone, "%s", s->entries[t->workload.current].name);
+	free(s->entries[t->workload.current].name);
+	memmove(&s->entries[t->workload.current], &s->entries[t->workload.current + 1],
+		(s->n_entries - t->workload.current - 1) * sizeof *s->entries);
 	s->n_entries--;
-	if (t->wl_cur >= s->n_entries)
-		t->wl_cur = s->n_entries - 1;
-	s->w = s->entries[t->wl_cur].w;
+	if (t->workload.current >= s->n_entries)
+		t->workload.current = s->n_entries - 1;
+	s->w = s->entries[t->workload.current].w;
 	if (s->n_entries == 1) {
 		/* a list of one is that workload: its name goes with the list */
 		free(s->entries[0].name);
 		free(s->entries);
 		s->entries = NULL;
 		s->n_entries = 0;
-		t->wl_cur = 0;
+		t->workload.current = 0;
 		tui_status(t, false, "Removed %s: one workload left.", gone);
 	} else {
 		tui_status(t, false, "Removed %s: %zu workloads left, this is %s.", gone, s->n_entries,
-			   s->entries[t->wl_cur].name);
+			   s->entries[t->workload.current].name);
 	}
 	return TUI_HANDLED | TUI_CHANGED;
 }
@@ -254,10 +255,10 @@ static int next(struct tui *t)
 		return TUI_HANDLED;
 	}
 	tui_wl_store(t);
-	t->wl_cur = (t->wl_cur + 1) % t->sc.n_entries;
-	t->sc.w = t->sc.entries[t->wl_cur].w;
-	tui_status(t, false, "Workload %zu of %zu: %s.", t->wl_cur + 1, t->sc.n_entries,
-		   t->sc.entries[t->wl_cur].name);
+	t->workload.current = (t->workload.current + 1) % t->sc.n_entries;
+	t->sc.w = t->sc.entries[t->workload.current].w;
+	tui_status(t, false, "Workload %zu of %zu: %s.", t->workload.current + 1, t->sc.n_entries,
+		   t->sc.entries[t->workload.current].name);
 	/* switching changes what is shown, not the scenario: not unsaved */
 	tui_recompute(t);
 	return TUI_HANDLED;
@@ -277,7 +278,7 @@ int tui_wl_action(struct tui *t, enum tui_action a)
 			tui_status(t, false, "One workload needs no name: a adds a second, and each gets one.");
 			return TUI_HANDLED;
 		}
-		tui_prompt_start(t, PROMPT_RENAME, t->sc.entries[t->wl_cur].name);
+		tui_prompt_start(t, PROMPT_RENAME, t->sc.entries[t->workload.current].name);
 		return TUI_HANDLED;
 	default:
 		return TUI_UNHANDLED;
@@ -292,7 +293,7 @@ int tui_wl_rename(struct tui *t, const char *name)
 		tui_status(t, true, "A workload's name is text other than 'total' (the cluster's row).");
 		return TUI_HANDLED;
 	}
-	if (name_used(t, name, t->wl_cur)) {
+	if (name_used(t, name, t->workload.current)) {
 		tui_status(t, true, "Another workload is called %s already.", name);
 		return TUI_HANDLED;
 	}
@@ -301,8 +302,8 @@ int tui_wl_rename(struct tui *t, const char *name)
 		tui_status(t, true, "Out of memory: not renamed.");
 		return TUI_HANDLED;
 	}
-	free(t->sc.entries[t->wl_cur].name);
-	t->sc.entries[t->wl_cur].name = copy;
+	free(t->sc.entries[t->workload.current].name);
+	t->sc.entries[t->workload.current].name = copy;
 	t->dirty = true;
 	tui_recompute(t);	/* the clusters name their workloads */
 	tui_status(t, false, "Renamed to %s.", copy);
