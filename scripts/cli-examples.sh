@@ -191,6 +191,11 @@ example 0 'accelsizer recommend --scenario acme-all.yaml --accelerator h100-sxm'
 example 0 'accelsizer bom --scenario acme-all.yaml --accelerator h100-sxm -o acme-all-bom.csv'
 example 0 'accelsizer validate --scenario acme-all.yaml --accelerator h100-sxm' "sed -n '/shared cluster/,\$p'"
 
+heading "A proposal for the customer"
+text "The document to send after the call, from the same scenario: HTML to print (two pages) or Markdown for an email. Its BOM total is the bom command's to the cent."
+example 0 'accelsizer proposal --scenario acme-chat.yaml -o acme-chat.html'
+example 0 'accelsizer proposal --scenario acme-chat.yaml --format md -o -' "sed -n 1,40p"
+
 readme_on
 heading "When the answer is no, or the input is wrong"
 text "Exit status 1 means nothing in the catalog can meet the workload, 2 means bad input; the message names the flag or the file, line and column."

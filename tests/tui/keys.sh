@@ -20,14 +20,6 @@ tui_screen
 check "help lists Ctrl-L" matches "$screen" "Ctrl-L +redraw the whole screen"
 check "help lists the objective key" matches "$screen" "b +cycle the ranking objective"
 check "help lists the workload keys" matches "$screen" "w +several workloads: switch to the scenario's next workload"
-# the glyphs come after the keys: scroll to them
-tui_keys Down Down Down Down Down Down Down Down
-sleep 0.3
-tui_screen
-check "help explains the glyphs" matches "$screen" "◆ +binding: the resource that runs out first"
-tui_keys Up Up Up Up Up Up Up Up
-sleep 0.3
-tui_screen
 # every key the bar shows is in help: one table for both
 missing=""
 for k in "?/F1" "q" "Enter" "+/-" "PgDn/n" "PgUp/p" "1-5" "[ ]"; do
@@ -35,6 +27,11 @@ for k in "?/F1" "q" "Enter" "+/-" "PgDn/n" "PgUp/p" "1-5" "[ ]"; do
 	printf '%s\n' "$screen" | grep -qF -- "  $k " || missing="$missing $k"
 done
 check "every key bar entry is in help" equals "$missing" ""
+# the glyph legend follows the keys: Down scrolls help to it
+tui_keys Down Down Down Down Down Down Down Down Down Down Down Down
+sleep 0.3
+tui_screen
+check "help explains the glyphs" matches "$screen" "◆ +binding: the resource that runs out first"
 tui_keys Escape
 check_screen "Esc closes help" "Input tokens"
 tui_keys F1
