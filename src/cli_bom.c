@@ -105,7 +105,7 @@ static const struct engine_result *multi_choice(const struct cluster *m, struct 
 		if (!r)
 			continue;
 		const struct scenario_entry *se = &m->s->entries[e];
-		cli_result_layout(r, se->w.cls, lays[n], sizeof lays[n]);
+		engine_result_layout(r, se->w.cls, lays[n], sizeof lays[n]);
 		parts[n] = (struct bom_workload){ se->name, &se->w, r->gpus, lays[n] };
 		n++;
 	}

@@ -411,29 +411,9 @@ static const char *money(double v, char *buf, size_t n)
 	return buf;
 }
 
-void cli_result_layout(const struct engine_result *r, enum workload_class cls, char *buf, size_t n)
-{
-	if (r->gpus < 1) {
-		snprintf(buf, n, "-");
-		return;
-	}
-	if (cls == WL_INFERENCE) {
-		if (r->partition)
-			snprintf(buf, n, "%dx %s", r->replicas, r->partition->profile);
-		else if (r->pp > 1)
-			snprintf(buf, n, "%dx TP%d PP%d", r->replicas, r->tp, r->pp);
-		else
-			snprintf(buf, n, "%dx TP%d", r->replicas, r->tp);
-	} else if (r->cp > 1) {
-		snprintf(buf, n, "TP%d PP%d CP%d DP%d Z%d", r->tp, r->pp, r->cp, r->dp, r->zero_stage);
-	} else {
-		snprintf(buf, n, "TP%d PP%d DP%d Z%d", r->tp, r->pp, r->dp, r->zero_stage);
-	}
-}
-
 static void layout_text(const struct workload *w, const struct engine_result *r, char *buf, size_t n)
 {
-	cli_result_layout(r, w->cls, buf, n);
+	engine_result_layout(r, w->cls, buf, n);
 }
 
 static void headline(FILE *f, const struct catalog *c, const struct workload *w,

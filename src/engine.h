@@ -418,6 +418,9 @@ const char *engine_result_reason(const struct engine_result *r, char *buf, size_
 /* What a person reads about the result, for every front end: the filter's
  * reason when it was filtered out, else engine_result_reason(). */
 const char *engine_result_why(const struct engine_result *r, char *buf, size_t n);
+/* A result's layout as tables show it: "2x TP4", "4x 1g.20gb",
+ * "TP8 PP1 DP2 Z1"; "-" without GPUs.  cls: the workload's class. */
+void engine_result_layout(const struct engine_result *r, enum workload_class cls, char *buf, size_t n);
 
 struct engine_report {
 	struct engine_requirements req;

@@ -169,6 +169,13 @@ void eng_partition_try(const struct catalog *c, const struct workload *w,
 
 /* engine_rank.c */
 void eng_result_clear(struct engine_result *r, const struct catalog_accel *a);
+/* Platform, nodes, fabric and cost of out->gpus GPUs in groups of group
+ * (eng_platform_choose()); a scale-out fabric when spans says so, or with
+ * ENG_SPANS_AUTO when one of out's jobs talks across nodes. */
+enum eng_spans { ENG_SPANS_AUTO, ENG_SPANS_NO, ENG_SPANS_YES };
+void eng_result_place(const struct catalog *c, const struct workload *w,
+		      const struct catalog_accel *a, int group, enum eng_spans spans,
+		      struct engine_result *out);
 /* The platform, nodes, fabric, capex and power for r->gpus of a sized for
  * r->cls (replicas of r->tp x r->pp for serving). */
 void eng_result_nodes(const struct catalog *c, const struct workload *w,

@@ -958,6 +958,13 @@ static void emit_entries(struct out_yaml *m, const struct scenario *s)
 
 bool scenario_emit(const struct scenario *s, FILE *fp, char *err, size_t errsz)
 {
+	/* what the loader would refuse is not written (load_entry()) */
+	for (size_t i = 0; s->n_entries > 1 && i < s->n_entries; i++)
+		if (s->entries[i].w.model && !s->entries[i].w.model->file) {
+			snprintf(err, errsz, "workload '%s' uses a custom model: a list of workloads takes "
+				 "catalog models only", s->entries[i].name);
+			return false;
+		}
 	struct out_yaml m;
 	if (!out_yaml_begin(&m, fp)) {
 		out_yaml_end(&m, NULL);

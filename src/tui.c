@@ -69,10 +69,12 @@ void tui_recompute(struct tui *t)
 	engine_workload_derive(&t->sc.w);
 	engine_run(t->cat, &t->sc.w, &t->rep);
 	accuracy_bands_apply_report(t->bands, &t->rep);
+	tui_wl_refresh(t);
 	const struct engine_result *r = tui_chosen(t);
 	memset(&t->plan, 0, sizeof t->plan);
 	if (r)
 		engine_validation_plan(t->cat, &t->sc.w, r, &t->plan);
+	tui_wl_plan(t);
 	tui_step5_refresh(t);
 	t->ran = true;
 }
@@ -299,7 +301,7 @@ static int global_action(struct tui *t, enum tui_action a)
 		tui_prompt_start(t, PROMPT_OPEN, t->scenario_path[0] ? t->scenario_path : "./");
 		return TUI_HANDLED;
 	default:
-		return TUI_UNHANDLED;
+		return tui_wl_action(t, a);
 	}
 }
 
@@ -621,6 +623,7 @@ bool tui_open_scenario(struct tui *t, const char *path, char *err, size_t errsz)
 	}
 	scenario_move(&t->sc, &s);
 	scenario_fini(&s);
+	t->workload.current = 0;
 	snprintf(t->scenario_path, sizeof t->scenario_path, "%s", path);
 	t->dirty = false;
 	t->silicon.n_marked = 0;
@@ -823,6 +826,7 @@ int tui_main(int argc, char **argv)
 		fprintf(stderr, "accelsizer: test mode: %ld keys handled\n", test_n);
 	rc = EXIT_OK;
 	tui_step5_fini(t);
+	tui_wl_fini(t);
 	engine_report_fini(&t->rep);
 out_scenario:
 	prices_fini(&t->prices);

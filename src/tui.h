@@ -25,6 +25,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
+#include "cluster.h"
 #include "engine.h"
 #include "prices.h"
 #include "scenario.h"
@@ -110,6 +111,7 @@ enum tui_prompt {
 	PROMPT_OVERWRITE,	/* the export, proposal or save path exists: y/n */
 	PROMPT_MODEL_CONFIG,	/* path of a config.json (the model picker) */
 	PROMPT_PROPOSAL,	/* path */
+	PROMPT_RENAME,		/* the workload's new name */
 };
 /* What follows a save the unsaved-changes prompt asked for. */
 enum tui_then { THEN_NOTHING, THEN_QUIT, THEN_OPEN };
@@ -146,6 +148,7 @@ struct tui_list_rows {
 /* ---- each view's own state (as tig's views and htop's panels) ---- */
 struct tui_workload_state {	/* step 1 */
 	struct tui_list form;
+	size_t current;			/* several workloads: the entry on screen */
 };
 struct tui_constraint_state {	/* step 2 */
 	struct tui_list table;
@@ -189,6 +192,12 @@ struct tui {
 					 * NULL: every figure unvalidated */
 	char catalog_dir[PATH_MAX];
 	struct scenario sc;		/* sc.w is the workload; sc.custom a custom model */
+	/* several workloads (tui_workloads.c): sc.w is the entry on screen's
+	 * (workload.current), cl their cluster on every accelerator while
+	 * cl_sized */
+	struct cluster cl;
+	bool cl_sized;
+	struct engine_plan cl_plan;	/* the chosen accelerator's cluster's plan */
 	struct engine_report rep;
 	struct engine_plan plan;
 	bool ran;			/* rep holds a run of the current w */
@@ -484,6 +493,31 @@ int tui_proposal_prompt(struct tui *t);
 int tui_do_proposal(struct tui *t, const char *path, bool force);
 int tui_do_save(struct tui *t, const char *path, bool force);
 int tui_do_open(struct tui *t, const char *path);
+
+/* ---- tui_workloads.c: several workloads on one cluster ---- */
+bool tui_wl_multi(const struct tui *t);
+/* sc.w back into its entry, with the settings every entry shares. */
+void tui_wl_store(struct tui *t);
+/* After the engine ran: the list stored and every cluster sized again. */
+void tui_wl_refresh(struct tui *t);
+void tui_wl_fini(struct tui *t);
+/* The chosen accelerator's cluster's validation plan into cl_plan (none
+ * with one workload). */
+void tui_wl_plan(struct tui *t);
+/* Accelerator a's cluster, or NULL (one workload, or not sized). */
+const struct engine_cluster *tui_wl_cluster(const struct tui *t, const struct catalog_accel *a);
+/* "chat [small] weekly-lora", the current one in brackets. */
+void tui_wl_list(const struct tui *t, char *buf, size_t n);
+/* "small, 2 of 3 (...keys)": the workload on screen. */
+void tui_wl_editing(const struct tui *t, char *buf, size_t n);
+/* Entry e's share of a's cluster: "chat: 2 GPUs as 1x TP2"; false when
+ * there is none to show. */
+bool tui_wl_share(const struct tui *t, size_t e, const struct catalog_accel *a, char *buf, size_t n);
+/* a's cluster: "8 GPUs, 1 node, $444,436.00, 10.2 kW: why". */
+bool tui_wl_total(const struct tui *t, const struct catalog_accel *a, char *buf, size_t n);
+/* w, a, x, r: switch, add, remove, rename (the prompt). */
+int tui_wl_action(struct tui *t, enum tui_action a);
+int tui_wl_rename(struct tui *t, const char *name);
 
 /* ---- tui_picker.c ---- */
 void tui_picker_open(struct tui *t);

@@ -679,13 +679,20 @@ static void draw_row(struct tui *t, WINDOW *win, int y, const struct form_cols *
 
 /* The first shown row of a form of nrows shown rows (rows[] are their
  * fields), focus_row the cursor's (-1: none): the cursor's row in view,
- * and the heading above the first field of a section with it. */
+ * the heading above the first field of a section with it, and on the
+ * form's first field everything above it (read-only rows: step 1's list
+ * of workloads above its first heading's field). */
 static int form_top(const struct tui_field *fields, const int *rows, int nrows, int focus_row,
 		    int top, int avail)
 {
 	struct tui_list shown = { .focus = focus_row, .top = top };
 	if (focus_row >= 1 && focus_row - 1 < shown.top && fields[rows[focus_row - 1]].kind == TF_HEADING)
 		shown.top = focus_row - 1;
+	bool first = focus_row >= 0;
+	for (int r = 0; first && r < focus_row; r++)
+		first = fields[rows[r]].kind == TF_HEADING || fields[rows[r]].kind == TF_INFO;
+	if (first && focus_row < avail)
+		shown.top = 0;
 	if (focus_row >= 0)
 		tui_list_clamp(&shown, nrows, avail);
 	else

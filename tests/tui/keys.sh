@@ -19,6 +19,7 @@ check_screen "? opens help" "Esc or ? closes"
 tui_screen
 check "help lists Ctrl-L" matches "$screen" "Ctrl-L +redraw the whole screen"
 check "help lists the objective key" matches "$screen" "b +cycle the ranking objective"
+check "help lists the workload keys" matches "$screen" "w +several workloads: switch to the scenario's next workload"
 # every key the bar shows is in help: one table for both
 missing=""
 for k in "?/F1" "q" "Enter" "+/-" "PgDn/n" "PgUp/p" "1-5" "[ ]"; do
@@ -27,7 +28,8 @@ for k in "?/F1" "q" "Enter" "+/-" "PgDn/n" "PgUp/p" "1-5" "[ ]"; do
 done
 check "every key bar entry is in help" equals "$missing" ""
 # the glyph legend follows the keys: Down scrolls help to it
-tui_keys Down Down Down Down Down Down Down Down
+tui_keys Down Down Down Down Down Down Down Down Down Down Down Down
+sleep 0.3
 tui_screen
 check "help explains the glyphs" matches "$screen" "◆ +binding: the resource that runs out first"
 tui_keys Escape

@@ -312,6 +312,25 @@ START_TEST(round_trip_hours_per_week_as_typed)
 }
 END_TEST
 
+/* A list of workloads takes catalog models only (the loader refuses a
+ * custom_model inside workloads:), so such a list is not written. */
+START_TEST(several_workloads_refuse_a_custom_model_on_save)
+{
+	struct scenario a;
+	char err[512] = "", *buf = NULL;
+	size_t len = 0;
+	ck_assert_msg(scenario_load(FIXTURES "/workloads/three.yaml", cat, &a, err, sizeof err), "%s", err);
+	a.custom.params = 1e9;
+	a.entries[1].w.model = &a.custom;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert(!scenario_emit(&a, f, err, sizeof err));
+	fclose(f);
+	ck_assert_msg(strstr(err, "workload 'small' uses a custom model"), "%s", err);
+	free(buf);
+	scenario_fini(&a);
+}
+END_TEST
+
 START_TEST(round_trip_awkward_text_and_numbers)
 {
 	static const char *const texts[] = {
@@ -801,6 +820,7 @@ int main(void)
 	ADD(s, round_trip_every_good_fixture);
 	ADD(s, round_trip_several_workloads);
 	ADD(s, round_trip_hours_per_week_as_typed);
+	ADD(s, several_workloads_refuse_a_custom_model_on_save);
 	ADD(s, round_trip_awkward_text_and_numbers);
 	ADD(s, round_trip_custom_model_exact_params);
 	ADD(s, round_trip_every_class_and_override);
