@@ -151,6 +151,10 @@ int tui_do_save(struct tui *t, const char *path_in, bool force)
 		tui_status(t, false, "Test mode: would save the scenario to %s.", path);
 		return TUI_HANDLED;
 	}
+	/* Several workloads: the one on screen is the first's (its edits go
+	 * back into the list, which is saved whole). */
+	if (t->sc.n_entries > 1)
+		t->sc.entries[0].w = t->sc.w;
 	if (!scenario_save(path, &t->sc, err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
