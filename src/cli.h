@@ -16,5 +16,6 @@ int cli_bom_main(int argc, char **argv);
 int cli_sweep_main(int argc, char **argv);
 
 int cli_accuracy_main(int argc, char **argv);
+int cli_compare_main(int argc, char **argv);
 
 #endif
