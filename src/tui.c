@@ -283,6 +283,13 @@ static int global_action(struct tui *t, enum tui_action a)
 		return TUI_HANDLED | TUI_CHANGED;
 	case ACT_FIRST:
 		return tui_take_first(t);
+	case ACT_PIN:
+		if (!t->history.pinned)
+			return tui_pin(t);
+		tui_open_overlay(t, &tui_pin_view);
+		return TUI_HANDLED;
+	case ACT_UNDO:
+		return tui_undo(t);
 	case ACT_EXPORT:
 		tui_prompt_start(t, PROMPT_EXPORT, t->export_path[0] ? t->export_path
 						    : "./accelsizer-bom.csv");
@@ -356,7 +363,7 @@ static int handle_mouse(struct tui *t, const MEVENT *ev)
 	return TUI_HANDLED;
 }
 
-static int handle_key(struct tui *t, int ch)
+static int handle_key_now(struct tui *t, int ch)
 {
 	if (ch == KEY_RESIZE) {
 		layout(t);
@@ -385,6 +392,18 @@ static int handle_key(struct tui *t, int ch)
 	if (!t->editing)
 		t->status[0] = '\0';	/* a message lives until the next key */
 	return dispatch(t, tui_action_for_key(ch), ch);
+}
+
+/* A key, with the workload before it kept for undo when the key changed
+ * it (an undo itself is not kept). */
+static int handle_key(struct tui *t, int ch)
+{
+	struct tui_snapshot before;
+	tui_snapshot_take(t, &before);
+	int flags = handle_key_now(t, ch);
+	if ((flags & TUI_CHANGED) && !(flags & TUI_UNDONE))
+		tui_undo_push(t, &before);
+	return flags;
 }
 
 /* Applies a handler's flags; returns true to leave the loop. */
@@ -627,6 +646,7 @@ bool tui_open_scenario(struct tui *t, const char *path, char *err, size_t errsz)
 	snprintf(t->scenario_path, sizeof t->scenario_path, "%s", path);
 	t->dirty = false;
 	t->silicon.n_marked = 0;
+	tui_undo_clear(t);
 	return true;
 }
 

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 
 #include "cluster.h"
+#include "compare.h"
 #include "engine.h"
 #include "prices.h"
 #include "scenario.h"
@@ -57,6 +58,7 @@ enum {
 	TUI_HANDLED = 1 << 0,
 	TUI_CHANGED = 1 << 1,	/* the workload changed: re-run the engine */
 	TUI_QUIT = 1 << 2,
+	TUI_UNDONE = 1 << 3,	/* with TUI_CHANGED: an undo, not a change to undo */
 };
 
 #define TUI_NSTEPS 5
@@ -79,7 +81,7 @@ struct tui_step {
 };
 
 extern const struct tui_step tui_step1, tui_step2, tui_step3, tui_step4, tui_step5;
-extern const struct tui_step tui_help_view, tui_compare_view, tui_picker_view;
+extern const struct tui_step tui_help_view, tui_compare_view, tui_picker_view, tui_pin_view;
 extern const struct tui_step tui_chart_view;	/* tui_chart.c: step 3's trade-off chart */
 
 /* A one-line text editor: fields, the pick list search, path prompts. */
@@ -183,6 +185,30 @@ struct tui_panel_state {
 	bool follow;			/* scroll to the chosen one once */
 };
 
+/* A workload state, for the pin (a) and the undo stack (u): the workload
+ * and its custom model, self-contained (w.model points at custom when
+ * has_custom; the model's texts are copied in). */
+struct tui_snapshot {
+	struct workload w;
+	struct catalog_model custom;	/* figures; id, name, family point below */
+	bool has_custom;
+	char custom_id[64], custom_name[128], custom_family[64];
+};
+#define TUI_UNDO_MAX 32
+struct tui_history {
+	struct tui_snapshot undo[TUI_UNDO_MAX];	/* a ring: the last n changes */
+	int undo_next, n_undo;
+	bool pinned;
+	struct tui_snapshot pin;
+	struct engine_result pin_result;	/* the pinned workload's chosen (or
+						 * top-ranked) accelerator */
+	bool pin_has_result;
+};
+struct tui_pin_state {		/* the pinned-vs-current view */
+	struct tui_list list;
+	struct compare settings;	/* the two workloads' settings (compare.h) */
+};
+
 struct accuracy_bands;
 
 struct tui {
@@ -221,6 +247,8 @@ struct tui {
 	struct tui_help_state help;
 	struct tui_compare_state compare;
 	struct tui_panel_state panel;
+	struct tui_pin_state pin_view;
+	struct tui_history history;	/* the pin and the undo stack (tui.c) */
 	bool chosen_first;		/* the choice was the first-ranked when made */
 
 	/* editing: the line editor of the form in view (steps 1 and 4) */
@@ -268,6 +296,18 @@ void tui_recompute(struct tui *t);
  * top-ranked one; NULL only for an empty catalog. */
 const struct engine_result *tui_chosen(const struct tui *t);
 bool tui_is_marked(const struct tui *t, const struct catalog_accel *a);
+/* The current workload as a snapshot, and a snapshot made current again. */
+void tui_snapshot_take(const struct tui *t, struct tui_snapshot *s);
+void tui_snapshot_restore(struct tui *t, const struct tui_snapshot *s);
+/* a: pins the current workload (and its chosen accelerator's figures). */
+int tui_pin(struct tui *t);
+/* u: back to the workload before the last change. */
+int tui_undo(struct tui *t);
+/* Keeps s (the state before a change) on the undo stack; the oldest goes
+ * when it is full. */
+void tui_undo_push(struct tui *t, const struct tui_snapshot *s);
+/* Another scenario was opened: its changes start afresh (the pin stays). */
+void tui_undo_clear(struct tui *t);
 /* Opens a scenario file into the wizard; false with a message on failure. */
 bool tui_open_scenario(struct tui *t, const char *path, char *err, size_t errsz);
 /* For bench/ only: after the caller set t up and opened a screen, lay out

@@ -78,7 +78,7 @@ const struct engine_cluster *tui_wl_cluster(const struct tui *t, const struct ca
 void tui_wl_list(const struct tui *t, char *buf, size_t n)
 {
 	if (!tui_wl_multi(t)) {
-		snprintf(buf, n, "one (a adds another to size them on one cluster)");
+		snprintf(buf, n, "one (A adds another to size them on one cluster)");
 		return;
 	}
 	size_t used = 0;
@@ -251,7 +251,7 @@ static int remove_current(struct tui *t)
 static int next(struct tui *t)
 {
 	if (!tui_wl_multi(t)) {
-		tui_status(t, false, "The scenario holds one workload: a adds another.");
+		tui_status(t, false, "The scenario holds one workload: A adds another.");
 		return TUI_HANDLED;
 	}
 	tui_wl_store(t);

@@ -270,6 +270,9 @@ check "recommend lists it" contains "$out" "acme-x1"
 cp "$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml" "$TMPD/acme-chat.yaml"
 chmod u+w "$TMPD/acme-chat.yaml"
 printf 'sku,unit_price_usd,discount_pct\nh100-sxm,28500,6\n' >"$TMPD/acme-prices.csv"
+# compare's two quotes
+cp "$TOP_SRCDIR/tests/tui/llama70b-fp16.yaml" "$TMPD/fp16.yaml"
+cp "$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml" "$TMPD/fp8.yaml"
 sed -n '/^\.Sh EXAMPLES/,/^\.Sh SEE ALSO/p' "$MAN1" |
 	awk '/^\.Bd -literal/ { f = 1; next } /^\.Ed/ { f = 0; print "#"; next } f { print }' |
 	sed 's/\\e/\\/g' >"$TMPD/examples.txt"

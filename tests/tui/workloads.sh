@@ -1,6 +1,6 @@
 #!/bin/sh
 # Issue 18 in the wizard: a scenario's several workloads.  Step 1 lists
-# them (w switches, a adds, r renames, x removes); step 2 shows what each
+# them (w switches, A adds, r renames, x removes); step 2 shows what each
 # needs and the sum; step 3 and the panel the cluster's GPUs per
 # accelerator; step 4 what each workload gets of the chosen accelerator and
 # the cluster's total, the capex `recommend --scenario` prints for `total`;
@@ -25,7 +25,7 @@ tui_wait "Input tokens"
 check_screen_re "step 1 lists the workloads, the one on screen in brackets" "Workloads +\\[chat\\] small weekly-lora"
 check_screen_re "step 1 says which one is on screen" "Editing +chat, 1 of 3"
 check_screen_re "its model" "Model +Llama 3.1 70B"
-check_screen_re "the key bar offers switching and adding" "w workload +a add"
+check_screen_re "the key bar offers switching and adding" "w workload +A add"
 
 tui_keys w
 check_screen_re "w switches to the next workload" "Editing +small, 2 of 3"
@@ -53,8 +53,8 @@ check_screen_re "step 4: the cluster, recommend's total" "All of them +$gpus GPU
 # add, rename, remove (back with p: a digit on step 4's GPU field types)
 tui_keys p p p
 tui_wait "Input tokens"
-tui_keys a
-check_screen "a adds a copy of the workload on screen" "Added workload-4, a copy of small"
+tui_keys A
+check_screen "A adds a copy of the workload on screen" "Added workload-4, a copy of small"
 check_screen_re "the list has it, on screen" "Workloads +chat small weekly-lora \\[workload-4\\]"
 tui_screen
 check "adding is an unsaved change" contains "$(printf '%s\n' "$screen" | head -n1)" "[+]"
@@ -113,15 +113,15 @@ check "bom --scenario on the saved file" rc 0
 check "the wizard's BOM is the cluster's, byte for byte" equals "$(cat "$TMPD/wizard-bom.csv" 2>/dev/null)" "$(cat "$TMPD/cli-bom.csv")"
 check "its total is recommend's total capex" equals "$(grep ',total,' "$TMPD/cli-bom.csv" | cut -d, -f7)" "$capex"
 
-# a plain scenario: one workload; a makes it a list, x goes back to one
+# a plain scenario: one workload; A makes it a list, x goes back to one
 tui_start 120 40 --scenario "$SCENARIO"
 tui_wait "Input tokens"
-check_screen_re "one workload" "Workloads +one \\(a adds another"
-tui_keys a
-check_screen_re "a makes a list of two" "Workloads +workload-1 \\[workload-2\\]"
+check_screen_re "one workload" "Workloads +one \\(A adds another"
+tui_keys A
+check_screen_re "A makes a list of two" "Workloads +workload-1 \\[workload-2\\]"
 check_screen "the panel sums them" "in all"
 tui_keys x
-check_screen_re "x goes back to one" "Workloads +one \\(a adds another"
+check_screen_re "x goes back to one" "Workloads +one \\(A adds another"
 tui_keys x
 check_screen "nothing to remove from one" "there is none to remove"
 

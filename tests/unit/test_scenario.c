@@ -14,24 +14,13 @@
 #include "cli.h"
 #include "cli_workload.h"
 #include "scenario.h"
+#include "fixture.h"
 #include "tap.h"
 
 #define FIXTURES ABS_TOP_SRCDIR "/tests/fixtures/scenarios"
 
 static struct catalog *cat;
 static glob_t bad;
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	char *buf = calloc(1, 4096);
-	size_t n = fread(buf, 1, 4095, f);
-	fclose(f);
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	return buf;
-}
 
 /* Saves s to memory and loads it back into out. */
 static void round_trip(const struct scenario *s, struct scenario *out, char **yaml)
@@ -144,7 +133,7 @@ START_TEST(bad_fixture_exact_message)
 	const char *yaml = bad.gl_pathv[_i];
 	char expect_path[1024];
 	snprintf(expect_path, sizeof expect_path, "%.*s.expect", (int)(strlen(yaml) - 5), yaml);
-	char *expect = slurp(expect_path);
+	char *expect = fixture_slurp(expect_path);
 	char want[2048], err[1024] = "";
 	snprintf(want, sizeof want, "%s%s", yaml, expect);
 	struct scenario s;
@@ -787,19 +776,11 @@ START_TEST(days_and_hours_agree)
 }
 END_TEST
 
-#define ADD(s, fn) do { TCase *tc_ = tcase_create(#fn); tcase_add_test(tc_, fn); \
-		suite_add_tcase(s, tc_); } while (0)
+#define ADD(s, fn) TAP_ADD(s, fn)
 
 int main(void)
 {
-	struct catalog_errors ce = { .n = 0 };
-	cat = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
-	if (!cat) {
-		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
-		catalog_errors_fini(&ce);
-		return 1;
-	}
-	catalog_errors_fini(&ce);
+	cat = fixture_shipped_catalog();
 	if (glob(FIXTURES "/bad/*.yaml", 0, NULL, &bad) != 0) {
 		printf("Bail out! no fixtures under %s\n", FIXTURES);
 		return 1;
