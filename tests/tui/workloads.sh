@@ -25,7 +25,10 @@ tui_wait "Input tokens"
 check_screen_re "step 1 lists the workloads, the one on screen in brackets" "Workloads +\\[chat\\] small weekly-lora"
 check_screen_re "step 1 says which one is on screen" "Editing +chat, 1 of 3"
 check_screen_re "its model" "Model +Llama 3.1 70B"
-check_screen_re "the key bar offers switching and adding" "w workload +A add"
+check_screen_re "the key bar offers switching" "w workload +a pin"
+tui_keys ?
+check_screen "help offers adding" "  A             add a workload to the scenario"
+tui_keys Escape
 
 tui_keys w
 check_screen_re "w switches to the next workload" "Editing +small, 2 of 3"
