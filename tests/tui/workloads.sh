@@ -115,6 +115,16 @@ run $A bom --scenario "$TMPD/saved.yaml" -o "$TMPD/cli-bom.csv"
 check "bom --scenario on the saved file" rc 0
 check "the wizard's BOM is the cluster's, byte for byte" equals "$(cat "$TMPD/wizard-bom.csv" 2>/dev/null)" "$(cat "$TMPD/cli-bom.csv")"
 check "its total is recommend's total capex" equals "$(grep ',total,' "$TMPD/cli-bom.csv" | cut -d, -f7)" "$capex"
+# the proposal (P) of the cluster: the proposal command's for the saved file
+tui_keys P
+tui_wait "Write proposal to:"
+tui_keys C-u
+tui_type "$TMPD/wizard.md"
+tui_keys Enter
+check_screen_re "P writes the cluster's proposal" "Wrote the proposal to .*wizard.md \\(BOM total USD $capex\\)"
+run $A proposal --scenario "$TMPD/saved.yaml" -o "$TMPD/cli.md"
+check "the wizard's proposal is the command's" equals "$(cat "$TMPD/wizard.md" 2>/dev/null)" "$(cat "$TMPD/cli.md")"
+check "it shows every workload" contains "$(cat "$TMPD/wizard.md" 2>/dev/null)" "**weekly-lora**: A LoRA fine-tune"
 
 # a plain scenario: one workload; A makes it a list, x goes back to one
 tui_start 120 40 --scenario "$SCENARIO"
