@@ -110,7 +110,7 @@ static int check_inputs(int argc, char **argv, struct cli_extra *x, const struct
 		return EXIT_BADINPUT;
 	}
 	const struct atomic_name outs[] = { { "-o", o->out } };
-	if (!cli_outputs_check(c, x->scenario, x->prices, outs, 1))
+	if (!cli_outputs_check(c, x->scenario, x->prices, x->model_config, outs, 1))
 		return EXIT_BADINPUT;
 	if (cli_load_prices(x, pl, &s->w))
 		return EXIT_BADINPUT;

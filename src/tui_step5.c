@@ -122,7 +122,7 @@ int tui_do_export(struct tui *t, const char *path_in, bool force)
 	/* Never over an input: the scenario, the price list, the catalog. */
 	const struct atomic_name outs[] = { { "export", path } };
 	if (!cli_outputs_distinct(t->cat, t->scenario_path[0] ? t->scenario_path : NULL,
-				  t->have_prices ? t->prices.path : NULL, outs, 1, err, sizeof err)) {
+				  t->have_prices ? t->prices.path : NULL, NULL, outs, 1, err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
 	}
@@ -162,7 +162,7 @@ int tui_do_proposal(struct tui *t, const char *path_in, bool force)
 		return TUI_HANDLED;
 	const struct atomic_name outs[] = { { "proposal", path } };
 	if (!cli_outputs_distinct(t->cat, t->scenario_path[0] ? t->scenario_path : NULL,
-				  t->have_prices ? t->prices.path : NULL, outs, 1, err, sizeof err)) {
+				  t->have_prices ? t->prices.path : NULL, NULL, outs, 1, err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
 	}
@@ -195,7 +195,7 @@ int tui_do_save(struct tui *t, const char *path_in, bool force)
 	/* Over the scenario it was opened from is what saving means; over
 	 * the price list or a catalog file it is data loss. */
 	const struct atomic_name outs[] = { { "save", path } };
-	if (!cli_outputs_distinct(t->cat, NULL, t->have_prices ? t->prices.path : NULL, outs, 1,
+	if (!cli_outputs_distinct(t->cat, NULL, t->have_prices ? t->prices.path : NULL, NULL, outs, 1,
 				  err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
