@@ -427,10 +427,18 @@ static void write_notes(struct pw *w, const struct proposal *p)
 	const char *notes = p->s->notes;
 	if (!notes || !*notes)
 		return;
+	/* a YAML block ends with a newline: no empty line after the last */
+	size_t len = strlen(notes);
+	while (len && notes[len - 1] == '\n')
+		len--;
+	char *text = strndup(notes, len);
 	section(w, "notes", "Notes and assumptions", NULL);
 	pw_para_begin(w);
+	if (!text)
+		w->ok = false;
 	if (w->ok)
-		w->ok = w->f == PROPOSAL_HTML ? out_html_lines(w->fp, notes) : out_md_lines(w->fp, notes);
+		w->ok = w->f == PROPOSAL_HTML ? out_html_lines(w->fp, text) : out_md_lines(w->fp, text);
+	free(text);
 	pw_para_end(w);
 	section_end(w);
 }
