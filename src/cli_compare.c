@@ -359,7 +359,7 @@ static int compare_files(const struct catalog *c, const struct opts *o)
 {
 	const struct atomic_name outs[] = { { "-o", o->out } };
 	for (int j = 0; j < o->n_files; j++)
-		if (!cli_outputs_check(c, o->files[j], o->prices, outs, 1))
+		if (!cli_outputs_check(c, o->files[j], o->prices, NULL, outs, 1))
 			return EXIT_BADINPUT;
 	struct prices pl;
 	prices_init(&pl);
