@@ -425,6 +425,15 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 			"(--method qlora stores the frozen base in 4 bit by itself)\n", precision_name(w->precision));
 		return EXIT_BADINPUT;
 	}
+	if (w->cls == WL_INFERENCE && w->accel && w->serving_stack >= 0 &&
+	    !engine_serving_stack(c, w, w->accel, NULL)) {
+		const char *id = serving_stack_name((enum serving_stack)w->serving_stack);
+		const struct catalog_serving_stack *s = catalog_serving_stack(c, id);
+		fprintf(stderr, PROG ": --serving-stack: '%s' does not run on %s (a %s accelerator)%s\n", id,
+			w->accel->id, stack_name(w->accel->stack),
+			s ? "; see catalog/serving-stacks/ for where each stack runs" : "; it is not in the catalog");
+		return EXIT_BADINPUT;
+	}
 	char why[192];
 	if (!engine_workload_valid(w, why, sizeof why)) {
 		fprintf(stderr, PROG ": %s\n", why);

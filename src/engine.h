@@ -66,6 +66,8 @@ struct workload {
 					 * Server); 0 = none given */
 	double prefix_cache_hit;	/* share of prompt tokens whose KV the
 					 * prefix cache already holds, 0..0.99 */
+	int serving_stack;		/* enum serving_stack, or -1: each
+					 * accelerator's default stack */
 
 	/* pretraining and fine-tuning */
 	double tokens;			/* training or dataset tokens */
@@ -147,7 +149,7 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
  * enum constant here, one member of struct workload, and its use.
  */
 enum engine_field_id {
-	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION,
+	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
@@ -265,6 +267,9 @@ struct engine_result {
 	const struct catalog_accel *accel;
 	const struct catalog_platform *platform;
 	const struct catalog_fabric *fabric;	/* NULL when one node */
+	/* serving: the stack the figures assume (NULL: training, or a catalog
+	 * without serving-stacks/) */
+	const struct catalog_serving_stack *serving_stack;
 	int rank;			/* 1-based, in the ranked report */
 	bool fits;			/* can meet the workload at all */
 	bool filtered;			/* excluded by a filter */
@@ -399,6 +404,14 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 			 struct engine_requirements *out);
 /* Sizes one accelerator (honouring w->gpus only when w->accel is this
  * accelerator; w->spare_nodes applies to every accelerator). */
+/* The serving stack a workload runs on accelerator a: the one it names, or
+ * a's vendor default (catalog/serving-stacks/).  NULL when the one it names
+ * does not run on a's software platform, or the catalog has no stack for
+ * it; *on gets the stack's figures there (NULL with it). */
+const struct catalog_serving_stack *engine_serving_stack(const struct catalog *c, const struct workload *w,
+							 const struct catalog_accel *a,
+							 const struct catalog_stack_platform **on);
+
 void engine_evaluate(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, struct engine_result *out);
 /* Evaluates and ranks the whole catalog into r. */

@@ -69,6 +69,7 @@ struct ictx {
 	int fixed_gpus;			/* 0 = the engine sizes */
 	long batch_cap;			/* --batch on this accelerator; 0 = none */
 	const struct catalog_partition *part;	/* a MIG slice, or NULL */
+	const struct catalog_serving_stack *stack;	/* NULL: none in the catalog */
 	long n_users;			/* 0 = as many as memory holds */
 };
 
@@ -100,6 +101,25 @@ struct iload {
 	double lambda;			/* requests/s arriving */
 	double ttft50, ttft99;		/* first-token time at that load, s */
 };
+
+const struct catalog_serving_stack *engine_serving_stack(const struct catalog *c, const struct workload *w,
+							 const struct catalog_accel *a,
+							 const struct catalog_stack_platform **on)
+{
+	const struct catalog_stack_platform *p = NULL;
+	const struct catalog_serving_stack *s = NULL;
+	if (w->serving_stack < 0) {
+		s = catalog_stack_default(c, a->stack, &p);
+	} else {
+		s = catalog_serving_stack(c, serving_stack_name((enum serving_stack)w->serving_stack));
+		p = catalog_stack_on(s, a->stack);
+		if (!p)
+			s = NULL;
+	}
+	if (on)
+		*on = p;
+	return s;
+}
 
 /* eng_params_read() with its logarithm taken once: shared + experts x
  * (1 - (1 - k/E)^b); a dense model reads P_a whatever the batch. */
@@ -398,6 +418,12 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	/* the share of peak at fp4 where the catalog has one (Blackwell) */
 	double eff = x->pr.compute == PREC_FP4 && a->eff_compute_fp4.value > 0 ? a->eff_compute_fp4.value
 										 : a->eff_compute.value;
+	/* the serving stack's share of what the accelerator reached on its
+	 * vendor's default stack, and its own fixed costs where it has them */
+	const struct catalog_stack_platform *on = NULL;
+	x->stack = engine_serving_stack(c, w, a, &on);
+	if (on)
+		eff *= on->compute.value;
 	x->flops = x->pr.peak_flops * eff * eng_power_clock(c, a);
 	x->ov = d->serving_overlap.value;
 	x->part = part;
@@ -405,7 +431,10 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 		eng_partition_scale(a, part, &x->usable, &x->bw, &x->flops);
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
 	x->lat = d->collective_latency_us.value * 1e-6;
-	x->fixed = (d->serving_step_overhead_us.value + w->model->layers * d->serving_layer_overhead_us.value) * 1e-6;
+	bool own = on && on->step_overhead_us.value > 0;
+	x->fixed = ((own ? on->step_overhead_us.value : d->serving_step_overhead_us.value) +
+		    w->model->layers * (own ? on->layer_overhead_us.value : d->serving_layer_overhead_us.value)) *
+		   1e-6;
 	x->budget = d->prefill_chunk_tokens.value >= 1 ? d->prefill_chunk_tokens.value : 8192;
 	x->open = w->concurrency_max || w->arrival_rate > 0;
 	bool moe = x->m->experts > 0;
@@ -1153,6 +1182,17 @@ void eng_infer_on(const struct catalog *c, const struct workload *w, const struc
 {
 	struct ictx x;
 	r->precision_used = w->precision;
+	r->serving_stack = engine_serving_stack(c, w, a, NULL);
+	if (w->serving_stack >= 0 && !r->serving_stack) {
+		/* eng_filters() names the stack and the platform */
+		const char *id = serving_stack_name((enum serving_stack)w->serving_stack);
+		const struct catalog_serving_stack *s = catalog_serving_stack(c, id);
+		r->fits = false;
+		r->binding = RES_NONE;
+		eng_reason(r, "%s does not run on %s accelerators%s", s ? s->name : id, stack_name(a->stack),
+			   s ? "" : " (it is not in the catalog's serving-stacks/)");
+		return;
+	}
 	if (!ctx_init(c, w, a, part, &x)) {
 		r->fits = false;
 		r->binding = RES_NONE;
@@ -1169,6 +1209,7 @@ void eng_infer_on(const struct catalog *c, const struct workload *w, const struc
 	}
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
+	r->serving_stack = x.stack;
 
 	bool mine = w->accel == a;
 	struct iforce f = { mine && w->tp > 0 ? w->tp : 0, mine && w->pp > 0 ? w->pp : 0,
