@@ -89,8 +89,10 @@ struct catalog_stack_platform {
 	bool is_default;		/* the vendor's best published stack */
 	struct sourced compute;		/* factor on the accelerator's serving
 					 * share of peak (efficiency.compute) */
-	struct sourced step_overhead_us;	/* value 0 = defaults.serving_step_overhead_us */
-	struct sourced layer_overhead_us;	/* with it: defaults.serving_layer_overhead_us */
+	/* Fixed costs; value 0 = the defaults' (serving_step_overhead_us,
+	 * serving_layer_overhead_us). */
+	struct sourced step_overhead_us;	/* one iteration */
+	struct sourced layer_overhead_us;	/* per layer of an iteration */
 };
 
 struct catalog_serving_stack {

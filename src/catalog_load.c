@@ -209,7 +209,8 @@ static const struct catalog_field fabric_fields[] = {
  * which was calibrated on its vendor's default stack (factor 1 there);
  * 0.05 to 2: a stack a twentieth as fast, or twice as fast, as the one the
  * accelerator was measured on.  Fixed costs from 1 us to 1 s an iteration,
- * 0 to 1 ms a layer. */
+ * 1 ns to 1 ms a layer; each optional on its own (absent: the
+ * defaults'). */
 #define SP struct catalog_stack_platform
 static const struct catalog_field stack_platform_fields[] = {
 	{ .key = "platform", .type = CF_ENUM, .flags = REQ, .off = offsetof(SP, platform),

@@ -431,10 +431,11 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 		eng_partition_scale(a, part, &x->usable, &x->bw, &x->flops);
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
 	x->lat = d->collective_latency_us.value * 1e-6;
-	bool own = on && on->step_overhead_us.value > 0;
-	x->fixed = ((own ? on->step_overhead_us.value : d->serving_step_overhead_us.value) +
-		    w->model->layers * (own ? on->layer_overhead_us.value : d->serving_layer_overhead_us.value)) *
-		   1e-6;
+	double step_us = on && on->step_overhead_us.value > 0 ? on->step_overhead_us.value
+							      : d->serving_step_overhead_us.value;
+	double layer_us = on && on->layer_overhead_us.value > 0 ? on->layer_overhead_us.value
+								: d->serving_layer_overhead_us.value;
+	x->fixed = (step_us + w->model->layers * layer_us) * 1e-6;
 	x->budget = d->prefill_chunk_tokens.value >= 1 ? d->prefill_chunk_tokens.value : 8192;
 	x->open = w->concurrency_max || w->arrival_rate > 0;
 	bool moe = x->m->experts > 0;
