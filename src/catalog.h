@@ -327,6 +327,7 @@ double catalog_model_figure_get(const struct catalog_model *m, const struct cata
 	X(serving_step_overhead_us,    "us",      "fixed cost of one serving iteration: scheduling, launch, sampling") \
 	X(serving_layer_overhead_us,   "us",      "fixed cost per layer of one serving iteration: small kernels, launch gaps") \
 	X(serving_overlap,             "ratio",   "share of the shorter of a kernel's memory and compute time hidden behind the longer") \
+	X(moe_grouped_gemm_efficiency, "ratio",   "share of the serving compute share the routed experts' grouped GEMMs reach") \
 	X(power_clock_exponent,        "ratio",   "k in power ~ clock^k: how the clock a power-limited board sustains falls") \
 	X(training_mfu,                "ratio",   "model FLOPs utilisation when the accelerator has none of its own") \
 	X(training_overlap,            "ratio",   "share of gradient communication hidden behind compute") \

@@ -66,6 +66,8 @@ struct ictx {
 	double attn_pre;		/* ... of a prompt token (causal: I/2 back) */
 	double moe_shared, moe_experts, moe_log;	/* see params_read() */
 	double moe_shared_active;	/* active parameters outside the experts */
+	double moe_gemm;		/* the routed experts' grouped-GEMM share of
+					 * the dense one (defaults) */
 	int fixed_gpus;			/* 0 = the engine sizes */
 	long batch_cap;			/* --batch on this accelerator; 0 = none */
 	const struct catalog_partition *part;	/* a MIG slice, or NULL */
@@ -186,14 +188,19 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	double wbytes = params_read(x, tok / (alone ? 1 : l->pp)) * x->pr.weight_bytes / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
 	double gemm_t = 2.0 * x->pa / par * (b / x->flops + p / x->pflops);
-	if (l->e > 1 && tok > 0) {
-		/* The busiest of the e GPUs sets the pace of the expert GEMMs:
-		 * tokens x k routings spread over e GPUs (multinomial), the
-		 * largest share about m + sqrt(2 m ln e) of a mean m. */
-		double mexp = tok * x->m->experts_active / l->e;
-		double imb = 1.0 + sqrt(2.0 * log((double)l->e) / mexp);
+	if (x->moe_log != 0 && tok > 0) {
+		/* The routed experts' GEMMs run grouped, at moe_gemm of the
+		 * dense share; with expert parallelism the busiest of the e GPUs
+		 * sets their pace: tokens x k routings spread over e GPUs
+		 * (multinomial), the largest share about m + sqrt(2 m ln e) of a
+		 * mean m. */
+		double imb = 1.0;
+		if (l->e > 1) {
+			double mexp = tok * x->m->experts_active / l->e;
+			imb += sqrt(2.0 * log((double)l->e) / mexp);
+		}
 		double ex = (x->pa - x->moe_shared_active) / x->pa;	/* the experts' share */
-		gemm_t *= 1.0 + ex * (imb - 1.0);
+		gemm_t *= 1.0 + ex * (imb / x->moe_gemm - 1.0);
 	}
 	double attn_fl = b * x->attn_mean / par;
 	double pre_t = p * x->attn_pre / par / x->pflops;
@@ -426,6 +433,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 		eff *= on->compute.value;
 	x->flops = x->pr.peak_flops * eff * eng_power_clock(c, a);
 	x->ov = d->serving_overlap.value;
+	x->moe_gemm = d->moe_grouped_gemm_efficiency.value > 0 ? d->moe_grouped_gemm_efficiency.value : 1;
 	x->part = part;
 	if (part)
 		eng_partition_scale(a, part, &x->usable, &x->bw, &x->flops);
