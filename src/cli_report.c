@@ -42,6 +42,10 @@
 	X(precision_used,        STR,  0, precision_name(r->precision_used)) \
 	X(precision_fallback,    BOOL, 0, r->precision_fallback) \
 	X(serving_stack,         STR,  0, r->serving_stack ? r->serving_stack->id : NULL) \
+	X(prefill_gpus,          NUMI, 0, r->disaggregated ? (double)r->prefill_gpus : NAN) \
+	X(decode_gpus,           NUMI, 0, r->disaggregated ? (double)r->decode_gpus : NAN) \
+	X(kv_transfer_ms,        NUM,  2, r->disaggregated ? fin(r->kv_transfer_ms) : NAN) \
+	X(aggregated_gpus,       NUMI, 0, r->disaggregated && r->aggregated_gpus ? (double)r->aggregated_gpus : NAN) \
 	X(mem_required_gb,       NUM,  1, pos(r->mem_required_gb)) \
 	X(mem_per_gpu_gb,        NUM,  1, pos(r->mem_per_gpu_gb)) \
 	X(mem_avail_per_gpu_gb,  NUM,  1, pos(r->mem_avail_per_gpu_gb)) \

@@ -204,7 +204,7 @@ void cli_workload_usage(FILE *f)
 		const struct engine_field *e = engine_field((enum engine_field_id)i);
 		if (!e->flag)
 			continue;
-		snprintf(lhs, sizeof lhs, "--%s %s", e->flag, e->arg);
+		snprintf(lhs, sizeof lhs, "--%s%s%s", e->flag, *e->arg ? " " : "", e->arg);
 		fprintf(f, "      %-30s %s\n", lhs, e->help);
 	}
 	for (size_t i = 0; i < N_PRESCANNED; i++) {
@@ -339,6 +339,8 @@ static int pass(int argc, char **argv, struct ctx *k, bool only_workload)
 		}
 		if (inline_val)
 			v = a + len + 1;
+		else if (o && o->bare)
+			v = o->bare;	/* a flag that takes no value */
 		else if (i + 1 < argc)
 			v = argv[++i];
 		if (!v) {

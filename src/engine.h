@@ -68,6 +68,10 @@ struct workload {
 					 * prefix cache already holds, 0..0.99 */
 	int serving_stack;		/* enum serving_stack, or -1: each
 					 * accelerator's default stack */
+	int disaggregated;		/* 1: prefill and decode on separate pools
+					 * (engine_disagg.c), 0: one pool */
+	bool decode_only;		/* the engine's decode pool: no prompt
+					 * tokens in its steps (not a field) */
 
 	/* pretraining and fine-tuning */
 	double tokens;			/* training or dataset tokens */
@@ -149,7 +153,7 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
  * enum constant here, one member of struct workload, and its use.
  */
 enum engine_field_id {
-	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK,
+	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK, EF_DISAGGREGATED,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
@@ -203,6 +207,7 @@ struct engine_field {
 	double scale;			/* 0 means 1 */
 	const char *unit;		/* "tok/request", "ms", "USD" */
 	const char *word;		/* a value besides numbers: "max", "auto", "default" */
+	const char *bare;		/* the flag alone (no value) means this word */
 	const struct engine_choice *choice;	/* EFT_ENUM */
 	/* the wizard */
 	const char *label, *hint;
@@ -297,6 +302,13 @@ struct engine_result {
 	 * output token; ttft_ms is one request's prefill alone */
 	double ttft_p50_ms, ttft_p99_ms, tpot_p99_ms;
 	double arrival_rate;		/* requests/s served at that load */
+	/* --disaggregated: the two pools (gpus is their sum; the other
+	 * serving figures are the decode pool's, the first-token times the
+	 * prefill pool's plus the KV transfer) and the aggregated layout's
+	 * GPUs for the same workload (0: it cannot meet it) */
+	bool disaggregated;
+	int prefill_gpus, decode_gpus, aggregated_gpus;
+	double kv_transfer_ms;
 	/* training; NAN where it does not apply */
 	double train_hours, gpu_hours, scaling_efficiency, step_s, mfu;
 	double samples_per_s;		/* training sequences per second */

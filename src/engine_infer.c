@@ -279,9 +279,8 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 		o->ttft50 = o->ttft99 = INFINITY;
 		return;
 	}
-	double wq = rho * svc / (2.0 * (1.0 - rho));
-	double w50 = rho > 0.5 ? wq / rho * log(rho / 0.5) : 0;
-	double w99 = rho > 1 - Q99 ? wq / rho * log(rho / (1 - Q99)) : 0;
+	double w50 = eng_md1_wait(rho, svc, 0.5);
+	double w99 = eng_md1_wait(rho, svc, Q99);
 	/* the chunks that carry the prompt: the mean iteration with at least
 	 * one chunk of it */
 	iter_step(x, l, b, eng_fmax(b * x->Ip / x->O, x->Ip / chunks), false, &s);
@@ -460,7 +459,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	 * is reused); the rest still attend to the whole prompt before them.
 	 * KV memory is not reduced: how many requests share a prefix is not
 	 * given, so each sequence keeps its own. */
-	x->Ip = x->I * (1.0 - w->prefix_cache_hit);
+	x->Ip = w->decode_only ? 0 : x->I * (1.0 - w->prefix_cache_hit);
 	x->attn_pre = eng_attn_flops_token(x->m, x->I - x->Ip / 2.0);
 	const struct catalog_model *m = x->m;
 	if (m->experts > 0 && m->experts_active > 0 && m->experts_active < m->experts && x->pa < m->params) {

@@ -138,6 +138,7 @@ static void evaluate(const struct catalog *c, const struct workload *w,
 	if (w->cls == WL_INFERENCE) {
 		eng_infer(c, w, a, out);
 		eng_partition_try(c, w, a, out);
+		eng_disagg_try(c, w, a, out);
 	} else
 		eng_train(c, w, a, out);
 

@@ -69,7 +69,7 @@ static const struct tui_field rows[] = {
 	{ .label = "Inference", .kind = TF_HEADING, .classes = TUI_CLASS(WL_INFERENCE) },
 	{ F(INPUT_TOKENS) }, { F(OUTPUT_TOKENS) }, { F(CONCURRENCY) }, { F(TOKENS_PER_S_PER_USER) },
 	{ F(TTFT_MS) }, { F(TARGET_TOKENS_PER_S) }, { F(ARRIVAL_RATE) },
-	{ F(PREFIX_CACHE_HIT) }, { F(SERVING_STACK) },
+	{ F(PREFIX_CACHE_HIT) }, { F(SERVING_STACK) }, { F(DISAGGREGATED) },
 
 	{ .label = "Pretraining", .kind = TF_HEADING, .classes = PRE },
 	{ F(TOKENS), .classes = PRE },
