@@ -106,10 +106,20 @@ static bool size_prefill(const struct catalog *c, const struct workload *w,
 	return best->gpus > 0;
 }
 
-static void explain(const struct engine_result *agg, const struct pool *pre,
+static void explain(const struct workload *w, const struct engine_result *agg, const struct pool *pre,
 		    const struct engine_result *dec, bool same_node, struct engine_result *r)
 {
 	const char *over = same_node ? "the GPU link" : "the fabric";
+	/* As many users as memory holds: the pools and the one pool serve
+	 * different loads, so they are judged per GPU. */
+	if (w->concurrency_max && !(w->arrival_rate > 0) && agg->fits) {
+		bool better = r->tokens_per_s_per_gpu > agg->tokens_per_s_per_gpu;
+		eng_reason(r, "disaggregated: %d prefill + %d decode GPUs, KV sent in %F ms over %s: %F tok/s per "
+			   "GPU against aggregated's %F, so it %s", pre->gpus, dec->gpus, r->kv_transfer_ms, over,
+			   r->tokens_per_s_per_gpu, agg->tokens_per_s_per_gpu,
+			   better ? "beats it" : "does not beat it");
+		return;
+	}
 	if (!agg->fits)
 		eng_reason(r, "disaggregated: %d prefill + %d decode GPUs, KV sent in %F ms over %s; it beats "
 			   "aggregated, which cannot meet these targets", pre->gpus, dec->gpus, r->kv_transfer_ms, over);
@@ -188,5 +198,5 @@ void eng_disagg_try(const struct catalog *c, const struct workload *w, const str
 	r->ttft_p50_ms = pre.ttft50 * 1000.0 + r->kv_transfer_ms;
 	r->ttft_p99_ms = pre.ttft99 * 1000.0 + r->kv_transfer_ms;
 	r->tokens_per_s_per_gpu = r->output_tokens_per_s / (double)r->gpus;
-	explain(&agg, &pre, &dec, same, r);
+	explain(w, &agg, &pre, &dec, same, r);
 }

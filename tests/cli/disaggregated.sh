@@ -36,6 +36,13 @@ check "loose targets: the reason says it does not beat aggregated" contains "$(c
 	"does not beat it for these targets"
 check "within one node the KV crosses the GPU link" contains "$(csv_col l.csv reason)" "over the GPU link"
 
+run "$ACCELSIZER" recommend --model llama-3.1-8b --concurrency max --accelerator l40s --disaggregated --format csv -o max.csv
+check "as many users as fit: judged per GPU" contains "$(csv_col max.csv reason)" "tok/s per GPU against aggregated's"
+check "as many users as fit: the pools add up to the GPUs" equals \
+	"$(($(csv_col max.csv prefill_gpus) + $(csv_col max.csv decode_gpus)))" "$(csv_col max.csv gpus)"
+run "$ACCELSIZER" recommend $strict --disaggregated
+check "the table's layout names both pools" matches "$out" "h100-sxm +$((p + d)) +[0-9]+ P$p\+D"
+
 run "$ACCELSIZER" recommend $strict --disaggregated=on --format yaml
 check "--disaggregated=on, yaml: the pools" contains "$out" "prefill_gpus: $p"
 run "$ACCELSIZER" recommend $strict --disaggregated=off --format csv -o off.csv
