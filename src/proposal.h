@@ -56,6 +56,7 @@ struct proposal {
 	struct bom bom;
 	struct engine_curve curve;	/* the recommended one's trade-off (inference) */
 	char date[32];
+	const char *currency;		/* ISO 4217 code every money figure is in */
 };
 
 enum proposal_status {
