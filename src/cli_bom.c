@@ -105,7 +105,7 @@ static const struct engine_result *multi_choice(const struct cluster *m, struct 
 		if (!r)
 			continue;
 		const struct scenario_entry *se = &m->s->entries[e];
-		cli_result_layout(r, se->w.cls, lays[n], sizeof lays[n]);
+		engine_result_layout(r, se->w.cls, lays[n], sizeof lays[n]);
 		parts[n] = (struct bom_workload){ se->name, &se->w, r->gpus, lays[n] };
 		n++;
 	}
@@ -242,7 +242,7 @@ int cli_bom_main(int argc, char **argv)
 	/* Nothing is written over an input or over the other output. */
 	const struct atomic_name outs[] = { { "-o", o.out }, { "--summary", o.summary } };
 	o.prices = x.prices;
-	if (!cli_outputs_check(c, x.scenario, o.prices, outs, 2))
+	if (!cli_outputs_check(c, x.scenario, o.prices, x.model_config, outs, 2))
 		goto out;
 	/* A bad price list stops everything before anything is written. */
 	if (cli_load_prices(&x, &pl, &s.w))

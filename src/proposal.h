@@ -32,6 +32,7 @@
 #include "accuracy.h"
 #include "bom.h"
 #include "catalog.h"
+#include "cluster.h"
 #include "engine.h"
 #include "scenario.h"
 
@@ -57,6 +58,13 @@ struct proposal {
 	struct engine_curve curve;	/* the recommended one's trade-off (inference) */
 	char date[32];
 	const char *currency;		/* ISO 4217 code every money figure is in */
+	/* Several workloads (s->n_entries > 1): the clusters (cluster.h); rec
+	 * and alt are clusters' totals, plan the shared cluster's plan and
+	 * plans[] each workload's on rec's accelerator (items of rec_accel). */
+	bool several;
+	struct cluster cl;
+	size_t rec_accel;
+	struct engine_plan plans[SCENARIO_MAX_WORKLOADS];
 };
 
 enum proposal_status {
@@ -67,7 +75,11 @@ enum proposal_status {
 
 /*
  * Sizes the scenario's workload (s->w, with its price list in w.prices)
- * on the catalog and gathers everything the document shows.  The
+ * on the catalog and gathers everything the document shows.  A scenario
+ * of several workloads (every entry with the shared settings and price
+ * list, cli_multi_flags() or the wizard) is sized as one cluster per
+ * accelerator (cluster.h): the document then shows each workload and the
+ * cluster that holds them, its BOM and TCO the cluster's.  The
  * recommended configuration is the chosen accelerator (s->w.accel) or the
  * best-ranked one that fits the filters; the alternatives are the next
  * ones that do.  bands may be NULL (every figure unvalidated).  On

@@ -181,10 +181,33 @@ check "a chosen accelerator outside the filters: said so" contains "$(cat "$TMPD
 	"The chosen AMD Instinct MI300X is outside the filters:"
 printf 'schema: 1\nworkloads:\n  - name: chat\n    model: llama-3.1-8b\n  - name: big\n    model: llama-3.1-70b\n' \
 	>"$TMPD/multi.yaml"
+# several workloads (issue 18): each workload, the cluster that holds them,
+# its BOM (the bom command's total) and each plan with the cluster's
 run "$A" proposal --scenario "$TMPD/multi.yaml" -o "$TMPD/multi.html"
-check "several workloads: exit 2" rc 2
-check "several workloads: says why" contains "$err" "holds 2 workloads"
-check "several workloads: nothing written" equals "$(ls "$TMPD/multi.html" 2>/dev/null)" ""
+check "several workloads: written" rc 0
+W=$TOP_SRCDIR/tests/fixtures/scenarios/workloads
+run "$A" proposal --scenario "$W/three.yaml" --accelerator h100-sxm -o "$TMPD/three.md"
+check "three workloads: written" rc 0
+md=$(cat "$TMPD/three.md")
+check "three workloads: the workloads section" contains "$md" "## The workloads, on one cluster"
+check "three workloads: each by name" contains "$md" "**weekly-lora**: A LoRA fine-tune"
+check "three workloads: the fine-tune's hours" contains "$md" "It runs 8 hours a week."
+check "three workloads: each one's share of the cluster" matches "$md" "^\\| chat \\| 2 GPUs: 1 replica of TP2 \\|"
+check "three workloads: how they share it" contains "$md" "How they share the recommended cluster: training time-shares"
+check "three workloads: the cluster's plan" contains "$md" "**The shared cluster, every workload at once**"
+check "three workloads: a plan per workload" contains "$md" "**small**"
+run "$A" bom --scenario "$W/three.yaml" --accelerator h100-sxm -o "$TMPD/three-bom.csv"
+total=$(grep ',total,' "$TMPD/three-bom.csv" | cut -d, -f7)
+check "three workloads: the BOM total is the bom command's" contains "$md" "$(printf '%s' "$total" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\([.,]\)/\1,\2\3/;ta')"
+run "$A" proposal --scenario "$W/three.yaml" --model llama-2-7b -o "$TMPD/x.md"
+check "three workloads, --model: exit 2" rc 2
+check "three workloads, --model: nothing written" equals "$(ls "$TMPD/x.md" 2>/dev/null)" ""
+# a list of one is that workload: the same proposal as by flags
+run "$A" proposal --scenario "$W/one.yaml" --accelerator h100-sxm --format md -o -
+one=$out
+run "$A" proposal --model llama-3.1-70b --precision fp8 --input-tokens 2048 --output-tokens 512 \
+	--concurrency 128 --tokens-per-s-per-user 25 --ttft-ms 800 --stack cuda --accelerator h100-sxm --format md -o -
+check "a list of one: the proposal by flags" equals "$one" "$out"
 
 # ---- bad output names: exit 2, nothing written ----
 run "$A" proposal --model llama-3.1-8b
