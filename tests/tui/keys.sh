@@ -28,7 +28,7 @@ done
 check "every key bar entry is in help" equals "$missing" ""
 # the glyph legend follows the keys: Down scrolls help to it
 tui_keys Down Down Down Down Down Down Down Down
-tui_screen
+tui_wait_re "◆ +binding: the resource that runs out first"	# the scroll is drawn after the keys land
 check "help explains the glyphs" matches "$screen" "◆ +binding: the resource that runs out first"
 tui_keys Escape
 check_screen "Esc closes help" "Input tokens"
