@@ -472,50 +472,9 @@ static void line_end(struct line *l)
 	l->n = 0;
 }
 
-void cli_result_layout(const struct engine_result *r, enum workload_class cls, char *buf, size_t n)
-{
-	struct line l = { .f = NULL, .n = 0 };
-	if (r->gpus < 1) {
-		line_raw(&l, "-", 1);
-	} else if (cls == WL_INFERENCE) {
-		/* "%dx %s", "%dx TP%d PP%d", "%dx TP%d" */
-		line_long(&l, r->replicas, 0);
-		if (r->partition) {
-			line_raw(&l, "x ", 2);
-			line_str(&l, r->partition->profile, 0);
-		} else {
-			line_raw(&l, "x TP", 4);
-			line_long(&l, r->tp, 0);
-			if (r->pp > 1) {
-				line_raw(&l, " PP", 3);
-				line_long(&l, r->pp, 0);
-			}
-		}
-	} else {
-		/* "TP%d PP%d CP%d DP%d Z%d", CP only when > 1 */
-		line_raw(&l, "TP", 2);
-		line_long(&l, r->tp, 0);
-		line_raw(&l, " PP", 3);
-		line_long(&l, r->pp, 0);
-		if (r->cp > 1) {
-			line_raw(&l, " CP", 3);
-			line_long(&l, r->cp, 0);
-		}
-		line_raw(&l, " DP", 3);
-		line_long(&l, r->dp, 0);
-		line_raw(&l, " Z", 2);
-		line_long(&l, r->zero_stage, 0);
-	}
-	if (n) {
-		size_t k = l.n < n - 1 ? l.n : n - 1;
-		memcpy(buf, l.b, k);
-		buf[k] = '\0';
-	}
-}
-
 static void layout_text(const struct workload *w, const struct engine_result *r, char *buf, size_t n)
 {
-	cli_result_layout(r, w->cls, buf, n);
+	engine_result_layout(r, w->cls, buf, n);
 }
 
 /* "%.0f%%" of a share, "-" when it does not apply. */
@@ -564,6 +523,14 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 		if (!w->concurrency_max && !(w->arrival_rate > 0))
 			fprintf(f, " (%s GB for all users at full context)", grouped(q->kv_gb, 1, a, sizeof a));
 		fputs(".\n", f);
+		if (q->spec_tokens > 0)
+			fprintf(f, "Speculative decoding: %d token%s drafted a step by %s, accepted at %g: %.2f tokens "
+				"per step of the model, a draft token costs %.1f%% of a step, %.2fx one user's speed "
+				"before the batch's share.\n",
+				q->spec_tokens, q->spec_tokens == 1 ? "" : "s",
+				w->draft_model == &engine_draft_mtp ? "its MTP modules" : w->draft_model->name,
+				w->spec_acceptance,
+				q->spec_tokens_per_step, 100.0 * q->spec_draft_cost, q->spec_speedup);
 	} else {
 		bool ft = w->cls == WL_FINETUNE;
 		fprintf(f, "%s %s at %s: %s tokens, sequence %ld, %s tokens per step",
