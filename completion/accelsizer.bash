@@ -141,6 +141,7 @@ _accelsizer() {
 	--objective) values=$_accelsizer_objectives ;;
 	--format) values=$_accelsizer_formats ;;
 	--concurrency) values=max ;;
+	--support-years) values="3 5 default" ;;
 	--role) values="calibration validation all" ;;
 	--model) values=$(_accelsizer_ids "$prog" "$catalog" --models) ;;
 	--accelerator) values=$(_accelsizer_ids "$prog" "$catalog") ;;

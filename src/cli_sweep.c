@@ -453,8 +453,11 @@ static void write_header(const struct sweep *s, struct out_csv *o)
 	for (int a = 0; a < AX_COUNT; a++)
 		if (s->ax[a].spec)
 			out_csv_cell(o, axis_defs[a].column, OUT_PLAIN);
+	(void)f;
+	char name[64];
+	const char *cur = prices_currency(s->base.prices);
 	for (size_t i = 0; i < nf; i++)
-		out_csv_cell(o, f[i].name, OUT_PLAIN);
+		out_csv_cell(o, cli_result_name(i, cur, name, sizeof name), OUT_PLAIN);
 	out_csv_end(o);
 }
 

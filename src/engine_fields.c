@@ -284,6 +284,13 @@ static const struct engine_field fields[EF_COUNT] = {
 		W(licence_usd_per_gpu_year), ALL, OR_NONE(1, 1e7), NUM_MONEY, .unit = "USD/GPU/year",
 		.word = "default", .label = "Licences", .step = 500, .start = 4500,
 		.hint = "USD per GPU per year, e.g. an enterprise AI software subscription" },
+	/* Hardware support is sold for 1 to 5 years (3 and 5 the usual
+	 * terms); the quote prepays it, the TCO renews it afterwards. */
+	[EF_SUPPORT_YEARS] = { "support_years", "costs", "support-years", "N",
+		"support term the quote prepays, years (default: price list, catalog)", EFT_INT,
+		W(support_years), ALL, WHOLE(1, 5), NUM_PLAIN, .unit = "years", .word = "default",
+		.label = "Support term", .step = 1, .start = 3,
+		.hint = "years of hardware support and licences in the quote (3 or 5 usual)" },
 };
 
 _Static_assert(sizeof(enum workload_class) == sizeof(int) && sizeof(enum precision) == sizeof(int),
