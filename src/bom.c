@@ -466,20 +466,39 @@ bool bom_write_csv(const struct bom *b, const char *path, char *err, size_t errs
 
 /* ---- summary ---- */
 
+/* which: the sections written, all (-1), only the workload's (1) or all
+ * but it (0); indent: under a workload's name. */
 struct summary_ctx {
 	FILE *fp;
-	const char *section;
+	int which;
+	bool indent;
 };
 
 static void summary_setting(const char *section, const char *key, const char *value, void *vctx)
 {
 	struct summary_ctx *s = vctx;
 	char label[64];
-	if (*section && strcmp(section, "workload"))
+	bool workload = !strcmp(section, "workload");
+	if (s->which >= 0 && workload != (s->which == 1))
+		return;
+	if (*section && !workload)
 		snprintf(label, sizeof label, "%s.%s", section, key);
 	else
 		snprintf(label, sizeof label, "%s", key);
-	out_line(s->fp, "  %-28s %s", label, value);
+	out_line(s->fp, "  %s%-*s %s", s->indent ? "  " : "", s->indent ? 26 : 28, label, value);
+}
+
+/* Several workloads: each one's own settings under its name, then the
+ * settings they share (filters, node, costs) once. */
+static void summary_workloads(FILE *fp, const struct bom_summary_info *info)
+{
+	for (size_t i = 0; i < info->n_workloads; i++) {
+		out_line(fp, "  workload %s", info->workloads[i].name);
+		struct summary_ctx sc = { .fp = fp, .which = 1, .indent = true };
+		scenario_each_setting(info->workloads[i].w, summary_setting, &sc);
+	}
+	struct summary_ctx sc = { .fp = fp, .which = 0 };
+	scenario_each_setting(info->workloads[0].w, summary_setting, &sc);
 }
 
 /* Multi-line free text, indented under its label. */
@@ -624,8 +643,12 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 		 : "indicative catalog prices (no price list given)");
 
 	fprintf(fp, "\nScenario\n");
-	struct summary_ctx sc = { .fp = fp };
-	scenario_each_setting(w, summary_setting, &sc);
+	bool several = info && info->n_workloads > 0;
+	struct summary_ctx sc = { .fp = fp, .which = -1 };
+	if (several)
+		summary_workloads(fp, info);
+	else
+		scenario_each_setting(w, summary_setting, &sc);
 	if (info)
 		summary_text(fp, "  notes", info->notes);
 
@@ -635,6 +658,14 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 		 b->platform->id, b->platform->gpus_per_node);
 	fprintf(fp, "  %-28s %d GPUs used, %d nodes (%d spare)\n", "sizing", b->gpus, b->nodes,
 		b->spare_nodes);
+	for (size_t i = 0; several && i < info->n_workloads; i++) {
+		const struct bom_workload *bw = &info->workloads[i];
+		char label[64];
+		snprintf(label, sizeof label, "  %s", bw->name);
+		out_line(fp, "  %-28s %d GPU%s as %s", label, bw->gpus, bw->gpus == 1 ? "" : "s", bw->layout);
+	}
+	if (several && info->sharing && *info->sharing)
+		out_line(fp, "  %-28s %s", "sharing", info->sharing);
 	if (b->fabric)
 		out_line(fp, "  %-28s %s (%s)", "fabric", b->fabric->name, b->fabric->id);
 	else

@@ -121,9 +121,21 @@ bool bom_fwrite_csv(const struct bom *b, FILE *fp);
  * the BOM used, the catalog version and the date (today, or
  * $SOURCE_DATE_EPOCH when set, for reproducible files).
  */
+/* One of several workloads on the cluster the BOM quotes. */
+struct bom_workload {
+	const char *name;
+	const struct workload *w;
+	int gpus;			/* the cards (or cards' slices) it holds */
+	const char *layout;		/* "2x TP4", "4x 1g.20gb" */
+};
 struct bom_summary_info {
 	const char *customer, *opportunity, *notes;
 	const char *prices_path;	/* NULL = catalog prices only */
+	/* Several workloads on one cluster: each one's settings and share of
+	 * it, and how they share it; NULL / 0 for one workload (w). */
+	const struct bom_workload *workloads;
+	size_t n_workloads;
+	const char *sharing;
 };
 bool bom_write_summary(const struct bom *b, const struct catalog *c, const struct workload *w,
 		       const struct bom_summary_info *info, const char *path,

@@ -20,6 +20,7 @@
 #include "atomic.h"
 #include "bom.h"
 #include "cli.h"
+#include "cli_multi.h"
 #include "cli_outputs.h"
 #include "cli_workload.h"
 #include "out.h"
@@ -33,7 +34,8 @@ static void usage(FILE *f)
 	fputs("Usage: accelsizer bom [WORKLOAD OPTION]... [OPTION]... -o FILE.csv\n"
 	      "Write the bill of materials for the chosen accelerator (--accelerator, or\n"
 	      "the best-ranked one) as CSV: servers, accelerators, server parts, fabric,\n"
-	      "racks, PDUs, support, and a total row.\n"
+	      "racks, PDUs, support, and a total row.  A scenario with several workloads\n"
+	      "gets one BOM for the cluster that holds them all (recommend's 'total').\n"
 	      "\n"
 	      "Workload options:\n", f);
 	cli_workload_usage(f);
@@ -83,17 +85,63 @@ static const struct engine_result *choose(const struct engine_report *r,
 	return NULL;
 }
 
+/* Several workloads: the chosen accelerator's cluster (its total result
+ * is what recommend prints for 'total'), and each workload's share of it
+ * for the summary. */
+static const struct engine_result *multi_choice(const struct cluster *m, struct bom_summary_info *info,
+						struct bom_workload *parts, char (*lays)[48])
+{
+	size_t a = cluster_choose(m);
+	if (a >= m->n_accel)
+		return NULL;
+	const struct engine_result *t = &m->cl[a].total;
+	size_t n = 0;
+	for (size_t e = 0; e < m->s->n_entries; e++) {
+		const struct engine_result *r = cluster_used(m, e, a);
+		if (!r)
+			continue;
+		const struct scenario_entry *se = &m->s->entries[e];
+		cli_result_layout(r, se->w.cls, lays[n], sizeof lays[n]);
+		parts[n] = (struct bom_workload){ se->name, &se->w, r->gpus, lays[n] };
+		n++;
+	}
+	info->workloads = parts;
+	info->n_workloads = n;
+	info->sharing = t->reason;
+	return t;
+}
+
+/* Why there is no BOM to write (exit 1). */
+static void say_unmet(const struct scenario *s, const struct engine_result *res)
+{
+	char rb[ENGINE_REASON_MAX], nb[256];
+	const char *why = res ? engine_result_reason(res, rb, sizeof rb) : "";
+	if (s->w.accel && s->n_entries > 1)
+		fprintf(stderr, "accelsizer: %s cannot hold every workload of the scenario "
+			"('recommend --scenario' shows which does not fit)\n",
+			out_inert(s->w.accel->name, nb, sizeof nb));
+	else if (s->w.accel)
+		fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n",
+			out_inert(s->w.accel->name, nb, sizeof nb),
+			out_inert(why[0] ? why : "no configuration fits", rb, sizeof rb));
+	else
+		fprintf(stderr, "accelsizer: no accelerator in the catalog can meet this "
+			"%s (accelsizer recommend shows why)\n",
+			s->n_entries > 1 ? "scenario's workloads on one cluster" : "workload");
+}
+
 /* Every output to its temporary file, then all renamed together (or none,
  * when one of them fails): issue 13 item 2.  A failure names the file that
  * failed, never the other one. */
 static int write_outputs(const struct opts *o, const struct bom *b, const struct catalog *c,
-			 const struct scenario *s, const struct prices *pl)
+			 const struct scenario *s, const struct prices *pl, struct bom_summary_info *info_in)
 {
 	char err[PATH_MAX + 128];
-	struct bom_summary_info info = {
-		.customer = s->customer, .opportunity = s->opportunity, .notes = s->notes,
-		.prices_path = pl ? pl->path : NULL,
-	};
+	struct bom_summary_info info = *info_in;
+	info.customer = s->customer;
+	info.opportunity = s->opportunity;
+	info.notes = s->notes;
+	info.prices_path = pl ? pl->path : NULL;
 	bool to_stdout = !strcmp(o->out, "-");
 	struct atomic_file csv = { 0 }, sum = { 0 };
 	struct atomic_file *all[] = { to_stdout ? NULL : &csv, o->summary ? &sum : NULL };
@@ -147,6 +195,11 @@ int cli_bom_main(int argc, char **argv)
 	struct prices pl;
 	struct engine_report rep = { 0 };
 	struct bom b;
+	struct cluster m = { 0 };
+	struct bom_summary_info info = { 0 };
+	struct bom_workload parts[SCENARIO_MAX_WORKLOADS];
+	char lays[SCENARIO_MAX_WORKLOADS][48];
+	const struct engine_result *res;
 	scenario_init(&s, c);
 	prices_init(&pl);
 	bom_init(&b);
@@ -160,12 +213,6 @@ int cli_bom_main(int argc, char **argv)
 	}
 	if (cli_workload_parse(argc, argv, c, &s.w, &x))
 		goto out;
-	if (s.n_entries > 1) {
-		fprintf(stderr, PROG ": the scenario holds %zu workloads; the BOM of a shared cluster is "
-			"not made yet (use 'recommend --scenario' for its GPUs, nodes and capex)\n",
-			s.n_entries);
-		goto out;
-	}
 	if (!o.out || !*o.out) {
 		fprintf(stderr, PROG ": missing -o FILE.csv (where to write the BOM)\n");
 		goto out;
@@ -182,23 +229,25 @@ int cli_bom_main(int argc, char **argv)
 	/* A bad price list stops everything before anything is written. */
 	if (cli_load_prices(&x, &pl, &s.w))
 		goto out;
-
-	if (!engine_report_init(&rep, c)) {
-		fprintf(stderr, "accelsizer: out of memory\n");
+	if (s.n_entries > 1 && !cli_multi_flags(&s))
 		goto out;
+
+	if (s.n_entries > 1) {
+		if (!cluster_size(c, &s, NULL, &m)) {
+			fprintf(stderr, "accelsizer: out of memory\n");
+			goto out;
+		}
+		res = multi_choice(&m, &info, parts, lays);
+	} else {
+		if (!engine_report_init(&rep, c)) {
+			fprintf(stderr, "accelsizer: out of memory\n");
+			goto out;
+		}
+		engine_run(c, &s.w, &rep);
+		res = choose(&rep, s.w.accel);
 	}
-	engine_run(c, &s.w, &rep);
-	const struct engine_result *res = choose(&rep, s.w.accel);
 	if (!res || !res->fits || !res->platform) {
-		char rb[ENGINE_REASON_MAX], nb[256];
-		const char *why = res ? engine_result_reason(res, rb, sizeof rb) : "";
-		if (s.w.accel)
-			fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n",
-				out_inert(s.w.accel->name, nb, sizeof nb),
-				out_inert(why[0] ? why : "no configuration fits", rb, sizeof rb));
-		else
-			fprintf(stderr, "accelsizer: no accelerator in the catalog can meet this "
-				"workload (accelsizer recommend shows why)\n");
+		say_unmet(&s, res);
 		rc = EXIT_UNMET;
 		goto out;
 	}
@@ -208,13 +257,14 @@ int cli_bom_main(int argc, char **argv)
 			"BOM because you asked for it\n", out_inert(res->accel->name, nb, sizeof nb),
 			res->filter_reason);
 	}
-	if (!bom_build(c, &s.w, res, o.prices ? &pl : NULL, &b, err, sizeof err)) {
+	const struct workload *bw = s.n_entries > 1 ? &s.entries[0].w : &s.w;
+	if (!bom_build(c, bw, res, o.prices ? &pl : NULL, &b, err, sizeof err)) {
 		fprintf(stderr, "accelsizer: %s\n", err);
 		goto out;
 	}
 	if (o.prices)
 		warn_unused_prices(&pl, &b);
-	rc = write_outputs(&o, &b, c, &s, o.prices ? &pl : NULL);
+	rc = write_outputs(&o, &b, c, &s, o.prices ? &pl : NULL, &info);
 	if (rc == EXIT_OK && strcmp(o.out, "-")) {
 		char total[32], kw[32];
 		bom_format_cents(b.total_cents, total, sizeof total);
@@ -228,6 +278,7 @@ int cli_bom_main(int argc, char **argv)
 			       b.n_unpriced, b.n_unpriced == 1 ? "" : "s");
 	}
 out:
+	cluster_fini(&m);
 	bom_fini(&b);
 	if (rep.results)
 		engine_report_fini(&rep);

@@ -321,6 +321,21 @@ const struct engine_field *engine_field_by_key(const char *section, const char *
 	return NULL;
 }
 
+size_t engine_field_size(const struct engine_field *f)
+{
+	switch (f->type) {
+	case EFT_LONG:
+		return sizeof(long);
+	case EFT_DOUBLE:
+		return sizeof(double);
+	case EFT_MODEL:
+	case EFT_ACCEL:
+		return sizeof(void *);
+	default:
+		return sizeof(int);
+	}
+}
+
 double engine_field_get(const struct workload *w, const struct engine_field *f)
 {
 	const char *p = (const char *)w + f->off;

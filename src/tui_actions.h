@@ -11,7 +11,8 @@
  *                 numbers are dropped first
  *   steps         in which steps the key bar shows it (TUI_S1..TUI_S5,
  *                 TUI_SALL); the key works wherever a handler takes it
- *   help          one line for the help screen
+ *   help          one line for the help screen ("": the line of the action
+ *                 before it names both, as Home/End)
  */
 #ifndef ACCELSIZER_TUI_ACTIONS_H
 #define ACCELSIZER_TUI_ACTIONS_H
@@ -34,6 +35,8 @@
 	X(DEC,        '-',          '_',        "-",         "",         9, 0, "step a number down") \
 	X(UP,         KEY_UP,       0,          "Up",        "",         9, 0, "move up") \
 	X(DOWN,       KEY_DOWN,     0,          "Down",      "",         9, 0, "move down") \
+	X(HOME,       KEY_HOME,     0,          "Home/End",  "",         9, 0, "the first / last row of a table, form or list") \
+	X(END,        KEY_END,      0,          "End",       "",         9, 0, "") \
 	X(NEXT_FIELD, '\t',         0,          "Tab",       "",         9, 0, "next field") \
 	X(PREV_FIELD, KEY_BTAB,     0,          "S-Tab",     "",         9, 0, "previous field") \
 	X(LEFT,       KEY_LEFT,     0,          "Left",      "",         9, 0, "previous choice") \

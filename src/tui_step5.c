@@ -25,23 +25,23 @@ struct tui_bom {
 
 void tui_step5_init(struct tui *t)
 {
-	t->bom = calloc(1, sizeof *t->bom);
-	if (t->bom)
-		bom_init(&t->bom->bom);
+	t->validate.preview = calloc(1, sizeof *t->validate.preview);
+	if (t->validate.preview)
+		bom_init(&t->validate.preview->bom);
 }
 
 void tui_step5_fini(struct tui *t)
 {
-	if (t->bom) {
-		bom_fini(&t->bom->bom);
-		free(t->bom);
-		t->bom = NULL;
+	if (t->validate.preview) {
+		bom_fini(&t->validate.preview->bom);
+		free(t->validate.preview);
+		t->validate.preview = NULL;
 	}
 }
 
 void tui_step5_refresh(struct tui *t)
 {
-	struct tui_bom *b = t->bom;
+	struct tui_bom *b = t->validate.preview;
 	if (!b)
 		return;
 	bom_fini(&b->bom);
@@ -102,8 +102,8 @@ int tui_do_export(struct tui *t, const char *path_in, bool force)
 {
 	char path[PATH_MAX], err[512], total[32];
 	expand_path(path_in, path, sizeof path);
-	if (!t->bom || !t->bom->ok) {
-		tui_status(t, true, "Nothing to export: %s", t->bom ? t->bom->err : "out of memory");
+	if (!t->validate.preview || !t->validate.preview->ok) {
+		tui_status(t, true, "Nothing to export: %s", t->validate.preview ? t->validate.preview->err : "out of memory");
 		return TUI_HANDLED;
 	}
 	if (!regular_target(t, path))
@@ -121,13 +121,13 @@ int tui_do_export(struct tui *t, const char *path_in, bool force)
 		tui_status(t, false, "Test mode: would export the BOM to %s.", path);
 		return TUI_HANDLED;
 	}
-	if (!bom_write_csv(&t->bom->bom, path, err, sizeof err)) {
+	if (!bom_write_csv(&t->validate.preview->bom, path, err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
 	}
-	bom_format_cents(t->bom->bom.total_cents, total, sizeof total);
-	tui_status(t, false, "Exported %zu BOM lines to %s (total %s %s).", t->bom->bom.n, path,
-		   t->bom->bom.result.currency, total);
+	bom_format_cents(t->validate.preview->bom.total_cents, total, sizeof total);
+	tui_status(t, false, "Exported %zu BOM lines to %s (total %s %s).", t->validate.preview->bom.n,
+		   path, t->validate.preview->bom.result.currency, total);
 	return TUI_HANDLED;
 }
 
@@ -152,6 +152,10 @@ int tui_do_save(struct tui *t, const char *path_in, bool force)
 		tui_status(t, false, "Test mode: would save the scenario to %s.", path);
 		return TUI_HANDLED;
 	}
+	/* Several workloads: the one on screen is the first's (its edits go
+	 * back into the list, which is saved whole). */
+	if (t->sc.n_entries > 1)
+		t->sc.entries[0].w = t->sc.w;
 	if (!scenario_save(path, &t->sc, err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
@@ -246,7 +250,7 @@ static int draw_plan(struct tui *t, WINDOW *win, int y, int w)
 
 static void draw_bom(struct tui *t, WINDOW *win, int y, int h, int w)
 {
-	struct tui_bom *b = t->bom;
+	struct tui_bom *b = t->validate.preview;
 	char total[32], head[160];
 	if (!b || !b->ok) {
 		tui_put(t, win, y++, 0, w, ROLE_header, "Bill of materials");
@@ -272,11 +276,9 @@ static void draw_bom(struct tui *t, WINDOW *win, int y, int h, int w)
 	if (rows < 1)
 		rows = 1;
 	int n = (int)b->bom.n;
-	int *top = &t->top[4];
-	if (*top > n - rows)
-		*top = n - rows > 0 ? n - rows : 0;
-	if (*top < 0)
-		*top = 0;
+	struct tui_list *list = &t->validate.bom;
+	tui_list_clamp_top(list, n, rows);
+	const int *top = &list->top;
 	for (int i = *top; i < n && y < h - 1; i++, y++) {
 		const struct bom_line *l = &b->bom.lines[i];
 		char q[24], e[32];
@@ -318,7 +320,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		draw_bom(t, win, y, h, w);
 		return;
 	}
-	bool bom = t->focus[4] == 1;
+	bool bom = t->validate.show_bom;
 	if (bom)
 		draw_bom(t, win, y0, h, w);
 	else
@@ -332,21 +334,13 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 static int key(struct tui *t, enum tui_action a, int ch)
 {
 	(void)ch;
-	switch (a) {
-	case ACT_UP:
-		if (t->top[4] > 0)
-			t->top[4]--;
+	struct tui_validate_state *V = &t->validate;
+	if (a == ACT_NEXT_FIELD || a == ACT_PREV_FIELD) {
+		V->show_bom = !V->show_bom;
 		return TUI_HANDLED;
-	case ACT_DOWN:
-		t->top[4]++;	/* clamped when drawn */
-		return TUI_HANDLED;
-	case ACT_NEXT_FIELD:
-	case ACT_PREV_FIELD:
-		t->focus[4] = !t->focus[4];
-		return TUI_HANDLED;
-	default:
-		return TUI_UNHANDLED;
 	}
+	int n = V->preview ? (int)V->preview->bom.n : 0;
+	return tui_list_scroll_key(&V->bom, a, n, 0) ? TUI_HANDLED : TUI_UNHANDLED;
 }
 
 static bool missing(const struct tui *t)
