@@ -199,6 +199,8 @@ struct builder {
 	struct bom *b;
 	long all_nodes;
 	const char *support_from, *licence_from;	/* where the term and rate came from */
+	const char *share_from;
+	double support_share;
 	char margin_pct[32];
 	bool ok;
 };
@@ -274,12 +276,12 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 		*origin = "indicative price (defaults.pdu_price_usd)";
 		return;
 	case QUOTE_SUPPORT:
-		bom_format_number(d->support_fraction_per_year.value * 100.0, b, sizeof b);
+		bom_format_number(bd->support_share * 100.0, b, sizeof b);
 		bom_format_cents(l->support_base_cents, c, sizeof c);
 		snprintf(desc, descsz, "Hardware support, %d year%s", l->years, l->years == 1 ? "" : "s");
 		note(n, "%d year%s x %s%% per year of hardware %s (support term: %s; "
-		     "defaults.support_fraction_per_year)", l->years, l->years == 1 ? "" : "s", b, c,
-		     bd->support_from);
+		     "share: %s)", l->years, l->years == 1 ? "" : "s", b, c, bd->support_from,
+		     bd->share_from);
 		*origin = NULL;
 		return;
 	case QUOTE_LICENCE:
@@ -389,8 +391,12 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 	struct engine_tco_inputs in;
 	engine_tco_inputs(c, &wp, &in);
 	static const char *const from[] = { "defaults.yaml", "the workload", "the price list" };
-	bd.support_from = from[in.from[TCO_SUPPORT_YEARS]];
+	bd.support_from = in.from[TCO_SUPPORT_YEARS] == TCO_FROM_CATALOG ? "defaults.support_years"
+			  : from[in.from[TCO_SUPPORT_YEARS]];
 	bd.licence_from = from[in.from[TCO_LICENCE]];
+	bd.share_from = in.from[TCO_SUPPORT_FRACTION] == TCO_FROM_CATALOG ? "defaults.support_fraction_per_year"
+			: from[in.from[TCO_SUPPORT_FRACTION]];
+	bd.support_share = in.v[TCO_SUPPORT_FRACTION];
 	bom_format_number(prices ? (double)prices->margin_upct / PRICES_PCT_ONE : 0, bd.margin_pct,
 			  sizeof bd.margin_pct);
 	struct engine_quote_totals t;

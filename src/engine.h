@@ -103,6 +103,7 @@ struct workload {
 	double electricity_usd_per_kwh, pue, utilisation;
 	double colocation_usd_per_kw_month, licence_usd_per_gpu_year;
 	int support_years;		/* hardware support term quoted */
+	double support_fraction_per_year;	/* yearly support, share of the hardware */
 
 	/* node overrides for the chosen accelerator */
 	const struct catalog_accel *accel;	/* NULL = none chosen */
@@ -165,7 +166,7 @@ enum engine_field_id {
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_RACK_KW,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
-	EF_SUPPORT_YEARS,
+	EF_SUPPORT_YEARS, EF_SUPPORT_FRACTION,
 	EF_COUNT
 };
 
@@ -546,9 +547,10 @@ void engine_cluster_size(const struct catalog *c, const struct workload *w,
 #define ENGINE_SKU_PUE "PUE"
 #define ENGINE_SKU_UTILISATION "UTILISATION"
 #define ENGINE_SKU_TCO_YEARS "TCO-YEARS"
+#define ENGINE_SKU_SUPPORT_FRACTION "SUPPORT-FRACTION"
 enum engine_tco_input {
 	TCO_YEARS, TCO_ELECTRICITY, TCO_PUE, TCO_UTILISATION, TCO_COLOCATION, TCO_LICENCE,
-	TCO_SUPPORT_YEARS, TCO_INPUT_COUNT
+	TCO_SUPPORT_YEARS, TCO_SUPPORT_FRACTION, TCO_INPUT_COUNT
 };
 /* The price list's line for an input (ELECTRICITY, PUE, ...), or NULL. */
 const char *engine_tco_sku(enum engine_tco_input i);

@@ -6,7 +6,7 @@
  * (switches, cables, NICs the servers do not already list or carry on their
  * accelerators) + racks and PDUs (none for a whole-rack node, which brings
  * its own enclosure and power shelves) + support (defaults.support_years x
- * support_fraction_per_year of all that) + installation and burn-in per
+ * the support share per year of all that: engine_tco_inputs()) + installation and burn-in per
  * node.  A price list (w->prices) wins over the catalog's prices.  Power is
  * the servers' maximum draw plus switches and transceivers: what the
  * facility must feed.  The total cost of ownership adds what running it
@@ -239,9 +239,10 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 
 	/* Support: years x yearly share x everything above (hardware, fabric,
 	 * racks), rounded once; the burn-in service after it is not covered. */
-	if (years > 0 && d->support_fraction_per_year.value > 0 && !t->overflow) {
+	double share = in.v[TCO_SUPPORT_FRACTION];
+	if (years > 0 && share > 0 && !t->overflow) {
 		int64_t base = t->total_cents;
-		double support = (double)base * years * d->support_fraction_per_year.value;
+		double support = (double)base * years * share;
 		quote_line(&q, &(struct engine_quote_line){
 			.item = QUOTE_SUPPORT, .sku = ENGINE_SKU_SUPPORT, .qty = 1, .years = years,
 			.catalog_cents = support < 9e18 ? (int64_t)llround(support) : 0,
@@ -353,6 +354,7 @@ static const struct {
 	[TCO_COLOCATION] = { EF_COLOCATION, ENGINE_SKU_COLOCATION, true },
 	[TCO_LICENCE] = { EF_LICENCE, ENGINE_SKU_LICENCE, true },
 	[TCO_SUPPORT_YEARS] = { EF_SUPPORT_YEARS, PRICES_SKU_SUPPORT_YEARS, false },
+	[TCO_SUPPORT_FRACTION] = { EF_SUPPORT_FRACTION, ENGINE_SKU_SUPPORT_FRACTION, false },
 };
 
 enum engine_field_id engine_tco_field(enum engine_tco_input i)
@@ -370,6 +372,7 @@ const char *engine_tco_default_key(enum engine_tco_input i)
 	static const char *const keys[TCO_INPUT_COUNT] = {
 		"tco_years", "electricity_usd_per_kwh", "pue", "utilisation",
 		"colocation_usd_per_kw_month", "licence_usd_per_gpu_year", "support_years",
+		"support_fraction_per_year",
 	};
 	return (unsigned)i < TCO_INPUT_COUNT ? keys[i] : "?";
 }
@@ -383,6 +386,7 @@ static double tco_default(const struct catalog_defaults *d, enum engine_tco_inpu
 	case TCO_UTILISATION: return d->utilisation.value;
 	case TCO_COLOCATION: return d->colocation_usd_per_kw_month.value;
 	case TCO_SUPPORT_YEARS: return d->support_years.value;
+	case TCO_SUPPORT_FRACTION: return d->support_fraction_per_year.value;
 	default: return d->licence_usd_per_gpu_year.value;
 	}
 }
@@ -489,7 +493,6 @@ void engine_tco_year(const struct engine_result *r, int year, struct engine_tco_
  */
 void eng_cost_rates(const struct catalog *c, const struct workload *w, struct engine_result *r)
 {
-	const struct catalog_defaults *d = &c->defaults;
 	struct engine_tco_inputs in;
 	engine_tco_inputs(c, w, &in);
 	int years = (int)in.v[TCO_YEARS];
@@ -504,7 +507,7 @@ void eng_cost_rates(const struct catalog *c, const struct workload *w, struct en
 	int paid = (int)in.v[TCO_SUPPORT_YEARS];
 	r->tco_support_years_paid = paid;
 	r->tco_licence_usd = years > paid ? r->tco_licence_usd_year * (years - paid) : 0;
-	r->tco_support_usd_year = d->support_fraction_per_year.value *
+	r->tco_support_usd_year = in.v[TCO_SUPPORT_FRACTION] *
 				  (r->capex_hardware_usd + r->capex_fabric_usd + r->capex_racks_usd);
 	r->tco_support_usd = years > paid ? r->tco_support_usd_year * (years - paid) : 0;
 	r->tco_usd = r->capex_usd + r->tco_energy_usd + r->tco_colocation_usd + r->tco_support_usd +

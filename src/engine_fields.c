@@ -291,6 +291,13 @@ static const struct engine_field fields[EF_COUNT] = {
 		W(support_years), ALL, WHOLE(1, 5), NUM_PLAIN, .unit = "years", .word = "default",
 		.label = "Support term", .step = 1, .start = 3,
 		.hint = "years of hardware support and licences in the quote (3 or 5 usual)" },
+	/* 0 = no support line; a year's support above the hardware's price
+	 * is a typo */
+	[EF_SUPPORT_FRACTION] = { "support_fraction_per_year", "costs", "support-fraction-per-year", "X",
+		"yearly hardware support as a share of the hardware price (default: price list, catalog)",
+		EFT_DOUBLE, W(support_fraction_per_year), ALL, OR_NONE(0.001, 1), NUM_PLAIN, .unit = "ratio",
+		.word = "default", .label = "Support share", .step = 0.01, .start = 0.1,
+		.hint = "support per year as a share of the hardware; your vendor's terms" },
 };
 
 _Static_assert(sizeof(enum workload_class) == sizeof(int) && sizeof(enum precision) == sizeof(int),

@@ -43,7 +43,8 @@
  *                      price (0 <= m < 100): a BOM line of its own, in the
  *                      capex, the ranking and the TCO
  *       SUPPORT-YEARS  the hardware support term quoted: 3 or 5 years
- *       ELECTRICITY, PUE, UTILISATION, TCO-YEARS, COLOCATION, LICENCE:
+ *       ELECTRICITY, PUE, UTILISATION, TCO-YEARS, COLOCATION, LICENCE,
+ *       SUPPORT-FRACTION:
  *                      the TCO's assumptions (engine_tco_inputs(); their
  *                      bounds are the workload fields', checked by
  *                      engine_prices_valid())

@@ -124,6 +124,13 @@ run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --format c
 hw=$(awk "BEGIN { printf \"%.2f\", $(csv_col y3.csv capex_hardware_usd) + $(csv_col y3.csv capex_fabric_usd) + $(csv_col y3.csv capex_racks_usd) }")
 near "--support-years 5: five years of 10 %" "$(csv_col y5.csv capex_support_usd)" "$(calc "$hw * 0.5")"
 check "--support-years 5: nothing renewed in 5 years" equals "$(csv_col y5.csv tco_support_usd)" "0.00"
+# the support share by flag and by price list line
+run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --support-fraction-per-year 0.05 --format csv -o f5.csv
+near "--support-fraction-per-year 0.05: 3 years of 5 %" "$(csv_col f5.csv capex_support_usd)" "$(calc "$hw * 0.15")"
+printf 'sku,unit_price\nSUPPORT-FRACTION,0.2\n' >share.csv
+run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --prices share.csv --format csv -o f20.csv
+near "price list SUPPORT-FRACTION 0.2: 3 years of 20 %" "$(csv_col f20.csv capex_support_usd)" "$(calc "$hw * 0.6")"
+near "SUPPORT-FRACTION: renewed at 20 % in years 4 and 5" "$(csv_col f20.csv tco_support_usd)" "$(calc "$hw * 0.4")"
 refuse_with "--support-years 6 is refused" "--support-years" "$ACCELSIZER" recommend --support-years 6
 
 # ---- bad settings: file:line:col, exit 2, nothing written ----
