@@ -37,6 +37,8 @@ const char *engine_rent_term_key(enum engine_rent_term t)
  * currency, or -1 when it has none. */
 static double listed_rate(const struct prices *p, const char *accel_id, enum engine_rent_term t)
 {
+	if (!p || !p->n)
+		return -1;	/* no list: no need to spell the SKU */
 	char sku[160];
 	int n = snprintf(sku, sizeof sku, "%s%s", term_sku[t], accel_id);
 	if (n < 0 || (size_t)n >= sizeof sku)
