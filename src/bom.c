@@ -416,10 +416,44 @@ static const char *const bom_header[] = {
 	"extended_price_usd", "power_w_each", "rack_units_each", "notes",
 };
 
+static bool fwrite_csv(const struct bom *b, const struct catalog *c, const struct bom_header *h,
+		       FILE *fp);
+
 bool bom_fwrite_csv(const struct bom *b, FILE *fp)
+{
+	return fwrite_csv(b, NULL, NULL, fp);
+}
+
+bool bom_fwrite_csv_header(const struct bom *b, const struct catalog *c, const struct bom_header *h,
+			   FILE *fp)
+{
+	return fwrite_csv(b, c, h, fp);
+}
+
+static void header_block(struct out_csv *o, const struct catalog *c, const struct bom_header *h)
+{
+	char date[32];
+	out_date(date, sizeof date);
+	const char *rows[][2] = {
+		{ "customer", h->customer }, { "opportunity", h->opportunity },
+		{ "scenario", h->scenario }, { "date", date },
+		{ "catalog", c && c->defaults.version ? c->defaults.version : "" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		out_csv_cell(o, rows[i][0], OUT_PLAIN);
+		out_csv_cell(o, rows[i][1] ? rows[i][1] : "", OUT_TEXT);
+		out_csv_end(o);
+	}
+	out_csv_end(o);	/* an empty row, then the table */
+}
+
+static bool fwrite_csv(const struct bom *b, const struct catalog *c, const struct bom_header *h,
+		       FILE *fp)
 {
 	struct out_csv o;
 	out_csv_begin(&o, fp, OUT_CSV_QUOTE_NEEDED);
+	if (h)
+		header_block(&o, c, h);
 	/* the money columns say the currency: unit_price_eur ... */
 	char h5[32], h6[32];
 	const char *cur = b->result.currency;
@@ -525,22 +559,6 @@ static void summary_text(FILE *fp, const char *label, const char *text)
 	}
 }
 
-static void today(char *buf, size_t sz)
-{
-	time_t t = time(NULL);
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	if (sde && *sde) {
-		char *end;
-		errno = 0;
-		long long v = strtoll(sde, &end, 10);
-		if (!errno && !*end && v >= 0)
-			t = (time_t)v;
-	}
-	struct tm tm;
-	if (!gmtime_r(&t, &tm) || !strftime(buf, sz, "%Y-%m-%d", &tm))
-		snprintf(buf, sz, "unknown");
-}
-
 /* A projection, not a price: whole dollars (a row may differ from the
  * sum of its rounded parts by a dollar). */
 static void usd_whole(double usd, char *buf, size_t n)
@@ -633,7 +651,7 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 			const struct bom_summary_info *info, FILE *fp)
 {
 	char date[32], total[32], kw[32], ru[32];
-	today(date, sizeof date);
+	out_date(date, sizeof date);
 	bom_format_cents(b->total_cents, total, sizeof total);
 	bom_format_number(b->total_power_w / 1000.0, kw, sizeof kw);
 	bom_format_number(b->total_rack_units, ru, sizeof ru);

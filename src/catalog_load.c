@@ -26,7 +26,7 @@
 /* A folder with more files than this is refused before anything is read,
  * so a stray directory of generated files cannot exhaust memory. */
 #define MAX_FILES 5000
-#define MAX_FIELDS 128		/* rows in the largest table (defaults) */
+#define MAX_FIELDS 160		/* rows in the largest table (defaults) */
 #define KEY_MAX 120
 
 /* ---- key tables (the types are in catalog_schema.h) ---- */

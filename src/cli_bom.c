@@ -43,6 +43,12 @@ static void usage(FILE *f)
 	      "  -o, --output FILE.csv              where to write the BOM ('-': standard output)\n"
 	      "      --summary FILE.txt             also write a plain-text summary: scenario,\n"
 	      "                                     assumptions, catalog version, date\n"
+	      "      --header                       start the CSV with a header block: customer,\n"
+	      "                                     opportunity, scenario, date, catalog version\n"
+	      "                                     (key,value rows and an empty row; off by\n"
+	      "                                     default, so a plain import stays one table)\n"
+	      "      --customer TEXT                who it is for (over the scenario's)\n"
+	      "      --opportunity TEXT             the opportunity (over the scenario's)\n"
 	      "  -h, --help                         display this help and exit\n"
 	      "\n"
 	      "--prices FILE.csv: columns sku, unit_price (or unit_price_XXX, XXX an ISO\n"
@@ -59,7 +65,8 @@ static void usage(FILE *f)
 }
 
 struct opts {
-	const char *out, *summary, *prices;
+	const char *out, *summary, *prices, *header, *customer, *opportunity;
+	const char *scenario;
 };
 
 /* Price-list lines that match nothing are worth a word: a misspelt SKU
@@ -153,7 +160,9 @@ static int write_outputs(const struct opts *o, const struct bom *b, const struct
 	}
 	errno = 0;
 	const char *bad = NULL;
-	if (!bom_fwrite_csv(b, to_stdout ? stdout : csv.fp))
+	const struct bom_header head = { s->customer, s->opportunity, o->scenario };
+	if (!(o->header ? bom_fwrite_csv_header(b, c, &head, to_stdout ? stdout : csv.fp)
+			: bom_fwrite_csv(b, to_stdout ? stdout : csv.fp)))
 		bad = to_stdout ? "standard output" : o->out;
 	else if (o->summary && !bom_fwrite_summary(b, c, &s->w, &info, sum.fp))
 		bad = o->summary;
@@ -178,7 +187,8 @@ int cli_bom_main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct cli_opt mine[] = {
 		{ "-o", true, &o.out }, { "--output", true, &o.out },
-		{ "--summary", true, &o.summary },
+		{ "--summary", true, &o.summary }, { "--header", false, &o.header },
+		{ "--customer", true, &o.customer }, { "--opportunity", true, &o.opportunity },
 	};
 	struct cli_extra x = { .opts = mine, .n_opts = sizeof mine / sizeof mine[0] };
 	if (cli_workload_prescan(argc, argv, &x))
@@ -207,12 +217,14 @@ int cli_bom_main(int argc, char **argv)
 	int rc = EXIT_BADINPUT;
 
 	/* The scenario first, then the flags over it. */
-	if (x.scenario && !scenario_apply_file(x.scenario, c, &s, err, sizeof err)) {
-		fprintf(stderr, "accelsizer: %s\n", err);
+	if (cli_workload_start(&x, c, &s) || cli_workload_parse(argc, argv, c, &s.w, &x))
+		goto out;
+	o.scenario = x.scenario;
+	if ((o.customer && !scenario_set_text(&s.customer, o.customer)) ||
+	    (o.opportunity && !scenario_set_text(&s.opportunity, o.opportunity))) {
+		fprintf(stderr, PROG ": out of memory\n");
 		goto out;
 	}
-	if (cli_workload_parse(argc, argv, c, &s.w, &x))
-		goto out;
 	if (!o.out || !*o.out) {
 		fprintf(stderr, PROG ": missing -o FILE.csv (where to write the BOM)\n");
 		goto out;

@@ -97,14 +97,7 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *), 
 		return EXIT_BADINPUT;
 	scenario_init(&r->s, r->c);
 	r->have_scenario = true;
-	if (x.scenario) {
-		char err[512];
-		if (!scenario_apply_file(x.scenario, r->c, &r->s, err, sizeof err)) {
-			fprintf(stderr, "accelsizer: %s\n", err);
-			return EXIT_BADINPUT;
-		}
-	}
-	if (cli_workload_parse(argc, argv, r->c, &r->s.w, &x) ||
+	if (cli_workload_start(&x, r->c, &r->s) || cli_workload_parse(argc, argv, r->c, &r->s.w, &x) ||
 	    cli_load_prices(&x, &r->pl, &r->s.w))
 		return EXIT_BADINPUT;
 	if (r->s.n_entries > 1 && !cli_multi_flags(&r->s))

@@ -425,28 +425,7 @@ bool cli_report_yaml(FILE *f, const struct catalog *c, const struct workload *w,
 /* 1234567.8 -> "1,234,568" (no locale: the same on every machine). */
 static const char *grouped(double v, int dec, char *buf, size_t n)
 {
-	if (!isfinite(v)) {
-		snprintf(buf, n, "-");
-		return buf;
-	}
-	char raw[64];
-	cli_fmt_fixed(raw, sizeof raw, fabs(v), dec);
-	char *dot = strchr(raw, '.');
-	size_t ilen = dot ? (size_t)(dot - raw) : strlen(raw);
-	size_t o = 0;
-	if (v < 0 && o + 1 < n)
-		buf[o++] = '-';
-	for (size_t i = 0; i < ilen && o + 2 < n; i++) {
-		buf[o++] = raw[i];
-		size_t left = ilen - i - 1;
-		if (left && left % 3 == 0)
-			buf[o++] = ',';
-	}
-	if (dot)
-		for (const char *p = dot; *p && o + 1 < n; p++)
-			buf[o++] = *p;
-	buf[o] = '\0';
-	return buf;
+	return out_grouped(v, dec, buf, n);
 }
 
 static const char *money(double v, const char *cur, char *buf, size_t n)

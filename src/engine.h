@@ -234,6 +234,15 @@ double engine_field_get(const struct workload *w, const struct engine_field *f);
 /* The bytes the field takes in struct workload at f->off. */
 size_t engine_field_size(const struct engine_field *f);
 void engine_field_put(struct workload *w, const struct engine_field *f, double stored);
+/* A model's parameter count from its shapes (the rule, engine_workload.c:
+ * embedding and output head, tied or not; per layer the attention
+ * projections, GQA or MLA, and the feed-forward, dense or the routed and
+ * shared experts with their router, leading dense layers at their own
+ * width; norms and biases, under 0.01% of a model, are left out), and the
+ * parameters one token passes through (all but the routed experts it is not
+ * sent to).  For a model given by its shapes only (--model-config). */
+double engine_model_params(const struct catalog_model *m, bool tied_embeddings);
+double engine_model_active_params(const struct catalog_model *m, bool tied_embeddings);
 /* The bounds of a model figure (CATALOG_MODEL_FIGURES), as a field's. */
 struct engine_field_limit engine_model_figure_limit(const struct catalog_model_figure *f);
 
@@ -431,6 +440,34 @@ void engine_run(const struct catalog *c, const struct workload *w, struct engine
 /* The result for an accelerator in a report, or NULL. */
 const struct engine_result *engine_report_find(const struct engine_report *r,
 					       const struct catalog_accel *a);
+
+/*
+ * The serving trade-off (docs/design.md, "The trade-off curve"): for an
+ * inference result op, one replica of op's layout at batch 1, 2, 4, ... up
+ * to the most its KV room holds (and op's own batch), each point the
+ * engine's figures for that batch without the latency targets, which are
+ * then marked: output tokens/s per GPU against tokens/s per user.  The
+ * wizard's chart (step 3, g), `sweep --curve` and the proposal's chart
+ * all read this.  Pure; false (n = 0) for training or a result that does
+ * not fit.
+ */
+#define ENGINE_CURVE_MAX 24
+struct engine_curve_point {
+	long batch;			/* sequences one replica runs at once */
+	double tokens_per_s_per_gpu;	/* output tokens/s per GPU */
+	double tokens_per_s_per_user;
+	double ttft_ms;			/* p99 at the point's load, else one prefill */
+	bool meets_targets;		/* the workload's per-user and first-token targets */
+};
+struct engine_curve {
+	const struct catalog_accel *accel;
+	struct engine_curve_point pts[ENGINE_CURVE_MAX];	/* batch ascending */
+	size_t n;
+	struct engine_curve_point op;	/* the operating point, as op states it */
+	double target_tokens_per_s_per_user, target_ttft_ms;	/* 0 = none */
+};
+bool engine_tradeoff_curve(const struct catalog *c, const struct workload *w, const struct engine_result *op,
+			   struct engine_curve *out);
 
 /*
  * The quote: every line a configuration is bought with, priced, in the

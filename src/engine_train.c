@@ -47,6 +47,34 @@ static void activation_bytes(struct eng_tctx *x)
 	x->logits_tok = 4.0 * (x->m->vocab > 0 ? x->m->vocab : 0);
 }
 
+/* Mixture of experts: each token visits k of the E routed experts, whose
+ * grouped GEMMs work on the share of the micro-batch routed to them and
+ * reach defaults.training_moe_efficiency of the dense GEMMs'
+ * efficiency: their FLOPs count 1/that times.  Around the experts the
+ * tokens are permuted into expert order and back, forward and backward:
+ * each pass reads and writes k copies of the token's h activations at 16
+ * bit, 16 k h bytes a token a MoE layer of elementwise traffic. */
+static void moe_terms(struct eng_tctx *x)
+{
+	const struct catalog_model *m = x->m;
+	x->moe_share = 0;
+	if (!(x->expert_params > 0) || m->layers <= 0)
+		return;
+	int dense = m->dense_layers > 0 && m->dense_layers < m->layers ? m->dense_layers : 0;
+	x->moe_share = (double)(m->layers - dense) / m->layers;
+	double k = m->experts_active;
+	double pa_exp = x->expert_params * k / m->experts;
+	double f = x->c->defaults.training_moe_efficiency.value;
+	if (f > 0 && f < 1) {
+		double passes = x->frozen ? 4.0 : 6.0;	/* as eng_train_flops_token() */
+		for (int r = 0; r < RECOMPUTE_COUNT; r++) {
+			double exp_flops = pa_exp * (passes + (r == RECOMPUTE_FULL ? 2.0 : 0.0));
+			x->hw_tok[r] += exp_flops * (1.0 / f - 1.0);
+		}
+	}
+	x->elem_bytes_tok += 16.0 * k * m->hidden * (m->layers - dense);
+}
+
 static double training_efficiency(const struct catalog *c, const struct catalog_accel *a,
 				  const struct eng_precision *pr)
 {
@@ -113,6 +141,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 		x->imb[p] = eng_train_stage_imbalance(x->m, p);
 	eng_train_search_prepare(x);
 	params_split(x->m, &x->shared_params, &x->expert_params);
+	moe_terms(x);
 	x->zero_monotone = x->frozen || d->adam_bytes_per_param.value >= 4.0;
 	if (w->recompute == RECOMPUTE_AUTO) {
 		/* Korthikanti's "none" keeps the attention scores, which no
@@ -186,10 +215,28 @@ struct tsize {
 /* Fewest multiples of the node step that fit: doubling, then bisection.
  * A count with no layout at all (the global batch has fewer sequences than
  * data-parallel ranks) ends the search.  Returns the multiple, 0 if none. */
+/* Whether no layout can fit G GPUs by eng_train_mem_floor() alone, asked
+ * only where the search would have found layouts to size (no forced
+ * degree, every data-parallel rank a sequence: TP1 PP1 CP1 is a shape), so
+ * that skipping it changes nothing but the work: such a count is passed
+ * over as one that does not fit. */
+static bool surely_unfit(const struct eng_tctx *x, int G)
+{
+	const struct workload *w = x->w;
+	if (G <= 1 || G > x->seqs || w->tp > 0 || w->pp > 0 || w->cp > 0 || w->ep > 0 || w->micro_batch > 0)
+		return false;
+	return eng_train_mem_floor(x, G) * (1.0 - 1e-9) > x->usable;
+}
+
 static int fewest_fitting(struct eng_tmemo *memo, const struct eng_tctx *x, int cap, struct tsize *z)
 {
 	int lo = 0, hi = 1;
 	for (;;) {
+		if (hi < cap && surely_unfit(x, hi * x->step)) {
+			lo = hi;
+			hi = hi * 2 > cap ? cap : hi * 2;
+			continue;
+		}
 		/* A count next to one that does not fit is the answer if it
 		 * fits (unless a target time asks for more), so its fastest
 		 * layout is searched for at once; a count that does not fit
@@ -209,7 +256,7 @@ static int fewest_fitting(struct eng_tmemo *memo, const struct eng_tctx *x, int 
 		int mid = lo + (hi - lo) / 2;
 		struct eng_tlayout tmp;
 		double mm;
-		if (eng_train_search_memo(memo, x, mid * x->step, false, &tmp, &mm))
+		if (!surely_unfit(x, mid * x->step) && eng_train_search_memo(memo, x, mid * x->step, false, &tmp, &mm))
 			hi = mid;
 		else
 			lo = mid;

@@ -32,7 +32,9 @@ struct eng_tctx {
 	struct eng_precision pr;
 	double usable, peak, eff, bw, lat, overlap;
 	double model_tok;		/* model FLOPs per token */
-	double hw_tok[RECOMPUTE_COUNT];	/* FLOPs done per token, by recompute */
+	/* FLOPs done per token, by recompute, the routed experts' at the
+	 * dense GEMMs' pace (defaults.training_moe_efficiency) */
+	double hw_tok[RECOMPUTE_COUNT];
 	double attn_tok;		/* attention core FLOPs per token per layer, forward */
 	double tokens, gbt, s, seqs;
 	/* Activation bytes per token per layer at 16 bit, before tensor
@@ -52,6 +54,7 @@ struct eng_tctx {
 	double nic_bw;
 	double link2;			/* eng_link_bw() for a pair, once */
 	double shared_params, expert_params;
+	double moe_share;		/* share of the layers with routed experts */
 	bool zero_monotone;
 	int rec_lo, rec_hi;		/* recompute choices tried, lightest first */
 	/* Figures the search asks for at every shape, worked out once per
@@ -59,7 +62,6 @@ struct eng_tctx {
 	 * eng_train_stage_imbalance() for p stages. */
 	double link_pow2[8];
 	double imb[PP_MAX + 1];
-	unsigned vmask[PP_MAX + 1];	/* virtual stages p stages allow, bits 1 << v */
 	int cp_max;			/* the most context parallelism cp_ok() allows */
 };
 
@@ -87,12 +89,13 @@ struct eng_tmemo {
 		struct eng_tlayout best;
 		double min_mem;
 	} e[TMEMO];
+	unsigned vmask[PP_MAX + 1];	/* the search's virtual-stage masks, 0 unknown */
 };
 
 /* engine_train_search.c: the fastest fitting layout on G GPUs into *best
  * (full), or only whether one fits (!full); false when none does, with
  * *min_mem the least memory per GPU any layout needs. */
-/* The search's figures of the context (vmask), once per accelerator. */
+/* The search's figures of the context (cp_max), once per accelerator. */
 void eng_train_search_prepare(struct eng_tctx *x);
 bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G, bool full,
 			   struct eng_tlayout *best, double *min_mem);
@@ -100,6 +103,7 @@ bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G
 /* engine_train_step.c: one layout's memory and times (see there). */
 double eng_train_stage_imbalance(const struct catalog_model *m, int p);
 double eng_train_state(const struct eng_tctx *x, const struct eng_tlayout *l);
+double eng_train_mem_floor(const struct eng_tctx *x, int G);
 double eng_train_activation(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_reserve(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_compute_g(const struct eng_tctx *x, int G, int rec);

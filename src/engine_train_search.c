@@ -35,13 +35,12 @@ static int lps_of(const struct eng_tctx *x, int p)
 }
 
 /* The virtual stages p stages allow, as a mask of bits 1 << v. */
-static unsigned vmask_of(const struct eng_tctx *x, int p)
+static unsigned vmask_compute(const struct eng_tctx *x, int p)
 {
-	if (p <= PP_MAX)
-		return x->vmask[p];
+	int lps = lps_of(x, p);
 	unsigned mask = 0;
-	for (int v = 1; v <= V_MAX; v++)
-		if (v_ok(p, lps_of(x, p), v))
+	for (int v = 1; v <= V_MAX && v <= lps; v++)
+		if (v_ok(p, lps, v))
 			mask |= 1u << v;
 	return mask;
 }
@@ -50,16 +49,6 @@ static bool cp_ok(const struct eng_tctx *x, int c);
 
 void eng_train_search_prepare(struct eng_tctx *x)
 {
-	for (int p = 1; p <= PP_MAX; p++) {
-		int lps = lps_of(x, p);
-		x->vmask[p] = 0;
-		for (int v = 1; v <= V_MAX && v <= lps; v++)
-			if (v_ok(p, lps, v))
-				x->vmask[p] |= 1u << v;
-	}
-	/* cp_ok() holds for every power of two up to the most it allows
-	 * (two chunks a rank divide the sequence, and the tokens a rank
-	 * keeps only grow with fewer ranks) */
 	x->cp_max = 1;
 	while (x->cp_max < CP_MAX && cp_ok(x, x->cp_max * 2))
 		x->cp_max *= 2;
@@ -104,7 +93,19 @@ struct tsearch {
 	bool overflow;
 	struct eng_tlayout *cand;		/* MIN: NCAND, in walk order */
 	double min_mem;			/* least memory of any layout sized */
+	unsigned *vmask;		/* the memo's masks by p, 0 until worked out */
 };
+
+/* The virtual stages p stages allow (vmask_compute()), worked out once
+ * per accelerator for the depths the search meets. */
+static unsigned vmask_of(const struct tsearch *S, int p)
+{
+	if (p > PP_MAX)
+		return vmask_compute(S->x, p);
+	if (!S->vmask[p])
+		S->vmask[p] = vmask_compute(S->x, p) | (1u << 31);
+	return S->vmask[p] & ~(1u << 31);
+}
 
 /* The terms of a shape's step that do not depend on the virtual stages,
  * for one recompute choice. */
@@ -143,9 +144,9 @@ static double step_parts(const struct eng_tctx *x, const struct tterms *k, struc
 
 
 /* The most virtual stages p stages allow (1 always is). */
-static int v_most(const struct eng_tctx *x, int p)
+static int v_most(const struct tsearch *S, int p)
 {
-	unsigned mask = vmask_of(x, p) | 2u;
+	unsigned mask = vmask_of(S, p) | 2u;
 	return 31 - __builtin_clz(mask);
 }
 
@@ -205,7 +206,7 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
 			const double *state, double reserve, struct tterms *k, double dp_lb)
 {
 	const struct eng_tctx *x = S->x;
-	unsigned vmask = vmask_of(x, shape->p);
+	unsigned vmask = vmask_of(S, shape->p);
 	for (int v = 1; v <= V_MAX; v++) {
 		if (!(vmask & (1u << v)))
 			continue;
@@ -263,7 +264,7 @@ static double shape_floor(const struct tsearch *S, const struct eng_tlayout *sha
 {
 	double compute = S->compute_g[rec0] * shape->imb;
 	double elem = S->elem_g * shape->imb;
-	return compute + elem + eng_train_bubble_of(compute + elem, shape->p, shape->m, v_most(S->x, shape->p));
+	return compute + elem + eng_train_bubble_of(compute + elem, shape->p, shape->m, v_most(S, shape->p));
 }
 
 /* The layout shape_floor() sums: the shape at rec0 with the most virtual
@@ -272,7 +273,7 @@ static void floor_layout(const struct tsearch *S, const struct eng_tlayout *shap
 {
 	*l = *shape;
 	l->rec = rec0;
-	l->v = v_most(S->x, shape->p);
+	l->v = v_most(S, shape->p);
 	l->compute = S->compute_g[rec0] * l->imb;
 	l->elem = S->elem_g * l->imb;
 	l->bubble = eng_train_bubble(l);
@@ -666,11 +667,12 @@ static void walk_min(struct tsearch *S, struct tgroup *g, int n)
  * when none fits; once a layout fits nobody reads it.  fit_only: whether
  * any layout fits, *best untouched; a search that finds none sizes the
  * leanest layout of every group either way, min_mem included. */
-static bool search(const struct eng_tctx *x, int G, bool fit_only, struct eng_tlayout *best, double *min_mem)
+static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_only, struct eng_tlayout *best,
+		   double *min_mem)
 {
 	struct eng_tlayout cand[NCAND];
 	struct tgroup g[NGROUP];
-	struct tsearch S = { .x = x, .G = G, .pass = fit_only ? PASS_FIT : PASS_MIN, .min_mem = INFINITY,
+	struct tsearch S = { .x = x, .G = G, .pass = fit_only ? PASS_FIT : PASS_MIN, .min_mem = INFINITY, .vmask = vmask,
 			     .cand = cand };
 	S.prune_ok = x->lat >= 0 && x->overlap <= 1;
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
@@ -715,7 +717,7 @@ bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G
 		}
 	struct eng_tlayout b = { .t = 0 };
 	double mm;
-	bool found = search(x, G, !full, &b, &mm);
+	bool found = search(x, mc->vmask, G, !full, &b, &mm);
 	if (k < 0) {
 		k = mc->next;
 		mc->next = (mc->next + 1) % TMEMO;

@@ -92,6 +92,18 @@ double eng_train_state(const struct eng_tctx *x, const struct eng_tlayout *l)
 	}
 }
 
+/* A floor on the memory per GPU of every layout on G > 1 GPUs: the
+ * shared parameters' state sharded over all G (ZeRO-3 holds the least of
+ * the stages, and t p d c = G), the multi-GPU runtime reserve; the experts
+ * (expert parallelism can divide them further) and the activations are
+ * left out. */
+double eng_train_mem_floor(const struct eng_tctx *x, int G)
+{
+	const struct catalog_defaults *d = &x->c->defaults;
+	double per = x->frozen ? x->base_bytes : d->adam_bytes_per_param.value;
+	return x->shared_params * per / G + d->runtime_reserve_tp_gb.value * ENG_GB;
+}
+
 /* Activations one GPU holds at the peak of the schedule.  1F1B: the first
  * stage has min(m, p) micro-batches in flight, each of its ceil(L/p)
  * layers; interleaving keeps p (1 + (p - 1)/(p v)) (Korthikanti et al.
@@ -208,7 +220,7 @@ double eng_train_ep_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 	if (local < l->ep)
 		t += x->nic_bw > 0 ? bytes * (double)(l->ep - local) / l->ep / x->nic_bw : INFINITY;
 	int n = l->rec == RECOMPUTE_FULL ? 6 : 4;
-	return layer_passes(x, l) * n * (t + (l->ep - 1) * x->lat);
+	return layer_passes(x, l) * x->moe_share * n * (t + (l->ep - 1) * x->lat);
 }
 
 double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)

@@ -285,6 +285,8 @@ static int global_action(struct tui *t, enum tui_action a)
 		tui_prompt_start(t, PROMPT_EXPORT, t->export_path[0] ? t->export_path
 						    : "./accelsizer-bom.csv");
 		return TUI_HANDLED;
+	case ACT_PROPOSAL:
+		return tui_proposal_prompt(t);
 	case ACT_SAVE:
 		tui_prompt_start(t, PROMPT_SAVE, t->scenario_path[0] ? t->scenario_path
 						  : "./accelsizer-scenario.yaml");

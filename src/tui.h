@@ -79,6 +79,7 @@ struct tui_step {
 
 extern const struct tui_step tui_step1, tui_step2, tui_step3, tui_step4, tui_step5;
 extern const struct tui_step tui_help_view, tui_compare_view, tui_picker_view;
+extern const struct tui_step tui_chart_view;	/* tui_chart.c: step 3's trade-off chart */
 
 /* A one-line text editor: fields, the pick list search, path prompts. */
 #define TUI_LINE_MAX 512
@@ -106,7 +107,9 @@ enum tui_prompt {
 	PROMPT_SAVE,		/* path */
 	PROMPT_OPEN,		/* path */
 	PROMPT_UNSAVED_OPEN,	/* unsaved changes before opening: save / discard / cancel */
-	PROMPT_OVERWRITE,	/* the export or save path exists: y/n */
+	PROMPT_OVERWRITE,	/* the export, proposal or save path exists: y/n */
+	PROMPT_MODEL_CONFIG,	/* path of a config.json (the model picker) */
+	PROMPT_PROPOSAL,	/* path */
 };
 /* What follows a save the unsaved-changes prompt asked for. */
 enum tui_then { THEN_NOTHING, THEN_QUIT, THEN_OPEN };
@@ -473,6 +476,11 @@ void tui_step5_refresh(struct tui *t);
 /* Export and save ask before replacing an existing file (PROMPT_OVERWRITE)
  * unless force; saving over the scenario's own file does not ask. */
 int tui_do_export(struct tui *t, const char *path, bool force);
+/* P: asks where to write the proposal, from the scenario's name
+ * ("bank.yaml" -> "bank-proposal.html"). */
+int tui_proposal_prompt(struct tui *t);
+/* The proposal (proposal.h) of the scenario as it stands, to path. */
+int tui_do_proposal(struct tui *t, const char *path, bool force);
 int tui_do_save(struct tui *t, const char *path, bool force);
 int tui_do_open(struct tui *t, const char *path);
 
@@ -480,5 +488,8 @@ int tui_do_open(struct tui *t, const char *path);
 void tui_picker_open(struct tui *t);
 /* +/- on the model field: the next or previous catalog model. */
 int tui_picker_cycle(struct tui *t, int dir);
+/* The model from a Hugging Face config.json (hfconfig.h) as custom
+ * figures; an unreadable or bad file keeps the model and says why. */
+int tui_picker_from_config(struct tui *t, const char *path);
 
 #endif

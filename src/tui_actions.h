@@ -44,7 +44,9 @@
 	X(OBJECTIVE,  'b',          0,          "b",         "sort by",  2, TUI_S3, "cycle the ranking objective: capex, cost per token, time, GPUs, perf/W") \
 	X(MARK,       ' ',          0,          "Space",     "mark",     3, TUI_S3, "mark or unmark an accelerator for comparison (up to three)") \
 	X(COMPARE,    'c',          0,          "c",         "compare",  3, TUI_S3, "compare the marked accelerators side by side") \
+	X(CHART,      'g',          0,          "g",         "chart",    3, TUI_S3, "chart the trade-off: output tokens/s per GPU against tokens/s per user as the batch grows, for the marked accelerators or the one under the cursor") \
 	X(EXPORT,     'e',          0,          "e",         "export BOM", 2, TUI_SALL, "export the bill of materials as CSV") \
+	X(PROPOSAL,   'P',          0,          "P",         "proposal", 4, TUI_S5, "write the customer's proposal, HTML or Markdown by the file name (as 'accelsizer proposal')") \
 	X(SAVE,       's',          0,          "s",         "save",     2, TUI_SALL, "save the scenario as YAML") \
 	X(OPEN,       'o',          0,          "o",         "open",     2, TUI_SALL, "open a saved scenario") \
 	X(FIRST,      'f',          0,          "f",         "new first", 3, TUI_S4 | TUI_S5, "after a workload change, choose the new first-ranked accelerator in place of a stale choice") \

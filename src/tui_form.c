@@ -681,10 +681,20 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 		tui_put(t, win, h - 1, 1, w - 2, ROLE_muted, fields[focus].hint);
 }
 
-/* Opens the editor on the field with its value selected. */
+/* Opens the editor on the field with its value selected.  A text the
+ * one-line editor cannot hold whole (several lines, or longer than it)
+ * is left as it is: committing it would cut it. */
 static void start_edit(struct tui *t, const struct tui_field *f, int focus)
 {
 	char val[TUI_LINE_MAX];
+	if (f->kind == TF_TEXT) {
+		const char *s = *(char *const *)field_ptr(t, f);
+		if (s && (strchr(s, '\n') || strlen(s) >= sizeof val - 1)) {
+			tui_status(t, true, "%s holds several lines or more than %zu bytes: edit it in the "
+				   "scenario file (kept as it is).", f->label, sizeof val - 2);
+			return;
+		}
+	}
 	tui_field_text(t, f, val, sizeof val);
 	tui_line_set_selected(&t->edit, val);
 	t->editing = true;

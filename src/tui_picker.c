@@ -2,7 +2,9 @@
  * tui_picker: the model pick list of step 1.  Typing filters the catalog's
  * models (every word must appear in the id, name or family); the list shows
  * what sizing depends on (parameters, layers, KV heads, context); the last
- * entry turns the current model into editable custom figures.
+ * two entries read custom figures from a Hugging Face config.json
+ * (hfconfig.h) at a path prompt, or turn the current model into editable
+ * custom figures.
  */
 #include "config.h"
 
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hfconfig.h"
 #include "tui.h"
 
 #define PICK_MAX 512
@@ -41,14 +44,16 @@ static bool matches(const struct catalog_model *m, const char *query)
 	}
 }
 
-/* The visible entries: catalog indexes, then -1 for "custom". */
+/* The visible entries: catalog indexes, then a config.json and custom figures. */
+enum { PICK_CUSTOM = -1, PICK_CONFIG = -2 };
 static int entries(const struct tui *t, int *out, int max)
 {
 	int n = 0;
-	for (size_t i = 0; i < t->cat->n_models && n < max - 1; i++)
+	for (size_t i = 0; i < t->cat->n_models && n < max - 2; i++)
 		if (matches(&t->cat->models[i], t->picker.search.buf))
 			out[n++] = (int)i;
-	out[n++] = -1;
+	out[n++] = PICK_CONFIG;
+	out[n++] = PICK_CUSTOM;
 	return n;
 }
 
@@ -62,7 +67,7 @@ void tui_picker_open(struct tui *t)
 		if (t->sc.w.model == &t->cat->models[i])
 			P->list.focus = (int)i;
 	if (t->sc.has_custom)
-		P->list.focus = (int)t->cat->n_models;
+		P->list.focus = (int)t->cat->n_models + 1;	/* past From config.json... */
 	tui_open_overlay(t, &tui_picker_view);
 	tui_status(t, false, "Type to filter models; Enter picks, Esc keeps the current one.");
 }
@@ -111,6 +116,31 @@ static int choose_custom(struct tui *t)
 		return TUI_HANDLED;
 	}
 	tui_status(t, false, "Custom model: edit its figures under Model.");
+	return TUI_HANDLED | TUI_CHANGED;
+}
+
+int tui_picker_from_config(struct tui *t, const char *path)
+{
+	struct hfconfig h;
+	char err[640], why[256];
+	if (!hfconfig_load(path, &h, err, sizeof err)) {
+		tui_status(t, true, "Model unchanged: %s", err);
+		return TUI_HANDLED;
+	}
+	/* judged before anything changes, so a refusal keeps the model */
+	struct workload w = t->sc.w;
+	w.model = &h.m;
+	if (!engine_workload_valid(&w, why, sizeof why)) {
+		tui_status(t, true, "Model unchanged: %s: %s", path, why);
+		return TUI_HANDLED;
+	}
+	if (!scenario_set_custom_model(&t->sc, &h.m)) {
+		tui_status(t, true, "Out of memory.");
+		return TUI_HANDLED;
+	}
+	char p[24];
+	tui_status(t, false, "Model: %s, %s parameters counted from its shapes; its figures are under Model.",
+		   h.name, tui_fmt_si(p, sizeof p, h.m.params));
 	return TUI_HANDLED | TUI_CHANGED;
 }
 
@@ -163,7 +193,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 			tui_fill(t, win, y, 0, w, ROLE_field_focus);
 		if (list[i] < 0) {
 			tui_put(t, win, y, 1, w - 2, foc ? r : ROLE_muted,
-				"Custom figures (start from the current model)");
+				list[i] == PICK_CUSTOM ? "Custom figures (start from the current model)"
+						       : "From config.json... (a Hugging Face model's config)");
 			continue;
 		}
 		const struct catalog_model *m = &t->cat->models[list[i]];
@@ -199,8 +230,12 @@ static int key(struct tui *t, enum tui_action a, int ch)
 	(void)a;
 	switch (tui_line_key(&t->picker.search, ch)) {
 	case LINE_COMMIT: {
-		int i = l->focus >= 0 && l->focus < n ? list[l->focus] : -1;
+		int i = l->focus >= 0 && l->focus < n ? list[l->focus] : PICK_CUSTOM;
 		tui_close_overlay(t);
+		if (i == PICK_CONFIG) {
+			tui_prompt_start(t, PROMPT_MODEL_CONFIG, "./");
+			return TUI_HANDLED;
+		}
 		return i < 0 ? choose_custom(t) : choose_model(t, &t->cat->models[i]);
 	}
 	case LINE_CANCEL:

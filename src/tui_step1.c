@@ -100,6 +100,9 @@ static const struct tui_field rows[] = {
 	  .hint = "saved with the scenario and printed on the BOM summary" },
 	{ .label = "Opportunity", .kind = TF_TEXT, .base = FB_SCENARIO,
 	  .offset = offsetof(struct scenario, opportunity) },
+	{ .label = "Notes", .kind = TF_TEXT, .base = FB_SCENARIO,
+	  .offset = offsetof(struct scenario, notes),
+	  .hint = "notes and assumptions: saved with the scenario and printed in the proposal (P)" },
 };
 #define NFIELDS ((int)(sizeof rows / sizeof rows[0]))
 

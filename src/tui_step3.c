@@ -236,6 +236,9 @@ static int key(struct tui *t, enum tui_action a, int ch)
 		}
 		tui_open_overlay(t, &tui_compare_view);
 		return TUI_HANDLED;
+	case ACT_CHART:
+		tui_open_overlay(t, &tui_chart_view);
+		return TUI_HANDLED;
 	default:
 		return tui_table_key(t, a, &S->table, n);
 	}

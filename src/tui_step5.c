@@ -15,6 +15,7 @@
 
 #include "bom.h"
 #include "cli_outputs.h"
+#include "proposal.h"
 #include "tui.h"
 
 struct tui_bom {
@@ -128,6 +129,51 @@ int tui_do_export(struct tui *t, const char *path_in, bool force)
 	bom_format_cents(t->validate.preview->bom.total_cents, total, sizeof total);
 	tui_status(t, false, "Exported %zu BOM lines to %s (total %s %s).", t->validate.preview->bom.n,
 		   path, t->validate.preview->bom.result.currency, total);
+	return TUI_HANDLED;
+}
+
+int tui_proposal_prompt(struct tui *t)
+{
+	char path[PATH_MAX];
+	proposal_default_path(t->scenario_path, path, sizeof path);
+	tui_prompt_start(t, PROMPT_PROPOSAL, path);
+	return TUI_HANDLED;
+}
+
+int tui_do_proposal(struct tui *t, const char *path_in, bool force)
+{
+	char path[PATH_MAX], err[512], total[32];
+	enum proposal_format fmt;
+	expand_path(path_in, path, sizeof path);
+	if (!proposal_format_of_path(path, &fmt)) {
+		tui_status(t, true, "Name the proposal .html or .md: '%s'.", path);
+		return TUI_HANDLED;
+	}
+	if (!regular_target(t, path))
+		return TUI_HANDLED;
+	const struct atomic_name outs[] = { { "proposal", path } };
+	if (!cli_outputs_distinct(t->cat, t->scenario_path[0] ? t->scenario_path : NULL,
+				  t->have_prices ? t->prices.path : NULL, outs, 1, err, sizeof err)) {
+		tui_status(t, true, "%s", err);
+		return TUI_HANDLED;
+	}
+	if (!force && ask_overwrite(t, PROMPT_PROPOSAL, path))
+		return TUI_HANDLED;
+	if (t->test_mode) {
+		tui_status(t, false, "Test mode: would write the proposal to %s.", path);
+		return TUI_HANDLED;
+	}
+	/* the same call as `accelsizer proposal`, on the scenario as it stands */
+	struct proposal p;
+	bool ok = proposal_build(&p, t->cat, &t->sc, t->bands, err, sizeof err) == PROPOSAL_OK &&
+		  proposal_write(&p, fmt, path, err, sizeof err);
+	if (ok) {
+		bom_format_cents(p.bom.total_cents, total, sizeof total);
+		tui_status(t, false, "Wrote the proposal to %s (BOM total USD %s).", path, total);
+	} else {
+		tui_status(t, true, "No proposal: %s", err);
+	}
+	proposal_fini(&p);
 	return TUI_HANDLED;
 }
 

@@ -297,6 +297,8 @@ done <"$TMPD/commands.txt"
 check "the examples were found" matches "$n" '^([5-9]|[1-9][0-9]+)$'
 check "the BOM example wrote its CSV" matches "$(head -n 1 "$TMPD/acme-chat-bom.csv" 2>/dev/null)" '^line,category,sku'
 check "the BOM example used the price list" contains "$(cat "$TMPD/acme-chat-bom.csv" 2>/dev/null)" "less 6%"
+check "the proposal example wrote its HTML" contains "$(head -n 1 "$TMPD/acme-chat.html" 2>/dev/null)" "<!DOCTYPE html>"
+check "the proposal example wrote its Markdown" contains "$(head -n 1 "$TMPD/acme-chat.md" 2>/dev/null)" "# Sizing proposal"
 check "the CSV example wrote a ranking" matches "$(head -n 1 "$TMPD/ranking.csv" 2>/dev/null)" '^"?rank"?,"?accelerator'
 
 done_testing

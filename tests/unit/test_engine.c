@@ -820,7 +820,10 @@ START_TEST(validation_plan_thresholds)
 	ck_assert_double_eq(plan.rows[0].predicted, r.output_tokens_per_s);
 	ck_assert_double_eq_tol(plan.rows[0].threshold, 0.9 * r.output_tokens_per_s, 1e-9);
 	ck_assert(plan.rows[0].higher_is_better);
-	ck_assert_double_eq(plan.rows[1].predicted, r.ttft_ms);
+	/* first token under the run's load: the queueing model's p50 and p99 */
+	ck_assert_double_eq(plan.rows[1].predicted, r.ttft_p50_ms);
+	ck_assert_double_eq(plan.rows[2].predicted, r.ttft_p99_ms);
+	ck_assert_double_ge(r.ttft_p99_ms, r.ttft_p50_ms);
 	ck_assert_double_eq(plan.rows[1].threshold, 800);	/* the user's target */
 	ck_assert(!plan.rows[1].higher_is_better);
 
