@@ -71,13 +71,21 @@ struct opts {
 
 /* Price-list lines that match nothing are worth a word: a misspelt SKU
  * means a line quoted at the catalog's estimate. */
-static void warn_unused_prices(const struct prices *pl, const struct bom *b)
+static void warn_unused_prices(const struct catalog *c, const struct prices *pl, const struct bom *b)
 {
-	for (size_t i = 0; i < pl->n; i++)
+	for (size_t i = 0; i < pl->n; i++) {
+		/* a rental rate for an accelerator the catalog does not have is
+		 * a typo that would leave rent or buy without it */
+		const char *id = engine_rent_sku_accel(pl->items[i].sku);
+		if (id && !catalog_accel(c, id))
+			fprintf(stderr, "accelsizer: warning: %s:%ld:%ld: sku '%s' names no accelerator "
+				"of the catalog\n", pl->path, pl->items[i].line, pl->items[i].col,
+				pl->items[i].sku);
 		if (!bom_has_sku(b, pl->items[i].sku) && !engine_price_setting(pl->items[i].sku))
 			fprintf(stderr, "accelsizer: warning: %s:%ld:%ld: sku '%s' is not in this "
 				"bill of materials\n", pl->path, pl->items[i].line, pl->items[i].col,
 				pl->items[i].sku);
+	}
 }
 
 /* The result to build: the named accelerator's, or the best fitting one. */
@@ -275,7 +283,7 @@ int cli_bom_main(int argc, char **argv)
 		goto out;
 	}
 	if (o.prices)
-		warn_unused_prices(&pl, &b);
+		warn_unused_prices(c, &pl, &b);
 	rc = write_outputs(&o, &b, c, &s, o.prices ? &pl : NULL, &info);
 	if (rc == EXIT_OK && strcmp(o.out, "-")) {
 		char total[32], kw[32];

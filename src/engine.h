@@ -635,6 +635,9 @@ void engine_tco_year(const struct engine_result *r, int year, struct engine_tco_
 enum engine_rent_term { RENT_ON_DEMAND, RENT_1Y, RENT_3Y, RENT_TERM_COUNT };
 const char *engine_rent_term_name(enum engine_rent_term t);	/* "1-year reserved" */
 const char *engine_rent_term_key(enum engine_rent_term t);	/* "reserved-1y" */
+/* The accelerator id a RENT-...: price-list SKU names, or NULL for any
+ * other SKU. */
+const char *engine_rent_sku_accel(const char *sku);
 struct engine_rent {
 	double rate[RENT_TERM_COUNT];	/* per GPU-hour; 0 = no price */
 	bool from_prices[RENT_TERM_COUNT];	/* the price list's, not the catalog's */

@@ -33,6 +33,16 @@ const char *engine_rent_term_key(enum engine_rent_term t)
 	return (unsigned)t < RENT_TERM_COUNT ? term_key[t] : "?";
 }
 
+const char *engine_rent_sku_accel(const char *sku)
+{
+	for (int t = 0; sku && t < RENT_TERM_COUNT; t++) {
+		size_t n = strlen(term_sku[t]);
+		if (!strncmp(sku, term_sku[t], n))
+			return sku + n;
+	}
+	return NULL;
+}
+
 /* The price list's rate for this accelerator and term, in the list's
  * currency, or -1 when it has none. */
 static double listed_rate(const struct prices *p, const char *accel_id, enum engine_rent_term t)

@@ -106,6 +106,11 @@ near "the list's rental rate" "$(csv_col c.csv rent_usd)" "$(calc "$g * 0.5 * 87
 check "never within the TCO's years: empty" equals "$(csv_col c.csv breakeven_months)" ""
 run "$ACCELSIZER" recommend --accelerator h100-pcie --prices cheap.csv --format yaml
 check "yaml: does not break even" contains "$out" "buying does not break even in 5 years against on-demand rental"
+# a rental line for an accelerator the catalog does not have is a typo
+printf 'sku,unit_price_usd\nRENT-1Y:h100sxm,2\n' >typo.csv
+run "$ACCELSIZER" bom --accelerator h100-pcie --prices typo.csv -o typo-bom.csv
+check "a RENT line for no accelerator: warned at its line" contains "$err" \
+	"warning: typo.csv:2:1: sku 'RENT-1Y:h100sxm' names no accelerator of the catalog"
 # no rental figure for the accelerator: nothing is made up
 run "$ACCELSIZER" recommend --accelerator mi300x --format csv -o m.csv
 check "no rental price: rent empty" equals "$(csv_col m.csv rent_usd)" ""
