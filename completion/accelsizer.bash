@@ -24,7 +24,7 @@ _accelsizer_objectives='capex cost-per-token time gpus perf-per-watt tco'
 _accelsizer_formats='table csv yaml'
 _accelsizer_proposal_formats='html md'
 _accelsizer_themes='dark light high-contrast mono'
-_accelsizer_commands='recommend validate bom proposal sweep catalog accuracy'
+_accelsizer_commands='recommend validate bom proposal sweep catalog accuracy compare'
 
 # The program the user is completing for: the word they typed, with a
 # leading ~/ expanded; "accelsizer" from $PATH when that is not runnable.
@@ -148,6 +148,7 @@ _accelsizer() {
 	--support-years) values="3 5 default" ;;
 	--role) values="calibration validation all" ;;
 	--model) values=$(_accelsizer_ids "$prog" "$catalog" --models) ;;
+	--draft-model) values="mtp $(_accelsizer_ids "$prog" "$catalog" --models)" ;;
 	--accelerator) values=$(_accelsizer_ids "$prog" "$catalog") ;;
 	--theme)
 		COMPREPLY=($(compgen -W "$_accelsizer_themes" -- "$cur"))
@@ -237,6 +238,11 @@ _accelsizer() {
 		return 0
 	fi
 
+	# compare's arguments are scenario files
+	if [[ $cmd == compare && $cur != -* ]]; then
+		_accelsizer_files "$cur" yaml yml
+		return 0
+	fi
 	if [[ -z $cmd && $cur != -* ]]; then
 		COMPREPLY=($(compgen -W "$_accelsizer_commands" -- "$cur"))
 		return 0

@@ -197,6 +197,7 @@ struct catalog_model {
 	int mla_q_lora_rank;		/* 0 = queries not compressed */
 	int sliding_window;		/* 0 = none */
 	int sliding_layers;		/* layers that use the window; 0 = all */
+	int mtp_layers;			/* multi-token prediction modules; 0 = none */
 	char **sources;
 	size_t n_sources;
 	char *file;
@@ -262,7 +263,9 @@ struct catalog_model {
 	X(SLIDING_WINDOW, "sliding_window.tokens", sliding_window, MFT_INT, 1, 1e9, \
 	  CATALOG_MF_REQ | CATALOG_MF_GROUP, false, "Sliding window", "tokens", 0, NULL) \
 	X(SLIDING_LAYERS, "sliding_window.layers", sliding_layers, MFT_INT, 1, 1e4, CATALOG_MF_GROUP, \
-	  false, "Window layers", NULL, 0, NULL)
+	  false, "Window layers", NULL, 0, NULL) \
+	X(MTP_LAYERS, "mtp_layers", mtp_layers, MFT_INT, 1, 16, 0, false, "MTP modules", NULL, 1, \
+	  "multi-token prediction modules (DeepSeek-V3): drafts for speculative decoding")
 
 enum catalog_model_figure_type { MFT_BILLIONS, MFT_INT, MFT_LONG };
 enum catalog_model_figure_id {

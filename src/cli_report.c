@@ -439,29 +439,9 @@ static const char *money(double v, const char *cur, char *buf, size_t n)
 	return buf;
 }
 
-void cli_result_layout(const struct engine_result *r, enum workload_class cls, char *buf, size_t n)
-{
-	if (r->gpus < 1) {
-		snprintf(buf, n, "-");
-		return;
-	}
-	if (cls == WL_INFERENCE) {
-		if (r->partition)
-			snprintf(buf, n, "%dx %s", r->replicas, r->partition->profile);
-		else if (r->pp > 1)
-			snprintf(buf, n, "%dx TP%d PP%d", r->replicas, r->tp, r->pp);
-		else
-			snprintf(buf, n, "%dx TP%d", r->replicas, r->tp);
-	} else if (r->cp > 1) {
-		snprintf(buf, n, "TP%d PP%d CP%d DP%d Z%d", r->tp, r->pp, r->cp, r->dp, r->zero_stage);
-	} else {
-		snprintf(buf, n, "TP%d PP%d DP%d Z%d", r->tp, r->pp, r->dp, r->zero_stage);
-	}
-}
-
 static void layout_text(const struct workload *w, const struct engine_result *r, char *buf, size_t n)
 {
-	cli_result_layout(r, w->cls, buf, n);
+	engine_result_layout(r, w->cls, buf, n);
 }
 
 static void headline(FILE *f, const struct catalog *c, const struct workload *w,
@@ -495,6 +475,14 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 		if (!w->concurrency_max && !(w->arrival_rate > 0))
 			fprintf(f, " (%s GB for all users at full context)", grouped(q->kv_gb, 1, a, sizeof a));
 		fputs(".\n", f);
+		if (q->spec_tokens > 0)
+			fprintf(f, "Speculative decoding: %d token%s drafted a step by %s, accepted at %g: %.2f tokens "
+				"per step of the model, a draft token costs %.1f%% of a step, %.2fx one user's speed "
+				"before the batch's share.\n",
+				q->spec_tokens, q->spec_tokens == 1 ? "" : "s",
+				w->draft_model == &engine_draft_mtp ? "its MTP modules" : w->draft_model->name,
+				w->spec_acceptance,
+				q->spec_tokens_per_step, 100.0 * q->spec_draft_cost, q->spec_speedup);
 	} else {
 		bool ft = w->cls == WL_FINETUNE;
 		fprintf(f, "%s %s at %s: %s tokens, sequence %ld, %s tokens per step",

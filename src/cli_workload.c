@@ -138,6 +138,26 @@ static bool set_model(struct ctx *k, const char *f, const char *v)
 	return true;
 }
 
+/* A catalog model, or "mtp": the model's own prediction modules. */
+static bool set_draft(struct ctx *k, const char *f, const char *v)
+{
+	if (!strcmp(v, "mtp")) {
+		k->w->draft_model = &engine_draft_mtp;
+		k->x->set_draft = true;
+		return true;
+	}
+	const struct catalog_model *m = catalog_model(k->c, v);
+	if (!m) {
+		const char *near = catalog_suggest(k->c, CATALOG_MODELS, v);
+		fprintf(stderr, PROG ": %s: unknown model '%s'%s%s%s (a catalog model, or mtp)\n", f, v,
+			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+		return false;
+	}
+	k->w->draft_model = m;
+	k->x->set_draft = true;
+	return true;
+}
+
 static bool set_accel(struct ctx *k, const char *f, const char *v)
 {
 	const struct catalog_accel *a = catalog_accel(k->c, v);
@@ -173,6 +193,8 @@ static bool set_field(struct ctx *k, const struct engine_field *f, const char *f
 		return set_model(k, flag, v);
 	case EFT_ACCEL:
 		return set_accel(k, flag, v);
+	case EFT_DRAFT:
+		return set_draft(k, flag, v);
 	case EFT_INT:
 	case EFT_LONG:
 	case EFT_DOUBLE:
@@ -429,6 +451,7 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 {
 	struct ctx k = { .c = c, .w = w, .x = x };
 	x->set_precision = x->set_kv_precision = x->set_gpus = x->set_accel = x->set_workload = false;
+	x->set_draft = false;
 	int rc = pass(argc, argv, &k, true);
 	if (!rc)
 		rc = pass(argc, argv, &k, false);
@@ -437,6 +460,11 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 
 	if (x->set_precision && !x->set_kv_precision)
 		kv_follows(w);
+	if (x->set_draft && !(w->spec_acceptance > 0)) {
+		fprintf(stderr, PROG ": --draft-model: a draft model needs --speculative-acceptance: the share of "
+			"drafted tokens the model accepts (0.01 to 0.99)\n");
+		return EXIT_BADINPUT;
+	}
 	if (x->set_gpus && !w->accel) {
 		fprintf(stderr, PROG ": --gpus needs --accelerator: which accelerator should have that many?\n");
 		return EXIT_BADINPUT;

@@ -64,6 +64,15 @@ struct workload {
 	double target_tokens_per_s;	/* target total output tokens/s */
 	double arrival_rate;		/* requests/s arriving (Poisson, MLPerf
 					 * Server); 0 = none given */
+	/* Speculative decoding (Leviathan et al. 2023): a draft proposes
+	 * spec_tokens tokens (0 = the engine chooses), the target checks them
+	 * in one step and accepts each with probability spec_acceptance (0 =
+	 * no speculation).  draft_model is a catalog model sharing the
+	 * target's vocabulary, or &engine_draft_mtp: the target's own
+	 * multi-token prediction modules (mtp_layers). */
+	double spec_acceptance;
+	const struct catalog_model *draft_model;
+	int spec_tokens;
 	double prefix_cache_hit;	/* share of prompt tokens whose KV the
 					 * prefix cache already holds, 0..0.99 */
 
@@ -160,6 +169,7 @@ enum engine_field_id {
 	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
+	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_MICRO_BATCH,
@@ -175,6 +185,7 @@ enum engine_field_type {
 	EFT_INT, EFT_LONG, EFT_DOUBLE,
 	EFT_MODEL,		/* const struct catalog_model * (catalog or custom) */
 	EFT_ACCEL,		/* const struct catalog_accel * */
+	EFT_DRAFT,		/* const struct catalog_model *: a catalog id or "mtp" */
 };
 
 
@@ -265,7 +276,20 @@ struct engine_requirements {
 	double flops_per_token;		/* decode, 2 x active params */
 	double bytes_per_token;		/* moved per decode step, batch of one */
 	double link_bytes_per_step;	/* exchanged between GPUs per step */
+	/* speculative decoding (engine_spec.c); spec_tokens 0 = none */
+	int spec_tokens;		/* drafted per target step */
+	double spec_tokens_per_step;	/* expected tokens a target step yields */
+	double spec_draft_cost;		/* a draft token's cost, share of a target step */
+	double spec_speedup;		/* expected speed-up of one user's decode */
 };
+
+/* The draft model that stands for the target's own multi-token
+ * prediction modules (--draft-model mtp). */
+extern const struct catalog_model engine_draft_mtp;
+/* Can d draft for m: m's own MTP modules, or a model with m's vocabulary
+ * and fewer active parameters.  The one rule the validation and the
+ * wizard's draft choice use. */
+bool engine_draft_fits(const struct catalog_model *m, const struct catalog_model *d);
 
 /* The longest reason a result holds, with its NUL. */
 #define ENGINE_REASON_MAX 192
@@ -409,6 +433,9 @@ const char *engine_result_reason(const struct engine_result *r, char *buf, size_
 /* What a person reads about the result, for every front end: the filter's
  * reason when it was filtered out, else engine_result_reason(). */
 const char *engine_result_why(const struct engine_result *r, char *buf, size_t n);
+/* A result's layout as tables show it: "2x TP4", "4x 1g.20gb",
+ * "TP8 PP1 DP2 Z1"; "-" without GPUs.  cls: the workload's class. */
+void engine_result_layout(const struct engine_result *r, enum workload_class cls, char *buf, size_t n);
 
 struct engine_report {
 	struct engine_requirements req;

@@ -153,6 +153,21 @@ static const struct engine_field fields[EF_COUNT] = {
 		W(prefix_cache_hit), INF, OR_NONE(0.01, 0.99), NUM_PLAIN, .label = "Prefix-cache hits",
 		.hint = "share of each prompt already in the KV cache (shared system prompt, multi-turn)",
 		.step = 0.1, .start = 0.5, DEF_INF(0) },
+	/* speculative decoding (engine_spec.c): a probability, 0 = none */
+	[EF_SPEC_ACCEPTANCE] = { "speculative_acceptance", "workload", "speculative-acceptance", "RATE",
+		"inference: share of drafted tokens the model accepts (0.01 to 0.99), with --draft-model",
+		EFT_DOUBLE, W(spec_acceptance), INF, OR_NONE(0.01, 0.99), NUM_PLAIN, .omit_zero = true,
+		.label = "Draft acceptance", .step = 0.05, .start = 0.5,
+		.hint = "share of drafted tokens the model accepts (speculative decoding, with a draft)", DEF_INF(0) },
+	[EF_DRAFT_MODEL] = { "draft_model", "workload", "draft-model", "ID|mtp",
+		"inference: the draft for speculative decoding: a catalog model, or mtp (the model's own)",
+		EFT_DRAFT, W(draft_model), INF, .label = "Draft model",
+		.hint = "Left/Right or +/- cycle: none, the model's MTP modules, smaller models with its tokenizer" },
+	[EF_SPEC_TOKENS] = { "speculative_tokens", "workload", "speculative-tokens", "K",
+		"inference: tokens drafted per step (default: the best from 1 to 8; mtp: its modules)",
+		EFT_INT, W(spec_tokens), INF, WHOLE_OR_NONE(1, 16), NUM_PLAIN, .omit_zero = true,
+		.label = "Drafted tokens", .step = 1, .start = 1,
+		.hint = "tokens drafted a step; none: the best for the draft's cost", DEF_INF(0) },
 
 	/* training: 1e16 tokens is ~250x the largest run published */
 	[EF_TOKENS] = { "tokens", "workload", "tokens", "N",
@@ -337,6 +352,7 @@ size_t engine_field_size(const struct engine_field *f)
 		return sizeof(double);
 	case EFT_MODEL:
 	case EFT_ACCEL:
+	case EFT_DRAFT:
 		return sizeof(void *);
 	default:
 		return sizeof(int);
@@ -362,6 +378,7 @@ double engine_field_get(const struct workload *w, const struct engine_field *f)
 		return d;
 	case EFT_MODEL:
 	case EFT_ACCEL:
+	case EFT_DRAFT:
 		break;
 	}
 	return NAN;
@@ -385,6 +402,7 @@ void engine_field_put(struct workload *w, const struct engine_field *f, double v
 		break;
 	case EFT_MODEL:
 	case EFT_ACCEL:
+	case EFT_DRAFT:
 		break;
 	}
 }

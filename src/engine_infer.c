@@ -70,6 +70,7 @@ struct ictx {
 	long batch_cap;			/* --batch on this accelerator; 0 = none */
 	const struct catalog_partition *part;	/* a MIG slice, or NULL */
 	long n_users;			/* 0 = as many as memory holds */
+	struct eng_spec spec;		/* speculative decoding; spec.k 0 = none */
 };
 
 struct ilayout {
@@ -158,14 +159,32 @@ static inline double overlap(const struct ictx *x, double mem, double comp)
  * the fixed cost of an iteration.  Kernels run one after another, so the
  * parts add up.  alone: one request with the pipeline stages in series.
  */
+/* One draft token for b sequences (engine_spec.c): its weights and KV
+ * read, its products, its all-reduces on the target's TP group and the
+ * per-layer launch cost of its layers; the draft runs inside the model's
+ * iteration, so the scheduler's per-step cost is paid once, by it. */
+static double draft_step_s(const struct ictx *x, const struct ilayout *l, double b)
+{
+	const struct eng_spec *sp = &x->spec;
+	const struct catalog_defaults *d = &x->c->defaults;
+	double mem = (sp->params_read * x->pr.weight_bytes + b * sp->kv_per_token * x->ctx_mean) / l->t / x->bw;
+	double comp = 2.0 * sp->params_read * b / l->t / x->flops;
+	double comm = l->t > 1 ? 2.0 * sp->layers *
+				 eng_ring_allreduce_s(b * sp->hidden * 2.0, l->t, l->link_bw, x->lat) : 0;
+	double fixed = sp->layers * d->serving_layer_overhead_us.value * 1e-6;
+	return fixed + overlap(x, mem, comp) + comm;
+}
+
 static void iter_step(const struct ictx *x, const struct ilayout *l, double b, double p, bool alone,
 		      struct istep *s)
 {
 	int par = alone ? l->t : l->g;
-	double tok = b + p;
+	/* speculating, the target computes k + 1 tokens a sequence */
+	double bv = b * x->spec.verify;
+	double tok = bv + p;
 	double wbytes = params_read(x, tok / (alone ? 1 : l->pp)) * x->pr.weight_bytes / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
-	double gemm_t = 2.0 * x->pa / par * (b / x->flops + p / x->pflops);
+	double gemm_t = 2.0 * x->pa / par * (bv / x->flops + p / x->pflops);
 	if (l->e > 1 && tok > 0) {
 		/* The busiest of the e GPUs sets the pace of the expert GEMMs:
 		 * tokens x k routings spread over e GPUs (multinomial), the
@@ -175,7 +194,7 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 		double ex = (x->pa - x->moe_shared_active) / x->pa;	/* the experts' share */
 		gemm_t *= 1.0 + ex * (imb - 1.0);
 	}
-	double attn_fl = b * x->attn_mean / par;
+	double attn_fl = bv * x->attn_mean / par;
 	double pre_t = p * x->attn_pre / par / x->pflops;
 	s->mem = (wbytes + kvbytes) / x->bw;
 	s->comp = gemm_t + attn_fl / x->flops + pre_t;
@@ -184,6 +203,13 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	s->comm = alone ? comm_s(x, l, tok, l->pp - 1) : comm_s(x, l, tok / l->pp, l->pp);
 	s->total = x->fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->flops) +
 		   pre_t + s->comm;
+	if (x->spec.k > 0 && b > 0) {
+		/* k draft tokens first; the step then yields gain tokens a
+		 * sequence, so each figure is per output token */
+		s->total += x->spec.k * draft_step_s(x, l, b);
+		double g = x->spec.gain;
+		s->mem /= g, s->comp /= g, s->comm /= g, s->total /= g;
+	}
 }
 
 /* The iteration a batch of b runs on average: each request's I prompt
@@ -240,13 +266,16 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 		mean_step(x, l, b, &s);	/* else the p99 step is the mean one */
 	o->tau = s.total;
 	o->lambda = o->tau > 0 ? b / (x->O * o->tau) : 0;
-	double room = x->budget - b;
+	/* iterations, not output tokens, set the prompts' pace: speculating, an
+	 * iteration yields gain tokens and carries k + 1 of each sequence */
+	double it = o->tau * x->spec.gain;
+	double room = x->budget - b * x->spec.verify;
 	if (!(room >= 1) || !(x->Ip > 0)) {
-		o->ttft50 = o->ttft99 = room >= 1 ? o->tau : INFINITY;
+		o->ttft50 = o->ttft99 = room >= 1 ? it : INFINITY;
 		return;
 	}
 	double chunks = ceil(x->Ip / room);
-	double svc = x->Ip / room * o->tau;	/* the prompt budget's time per prompt */
+	double svc = x->Ip / room * it;	/* the prompt budget's time per prompt */
 	double rho = o->lambda * svc;
 	if (!(rho < 1)) {
 		o->ttft50 = o->ttft99 = INFINITY;
@@ -258,9 +287,9 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 	/* the chunks that carry the prompt: the mean iteration with at least
 	 * one chunk of it */
 	iter_step(x, l, b, eng_fmax(b * x->Ip / x->O, x->Ip / chunks), false, &s);
-	double own = chunks * s.total;
-	o->ttft50 = 0.5 * o->tau + w50 + own;
-	o->ttft99 = Q99 * o->tau + w99 + own;
+	double own = chunks * s.total * x->spec.gain;
+	o->ttft50 = 0.5 * it + w50 + own;
+	o->ttft99 = Q99 * it + w99 + own;
 }
 
 /* Output tokens/s of one replica running a batch of b in steady state. */
@@ -360,10 +389,13 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, struct ilayo
 	l->e = e;
 	l->pp = pp;
 	l->g = t * pp;
-	l->w_gpu = x->m->params * x->pr.weight_bytes / l->g;
+	/* a draft's weights and KV cache sit beside the target's */
+	l->w_gpu = (x->m->params + x->spec.weights) * x->pr.weight_bytes / l->g;
 	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) + x->workspace;
-	l->kv_full_gpu = eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_full) / pp;
-	l->kv_mean_gpu = eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_mean) / pp;
+	l->kv_full_gpu = (eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_full) +
+			  x->spec.kv_per_token * x->ctx_full / t) / pp;
+	l->kv_mean_gpu = (eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_mean) +
+			  x->spec.kv_per_token * x->ctx_mean / t) / pp;
 	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t);
 	l->pp_bw = l->g <= x->node_max ? eng_fmax(l->link_bw, x->link_bw2) : x->nic_bw;
 	double room = x->usable - l->w_gpu - l->fixed_gpu;
@@ -424,6 +456,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	 * given, so each sequence keeps its own. */
 	x->Ip = x->I * (1.0 - w->prefix_cache_hit);
 	x->attn_pre = eng_attn_flops_token(x->m, x->I - x->Ip / 2.0);
+	eng_spec_init(w, x->pr.kv_bytes, &x->spec);
 	const struct catalog_model *m = x->m;
 	if (m->experts > 0 && m->experts_active > 0 && m->experts_active < m->experts && x->pa < m->params) {
 		double k_e = (double)m->experts_active / m->experts;

@@ -151,14 +151,12 @@ static void evaluate(const struct catalog *c, const struct workload *w,
 	eng_filters(w, out);
 }
 
-void eng_result_nodes(const struct catalog *c, const struct workload *w,
-		      const struct catalog_accel *a, struct engine_result *out)
+void eng_result_place(const struct catalog *c, const struct workload *w,
+		      const struct catalog_accel *a, int group, enum eng_spans spans,
+		      struct engine_result *out)
 {
 	if (out->gpus < 1)
 		return;
-	int group = out->tp;
-	if (out->cls != WL_INFERENCE)
-		group = eng_max_node_gpus(c, a);	/* training assumes the big node */
 	const struct catalog_platform *p = eng_platform_choose(c, a, group, out->gpus);
 	if (!p)
 		return;
@@ -167,11 +165,21 @@ void eng_result_nodes(const struct catalog *c, const struct workload *w,
 	/* A scale-out fabric when GPUs of one job talk across nodes: any
 	 * multi-node training, or a serving replica spanning nodes.
 	 * Independent single-node replicas only need the front-end network. */
-	bool spans = out->cls == WL_INFERENCE ? out->tp * out->pp > p->gpus_per_node : n.nodes > 1;
-	if (spans)
+	if (spans == ENG_SPANS_AUTO)
+		spans = (out->cls == WL_INFERENCE ? out->tp * out->pp > p->gpus_per_node : n.nodes > 1)
+			? ENG_SPANS_YES : ENG_SPANS_NO;
+	if (spans == ENG_SPANS_YES)
 		eng_node_fabric(c, &n);
 	eng_cost(c, w, a, &n, out);
 	eng_cost_rates(c, w, out);
+}
+
+void eng_result_nodes(const struct catalog *c, const struct workload *w,
+		      const struct catalog_accel *a, struct engine_result *out)
+{
+	/* training assumes the big node */
+	int group = out->cls != WL_INFERENCE ? eng_max_node_gpus(c, a) : out->tp;
+	eng_result_place(c, w, a, group, ENG_SPANS_AUTO, out);
 }
 
 void engine_evaluate(const struct catalog *c, const struct workload *w,

@@ -332,9 +332,41 @@ static bool band_muted(const struct tui *t)
 	return !r || r->band[k].n <= 0;
 }
 
+/* Several workloads: what each one gets of the chosen accelerator's
+ * cluster (GPUs and their layout, or MIG slices), one row a workload, and
+ * the cluster's total (what `bom --scenario` quotes). */
+static void share_of(const struct tui *t, size_t e, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	if (!r || !tui_wl_share(t, e, r->accel, buf, n))
+		snprintf(buf, n, "-");
+}
+
+#define WL_SLOT(i) \
+	static void share_##i(const struct tui *t, char *buf, size_t n) { share_of(t, i, buf, n); } \
+	static bool shown_##i(const struct tui *t) { return tui_wl_multi(t) && t->sc.n_entries > i; }
+WL_SLOT(0) WL_SLOT(1) WL_SLOT(2) WL_SLOT(3) WL_SLOT(4) WL_SLOT(5) WL_SLOT(6) WL_SLOT(7)
+WL_SLOT(8) WL_SLOT(9) WL_SLOT(10) WL_SLOT(11) WL_SLOT(12) WL_SLOT(13) WL_SLOT(14) WL_SLOT(15)
+#undef WL_SLOT
+_Static_assert(SCENARIO_MAX_WORKLOADS == 16, "one row a workload: WL_SLOT(0..15)");
+
+static void cluster_total(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	if (!r || !tui_wl_total(t, r->accel, buf, n))
+		snprintf(buf, n, "-");
+}
+
+#define WL_ROW(i) { .label = "", .kind = TF_INFO, .info = share_##i, .shown = shown_##i }
+
 static const struct tui_field rows[] = {
 	{ .label = "Node", .kind = TF_HEADING },
 	{ .label = "Accelerator", .kind = TF_INFO, .info = info_accel },
+	{ .label = "Workloads", .kind = TF_INFO, .info = share_0, .shown = shown_0 },
+	WL_ROW(1), WL_ROW(2), WL_ROW(3), WL_ROW(4), WL_ROW(5), WL_ROW(6), WL_ROW(7), WL_ROW(8),
+	WL_ROW(9), WL_ROW(10), WL_ROW(11), WL_ROW(12), WL_ROW(13), WL_ROW(14), WL_ROW(15),
+	{ .label = "All of them", .kind = TF_INFO, .info = cluster_total, .shown = tui_wl_multi },
+	{ .label = "This workload", .kind = TF_HEADING, .shown = tui_wl_multi },
 	{ .label = "! Stale choice", .kind = TF_INFO, .info = info_stale, .shown = stale_shown },
 	{ .label = "Node shape", .kind = TF_INFO, .info = info_platform },
 	{ .field = EF_GPUS + 1, .auto_value = auto_gpus, .after_set = choose_shown },

@@ -236,7 +236,7 @@ done
 # They come from the engine's table (engine_limits.c), which scenario files
 # and the wizard read too (tests/unit/test_scenario.c, tests/tui/edit.sh).
 ranges=$(awk '/^\.It Fl -/ { flag = "-" $3 } /^Range: / { sub(/^Range: /, ""); sub(/\.$/, ""); print flag "\t" $0 }' "$MAN1")
-check "accelsizer.1 gives the range of 34 workload options" equals "$(printf '%s\n' "$ranges" | wc -l | tr -d ' ')" 34
+check "accelsizer.1 gives the range of 36 workload options" equals "$(printf '%s\n' "$ranges" | wc -l | tr -d ' ')" 36
 while IFS='	' read -r flag range; do
 	max=${range#* to }
 	max=${max%%,*}
@@ -277,6 +277,9 @@ check "recommend lists it" contains "$out" "acme-x1"
 cp "$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml" "$TMPD/acme-chat.yaml"
 chmod u+w "$TMPD/acme-chat.yaml"
 printf 'sku,unit_price_usd,discount_pct\nh100-sxm,28500,6\n' >"$TMPD/acme-prices.csv"
+# compare's two quotes
+cp "$TOP_SRCDIR/tests/tui/llama70b-fp16.yaml" "$TMPD/fp16.yaml"
+cp "$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml" "$TMPD/fp8.yaml"
 sed -n '/^\.Sh EXAMPLES/,/^\.Sh SEE ALSO/p' "$MAN1" |
 	awk '/^\.Bd -literal/ { f = 1; next } /^\.Ed/ { f = 0; print "#"; next } f { print }' |
 	sed 's/\\e/\\/g' >"$TMPD/examples.txt"

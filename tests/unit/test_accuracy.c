@@ -13,11 +13,8 @@
 #include "catalog.h"
 #include "engine.h"
 #include "ledger.h"
+#include "fixture.h"
 #include "tap.h"
-
-#ifndef ABS_TOP_SRCDIR
-#define ABS_TOP_SRCDIR "."
-#endif
 
 static struct catalog *cat;
 static struct ledger *led;
@@ -25,13 +22,10 @@ static struct engine_report rep;
 
 static void load(void)
 {
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/catalog", ABS_TOP_SRCDIR);
+	cat = fixture_shipped_catalog();
 	struct catalog_errors e;
-	cat = catalog_load(dir, &e);
-	catalog_errors_fini(&e);
-	if (!cat || !(led = ledger_load(cat, &e)) || !engine_report_init(&rep, cat)) {
-		fprintf(stderr, "cannot load the catalog and its ledger from %s\n", dir);
+	if (!(led = ledger_load(cat, &e)) || !engine_report_init(&rep, cat)) {
+		printf("Bail out! the shipped catalog's ledger does not load\n");
 		exit(EXIT_FAILURE);
 	}
 	catalog_errors_fini(&e);
@@ -266,12 +260,7 @@ START_TEST(metric_table)
 }
 END_TEST
 
-#define ADD(suite, fn) do { \
-		TCase *tc_ = tcase_create(#fn); \
-		tcase_set_timeout(tc_, 300); \
-		tcase_add_test(tc_, fn); \
-		suite_add_tcase(suite, tc_); \
-	} while (0)
+#define ADD(s, fn) TAP_ADD_TIMEOUT(s, fn, 300)
 
 int main(void)
 {
