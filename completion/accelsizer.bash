@@ -19,6 +19,7 @@ _accelsizer_precisions='fp32 bf16 fp16 fp8 int8 int4 fp4 mxfp4 w8a16'
 _accelsizer_recomputes='auto none selective full'
 _accelsizer_methods='full lora qlora'
 _accelsizer_stacks='any cuda rocm gaudi'
+_accelsizer_serving_stacks='auto tensorrt-llm vllm sglang optimum-habana'
 _accelsizer_forms='any sxm-oam pcie'
 _accelsizer_objectives='capex cost-per-token time gpus perf-per-watt tco'
 _accelsizer_formats='table csv yaml'
@@ -138,6 +139,7 @@ _accelsizer() {
 	--recompute) values=$_accelsizer_recomputes ;;
 	--method) values=$_accelsizer_methods ;;
 	--stack) values=$_accelsizer_stacks ;;
+	--serving-stack) values=$_accelsizer_serving_stacks ;;
 	--form-factor) values=$_accelsizer_forms ;;
 	--objective) values=$_accelsizer_objectives ;;
 	--format)

@@ -134,9 +134,16 @@ static bool make_key(struct buf *k, const char *dir, const char *abs)
 		key_u64(k, 0);
 	key_str(k, abs);
 	key_str(k, dir);	/* the file fields are spelled from it */
-	for (size_t i = 0; i < CATALOG_N_KINDS; i++)
-		if (!key_folder(k, abs, catalog_kinds[i].dir))
+	for (size_t i = 0; i < CATALOG_N_KINDS; i++) {
+		/* an optional folder that is missing is keyed as missing */
+		int gone = catalog_kinds[i].optional ? catalog_image_folder_absent(abs, catalog_kinds[i].dir) : 0;
+		if (gone > 0) {
+			key_str(k, "no folder");
+			key_str(k, catalog_kinds[i].dir);
+		}
+		else if (gone < 0 || !key_folder(k, abs, catalog_kinds[i].dir))
 			return false;
+	}
 	char path[PATH_MAX];
 	int n = snprintf(path, sizeof path, "%s/defaults.yaml", abs);
 	if (n < 0 || (size_t)n >= sizeof path)

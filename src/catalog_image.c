@@ -585,8 +585,13 @@ bool catalog_image_folder_names(const char *root, const char *sub, char ***out, 
 
 int catalog_image_ledger_absent(const char *dir)
 {
+	return catalog_image_folder_absent(dir, CATALOG_IMAGE_LEDGER_DIR);
+}
+
+int catalog_image_folder_absent(const char *dir, const char *sub)
+{
 	char path[PATH_MAX];
-	int n = snprintf(path, sizeof path, "%s/%s", dir, CATALOG_IMAGE_LEDGER_DIR);
+	int n = snprintf(path, sizeof path, "%s/%s", dir, sub);
 	if (n < 0 || (size_t)n >= sizeof path)
 		return -1;
 	struct stat st;
@@ -685,8 +690,16 @@ static bool key_folder(struct sink *k, const char *root, const char *sub)
 static bool content_key(struct sink *k, const char *dir)
 {
 	bool ok = true;
-	for (size_t i = 0; ok && i < CATALOG_N_KINDS; i++)
-		ok = key_folder(k, dir, catalog_kinds[i].dir);
+	for (size_t i = 0; ok && i < CATALOG_N_KINDS; i++) {
+		/* an optional folder that is missing is keyed as missing */
+		int gone = catalog_kinds[i].optional ? catalog_image_folder_absent(dir, catalog_kinds[i].dir) : 0;
+		if (gone > 0) {
+			sink(k, "no ", 3);
+			sink(k, catalog_kinds[i].dir, strlen(catalog_kinds[i].dir) + 1);
+		} else {
+			ok = gone == 0 && key_folder(k, dir, catalog_kinds[i].dir);
+		}
+	}
 	char path[PATH_MAX];
 	int n = snprintf(path, sizeof path, "%s/defaults.yaml", dir);
 	ok = ok && n > 0 && (size_t)n < sizeof path && key_file(k, path, "defaults.yaml");

@@ -43,6 +43,11 @@
 	X(reason,                TEXT, 0, reason_of(r, rbuf)) \
 	X(precision_used,        STR,  0, precision_name(r->precision_used)) \
 	X(precision_fallback,    BOOL, 0, r->precision_fallback) \
+	X(serving_stack,         STR,  0, r->serving_stack ? r->serving_stack->id : NULL) \
+	X(prefill_gpus,          NUMI, 0, r->disaggregated ? (double)r->prefill_gpus : NAN) \
+	X(decode_gpus,           NUMI, 0, r->disaggregated ? (double)r->decode_gpus : NAN) \
+	X(kv_transfer_ms,        NUM,  2, r->disaggregated ? fin(r->kv_transfer_ms) : NAN) \
+	X(aggregated_gpus,       NUMI, 0, r->disaggregated && r->aggregated_gpus ? (double)r->aggregated_gpus : NAN) \
 	X(mem_required_gb,       NUM,  1, pos(r->mem_required_gb)) \
 	X(mem_per_gpu_gb,        NUM,  1, pos(r->mem_per_gpu_gb)) \
 	X(mem_avail_per_gpu_gb,  NUM,  1, pos(r->mem_avail_per_gpu_gb)) \
@@ -500,6 +505,30 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 	}
 }
 
+/* Which serving stack the serving figures assume: the one asked for, or
+ * each platform's default (catalog/serving-stacks/). */
+static void stacks_line(FILE *f, const struct catalog *c, const struct workload *w)
+{
+	if (w->serving_stack >= 0) {
+		const char *id = serving_stack_name((enum serving_stack)w->serving_stack);
+		const struct catalog_serving_stack *s = catalog_serving_stack(c, id);
+		fprintf(f, "Serving stack: %s (--serving-stack %s) on every accelerator it runs on; "
+			"the others are filtered out.\n", s ? s->name : id, id);
+		return;
+	}
+	bool any = false;
+	for (int p = 0; p < STACK_COUNT; p++) {
+		const struct catalog_serving_stack *s = catalog_stack_default(c, (enum stack)p, NULL);
+		if (!s)
+			continue;
+		fprintf(f, "%s%s on %s", any ? ", " : "Serving stack: each vendor's best published, ", s->name,
+			stack_name((enum stack)p));
+		any = true;
+	}
+	if (any)
+		fputs(" (--serving-stack chooses another).\n", f);
+}
+
 bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w,
 		      const struct engine_report *r, size_t first, size_t count)
 {
@@ -575,6 +604,8 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 		"%s spread over it.\n", tin.v[TCO_YEARS], pre, tin.v[TCO_ELECTRICITY], tin.v[TCO_PUE],
 		100 * tin.v[TCO_UTILISATION], pre, tin.v[TCO_COLOCATION], pre, tin.v[TCO_LICENCE],
 		inf ? mtokh : "run cost");
+	if (inf)
+		stacks_line(f, c, w);
 	return !ferror(f);
 }
 

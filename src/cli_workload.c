@@ -233,7 +233,7 @@ void cli_workload_usage(FILE *f)
 		const struct engine_field *e = engine_field((enum engine_field_id)i);
 		if (!e->flag)
 			continue;
-		snprintf(lhs, sizeof lhs, "--%s %s", e->flag, e->arg);
+		snprintf(lhs, sizeof lhs, "--%s%s%s", e->flag, *e->arg ? " " : "", e->arg);
 		fprintf(f, "      %-30s %s\n", lhs, e->help);
 	}
 	for (size_t i = 0; i < N_PRESCANNED; i++) {
@@ -397,6 +397,8 @@ static int pass(int argc, char **argv, struct ctx *k, bool only_workload)
 		}
 		if (inline_val)
 			v = a + len + 1;
+		else if (o && o->bare)
+			v = o->bare;	/* a flag that takes no value */
 		else if (i + 1 < argc)
 			v = argv[++i];
 		if (!v) {
@@ -487,6 +489,15 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 	     w->precision == PREC_MXFP4 || w->precision == PREC_W8A16)) {
 		fprintf(stderr, PROG ": --precision: %s is an inference format; train at bf16, fp16 or fp8 "
 			"(--method qlora stores the frozen base in 4 bit by itself)\n", precision_name(w->precision));
+		return EXIT_BADINPUT;
+	}
+	if (w->cls == WL_INFERENCE && w->accel && w->serving_stack >= 0 &&
+	    !engine_serving_stack(c, w, w->accel, NULL)) {
+		const char *id = serving_stack_name((enum serving_stack)w->serving_stack);
+		const struct catalog_serving_stack *s = catalog_serving_stack(c, id);
+		fprintf(stderr, PROG ": --serving-stack: '%s' does not run on %s (a %s accelerator)%s\n", id,
+			w->accel->id, stack_name(w->accel->stack),
+			s ? "; see catalog/serving-stacks/ for where each stack runs" : "; it is not in the catalog");
 		return EXIT_BADINPUT;
 	}
 	char why[192];

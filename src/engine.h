@@ -75,6 +75,12 @@ struct workload {
 	int spec_tokens;
 	double prefix_cache_hit;	/* share of prompt tokens whose KV the
 					 * prefix cache already holds, 0..0.99 */
+	int serving_stack;		/* enum serving_stack, or -1: each
+					 * accelerator's default stack */
+	int disaggregated;		/* 1: prefill and decode on separate pools
+					 * (engine_disagg.c), 0: one pool */
+	bool decode_only;		/* the engine's decode pool: no prompt
+					 * tokens in its steps (not a field) */
 
 	/* pretraining and fine-tuning */
 	double tokens;			/* training or dataset tokens */
@@ -166,7 +172,7 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
  * enum constant here, one member of struct workload, and its use.
  */
 enum engine_field_id {
-	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION,
+	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK, EF_DISAGGREGATED,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
@@ -223,6 +229,7 @@ struct engine_field {
 	double scale;			/* 0 means 1 */
 	const char *unit;		/* "tok/request", "ms", "USD" */
 	const char *word;		/* a value besides numbers: "max", "auto", "default" */
+	const char *bare;		/* the flag alone (no value) means this word */
 	const struct engine_choice *choice;	/* EFT_ENUM */
 	/* the wizard */
 	const char *label, *hint;
@@ -311,6 +318,9 @@ struct engine_result {
 	const struct catalog_accel *accel;
 	const struct catalog_platform *platform;
 	const struct catalog_fabric *fabric;	/* NULL when one node */
+	/* serving: the stack the figures assume (NULL: training, or a catalog
+	 * without serving-stacks/) */
+	const struct catalog_serving_stack *serving_stack;
 	int rank;			/* 1-based, in the ranked report */
 	bool fits;			/* can meet the workload at all */
 	bool filtered;			/* excluded by a filter */
@@ -338,6 +348,13 @@ struct engine_result {
 	 * output token; ttft_ms is one request's prefill alone */
 	double ttft_p50_ms, ttft_p99_ms, tpot_p99_ms;
 	double arrival_rate;		/* requests/s served at that load */
+	/* --disaggregated: the two pools (gpus is their sum; the other
+	 * serving figures are the decode pool's, the first-token times the
+	 * prefill pool's plus the KV transfer) and the aggregated layout's
+	 * GPUs for the same workload (0: it cannot meet it) */
+	bool disaggregated;
+	int prefill_gpus, decode_gpus, aggregated_gpus;
+	double kv_transfer_ms;
 	/* training; NAN where it does not apply */
 	double train_hours, gpu_hours, scaling_efficiency, step_s, mfu;
 	double samples_per_s;		/* training sequences per second */
@@ -460,6 +477,14 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 			 struct engine_requirements *out);
 /* Sizes one accelerator (honouring w->gpus only when w->accel is this
  * accelerator; w->spare_nodes applies to every accelerator). */
+/* The serving stack a workload runs on accelerator a: the one it names, or
+ * a's vendor default (catalog/serving-stacks/).  NULL when the one it names
+ * does not run on a's software platform, or the catalog has no stack for
+ * it; *on gets the stack's figures there (NULL with it). */
+const struct catalog_serving_stack *engine_serving_stack(const struct catalog *c, const struct workload *w,
+							 const struct catalog_accel *a,
+							 const struct catalog_stack_platform **on);
+
 void engine_evaluate(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, struct engine_result *out);
 /* Evaluates and ranks the whole catalog into r. */

@@ -32,6 +32,16 @@ static const char *method_word(int v) { return ft_method_name((enum ft_method)v)
 static const char *form_word(int v) { return form_filter_name((enum form_filter)v); }
 static const char *objective_word(int v) { return objective_name((enum objective)v); }
 static const char *stack_word(int v) { return v < 0 ? "any" : stack_name((enum stack)v); }
+static const char *onoff_word(int v) { return v ? "on" : "off"; }
+static bool onoff_parse(const char *s, int *v)
+{
+	if (s && (!strcmp(s, "on") || !strcmp(s, "off"))) {
+		*v = !strcmp(s, "on");
+		return true;
+	}
+	return false;
+}
+static const char *serving_word(int v) { return v < 0 ? "auto" : serving_stack_name((enum serving_stack)v); }
 
 #define PARSER(fn, T, call) \
 	static bool fn(const char *s, int *v) { T x; if (!(call)) return false; *v = (int)x; return true; }
@@ -56,11 +66,26 @@ static bool stack_parse_int(const char *s, int *v)
 	return true;
 }
 
+static bool serving_parse_int(const char *s, int *v)
+{
+	enum serving_stack x;
+	if (s && !strcmp(s, "auto")) {
+		*v = -1;
+		return true;
+	}
+	if (!serving_stack_parse(s, &x))
+		return false;
+	*v = (int)x;
+	return true;
+}
+
 static const struct engine_choice classes = { 0, WL_COUNT, class_word, class_parse };
 static const struct engine_choice precisions = { 0, PREC_WORKLOAD_COUNT, prec_word, prec_parse };
 static const struct engine_choice recomputes = { 0, RECOMPUTE_COUNT, recompute_word, recompute_parse_int };
 static const struct engine_choice methods = { 0, FT_COUNT, method_word, method_parse };
 static const struct engine_choice stacks = { -1, STACK_COUNT + 1, stack_word, stack_parse_int };
+static const struct engine_choice serving_stacks = { -1, SS_COUNT + 1, serving_word, serving_parse_int };
+static const struct engine_choice onoff = { 0, 2, onoff_word, onoff_parse };
 static const struct engine_choice forms = { 0, FORMF_COUNT, form_word, form_parse };
 static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, objective_parse_int };
 
@@ -106,6 +131,17 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_KV_PRECISION] = { "kv_precision", "workload", "kv-precision", "P",
 		"KV cache (default: follows --precision; fp16 for int4 and w8a16)", EFT_ENUM, W(kv_precision), INF,
 		.choice = &precisions, .label = "KV cache precision" },
+	/* The stacks' figures are catalog/serving-stacks/ID.yaml, with the
+	 * platforms each runs on (engine_serving_stack(), engine_infer.c). */
+	[EF_SERVING_STACK] = { "serving_stack", "workload", "serving-stack", "NAME",
+		"inference: auto | tensorrt-llm | vllm | sglang | optimum-habana (auto: the vendor's best)",
+		EFT_ENUM, W(serving_stack), INF, .choice = &serving_stacks, .label = "Serving stack",
+		.hint = "auto: each accelerator's best published stack; another is filtered where it does not run" },
+	/* engine_disagg.c; the flag alone turns it on, scenarios say on/off */
+	[EF_DISAGGREGATED] = { "disaggregated", "workload", "disaggregated", "",
+		"inference: prefill and decode on separate pools, and whether that beats one pool",
+		EFT_ENUM, W(disaggregated), INF, .choice = &onoff, .bare = "on", .label = "Disaggregated",
+		.hint = "on: a prefill pool for the first token, a decode pool for the per-token speed" },
 
 	/* inference: 10x the longest context shipped (10M tokens) */
 	[EF_INPUT_TOKENS] = { "input_tokens", "workload", "input-tokens", "N",

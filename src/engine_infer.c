@@ -66,9 +66,12 @@ struct ictx {
 	double attn_pre;		/* ... of a prompt token (causal: I/2 back) */
 	double moe_shared, moe_experts, moe_log;	/* see params_read() */
 	double moe_shared_active;	/* active parameters outside the experts */
+	double moe_gemm;		/* the routed experts' grouped-GEMM share of
+					 * the dense one (defaults) */
 	int fixed_gpus;			/* 0 = the engine sizes */
 	long batch_cap;			/* --batch on this accelerator; 0 = none */
 	const struct catalog_partition *part;	/* a MIG slice, or NULL */
+	const struct catalog_serving_stack *stack;	/* NULL: none in the catalog */
 	long n_users;			/* 0 = as many as memory holds */
 	struct eng_spec spec;		/* speculative decoding; spec.k 0 = none */
 };
@@ -101,6 +104,25 @@ struct iload {
 	double lambda;			/* requests/s arriving */
 	double ttft50, ttft99;		/* first-token time at that load, s */
 };
+
+const struct catalog_serving_stack *engine_serving_stack(const struct catalog *c, const struct workload *w,
+							 const struct catalog_accel *a,
+							 const struct catalog_stack_platform **on)
+{
+	const struct catalog_stack_platform *p = NULL;
+	const struct catalog_serving_stack *s = NULL;
+	if (w->serving_stack < 0) {
+		s = catalog_stack_default(c, a->stack, &p);
+	} else {
+		s = catalog_serving_stack(c, serving_stack_name((enum serving_stack)w->serving_stack));
+		p = catalog_stack_on(s, a->stack);
+		if (!p)
+			s = NULL;
+	}
+	if (on)
+		*on = p;
+	return s;
+}
 
 /* eng_params_read() with its logarithm taken once: shared + experts x
  * (1 - (1 - k/E)^b); a dense model reads P_a whatever the batch. */
@@ -185,14 +207,19 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	double wbytes = params_read(x, tok / (alone ? 1 : l->pp)) * x->pr.weight_bytes / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
 	double gemm_t = 2.0 * x->pa / par * (bv / x->flops + p / x->pflops);
-	if (l->e > 1 && tok > 0) {
-		/* The busiest of the e GPUs sets the pace of the expert GEMMs:
-		 * tokens x k routings spread over e GPUs (multinomial), the
-		 * largest share about m + sqrt(2 m ln e) of a mean m. */
-		double mexp = tok * x->m->experts_active / l->e;
-		double imb = 1.0 + sqrt(2.0 * log((double)l->e) / mexp);
+	if (x->moe_log != 0 && tok > 0) {
+		/* The routed experts' GEMMs run grouped, at moe_gemm of the
+		 * dense share; with expert parallelism the busiest of the e GPUs
+		 * sets their pace: tokens x k routings spread over e GPUs
+		 * (multinomial), the largest share about m + sqrt(2 m ln e) of a
+		 * mean m. */
+		double imb = 1.0;
+		if (l->e > 1) {
+			double mexp = tok * x->m->experts_active / l->e;
+			imb += sqrt(2.0 * log((double)l->e) / mexp);
+		}
 		double ex = (x->pa - x->moe_shared_active) / x->pa;	/* the experts' share */
-		gemm_t *= 1.0 + ex * (imb - 1.0);
+		gemm_t *= 1.0 + ex * (imb / x->moe_gemm - 1.0);
 	}
 	double attn_fl = bv * x->attn_mean / par;
 	double pre_t = p * x->attn_pre / par / x->pflops;
@@ -281,9 +308,8 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 		o->ttft50 = o->ttft99 = INFINITY;
 		return;
 	}
-	double wq = rho * svc / (2.0 * (1.0 - rho));
-	double w50 = rho > 0.5 ? wq / rho * log(rho / 0.5) : 0;
-	double w99 = rho > 1 - Q99 ? wq / rho * log(rho / (1 - Q99)) : 0;
+	double w50 = eng_md1_wait(rho, svc, 0.5);
+	double w99 = eng_md1_wait(rho, svc, Q99);
 	/* the chunks that carry the prompt: the mean iteration with at least
 	 * one chunk of it */
 	iter_step(x, l, b, eng_fmax(b * x->Ip / x->O, x->Ip / chunks), false, &s);
@@ -430,14 +456,25 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	/* the share of peak at fp4 where the catalog has one (Blackwell) */
 	double eff = x->pr.compute == PREC_FP4 && a->eff_compute_fp4.value > 0 ? a->eff_compute_fp4.value
 										 : a->eff_compute.value;
+	/* the serving stack's share of what the accelerator reached on its
+	 * vendor's default stack, and its own fixed costs where it has them */
+	const struct catalog_stack_platform *on = NULL;
+	x->stack = engine_serving_stack(c, w, a, &on);
+	if (on)
+		eff *= on->compute.value;
 	x->flops = x->pr.peak_flops * eff * eng_power_clock(c, a);
 	x->ov = d->serving_overlap.value;
+	x->moe_gemm = d->moe_grouped_gemm_efficiency.value > 0 ? d->moe_grouped_gemm_efficiency.value : 1;
 	x->part = part;
 	if (part)
 		eng_partition_scale(a, part, &x->usable, &x->bw, &x->flops);
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
 	x->lat = d->collective_latency_us.value * 1e-6;
-	x->fixed = (d->serving_step_overhead_us.value + w->model->layers * d->serving_layer_overhead_us.value) * 1e-6;
+	double step_us = on && on->step_overhead_us.value > 0 ? on->step_overhead_us.value
+							      : d->serving_step_overhead_us.value;
+	double layer_us = on && on->layer_overhead_us.value > 0 ? on->layer_overhead_us.value
+								: d->serving_layer_overhead_us.value;
+	x->fixed = (step_us + w->model->layers * layer_us) * 1e-6;
 	x->budget = d->prefill_chunk_tokens.value >= 1 ? d->prefill_chunk_tokens.value : 8192;
 	x->open = w->concurrency_max || w->arrival_rate > 0;
 	bool moe = x->m->experts > 0;
@@ -454,7 +491,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	 * is reused); the rest still attend to the whole prompt before them.
 	 * KV memory is not reduced: how many requests share a prefix is not
 	 * given, so each sequence keeps its own. */
-	x->Ip = x->I * (1.0 - w->prefix_cache_hit);
+	x->Ip = w->decode_only ? 0 : x->I * (1.0 - w->prefix_cache_hit);
 	x->attn_pre = eng_attn_flops_token(x->m, x->I - x->Ip / 2.0);
 	eng_spec_init(w, x->pr.kv_bytes, &x->spec);
 	const struct catalog_model *m = x->m;
@@ -1186,6 +1223,17 @@ void eng_infer_on(const struct catalog *c, const struct workload *w, const struc
 {
 	struct ictx x;
 	r->precision_used = w->precision;
+	r->serving_stack = engine_serving_stack(c, w, a, NULL);
+	if (w->serving_stack >= 0 && !r->serving_stack) {
+		/* eng_filters() names the stack and the platform */
+		const char *id = serving_stack_name((enum serving_stack)w->serving_stack);
+		const struct catalog_serving_stack *s = catalog_serving_stack(c, id);
+		r->fits = false;
+		r->binding = RES_NONE;
+		eng_reason(r, "%s does not run on %s accelerators%s", s ? s->name : id, stack_name(a->stack),
+			   s ? "" : " (it is not in the catalog's serving-stacks/)");
+		return;
+	}
 	if (!ctx_init(c, w, a, part, &x)) {
 		r->fits = false;
 		r->binding = RES_NONE;
@@ -1202,6 +1250,7 @@ void eng_infer_on(const struct catalog *c, const struct workload *w, const struc
 	}
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
+	r->serving_stack = x.stack;
 
 	bool mine = w->accel == a;
 	struct iforce f = { mine && w->tp > 0 ? w->tp : 0, mine && w->pp > 0 ? w->pp : 0,

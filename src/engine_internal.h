@@ -129,6 +129,15 @@ static inline double eng_ring_allreduce_s(double m, int n, double bw, double lat
 	return 2.0 * (n - 1) / n * m / bw + 2.0 * (n - 1) * latency_s;
 }
 
+/* The q-th percentile of the wait in an M/D/1 queue at load rho with
+ * service svc: mean rho svc / (2 (1 - rho)), tail P(W > t) = rho
+ * exp(-rho t / mean) (Kingman); the serving model's first-token queues. */
+static inline double eng_md1_wait(double rho, double svc, double q)
+{
+	double wq = rho * svc / (2.0 * (1.0 - rho));
+	return rho > 1 - q ? wq / rho * log(rho / (1 - q)) : 0;
+}
+
 /* fmin() likewise (minsd). */
 static inline double eng_fmin(double a, double b)
 {
@@ -156,6 +165,11 @@ void eng_train(const struct catalog *c, const struct workload *w,
  * replica is one instance, tensor parallel 1. */
 void eng_infer_on(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
 		  const struct catalog_partition *part, struct engine_result *r);
+
+/* engine_disagg.c: with w->disaggregated, replaces *r (the aggregated
+ * sizing) by separate prefill and decode pools and says which is better. */
+void eng_disagg_try(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		    struct engine_result *r);
 
 /* engine_partition.c: serving on MIG slices. */
 /* The usable memory (bytes), achieved bandwidth and FLOP/s of one

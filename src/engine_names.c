@@ -363,6 +363,8 @@ void engine_result_layout(const struct engine_result *r, enum workload_class cls
 	if (cls == WL_INFERENCE) {
 		if (r->partition)
 			snprintf(buf, n, "%dx %s", r->replicas, r->partition->profile);
+		else if (r->disaggregated && r->prefill_gpus > 0)
+			snprintf(buf, n, "P%d+D%dx TP%d", r->prefill_gpus, r->replicas, r->tp);
 		else if (r->pp > 1)
 			snprintf(buf, n, "%dx TP%d PP%d", r->replicas, r->tp, r->pp);
 		else

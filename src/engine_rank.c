@@ -97,6 +97,11 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 			 stack_name((enum stack)w->stack));
 		add_reason(r, buf);
 	}
+	if (w->cls == WL_INFERENCE && w->serving_stack >= 0 && !r->serving_stack) {
+		snprintf(buf, sizeof buf, "runs no %s (a %s accelerator)",
+			 serving_stack_name((enum serving_stack)w->serving_stack), stack_name(a->stack));
+		add_reason(r, buf);
+	}
 	if (!form_matches(w->form, a->form)) {
 		snprintf(buf, sizeof buf, "%s form factor, not %s", form_factor_name(a->form),
 			 form_filter_name(w->form));
@@ -144,6 +149,7 @@ static void evaluate(const struct catalog *c, const struct workload *w,
 	if (w->cls == WL_INFERENCE) {
 		eng_infer(c, w, a, out);
 		eng_partition_try(c, w, a, out);
+		eng_disagg_try(c, w, a, out);
 	} else
 		eng_train(c, w, a, out);
 

@@ -29,6 +29,7 @@ void engine_workload_init(struct workload *w, const struct catalog *c)
 	w->kv_precision = PREC_FP16;
 	w->lora_rank = 16;
 	w->stack = -1;
+	w->serving_stack = -1;
 	w->form = FORMF_ANY;
 	w->objective = OBJ_CAPEX;
 	w->accel = NULL;

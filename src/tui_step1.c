@@ -74,7 +74,8 @@ static const struct tui_field rows[] = {
 	{ .label = "Inference", .kind = TF_HEADING, .classes = TUI_CLASS(WL_INFERENCE) },
 	{ F(INPUT_TOKENS) }, { F(OUTPUT_TOKENS) }, { F(CONCURRENCY) }, { F(TOKENS_PER_S_PER_USER) },
 	{ F(TTFT_MS) }, { F(TARGET_TOKENS_PER_S) }, { F(ARRIVAL_RATE) },
-	{ F(PREFIX_CACHE_HIT) }, { F(DRAFT_MODEL) }, { F(SPEC_ACCEPTANCE) }, { F(SPEC_TOKENS) },
+	{ F(PREFIX_CACHE_HIT) }, { F(SERVING_STACK) }, { F(DISAGGREGATED) },
+	{ F(DRAFT_MODEL) }, { F(SPEC_ACCEPTANCE) }, { F(SPEC_TOKENS) },
 
 	{ .label = "Pretraining", .kind = TF_HEADING, .classes = PRE },
 	{ F(TOKENS), .classes = PRE },

@@ -98,7 +98,10 @@ static void info_layout(const struct tui *t, char *buf, size_t n)
 		snprintf(buf, n, "does not fit: %s", engine_result_reason(r, rb, sizeof rb));
 		return;
 	}
-	if (t->sc.w.cls == WL_INFERENCE)
+	if (t->sc.w.cls == WL_INFERENCE && r->disaggregated)
+		snprintf(buf, n, "%d prefill + %d decode GPUs (decode TP %d, batch %ld)", r->prefill_gpus,
+			 r->decode_gpus, r->tp, r->batch_per_replica);
+	else if (t->sc.w.cls == WL_INFERENCE)
 		snprintf(buf, n, "TP %d x PP %d, %d replica%s, batch %ld each", r->tp, r->pp, r->replicas,
 			 r->replicas == 1 ? "" : "s", r->batch_per_replica);
 	else if (r->cp > 1)
@@ -106,6 +109,24 @@ static void info_layout(const struct tui *t, char *buf, size_t n)
 			 r->zero_stage);
 	else
 		snprintf(buf, n, "TP %d x PP %d x DP %d, ZeRO-%d", r->tp, r->pp, r->dp, r->zero_stage);
+}
+
+/* Serving: the stack the figures assume, as the CLI's serving_stack. */
+static bool serving_shown(const struct tui *t)
+{
+	return t->sc.w.cls == WL_INFERENCE;
+}
+
+static void info_stack(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	if (!r->serving_stack) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	snprintf(buf, n, "%s (%s)", r->serving_stack->name,
+		 t->sc.w.serving_stack >= 0 ? "as chosen on step 1" : "the vendor's best published");
 }
 
 static void info_nodes(const struct tui *t, char *buf, size_t n)
@@ -373,6 +394,7 @@ static const struct tui_field rows[] = {
 	{ .field = EF_SPARE_NODES + 1, .auto_value = auto_spares, .after_set = choose_shown },
 	{ .field = EF_RACK_KW + 1, .auto_value = auto_rack_kw },
 	{ .label = "Parallel layout", .kind = TF_INFO, .info = info_layout },
+	{ .label = "Serving stack", .kind = TF_INFO, .info = info_stack, .shown = serving_shown },
 	{ .label = "Nodes", .kind = TF_INFO, .info = info_nodes },
 	{ .label = "Scale-out", .kind = TF_INFO, .info = info_fabric },
 	{ .label = "Network", .kind = TF_INFO, .info = info_network },

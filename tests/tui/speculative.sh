@@ -24,7 +24,8 @@ tui_wait "Top ranked"
 check_screen_re "step 1 shows the draft row" "Draft model +none"
 check_screen_re "... the acceptance row" "Draft acceptance +none"
 check_screen_re "... the drafted tokens row" "Drafted tokens +none"
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down
+# down to the Draft model row: its hint shows when the cursor is on it
+tui_until "none, the model's MTP modules" Down 30
 check_screen "the row's hint says what it cycles" "none, the model's MTP modules, smaller models with its tokenizer"
 tui_keys Right
 check_screen_re "Right: the first model that can draft for Llama 2 70B" "Draft model +Llama 2 13B"
@@ -62,7 +63,7 @@ check "the CLI sizes the saved scenario as the flags" equals "$(csv_col again.cs
 printf 'schema: 1\nworkload:\n  model: deepseek-v3\n  precision: fp8\n' >"$TMPD/ds.yaml"
 tui_start 100 40 --scenario "$TMPD/ds.yaml"
 tui_wait "Top ranked"
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down
+tui_until "none, the model's MTP modules" Down 30
 tui_keys Right
 check_screen_re "DeepSeek-V3: its MTP modules first" "Draft model +its multi-token"
 tui_keys Left

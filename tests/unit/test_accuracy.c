@@ -41,6 +41,8 @@ static double from_report(const struct ledger_entry *e, const struct engine_resu
 	case LM_TTFT_MS: case LM_TTFT_P50_MS: return r->ttft_p50_ms;
 	case LM_TTFT_P99_MS: return r->ttft_p99_ms;
 	case LM_TPOT_MS: return 1000.0 / r->tokens_per_s_per_user;
+	case LM_REQUEST_LATENCY_S:
+		return r->ttft_p50_ms / 1000.0 + (double)(e->w.output_tokens - 1) / r->tokens_per_s_per_user;
 	case LM_REQUESTS_PER_S: return r->output_tokens_per_s / (double)e->w.output_tokens;
 	case LM_SAMPLES_PER_S: return r->tokens_per_s_per_gpu * r->gpus / (double)e->w.seq_len;
 	case LM_TOKENS_PER_S_PER_GPU: return r->tokens_per_s_per_gpu;
