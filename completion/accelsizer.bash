@@ -147,6 +147,7 @@ _accelsizer() {
 		[[ $cmd == proposal ]] && values=$_accelsizer_proposal_formats
 		;;
 	--concurrency) values=max ;;
+	--support-years) values="3 5 default" ;;
 	--role) values="calibration validation all" ;;
 	--model) values=$(_accelsizer_ids "$prog" "$catalog" --models) ;;
 	--draft-model) values="mtp $(_accelsizer_ids "$prog" "$catalog" --models)" ;;

@@ -37,11 +37,17 @@ static int check_prices(const struct prices *p)
 				(long long)e->list_cents, (long long)e->net_cents, (int)e->discount_upct);
 			bad = 1;
 		}
-		if (e->record < 2) {
-			fprintf(stderr, "fuzz: sku '%s' on record %ld (the header is record 1)\n",
-				e->sku, e->record);
+		if (e->line < 2 || e->col < 1) {
+			fprintf(stderr, "fuzz: sku '%s' at %ld:%ld (the header is line 1)\n",
+				e->sku, e->line, e->col);
 			bad = 1;
 		}
+	}
+	if (!(p->usd_rate > 0) || strlen(p->currency) != 3 || p->margin_upct < 0 ||
+	    p->margin_upct >= 100 * PRICES_PCT_ONE) {
+		fprintf(stderr, "fuzz: currency '%s' at %g, margin %d\n", p->currency, p->usd_rate,
+			(int)p->margin_upct);
+		bad = 1;
 	}
 	return bad;
 }

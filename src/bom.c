@@ -18,6 +18,7 @@
 
 static const char *const category_names[BOM_CATEGORY_COUNT] = {
 	"accelerator", "server", "network", "cable", "rack", "power", "support", "service",
+	"licence", "margin",
 };
 
 const char *bom_category_name(enum bom_category c)
@@ -197,14 +198,18 @@ struct builder {
 	const struct engine_result *res;
 	struct bom *b;
 	long all_nodes;
+	const char *support_from, *licence_from;	/* where the term and rate came from */
+	const char *share_from;
+	double support_share;
+	char margin_pct[32];
 	bool ok;
 };
 
-/* The category, the description and the notes of one of the engine's
+/* The description and the notes of one of the engine's
  * quote lines: all bom.c adds to them (quantities and prices are the
  * engine's, engine_quote()). */
-static enum bom_category describe(const struct builder *bd, const struct engine_quote_line *l,
-				  struct notes *n, char *desc, size_t descsz, const char **origin)
+static void describe(const struct builder *bd, const struct engine_quote_line *l,
+		     struct notes *n, char *desc, size_t descsz, const char **origin)
 {
 	const struct catalog_defaults *d = &bd->c->defaults;
 	const struct engine_result *res = bd->res;
@@ -225,20 +230,20 @@ static enum bom_category describe(const struct builder *bd, const struct engine_
 			note(n, "each node is a whole rack (%d U) with its own power shelves: %ld rack%s, "
 			     "no enclosure or PDUs added for %s", p->rack_units, all_nodes,
 			     all_nodes == 1 ? "" : "s", all_nodes == 1 ? "it" : "them");
-		return BOM_SERVER;
+		return;
 	case QUOTE_ACCEL:
 		note(n, "up to %d per node", p->gpus_per_node);
 		if (res->gpus > 0 && res->gpus < l->qty)
 			note(n, "the workload uses %d, the rest are spares or fill whole baseboards",
 			     res->gpus);
-		return BOM_ACCELERATOR;
+		return;
 	case QUOTE_PART:
 		note(n, "%d per node", l->part->qty);
-		return platform_category(l->part->category);
+		return;
 	case QUOTE_NIC:
 		bom_format_number(f->port_gbit, a, sizeof a);
 		note(n, "%s Gb/s, %d per node", a, p->nic_count);
-		return BOM_NETWORK;
+		return;
 	case QUOTE_SWITCH:
 		bom_format_number(f->port_gbit, a, sizeof a);
 		if (res->spine_switches > 0)
@@ -249,10 +254,10 @@ static enum bom_category describe(const struct builder *bd, const struct engine_
 		if (p->nics_on_accel)
 			note(n, "%d node ports: %d per node on the accelerators, no NIC cards",
 			     res->nics, p->nic_count);
-		return BOM_NETWORK;
+		return;
 	case QUOTE_CABLE:
 		note(n, "one link: cable and both transceivers");
-		return BOM_CABLE;
+		return;
 	case QUOTE_RACK:
 		bom_format_number(res->rack_kw, a, sizeof a);
 		bom_format_number(d->rack_units.value, b, sizeof b);
@@ -264,30 +269,48 @@ static enum bom_category describe(const struct builder *bd, const struct engine_
 		note(n, "sized at %s kW and %s U per rack (%s, defaults.rack_units)", a, b,
 		     res->rack_kw_set ? "--rack-kw" : "defaults.rack_kw");
 		*origin = "indicative price (defaults.rack_price_usd)";
-		return BOM_RACK;
+		return;
 	case QUOTE_PDU:
 		snprintf(desc, descsz, "Metered rack PDU");
 		note(n, "%ld per rack (defaults.pdu_per_rack)", (long)llround(d->pdu_per_rack.value));
 		*origin = "indicative price (defaults.pdu_price_usd)";
-		return BOM_POWER;
+		return;
 	case QUOTE_SUPPORT:
-		bom_format_number(d->support_years.value, a, sizeof a);
-		bom_format_number(d->support_fraction_per_year.value * 100.0, b, sizeof b);
+		bom_format_number(bd->support_share * 100.0, b, sizeof b);
 		bom_format_cents(l->support_base_cents, c, sizeof c);
-		snprintf(desc, descsz, "Hardware support, %s year%s", a,
-			 d->support_years.value == 1 ? "" : "s");
-		note(n, "%s years x %s%% per year of hardware %s (defaults.support_years, "
-		     "defaults.support_fraction_per_year)", a, b, c);
+		snprintf(desc, descsz, "Hardware support, %d year%s", l->years, l->years == 1 ? "" : "s");
+		note(n, "%d year%s x %s%% per year of hardware %s (support term: %s; "
+		     "share: %s)", l->years, l->years == 1 ? "" : "s", b, c, bd->support_from,
+		     bd->share_from);
 		*origin = NULL;
-		return BOM_SUPPORT;
+		return;
+	case QUOTE_LICENCE:
+		if (l->licence) {
+			bom_format_number(l->licence->usd_per_gpu_year, a, sizeof a);
+			note(n, "per GPU for %d year%s, the support term; USD %s per GPU per year as of "
+			     "%s (%s)", l->years, l->years == 1 ? "" : "s", a, l->licence->date,
+			     l->licence->source);
+		} else {
+			snprintf(desc, descsz, "Software licences, per GPU");
+			note(n, "per GPU for %d year%s, the support term, at the LICENCE rate (%s)",
+			     l->years, l->years == 1 ? "" : "s", bd->licence_from);
+		}
+		*origin = NULL;
+		return;
+	case QUOTE_MARGIN:
+		bom_format_cents(l->support_base_cents, c, sizeof c);
+		snprintf(desc, descsz, "Margin");
+		note(n, "the price list's MARGIN: %s%% of the selling price on %s", bd->margin_pct, c);
+		*origin = NULL;
+		return;
 	case QUOTE_SERVICE:
 		snprintf(desc, descsz, "Installation and burn-in (per node)");
 		note(n, "per node, spares included: racking, cabling, firmware, GPU and all-reduce "
 		     "burn-in, acceptance report");
 		*origin = "estimate (defaults.burn_in_usd_per_node)";
-		return BOM_SERVICE;
+		return;
 	default:
-		return BOM_SERVER;
+		return;
 	}
 }
 
@@ -301,23 +324,29 @@ static void add_quote_line(const struct engine_quote_line *l, void *ctx)
 	struct notes n = { .len = 0 };
 	char desc[256];
 	const char *origin;
-	enum bom_category cat = describe(bd, l, &n, desc, sizeof desc, &origin);
+	describe(bd, l, &n, desc, sizeof desc, &origin);
+	/* the category is the engine's (the one the price list discounts) */
+	enum bom_category cat = platform_category(engine_quote_category(l));
 	const char *description = desc;
 	const struct price_entry *pe = l->price;
-	if (pe) {
-		if (pe->description)
-			description = pe->description;
+	char pct[32];
+	bom_format_number((double)l->discount_upct / PRICES_PCT_ONE, pct, sizeof pct);
+	if (pe && pe->description)
+		description = pe->description;
+	if (pe && pe->has_price) {
 		char list[32];
 		bom_format_cents(pe->list_cents, list, sizeof list);
-		if (pe->discount_upct) {
-			char pct[32];
-			bom_format_number((double)pe->discount_upct / PRICES_PCT_ONE, pct, sizeof pct);
-			note(&n, "price list: %s less %s%%", list, pct);
-		} else {
+		if (l->discount_upct)
+			note(&n, "price list: %s less %s%%%s", list, pct,
+			     pe->has_discount ? "" : " (its category's discount)");
+		else
 			note(&n, "price list");
-		}
 	} else if (l->unit_cents > 0 && origin) {
-		note(&n, "%s", origin);
+		if (l->discount_upct)
+			note(&n, "%s less %s%% (price list%s)", origin, pct,
+			     pe ? "" : ", its category's discount");
+		else
+			note(&n, "%s", origin);
 	}
 	if (!pe && l->unit_cents <= 0)
 		note(&n, "no price: add it to your price list");
@@ -359,6 +388,17 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 	else
 		memset(&wp, 0, sizeof wp);
 	wp.prices = prices;
+	struct engine_tco_inputs in;
+	engine_tco_inputs(c, &wp, &in);
+	static const char *const from[] = { "defaults.yaml", "the workload", "the price list" };
+	bd.support_from = in.from[TCO_SUPPORT_YEARS] == TCO_FROM_CATALOG ? "defaults.support_years"
+			  : from[in.from[TCO_SUPPORT_YEARS]];
+	bd.licence_from = from[in.from[TCO_LICENCE]];
+	bd.share_from = in.from[TCO_SUPPORT_FRACTION] == TCO_FROM_CATALOG ? "defaults.support_fraction_per_year"
+			: from[in.from[TCO_SUPPORT_FRACTION]];
+	bd.support_share = in.v[TCO_SUPPORT_FRACTION];
+	bom_format_number(prices ? (double)prices->margin_upct / PRICES_PCT_ONE : 0, bd.margin_pct,
+			  sizeof bd.margin_pct);
 	struct engine_quote_totals t;
 	engine_quote(c, &wp, res, add_quote_line, &bd, &t);
 	if (!bd.ok || t.overflow) {
@@ -414,7 +454,14 @@ static bool fwrite_csv(const struct bom *b, const struct catalog *c, const struc
 	out_csv_begin(&o, fp, OUT_CSV_QUOTE_NEEDED);
 	if (h)
 		header_block(&o, c, h);
-	out_csv_row(&o, bom_header, 10, OUT_PLAIN);
+	/* the money columns say the currency: unit_price_eur ... */
+	char h5[32], h6[32];
+	const char *cur = b->result.currency;
+	const char *header[10];
+	memcpy(header, bom_header, sizeof header);
+	header[5] = prices_money_name(bom_header[5], cur, h5, sizeof h5);
+	header[6] = prices_money_name(bom_header[6], cur, h6, sizeof h6);
+	out_csv_row(&o, header, 10, OUT_PLAIN);
 	for (size_t i = 0; i < b->n; i++) {
 		const struct bom_line *l = &b->lines[i];
 		char line[24], qty[24], unit[32], ext[32], pw[32], ru[32];
@@ -527,10 +574,18 @@ static void summary_tco(FILE *fp, const struct bom *b, const struct catalog *c, 
 	if (!(r->tco_usd > 0) || r->tco_years < 1)
 		return;
 	char v[7][32];
-	fprintf(fp, "\nTotal cost of ownership over %d year%s (USD, projected, to the dollar)\n", r->tco_years,
-		r->tco_years == 1 ? "" : "s");
-	fprintf(fp, "  %-6s %16s %14s %14s %14s %14s %16s\n", "year", "capex_usd", "energy_usd",
-		"colocation_usd", "support_usd", "licence_usd", "total_usd");
+	const char *cur = r->currency;
+	bool usd = !cur || !strcmp(cur, "USD");
+	fprintf(fp, "\nTotal cost of ownership over %d year%s (%s, projected, %s)\n", r->tco_years,
+		r->tco_years == 1 ? "" : "s", usd ? "USD" : cur, usd ? "to the dollar" : "in whole units");
+	static const char *const heads[6] = {
+		"capex_usd", "energy_usd", "colocation_usd", "support_usd", "licence_usd", "total_usd",
+	};
+	char hb[6][32];
+	for (int i = 0; i < 6; i++)
+		prices_money_name(heads[i], cur, hb[i], sizeof hb[i]);
+	fprintf(fp, "  %-6s %16s %14s %14s %14s %14s %16s\n", "year", hb[0], hb[1], hb[2], hb[3], hb[4],
+		hb[5]);
 	for (int y = 1; y <= r->tco_years; y++) {
 		struct engine_tco_year t;
 		engine_tco_year(r, y, &t);
@@ -550,8 +605,46 @@ static void summary_tco(FILE *fp, const struct bom *b, const struct catalog *c, 
 	for (int i = 0; i < TCO_INPUT_COUNT; i++) {
 		const struct engine_field *f = engine_field(engine_tco_field((enum engine_tco_input)i));
 		bom_format_number(in.v[i], v[0], sizeof v[0]);
-		fprintf(fp, "    %-28s %s %s  (%s)\n", f->key, v[0], f->unit, from[in.from[i]]);
+		/* money in the quote's currency: "EUR/kWh" */
+		const char *unit = f->unit ? f->unit : "";
+		bool money = !strncmp(unit, "USD", 3);
+		fprintf(fp, "    %-28s %s %s%s  (%s)\n", f->key, v[0], money && cur ? cur : "",
+			money && cur ? unit + 3 : unit, from[in.from[i]]);
 	}
+}
+
+/* Rent or buy (engine_rent()): each rental term with its price per
+ * GPU-hour, what renting costs and the month buying breaks even. */
+static void summary_rent(FILE *fp, const struct bom *b, const struct catalog *c, const struct workload *w)
+{
+	const struct engine_result *r = &b->result;
+	if (!(r->tco_usd > 0))
+		return;
+	struct engine_rent rb;
+	engine_rent(c, w, r, &rb);
+	const char *cur = prices_currency(w ? w->prices : NULL);
+	bool train = r->cls != WL_INFERENCE;
+	fprintf(fp, "\nRent or buy (%d working GPUs rented, %s, indicative)\n", r->gpus, cur);
+	for (int t = 0; t < RENT_TERM_COUNT; t++) {
+		const char *name = engine_rent_term_name((enum engine_rent_term)t);
+		if (!(rb.rate[t] > 0)) {
+			fprintf(fp, "  %-16s no price\n", name);
+			continue;
+		}
+		char rate[32], rent[32], be[48];
+		bom_format_number(rb.rate[t], rate, sizeof rate);
+		usd_whole(rb.rent[t], rent, sizeof rent);
+		if (rb.breakeven[t] > 0)
+			snprintf(be, sizeof be, "month %d", rb.breakeven[t]);
+		else
+			snprintf(be, sizeof be, "not within %d years", r->tco_years);
+		fprintf(fp, "  %-16s %s per GPU-hour (%s): %s %s; buying breaks even: %s\n", name, rate,
+			rb.from_prices[t] ? "price list" : "catalog", rent,
+			train ? "for the run" : "a year", be);
+	}
+	char line[200];
+	engine_rent_statement(r, line, sizeof line);
+	fprintf(fp, "  %s\n", line);
 }
 
 bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const struct workload *w,
@@ -604,7 +697,9 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 	fprintf(fp, "  %-28s %d\n", "racks", b->racks);
 
 	fprintf(fp, "\nTotals\n");
-	fprintf(fp, "  %-28s %s\n", "price_usd", total);
+	char pname[32];
+	fprintf(fp, "  %-28s %s\n", prices_money_name("price_usd", b->result.currency, pname, sizeof pname),
+		total);
 	fprintf(fp, "  %-28s %s\n", "power_kw", kw);
 	fprintf(fp, "  %-28s %s\n", "rack_units", ru);
 	fprintf(fp, "  %-28s %zu\n", "bom_lines", b->n);
@@ -613,6 +708,7 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 			b->n_unpriced);
 
 	summary_tco(fp, b, c, w);
+	summary_rent(fp, b, c, w);
 
 	fprintf(fp, "\nAssumptions (catalog defaults.yaml)\n");
 #define X(name, unit, doc) \

@@ -141,6 +141,10 @@ struct catalog_accel {
 	 * catalog_family_rho_max() scans). */
 	double family_rho_max_;
 	struct price price;
+	/* Indicative rental prices per GPU-hour (USD in price.usd), on-demand
+	 * and 1- and 3-year reserved (enum engine_rent_term order), each with
+	 * its date and source; usd 0 = no first-hand figure (engine_rent()). */
+	struct price rent[3];
 	char **sources;
 	size_t n_sources;
 	char *file;
@@ -366,10 +370,20 @@ void catalog_model_figure_set(struct catalog_model *m, const struct catalog_mode
 	X(spare_nodes,                 "nodes",   "spare nodes added for uptime by default") \
 	X(max_tp,                      "GPUs",    "largest tensor-parallel degree tried")
 
+/* A software licence sold per GPU per year for one vendor's accelerators
+ * (defaults.yaml "licences"): quoted when a price list names its SKU. */
+struct catalog_licence {
+	char *sku, *name, *vendor;	/* vendor as the accelerators spell it */
+	double usd_per_gpu_year;
+	char *date, *source;
+};
+
 struct catalog_defaults {
 #define X(name, unit, doc) struct sourced name;
 	CATALOG_DEFAULTS(X)
 #undef X
+	struct catalog_licence *licences;
+	size_t n_licences;
 	char *version;			/* catalog version, for BOM summaries */
 	char *file;
 };

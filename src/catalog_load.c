@@ -57,6 +57,14 @@
 	DATE("price.date", T, price.date, REQ), \
 	STR("price.source", T, price.source, REQ | SRC)
 
+/* A rental price {usd_per_gpu_hour, date, source}: the mapping is
+ * optional (no first-hand figure: absent), its keys required in it.  A
+ * GPU-hour above USD 1,000 is a typo. */
+#define RENT(k, i) \
+	NUM("rent_" k ".usd_per_gpu_hour", A, rent[i].usd, REQ | OPTGROUP, 0.01, 1000), \
+	DATE("rent_" k ".date", A, rent[i].date, REQ | OPTGROUP), \
+	STR("rent_" k ".source", A, rent[i].source, REQ | OPTGROUP | SRC)
+
 static bool parse_form(const char *s, void *out) { return form_factor_parse(s, out); }
 static bool parse_stack(const char *s, void *out) { return stack_parse(s, out); }
 static bool parse_topology(const char *s, void *out) { return topology_parse(s, out); }
@@ -129,6 +137,7 @@ static const struct catalog_field accel_fields[] = {
 	SOURCED("efficiency.compute_fp4", A, eff_compute_fp4, OPTGROUP, 0.01, 1),
 	SOURCED("efficiency.training_fp8", A, eff_training_fp8, OPTGROUP, 0.01, 1),
 	PRICE(A, 1e7),
+	RENT("on_demand", 0), RENT("reserved_1y", 1), RENT("reserved_3y", 2),
 	SOURCES(A),
 };
 #undef A
@@ -255,6 +264,21 @@ static const struct catalog_field model_fields[] = {
 #undef MF_FLAGS
 #undef M
 
+#define LI struct catalog_licence
+static const struct catalog_field licence_fields[] = {
+	STR("sku", LI, sku, REQ),
+	STR("name", LI, name, REQ),
+	STR("vendor", LI, vendor, REQ),
+	NUM("usd_per_gpu_year", LI, usd_per_gpu_year, REQ, 1, 1e6),
+	DATE("date", LI, date, REQ),
+	STR("source", LI, source, REQ | SRC),
+};
+#undef LI
+const struct catalog_schema catalog_licence_schema = {
+	"licence", licence_fields, sizeof licence_fields / sizeof licence_fields[0],
+	sizeof(struct catalog_licence), false, 0, NULL
+};
+
 /* defaults.yaml: the rows come from CATALOG_DEFAULTS, the ranges from the
  * unit (see default_range). */
 #define D struct catalog_defaults
@@ -263,6 +287,9 @@ static const struct catalog_field default_fields[] = {
 #define X(name, unit, doc) SOURCED(#name, D, name, 0, 0, 0),
 	CATALOG_DEFAULTS(X)
 #undef X
+	/* Optional: software sold per GPU per year. */
+	{ .key = "licences", .type = CF_LIST, .off = offsetof(D, licences),
+	  .off_n = offsetof(D, n_licences), .sub = &catalog_licence_schema },
 };
 #undef D
 

@@ -51,9 +51,11 @@ static void usage(FILE *f)
 	      "      --opportunity TEXT             the opportunity (over the scenario's)\n"
 	      "  -h, --help                         display this help and exit\n"
 	      "\n"
-	      "--prices FILE.csv: columns sku, unit_price_usd, and optionally currency (USD),\n"
-	      "discount_pct, description; any other column is an error.  The total is the\n"
-	      "capex_usd recommend prints with the same --prices.\n"
+	      "--prices FILE.csv: columns sku, unit_price (or unit_price_XXX, XXX an ISO\n"
+	      "4217 code), and optionally currency, category, discount_pct, description;\n"
+	      "any other column is an error.  Lines CURRENCY (rate per USD), MARGIN (%),\n"
+	      "SUPPORT-YEARS, '*' (a category's discount) set the quote's terms; see\n"
+	      "accelsizer(1).  The total is the capex recommend prints with the same --prices.\n"
 	      "Money is exact to the cent: the total row is the sum of the lines.  Cells a\n"
 	      "spreadsheet would run as a formula (starting with = + - @, tab or CR) get a\n"
 	      "leading apostrophe.  Files are written whole or not at all.\n"
@@ -69,12 +71,21 @@ struct opts {
 
 /* Price-list lines that match nothing are worth a word: a misspelt SKU
  * means a line quoted at the catalog's estimate. */
-static void warn_unused_prices(const struct prices *pl, const struct bom *b)
+static void warn_unused_prices(const struct catalog *c, const struct prices *pl, const struct bom *b)
 {
-	for (size_t i = 0; i < pl->n; i++)
-		if (!bom_has_sku(b, pl->items[i].sku))
-			fprintf(stderr, "accelsizer: warning: %s:record %ld: sku '%s' is not in this "
-				"bill of materials\n", pl->path, pl->items[i].record, pl->items[i].sku);
+	for (size_t i = 0; i < pl->n; i++) {
+		/* a rental rate for an accelerator the catalog does not have is
+		 * a typo that would leave rent or buy without it */
+		const char *id = engine_rent_sku_accel(pl->items[i].sku);
+		if (id && !catalog_accel(c, id))
+			fprintf(stderr, "accelsizer: warning: %s:%ld:%ld: sku '%s' names no accelerator "
+				"of the catalog\n", pl->path, pl->items[i].line, pl->items[i].col,
+				pl->items[i].sku);
+		if (!bom_has_sku(b, pl->items[i].sku) && !engine_price_setting(pl->items[i].sku))
+			fprintf(stderr, "accelsizer: warning: %s:%ld:%ld: sku '%s' is not in this "
+				"bill of materials\n", pl->path, pl->items[i].line, pl->items[i].col,
+				pl->items[i].sku);
+	}
 }
 
 /* The result to build: the named accelerator's, or the best fitting one. */
@@ -281,15 +292,15 @@ int cli_bom_main(int argc, char **argv)
 		goto out;
 	}
 	if (o.prices)
-		warn_unused_prices(&pl, &b);
+		warn_unused_prices(c, &pl, &b);
 	rc = write_outputs(&o, &b, c, &s, o.prices ? &pl : NULL, &info);
 	if (rc == EXIT_OK && strcmp(o.out, "-")) {
 		char total[32], kw[32];
 		bom_format_cents(b.total_cents, total, sizeof total);
 		bom_format_number(b.total_power_w / 1000.0, kw, sizeof kw);
-		printf("%s: %zu lines for %d x %s (%d node%s + %d spare), total %s USD, %s kW, "
+		printf("%s: %zu lines for %d x %s (%d node%s + %d spare), total %s %s, %s kW, "
 		       "%d rack%s\n", o.out, b.n, res->gpus, res->accel->id, res->nodes,
-		       res->nodes == 1 ? "" : "s", res->spare_nodes, total, kw, b.racks,
+		       res->nodes == 1 ? "" : "s", res->spare_nodes, total, b.result.currency, kw, b.racks,
 		       b.racks == 1 ? "" : "s");
 		if (b.n_unpriced)
 			printf("%zu line%s without a price: see \"no price\" in the notes column\n",

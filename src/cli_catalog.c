@@ -300,6 +300,14 @@ static void show_price(const char *label, const struct price *p)
 		      mark(p->source));
 }
 
+static void show_rent(const char *label, const struct price *p)
+{
+	char v[32];
+	if (p->usd > 0)
+		field(label, "USD %s per GPU-hour as of %s, indicative  (source: %s)%s",
+		      fig(p->usd, v, sizeof v), p->date, p->source, mark(p->source));
+}
+
 static void show_sources(char *const *s, size_t n)
 {
 	size_t u = 0;
@@ -383,6 +391,10 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 	if (a->eff_training_fp8.value > 0)
 		show_sourced(GROUP(accel, eff_training_fp8.value), &a->eff_training_fp8);
 	show_price(GROUP(accel, price.usd), &a->price);
+	/* Rental per GPU-hour: only the terms the catalog has a figure for. */
+	show_rent(GROUP(accel, rent[0].usd), &a->rent[0]);
+	show_rent(GROUP(accel, rent[1].usd), &a->rent[1]);
+	show_rent(GROUP(accel, rent[2].usd), &a->rent[2]);
 	const struct catalog_platform *ps[64];
 	size_t np = catalog_platforms_for(c, a, ps, 64);
 	printf("  %-26s ", "platforms");
@@ -545,6 +557,13 @@ static void show_defaults(const struct catalog *c)
 	      c->defaults.name.source, mark(c->defaults.name.source));
 	CATALOG_DEFAULTS(X)
 #undef X
+	/* the software sold per GPU per year a price list can quote */
+	for (size_t i = 0; i < c->defaults.n_licences; i++) {
+		const struct catalog_licence *l = &c->defaults.licences[i];
+		field(KEY(defaults, licences), "%s: %s (%s), USD %s per GPU per year as of %s  (source: %s)%s",
+		      l->sku, l->name, l->vendor, fig(l->usd_per_gpu_year, v, sizeof v), l->date,
+		      l->source, mark(l->source));
+	}
 }
 
 /* ---- option parsing ---- */

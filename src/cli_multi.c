@@ -14,6 +14,7 @@
 #include "cli_multi.h"
 #include "cli_report.h"
 #include "out.h"
+#include "prices.h"
 
 bool cli_multi_flags(struct scenario *s)
 {
@@ -43,13 +44,15 @@ static bool shown(const struct cluster *m, size_t a)
 static bool write_csv(FILE *f, const struct cluster *m)
 {
 	size_t nf;
-	const struct cli_field *fields = cli_result_fields(&nf);
+	cli_result_fields(&nf);
 	char buf[256];
 	struct out_csv o;
 	out_csv_begin(&o, f, OUT_CSV_QUOTE_ALL);
 	out_csv_cell(&o, "workload", OUT_PLAIN);
+	char name[64];
 	for (size_t i = 0; i < nf; i++)
-		out_csv_cell(&o, fields[i].name, OUT_PLAIN);
+		out_csv_cell(&o, cli_result_name(i, prices_currency(m->s->entries[0].w.prices), name,
+						 sizeof name), OUT_PLAIN);
 	out_csv_end(&o);
 	for (size_t k = 0; k < m->n_accel; k++) {
 		size_t a = m->order[k];
@@ -95,7 +98,7 @@ static bool write_yaml(FILE *f, const struct cluster *m)
 			out_yaml_map(&y, true);
 			out_yaml_str(&y, "workload", total ? "total" : m->s->entries[e].name);
 			for (size_t i = 0; i < nf; i++) {
-				out_yaml_key(&y, fields[i].name);
+				out_yaml_key(&y, cli_result_name(i, r->currency, buf, sizeof buf));
 				if (!cli_result_value(i, r, buf, sizeof buf))
 					out_yaml_scalar(&y, "null", OUT_YAML_PLAIN);
 				else

@@ -10,6 +10,8 @@
 
 #include "cli_fmt.h"
 #include "cli_report.h"
+
+#include "prices.h"
 #include "out.h"
 #include "scenario.h"
 
@@ -90,6 +92,8 @@
 	X(capex_racks_usd,       NUM,  2, r->platform ? r->capex_racks_usd : NAN) \
 	X(capex_support_usd,     NUM,  2, r->platform ? r->capex_support_usd : NAN) \
 	X(capex_services_usd,    NUM,  2, r->platform ? r->capex_services_usd : NAN) \
+	X(capex_licences_usd,    NUM,  2, r->platform ? r->capex_licences_usd : NAN) \
+	X(capex_margin_usd,      NUM,  2, r->platform ? r->capex_margin_usd : NAN) \
 	X(power_kw,              NUM,  2, pos(r->power_kw)) \
 	X(rack_units,            NUM,  0, pos(r->rack_units)) \
 	X(racks,                 NUM,  0, pos(r->racks)) \
@@ -103,6 +107,10 @@
 	X(usd_per_hour,          NUM,  2, pos(r->usd_per_hour)) \
 	X(usd_per_mtok,          NUM,  4, r->usd_per_mtok) \
 	X(run_cost_usd,          NUM,  0, r->run_cost_usd) \
+	/* rent or buy (engine_rent()): the run or a year of serving rented */ \
+	X(rent_basis,            STR,  0, r->rent_basis >= 0 ? engine_rent_term_key(r->rent_basis) : NULL) \
+	X(rent_usd,              NUM,  2, r->rent_usd) \
+	X(breakeven_months,      NUM,  0, fin(r->breakeven_months)) \
 	X(perf_per_watt,         NUM,  4, r->perf_per_watt)
 
 /* NUMI: an integer that may not apply (NAN). */
@@ -131,6 +139,17 @@ const struct cli_field *cli_result_fields(size_t *n)
 {
 	*n = N_FIELDS;
 	return fields;
+}
+
+const char *cli_result_name(size_t i, const char *currency, char *buf, size_t n)
+{
+	return prices_money_name(i < N_FIELDS ? fields[i].name : "?", currency, buf, n);
+}
+
+/* The currency of a report's money columns: its results'. */
+static const char *report_currency(const struct engine_report *r)
+{
+	return r->n ? r->results[0].currency : NULL;
 }
 
 /* The band of published validation errors around a figure (accuracy.h);
@@ -267,8 +286,9 @@ bool cli_report_csv(FILE *f, const struct engine_report *r, size_t first, size_t
 	struct out_csv o;
 	clamp_range(r, &first, &count);
 	out_csv_begin(&o, f, OUT_CSV_QUOTE_ALL);
+	const char *cur = report_currency(r);
 	for (size_t i = 0; i < N_FIELDS; i++)
-		out_csv_cell(&o, fields[i].name, OUT_PLAIN);
+		out_csv_cell(&o, cli_result_name(i, cur, buf, sizeof buf), OUT_PLAIN);
 	out_csv_end(&o);
 	for (size_t k = first; k < first + count; k++) {
 		for (size_t i = 0; i < N_FIELDS; i++) {
@@ -318,12 +338,14 @@ static void emit_tco_years(struct out_yaml *m, const struct engine_result *res)
 		engine_tco_year(res, y, &t);
 		out_yaml_map(m, true);
 		out_yaml_num(m, "year", y, 0);
-		out_yaml_num(m, "capex_usd", t.capex_usd, 2);
-		out_yaml_num(m, "energy_usd", t.energy_usd, 2);
-		out_yaml_num(m, "colocation_usd", t.colocation_usd, 2);
-		out_yaml_num(m, "support_usd", t.support_usd, 2);
-		out_yaml_num(m, "licence_usd", t.licence_usd, 2);
-		out_yaml_num(m, "total_usd", t.total_usd, 2);
+		const char *cur = res->currency;
+		char k[32];
+		out_yaml_num(m, prices_money_name("capex_usd", cur, k, sizeof k), t.capex_usd, 2);
+		out_yaml_num(m, prices_money_name("energy_usd", cur, k, sizeof k), t.energy_usd, 2);
+		out_yaml_num(m, prices_money_name("colocation_usd", cur, k, sizeof k), t.colocation_usd, 2);
+		out_yaml_num(m, prices_money_name("support_usd", cur, k, sizeof k), t.support_usd, 2);
+		out_yaml_num(m, prices_money_name("licence_usd", cur, k, sizeof k), t.licence_usd, 2);
+		out_yaml_num(m, prices_money_name("total_usd", cur, k, sizeof k), t.total_usd, 2);
 		out_yaml_map(m, false);
 	}
 	out_yaml_seq(m, false);
@@ -334,7 +356,7 @@ static void emit_result(struct out_yaml *m, const struct engine_result *res)
 	char buf[256];
 	out_yaml_map(m, true);
 	for (size_t i = 0; i < N_FIELDS; i++) {
-		out_yaml_scalar(m, fields[i].name, OUT_YAML_PLAIN);
+		out_yaml_scalar(m, cli_result_name(i, res->currency, buf, sizeof buf), OUT_YAML_PLAIN);
 		if (!cli_result_value(i, res, buf, sizeof buf))
 			out_yaml_scalar(m, "null", OUT_YAML_PLAIN);
 		else
@@ -342,6 +364,12 @@ static void emit_result(struct out_yaml *m, const struct engine_result *res)
 										 : OUT_YAML_PLAIN);
 	}
 	emit_tco_years(m, res);
+	/* The rent-or-buy answer in words (engine_rent_statement()). */
+	if (res->platform) {
+		engine_rent_statement(res, buf, sizeof buf);
+		out_yaml_scalar(m, "rent_or_buy", OUT_YAML_PLAIN);
+		out_yaml_scalar(m, buf, OUT_YAML_TEXT);
+	}
 	out_yaml_map(m, false);
 }
 
@@ -405,14 +433,17 @@ static const char *grouped(double v, int dec, char *buf, size_t n)
 	return out_grouped(v, dec, buf, n);
 }
 
-static const char *money(double v, char *buf, size_t n)
+static const char *money(double v, const char *cur, char *buf, size_t n)
 {
+	char pre[8];
 	if (!isfinite(v) || v <= 0 || n < 2) {
 		snprintf(buf, n, "-");
 		return buf;
 	}
-	buf[0] = '$';
-	grouped(v, 0, buf + 1, n - 1);
+	/* the prefix, then the grouped figure in place after it */
+	size_t k = (size_t)snprintf(buf, n, "%s", prices_money_prefix(cur, pre, sizeof pre));
+	if (k < n - 1)
+		grouped(v, 0, buf + k, n - k);
 	return buf;
 }
 
@@ -588,14 +619,25 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 	struct engine_tco_inputs tin;
 	engine_tco_inputs(c, w, &tin);
 	snprintf(tcoh, sizeof tcoh, "%.0fy TCO", tin.v[TCO_YEARS]);
+	/* Money columns say their currency when it is not the dollar the
+	 * figures' "$" already shows. */
+	const char *cur = prices_currency(w->prices);
+	bool usd = !strcmp(cur, "USD");
+	char caph[16], mtokh[16], runh[16], pre[8];
+	snprintf(caph, sizeof caph, usd ? "capex" : "capex %s", cur);
+	snprintf(mtokh, sizeof mtokh, "%s/Mtok", usd ? "$" : cur);
+	snprintf(runh, sizeof runh, usd ? "run cost" : "run %s", cur);
+	if (!usd)
+		snprintf(tcoh, sizeof tcoh, "%.0fy TCO %s", tin.v[TCO_YEARS], cur);
+	prices_money_prefix(cur, pre, sizeof pre);
 	if (inf)
 		fprintf(f, "%-4s %-16s %5s %5s %-13s %10s %8s %8s %12s %13s %7s %9s  %-12s %s\n", "rank",
-			"accelerator", "gpus", "nodes", "layout", "tok/s", "tok/s/u", "ttft ms", "capex",
-			tcoh, "kW", "$/Mtok", "binding", "why");
+			"accelerator", "gpus", "nodes", "layout", "tok/s", "tok/s/u", "ttft ms", caph,
+			tcoh, "kW", mtokh, "binding", "why");
 	else
 		fprintf(f, "%-4s %-16s %5s %5s %-17s %10s %10s %5s %6s %12s %13s %7s %11s  %-12s %s\n", "rank",
 			"accelerator", "gpus", "nodes", "layout", "hours", "GPU-hours", "MFU", "scale",
-			"capex", tcoh, "kW", "run cost", "binding", "why");
+			caph, tcoh, "kW", runh, "binding", "why");
 	for (size_t k = first; k < first + count; k++) {
 		const struct engine_result *res = &r->results[k];
 		char rank[8];
@@ -640,9 +682,9 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 			line_str(&l, percent(res->scaling_efficiency, m4, sizeof m4), 6);
 		}
 		line_str(&l, " ", 0);
-		line_str(&l, money(res->capex_usd, cap, sizeof cap), 12);
+		line_str(&l, money(res->capex_usd, res->currency, cap, sizeof cap), 12);
 		line_str(&l, " ", 0);
-		line_str(&l, money(res->tco_usd, tco, sizeof tco), 13);
+		line_str(&l, money(res->tco_usd, res->currency, tco, sizeof tco), 13);
 		line_str(&l, " ", 0);
 		char kw[32];
 		cli_fmt_fixed(kw, sizeof kw, res->power_kw, 1);
@@ -651,7 +693,7 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 		if (inf)
 			line_str(&l, isfinite(res->usd_per_mtok) ? grouped(res->usd_per_mtok, 3, m4, sizeof m4) : "-", 9);
 		else
-			line_str(&l, money(res->run_cost_usd, runc, sizeof runc), 11);
+			line_str(&l, money(res->run_cost_usd, res->currency, runc, sizeof runc), 11);
 		line_str(&l, "  ", 0);
 		line_str(&l, bind, -12);
 		line_str(&l, " ", 0);
@@ -667,11 +709,11 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 	}
 	fprintf(f, "\nObjective: %s. Prices are indicative list prices from the catalog; "
 		"'(n)' = filtered out, 'no' = cannot meet the workload.\n", objective_name(w->objective));
-	fprintf(f, "TCO over %.0f years: capex + energy ($%.3g/kWh x PUE %.3g x %.0f%% utilisation) + "
-		"colocation ($%.2f/kW/month) + support after the quoted term + licences ($%.2f/GPU/year); "
-		"%s spread over it.\n", tin.v[TCO_YEARS], tin.v[TCO_ELECTRICITY], tin.v[TCO_PUE],
-		100 * tin.v[TCO_UTILISATION], tin.v[TCO_COLOCATION], tin.v[TCO_LICENCE],
-		inf ? "$/Mtok" : "run cost");
+	fprintf(f, "TCO over %.0f years: capex + energy (%s%.3g/kWh x PUE %.3g x %.0f%% utilisation) + "
+		"colocation (%s%.2f/kW/month) + support after the quoted term + licences (%s%.2f/GPU/year); "
+		"%s spread over it.\n", tin.v[TCO_YEARS], pre, tin.v[TCO_ELECTRICITY], tin.v[TCO_PUE],
+		100 * tin.v[TCO_UTILISATION], pre, tin.v[TCO_COLOCATION], pre, tin.v[TCO_LICENCE],
+		inf ? mtokh : "run cost");
 	if (inf)
 		stacks_line(f, c, w);
 	return !ferror(f);

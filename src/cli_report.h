@@ -25,6 +25,9 @@ struct cli_field {
 
 /* The result fields, in output order. */
 const struct cli_field *cli_result_fields(size_t *n);
+/* Field i's column name in a currency: a money column says it
+ * ("capex_eur" in a EUR price list's report; prices_money_name()). */
+const char *cli_result_name(size_t i, const char *currency, char *buf, size_t n);
 /* Writes field i of r into buf as text (numbers rounded for reading, no
  * thousands separators); returns false when the field does not apply. */
 bool cli_result_value(size_t i, const struct engine_result *r, char *buf, size_t bufsz);

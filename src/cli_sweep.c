@@ -465,7 +465,7 @@ static const char *const curve_columns[] = {
 static void write_header(const struct sweep *s, struct out_csv *o)
 {
 	size_t nf;
-	const struct cli_field *f = cli_result_fields(&nf);
+	cli_result_fields(&nf);
 	for (int a = 0; a < AX_COUNT; a++)
 		if (s->ax[a].spec)
 			out_csv_cell(o, axis_defs[a].column, OUT_PLAIN);
@@ -473,8 +473,10 @@ static void write_header(const struct sweep *s, struct out_csv *o)
 		out_csv_row(o, curve_columns, N_CURVE_COLUMNS, OUT_PLAIN);
 		return;
 	}
+	char name[64];
+	const char *cur = prices_currency(s->base.prices);
 	for (size_t i = 0; i < nf; i++)
-		out_csv_cell(o, f[i].name, OUT_PLAIN);
+		out_csv_cell(o, cli_result_name(i, cur, name, sizeof name), OUT_PLAIN);
 	out_csv_end(o);
 }
 

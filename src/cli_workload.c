@@ -322,8 +322,9 @@ int cli_load_prices(const struct cli_extra *x, struct prices *pl, struct workloa
 	if (!x->prices)
 		return 0;
 	char err[1024];
-	if (!prices_load(x->prices, pl, err, sizeof err)) {
+	if (!prices_load(x->prices, pl, err, sizeof err) || !engine_prices_valid(pl, err, sizeof err)) {
 		fprintf(stderr, PROG ": %s\n", err);
+		prices_fini(pl);
 		return EXIT_BADINPUT;
 	}
 	w->prices = pl;

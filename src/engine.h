@@ -117,6 +117,8 @@ struct workload {
 	int years;			/* TCO horizon */
 	double electricity_usd_per_kwh, pue, utilisation;
 	double colocation_usd_per_kw_month, licence_usd_per_gpu_year;
+	int support_years;		/* hardware support term quoted */
+	double support_fraction_per_year;	/* yearly support, share of the hardware */
 
 	/* node overrides for the chosen accelerator */
 	const struct catalog_accel *accel;	/* NULL = none chosen */
@@ -180,6 +182,7 @@ enum engine_field_id {
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_RACK_KW,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
+	EF_SUPPORT_YEARS, EF_SUPPORT_FRACTION,
 	EF_COUNT
 };
 
@@ -365,6 +368,9 @@ struct engine_result {
 	int nics, leaf_switches, spine_switches, cables;
 
 	double capex_usd, power_kw, rack_units, racks;
+	/* Every money figure of the result is in this currency (the price
+	 * list's, ISO 4217; "USD" without one), despite the _usd names. */
+	const char *currency;
 	double rack_kw;			/* the limit racks were sized at */
 	bool rack_kw_set;		/* from the workload (--rack-kw), not
 					 * defaults.rack_kw */
@@ -382,7 +388,16 @@ struct engine_result {
 	int tco_years;
 	double tco_usd, tco_energy_usd, tco_colocation_usd, tco_support_usd, tco_licence_usd;
 	double tco_support_usd_year;	/* the renewal, per year after the term */
+	double tco_licence_usd_year;	/* the licences' renewal, per year after it */
 	int tco_support_years_paid;	/* years of support inside capex */
+	/* Rent or buy (engine_rent()), against the cheapest rental term
+	 * with a price (rent_basis, enum engine_rent_term; -1: none):
+	 * rent_usd renting the working GPUs for the training run, or for a
+	 * year of serving; breakeven_months the first month buying's
+	 * cumulative cost is at or below renting's, INFINITY when not within
+	 * tco_years; both NAN without a rental price. */
+	double rent_usd, breakeven_months;
+	int rent_basis;
 
 	/* Added for the BOM, the reports and the wizard's node screen. */
 	enum workload_class cls;	/* the class this result was sized for */
@@ -399,7 +414,7 @@ struct engine_result {
 	 * support = the hardware support contract; services = installation
 	 * and burn-in. */
 	double capex_hardware_usd, capex_fabric_usd, capex_racks_usd;
-	double capex_support_usd, capex_services_usd;
+	double capex_support_usd, capex_services_usd, capex_licences_usd, capex_margin_usd;
 	double capex_gpus_usd, capex_nodes_usd;
 	bool accel_priced;		/* the GPU has a price (catalog or price list) */
 	/* Where the time goes (inference: one decode step at the batch;
@@ -523,14 +538,17 @@ bool engine_tradeoff_curve(const struct catalog *c, const struct workload *w, co
 #define ENGINE_SKU_PDU "PDU"
 #define ENGINE_SKU_SUPPORT "SUPPORT"
 #define ENGINE_SKU_BURN_IN "BURN-IN"
+#define ENGINE_SKU_MARGIN "MARGIN"
 
 enum engine_quote_item {
 	QUOTE_SERVER, QUOTE_ACCEL, QUOTE_PART, QUOTE_NIC, QUOTE_SWITCH, QUOTE_CABLE,
-	QUOTE_RACK, QUOTE_PDU, QUOTE_SUPPORT, QUOTE_SERVICE, QUOTE_ITEM_COUNT
+	QUOTE_RACK, QUOTE_PDU, QUOTE_SUPPORT, QUOTE_SERVICE, QUOTE_LICENCE, QUOTE_MARGIN,
+	QUOTE_ITEM_COUNT
 };
 /* The capex breakdown, as the reports name it: capex_<name>_usd. */
 enum engine_capex_part {
-	CAPEX_HARDWARE, CAPEX_FABRIC, CAPEX_RACKS, CAPEX_SUPPORT, CAPEX_SERVICES, CAPEX_PART_COUNT
+	CAPEX_HARDWARE, CAPEX_FABRIC, CAPEX_RACKS, CAPEX_SUPPORT, CAPEX_SERVICES, CAPEX_LICENCES,
+	CAPEX_MARGIN, CAPEX_PART_COUNT
 };
 enum engine_capex_part engine_quote_part(enum engine_quote_item item);
 const char *engine_capex_part_name(enum engine_capex_part p);	/* "hardware" */
@@ -543,6 +561,10 @@ struct engine_quote_line {
 	long qty;
 	int64_t catalog_cents;		/* the catalog's (computed, for support) unit price; 0 = none */
 	const struct price_entry *price;	/* the price list's entry, or NULL */
+	int32_t discount_upct;		/* the list's discount applied (line or category) */
+	const struct catalog_licence *licence;	/* QUOTE_LICENCE from the catalog, or NULL */
+	int years;			/* QUOTE_SUPPORT, QUOTE_LICENCE: the term */
+	bool fixed;			/* priced by the engine (margin, licence rate): no list lookup */
 	int64_t unit_cents;		/* charged: the price list's, else catalog_cents */
 	int64_t extended_cents;		/* qty x unit_cents */
 	double power_w_each, rack_units_each;
@@ -552,11 +574,16 @@ struct engine_quote_line {
 
 struct engine_quote_totals {
 	int64_t parts_cents[CAPEX_PART_COUNT];
+	int64_t licence_year_cents;	/* the licences of every GPU for one year */
 	int64_t gpus_cents, nodes_cents;	/* inside CAPEX_HARDWARE */
 	int64_t total_cents;
 	bool accel_priced;
 	bool overflow;			/* amounts past int64 cents: totals invalid */
 };
+
+/* The BOM category of a quote line ("accelerator", "network", ...: the
+ * words of bom.h and of a price list's category column). */
+const char *engine_quote_category(const struct engine_quote_line *l);
 
 /* Calls fn (may be NULL) for each line with qty > 0 and fills *t.  r must
  * be sized (r->platform set); otherwise no lines and zero totals. */
@@ -605,10 +632,23 @@ void engine_cluster_size(const struct catalog *c, const struct workload *w,
  * proposal's list of assumptions. */
 #define ENGINE_SKU_COLOCATION "COLOCATION"
 #define ENGINE_SKU_LICENCE "LICENCE"
+#define ENGINE_SKU_ELECTRICITY "ELECTRICITY"
+#define ENGINE_SKU_PUE "PUE"
+#define ENGINE_SKU_UTILISATION "UTILISATION"
+#define ENGINE_SKU_TCO_YEARS "TCO-YEARS"
+#define ENGINE_SKU_SUPPORT_FRACTION "SUPPORT-FRACTION"
 enum engine_tco_input {
 	TCO_YEARS, TCO_ELECTRICITY, TCO_PUE, TCO_UTILISATION, TCO_COLOCATION, TCO_LICENCE,
-	TCO_INPUT_COUNT
+	TCO_SUPPORT_YEARS, TCO_SUPPORT_FRACTION, TCO_INPUT_COUNT
 };
+/* The price list's line for an input (ELECTRICITY, PUE, ...), or NULL. */
+const char *engine_tco_sku(enum engine_tco_input i);
+/* Whether the engine reads this price-list SKU as a setting (a TCO input,
+ * a rental rate, CURRENCY, MARGIN) rather than a part. */
+bool engine_price_setting(const char *sku);
+/* Checks the price list's settings against the bounds of the workload
+ * fields they stand for; "FILE:LINE:COL: message" in err. */
+bool engine_prices_valid(const struct prices *p, char *err, size_t n);
 enum engine_tco_origin { TCO_FROM_CATALOG, TCO_FROM_WORKLOAD, TCO_FROM_PRICES };
 struct engine_tco_inputs {
 	double v[TCO_INPUT_COUNT];
@@ -625,6 +665,50 @@ struct engine_tco_year {
 	double capex_usd, energy_usd, colocation_usd, support_usd, licence_usd, total_usd;
 };
 void engine_tco_year(const struct engine_result *r, int year, struct engine_tco_year *out);
+
+/*
+ * Rent or buy: what the same GPUs cost to rent, and the month buying
+ * breaks even.  Rates per GPU-hour come from the price list (SKUs
+ * RENT-ON-DEMAND:<accelerator id>, RENT-1Y:<id>, RENT-3Y:<id>, in the
+ * list's currency), else the catalog (accelerator rent.*, USD, converted at
+ * the list's rate).  The rented GPUs are the working ones (r->gpus: a
+ * provider replaces a failed one, so spares are not rented).  A month is
+ * ENGINE_HOURS_PER_MONTH hours; serving rents them every hour (a service
+ * is always up), training for the hours the cluster is busy
+ * (utilisation).  Buying: capex in month 0, then each month a twelfth of
+ * that year's energy, colocation, licences and support renewal
+ * (engine_tco_year()).  Pure: the result and the catalog in, *out filled.
+ * docs/design.md, "Rent or buy".
+ */
+#define ENGINE_HOURS_PER_MONTH (8766.0 / 12)
+#define ENGINE_SKU_RENT_PREFIX_OD "RENT-ON-DEMAND:"
+#define ENGINE_SKU_RENT_PREFIX_1Y "RENT-1Y:"
+#define ENGINE_SKU_RENT_PREFIX_3Y "RENT-3Y:"
+enum engine_rent_term { RENT_ON_DEMAND, RENT_1Y, RENT_3Y, RENT_TERM_COUNT };
+const char *engine_rent_term_name(enum engine_rent_term t);	/* "1-year reserved" */
+const char *engine_rent_term_key(enum engine_rent_term t);	/* "reserved-1y" */
+/* The accelerator id a RENT-...: price-list SKU names, or NULL for any
+ * other SKU. */
+const char *engine_rent_sku_accel(const char *sku);
+struct engine_rent {
+	double rate[RENT_TERM_COUNT];	/* per GPU-hour; 0 = no price */
+	bool from_prices[RENT_TERM_COUNT];	/* the price list's, not the catalog's */
+	double month[RENT_TERM_COUNT];	/* renting the GPUs one month */
+	double rent[RENT_TERM_COUNT];	/* the run (training) or a year (serving) */
+	int breakeven[RENT_TERM_COUNT];	/* month; 0 = not within the TCO years */
+	int basis;			/* the cheapest term priced, -1 = none */
+	int horizon_months;		/* tco_years x 12 */
+};
+void engine_rent(const struct catalog *c, const struct workload *w, const struct engine_result *r,
+		 struct engine_rent *out);
+/* Buying's cumulative cost by the end of month m (0 = the capex alone). */
+double engine_buy_cumulative(const struct engine_result *r, int month);
+/* "buying breaks even after 17 months against 1-year reserved rental", or
+ * why there is no answer; the same sentence for every front end. */
+void engine_rent_statement(const struct engine_result *r, char *buf, size_t n);
+/* Its first half, for a narrow column: "buying breaks even after 17
+ * months" (against the term rent_basis names), or why there is none. */
+void engine_rent_breakeven(const struct engine_result *r, char *buf, size_t n);
 
 /* Step 5 of the brief: what to run on the candidate hardware. */
 #define ENGINE_PLAN_MAX 6

@@ -6,7 +6,7 @@
  * (switches, cables, NICs the servers do not already list or carry on their
  * accelerators) + racks and PDUs (none for a whole-rack node, which brings
  * its own enclosure and power shelves) + support (defaults.support_years x
- * support_fraction_per_year of all that) + installation and burn-in per
+ * the support share per year of all that: engine_tco_inputs()) + installation and burn-in per
  * node.  A price list (w->prices) wins over the catalog's prices.  Power is
  * the servers' maximum draw plus switches and transceivers: what the
  * facility must feed.  The total cost of ownership adds what running it
@@ -15,6 +15,7 @@
  * hours the cluster is busy (defaults.utilisation).
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine_internal.h"
@@ -47,6 +48,7 @@ static const enum engine_capex_part item_part[QUOTE_ITEM_COUNT] = {
 	[QUOTE_SWITCH] = CAPEX_FABRIC, [QUOTE_CABLE] = CAPEX_FABRIC,
 	[QUOTE_RACK] = CAPEX_RACKS, [QUOTE_PDU] = CAPEX_RACKS,
 	[QUOTE_SUPPORT] = CAPEX_SUPPORT, [QUOTE_SERVICE] = CAPEX_SERVICES,
+	[QUOTE_LICENCE] = CAPEX_LICENCES, [QUOTE_MARGIN] = CAPEX_MARGIN,
 };
 
 enum engine_capex_part engine_quote_part(enum engine_quote_item item)
@@ -57,29 +59,53 @@ enum engine_capex_part engine_quote_part(enum engine_quote_item item)
 const char *engine_capex_part_name(enum engine_capex_part p)
 {
 	static const char *const names[CAPEX_PART_COUNT] = {
-		"hardware", "fabric", "racks", "support", "services",
+		"hardware", "fabric", "racks", "support", "services", "licences", "margin",
 	};
 	return (unsigned)p < CAPEX_PART_COUNT ? names[p] : "?";
 }
 
+const char *engine_quote_category(const struct engine_quote_line *l)
+{
+	static const char *const cat[QUOTE_ITEM_COUNT] = {
+		[QUOTE_SERVER] = "server", [QUOTE_ACCEL] = "accelerator", [QUOTE_PART] = "server",
+		[QUOTE_NIC] = "network", [QUOTE_SWITCH] = "network", [QUOTE_CABLE] = "cable",
+		[QUOTE_RACK] = "rack", [QUOTE_PDU] = "power", [QUOTE_SUPPORT] = "support",
+		[QUOTE_SERVICE] = "service", [QUOTE_LICENCE] = "licence", [QUOTE_MARGIN] = "margin",
+	};
+	if (l->item == QUOTE_PART && l->part && l->part->category)
+		return l->part->category;	/* the catalog's, checked against bom.h's list */
+	return (unsigned)l->item < QUOTE_ITEM_COUNT ? cat[l->item] : "server";
+}
+
 struct quote_walk {
 	const struct prices *prices;
+	double fx;			/* the list's currency per USD */
 	void (*fn)(const struct engine_quote_line *l, void *ctx);
 	void *ctx;
 	struct engine_quote_totals *t;
 };
 
-/* Prices one line (the price list over the catalog), adds it to the
- * totals and hands it to the caller.  Lines with nothing to buy are
- * skipped, as the BOM lists none. */
+/* Prices one line (the price list over the catalog, less the line's or
+ * its category's discount), adds it to the totals and hands it to the
+ * caller.  Lines with nothing to buy are skipped, as the BOM lists none. */
 static void quote_line(struct quote_walk *q, struct engine_quote_line *l)
 {
 	if (l->qty <= 0)
 		return;
 	if (!l->sku)
 		l->sku = "";
-	l->price = prices_find(q->prices, l->sku);
-	l->unit_cents = l->price ? l->price->net_cents : (l->catalog_cents > 0 ? l->catalog_cents : 0);
+	int64_t catalog = l->catalog_cents > 0 ? l->catalog_cents : 0;
+	if (l->fixed)
+		l->unit_cents = catalog;
+	else
+		l->unit_cents = prices_unit_cents(q->prices, l->sku, engine_quote_category(l), catalog,
+						  &l->price, &l->discount_upct);
+	if (l->item == QUOTE_LICENCE && !l->fixed) {
+		/* a licence's price is per GPU per year: the line is the term */
+		int64_t year = l->unit_cents;
+		q->t->licence_year_cents += year * l->qty;
+		l->unit_cents = year * (l->years > 0 ? l->years : 0);
+	}
 	struct engine_quote_totals *t = q->t;
 	int64_t *part = &t->parts_cents[engine_quote_part(l->item)];
 	if (__builtin_mul_overflow(l->unit_cents, (int64_t)l->qty, &l->extended_cents) ||
@@ -98,6 +124,85 @@ static void quote_line(struct quote_walk *q, struct engine_quote_line *l)
 		q->fn(l, q->ctx);
 }
 
+/* USD from the catalog to cents of the list's currency. */
+static int64_t cents(const struct quote_walk *q, double usd)
+{
+	return to_cents(usd * q->fx);
+}
+
+static void quote_hardware(struct quote_walk *q, const struct engine_result *r, long all_nodes,
+			   long gpus)
+{
+	const struct catalog_platform *p = r->platform;
+	const struct catalog_accel *a = r->accel;
+	/* Servers.  The catalog's max_power_w is the whole node; the GPUs and
+	 * the platform's parts carry their own power, so the server line
+	 * carries the rest and the lines add up to all_nodes x max_power_w. */
+	double parts_w = all_nodes > 0 ? (double)gpus / all_nodes * a->power_w : 0;
+	for (size_t i = 0; i < p->n_bom; i++)
+		parts_w += p->bom[i].qty * p->bom[i].power_w;
+	double chassis_w = p->max_power_w - parts_w;
+	quote_line(q, &(struct engine_quote_line){
+		.item = QUOTE_SERVER, .sku = p->sku, .description = p->name, .qty = all_nodes,
+		.catalog_cents = cents(q, p->price.usd), .power_w_each = chassis_w > 0 ? chassis_w : 0,
+		.rack_units_each = p->rack_units });
+	/* The catalog has no part number for a GPU: its id is the SKU. */
+	quote_line(q, &(struct engine_quote_line){
+		.item = QUOTE_ACCEL, .sku = a->id, .description = a->name, .qty = gpus,
+		.catalog_cents = cents(q, a->price.usd), .power_w_each = a->power_w });
+	for (size_t i = 0; i < p->n_bom; i++) {
+		const struct catalog_bom_line *bl = &p->bom[i];
+		quote_line(q, &(struct engine_quote_line){
+			.item = QUOTE_PART, .sku = bl->sku, .description = bl->description,
+			.part = bl, .qty = (long)bl->qty * all_nodes,
+			.catalog_cents = cents(q, bl->unit_price_usd), .power_w_each = bl->power_w });
+	}
+
+	/* The scale-out fabric the engine sized (more than one node); NICs
+	 * only when the servers do not already have them. */
+	const struct catalog_fabric *f = r->fabric;
+	if (f) {
+		if (!lists_nic(p, f))
+			quote_line(q, &(struct engine_quote_line){
+				.item = QUOTE_NIC, .sku = f->nic_sku, .description = f->nic_description,
+				.qty = r->nics, .catalog_cents = cents(q, f->nic_price_usd),
+				.power_w_each = f->nic_power_w });
+		quote_line(q, &(struct engine_quote_line){
+			.item = QUOTE_SWITCH, .sku = f->switch_sku, .description = f->switch_name,
+			.qty = (long)r->leaf_switches + r->spine_switches,
+			.catalog_cents = cents(q, f->switch_price_usd), .power_w_each = f->switch_power_w,
+			.rack_units_each = f->switch_rack_units });
+		quote_line(q, &(struct engine_quote_line){
+			.item = QUOTE_CABLE, .sku = f->cable_sku, .description = f->cable_description,
+			.qty = r->cables, .catalog_cents = cents(q, f->cable_price_usd),
+			.power_w_each = f->cable_power_w });
+	}
+}
+
+/* Software per GPU for the support term: the workload's or price list's
+ * LICENCE rate (any vendor), and each catalog licence of the
+ * accelerator's vendor that the price list names. */
+static void quote_licences(struct quote_walk *q, const struct catalog *c, const struct engine_result *r,
+			   long gpus, int years, double licence_rate)
+{
+	if (licence_rate > 0) {
+		int64_t year = to_cents(licence_rate);
+		q->t->licence_year_cents += year * gpus;
+		quote_line(q, &(struct engine_quote_line){
+			.item = QUOTE_LICENCE, .sku = ENGINE_SKU_LICENCE, .qty = gpus, .years = years,
+			.fixed = true, .catalog_cents = year * years });
+	}
+	const struct catalog_defaults *d = &c->defaults;
+	for (size_t i = 0; i < d->n_licences; i++) {
+		const struct catalog_licence *li = &d->licences[i];
+		if (strcmp(li->vendor, r->accel->vendor) || !prices_find(q->prices, li->sku))
+			continue;
+		quote_line(q, &(struct engine_quote_line){
+			.item = QUOTE_LICENCE, .sku = li->sku, .description = li->name, .licence = li,
+			.qty = gpus, .years = years, .catalog_cents = cents(q, li->usd_per_gpu_year) });
+	}
+}
+
 void engine_quote(const struct catalog *c, const struct workload *w, const struct engine_result *r,
 		  void (*fn)(const struct engine_quote_line *l, void *ctx), void *ctx,
 		  struct engine_quote_totals *t)
@@ -108,53 +213,15 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 	if (!p || !a)
 		return;
 	const struct catalog_defaults *d = &c->defaults;
-	struct quote_walk q = { .prices = w ? w->prices : NULL, .fn = fn, .ctx = ctx, .t = t };
+	const struct prices *pl = w ? w->prices : NULL;
+	struct quote_walk q = { .prices = pl, .fx = prices_usd_rate(pl), .fn = fn, .ctx = ctx, .t = t };
+	struct engine_tco_inputs in;
+	engine_tco_inputs(c, w, &in);
+	int years = (int)in.v[TCO_SUPPORT_YEARS];
 	/* engine_result.nodes are the working nodes; spares come on top. */
 	long all_nodes = (long)r->nodes + (r->spare_nodes > 0 ? r->spare_nodes : 0);
 	long gpus = r->gpus_installed > 0 ? r->gpus_installed : all_nodes * p->gpus_per_node;
-
-	/* Servers.  The catalog's max_power_w is the whole node; the GPUs and
-	 * the platform's parts carry their own power, so the server line
-	 * carries the rest and the lines add up to all_nodes x max_power_w. */
-	double parts_w = all_nodes > 0 ? (double)gpus / all_nodes * a->power_w : 0;
-	for (size_t i = 0; i < p->n_bom; i++)
-		parts_w += p->bom[i].qty * p->bom[i].power_w;
-	double chassis_w = p->max_power_w - parts_w;
-	quote_line(&q, &(struct engine_quote_line){
-		.item = QUOTE_SERVER, .sku = p->sku, .description = p->name, .qty = all_nodes,
-		.catalog_cents = to_cents(p->price.usd), .power_w_each = chassis_w > 0 ? chassis_w : 0,
-		.rack_units_each = p->rack_units });
-	/* The catalog has no part number for a GPU: its id is the SKU. */
-	quote_line(&q, &(struct engine_quote_line){
-		.item = QUOTE_ACCEL, .sku = a->id, .description = a->name, .qty = gpus,
-		.catalog_cents = to_cents(a->price.usd), .power_w_each = a->power_w });
-	for (size_t i = 0; i < p->n_bom; i++) {
-		const struct catalog_bom_line *bl = &p->bom[i];
-		quote_line(&q, &(struct engine_quote_line){
-			.item = QUOTE_PART, .sku = bl->sku, .description = bl->description,
-			.part = bl, .qty = (long)bl->qty * all_nodes,
-			.catalog_cents = to_cents(bl->unit_price_usd), .power_w_each = bl->power_w });
-	}
-
-	/* The scale-out fabric the engine sized (more than one node); NICs
-	 * only when the servers do not already have them. */
-	const struct catalog_fabric *f = r->fabric;
-	if (f) {
-		if (!lists_nic(p, f))
-			quote_line(&q, &(struct engine_quote_line){
-				.item = QUOTE_NIC, .sku = f->nic_sku, .description = f->nic_description,
-				.qty = r->nics, .catalog_cents = to_cents(f->nic_price_usd),
-				.power_w_each = f->nic_power_w });
-		quote_line(&q, &(struct engine_quote_line){
-			.item = QUOTE_SWITCH, .sku = f->switch_sku, .description = f->switch_name,
-			.qty = (long)r->leaf_switches + r->spine_switches,
-			.catalog_cents = to_cents(f->switch_price_usd), .power_w_each = f->switch_power_w,
-			.rack_units_each = f->switch_rack_units });
-		quote_line(&q, &(struct engine_quote_line){
-			.item = QUOTE_CABLE, .sku = f->cable_sku, .description = f->cable_description,
-			.qty = r->cables, .catalog_cents = to_cents(f->cable_price_usd),
-			.power_w_each = f->cable_power_w });
-	}
+	quote_hardware(&q, r, all_nodes, gpus);
 
 	/* Racks as eng_cost() counted them: a whole-rack node (GB200 NVL72)
 	 * brings its own enclosure and power shelves, so only the racks for
@@ -165,19 +232,19 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 	long pdu_per_rack = (long)llround(d->pdu_per_rack.value);
 	quote_line(&q, &(struct engine_quote_line){
 		.item = QUOTE_RACK, .sku = ENGINE_SKU_RACK, .qty = racks, .racks_bought = racks,
-		.catalog_cents = to_cents(d->rack_price_usd.value) });
+		.catalog_cents = cents(&q, d->rack_price_usd.value) });
 	quote_line(&q, &(struct engine_quote_line){
 		.item = QUOTE_PDU, .sku = ENGINE_SKU_PDU, .qty = racks * pdu_per_rack,
-		.racks_bought = racks, .catalog_cents = to_cents(d->pdu_price_usd.value) });
+		.racks_bought = racks, .catalog_cents = cents(&q, d->pdu_price_usd.value) });
 
 	/* Support: years x yearly share x everything above (hardware, fabric,
 	 * racks), rounded once; the burn-in service after it is not covered. */
-	if (d->support_years.value > 0 && d->support_fraction_per_year.value > 0 && !t->overflow) {
+	double share = in.v[TCO_SUPPORT_FRACTION];
+	if (years > 0 && share > 0 && !t->overflow) {
 		int64_t base = t->total_cents;
-		double share = d->support_years.value * d->support_fraction_per_year.value;
-		double support = (double)base * share;
+		double support = (double)base * years * share;
 		quote_line(&q, &(struct engine_quote_line){
-			.item = QUOTE_SUPPORT, .sku = ENGINE_SKU_SUPPORT, .qty = 1,
+			.item = QUOTE_SUPPORT, .sku = ENGINE_SKU_SUPPORT, .qty = 1, .years = years,
 			.catalog_cents = support < 9e18 ? (int64_t)llround(support) : 0,
 			.support_base_cents = base });
 	}
@@ -186,7 +253,14 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 	if (d->burn_in_usd_per_node.value > 0)
 		quote_line(&q, &(struct engine_quote_line){
 			.item = QUOTE_SERVICE, .sku = ENGINE_SKU_BURN_IN, .qty = all_nodes,
-			.catalog_cents = to_cents(d->burn_in_usd_per_node.value) });
+			.catalog_cents = cents(&q, d->burn_in_usd_per_node.value) });
+	quote_licences(&q, c, r, gpus, years, in.v[TCO_LICENCE]);
+	/* The reseller's margin on everything above, as a line of its own. */
+	int64_t margin = t->overflow ? 0 : prices_margin_cents(pl, t->total_cents);
+	if (margin > 0)
+		quote_line(&q, &(struct engine_quote_line){
+			.item = QUOTE_MARGIN, .sku = ENGINE_SKU_MARGIN, .qty = 1, .fixed = true,
+			.catalog_cents = margin, .support_base_cents = t->total_cents });
 }
 
 void eng_cost(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
@@ -194,6 +268,7 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 {
 	const struct catalog_defaults *d = &c->defaults;
 	const struct catalog_platform *p = n->platform;
+	r->currency = prices_currency(w ? w->prices : NULL);
 	r->platform = p;
 	r->fabric = n->fabric;
 	r->nodes = n->nodes;
@@ -254,6 +329,9 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 	r->capex_racks_usd = t.parts_cents[CAPEX_RACKS] / 100.0;
 	r->capex_support_usd = t.parts_cents[CAPEX_SUPPORT] / 100.0;
 	r->capex_services_usd = t.parts_cents[CAPEX_SERVICES] / 100.0;
+	r->capex_licences_usd = t.parts_cents[CAPEX_LICENCES] / 100.0;
+	r->capex_margin_usd = t.parts_cents[CAPEX_MARGIN] / 100.0;
+	r->tco_licence_usd_year = t.licence_year_cents / 100.0;
 	r->capex_gpus_usd = t.gpus_cents / 100.0;
 	r->capex_nodes_usd = t.nodes_cents / 100.0;
 	r->capex_usd = t.total_cents / 100.0;
@@ -261,16 +339,22 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 
 /* ---- total cost of ownership ---- */
 
+/* Each input: its workload field, the price list's line, and whether it
+ * is money (the field and the catalog are USD, converted at the list's
+ * rate; the list's own line is in its currency already). */
 static const struct {
 	enum engine_field_id field;
-	const char *sku;		/* a price list line that sets it, or NULL */
+	const char *sku;
+	bool money;
 } tco_input[TCO_INPUT_COUNT] = {
-	[TCO_YEARS] = { EF_YEARS, NULL },
-	[TCO_ELECTRICITY] = { EF_ELECTRICITY, NULL },	/* cents cannot hold 0.085 */
-	[TCO_PUE] = { EF_PUE, NULL },
-	[TCO_UTILISATION] = { EF_UTILISATION, NULL },
-	[TCO_COLOCATION] = { EF_COLOCATION, ENGINE_SKU_COLOCATION },
-	[TCO_LICENCE] = { EF_LICENCE, ENGINE_SKU_LICENCE },
+	[TCO_YEARS] = { EF_YEARS, ENGINE_SKU_TCO_YEARS, false },
+	[TCO_ELECTRICITY] = { EF_ELECTRICITY, ENGINE_SKU_ELECTRICITY, true },
+	[TCO_PUE] = { EF_PUE, ENGINE_SKU_PUE, false },
+	[TCO_UTILISATION] = { EF_UTILISATION, ENGINE_SKU_UTILISATION, false },
+	[TCO_COLOCATION] = { EF_COLOCATION, ENGINE_SKU_COLOCATION, true },
+	[TCO_LICENCE] = { EF_LICENCE, ENGINE_SKU_LICENCE, true },
+	[TCO_SUPPORT_YEARS] = { EF_SUPPORT_YEARS, PRICES_SKU_SUPPORT_YEARS, false },
+	[TCO_SUPPORT_FRACTION] = { EF_SUPPORT_FRACTION, ENGINE_SKU_SUPPORT_FRACTION, false },
 };
 
 enum engine_field_id engine_tco_field(enum engine_tco_input i)
@@ -278,11 +362,17 @@ enum engine_field_id engine_tco_field(enum engine_tco_input i)
 	return (unsigned)i < TCO_INPUT_COUNT ? tco_input[i].field : EF_COUNT;
 }
 
+const char *engine_tco_sku(enum engine_tco_input i)
+{
+	return (unsigned)i < TCO_INPUT_COUNT ? tco_input[i].sku : NULL;
+}
+
 const char *engine_tco_default_key(enum engine_tco_input i)
 {
 	static const char *const keys[TCO_INPUT_COUNT] = {
 		"tco_years", "electricity_usd_per_kwh", "pue", "utilisation",
-		"colocation_usd_per_kw_month", "licence_usd_per_gpu_year",
+		"colocation_usd_per_kw_month", "licence_usd_per_gpu_year", "support_years",
+		"support_fraction_per_year",
 	};
 	return (unsigned)i < TCO_INPUT_COUNT ? keys[i] : "?";
 }
@@ -295,27 +385,77 @@ static double tco_default(const struct catalog_defaults *d, enum engine_tco_inpu
 	case TCO_PUE: return d->pue.value;
 	case TCO_UTILISATION: return d->utilisation.value;
 	case TCO_COLOCATION: return d->colocation_usd_per_kw_month.value;
+	case TCO_SUPPORT_YEARS: return d->support_years.value;
+	case TCO_SUPPORT_FRACTION: return d->support_fraction_per_year.value;
 	default: return d->licence_usd_per_gpu_year.value;
 	}
 }
 
+/* The price list's figure for a setting: money lines in cents after
+ * their discount, the others as the decimal written. */
+static double listed_value(const struct price_entry *e, bool money)
+{
+	return money ? e->net_cents / 100.0 : e->value;
+}
+
+bool engine_price_setting(const char *sku)
+{
+	static const char *const own[] = {
+		PRICES_SKU_CURRENCY, PRICES_SKU_MARGIN, ENGINE_SKU_RENT_PREFIX_OD,
+		ENGINE_SKU_RENT_PREFIX_1Y, ENGINE_SKU_RENT_PREFIX_3Y,
+	};
+	for (int i = 0; i < TCO_INPUT_COUNT; i++)
+		if (!strcmp(sku, tco_input[i].sku))
+			return true;
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+		if (!strncmp(sku, own[i], strlen(own[i])) &&
+		    (sku[strlen(own[i])] == '\0' || own[i][strlen(own[i]) - 1] == ':'))
+			return true;
+	return false;
+}
+
+bool engine_prices_valid(const struct prices *p, char *err, size_t n)
+{
+	for (int i = 0; p && i < TCO_INPUT_COUNT; i++) {
+		const struct price_entry *e = prices_find(p, tco_input[i].sku);
+		const struct engine_field *f = engine_field(tco_input[i].field);
+		if (!e || !f)
+			continue;
+		double v = listed_value(e, tco_input[i].money);
+		if (!e->has_price || !engine_field_ok(&f->lim, v)) {
+			char lo[32], hi[32];
+			snprintf(lo, sizeof lo, "%g", f->lim.min);
+			snprintf(hi, sizeof hi, "%g", f->lim.max);
+			snprintf(err, n, "%s:%ld:%ld: %s: %s must be %s%s to %s %s (as --%s)", p->path,
+				 e->line, e->col, tco_input[i].sku, f->key,
+				 f->lim.integer ? "a whole number from " : "from ", lo, hi,
+				 f->unit ? f->unit : "", f->flag);
+			return false;
+		}
+	}
+	return true;
+}
+
 void engine_tco_inputs(const struct catalog *c, const struct workload *w, struct engine_tco_inputs *out)
 {
+	double fx = prices_usd_rate(w ? w->prices : NULL);
 	for (int i = 0; i < TCO_INPUT_COUNT; i++) {
 		double v = w ? engine_field_get(w, engine_field(tco_input[i].field)) : -1;
-		const struct price_entry *pe =
-			tco_input[i].sku && w ? prices_find(w->prices, tco_input[i].sku) : NULL;
+		const struct price_entry *pe = w ? prices_find(w->prices, tco_input[i].sku) : NULL;
+		double conv = tco_input[i].money ? fx : 1.0;
 		if (v >= 0) {
+			v *= conv;
 			out->from[i] = TCO_FROM_WORKLOAD;
 		} else if (pe) {
-			v = pe->net_cents / 100.0;
+			v = listed_value(pe, tco_input[i].money);
 			out->from[i] = TCO_FROM_PRICES;
 		} else {
-			v = tco_default(&c->defaults, (enum engine_tco_input)i);
+			v = tco_default(&c->defaults, (enum engine_tco_input)i) * conv;
 			out->from[i] = TCO_FROM_CATALOG;
 		}
 		out->v[i] = v;
 	}
+	out->v[TCO_SUPPORT_YEARS] = fmax(0, round(out->v[TCO_SUPPORT_YEARS]));
 	/* Whole years: the per-year breakdown has one row per year. */
 	out->v[TCO_YEARS] = fmax(1, round(out->v[TCO_YEARS]));
 	if (!(out->v[TCO_PUE] >= 1))
@@ -333,8 +473,11 @@ void engine_tco_year(const struct engine_result *r, int year, struct engine_tco_
 	out->capex_usd = year == 1 ? r->capex_usd : 0;
 	out->energy_usd = r->tco_energy_usd / n;
 	out->colocation_usd = r->tco_colocation_usd / n;
-	out->licence_usd = r->tco_licence_usd / n;
-	out->support_usd = year > r->tco_support_years_paid ? r->tco_support_usd_year : 0;
+	/* Support and licences are in the capex for the term the quote
+	 * prepaid; renewed every year after it. */
+	bool renew = year > r->tco_support_years_paid;
+	out->licence_usd = renew ? r->tco_licence_usd_year : 0;
+	out->support_usd = renew ? r->tco_support_usd_year : 0;
 	out->total_usd = out->capex_usd + out->energy_usd + out->colocation_usd + out->support_usd +
 			 out->licence_usd;
 }
@@ -344,12 +487,12 @@ void engine_tco_year(const struct engine_result *r, int year, struct engine_tco_
  * colocation (USD per kW of IT power per month, every month: the space is
  * rented whether the GPUs work or not) + support after the term the quote
  * prepaid (the same yearly share of the hardware it covers) + licences
- * (per installed GPU, spares included, per year).  Cost per hour, per
+ * renewed after the same term (the quote holds them for it: per
+ * installed GPU, spares included, per year).  Cost per hour, per
  * million tokens and per training run spread the TCO over its years.
  */
 void eng_cost_rates(const struct catalog *c, const struct workload *w, struct engine_result *r)
 {
-	const struct catalog_defaults *d = &c->defaults;
 	struct engine_tco_inputs in;
 	engine_tco_inputs(c, w, &in);
 	int years = (int)in.v[TCO_YEARS];
@@ -361,10 +504,10 @@ void eng_cost_rates(const struct catalog *c, const struct workload *w, struct en
 	r->tco_years = years;
 	r->tco_energy_usd = r->energy_kwh_year * kwh_price * years;
 	r->tco_colocation_usd = r->power_kw * in.v[TCO_COLOCATION] * 12.0 * years;
-	r->tco_licence_usd = (double)r->gpus_installed * in.v[TCO_LICENCE] * years;
-	int paid = (int)fmax(0, floor(d->support_years.value));
+	int paid = (int)in.v[TCO_SUPPORT_YEARS];
 	r->tco_support_years_paid = paid;
-	r->tco_support_usd_year = d->support_fraction_per_year.value *
+	r->tco_licence_usd = years > paid ? r->tco_licence_usd_year * (years - paid) : 0;
+	r->tco_support_usd_year = in.v[TCO_SUPPORT_FRACTION] *
 				  (r->capex_hardware_usd + r->capex_fabric_usd + r->capex_racks_usd);
 	r->tco_support_usd = years > paid ? r->tco_support_usd_year * (years - paid) : 0;
 	r->tco_usd = r->capex_usd + r->tco_energy_usd + r->tco_colocation_usd + r->tco_support_usd +
@@ -385,5 +528,13 @@ void eng_cost_rates(const struct catalog *c, const struct workload *w, struct en
 		r->run_cost_usd = per_hour * r->train_hours;
 		r->perf_per_watt = r->power_kw > 0 && isfinite(r->tokens_per_s_per_gpu)
 				   ? r->tokens_per_s_per_gpu * r->gpus / (r->power_kw * 1000.0) : NAN;
+	}
+
+	struct engine_rent rb;
+	engine_rent(c, w, r, &rb);
+	r->rent_basis = rb.basis;
+	if (rb.basis >= 0) {
+		r->rent_usd = rb.rent[rb.basis];
+		r->breakeven_months = rb.breakeven[rb.basis] > 0 ? rb.breakeven[rb.basis] : INFINITY;
 	}
 }

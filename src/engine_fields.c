@@ -335,6 +335,20 @@ static const struct engine_field fields[EF_COUNT] = {
 		W(licence_usd_per_gpu_year), ALL, OR_NONE(1, 1e7), NUM_MONEY, .unit = "USD/GPU/year",
 		.word = "default", .label = "Licences", .step = 500, .start = 4500,
 		.hint = "USD per GPU per year, e.g. an enterprise AI software subscription" },
+	/* Hardware support is sold for 1 to 5 years (3 and 5 the usual
+	 * terms); the quote prepays it, the TCO renews it afterwards. */
+	[EF_SUPPORT_YEARS] = { "support_years", "costs", "support-years", "N",
+		"support term the quote prepays, years (default: price list, catalog)", EFT_INT,
+		W(support_years), ALL, WHOLE(1, 5), NUM_PLAIN, .unit = "years", .word = "default",
+		.label = "Support term", .step = 1, .start = 3,
+		.hint = "years of hardware support and licences in the quote (3 or 5 usual)" },
+	/* 0 = no support line; a year's support above the hardware's price
+	 * is a typo */
+	[EF_SUPPORT_FRACTION] = { "support_fraction_per_year", "costs", "support-fraction-per-year", "X",
+		"yearly hardware support as a share of the hardware price (default: price list, catalog)",
+		EFT_DOUBLE, W(support_fraction_per_year), ALL, OR_NONE(0.001, 1), NUM_PLAIN, .unit = "ratio",
+		.word = "default", .label = "Support share", .step = 0.01, .start = 0.1,
+		.hint = "support per year as a share of the hardware; your vendor's terms" },
 };
 
 _Static_assert(sizeof(enum workload_class) == sizeof(int) && sizeof(enum precision) == sizeof(int),

@@ -50,6 +50,9 @@ void eng_result_clear(struct engine_result *r, const struct catalog_accel *a)
 	r->ttft_p50_ms = r->ttft_p99_ms = r->tpot_p99_ms = r->arrival_rate = NAN;
 	r->train_hours = r->gpu_hours = r->scaling_efficiency = r->step_s = r->mfu = NAN;
 	r->usd_per_mtok = r->run_cost_usd = r->perf_per_watt = NAN;
+	r->rent_usd = r->breakeven_months = NAN;
+	r->rent_basis = -1;
+	r->currency = "USD";
 	r->t_compute_s = r->t_memory_s = r->t_comm_s = r->t_bubble_s = r->prefill_s = NAN;
 	r->tokens_per_s_per_gpu = NAN;
 	r->link_gb_s_used = r->nic_gb_s_per_gpu = NAN;
@@ -114,9 +117,17 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 			      : a->price.usd > 0 || prices_find(w->prices, a->id);
 		if (!priced) {
 			add_reason(r, "price unknown: load a price list to check the budget");
-		} else if (r->capex_usd > w->budget_usd) {
-			snprintf(buf, sizeof buf, "costs $%ld, over the $%ld budget", eng_l(r->capex_usd),
-				 eng_l(w->budget_usd));
+		} else if (r->capex_usd > w->budget_usd * prices_usd_rate(w->prices)) {
+			/* the budget is USD (--budget-usd); the capex is in the price
+			 * list's currency: compared at its rate, said in it */
+			const char *cur = prices_currency(w->prices);
+			if (!strcmp(cur, "USD"))
+				snprintf(buf, sizeof buf, "costs $%ld, over the $%ld budget",
+					 eng_l(r->capex_usd), eng_l(w->budget_usd));
+			else
+				snprintf(buf, sizeof buf, "costs %s %ld, over the %s %ld budget (USD %ld)", cur,
+					 eng_l(r->capex_usd), cur,
+					 eng_l(w->budget_usd * prices_usd_rate(w->prices)), eng_l(w->budget_usd));
 			add_reason(r, buf);
 		}
 	}

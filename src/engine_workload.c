@@ -39,6 +39,8 @@ void engine_workload_init(struct workload *w, const struct catalog *c)
 	w->years = -1;
 	w->electricity_usd_per_kwh = w->pue = w->utilisation = -1;
 	w->colocation_usd_per_kw_month = w->licence_usd_per_gpu_year = -1;
+	w->support_years = -1;
+	w->support_fraction_per_year = -1;
 	/* Every class's fields hold sensible values, so that switching the
 	 * class in the wizard never leaves zeros behind; the training fields
 	 * keep the pretraining defaults, the fine-tuning method stays LoRA. */

@@ -142,7 +142,7 @@ enum proposal_status proposal_build(struct proposal *p, const struct catalog *c,
 	p->w = s->n_entries > 1 ? s->entries[0].w : s->w;
 	engine_workload_derive(&p->w);
 	out_date(p->date, sizeof p->date);
-	p->currency = "USD";
+	p->currency = prices_currency(p->w.prices);	/* the price list's (t17b) */
 	if (s->n_entries > 1)
 		return build_several(p, bands, err, errsz);
 	if (!engine_report_init(&p->rep, c)) {

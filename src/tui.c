@@ -782,7 +782,8 @@ int tui_main(int argc, char **argv)
 	prices_init(&t->prices);
 	if (o.prices) {
 		char err[512];
-		if (!prices_load(o.prices, &t->prices, err, sizeof err)) {
+		if (!prices_load(o.prices, &t->prices, err, sizeof err) ||
+		    !engine_prices_valid(&t->prices, err, sizeof err)) {
 			fprintf(stderr, "accelsizer: %s\n", err);
 			goto out_scenario;
 		}

@@ -358,8 +358,8 @@ void tui_bar(struct tui *t, WINDOW *win, int y, int x, int w, double pct);
 char *tui_fmt_num(char *buf, size_t n, double v, int decimals);	/* 1,234.5 */
 char *tui_fmt_gb(char *buf, size_t n, double gb);
 char *tui_fmt_pct(char *buf, size_t n, double pct);
-char *tui_fmt_usd(char *buf, size_t n, double usd);
-char *tui_fmt_usd_cents(char *buf, size_t n, double usd);	/* $878,472.00: the quote */
+char *tui_fmt_usd(char *buf, size_t n, double usd, const char *cur);
+char *tui_fmt_usd_cents(char *buf, size_t n, double usd, const char *cur);	/* $878,472.00: the quote */
 /* full if it fits in w columns, else v abbreviated: 13.2k, $998.1M. */
 char *tui_fmt_fit(char *buf, size_t n, int w, const char *full, double v, const char *prefix);
 /* The error band of r's figure k relative to v: "±12% (6 published)",
@@ -379,12 +379,12 @@ void tui_put_result_line(struct tui *t, WINDOW *win, int y, int w, int lines, co
 			 const struct engine_result *r);
 char *tui_fmt_rate(char *buf, size_t n, double per_s);	/* tokens/s */
 char *tui_fmt_rate1(char *buf, size_t n, double per_s);	/* tokens/s per user */
-char *tui_fmt_usd_hour(char *buf, size_t n, double usd);
+char *tui_fmt_usd_hour(char *buf, size_t n, double usd, const char *cur);
 char *tui_fmt_hours(char *buf, size_t n, double hours);
 char *tui_fmt_kw(char *buf, size_t n, double kw);
 char *tui_fmt_si(char *buf, size_t n, double v);	/* 2T, 300B, 4096 */
 char *tui_fmt_ms(char *buf, size_t n, double ms);
-char *tui_fmt_usd_mtok(char *buf, size_t n, double usd);
+char *tui_fmt_usd_mtok(char *buf, size_t n, double usd, const char *cur);
 /* The accelerator's catalog name, and without the vendor for narrow
  * columns. */
 const char *tui_accel_name(const struct catalog_accel *a);

@@ -121,12 +121,12 @@ static void t_band(const struct tui *t, const struct engine_result *r, char *b, 
 static void t_tps_band(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_band(t, r, b, n, BAND_OUTPUT_TOKENS_PER_S, r->output_tokens_per_s); }
 static void t_hours_band(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_band(t, r, b, n, BAND_TRAIN_HOURS, r->train_hours); }
 static void t_scal(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_pct(t, r, b, n, r->scaling_efficiency * 100); }
-static void t_capex(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd(b, n, r->capex_usd); }
+static void t_capex(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd(b, n, r->capex_usd, r->currency); }
 static void t_tco(const struct tui *t, const struct engine_result *r, char *b, size_t n)
 {
 	(void)t;
 	char x[32];
-	snprintf(b, n, "%s over %d year%s", tui_fmt_usd(x, sizeof x, r->tco_usd), r->tco_years,
+	snprintf(b, n, "%s over %d year%s", tui_fmt_usd(x, sizeof x, r->tco_usd, r->currency), r->tco_years,
 		 r->tco_years == 1 ? "" : "s");
 }
 static void t_kw(const struct tui *t, const struct engine_result *r, char *b, size_t n)
@@ -140,9 +140,9 @@ static void t_ru(const struct tui *t, const struct engine_result *r, char *b, si
 	(void)t;
 	snprintf(b, n, "%.0fU", r->rack_units);
 }
-static void t_mtok(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_mtok(b, n, r->usd_per_mtok); }
-static void t_run(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd(b, n, r->run_cost_usd); }
-static void t_hour(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_hour(b, n, r->usd_per_hour); }
+static void t_mtok(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_mtok(b, n, r->usd_per_mtok, r->currency); }
+static void t_run(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd(b, n, r->run_cost_usd, r->currency); }
+static void t_hour(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_hour(b, n, r->usd_per_hour, r->currency); }
 static void t_ppw(const struct tui *t, const struct engine_result *r, char *b, size_t n)
 {
 	/* four decimals, as the CLI's perf_per_watt column */

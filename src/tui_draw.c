@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "prices.h"
 #include "tui.h"
 
 /* ---- colours ---- */
@@ -397,35 +398,35 @@ char *tui_fmt_pct(char *buf, size_t n, double pct)
 	return buf;
 }
 
-char *tui_fmt_usd(char *buf, size_t n, double usd)
+char *tui_fmt_usd(char *buf, size_t n, double usd, const char *cur)
 {
-	char g[64];
+	char g[64], pre[8];
 	DASH(buf, n, usd);
-	snprintf(buf, n, "$%s", tui_fmt_num(g, sizeof g, usd, 0));
+	snprintf(buf, n, "%s%s", prices_money_prefix(cur, pre, sizeof pre), tui_fmt_num(g, sizeof g, usd, 0));
 	return buf;
 }
 
-char *tui_fmt_usd_cents(char *buf, size_t n, double usd)
+char *tui_fmt_usd_cents(char *buf, size_t n, double usd, const char *cur)
 {
-	char g[64];
+	char g[64], pre[8];
 	DASH(buf, n, usd);
-	snprintf(buf, n, "$%s", tui_fmt_num(g, sizeof g, usd, 2));
+	snprintf(buf, n, "%s%s", prices_money_prefix(cur, pre, sizeof pre), tui_fmt_num(g, sizeof g, usd, 2));
 	return buf;
 }
 
-char *tui_fmt_usd_mtok(char *buf, size_t n, double usd)
+char *tui_fmt_usd_mtok(char *buf, size_t n, double usd, const char *cur)
 {
-	char g[64];
+	char g[64], pre[8];
 	DASH(buf, n, usd);
-	snprintf(buf, n, "$%s", tui_fmt_num(g, sizeof g, usd, 3));
+	snprintf(buf, n, "%s%s", prices_money_prefix(cur, pre, sizeof pre), tui_fmt_num(g, sizeof g, usd, 3));
 	return buf;
 }
 
-char *tui_fmt_usd_hour(char *buf, size_t n, double usd)
+char *tui_fmt_usd_hour(char *buf, size_t n, double usd, const char *cur)
 {
-	char g[64];
+	char g[64], pre[8];
 	DASH(buf, n, usd);
-	snprintf(buf, n, "$%s", tui_fmt_num(g, sizeof g, usd, 2));
+	snprintf(buf, n, "%s%s", prices_money_prefix(cur, pre, sizeof pre), tui_fmt_num(g, sizeof g, usd, 2));
 	return buf;
 }
 

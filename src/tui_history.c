@@ -99,7 +99,7 @@ int tui_pin(struct tui *t)
 	if (r && r->fits)
 		tui_status(t, false, "Pinned: %s on %d x %s, %s. Change inputs; a compares, u undoes.",
 			   t->sc.w.model ? t->sc.w.model->name : "no model", r->gpus,
-			   tui_accel_short(r->accel), tui_fmt_usd(usd, sizeof usd, r->capex_usd));
+			   tui_accel_short(r->accel), tui_fmt_usd(usd, sizeof usd, r->capex_usd, r->currency));
 	else
 		tui_status(t, false, "Pinned this scenario. Change inputs; a compares, u undoes.");
 	return TUI_HANDLED;

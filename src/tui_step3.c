@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "prices.h"
 #include "tui.h"
 
 static const char *objective_title(enum objective o)
@@ -76,9 +77,9 @@ void tui_result_perf(const struct tui *t, const struct engine_result *r, char *b
 void tui_result_cost(const struct tui *t, const struct engine_result *r, char *buf, size_t n)
 {
 	if (t->sc.w.cls == WL_INFERENCE)
-		tui_fmt_usd_mtok(buf, n, r->usd_per_mtok);
+		tui_fmt_usd_mtok(buf, n, r->usd_per_mtok, r->currency);
 	else
-		tui_fmt_usd(buf, n, r->run_cost_usd);
+		tui_fmt_usd(buf, n, r->run_cost_usd, r->currency);
 }
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)
@@ -109,9 +110,18 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	tui_put_right(t, win, y, c.gpus, 5, ROLE_header, "GPUs");
 	tui_put_right(t, win, y, c.nodes, 5, ROLE_header, "Nodes");
 	tui_put_right(t, win, y, c.perf, 7, ROLE_header, inf ? "Tok/s" : "Hours");
-	tui_put_right(t, win, y, c.capex, 12, ROLE_header, "Capex");
+	/* The money columns say their currency (the price list's). */
+	const char *cur = prices_currency(t->sc.w.prices);
+	bool usd = !strcmp(cur, "USD");
+	char capex_h[16], cost_h[16];
+	snprintf(capex_h, sizeof capex_h, usd ? "Capex" : "Capex %s", cur);
+	if (inf)
+		snprintf(cost_h, sizeof cost_h, "%s/Mtok", usd ? "$" : cur);
+	else
+		snprintf(cost_h, sizeof cost_h, usd ? "Run cost" : "Run %s", cur);
+	tui_put_right(t, win, y, c.capex, 12, ROLE_header, capex_h);
 	tui_put_right(t, win, y, c.kw, 7, ROLE_header, "kW");
-	tui_put_right(t, win, y, c.cost, 10, ROLE_header, inf ? "$/Mtok" : "Run cost");
+	tui_put_right(t, win, y, c.cost, 10, ROLE_header, cost_h);
 	y++;
 
 	int rows = h - y - 2;
@@ -155,28 +165,40 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		put_fig(t, win, y, c.nodes, 5, vr, buf, r->nodes, "");
 		tui_result_perf(t, r, buf, sizeof buf);
 		put_fig(t, win, y, c.perf, 7, vr, buf, inf ? r->output_tokens_per_s : r->train_hours, "");
-		put_fig(t, win, y, c.capex, 12, vr, tui_fmt_usd(buf, sizeof buf, r->capex_usd), r->capex_usd, "$");
+		char pre[8];
+		prices_money_prefix(r->currency, pre, sizeof pre);
+		put_fig(t, win, y, c.capex, 12, vr, tui_fmt_usd(buf, sizeof buf, r->capex_usd, r->currency), r->capex_usd, pre);
 		/* kW: one decimal while it fits, else whole kW, else abbreviated */
 		tui_fmt_kw(buf, sizeof buf, r->power_kw);
 		if (tui_width(buf) > 7)
 			tui_fmt_num(buf, sizeof buf, r->power_kw, 0);
 		put_fig(t, win, y, c.kw, 7, vr, buf, r->power_kw, "");
 		tui_result_cost(t, r, buf, sizeof buf);
-		put_fig(t, win, y, c.cost, 10, vr, buf, inf ? r->usd_per_mtok : r->run_cost_usd, "$");
+		put_fig(t, win, y, c.cost, 10, vr, buf, inf ? r->usd_per_mtok : r->run_cost_usd, pre);
 	}
 	tui_list_marks(t, win, l, rows, n, 3, y - 1, w - 1);
 
 	/* the row under the cursor: its headline figure with the error band of
 	 * the published results, and why it ranks where it does */
 	if (n > 0) {
-		char why[400];
-		tui_put_result_line(t, win, h - 2, w, 1, "", &t->rep.results[l->focus]);
-		if (S->n_marked)
+		char why[400], rent[200];
+		const struct engine_result *fr = &t->rep.results[l->focus];
+		tui_put_result_line(t, win, h - 2, w, 1, "", fr);
+		if (S->n_marked) {
 			snprintf(why, sizeof why, "%d marked for compare (c); Enter chooses, Space marks",
 				 S->n_marked);
-		else
+		} else if (fr->fits && fr->platform && fr->rent_basis >= 0) {
+			/* rent or buy for the row under the cursor (engine_rent()),
+			 * short enough for the table's width beside the panel */
+			char a[48];
+			engine_rent_breakeven(fr, rent, sizeof rent);
+			snprintf(why, sizeof why, "Rent %s%s %s: %s", tui_fmt_usd(a, sizeof a, fr->rent_usd,
+				 fr->currency), fr->cls != WL_INFERENCE ? " for the run" : "/yr",
+				 engine_rent_term_key(fr->rent_basis), rent);
+		} else {
 			snprintf(why, sizeof why, "Enter chooses; Space marks up to %d to compare (c)",
 				 TUI_MAX_MARKED);
+		}
 		tui_put(t, win, h - 1, 0, w, ROLE_muted, why);
 	}
 }

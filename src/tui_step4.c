@@ -50,6 +50,12 @@ static double auto_years(const struct tui *t)
 	return r && r->platform ? r->tco_years : NAN;
 }
 
+static double auto_support_years(const struct tui *t)
+{
+	const struct engine_result *r = tui_chosen(t);
+	return r && r->platform ? r->tco_support_years_paid : NAN;
+}
+
 static void info_accel(const struct tui *t, char *buf, size_t n)
 {
 	const struct engine_result *r = tui_chosen(t);
@@ -173,7 +179,7 @@ static void info_capex(const struct tui *t, char *buf, size_t n)
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r);
 	char a[48];
-	snprintf(buf, n, "%s  the BOM total", tui_fmt_usd_cents(a, sizeof a, r->capex_usd));
+	snprintf(buf, n, "%s  the BOM total", tui_fmt_usd_cents(a, sizeof a, r->capex_usd, r->currency));
 }
 
 static void capex_part(const struct tui *t, char *buf, size_t n, double usd, const char *what)
@@ -181,7 +187,7 @@ static void capex_part(const struct tui *t, char *buf, size_t n, double usd, con
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r && r->platform);
 	char a[48];
-	snprintf(buf, n, "%s%s%s", tui_fmt_usd_cents(a, sizeof a, usd), *what ? "  " : "", what);
+	snprintf(buf, n, "%s%s%s", tui_fmt_usd_cents(a, sizeof a, usd, r->currency), *what ? "  " : "", what);
 }
 
 static void info_hardware(const struct tui *t, char *buf, size_t n)
@@ -189,8 +195,8 @@ static void info_hardware(const struct tui *t, char *buf, size_t n)
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r);
 	char g[48], s[48], what[128];
-	snprintf(what, sizeof what, "GPUs %s, servers %s", tui_fmt_usd_cents(g, sizeof g, r->capex_gpus_usd),
-		 tui_fmt_usd_cents(s, sizeof s, r->capex_nodes_usd));
+	snprintf(what, sizeof what, "GPUs %s, servers %s", tui_fmt_usd_cents(g, sizeof g, r->capex_gpus_usd, r->currency),
+		 tui_fmt_usd_cents(s, sizeof s, r->capex_nodes_usd, r->currency));
 	capex_part(t, buf, n, r->capex_hardware_usd, what);
 }
 
@@ -222,12 +228,62 @@ static void info_services_usd(const struct tui *t, char *buf, size_t n)
 	capex_part(t, buf, n, r->capex_services_usd, "installation and burn-in");
 }
 
+static void info_licences_usd(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	char what[64];
+	snprintf(what, sizeof what, "software per GPU, %d year%s", r->tco_support_years_paid,
+		 r->tco_support_years_paid == 1 ? "" : "s");
+	capex_part(t, buf, n, r->capex_licences_usd, what);
+}
+
+static bool licences_shown(const struct tui *t)
+{
+	const struct engine_result *r = tui_chosen(t);
+	return r && r->capex_licences_usd > 0;
+}
+
+static void info_margin_usd(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	capex_part(t, buf, n, r->capex_margin_usd, "the price list's MARGIN");
+}
+
+static bool margin_shown(const struct tui *t)
+{
+	const struct engine_result *r = tui_chosen(t);
+	return r && r->capex_margin_usd > 0;
+}
+
+/* Rent or buy (engine_rent()): what renting the working GPUs costs, and
+ * the month buying breaks even, in the engine's own sentence. */
+static void info_rent(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r && r->platform && r->rent_basis >= 0);
+	char a[48];
+	bool train = r->cls != WL_INFERENCE;
+	snprintf(buf, n, "%s%s, %s, %d GPU%s", tui_fmt_usd(a, sizeof a, r->rent_usd, r->currency),
+		 train ? " for the run" : "/year", engine_rent_term_name(r->rent_basis), r->gpus,
+		 r->gpus == 1 ? "" : "s");
+}
+
+static void info_rent_or_buy(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r && r->platform);
+	/* the term is on the Rent row above: the sentence's first half fits */
+	engine_rent_breakeven(r, buf, n);
+}
+
 static void info_running(const struct tui *t, char *buf, size_t n)
 {
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r);
 	char h[32], e[32];
-	snprintf(buf, n, "%s/hour all-in, %s kWh/year", tui_fmt_usd_hour(h, sizeof h, r->usd_per_hour),
+	snprintf(buf, n, "%s/hour all-in, %s kWh/year", tui_fmt_usd_hour(h, sizeof h, r->usd_per_hour, r->currency),
 		 tui_fmt_rate(e, sizeof e, r->energy_kwh_year));
 }
 
@@ -237,7 +293,7 @@ static void info_tco(const struct tui *t, char *buf, size_t n)
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r && r->platform);
 	char a[48];
-	snprintf(buf, n, "%s  over %d year%s, capex included", tui_fmt_usd_cents(a, sizeof a, r->tco_usd),
+	snprintf(buf, n, "%s  over %d year%s, capex included", tui_fmt_usd_cents(a, sizeof a, r->tco_usd, r->currency),
 		 r->tco_years, r->tco_years == 1 ? "" : "s");
 }
 
@@ -246,7 +302,7 @@ static void tco_pair(const struct tui *t, char *buf, size_t n, double a, double 
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r && r->platform);
 	char x[32], y[32];
-	snprintf(buf, n, "%s + %s", tui_fmt_usd(x, sizeof x, a), tui_fmt_usd(y, sizeof y, b));
+	snprintf(buf, n, "%s + %s", tui_fmt_usd(x, sizeof x, a, r->currency), tui_fmt_usd(y, sizeof y, b, r->currency));
 }
 
 static void info_tco_power(const struct tui *t, char *buf, size_t n)
@@ -349,11 +405,16 @@ static const struct tui_field rows[] = {
 	{ .label = "Racks and PDUs", .kind = TF_INFO, .info = info_racks_usd },
 	{ .label = "Support", .kind = TF_INFO, .info = info_support_usd },
 	{ .label = "Services", .kind = TF_INFO, .info = info_services_usd },
+	{ .label = "Licences", .kind = TF_INFO, .info = info_licences_usd, .shown = licences_shown },
+	{ .label = "Margin", .kind = TF_INFO, .info = info_margin_usd, .shown = margin_shown },
+	{ .field = EF_SUPPORT_YEARS + 1, .auto_value = auto_support_years },
 	{ .field = EF_YEARS + 1, .auto_value = auto_years },
 	{ .label = "TCO", .kind = TF_INFO, .info = info_tco },
 	{ .label = " Energy + colocation", .kind = TF_INFO, .info = info_tco_power },
 	{ .label = " Support + licences", .kind = TF_INFO, .info = info_tco_support },
 	{ .label = "Running cost", .kind = TF_INFO, .info = info_running },
+	{ .label = "Rent", .kind = TF_INFO, .info = info_rent },
+	{ .label = "Rent or buy", .kind = TF_INFO, .info = info_rent_or_buy },
 	{ .label = "Predicted", .kind = TF_INFO, .info = info_perf },
 	{ .label = "Error band", .kind = TF_INFO, .info = info_band, .muted = band_muted },
 };

@@ -137,7 +137,8 @@ int tui_do_export(struct tui *t, const char *path_in, bool force)
 		return TUI_HANDLED;
 	}
 	bom_format_cents(t->validate.preview->bom.total_cents, total, sizeof total);
-	tui_status(t, false, "Exported %zu BOM lines to %s (total USD %s).", t->validate.preview->bom.n, path, total);
+	tui_status(t, false, "Exported %zu BOM lines to %s (total %s %s).", t->validate.preview->bom.n,
+		   path, t->validate.preview->bom.result.currency, total);
 	return TUI_HANDLED;
 }
 
@@ -340,7 +341,8 @@ static void draw_bom(struct tui *t, WINDOW *win, int y, int h, int w)
 	}
 	bom_format_cents(b->bom.total_cents, total, sizeof total);
 	char kw[32];
-	snprintf(head, sizeof head, "Bill of materials: %zu lines, USD %s, %s kW, %.0fU", b->bom.n, total,
+	snprintf(head, sizeof head, "Bill of materials: %zu lines, %s %s, %s kW, %.0fU", b->bom.n,
+		 b->bom.result.currency, total,
 		 tui_fmt_kw(kw, sizeof kw, b->bom.total_power_w / 1000.0), b->bom.total_rack_units);
 	tui_put(t, win, y++, 0, w, ROLE_header, head);
 
@@ -348,7 +350,9 @@ static void draw_bom(struct tui *t, WINDOW *win, int y, int h, int w)
 	int dw = w - qw - ew - 3;
 	tui_put_right(t, win, y, 0, qw, ROLE_field, "Qty");
 	tui_put(t, win, y, qw + 1, dw, ROLE_field, "Description");
-	tui_put_right(t, win, y, qw + 2 + dw, ew, ROLE_field, "Extended USD");
+	char ext[24];
+	snprintf(ext, sizeof ext, "Extended %s", b->bom.result.currency);
+	tui_put_right(t, win, y, qw + 2 + dw, ew, ROLE_field, ext);
 	y++;
 	int rows = h - y - 1;
 	if (rows < 1)

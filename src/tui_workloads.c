@@ -135,7 +135,7 @@ bool tui_wl_total(const struct tui *t, const struct catalog_accel *a, char *buf,
 	}
 	char c[48], kw[32];
 	snprintf(buf, n, "%d GPU%s, %d node%s, %s, %s kW: %s", r->gpus, r->gpus == 1 ? "" : "s", r->nodes,
-		 r->nodes == 1 ? "" : "s", tui_fmt_usd_cents(c, sizeof c, r->capex_usd),
+		 r->nodes == 1 ? "" : "s", tui_fmt_usd_cents(c, sizeof c, r->capex_usd, r->currency),
 		 tui_fmt_kw(kw, sizeof kw, r->power_kw), r->reason);
 	return true;
 }

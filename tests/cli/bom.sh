@@ -61,7 +61,7 @@ check "prices: discounted unit price" matches "$(cat p.csv)" '^2,accelerator,h10
 check "prices: rack price from the list" matches "$(cat p.csv)" ',rack,RACK,.*,1234\.56,'
 check "prices: note says where the price came from" contains "$(cat p.csv)" "price list: 25000.00 less 4%"
 check "prices: formula in a description neutralised" contains "$(cat p.csv)" "\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"H100\"\")\""
-check "prices: unknown sku warned about" contains "$err" "warning: $FIX/prices/good/h100.csv:record 4: sku 'NO-SUCH-PART' is not in this bill of materials"
+check "prices: unknown sku warned about" contains "$err" "warning: $FIX/prices/good/h100.csv:4:1: sku 'NO-SUCH-PART' is not in this bill of materials"
 
 printf 'old bom\n' > keep.csv
 n=0

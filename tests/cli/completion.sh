@@ -138,6 +138,9 @@ check "proposal --format offers its formats" equals "$(comp proposal --format ""
 run "$A" proposal --format no-such-value -o x
 check "proposal --format: the program names html and md" contains "$err" "(html or md)"
 check "--concurrency offers max" equals "$(comp recommend --concurrency "")" "max"
+check "--support-years offers the terms sold and default" equals "$(comp recommend --support-years "")" \
+	"$(lines 3 5 default)"
+check "--support-years is a recommend option" contains "$(comp recommend --sup)" "--support-years"
 check "--precision fp completes the fp formats" equals "$(comp recommend --precision fp)" \
 	"$(lines fp16 fp32 fp4 fp8)"
 check "--theme offers the bundled themes" equals "$(comp --theme "")" \

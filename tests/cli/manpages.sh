@@ -124,7 +124,7 @@ check "accelsizer.1 has an EXIT STATUS section" contains "$(cat "$MAN1")" ".Sh E
 # ---- catalog keys: every key of the loader's tables is in accelsizer-catalog.5 ----
 # The tables are X_fields[] (struct catalog_field) in catalog_load.c: rows NUM("key", ...),
 # INT/STR/DATE/SOURCED("key", ...), { .key = "key" ...}, PEAK(p),
-# ID(T), SOURCES(T), PRICE(T, ...); defaults.yaml's rows come from
+# ID(T), SOURCES(T), PRICE(T, ...), RENT("term", i); defaults.yaml's rows come from
 # CATALOG_DEFAULTS in catalog.h.
 catalog_keys() {
 	sed -n '/^static const struct catalog_field [a-z]*_fields\[\] = {/,/^};/p' "$SRC/catalog_load.c" |
@@ -148,6 +148,12 @@ catalog_keys() {
 			if ($0 ~ /(^|[^A-Z_])ID\(/) print "id"
 			if ($0 ~ /SOURCES\(/) print "sources"
 			if ($0 ~ /PRICE\(/) { print "price.usd"; print "price.date"; print "price.source" }
+			line = $0
+			while (match(line, /RENT\("[a-z0-9_]+"/)) {
+				s = substr(line, RSTART + 6, RLENGTH - 7)
+				print "rent_" s ".usd_per_gpu_hour"; print "rent_" s ".date"; print "rent_" s ".source"
+				line = substr(line, RSTART + RLENGTH)
+			}
 		}'
 	sed -n '/^#define CATALOG_DEFAULTS(X)/,/[^\\]$/p' "$SRC/catalog.h" |
 		sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\),.*/\1/p'
@@ -162,7 +168,8 @@ keys=$(catalog_keys | sort -u)
 nkeys=$(printf '%s\n' "$keys" | grep -c .)
 check "the loader's tables yield many keys ($nkeys)" matches "$nkeys" '^[1-9][0-9][0-9]*$'
 for k in memory.capacity_gb peak_tflops.fp8 efficiency.compute price.usd nics.count bom \
-	unit_price_usd switch.radix experts.total sliding_window.layers pue max_tp id sources; do
+	unit_price_usd switch.radix experts.total sliding_window.layers pue max_tp id sources \
+	rent_reserved_1y.usd_per_gpu_hour licences usd_per_gpu_year; do
 	check "key extraction finds $k" matches "$keys" "^$(printf '%s' "$k" | sed 's/\./\\./g')\$"
 done
 # The keys `catalog show` prints must be among the extracted ones (a check
@@ -210,7 +217,7 @@ done
 for k in $glyphs; do
 	check "theme glyph $k is in accelsizer-catalog.5" matches "$(cat "$MAN5")" "(Cm|,) $k( ,|\$| \\.)"
 done
-cols=$(grep -o '"sku", "unit_price_usd"[^}]*' "$SRC/prices.c" | grep -o '"[a-z_]*"' | tr -d '"')
+cols=$(grep -o '"sku", "unit_price"[^}]*' "$SRC/prices.c" | grep -o '"[a-z_]*"' | tr -d '"')
 check "prices.c yields its columns" matches "$cols" '^discount_pct$'
 for k in $cols; do
 	check "price-list column $k is in accelsizer-catalog.5" matches "$(sed -n '/^\.Ss Price lists/,/^\.Sh/p' "$MAN5")" "Cm $k"
@@ -229,7 +236,7 @@ done
 # They come from the engine's table (engine_limits.c), which scenario files
 # and the wizard read too (tests/unit/test_scenario.c, tests/tui/edit.sh).
 ranges=$(awk '/^\.It Fl -/ { flag = "-" $3 } /^Range: / { sub(/^Range: /, ""); sub(/\.$/, ""); print flag "\t" $0 }' "$MAN1")
-check "accelsizer.1 gives the range of 34 workload options" equals "$(printf '%s\n' "$ranges" | wc -l | tr -d ' ')" 34
+check "accelsizer.1 gives the range of 36 workload options" equals "$(printf '%s\n' "$ranges" | wc -l | tr -d ' ')" 36
 while IFS='	' read -r flag range; do
 	max=${range#* to }
 	max=${max%%,*}

@@ -85,7 +85,7 @@ check "sweep --prices: exit 0" rc 0
 check "sweep --prices: capex is the priced BOM's total" equals "$(csv_col sw.csv capex_usd)" "$(bom_total bomp.csv)"
 run "$ACCELSIZER" recommend --scenario "$SCEN" --prices "$FIX/prices/bad/10-negative-price.csv"
 check "recommend --prices bad file: exit 2" rc 2
-check "recommend --prices bad file: names the file and record" contains "$err" "10-negative-price.csv:record"
+check "recommend --prices bad file: names the file, line and column" contains "$err" "10-negative-price.csv:3:4: "
 run "$ACCELSIZER" recommend --scenario "$SCEN" --prices
 check "recommend --prices without a file: exit 2" rc 2
 

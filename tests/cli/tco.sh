@@ -65,8 +65,11 @@ check "cost flags: exit 0" rc 0
 near "--pue, --electricity-usd-per-kwh, --utilisation drive the energy" "$(csv_col f.csv tco_energy_usd)" \
 	"$(calc "$kw * 1.5 * 0.2 * 8766 * 5")"
 check "--colocation-usd-per-kw-month 0: none" equals "$(csv_col f.csv tco_colocation_usd)" "0.00"
-near "--licence-usd-per-gpu-year: per installed GPU per year" "$(csv_col f.csv tco_licence_usd)" \
-	"$(calc "$(csv_col f.csv gpus_installed) * 4500 * 5")"
+# licences: in the quote for the 3-year support term, renewed in years 4 and 5
+near "--licence-usd-per-gpu-year: the quote holds 3 years per installed GPU" \
+	"$(csv_col f.csv capex_licences_usd)" "$(calc "$(csv_col f.csv gpus_installed) * 4500 * 3")"
+near "--licence-usd-per-gpu-year: renewed after the term" "$(csv_col f.csv tco_licence_usd)" \
+	"$(calc "$(csv_col f.csv gpus_installed) * 4500 * 2")"
 run "$ACCELSIZER" recommend --years 0
 check "--years 0: exit 2" rc 2
 check "--years 0: names the flag" contains "$err" "--years"
@@ -78,7 +81,9 @@ printf 'sku,unit_price_usd\nCOLOCATION,100\nLICENCE,1000\n' > p.csv
 run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --prices p.csv --format csv -o p1.csv
 check "price list: exit 0" rc 0
 near "price list COLOCATION" "$(csv_col p1.csv tco_colocation_usd)" "$(calc "$kw * 100 * 12 * 5")"
-near "price list LICENCE" "$(csv_col p1.csv tco_licence_usd)" "$(calc "$(csv_col p1.csv gpus_installed) * 1000 * 5")"
+near "price list LICENCE" "$(csv_col p1.csv tco_licence_usd)" "$(calc "$(csv_col p1.csv gpus_installed) * 1000 * 2")"
+near "price list LICENCE: the term in the capex" "$(csv_col p1.csv capex_licences_usd)" \
+	"$(calc "$(csv_col p1.csv gpus_installed) * 1000 * 3")"
 run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --prices p.csv \
 	--colocation-usd-per-kw-month 50 --format csv -o p2.csv
 near "the flag wins over the price list" "$(csv_col p2.csv tco_colocation_usd)" "$(calc "$kw * 50 * 12 * 5")"

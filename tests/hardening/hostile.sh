@@ -41,7 +41,7 @@ pct_unit() {	# DISCOUNT: the accelerator line's unit price
 check "6: discount 12.345 % of 1,000,000 is 876,550.00" equals "$(pct_unit 12.345)" "876550.00"
 check "6: discount 99.999 % leaves 10.00, not 0" equals "$(pct_unit 99.999)" "10.00"
 printf 'sku,unit_price_usd,discount_pct\nh100-sxm,1000000,100.004\n' >pct.csv
-refuse_with "6: discount 100.004 % is refused" "pct.csv:record 2: discount_pct '100.004' is outside 0-100" \
+refuse_with "6: discount 100.004 % is refused" "pct.csv:2:18: discount_pct '100.004' is outside 0-100" \
 	"$ACCELSIZER" bom --scenario "$SCEN" --prices pct.csv -o -
 
 # ---- 1: outputs compared by identity, not by spelling ----

@@ -282,20 +282,20 @@ check "scenario custom params_b 1e308: refused" contains "$err" "s.yaml:3:28: 'p
 for v in 1e308 -1 NaN Inf .inf 18446744073709551616 '"1,000"' 70B '$100' 0x10 1e3; do
 	printf 'sku,unit_price_usd\nh100-sxm,%s\n' "$v" >p.csv
 	run "$ACCELSIZER" bom --scenario "$SCEN" --prices p.csv -o bom.csv
-	if [ "$rc" = 2 ] && case $err in *"p.csv:record 2: "*unit_price_usd*) true ;; *) false ;; esac &&
+	if [ "$rc" = 2 ] && case $err in *"p.csv:2:10: "*unit_price*) true ;; *) false ;; esac &&
 		[ ! -e bom.csv ]; then
-		tap_ok "price list unit_price_usd $v: refused by record, no BOM written"
+		tap_ok "price list unit_price_usd $v: refused at its line and column, no BOM written"
 	else
-		tap_not_ok "price list unit_price_usd $v: refused by record, no BOM written" "exit $rc" "stderr: $err"
+		tap_not_ok "price list unit_price_usd $v: refused at its line and column, no BOM written" "exit $rc" "stderr: $err"
 	fi
 done
 for v in 100.01 -5 NaN 1e2 '"1,5"'; do
 	printf 'sku,unit_price_usd,discount_pct\nh100-sxm,100,%s\n' "$v" >p.csv
 	run "$ACCELSIZER" bom --scenario "$SCEN" --prices p.csv -o bom.csv
-	if [ "$rc" = 2 ] && case $err in *"p.csv:record 2: "*discount_pct*) true ;; *) false ;; esac; then
-		tap_ok "price list discount_pct $v: refused by record"
+	if [ "$rc" = 2 ] && case $err in *"p.csv:2:14: "*discount_pct*) true ;; *) false ;; esac; then
+		tap_ok "price list discount_pct $v: refused at its line and column"
 	else
-		tap_not_ok "price list discount_pct $v: refused by record" "exit $rc" "stderr: $err"
+		tap_not_ok "price list discount_pct $v: refused at its line and column" "exit $rc" "stderr: $err"
 	fi
 done
 printf 'sku,unit_price_usd\nh100-sxm,999999999.995\n' >p.csv

@@ -11,7 +11,7 @@ printf 'sku,unit_price_usd,discount_pct\nh100-sxm,27500,10\n' >"$TMPD/prices.csv
 printf 'sku,unit_price_usd\nh100-sxm,-5\n' >"$TMPD/bad-prices.csv"
 run "$ACCELSIZER" --prices "$TMPD/bad-prices.csv"
 check "a bad price list: exit 2" rc 2
-check "a bad price list: file and record named" contains "$err" "$TMPD/bad-prices.csv:record 2:"
+check "a bad price list: file, line and column named" contains "$err" "$TMPD/bad-prices.csv:2:10: "
 run "$ACCELSIZER" --prices "$TMPD/none.csv"
 check "a missing price list: exit 2" rc 2
 check "a missing price list: path named" contains "$err" "$TMPD/none.csv"

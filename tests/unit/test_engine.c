@@ -14,6 +14,7 @@
 #include "engine.h"
 #include "engine_internal.h"
 #include "fixture.h"
+#include "prices.h"
 #include "tap.h"
 
 static struct catalog *cat;
@@ -641,6 +642,79 @@ START_TEST(capex_and_power_add_up)
 	/* Cost per million tokens = the TCO a year / tokens served in a year. */
 	double toks = r.output_tokens_per_s * 3600 * 8766 * d->utilisation.value;
 	ck_assert_double_eq_tol(r.usd_per_mtok, r.tco_usd / yrs / toks * 1e6, 1e-9);
+}
+END_TEST
+
+/* Rent or buy by hand (engine_rent()): 8 GPUs, capex 100,000, 1,200 a
+ * year of running cost over 2 years (100 a month), no support renewal.
+ * Renting a month is 8 x rate x 730.5 h.  On-demand 2.00: 11,688 a
+ * month, buying 100,000 + 100 m <= 11,688 m from m = 9 (8.63); 1-year
+ * 1.50: 8,766 a month, m >= 11.54 -> 12; 3-year 0.50: 2,922 a month,
+ * m >= 35.4, past the 24 months of the TCO -> none.  The basis is the
+ * cheapest rate (3-year), so the result never breaks even; a price
+ * list's RENT-3Y line at 1.00 (5,844 a month, m >= 17.4 -> 18) wins over
+ * the catalog. */
+START_TEST(rent_or_buy_by_hand)
+{
+	struct catalog_accel a = { .id = "test-gpu" };
+	a.rent[RENT_ON_DEMAND].usd = 2.0;
+	a.rent[RENT_1Y].usd = 1.5;
+	a.rent[RENT_3Y].usd = 0.5;
+	struct catalog_platform p = { .id = "test-node", .gpus_per_node = 8 };
+	struct engine_result r;
+	eng_result_clear(&r, &a);
+	r.platform = &p;
+	r.cls = WL_INFERENCE;
+	r.gpus = 8;
+	r.capex_usd = 100000;
+	r.tco_years = 2;
+	r.tco_energy_usd = 2400;
+	r.tco_support_years_paid = 3;
+	r.tco_usd = 102400;
+	struct engine_rent rb;
+	engine_rent(cat, NULL, &r, &rb);
+	ck_assert_int_eq(rb.horizon_months, 24);
+	ck_assert_double_eq_tol(rb.month[RENT_ON_DEMAND], 11688, 1e-6);
+	ck_assert_double_eq_tol(rb.rent[RENT_ON_DEMAND], 8 * 2.0 * 8766, 1e-6);
+	ck_assert_int_eq(rb.breakeven[RENT_ON_DEMAND], 9);
+	ck_assert_int_eq(rb.breakeven[RENT_1Y], 12);
+	ck_assert_int_eq(rb.breakeven[RENT_3Y], 0);
+	ck_assert_int_eq(rb.basis, RENT_3Y);
+	ck_assert_double_eq_tol(engine_buy_cumulative(&r, 9), 100900, 1e-6);
+
+	char err[256];
+	static const char list[] = "sku,unit_price\nRENT-3Y:test-gpu,1.00\n";
+	struct prices pl;
+	ck_assert_msg(prices_parse("t.csv", list, sizeof list - 1, &pl, err, sizeof err), "%s", err);
+	struct workload w;
+	engine_workload_init(&w, cat);
+	w.prices = &pl;
+	engine_rent(cat, &w, &r, &rb);
+	ck_assert(rb.from_prices[RENT_3Y] && !rb.from_prices[RENT_1Y]);
+	ck_assert_double_eq_tol(rb.rate[RENT_3Y], 1.0, 1e-9);
+	ck_assert_int_eq(rb.breakeven[RENT_3Y], 18);
+	ck_assert_int_eq(rb.basis, RENT_3Y);
+
+	/* The result's fields and the sentence every front end shows. */
+	r.rent_basis = rb.basis;
+	r.rent_usd = rb.rent[rb.basis];
+	r.breakeven_months = rb.breakeven[rb.basis];
+	char line[160];
+	engine_rent_statement(&r, line, sizeof line);
+	ck_assert_str_eq(line, "buying breaks even after 18 months against 3-year reserved rental");
+	r.breakeven_months = INFINITY;
+	engine_rent_statement(&r, line, sizeof line);
+	ck_assert_str_eq(line, "buying does not break even in 2 years against 3-year reserved rental");
+	prices_fini(&pl);
+
+	/* Training rents the GPUs for the hours the cluster is busy, and
+	 * rent_usd is the run. */
+	r.cls = WL_PRETRAIN;
+	r.train_hours = 100;
+	engine_rent(cat, NULL, &r, &rb);
+	ck_assert_double_eq_tol(rb.rent[RENT_ON_DEMAND], 8 * 2.0 * 100, 1e-6);
+	ck_assert_double_eq_tol(rb.month[RENT_ON_DEMAND],
+				11688 * cat->defaults.utilisation.value, 1e-6);
 }
 END_TEST
 
@@ -1911,6 +1985,7 @@ int main(void)
 	ADD(s, training_target_hours_adds_gpus);
 	ADD(s, fabric_fat_tree);
 	ADD(s, capex_and_power_add_up);
+	ADD(s, rent_or_buy_by_hand);
 	ADD(s, pcie_cards_use_pcie_servers);
 	ADD(s, filters_and_ranking);
 	ADD(s, validation_plan_thresholds);

@@ -350,7 +350,7 @@ START_TEST(escape_sequences_from_files_stay_inert)
 	prices_fini(&pr);
 	csv = "sku,unit_price_usd\n\"A\bB\",1\n";
 	ck_assert(!prices_parse("p.csv", csv, strlen(csv), &pr, err, sizeof err));
-	ck_assert_str_eq(err, "p.csv:record 2: sku holds a control character (byte 0x08)");
+	ck_assert_str_eq(err, "p.csv:2:1: sku holds a control character (byte 0x08)");
 	prices_fini(&pr);
 }
 END_TEST

@@ -56,14 +56,15 @@ START_TEST(mixed_good_fixture)
 	ck_assert_int_eq(w->discount_upct, 10 * PRICES_PCT_ONE);
 	ck_assert_int_eq(w->net_cents, 90001);		/* 900.009 -> 900.01 */
 	ck_assert_str_eq(w->description, "Widget, large \"XL\"\r\nsecond line");
-	ck_assert_int_eq(w->record, 2);
+	ck_assert_int_eq(w->line, 3);			/* the sku's field */
+	ck_assert_int_eq(w->col, 30);
 
 	const struct price_entry *f = prices_find(&p, "F-1");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(f->list_cents, 29);		/* 0.285 -> 0.29, no float */
 	ck_assert_int_eq(f->net_cents, 29);
 	ck_assert_str_eq(f->description, "=HYPERLINK(\"http://x\")");
-	ck_assert_int_eq(f->record, 4);			/* the blank record counts */
+	ck_assert_int_eq(f->line, 5);			/* lines, not records */
 
 	const struct price_entry *s = prices_find(&p, "SPACE-1");
 	ck_assert_ptr_nonnull(s);
@@ -169,7 +170,7 @@ START_TEST(full_discount_and_many_rows)
 	const struct price_entry *e = prices_find(&p, "SKU-2000");	/* i = 1000 */
 	ck_assert_ptr_nonnull(e);
 	ck_assert_int_eq(e->net_cents, 100000);
-	ck_assert_int_eq(e->record, 1002);
+	ck_assert_int_eq(e->line, 1002);
 	e = prices_find(&p, "SKU-2993");				/* i = 7 */
 	ck_assert_ptr_nonnull(e);
 	ck_assert_int_eq(e->list_cents, 707);
@@ -192,19 +193,63 @@ START_TEST(missing_file_and_directory)
 }
 END_TEST
 
-START_TEST(quoted_newlines_count_as_one_record)
+START_TEST(errors_name_line_and_column)
 {
-	/* Record numbers follow records, not lines: the error is on the third
-	 * record even though it starts on line 5. */
+	/* Positions follow lines, not records: the third record starts on
+	 * line 5, and 'ten' is its ninth character. */
 	const char *t = "sku,description,unit_price_usd\n"
 			"A,\"line one\nline two\nline three\",10\n"
 			"B,plain,ten\n";
 	struct prices p;
 	char err[256] = "";
 	ck_assert(!prices_parse("q.csv", t, strlen(t), &p, err, sizeof err));
-	ck_assert_str_eq(err, "q.csv:record 3: unit_price_usd 'ten' is not a number "
+	ck_assert_str_eq(err, "q.csv:5:9: unit_price 'ten' is not a number "
 			 "(write 1234.56: no currency sign, no thousands separators)");
 	prices_fini(&p);
+}
+END_TEST
+
+/* A quote's terms by hand: in EUR at 0.5 per USD, a 20 % margin, 5 years
+ * of support, 10 % off the network, 5 % off every other line, and a
+ * line that takes 4 % off the catalog's own price (no price given). */
+START_TEST(quote_terms_by_hand)
+{
+	const char *t = "sku,unit_price,currency,category,discount_pct,description\n"
+			"CURRENCY,0.5,eur,,,ECB reference rate\n"
+			"MARGIN,20,,,,\n"
+			"SUPPORT-YEARS,5,,,,\n"
+			"*,,,network,10,\n"
+			"*,,,,5,\n"
+			"h100-sxm,,,,4,\n"
+			"RACK,1000,EUR,,,\n";
+	struct prices p;
+	char err[256] = "";
+	ck_assert_msg(prices_parse("terms.csv", t, strlen(t), &p, err, sizeof err), "%s", err);
+	ck_assert_str_eq(prices_currency(&p), "EUR");
+	ck_assert_double_eq(prices_usd_rate(&p), 0.5);
+	ck_assert_int_eq(p.margin_upct, 20 * PRICES_PCT_ONE);
+	ck_assert_int_eq(p.support_years, 5);
+	ck_assert_uint_eq(p.n_rules, 2);
+	const struct price_entry *e;
+	int32_t d;
+	/* 100.00 of network less 10 % */
+	ck_assert_int_eq(prices_unit_cents(&p, "SW-1", "network", 10000, &e, &d), 9000);
+	ck_assert_ptr_null(e);
+	ck_assert_int_eq(d, 10 * PRICES_PCT_ONE);
+	/* any other category: the '*' line for every line, 5 % */
+	ck_assert_int_eq(prices_unit_cents(&p, "PDU", "power", 10000, &e, &d), 9500);
+	/* the line's own 4 % on the catalog's 15,000.00, not the 5 % */
+	ck_assert_int_eq(prices_unit_cents(&p, "h100-sxm", "accelerator", 1500000, &e, &d), 1440000);
+	ck_assert_ptr_nonnull(e);
+	/* a line with its price and no discount: the category's 5 % */
+	ck_assert_int_eq(prices_unit_cents(&p, "RACK", "rack", 300000, &e, &d), 95000);
+	/* margin 20 % of the selling price: 800.00 at cost sells at 1,000.00 */
+	ck_assert_int_eq(prices_margin_cents(&p, 80000), 20000);
+	prices_fini(&p);
+	/* without a list: the catalog's price, no margin */
+	ck_assert_int_eq(prices_unit_cents(NULL, "x", "rack", 123, &e, &d), 123);
+	ck_assert_int_eq(prices_margin_cents(NULL, 80000), 0);
+	ck_assert_str_eq(prices_currency(NULL), "USD");
 }
 END_TEST
 
@@ -227,7 +272,8 @@ int main(void)
 	ADD(s, header_only_is_an_empty_list);
 	ADD(s, full_discount_and_many_rows);
 	ADD(s, missing_file_and_directory);
-	ADD(s, quoted_newlines_count_as_one_record);
+	ADD(s, errors_name_line_and_column);
+	ADD(s, quote_terms_by_hand);
 	int rc = tap_run(s);
 	globfree(&bad);
 	return rc;
