@@ -54,6 +54,27 @@ int fuzz_theme_init(void)
 	return 0;
 }
 
+/* Display columns of printable UTF-8 s; -1 if a character has none. */
+static int display_columns(const char *s)
+{
+	int cols = 0;
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	for (size_t left = strlen(s); left > 0;) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s, left, &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
+			return -1;
+		int w = wcwidth(wc);
+		if (w < 0)
+			return -1;
+		cols += w;
+		s += n;
+		left -= n;
+	}
+	return cols;
+}
+
 static bool colour_ok(short c)
 {
 	return c == THEME_DEFAULT_COLOUR || (c >= 0 && c <= 255);
@@ -74,21 +95,23 @@ static int check_theme(const struct theme *th)
 				theme_glyph_name(g));
 			bad = 1;
 		} else {
-			/* One display column, as the bars and markers are laid out. */
-			wchar_t wc;
-			mbstate_t st;
-			memset(&st, 0, sizeof st);
-			size_t n = mbrtowc(&wc, th->utf8[g], strlen(th->utf8[g]), &st);
-			if (n != (size_t)-1 && n != (size_t)-2 && wcwidth(wc) != 1) {
-				fprintf(stderr, "fuzz: utf8 glyph %s '%s' is %d columns wide, not 1\n",
-					theme_glyph_name(g), th->utf8[g], wcwidth(wc));
+			/* At most the glyph's columns (one for the bars and marks
+			 * other cells align to), as the screen is laid out. */
+			int cols = display_columns(th->utf8[g]);
+			if (cols < 1 || cols > theme_glyph_columns(g)) {
+				fprintf(stderr, "fuzz: utf8 glyph %s '%s' is %d columns wide, not 1 to %d\n",
+					theme_glyph_name(g), th->utf8[g], cols, theme_glyph_columns(g));
 				bad = 1;
 			}
 		}
 		const char *a = th->ascii[g];
-		if (!a[0] || a[1] || (unsigned char)a[0] < 0x20 || (unsigned char)a[0] >= 0x7f) {
-			fprintf(stderr, "fuzz: ascii glyph %s is not one printable ASCII character\n",
-				theme_glyph_name(g));
+		size_t alen = strlen(a);
+		bool printable = alen >= 1 && alen <= (size_t)theme_glyph_columns(g);
+		for (size_t i = 0; printable && i < alen; i++)
+			printable = (unsigned char)a[i] >= 0x20 && (unsigned char)a[i] < 0x7f;
+		if (!printable) {
+			fprintf(stderr, "fuzz: ascii glyph %s is not 1 to %d printable ASCII characters\n",
+				theme_glyph_name(g), theme_glyph_columns(g));
 			bad = 1;
 		}
 	}

@@ -407,18 +407,94 @@ static const char *grouped(double v, int dec, char *buf, size_t n)
 
 static const char *money(double v, char *buf, size_t n)
 {
-	char g[48];
-	if (!isfinite(v) || v <= 0) {
+	if (!isfinite(v) || v <= 0 || n < 2) {
 		snprintf(buf, n, "-");
 		return buf;
 	}
-	snprintf(buf, n, "$%s", grouped(v, 0, g, sizeof g));
+	buf[0] = '$';
+	grouped(v, 0, buf + 1, n - 1);
 	return buf;
+}
+
+/* A line built in a buffer and written once: the table's rows cost a few
+ * hundred instructions this way, against several thousand through fprintf
+ * (the same bytes as the formats noted at each call). */
+struct line {
+	FILE *f;	/* NULL: text past the buffer is cut */
+	char b[512];
+	size_t n;
+};
+
+static void line_raw(struct line *l, const char *s, size_t len)
+{
+	while (len) {
+		if (l->n == sizeof l->b - 1) {
+			if (!l->f)
+				break;
+			fwrite(l->b, 1, l->n, l->f);
+			l->n = 0;
+		}
+		size_t k = sizeof l->b - 1 - l->n;
+		if (k > len)
+			k = len;
+		memcpy(l->b + l->n, s, k);
+		l->n += k;
+		s += k;
+		len -= k;
+	}
+	l->b[l->n] = '\0';
+}
+
+/* printf's "%*s": width > 0 pads on the left, < 0 on the right; a longer
+ * text is never cut. */
+static void line_str(struct line *l, const char *s, int width)
+{
+	static const char blanks[] = "                                ";
+	size_t len = strlen(s), w = (size_t)abs(width);
+	size_t pad = len < w ? w - len : 0;
+	if (width <= 0)
+		line_raw(l, s, len);
+	while (pad) {
+		size_t k = pad < sizeof blanks - 1 ? pad : sizeof blanks - 1;
+		line_raw(l, blanks, k);
+		pad -= k;
+	}
+	if (width > 0)
+		line_raw(l, s, len);
+}
+
+static void line_long(struct line *l, long v, int width)
+{
+	char t[24];
+	cli_fmt_long(t, sizeof t, v);
+	line_str(l, t, width);
+}
+
+static void line_end(struct line *l)
+{
+	if (l->f && l->n)
+		fwrite(l->b, 1, l->n, l->f);
+	l->n = 0;
 }
 
 static void layout_text(const struct workload *w, const struct engine_result *r, char *buf, size_t n)
 {
 	engine_result_layout(r, w->cls, buf, n);
+}
+
+/* "%.0f%%" of a share, "-" when it does not apply. */
+static const char *percent(double v, char *buf, size_t n)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	int k = cli_fmt_fixed(buf, n, 100 * v, 0);
+	if (k >= 0 && (size_t)k + 1 < n) {
+		buf[k] = '%';
+		buf[k + 1] = '\0';
+	}
+	return buf;
 }
 
 static void headline(FILE *f, const struct catalog *c, const struct workload *w,
@@ -530,33 +606,64 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 		else if (res->filtered)
 			snprintf(rank, sizeof rank, "(%d)", res->rank);
 		else
-			snprintf(rank, sizeof rank, "%d", res->rank);
+			cli_fmt_long(rank, sizeof rank, res->rank);
 		layout_text(w, res, lay, sizeof lay);
-		char rb[ENGINE_REASON_MAX], whybuf[400], safe[400];
+		char rb[ENGINE_REASON_MAX], safe[400];
 		const char *why = out_inert(engine_result_why(res, rb, sizeof rb), safe, sizeof safe);
-		if (res->filtered && res->fits)
-			snprintf(whybuf, sizeof whybuf, "filtered: %s", why);
-		else
-			snprintf(whybuf, sizeof whybuf, "%s", why);
 		const char *bind = res->binding != RES_NONE ? resource_key(res->binding) : "-";
+		/* inference: "%-4s %-16s %5d %5d %-13s %10s %8s %8s %12s %13s %7.1f %9s  %-12s %s\n"
+		 * training:  "%-4s %-16s %5d %5d %-17s %10s %10s %5s %6s %12s %13s %7.1f %11s  %-12s %s\n" */
+		struct line l = { .f = f, .n = 0 };
+		line_str(&l, rank, -4);
+		line_str(&l, " ", 0);
+		line_str(&l, res->accel->id, -16);
+		line_str(&l, " ", 0);
+		line_long(&l, res->gpus, 5);
+		line_str(&l, " ", 0);
+		line_long(&l, res->nodes, 5);
+		line_str(&l, " ", 0);
+		line_str(&l, lay, inf ? -13 : -17);
+		line_str(&l, " ", 0);
+		if (inf) {
+			line_str(&l, grouped(res->output_tokens_per_s, 0, m1, sizeof m1), 10);
+			line_str(&l, " ", 0);
+			line_str(&l, grouped(res->tokens_per_s_per_user, 1, m2, sizeof m2), 8);
+			line_str(&l, " ", 0);
+			line_str(&l, grouped(res->ttft_ms, 0, m3, sizeof m3), 8);
+		} else {
+			line_str(&l, grouped(res->train_hours, 1, m1, sizeof m1), 10);
+			line_str(&l, " ", 0);
+			line_str(&l, grouped(res->gpu_hours, 0, m2, sizeof m2), 10);
+			line_str(&l, " ", 0);
+			line_str(&l, percent(res->mfu, m3, sizeof m3), 5);
+			line_str(&l, " ", 0);
+			line_str(&l, percent(res->scaling_efficiency, m4, sizeof m4), 6);
+		}
+		line_str(&l, " ", 0);
+		line_str(&l, money(res->capex_usd, cap, sizeof cap), 12);
+		line_str(&l, " ", 0);
+		line_str(&l, money(res->tco_usd, tco, sizeof tco), 13);
+		line_str(&l, " ", 0);
+		char kw[32];
+		cli_fmt_fixed(kw, sizeof kw, res->power_kw, 1);
+		line_str(&l, kw, 7);
+		line_str(&l, " ", 0);
 		if (inf)
-			fprintf(f, "%-4s %-16s %5d %5d %-13s %10s %8s %8s %12s %13s %7.1f %9s  %-12s %s\n", rank,
-				res->accel->id, res->gpus, res->nodes, lay,
-				grouped(res->output_tokens_per_s, 0, m1, sizeof m1),
-				grouped(res->tokens_per_s_per_user, 1, m2, sizeof m2),
-				grouped(res->ttft_ms, 0, m3, sizeof m3), money(res->capex_usd, cap, sizeof cap),
-				money(res->tco_usd, tco, sizeof tco), res->power_kw, isfinite(res->usd_per_mtok) ? grouped(res->usd_per_mtok, 3, m4, sizeof m4) : "-",
-				bind, whybuf);
+			line_str(&l, isfinite(res->usd_per_mtok) ? grouped(res->usd_per_mtok, 3, m4, sizeof m4) : "-", 9);
 		else
-			fprintf(f, "%-4s %-16s %5d %5d %-17s %10s %10s %5s %6s %12s %13s %7.1f %11s  %-12s %s\n", rank,
-				res->accel->id, res->gpus, res->nodes, lay,
-				grouped(res->train_hours, 1, m1, sizeof m1),
-				grouped(res->gpu_hours, 0, m2, sizeof m2),
-				isfinite(res->mfu) ? (snprintf(m3, sizeof m3, "%.0f%%", 100 * res->mfu), m3) : "-",
-				isfinite(res->scaling_efficiency)
-				? (snprintf(m4, sizeof m4, "%.0f%%", 100 * res->scaling_efficiency), m4) : "-",
-				money(res->capex_usd, cap, sizeof cap), money(res->tco_usd, tco, sizeof tco),
-				res->power_kw, money(res->run_cost_usd, runc, sizeof runc), bind, whybuf);
+			line_str(&l, money(res->run_cost_usd, runc, sizeof runc), 11);
+		line_str(&l, "  ", 0);
+		line_str(&l, bind, -12);
+		line_str(&l, " ", 0);
+		if (res->filtered && res->fits) {
+			char whybuf[400];	/* cut where the text was always cut */
+			snprintf(whybuf, sizeof whybuf, "filtered: %s", why);
+			line_str(&l, whybuf, 0);
+		} else {
+			line_str(&l, why, 0);
+		}
+		line_str(&l, "\n", 0);
+		line_end(&l);
 	}
 	fprintf(f, "\nObjective: %s. Prices are indicative list prices from the catalog; "
 		"'(n)' = filtered out, 'no' = cannot meet the workload.\n", objective_name(w->objective));

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_fmt.h"
 #include "ytree.h"
 
 /* ---- text ---- */
@@ -164,7 +165,7 @@ const char *out_grouped(double v, int dec, char *buf, size_t n)
 		return buf;
 	}
 	char raw[64];
-	snprintf(raw, sizeof raw, "%.*f", dec, fabs(v));
+	cli_fmt_fixed(raw, sizeof raw, fabs(v), dec);	/* "%.*f" without printf's cost */
 	char *dot = strchr(raw, '.');
 	size_t ilen = dot ? (size_t)(dot - raw) : strlen(raw);
 	size_t o = 0;

@@ -34,19 +34,25 @@ static const char *const role_names[ROLE_COUNT] = {
 };
 
 static const char *const glyph_names[GLYPH_COUNT] = {
-#define X(g, u, a, doc) #g,
+#define X(g, u, a, cols, doc) #g,
 	THEME_GLYPHS(X)
 #undef X
 };
 
 static const char *const glyph_utf8_default[GLYPH_COUNT] = {
-#define X(g, u, a, doc) u,
+#define X(g, u, a, cols, doc) u,
 	THEME_GLYPHS(X)
 #undef X
 };
 
 static const char *const glyph_ascii_default[GLYPH_COUNT] = {
-#define X(g, u, a, doc) a,
+#define X(g, u, a, cols, doc) a,
+	THEME_GLYPHS(X)
+#undef X
+};
+
+static const int glyph_cols[GLYPH_COUNT] = {
+#define X(g, u, a, cols, doc) cols,
 	THEME_GLYPHS(X)
 #undef X
 };
@@ -54,6 +60,11 @@ static const char *const glyph_ascii_default[GLYPH_COUNT] = {
 const char *theme_role_name(enum theme_role r)
 {
 	return (unsigned)r < ROLE_COUNT ? role_names[r] : "?";
+}
+
+int theme_glyph_columns(enum theme_glyph g)
+{
+	return (unsigned)g < GLYPH_COUNT ? glyph_cols[g] : 1;
 }
 
 const char *theme_glyph_name(enum theme_glyph g)
@@ -242,6 +253,17 @@ static bool one_glyph(const char *s, bool ascii)
 	return true;
 }
 
+/* A glyph of up to cols columns: as many printable ASCII bytes, or for
+ * utf8 one one-column code point as one_glyph() takes. */
+static bool glyph_fits(const char *s, bool ascii, int cols)
+{
+	size_t len = strlen(s);
+	bool plain = len >= 1 && len <= (size_t)cols;
+	for (size_t i = 0; plain && i < len; i++)
+		plain = s[i] >= 0x20 && s[i] < 0x7f;
+	return plain || one_glyph(s, ascii);
+}
+
 static bool parse_glyph_set(struct tparse *p, const struct ynode *n, bool ascii,
 			    char table[GLYPH_COUNT][THEME_GLYPH_MAX])
 {
@@ -256,7 +278,10 @@ static bool parse_glyph_set(struct tparse *p, const struct ynode *n, bool ascii,
 		const struct ynode *v = n->items[i];
 		if (!want_scalar(p, v, k))
 			return false;
-		if (!one_glyph(v->scalar, ascii))
+		if (glyph_cols[g] > 1 && !glyph_fits(v->scalar, ascii, glyph_cols[g]))
+			return fail(p, v, "glyphs.%s.%s must be up to %d printable ASCII characters%s", set, k,
+				    glyph_cols[g], ascii ? "" : " or one printable character one column wide");
+		if (glyph_cols[g] == 1 && !one_glyph(v->scalar, ascii))
 			return fail(p, v, "glyphs.%s.%s must be one %s character", set, k,
 				    ascii ? "printable ASCII" : "printable, one column wide,");
 		snprintf(table[g], THEME_GLYPH_MAX, "%s", v->scalar);

@@ -43,35 +43,40 @@ enum theme_role {
 	ROLE_COUNT
 };
 
-/* X(glyph, utf-8 default, ascii default, meaning) */
+/* X(glyph, utf-8 default, ascii default, columns, meaning).  columns is
+ * the most display columns the glyph may take: 1 for the bars, marks and
+ * lines that other cells align to; 2 for the signs written inside text
+ * (ASCII has no one-column "at least"). */
 #define THEME_GLYPHS(X) \
-	X(bar_full,  "\u2588", "#", "a filled bar cell") \
-	X(bar_empty, "\u00b7", ".", "an empty bar cell") \
-	X(fits,      "\u2713", "+", "the resource fits") \
-	X(tight,     "!",      "~", "the resource is tight") \
-	X(over,      "\u2717", "x", "the resource does not fit") \
-	X(binding,   "\u25c6", "*", "the binding constraint") \
-	X(best,      "\u2605", "^", "the best value in a comparison") \
-	X(differs,   "\u2260", "*", "a row whose values differ (the pinned scenario beside the current)") \
-	X(marked,    "\u25cf", "@", "an accelerator marked for comparison") \
-	X(missing,   "?",      "?", "a step that still lacks input") \
-	X(chosen,    "\u25b8", ">", "the chosen accelerator in a list") \
-	X(scroll_up, "\u2191", "^", "more rows above") \
-	X(scroll_down, "\u2193", "v", "more rows below") \
-	X(choice_left, "\u2039", "<", "before a choice that Left/Right cycles") \
-	X(choice_right, "\u203a", ">", "after a choice that Left/Right cycles") \
-	X(step_sep,  "\u203a", ">", "between the steps of the step bar") \
-	X(vline,     "\u2502", "|", "the line between the form and the side panel") \
-	X(hline,     "\u2500", "-", "horizontal rules: section lines, the folded panel's top") \
-	X(chart_1,   "\u25cf", "o", "the trade-off chart: the first accelerator's points") \
-	X(chart_2,   "\u25b2", "+", "the trade-off chart: the second accelerator's points") \
-	X(chart_3,   "\u25a0", "%", "the trade-off chart: the third accelerator's points") \
-	X(chart_line, "\u2219", ".", "the trade-off chart: between two points of a curve") \
-	X(chart_op,  "\u25c9", "O", "the trade-off chart: the operating point the sizing chose") \
-	X(chart_target, "\u2506", ":", "the trade-off chart: the per-user speed target")
+	X(bar_full,  "\u2588", "#", 1, "a filled bar cell") \
+	X(bar_empty, "\u00b7", ".", 1, "an empty bar cell") \
+	X(fits,      "\u2713", "+", 1, "the resource fits") \
+	X(tight,     "!",      "~", 1, "the resource is tight") \
+	X(over,      "\u2717", "x", 1, "the resource does not fit") \
+	X(binding,   "\u25c6", "*", 1, "the binding constraint") \
+	X(best,      "\u2605", "^", 1, "the best value in a comparison") \
+	X(differs,   "\u2260", "*", 1, "a row whose values differ (the pinned scenario beside the current)") \
+	X(marked,    "\u25cf", "@", 1, "an accelerator marked for comparison") \
+	X(missing,   "?",      "?", 1, "a step that still lacks input") \
+	X(chosen,    "\u25b8", ">", 1, "the chosen accelerator in a list") \
+	X(scroll_up, "\u2191", "^", 1, "more rows above") \
+	X(scroll_down, "\u2193", "v", 1, "more rows below") \
+	X(choice_left, "\u2039", "<", 1, "before a choice that Left/Right cycles") \
+	X(choice_right, "\u203a", ">", 1, "after a choice that Left/Right cycles") \
+	X(step_sep,  "\u203a", ">", 1, "between the steps of the step bar") \
+	X(vline,     "\u2502", "|", 1, "the line between the form and the side panel") \
+	X(hline,     "\u2500", "-", 1, "horizontal rules: section lines, the folded panel's top") \
+	X(chart_1,   "\u25cf", "o", 1, "the trade-off chart: the first accelerator's points") \
+	X(chart_2,   "\u25b2", "+", 1, "the trade-off chart: the second accelerator's points") \
+	X(chart_3,   "\u25a0", "%", 1, "the trade-off chart: the third accelerator's points") \
+	X(chart_line, "\u2219", ".", 1, "the trade-off chart: between two points of a curve") \
+	X(chart_op,  "\u25c9", "O", 1, "the trade-off chart: the operating point the sizing chose") \
+	X(chart_target, "\u2506", ":", 1, "the trade-off chart: the per-user speed target") \
+	X(at_least,  "\u2265", ">=", 2, "a validation threshold a measurement must reach (step 5)") \
+	X(at_most,   "\u2264", "<=", 2, "a validation threshold a measurement must stay under (step 5)")
 
 enum theme_glyph {
-#define X(g, u, a, doc) GLYPH_##g,
+#define X(g, u, a, cols, doc) GLYPH_##g,
 	THEME_GLYPHS(X)
 #undef X
 	GLYPH_COUNT
@@ -92,7 +97,7 @@ struct theme_style {
 	unsigned attrs;		/* THEME_BOLD | ... */
 };
 
-#define THEME_GLYPH_MAX 8	/* bytes, one display column */
+#define THEME_GLYPH_MAX 8	/* bytes, at most two display columns */
 
 struct theme {
 	char name[64];
@@ -104,6 +109,8 @@ struct theme {
 
 const char *theme_role_name(enum theme_role r);
 const char *theme_glyph_name(enum theme_glyph g);
+/* The most display columns glyph g may take (THEME_GLYPHS). */
+int theme_glyph_columns(enum theme_glyph g);
 
 /* "red", "bright-blue", "default", "0".."255".  */
 bool theme_colour_parse(const char *s, short *out);

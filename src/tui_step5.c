@@ -294,8 +294,8 @@ static int draw_plan_rows(struct tui *t, WINDOW *win, int y, int w, const char *
 		fmt_plan_value(pred, sizeof pred, p->predicted, p->unit);
 		tui_put_right(t, win, y, px, vw, ROLE_value, pred);
 		fmt_plan_value(num, sizeof num, p->threshold, p->unit);
-		snprintf(thr, sizeof thr, "%s %s", p->higher_is_better ? (t->utf8 ? "\u2265" : ">=")
-									: (t->utf8 ? "\u2264" : "<="), num);
+		snprintf(thr, sizeof thr, "%s %s",
+			 tui_glyph(t, p->higher_is_better ? GLYPH_at_least : GLYPH_at_most), num);
 		tui_put_right(t, win, y, ax, vw, ROLE_bar_fits, thr);
 	}
 	return y;

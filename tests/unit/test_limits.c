@@ -366,6 +366,45 @@ START_TEST(wide_theme_glyph_refused)
 }
 END_TEST
 
+/* A theme of mono's roles with one glyph line: loaded or refused. */
+static bool theme_with_glyphs(const char *glyphs, char *err, size_t n)
+{
+	char dir[] = "/tmp/test_limits_theme.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof path, "%s/t.yaml", dir);
+	FILE *in = fopen(ABS_TOP_SRCDIR "/themes/mono.yaml", "r");
+	FILE *out = fopen(path, "w");
+	ck_assert(in && out);
+	char line[512];
+	while (fgets(line, sizeof line, in) && strncmp(line, "glyphs:", 7) != 0)
+		fputs(line, out);
+	fprintf(out, "glyphs:\n  %s\n", glyphs);
+	fclose(in);
+	ck_assert_int_eq(fclose(out), 0);
+	struct theme th;
+	bool ok = theme_load_file(&th, path, err, n);
+	unlink(path);
+	rmdir(dir);
+	return ok;
+}
+
+/* The signs before step 5's thresholds may take two columns: ASCII has no
+ * one-column "at least"; every other glyph stays one column. */
+START_TEST(two_column_glyphs_only_where_declared)
+{
+	char err[512];
+	ck_assert_msg(theme_with_glyphs("ascii: {at_least: \">=\", at_most: \"<=\"}", err, sizeof err), "%s", err);
+	ck_assert_msg(theme_with_glyphs("utf8: {at_least: \"\u2265\", at_most: \"<=\"}", err, sizeof err), "%s", err);
+	ck_assert(!theme_with_glyphs("ascii: {at_least: \">=>\"}", err, sizeof err));
+	ck_assert_ptr_nonnull(strstr(err, "glyphs.ascii.at_least must be up to 2 printable ASCII characters"));
+	ck_assert(!theme_with_glyphs("utf8: {at_most: \"\u2264\u2264\"}", err, sizeof err));
+	ck_assert_ptr_nonnull(strstr(err, "glyphs.utf8.at_most must be up to 2 printable ASCII characters or one"));
+	ck_assert(!theme_with_glyphs("ascii: {fits: \"++\"}", err, sizeof err));
+	ck_assert_ptr_nonnull(strstr(err, "glyphs.ascii.fits must be one printable ASCII character"));
+}
+END_TEST
+
 int main(void)
 {
 	/* Theme glyph widths are judged in a UTF-8 locale, as the wizard's. */
@@ -389,6 +428,7 @@ int main(void)
 	tcase_add_test(tc, escape_text_makes_values_inert);
 	tcase_add_test(tc, escape_sequences_from_files_stay_inert);
 	tcase_add_test(tc, wide_theme_glyph_refused);
+	tcase_add_test(tc, two_column_glyphs_only_where_declared);
 	suite_add_tcase(s, tc);
 	return tap_run(s);
 }
