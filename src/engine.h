@@ -614,6 +614,10 @@ struct engine_cluster_item {
 	const struct engine_result *whole; /* sized alone (no share_cards), or NULL =
 					 * r; taken when r's slices save no card */
 	const struct engine_result *used; /* out: the one the cluster holds */
+	int cards;			/* out: the cluster's cards it runs on: its own
+					 * GPUs, or the cards of its MIG pool */
+	int sharing;			/* out: workloads on those cards at once: its
+					 * pool's (slices of one profile), else 1 */
 };
 struct engine_cluster {
 	bool fits;			/* every workload fits this accelerator */
