@@ -1290,9 +1290,11 @@ static int build_layouts(struct ictx *x, const struct iforce *f, struct ilayout 
 			break;
 		*any_fit |= add_layout(x, t_top, pp, 1, false, ls, &n);
 	}
-	/* beside them, not instead: a DEP layout that fits does not stop
-	 * the pipeline search */
-	return dep_layouts(x, f, ls, n, any_fit);
+	/* DEP only when forced (--ep N --attention-dp, a published layout):
+	 * published DEP rows run slower per GPU than this model of them
+	 * (docs/accuracy.md), a cost no calibration entry sets yet, so the
+	 * search would recommend it on an optimistic figure. */
+	return n;
 }
 
 /* No layout holds even one sequence: show the largest tried, or with
