@@ -41,6 +41,20 @@ static bool shown(const struct cluster *m, size_t a)
 	return !only || only == &m->c->accels[a];
 }
 
+/* The cluster's columns after the result's: the cards a record's workload
+ * runs on and how many workloads share them at once (a MIG pool's), so a
+ * slice's gpus (its own count) is not read as a card of its own; for total
+ * the cluster's cards and its workloads. */
+static const char *const cluster_cols[] = { "cluster_gpus", "sharing" };
+#define N_CLUSTER_COLS (sizeof cluster_cols / sizeof cluster_cols[0])
+
+static void cluster_value(const struct cluster *m, size_t e, size_t a, size_t col, char *buf, size_t n)
+{
+	const struct engine_cluster_item *it = e < m->s->n_entries ? cluster_item(m, e, a) : NULL;
+	long v = col == 0 ? (it ? it->cards : m->cl[a].total.gpus) : (it ? it->sharing : (long)m->n_items[a]);
+	snprintf(buf, n, "%ld", v);
+}
+
 static bool write_csv(FILE *f, const struct cluster *m)
 {
 	size_t nf;
@@ -53,6 +67,8 @@ static bool write_csv(FILE *f, const struct cluster *m)
 	for (size_t i = 0; i < nf; i++)
 		out_csv_cell(&o, cli_result_name(i, prices_currency(m->s->entries[0].w.prices), name,
 						 sizeof name), OUT_PLAIN);
+	for (size_t i = 0; i < N_CLUSTER_COLS; i++)
+		out_csv_cell(&o, cluster_cols[i], OUT_PLAIN);
 	out_csv_end(&o);
 	for (size_t k = 0; k < m->n_accel; k++) {
 		size_t a = m->order[k];
@@ -66,6 +82,10 @@ static bool write_csv(FILE *f, const struct cluster *m)
 				if (!cli_result_value(i, r, buf, sizeof buf))
 					buf[0] = '\0';
 				out_csv_cell(&o, buf, cli_result_cell(i));
+			}
+			for (size_t i = 0; i < N_CLUSTER_COLS; i++) {
+				cluster_value(m, e, a, i, buf, sizeof buf);
+				out_csv_cell(&o, buf, OUT_PLAIN);
 			}
 			out_csv_end(&o);
 		}
@@ -105,6 +125,11 @@ static bool write_yaml(FILE *f, const struct cluster *m)
 					out_yaml_scalar(&y, buf, fields[i].kind == CLI_FIELD_STR ? OUT_YAML_TEXT
 											: OUT_YAML_PLAIN);
 			}
+			for (size_t i = 0; i < N_CLUSTER_COLS; i++) {
+				cluster_value(m, e, a, i, buf, sizeof buf);
+				out_yaml_key(&y, cluster_cols[i]);
+				out_yaml_scalar(&y, buf, OUT_YAML_PLAIN);
+			}
 			out_yaml_map(&y, false);
 		}
 	}
@@ -133,13 +158,18 @@ static bool write_table(FILE *f, const struct cluster *m)
 		fprintf(f, "%-4s %-16s %-16s %5d %5d %-15s %12.0f %7.1f  %s\n", rk, m->c->accels[a].id, "total",
 			t->gpus, t->nodes, "-", t->capex_usd, t->power_kw, t->reason);
 		for (size_t e = 0; e < m->s->n_entries; e++) {
-			const struct engine_result *r = cluster_used(m, e, a);
-			if (!r)
+			const struct engine_cluster_item *it = cluster_item(m, e, a);
+			if (!it)
 				continue;
-			char lay[48];
+			const struct engine_result *r = it->used;
+			char lay[48], pool[96] = "";
 			engine_result_layout(r, m->s->entries[e].w.cls, lay, sizeof lay);
-			fprintf(f, "%-4s %-16s %-16.16s %5d %5s %-15s %12s %7s  %s\n", "", "",
-				out_inert(m->s->entries[e].name, nb, sizeof nb), r->gpus, "", lay, "", "",
+			if (it->sharing > 1)
+				snprintf(pool, sizeof pool, "on %d GPU%s shared with %d other workload%s: ",
+					 it->cards, it->cards == 1 ? "" : "s", it->sharing - 1,
+					 it->sharing == 2 ? "" : "s");
+			fprintf(f, "%-4s %-16s %-16.16s %5d %5s %-15s %12s %7s  %s%s\n", "", "",
+				out_inert(m->s->entries[e].name, nb, sizeof nb), r->gpus, "", lay, "", "", pool,
 				out_inert(engine_result_why(r, rb, sizeof rb), safe, sizeof safe));
 		}
 	}

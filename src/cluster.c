@@ -18,13 +18,19 @@
 
 #include "cluster.h"
 
-const struct engine_result *cluster_used(const struct cluster *m, size_t e, size_t a)
+const struct engine_cluster_item *cluster_item(const struct cluster *m, size_t e, size_t a)
 {
 	size_t n = m->n_entries;
 	for (size_t k = 0; k < m->n_items[a]; k++)
 		if (m->entry[a * n + k] == e)
-			return m->items[a * n + k].used;
+			return &m->items[a * n + k];
 	return NULL;
+}
+
+const struct engine_result *cluster_used(const struct cluster *m, size_t e, size_t a)
+{
+	const struct engine_cluster_item *it = cluster_item(m, e, a);
+	return it ? it->used : NULL;
 }
 
 static void cluster_of(struct cluster *m, size_t a)

@@ -34,6 +34,9 @@ struct cluster {
 bool cluster_size(const struct catalog *c, const struct scenario *s,
 		    const struct accuracy_bands *bands, struct cluster *m);
 void cluster_fini(struct cluster *m);
+/* Entry e's item of accelerator a's cluster (its result, the cards it runs
+ * on and how many workloads share them), or NULL. */
+const struct engine_cluster_item *cluster_item(const struct cluster *m, size_t e, size_t a);
 /* The result accelerator a's cluster holds for entry e, or NULL. */
 const struct engine_result *cluster_used(const struct cluster *m, size_t e, size_t a);
 /* The accelerator to quote: the one chosen (--accelerator, accelerator:)

@@ -96,6 +96,10 @@ struct workload {
 	 * every candidate; inference forces tp, pp and ep on the chosen
 	 * accelerator only (a serving layout to reproduce). */
 	int tp, pp, cp, ep, micro_batch;
+	int attention_dp;		/* inference, 1: attention data parallel over
+					 * the expert-parallel group (TensorRT-LLM's
+					 * DEP); 0: the search chooses, unless --ep
+					 * forces attention tensor-parallel */
 	int lora_rank;
 
 	/* filters, apply to every class */
@@ -178,7 +182,7 @@ enum engine_field_id {
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
-	EF_TP, EF_PP, EF_CP, EF_EP, EF_MICRO_BATCH,
+	EF_TP, EF_PP, EF_CP, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_RACK_KW,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
@@ -332,6 +336,8 @@ struct engine_result {
 
 	int gpus, nodes, spare_nodes;
 	int tp, pp, dp, ep, zero_stage, replicas;
+	bool attention_dp;		/* inference: attention data parallel over the
+					 * ep GPUs, experts sharded across them */
 	int cp, micro_batch;		/* training: context parallel, sequences per micro-batch */
 	enum recompute recompute_used;	/* training: what the layout recomputes */
 	long batch_per_replica;
@@ -614,6 +620,10 @@ struct engine_cluster_item {
 	const struct engine_result *whole; /* sized alone (no share_cards), or NULL =
 					 * r; taken when r's slices save no card */
 	const struct engine_result *used; /* out: the one the cluster holds */
+	int cards;			/* out: the cluster's cards it runs on: its own
+					 * GPUs, or the cards of its MIG pool */
+	int sharing;			/* out: workloads on those cards at once: its
+					 * pool's (slices of one profile), else 1 */
 };
 struct engine_cluster {
 	bool fits;			/* every workload fits this accelerator */

@@ -26,7 +26,7 @@
 
 #include "engine_internal.h"
 
-#define MAX_LAYOUTS 16
+#define MAX_LAYOUTS 32
 
 /* Standard normal quantiles: the 99th and 50th percentile of a sum of many
  * independent arrivals (Poisson counts are near normal beyond a few). */
@@ -57,6 +57,7 @@ struct ictx {
 	double Ip;			/* prompt tokens computed per request: those the
 					 * prefix cache does not already hold */
 	int node_max, tmax;
+	int reach;			/* GPUs one GPU link joins (a node, or NVL72) */
 	double nic_bw;			/* per GPU, bytes/s, between nodes; set only
 				 * when a replica must span nodes */
 	const struct catalog_platform *plat;	/* the biggest node */
@@ -80,6 +81,9 @@ struct ilayout {
 	int t, pp, g;
 	int e;				/* expert parallel: the experts spread whole over
 					 * e of the t GPUs (1 = split by TP like dense) */
+	bool dp;			/* attention data parallel (DEP): t = e GPUs each
+					 * hold the attention and shared weights whole
+					 * and 1/t of the sequences, the experts 1/e */
 	double w_gpu, fixed_gpu;	/* weights and reserve+workspace, bytes */
 	double kv_full_gpu;		/* one sequence at full context, per GPU */
 	double kv_res_gpu;		/* KV held per sequence for sizing the batch */
@@ -138,13 +142,40 @@ static double params_read(const struct ictx *x, double b)
 
 /* Both all-reduces of every layer for `tokens` tokens per call, plus the
  * pipeline hand-offs, seconds. */
-static double comm_s(const struct ictx *x, const struct ilayout *l, double tokens, int stages_in_series)
+/* Attention data parallel (DEP) over e GPUs: each GPU routes its own
+ * tokens to the k experts they pick and gets the results back, so one
+ * MoE layer moves, per GPU, tokens x hidden x k x 2 bytes (16-bit
+ * activations) out for dispatch and as much back for combine, of which
+ * (e - 1)/e leaves the GPU.  Inside a node that crosses the GPU link;
+ * past a node the (e - n)/e bound for other nodes crosses the NICs, which
+ * then set the pace.  Seconds for one MoE layer, both all-to-alls. */
+double eng_dep_a2a_s(double tokens_gpu, double hidden, int k, int e, int node, double link_bw, double nic_bw,
+		     double lat)
+{
+	if (e < 2 || !(tokens_gpu > 0))
+		return 0;
+	double bytes = tokens_gpu * hidden * k * 2.0;
+	double t = e <= node || node < 1 ? bytes * (e - 1) / e / (link_bw > 0 ? link_bw : INFINITY)
+					 : bytes * (e - node) / e / (nic_bw > 0 ? nic_bw : INFINITY);
+	return 2.0 * (t + (e - 1) * lat);
+}
+
+static double dep_a2a_s(const struct ictx *x, const struct ilayout *l, double tokens_gpu)
+{
+	return eng_dep_a2a_s(tokens_gpu, x->m->hidden, x->m->experts_active, l->e, x->reach, l->link_bw,
+			     x->nic_bw, x->lat);
+}
+
+static double comm_s(const struct ictx *x, const struct ilayout *l, double tokens, int stages_in_series,
+		     bool alone_tokens)
 {
 	const struct catalog_model *m = x->m;
 	double msg = tokens * m->hidden * 2.0;	/* 16-bit activations */
 	double ar = eng_ring_allreduce_s(msg, l->t, l->link_bw, x->lat);
 	double s;
-	if (l->e > 1) {
+	if (l->dp) {
+		s = m->layers * dep_a2a_s(x, l, alone_tokens ? tokens : tokens / l->t);
+	} else if (l->e > 1) {
 		/* Attention stays tensor-parallel (its all-reduce); the experts
 		 * are whole on their GPUs, so each GPU sends its 1/t of the
 		 * tokens to the k experts they route to and gets the results
@@ -207,6 +238,14 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	double wbytes = params_read(x, tok / (alone ? 1 : l->pp)) * x->pr.weight_bytes / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
 	double gemm_t = 2.0 * x->pa / par * (bv / x->flops + p / x->pflops);
+	if (l->dp) {
+		/* every GPU reads the attention and shared weights whole and
+		 * its 1/e of the experts the group's tokens touch; one request
+		 * alone computes its attention and shared layers on one GPU */
+		wbytes = (x->moe_shared + (params_read(x, tok) - x->moe_shared) / l->e) * x->pr.weight_bytes;
+		if (alone)
+			gemm_t += 2.0 * x->moe_shared_active * (1.0 - 1.0 / l->t) * (bv / x->flops + p / x->pflops);
+	}
 	if (x->moe_log != 0 && tok > 0) {
 		/* The routed experts' GEMMs run grouped, at moe_gemm of the
 		 * dense share; with expert parallelism the busiest of the e GPUs
@@ -221,13 +260,14 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 		double ex = (x->pa - x->moe_shared_active) / x->pa;	/* the experts' share */
 		gemm_t *= 1.0 + ex * (imb / x->moe_gemm - 1.0);
 	}
-	double attn_fl = bv * x->attn_mean / par;
-	double pre_t = p * x->attn_pre / par / x->pflops;
+	int apar = alone && l->dp ? 1 : par;
+	double attn_fl = bv * x->attn_mean / apar;
+	double pre_t = p * x->attn_pre / apar / x->pflops;
 	s->mem = (wbytes + kvbytes) / x->bw;
 	s->comp = gemm_t + attn_fl / x->flops + pre_t;
 	/* Each stage runs pp micro-batches of tok/pp per step; one request
 	 * alone crosses the stages in series. */
-	s->comm = alone ? comm_s(x, l, tok, l->pp - 1) : comm_s(x, l, tok / l->pp, l->pp);
+	s->comm = alone ? comm_s(x, l, tok, l->pp - 1, true) : comm_s(x, l, tok / l->pp, l->pp, false);
 	s->total = x->fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->flops) +
 		   pre_t + s->comm;
 	if (x->spec.k > 0 && b > 0) {
@@ -408,21 +448,29 @@ static long batch_for_rate(const struct ictx *x, const struct ilayout *l, double
 	return b < 1 ? 1 : b > cap ? cap : b;
 }
 
-static void layout_init(const struct ictx *x, int t, int pp, int e, struct ilayout *l)
+static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, struct ilayout *l)
 {
 	/* every field is set below (no memset: this runs for each layout) */
 	l->t = t;
 	l->e = e;
+	l->dp = dp;
 	l->pp = pp;
 	l->g = t * pp;
 	/* a draft's weights and KV cache sit beside the target's */
 	l->w_gpu = (x->m->params + x->spec.weights) * x->pr.weight_bytes / l->g;
-	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) + x->workspace;
-	l->kv_full_gpu = (eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_full) +
+	/* KV: with attention tensor-parallel each GPU holds its heads of
+	 * every sequence; data-parallel, whole sequences, 1/t of them (the
+	 * figures are per sequence of the group, on average) */
+	int kv_t = dp ? 1 : t;
+	double kv_share = dp ? 1.0 / t : 1.0;
+	l->kv_full_gpu = (eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, kv_t, x->ctx_full) * kv_share +
 			  x->spec.kv_per_token * x->ctx_full / t) / pp;
-	l->kv_mean_gpu = (eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_mean) +
+	l->kv_mean_gpu = (eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, kv_t, x->ctx_mean) * kv_share +
 			  x->spec.kv_per_token * x->ctx_mean / t) / pp;
-	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t);
+	if (dp)
+		l->w_gpu = (x->moe_shared + x->spec.weights + x->moe_experts / e) * x->pr.weight_bytes;
+	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) + x->workspace;
+	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t > x->reach ? x->reach : t);
 	l->pp_bw = l->g <= x->node_max ? eng_fmax(l->link_bw, x->link_bw2) : x->nic_bw;
 	double room = x->usable - l->w_gpu - l->fixed_gpu;
 	/* A fixed number of users may all reach the full context at once, so
@@ -430,7 +478,7 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, struct ilayo
 	 * batching keeps sequences at every stage of their output: on average
 	 * each holds I + O/2 tokens (paged KV frees a finished one at once). */
 	l->kv_res_gpu = x->open ? l->kv_mean_gpu : l->kv_full_gpu;
-	l->fits_one = room >= l->kv_full_gpu;
+	l->fits_one = room >= l->kv_full_gpu * (dp ? t : 1);	/* DEP: a sequence on one GPU */
 	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)eng_fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
 	if (x->batch_cap > 0 && l->bmem > x->batch_cap)
 		l->bmem = x->batch_cap;
@@ -505,6 +553,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	const struct catalog_platform *big = eng_platform_biggest(c, a, &x->node_max);
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
 	int reach = a->link_domain > x->node_max ? a->link_domain : x->node_max;
+	x->reach = reach;
 	x->tmax = reach < max_tp ? reach : max_tp;
 	if (x->tmax < 1 || part)
 		x->tmax = 1;	/* a MIG instance has no peer-to-peer link */
@@ -681,6 +730,7 @@ static double fill_common(const struct ictx *x, const struct ilayout *l, long b,
 	r->pp = l->pp;
 	r->dp = (int)rep;
 	r->ep = l->e;
+	r->attention_dp = l->dp;
 	r->replicas = (int)rep;
 	r->gpus = (int)(rep * l->g);
 	r->batch_per_replica = b;
@@ -732,6 +782,20 @@ static const char *link_name(const struct ictx *x, int t)
 	return "PCIe";
 }
 
+/* A replica's name in reasons: TPn, or DEPn for attention data parallel */
+static const char *lay_kind(const struct ilayout *l)
+{
+	return l->dp ? "DEP" : "TP";
+}
+
+/* The GPU link, or past its domain the NICs (DEP across nodes) */
+static void reason_link(const struct ictx *x, const struct ilayout *l, struct engine_result *r)
+{
+	eng_reason(r, "%s%d %s over %s take %ld%% of each decode step", lay_kind(l), l->t,
+		   l->dp ? "all-to-alls" : "all-reduces", l->dp && l->t > x->reach ? "the NICs" : link_name(x, l->t),
+		   eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms));
+}
+
 static void reason_fallback(const struct ictx *x, struct engine_result *r)
 {
 	double req_gb = x->m->params * precision_bytes(x->pr.requested) / ENG_GB;
@@ -777,11 +841,12 @@ static void size_fixed_rate(const struct ictx *x, struct ilayout *ls, int n, str
 	r->fits = best >= w->arrival_rate;
 	r->binding = targets(x) && l->btps < l->bmem ? RES_COMPUTE : RES_MEMORY;
 	if (!r->fits)
-		eng_reason(r, "%d GPU%s carry at most %F of the %F req/s (%ld replica%s of TP%d, batch %ld each)",
-			   x->fixed_gpus, eng_s(x->fixed_gpus), best, w->arrival_rate, rep, eng_s(rep), l->t, cap);
+		eng_reason(r, "%d GPU%s carry at most %F of the %F req/s (%ld replica%s of %s%d, batch %ld each)",
+			   x->fixed_gpus, eng_s(x->fixed_gpus), best, w->arrival_rate, rep, eng_s(rep), lay_kind(l), l->t,
+			   cap);
 	else
-		eng_reason(r, "%d GPU%s as chosen: %ld replica%s of TP%d carry %F req/s at %ld sequences each "
-			   "(up to %F req/s)", x->fixed_gpus, eng_s(x->fixed_gpus), rep, eng_s(rep), l->t,
+		eng_reason(r, "%d GPU%s as chosen: %ld replica%s of %s%d carry %F req/s at %ld sequences each "
+			   "(up to %F req/s)", x->fixed_gpus, eng_s(x->fixed_gpus), rep, eng_s(rep), lay_kind(l), l->t,
 			   w->arrival_rate, b, best);
 }
 
@@ -835,15 +900,15 @@ static void size_given_gpus(const struct ictx *x, struct ilayout *ls, int n, str
 		r->fits = false;
 		r->binding = ls[li].btps < ls[li].bmem && targets(x) ? RES_BANDWIDTH
 											 : RES_MEMORY;
-		eng_reason(r, "%d GPU%s serve%s %ld of the %ld users (%ld per TP%d replica)",
+		eng_reason(r, "%d GPU%s serve%s %ld of the %ld users (%ld per %s%d replica)",
 			   x->fixed_gpus, eng_s(x->fixed_gpus), x->fixed_gpus == 1 ? "s" : "",
-			   best_cap, x->n_users, cap, ls[li].t);
+			   best_cap, x->n_users, cap, lay_kind(&ls[li]), ls[li].t);
 		return;
 	}
 	r->fits = true;
 	r->binding = RES_MEMORY;
-	eng_reason(r, "%d GPU%s as chosen: %ld replica%s of TP%d, up to %ld user%s each", x->fixed_gpus,
-		   eng_s(x->fixed_gpus), rep, eng_s(rep), ls[li].t, cap, eng_s(cap));
+	eng_reason(r, "%d GPU%s as chosen: %ld replica%s of %s%d, up to %ld user%s each", x->fixed_gpus,
+		   eng_s(x->fixed_gpus), rep, eng_s(rep), lay_kind(&ls[li]), ls[li].t, cap, eng_s(cap));
 }
 
 /* No layout meets every target: show the one that meets the most, and say
@@ -868,18 +933,18 @@ static void explain_out_of_reach(const struct ictx *x, struct ilayout *ls, int n
 			   x->n_users, eng_s(x->n_users), (long)x->ctx_full, ENG_MAX_GPUS);
 	} else if (ls_ < 0) {
 		double best_tps = 0;
-		int bt = 1;
+		int bt = 0;
 		for (int i = 0; i < n; i++) {
 			struct iload o;
 			load_at(x, &ls[i], 1, &o, false);
 			if (1.0 / o.tau99 > best_tps) {
 				best_tps = 1.0 / o.tau99;
-				bt = ls[i].t;
+				bt = i;
 			}
 		}
 		r->binding = RES_BANDWIDTH;
-		eng_reason(r, "%F tok/s per user is out of reach: at most %F tok/s (TP%d, one user)",
-			   w->tokens_per_s_per_user, best_tps, bt);
+		eng_reason(r, "%F tok/s per user is out of reach: at most %F tok/s (%s%d, one user)",
+			   w->tokens_per_s_per_user, best_tps, lay_kind(&ls[bt]), ls[bt].t);
 	} else if (lt < 0) {
 		double best = INFINITY;
 		int bt = 1;
@@ -948,27 +1013,26 @@ static void explain(const struct ictx *x, const struct ilayout *l, enum driver d
 	    r->binding != RES_INTERCONNECT) {
 		bool capped = targets(x) && l->btps < l->bmem;
 		double cap = rate_at(x, l, (double)(capped ? l->btps : l->bmem));
-		eng_reason(r, "%F req/s needs %d TP%d replica%s of at most %F req/s each (%s); "
+		eng_reason(r, "%F req/s needs %d %s%d replica%s of at most %F req/s each (%s); "
 			   "they run %ld sequences at that load",
-			   w->arrival_rate, r->replicas, l->t, eng_s(r->replicas), cap,
+			   w->arrival_rate, r->replicas, lay_kind(l), l->t, eng_s(r->replicas), cap,
 			   capped ? "batch capped by the p99 targets" : "batch capped by KV memory", b);
 	} else if (r->binding == RES_INTERCONNECT) {
-		eng_reason(r, "TP%d all-reduces over %s take %ld%% of each decode step",
-			   l->t, link_name(x, l->t), eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms));
+		reason_link(x, l, r);
 	} else if (d == DRIVER_THROUGHPUT) {
 		eng_reason(r, "%F output tok/s needs %d replica%s of %F tok/s (%s-bound at batch %ld)",
 			   w->target_tokens_per_s, r->replicas, eng_s(r->replicas),
 			   r->output_tokens_per_s / r->replicas, bw ? "bandwidth" : "compute", b);
 	} else if (d == DRIVER_TTFT) {
-		eng_reason(r, "TTFT %F ms for %ld input token%s needs TP%d: %F ms at %ld TFLOPS %s",
-			   w->ttft_ms, w->input_tokens, eng_s(w->input_tokens), l->t,
+		eng_reason(r, "TTFT %F ms for %ld input token%s needs %s%d: %F ms at %ld TFLOPS %s",
+			   w->ttft_ms, w->input_tokens, eng_s(w->input_tokens), lay_kind(l), l->t,
 			   r->ttft_ms, eng_l(x->pr.peak_flops / 1e12), precision_name(x->pr.compute));
 	} else if (d == DRIVER_SPEED && ttft_only(x)) {
-		eng_reason(r, "TTFT %F ms at p99 under load caps a TP%d replica at %ld user%s: %d replica%s",
-			   w->ttft_ms, l->t, l->btps, eng_s(l->btps), r->replicas, eng_s(r->replicas));
+		eng_reason(r, "TTFT %F ms at p99 under load caps a %s%d replica at %ld user%s: %d replica%s",
+			   w->ttft_ms, lay_kind(l), l->t, l->btps, eng_s(l->btps), r->replicas, eng_s(r->replicas));
 	} else if (d == DRIVER_SPEED) {
-		eng_reason(r, "%F tok/s per user at p99 caps a TP%d replica at %ld user%s (%s): %d replica%s",
-			   w->tokens_per_s_per_user, l->t, l->btps, eng_s(l->btps),
+		eng_reason(r, "%F tok/s per user at p99 caps a %s%d replica at %ld user%s (%s): %d replica%s",
+			   w->tokens_per_s_per_user, lay_kind(l), l->t, l->btps, eng_s(l->btps),
 			   bw ? "memory-bandwidth-bound" : "compute-bound, prompts included",
 			   r->replicas, eng_s(r->replicas));
 	} else {
@@ -1089,18 +1153,18 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	}
 	if (speed_binds) {
 		r->binding = compute_bound ? RES_COMPUTE : RES_BANDWIDTH;
-		eng_reason(r, "%F tok/s per user at p99 (%F ms per token) caps a TP%d replica at %ld of the %ld "
+		eng_reason(r, "%F tok/s per user at p99 (%F ms per token) caps a %s%d replica at %ld of the %ld "
 			   "sequences its memory holds (%s)",
-			   w->tokens_per_s_per_user, 1000.0 / w->tokens_per_s_per_user, l->t, b, l->bmem,
+			   w->tokens_per_s_per_user, 1000.0 / w->tokens_per_s_per_user, lay_kind(l), l->t, b, l->bmem,
 			   compute_bound ? "compute-bound, prompts included" : "memory-bandwidth-bound");
 	} else if (capped) {
 		r->binding = RES_COMPUTE;
-		eng_reason(r, "TTFT %F ms at p99 under load caps a TP%d replica at %ld of the %ld sequences "
-			   "its memory holds", w->ttft_ms, l->t, b, l->bmem);
+		eng_reason(r, "TTFT %F ms at p99 under load caps a %s%d replica at %ld of the %ld sequences "
+			   "its memory holds", w->ttft_ms, lay_kind(l), l->t, b, l->bmem);
 	} else if (compute_bound) {
 		r->binding = RES_COMPUTE;
-		eng_reason(r, "compute-bound: %ld sequence%s per TP%d replica keep%s %ld TFLOPS %s busy",
-			 b, eng_s(b), l->t, b == 1 ? "s" : "", eng_l(x->pr.peak_flops / 1e12),
+		eng_reason(r, "compute-bound: %ld sequence%s per %s%d replica keep%s %ld TFLOPS %s busy",
+			 b, eng_s(b), lay_kind(l), l->t, b == 1 ? "s" : "", eng_l(x->pr.peak_flops / 1e12),
 			 precision_name(x->pr.compute));
 	} else if (kv_read > r->t_memory_s / 2) {
 		r->binding = RES_BANDWIDTH;
@@ -1108,13 +1172,12 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 			   b, eng_s(b), r->step_ms);
 	} else {
 		r->binding = RES_MEMORY;
-		eng_reason(r, "memory-bound: KV room for only %ld sequence%s per TP%d replica (%F GB free per GPU)",
-			   b, eng_s(b), l->t, (x->usable - l->w_gpu - l->fixed_gpu) / ENG_GB);
+		eng_reason(r, "memory-bound: KV room for only %ld sequence%s per %s%d replica (%F GB free per GPU)",
+			   b, eng_s(b), lay_kind(l), l->t, (x->usable - l->w_gpu - l->fixed_gpu) / ENG_GB);
 	}
 	if (link_binds(x, r)) {
 		r->binding = RES_INTERCONNECT;
-		eng_reason(r, "TP%d all-reduces over %s take %ld%% of each decode step",
-			 l->t, link_name(x, l->t), eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms));
+		reason_link(x, l, r);
 	}
 }
 
@@ -1122,13 +1185,36 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
  * 0 = the engine searches. */
 struct iforce {
 	int tp, pp, ep;
+	bool dp;		/* --attention-dp */
 };
 
 /* Appends a layout; returns whether it holds at least one sequence. */
-static bool add_layout(struct ictx *x, int t, int pp, int e, struct ilayout *ls, int *n)
+static bool add_layout(struct ictx *x, int t, int pp, int e, bool dp, struct ilayout *ls, int *n)
 {
-	layout_init(x, t, pp, e, &ls[*n]);
+	layout_init(x, t, pp, e, dp, &ls[*n]);
 	return ls[(*n)++].bmem >= 1;
+}
+
+/* Attention data parallel with expert parallel (DEP, as TensorRT-LLM's
+ * DEPn and vLLM's data-parallel attention run it): e GPUs, each its own
+ * sequences with the attention whole, the experts spread e ways, inside
+ * a node or across nodes (the all-to-all then over the NICs).  Searched
+ * unless --ep forces a degree without --attention-dp. */
+static int dep_layouts(struct ictx *x, const struct iforce *f, struct ilayout *ls, int n, bool *any_fit)
+{
+	if (!(x->m->experts > 0 && x->moe_log != 0) || x->part || (f->ep && !f->dp) || (f->tp && f->tp != f->ep))
+		return n;
+	for (int e = 2; e <= x->m->experts && e <= ENG_MAX_GPUS && n < MAX_LAYOUTS; e *= 2) {
+		if (x->m->experts % e || (f->ep && e != f->ep) || (x->fixed_gpus && e > x->fixed_gpus))
+			continue;
+		if (e > x->reach) {
+			x->nic_bw = eng_nic_bw(x->c, x->plat);
+			if (!(x->nic_bw > 0))
+				break;
+		}
+		*any_fit |= add_layout(x, e, 1, e, true, ls, &n);
+	}
+	return n;
 }
 
 /* Every valid TP degree inside the node, as serving engines run (MLPerf
@@ -1144,10 +1230,12 @@ static int tp_layouts(struct ictx *x, const struct iforce *f, struct ilayout *ls
 		if (!eng_tp_valid(x->m, t) || (f->tp && t != f->tp))
 			continue;
 		*t_top = t;
+		if (f->dp)
+			continue;
 		if (!(f->ep > 1))
-			*any_fit |= add_layout(x, t, 1, 1, ls, &n);
+			*any_fit |= add_layout(x, t, 1, 1, false, ls, &n);
 		if (moe && t > 1 && x->m->experts % t == 0 && (!f->ep || f->ep == t))
-			*any_fit |= add_layout(x, t, 1, t, ls, &n);
+			*any_fit |= add_layout(x, t, 1, t, false, ls, &n);
 	}
 	return n;
 }
@@ -1166,8 +1254,18 @@ static int build_layouts(struct ictx *x, const struct iforce *f, struct ilayout 
 			   "must divide, inside one node of %d)", f->tp, x->m->name, x->a->name, x->tmax);
 		return -1;
 	}
-	if (!f->pp)
+	if (f->dp) {
+		n = dep_layouts(x, f, ls, 0, any_fit);
+		if (n > 0)
+			return n;
+	}
+	if (!f->pp && !f->dp)
 		n = tp_layouts(x, f, ls, &t_top, any_fit);
+	if (f->dp && n == 0) {
+		eng_reason(r, "attention data parallel needs a mixture-of-experts model, --ep N with N a power of "
+			   "two dividing its experts, no --pp, and --tp (if given) equal to N");
+		return -1;
+	}
 	if (f->ep > 1 && n == 0 && !f->pp) {
 		eng_reason(r, "EP%d needs a mixture-of-experts model whose experts it divides, on a TP%d group "
 			   "(attention stays tensor-parallel over the same GPUs)", f->ep, f->ep);
@@ -1180,7 +1278,7 @@ static int build_layouts(struct ictx *x, const struct iforce *f, struct ilayout 
 		t_top = f->tp ? f->tp : x->tmax;
 		while (t_top > 1 && !eng_tp_valid(x->m, t_top))
 			t_top /= 2;
-		*any_fit |= add_layout(x, t_top, f->pp, 1, ls, &n);
+		*any_fit |= add_layout(x, t_top, f->pp, 1, false, ls, &n);
 		return n;
 	}
 	if (!*any_fit)
@@ -1190,8 +1288,12 @@ static int build_layouts(struct ictx *x, const struct iforce *f, struct ilayout 
 			break;
 		if (pp > x->m->layers || !(x->nic_bw > 0))
 			break;
-		*any_fit |= add_layout(x, t_top, pp, 1, ls, &n);
+		*any_fit |= add_layout(x, t_top, pp, 1, false, ls, &n);
 	}
+	/* DEP only when forced (--ep N --attention-dp, a published layout):
+	 * published DEP rows run slower per GPU than this model of them
+	 * (docs/accuracy.md), a cost no calibration entry sets yet, so the
+	 * search would recommend it on an optimistic figure. */
 	return n;
 }
 
@@ -1254,7 +1356,7 @@ void eng_infer_on(const struct catalog *c, const struct workload *w, const struc
 
 	bool mine = w->accel == a;
 	struct iforce f = { mine && w->tp > 0 ? w->tp : 0, mine && w->pp > 0 ? w->pp : 0,
-			    mine && w->ep > 0 ? w->ep : 0 };
+			    mine && w->ep > 0 ? w->ep : 0, mine && w->attention_dp };
 	struct ilayout ls[MAX_LAYOUTS];
 	bool any_fit;
 	int n = build_layouts(&x, &f, ls, &any_fit, r);

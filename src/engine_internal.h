@@ -117,6 +117,12 @@ void eng_node_fabric(const struct catalog *c, struct eng_node *n);
 double eng_link_bw(const struct catalog *c, const struct catalog_accel *a,
 		   const struct catalog_platform *p, int t);
 double eng_nic_bw(const struct catalog *c, const struct catalog_platform *p);
+/* One MoE layer's dispatch and combine all-to-alls under attention data
+ * parallel over e GPUs, tokens_gpu tokens on each, top-k routing, `node`
+ * GPUs joined by the GPU link (link_bw), the rest over the NICs (nic_bw),
+ * bytes/s per GPU; seconds (engine_infer.c). */
+double eng_dep_a2a_s(double tokens_gpu, double hidden, int k, int e, int node, double link_bw, double nic_bw,
+		     double lat);
 /* Ring all-reduce of m bytes over n GPUs at bw bytes/s: 2(n-1)/n x m / bw +
  * 2(n-1) x latency (NCCL ring; Patarasuk & Yuan 2009). */
 static inline double eng_ring_allreduce_s(double m, int n, double bw, double latency_s)

@@ -73,6 +73,8 @@ static long serving_cards(struct engine_cluster_item *items, size_t n)
 	long cards = 0;
 	for (size_t i = 0; i < n; i++) {
 		items[i].used = items[i].r;
+		items[i].cards = items[i].r->gpus;
+		items[i].sharing = 1;
 		in[i] = -1;
 		if (items[i].r->cls != WL_INFERENCE)
 			continue;
@@ -83,11 +85,18 @@ static long serving_cards(struct engine_cluster_item *items, size_t n)
 	}
 	for (int k = 0; k < npools; k++) {
 		bool keep = pool_keeps_slices(&pools[k]);
-		cards += keep ? eng_ceil_div(pools[k].replicas, pools[k].p->max_per_gpu)
-			      : pools[k].whole_gpus;
-		for (size_t i = 0; i < n && !keep; i++)
-			if (in[i] == k)
-				items[i].used = whole_of(&items[i]);
+		long pc = eng_ceil_div(pools[k].replicas, pools[k].p->max_per_gpu);
+		int members = 0;
+		for (size_t i = 0; i < n; i++)
+			members += in[i] == k;
+		cards += keep ? pc : pools[k].whole_gpus;
+		for (size_t i = 0; i < n; i++) {
+			if (in[i] != k)
+				continue;
+			items[i].used = keep ? items[i].r : whole_of(&items[i]);
+			items[i].cards = keep ? (int)pc : items[i].used->gpus;
+			items[i].sharing = keep ? members : 1;
+		}
 	}
 	return cards;
 }

@@ -365,6 +365,8 @@ void engine_result_layout(const struct engine_result *r, enum workload_class cls
 			snprintf(buf, n, "%dx %s", r->replicas, r->partition->profile);
 		else if (r->disaggregated && r->prefill_gpus > 0)
 			snprintf(buf, n, "P%d+D%dx TP%d", r->prefill_gpus, r->replicas, r->tp);
+		else if (r->attention_dp)
+			snprintf(buf, n, "%dx DEP%d", r->replicas, r->ep);
 		else if (r->pp > 1)
 			snprintf(buf, n, "%dx TP%d PP%d", r->replicas, r->tp, r->pp);
 		else

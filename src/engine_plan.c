@@ -132,9 +132,9 @@ static void plan_inference(const struct catalog *c, const struct workload *w,
 				    1, 0.9 * res->output_tokens_per_s, "90% of predicted", true,
 				    note, sizeof note);
 	row_set(row, "output tokens/s", "tok/s", res->output_tokens_per_s, thr, true);
-	snprintf(row->notes, sizeof row->notes, "whole system: %d GPU%s as %d x TP%d%s; %s", res->gpus,
-		 res->gpus == 1 ? "" : "s", res->replicas, res->tp, res->pp > 1 ? " with pipeline stages" : "",
-		 note);
+	snprintf(row->notes, sizeof row->notes, "whole system: %d GPU%s as %d x %s%d%s; %s", res->gpus,
+		 res->gpus == 1 ? "" : "s", res->replicas, res->attention_dp ? "DEP" : "TP", res->tp,
+		 res->pp > 1 ? " with pipeline stages" : "", note);
 
 	/* The run is loaded, so its first-token times are the queueing model's
 	 * percentiles at this load (Poisson arrivals, M/D/1 prefill queue), the

@@ -448,6 +448,9 @@ static bool check_entry(struct ctx *x, const struct ynode *map, struct ledger_en
 		/* a layout given as TP alone is TP alone: the experts split by
 		 * tensor parallelism, as TensorRT-LLM's tables run them */
 		e->w.ep = e->layout[LEDGER_EP] ? (int)e->layout[LEDGER_EP] : e->layout[LEDGER_TP] ? 1 : 0;
+		/* dp equal to ep on a serving result: attention data parallel
+		 * over the expert-parallel GPUs (TensorRT-LLM's DEPn) */
+		e->w.attention_dp = e->layout[LEDGER_EP] > 1 && e->layout[LEDGER_DP] == e->layout[LEDGER_EP];
 	}
 	return true;
 }

@@ -523,6 +523,8 @@ static bool load_section(struct loader *l, const char *section, const struct yno
 	return true;
 }
 
+const struct engine_field_limit scenario_hours_limit = SCENARIO_HOURS_LIMIT;
+
 /* The share of the week of an entry: hours_per_week (0 to 168) or share
  * (0 to 1], training and fine-tuning only; 1 when not given. */
 static bool load_share(struct loader *l, const struct ynode *map, struct scenario_entry *e)
@@ -537,14 +539,14 @@ static bool load_share(struct loader *l, const struct ynode *map, struct scenari
 	if (e->w.cls == WL_INFERENCE)
 		return lerr(l, h ? h : sh, "'%s' applies to training and fine-tuning, not to serving",
 			    h ? "hours_per_week" : "share");
-	const struct engine_field_limit hl = { 0, 168, false, false, NULL }, sl = { 0, 1, false, false, NULL };
+	const struct engine_field_limit sl = { 0, 1, false, false, NULL };
 	if (!get_value(l, h ? h : sh, h ? "hours_per_week" : "share", h ? NUM_TIME : NUM_PLAIN,
 		       h ? "h" : NULL, NULL, false, &v) ||
-	    !within(l, h ? h : sh, h ? "hours_per_week" : "share", h ? &hl : &sl, v))
+	    !within(l, h ? h : sh, h ? "hours_per_week" : "share", h ? &scenario_hours_limit : &sl, v))
 		return false;
 	if (!(v > 0))
 		return lerr(l, h ? h : sh, "'%s' must be more than 0", h ? "hours_per_week" : "share");
-	e->share = h ? v / 168.0 : v;
+	e->share = h ? v / SCENARIO_WEEK_HOURS : v;
 	return true;
 }
 
@@ -926,8 +928,8 @@ static void emit_share(struct out_yaml *m, double share)
 	char buf[40];
 	if (share >= 1)
 		return;
-	snprintf(buf, sizeof buf, "%.15g", share * 168.0);
-	if (strtod(buf, NULL) / 168.0 == share) {
+	snprintf(buf, sizeof buf, "%.15g", share * SCENARIO_WEEK_HOURS);
+	if (strtod(buf, NULL) / SCENARIO_WEEK_HOURS == share) {
 		out_yaml_key(m, "hours_per_week");
 	} else {
 		snprintf(buf, sizeof buf, "%.17g", share);

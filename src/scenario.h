@@ -63,6 +63,12 @@ struct scenario_entry {
 	double share;			/* of the week, 0 < share <= 1; 1 = always */
 };
 #define SCENARIO_MAX_WORKLOADS ENGINE_CLUSTER_MAX
+/* hours_per_week: an entry's share of the week in hours, more than the
+ * limit's min (0) and at most its max (SCENARIO_WEEK_HOURS, always); read by
+ * the loader and the wizard's row. */
+#define SCENARIO_WEEK_HOURS 168.0
+#define SCENARIO_HOURS_LIMIT { 0, SCENARIO_WEEK_HOURS, false, false, NULL }
+extern const struct engine_field_limit scenario_hours_limit;
 
 struct scenario {
 	struct workload w;

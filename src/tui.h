@@ -193,6 +193,11 @@ struct tui_snapshot {
 	struct catalog_model custom;	/* figures; id, name, family point below */
 	bool has_custom;
 	char custom_id[64], custom_name[128], custom_family[64];
+	/* several workloads: the entry's hours of the week and share_gpus
+	 * (step 1's rows), while the list has as many entries */
+	size_t n_entries;
+	double share;
+	bool share_gpus;
 };
 #define TUI_UNDO_MAX 32
 struct tui_history {
@@ -400,8 +405,10 @@ enum tui_field_kind {
 	TF_INFO,		/* read-only figure */
 	TF_TEXT,		/* free text of the scenario (customer...) */
 };
-enum tui_field_store { FS_LONG, FS_INT, FS_DOUBLE, FS_ENUM };
-enum tui_field_base { FB_WORKLOAD, FB_MODEL, FB_SCENARIO };
+enum tui_field_store { FS_LONG, FS_INT, FS_DOUBLE, FS_ENUM, FS_BOOL };
+/* FB_ENTRY: the scenario's workloads: entry on screen (workload.current),
+ * for what an entry has beside its workload (its hours of the week). */
+enum tui_field_base { FB_WORKLOAD, FB_MODEL, FB_SCENARIO, FB_ENTRY };
 enum tui_field_special {
 	SP_NONE,
 	SP_ZERO_NONE,		/* 0 shows "none" (no target, no limit) */
@@ -433,6 +440,8 @@ struct tui_field {
 	enum tui_field_special special;
 	const char *zero_word;		/* SP_ZERO_NONE: what 0 is called */
 	double scale;			/* shown = stored / scale; 0 means 1 */
+	double times;			/* > 0: shown = stored * times instead */
+	bool positive;			/* must be more than lim.min, not equal */
 	/* numbers, in shown units */
 	struct engine_field_limit lim;	/* from the table the CLI and scenario
 					 * files read: the accepted range and
@@ -541,6 +550,10 @@ void tui_wl_store(struct tui *t);
 /* After the engine ran: the list stored and every cluster sized again. */
 void tui_wl_refresh(struct tui *t);
 void tui_wl_fini(struct tui *t);
+/* Step 1: a class turned to serving drops the entry's hours of the week;
+ * the names of share_gpus's two values. */
+void tui_wl_class_changed(struct tui *t);
+const char *tui_wl_share_gpus_name(int v);
 /* The chosen accelerator's cluster's validation plan into cl_plan (none
  * with one workload). */
 void tui_wl_plan(struct tui *t);

@@ -152,7 +152,9 @@ int tui_line_draw(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_ro
 static void *field_ptr(struct tui *t, const struct tui_field *f)
 {
 	char *base = f->base == FB_MODEL ? (char *)&t->sc.custom
-		   : f->base == FB_SCENARIO ? (char *)&t->sc : (char *)&t->sc.w;
+		   : f->base == FB_SCENARIO ? (char *)&t->sc
+		   : f->base == FB_ENTRY ? (char *)&t->sc.entries[t->workload.current]
+		   : (char *)&t->sc.w;
 	return base + f->offset;
 }
 
@@ -164,6 +166,7 @@ static double field_get(const struct tui *t, const struct tui_field *f)
 	case FS_INT: return (double)*(const int *)p;
 	case FS_DOUBLE: return *(const double *)p;
 	case FS_ENUM: { int v; memcpy(&v, p, sizeof v); return v; }
+	case FS_BOOL: return *(const bool *)p;
 	}
 	return 0;
 }
@@ -176,6 +179,7 @@ static void field_put(struct tui *t, const struct tui_field *f, double v)
 	case FS_INT: *(int *)p = (int)lround(v); break;
 	case FS_DOUBLE: *(double *)p = v; break;
 	case FS_ENUM: { int i = (int)lround(v); memcpy(p, &i, sizeof i); break; }
+	case FS_BOOL: *(bool *)p = v != 0; break;
 	}
 }
 
@@ -185,6 +189,19 @@ _Static_assert(sizeof(enum workload_class) == sizeof(int), "enum fields are stor
 static double scale_of(const struct tui_field *f)
 {
 	return f->scale > 0 ? f->scale : 1;
+}
+
+/* The value shown for a stored one and back: a scale divides (bytes as
+ * GB), times multiplies (a share of the week as hours), so a typed 8 hours
+ * is stored as 8 / 168 exactly as the scenario loader stores it. */
+static double shown_of(const struct tui_field *f, double stored)
+{
+	return f->times > 0 ? stored * f->times : stored / scale_of(f);
+}
+
+static double stored_of(const struct tui_field *f, double shown)
+{
+	return f->times > 0 ? shown / f->times : shown * scale_of(f);
 }
 
 /* A number field's bounds: the table the CLI and scenario files read
@@ -343,14 +360,14 @@ void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, s
 		if (f->auto_value) {
 			double a = f->auto_value(t);
 			if (isfinite(a) && a >= 0) {
-				snprintf(buf, n, "auto (%.0f)", a / scale_of(f));
+				snprintf(buf, n, "auto (%.0f)", shown_of(f, a));
 				return;
 			}
 		}
 		snprintf(buf, n, "auto");
 		return;
 	}
-	double shown = v / scale_of(f);
+	double shown = shown_of(f, v);
 	/* plain numbers without the count suffixes, which they would not
 	 * read back (number.h) */
 	if (f->syntax == NUM_PLAIN && shown == floor(shown) && fabs(shown) < 1e15)
@@ -378,6 +395,10 @@ static int field_set(struct tui *t, const struct tui_field *f, double shown, boo
 				   f->label, v, range);
 			return TUI_HANDLED;
 		}
+		if (f->positive && !(shown > l->min)) {
+			tui_status(t, true, "%s must be more than %g; kept the old value.", f->label, l->min);
+			return TUI_HANDLED;
+		}
 		if (integer_of(f) && shown != floor(shown)) {
 			tui_status(t, true, "%s must be a whole number; kept the old value.", f->label);
 			return TUI_HANDLED;
@@ -389,7 +410,7 @@ static int field_set(struct tui *t, const struct tui_field *f, double shown, boo
 	struct catalog_model saved_m = t->sc.custom;
 	double old = field_get(t, f);
 	bool old_max = t->sc.w.concurrency_max;
-	field_put(t, f, sentinel ? shown : shown * scale_of(f));
+	field_put(t, f, sentinel ? shown : stored_of(f, shown));
 	if (f->special == SP_CONCURRENCY)
 		t->sc.w.concurrency_max = conc_max;
 	if (field_get(t, f) == old && t->sc.w.concurrency_max == old_max)
@@ -493,7 +514,6 @@ static int field_step(struct tui *t, const struct tui_field *f, int dir)
 	}
 	if (f->kind != TF_NUMBER)
 		return TUI_UNHANDLED;
-	double sc = scale_of(f);
 	double stored = field_get(t, f);
 	bool is_none = f->special == SP_ZERO_NONE && stored == 0;
 	bool is_auto = f->special == SP_NEG_AUTO && stored < 0;
@@ -506,7 +526,7 @@ static int field_step(struct tui *t, const struct tui_field *f, int dir)
 	}
 	if (is_auto) {
 		double a = f->auto_value ? f->auto_value(t) : NAN;
-		cur = isfinite(a) && a >= 0 ? a / sc : f->start;
+		cur = isfinite(a) && a >= 0 ? shown_of(f, a) : f->start;
 		double nv = cur + dir * (f->step > 0 ? f->step : 1);
 		if (nv < min_of(f))
 			nv = min_of(f);
@@ -517,7 +537,7 @@ static int field_step(struct tui *t, const struct tui_field *f, int dir)
 			return TUI_HANDLED;
 		return field_set(t, f, f->start, false, false);
 	}
-	cur = stored / sc;
+	cur = shown_of(f, stored);
 	double nv;
 	if (f->step > 0) {
 		nv = cur + dir * f->step;

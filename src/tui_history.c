@@ -33,6 +33,9 @@ void tui_snapshot_take(const struct tui *t, struct tui_snapshot *s)
 	s->custom.file = NULL;
 	if (s->has_custom)
 		s->w.model = &s->custom;
+	s->n_entries = t->sc.n_entries;
+	s->share = tui_wl_multi(t) ? t->sc.entries[t->workload.current].share : 1;
+	s->share_gpus = t->sc.share_gpus;
 }
 
 void tui_snapshot_restore(struct tui *t, const struct tui_snapshot *s)
@@ -47,6 +50,10 @@ void tui_snapshot_restore(struct tui *t, const struct tui_snapshot *s)
 	} else {
 		t->sc.has_custom = false;
 		t->sc.w.model = model;
+	}
+	if (tui_wl_multi(t) && s->n_entries == t->sc.n_entries) {
+		t->sc.entries[t->workload.current].share = s->share;
+		t->sc.share_gpus = s->share_gpus;
 	}
 }
 

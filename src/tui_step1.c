@@ -23,6 +23,7 @@
 static void class_changed(struct tui *t)
 {
 	engine_workload_class_defaults(&t->sc.w, t->sc.w.cls);
+	tui_wl_class_changed(t);
 }
 
 /* The KV cache precision follows Precision (engine_workload_derive())
@@ -62,6 +63,16 @@ static const struct tui_field rows[] = {
 	/* the scenario's workloads, sized together on one cluster */
 	{ .label = "Workloads", .kind = TF_INFO, .info = tui_wl_list },
 	{ .label = "Editing", .kind = TF_INFO, .info = tui_wl_editing, .shown = tui_wl_multi },
+	/* the entry's share of the week and the list's share_gpus (scenario.h) */
+	{ .label = "Hours a week", .kind = TF_NUMBER, .unit = "h", .base = FB_ENTRY, .store = FS_DOUBLE,
+	  .offset = offsetof(struct scenario_entry, share), .times = SCENARIO_WEEK_HOURS,
+	  .lim = SCENARIO_HOURS_LIMIT, .positive = true, .syntax = NUM_TIME, .step = 1,
+	  .classes = PRE | FT, .shown = tui_wl_multi,
+	  .hint = "this training's share of the week (hours_per_week); 168 = always" },
+	{ .label = "Training GPUs", .kind = TF_CHOICE, .base = FB_SCENARIO, .store = FS_BOOL,
+	  .offset = offsetof(struct scenario, share_gpus), .choice_first = 0, .choice_count = 2,
+	  .choice_name = tui_wl_share_gpus_name, .shown = tui_wl_multi,
+	  .hint = "share_gpus: training takes its own GPUs or time-shares the serving GPUs" },
 	{ F(CLASS), .after_set = class_changed },
 	{ F(MODEL) },
 	{ .label = "", .kind = TF_INFO, .info = model_info },

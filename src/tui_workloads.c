@@ -47,6 +47,19 @@ void tui_wl_refresh(struct tui *t)
 		cluster_fini(&t->cl);
 }
 
+/* Serving runs always: an entry turned to inference loses its hours of the
+ * week (the loader refuses hours_per_week on serving). */
+void tui_wl_class_changed(struct tui *t)
+{
+	if (tui_wl_multi(t) && t->sc.w.cls == WL_INFERENCE)
+		t->sc.entries[t->workload.current].share = 1;
+}
+
+const char *tui_wl_share_gpus_name(int v)
+{
+	return v ? "shared with serving" : "own GPUs";
+}
+
 void tui_wl_fini(struct tui *t)
 {
 	if (t->cl_sized)

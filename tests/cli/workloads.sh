@@ -168,6 +168,17 @@ printf '%s\n' "$out" >"$TMPD/seven.csv"
 check "seven small: each on a 1g.18gb slice" equals "$(for i in 1 2 3 4 5 6 7; do csv_col "$TMPD/seven.csv" partition $i; done | sort -u)" 1g.18gb
 check "seven small: seven a card" equals "$(csv_col "$TMPD/seven.csv" partitions_per_gpu 1)" 7
 check "seven small: the cluster is one card" equals "$(csv_col "$TMPD/seven.csv" gpus 8)" 1
+# a slice's gpus is its own count (1); cluster_gpus and sharing say that
+# the card is the pool's, shared by all seven, as the total row counts it
+check "seven small: each on the pool's one card" equals "$(for i in 1 2 3 4 5 6 7; do csv_col "$TMPD/seven.csv" cluster_gpus $i; done | sort -u)" 1
+check "seven small: each shares it with the six others" equals "$(for i in 1 2 3 4 5 6 7; do csv_col "$TMPD/seven.csv" sharing $i; done | sort -u)" 7
+check "seven small: the total, one card for seven" equals "$(csv_col "$TMPD/seven.csv" cluster_gpus 8) $(csv_col "$TMPD/seven.csv" sharing 8)" "1 7"
+run $A recommend --scenario "$W/seven-small.yaml" --format yaml
+check "seven small, yaml: the same columns" contains "$out" "  cluster_gpus: 1
+  sharing: 7"
+run $A recommend --scenario "$W/seven-small.yaml"
+check "seven small, table: the slice says its card is shared" contains "$out" "on 1 GPU shared with 6 other workloads: Llama 3.1 8B"
+check "two halves: whole GPUs of their own" equals "$(csv_col "$TMPD/halves.csv" cluster_gpus 1)/$(csv_col "$TMPD/halves.csv" sharing 1) $(csv_col "$TMPD/halves.csv" cluster_gpus 3)/$(csv_col "$TMPD/halves.csv" sharing 3)" "4/1 8/2"
 run $A bom --scenario "$W/seven-small.yaml" -o "$TMPD/seven-bom.csv"
 check "seven small, bom: one H200" equals "$(grep ',accelerator,h200-sxm,' "$TMPD/seven-bom.csv" | cut -d, -f5)" 8
 done_testing

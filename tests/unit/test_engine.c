@@ -1458,6 +1458,60 @@ START_TEST(expert_parallel_layout)
 END_TEST
 
 
+/* Attention data parallel (DEP) dispatch and combine, by hand: 256
+ * tokens on a GPU, hidden 2880, top-4, 16-bit: 256 x 2880 x 4 x 2 =
+ * 5,898,240 bytes out; EP4 inside a node sends 3/4 of it over a 450 GB/s
+ * link: 9.8304 us, plus 3 x 2 us latency = 15.8304 us each way, 31.6608
+ * us for both.  EP16 across nodes of 8: 8/16 of it leaves the node over
+ * a 50 GB/s NIC share: 58.9824 us + 15 x 2 us = 88.9824 us, 177.9648 us
+ * for both.  One GPU, or no tokens: nothing moves. */
+START_TEST(dep_all_to_all_by_hand)
+{
+	ck_assert_double_eq_tol(eng_dep_a2a_s(256, 2880, 4, 4, 8, 450e9, 50e9, 2e-6), 31.6608e-6, 1e-12);
+	ck_assert_double_eq_tol(eng_dep_a2a_s(256, 2880, 4, 16, 8, 450e9, 50e9, 2e-6), 177.9648e-6, 1e-12);
+	ck_assert_double_eq(eng_dep_a2a_s(256, 2880, 4, 1, 8, 450e9, 50e9, 2e-6), 0);
+	ck_assert_double_eq(eng_dep_a2a_s(0, 2880, 4, 4, 8, 450e9, 50e9, 2e-6), 0);
+}
+END_TEST
+
+/* --attention-dp with --ep 4 forces DEP4: each GPU holds the attention
+ * and shared weights whole and a quarter of the experts, so more weight
+ * per GPU than EP4 inside TP4 (everything split four ways); no attention
+ * all-reduce, only the all-to-alls, so less time on the link; a dense
+ * model, or an EP degree that does not divide the experts, is refused. */
+START_TEST(attention_dp_layout)
+{
+	struct workload w;
+	struct engine_result tp, dep;
+	inference(&w, "gpt-oss-120b", PREC_FP8, 64);
+	w.tp = 4;
+	w.ep = 4;
+	size_on(&w, "h100-sxm", 4, &tp);
+	w.tp = 0;
+	w.attention_dp = 1;
+	size_on(&w, "h100-sxm", 4, &dep);
+	ck_assert(tp.fits && dep.fits);
+	ck_assert(!tp.attention_dp && dep.attention_dp);
+	ck_assert_int_eq(dep.ep, 4);
+	ck_assert_int_eq(dep.tp, 4);
+	ck_assert_int_eq(dep.gpus, 4);
+	ck_assert(dep.mem_per_gpu_gb > 0);
+	ck_assert(dep.t_comm_s < tp.t_comm_s);
+	char lay[64];
+	engine_result_layout(&dep, WL_INFERENCE, lay, sizeof lay);
+	ck_assert_str_eq(lay, "1x DEP4");
+	w.ep = 3;
+	size_on(&w, "h100-sxm", 4, &dep);
+	ck_assert(!dep.fits);
+	inference(&w, "llama-2-70b", PREC_FP8, 16);
+	w.ep = 8;
+	w.attention_dp = 1;
+	size_on(&w, "h100-sxm", 8, &dep);
+	ck_assert(!dep.fits);
+}
+END_TEST
+
+
 /* A prefix-cache hit skips prefilling the cached share of each prompt:
  * the first token comes sooner, throughput rises with long prompts, the
  * KV memory per sequence stays. */
@@ -1957,6 +2011,8 @@ int main(void)
 	ADD(s, kv_deepseek_v3_mla);
 	ADD(s, kv_sliding_window_caps_context);
 	ADD(s, moe_active_vs_total);
+	ADD(s, dep_all_to_all_by_hand);
+	ADD(s, attention_dp_layout);
 	ADD(s, int4_is_weight_only);
 	ADD(s, llama70b_fp16_does_not_fit_one_80gb);
 	ADD(s, llama70b_fp16_fits_one_mi300x);
