@@ -161,7 +161,7 @@ _accelsizer() {
 		_accelsizer_files "$cur" csv
 		return 0
 		;;
-	-o | --output | --summary)
+	-o | --output | --summary | --elevation)
 		_accelsizer_files "$cur"
 		return 0
 		;;

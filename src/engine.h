@@ -517,6 +517,59 @@ struct engine_tco_year {
 };
 void engine_tco_year(const struct engine_result *r, int year, struct engine_tco_year *out);
 
+/*
+ * The rack elevation (engine_rack.c; docs/design.md, "The rack
+ * elevation"): which node sits in which rack at which unit, where the
+ * switches go, and what each rack draws.  The engine's rack count is this
+ * packing's (eng_cost() calls it), so the BOM's racks and PDUs, the
+ * elevation and the wizard agree.  Pure, no allocation: engine_elevation()
+ * computes the plan in closed form from a sized result, and
+ * engine_elevation_rack() lists one rack's contents on demand.
+ */
+enum engine_rack_kind { RACK_NODE, RACK_SPARE, RACK_LEAF, RACK_SPINE, RACK_KIND_COUNT };
+struct engine_rack_slot {
+	enum engine_rack_kind kind;
+	int u;				/* lowest unit it occupies, 1 = bottom */
+	int height;			/* rack units */
+	int number;			/* 1-based: nodes (working, then spares)
+					 * and switches (leaves, then spines)
+					 * numbered across the whole cluster */
+	double watts;			/* what it draws, maximum */
+};
+struct engine_elevation {
+	const struct catalog_platform *platform;
+	const struct catalog_fabric *fabric;
+	int racks;			/* compute_racks + network_racks */
+	int compute_racks;		/* racks holding nodes */
+	int network_racks;		/* racks holding only switches */
+	int rack_u;			/* units of a standard rack (defaults.rack_units) */
+	double rack_kw;			/* the limit racks were packed at */
+	bool rack_kw_set;		/* --rack-kw, not defaults.rack_kw */
+	bool whole_rack;		/* a node is a rack of its own (NVL72) */
+	bool over_kw;			/* one node alone draws more than rack_kw */
+	int nodes, spare_nodes;		/* working and spare */
+	int leaf_switches, spine_switches;
+	int nodes_per_rack;		/* every compute rack but perhaps the last */
+	int switches_per_compute_rack;	/* fitted above the nodes of a full rack */
+	int switches_in_compute_racks;	/* all of them, the last rack included */
+	int switches_per_network_rack;
+	int node_u, switch_u;
+	double node_w;			/* the server's max_power_w + the fabric NICs
+					 * it does not already carry */
+	double switch_w;		/* a switch + its share of the transceivers */
+	int pdus_per_rack;		/* bought racks only (not a whole-rack node) */
+};
+/* From r's platform, fabric, node and switch counts and rack_kw. */
+void engine_elevation(const struct catalog *c, const struct engine_result *r,
+		      struct engine_elevation *e);
+/* Rack i (0-based), top down, into slots[0..max); returns how many slots
+ * it holds (even past max) and its draw in *kw (may be NULL). */
+size_t engine_elevation_rack(const struct engine_elevation *e, int i,
+			     struct engine_rack_slot *slots, size_t max, double *kw);
+/* One line for rack i: "rack 1: nodes 1-4 U1-32, leaf 1 U42; 40.8 of 40 kW". */
+char *engine_elevation_rack_line(const struct engine_elevation *e, int i, char *buf, size_t n);
+const char *engine_rack_kind_name(enum engine_rack_kind k);	/* "node", "spare node", ... */
+
 /* Step 5 of the brief: what to run on the candidate hardware. */
 #define ENGINE_PLAN_MAX 6
 struct engine_plan_row {

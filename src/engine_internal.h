@@ -128,6 +128,9 @@ static inline double eng_fmax(double a, double b)
 /* engine_cost.c: capex, power, racks, cost per hour; fills *r. */
 void eng_cost(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
 	      const struct eng_node *n, struct engine_result *r);
+/* Whether the node already has the fabric's NICs: its scale-out ports are
+ * on the accelerators (Gaudi 3), or its own BOM lists the fabric's NIC. */
+bool eng_lists_nic(const struct catalog_platform *p, const struct catalog_fabric *f);
 void eng_cost_rates(const struct catalog *c, const struct workload *w, struct engine_result *r);
 
 /* engine_infer.c / engine_train.c: size one accelerator into *r. */

@@ -145,6 +145,52 @@ static void info_space(const struct tui *t, char *buf, size_t n)
 		 tui_fmt_kw(kw, sizeof kw, r->power_kw));
 }
 
+/* The rack elevation (engine_elevation()): how the racks are packed, and
+ * the first and last rack as `bom --elevation` heads them. */
+static bool elevation_of(const struct tui *t, struct engine_elevation *e)
+{
+	const struct engine_result *r = tui_chosen(t);
+	engine_elevation(t->cat, r && r->fits ? r : NULL, e);
+	return e->racks > 0;
+}
+
+static void info_elevation(const struct tui *t, char *buf, size_t n)
+{
+	struct engine_elevation e;
+	R_OR_DASH(buf, n, elevation_of(t, &e));
+	char net[48] = "";
+	if (e.network_racks > 0)
+		snprintf(net, sizeof net, ", %d network rack%s", e.network_racks,
+			 e.network_racks == 1 ? "" : "s");
+	if (e.whole_rack)
+		snprintf(buf, n, "%d rack%s of one node each%s", e.compute_racks,
+			 e.compute_racks == 1 ? "" : "s", net);
+	else
+		snprintf(buf, n, "%d node%s per %dU rack at %.0f kW%s%s", e.nodes_per_rack,
+			 e.nodes_per_rack == 1 ? "" : "s", e.rack_u, e.rack_kw,
+			 e.over_kw ? " (a node is over it)" : "", net);
+}
+
+static void info_rack_first(const struct tui *t, char *buf, size_t n)
+{
+	struct engine_elevation e;
+	R_OR_DASH(buf, n, elevation_of(t, &e));
+	engine_elevation_rack_line(&e, 0, buf, n);
+}
+
+static bool several_racks(const struct tui *t)
+{
+	struct engine_elevation e;
+	return elevation_of(t, &e) && e.racks > 1;
+}
+
+static void info_rack_last(const struct tui *t, char *buf, size_t n)
+{
+	struct engine_elevation e;
+	R_OR_DASH(buf, n, elevation_of(t, &e));
+	engine_elevation_rack_line(&e, e.racks - 1, buf, n);
+}
+
 /* Capex is the quote (engine_quote()): the BOM's total to the cent, and
  * its five parts below it add up to it. */
 static void info_capex(const struct tui *t, char *buf, size_t n)
@@ -289,6 +335,9 @@ static const struct tui_field rows[] = {
 	{ .label = "Scale-out", .kind = TF_INFO, .info = info_fabric },
 	{ .label = "Network", .kind = TF_INFO, .info = info_network },
 	{ .label = "Space and power", .kind = TF_INFO, .info = info_space },
+	{ .label = "Rack elevation", .kind = TF_INFO, .info = info_elevation },
+	{ .label = " First rack", .kind = TF_INFO, .info = info_rack_first },
+	{ .label = " Last rack", .kind = TF_INFO, .info = info_rack_last, .shown = several_racks },
 	{ .label = "Capex", .kind = TF_INFO, .info = info_capex },
 	{ .label = "Hardware", .kind = TF_INFO, .info = info_hardware },
 	{ .label = "Fabric", .kind = TF_INFO, .info = info_fabric_usd },
