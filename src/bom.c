@@ -197,6 +197,7 @@ struct builder {
 	const struct engine_result *res;
 	struct bom *b;
 	long all_nodes;
+	bool spares_set;		/* --spare-nodes, not the catalog's policy */
 	bool ok;
 };
 
@@ -218,8 +219,10 @@ static enum bom_category describe(const struct builder *bd, const struct engine_
 	case QUOTE_SERVER:
 		bom_format_number(p->max_power_w, a, sizeof a);
 		if (res->spare_nodes > 0)
-			note(n, "%d working + %d spare node%s", res->nodes, res->spare_nodes,
-			     res->spare_nodes == 1 ? "" : "s");
+			note(n, "%d working + %d spare node%s (%s)", res->nodes, res->spare_nodes,
+			     res->spare_nodes == 1 ? "" : "s", bd->spares_set ? "--spare-nodes"
+			     : res->cls == WL_INFERENCE ? "N+1 for serving, defaults.spare_nodes_serving"
+			     : "defaults.spare_nodes");
 		note(n, "power here is the node's %s W less its GPUs and parts listed below", a);
 		if (p->whole_rack)
 			note(n, "each node is a whole rack (%d U) with its own power shelves: %ld rack%s, "
@@ -349,7 +352,7 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 	out->racks = isfinite(res->racks) ? (int)llround(res->racks) : 0;
 	out->result = *res;
 	struct builder bd = {
-		.c = c, .res = res, .b = out, .ok = true,
+		.c = c, .res = res, .b = out, .ok = true, .spares_set = w && w->spare_nodes >= 0,
 		.all_nodes = (long)res->nodes + (res->spare_nodes > 0 ? res->spare_nodes : 0),
 	};
 	/* The engine's own quote, priced with the list given here. */

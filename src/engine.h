@@ -25,6 +25,12 @@ enum recompute { RECOMPUTE_AUTO, RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
 enum objective { OBJ_CAPEX, OBJ_COST_PER_TOKEN, OBJ_TIME, OBJ_GPUS, OBJ_PERF_PER_WATT, OBJ_TCO, OBJ_COUNT };
 enum form_filter { FORMF_ANY, FORMF_SXM_OAM, FORMF_PCIE, FORMF_COUNT };
+/* The cooling the data centre offers: air only, or direct liquid cooling
+ * (with air for everything else); ANY = not said. */
+enum cooling_filter { COOLF_ANY, COOLF_AIR, COOLF_LIQUID, COOLF_COUNT };
+/* The scale-out fabric kind asked for; AUTO = the platform's first
+ * nics.fabrics entry. */
+enum fabric_choice { FABRICF_AUTO, FABRICF_INFINIBAND, FABRICF_ETHERNET, FABRICF_COUNT };
 /* Resources, in the order the brief names them. */
 enum resource { RES_NONE, RES_MEMORY, RES_BANDWIDTH, RES_INTERCONNECT, RES_COMPUTE, RES_PRECISION, RES_COUNT };
 
@@ -38,6 +44,10 @@ const char *objective_name(enum objective o);		/* "capex", "cost-per-token" */
 bool objective_parse(const char *s, enum objective *out);
 const char *form_filter_name(enum form_filter f);	/* "any", "sxm-oam", "pcie" */
 bool form_filter_parse(const char *s, enum form_filter *out);
+const char *cooling_filter_name(enum cooling_filter f);	/* "any", "air", "liquid" */
+bool cooling_filter_parse(const char *s, enum cooling_filter *out);
+const char *fabric_choice_name(enum fabric_choice f);	/* "auto", "infiniband", "ethernet" */
+bool fabric_choice_parse(const char *s, enum fabric_choice *out);
 const char *resource_name(enum resource r);		/* "memory capacity" */
 const char *resource_key(enum resource r);		/* "memory", for csv/yaml */
 
@@ -113,6 +123,13 @@ struct workload {
 	int spare_nodes;		/* -1 = catalog default */
 	double rack_kw;			/* power one rack feeds and cools; -1 =
 					 * defaults.rack_kw */
+	/* The facility and the configuration (issue 17): the cooling the
+	 * site has (platforms needing another are filtered), the fabric kind
+	 * the nodes are built with, and the server shape (GPUs per node; 0 =
+	 * the engine chooses). */
+	enum cooling_filter cooling;
+	enum fabric_choice fabric;
+	int node_gpus;
 };
 
 /* A workload with the catalog's defaults: Llama-2-70B-class inference. */
@@ -155,6 +172,7 @@ enum engine_field_id {
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_RACK_KW,
+	EF_COOLING, EF_FABRIC, EF_NODE_GPUS,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
 	EF_COUNT
 };

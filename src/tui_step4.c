@@ -1,9 +1,10 @@
 /*
  * tui_step4: Node.  The shape the engine chose for the chosen (or
  * top-ranked) accelerator: platform, GPU count, parallel layout, nodes,
- * spare nodes, fabric, rack units, power and cost.  The GPU count and the
- * spare nodes can be overridden (workload.gpus / spare_nodes); everything
- * else recomputes from them.
+ * spare nodes, fabric, rack units, power and cost.  The GPU count, the
+ * spare nodes, the rack power, the site's cooling, the fabric kind and the
+ * GPUs per node can be set (workload fields); everything else recomputes
+ * from them.
  */
 #include "config.h"
 
@@ -338,6 +339,9 @@ static const struct tui_field rows[] = {
 	{ .label = "Rack elevation", .kind = TF_INFO, .info = info_elevation },
 	{ .label = " First rack", .kind = TF_INFO, .info = info_rack_first },
 	{ .label = " Last rack", .kind = TF_INFO, .info = info_rack_last, .shown = several_racks },
+	{ .field = EF_COOLING + 1 },
+	{ .field = EF_FABRIC + 1 },
+	{ .field = EF_NODE_GPUS + 1 },
 	{ .label = "Capex", .kind = TF_INFO, .info = info_capex },
 	{ .label = "Hardware", .kind = TF_INFO, .info = info_hardware },
 	{ .label = "Fabric", .kind = TF_INFO, .info = info_fabric_usd },
