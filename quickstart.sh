@@ -11,7 +11,9 @@ mode=${1:-run}
 packages="build-essential autoconf automake pkg-config libncurses-dev libyaml-dev libcsv-dev check"
 # tests: tmux drives the wizard, valgrind checks leaks, clang builds the fuzzers,
 # pmccabe measures every function's size and complexity
-[ "$mode" = run ] || packages="$packages tmux mandoc valgrind clang libclang-rt-14-dev pmccabe"
+# xmllint (libxml2-utils) checks that the proposal's HTML is well-formed and
+# WeasyPrint (weasyprint) that it prints on two A4 or Letter pages
+[ "$mode" = run ] || packages="$packages tmux mandoc valgrind clang libclang-rt-14-dev pmccabe libxml2-utils weasyprint"
 
 install_missing() {
 	missing=

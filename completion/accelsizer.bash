@@ -15,15 +15,16 @@
 #     against the program's own error message).
 
 _accelsizer_workloads='inference pretrain finetune'
-_accelsizer_precisions='fp32 bf16 fp16 fp8 int8 int4 fp4 mxfp4'
+_accelsizer_precisions='fp32 bf16 fp16 fp8 int8 int4 fp4 mxfp4 w8a16'
 _accelsizer_recomputes='auto none selective full'
 _accelsizer_methods='full lora qlora'
 _accelsizer_stacks='any cuda rocm gaudi'
 _accelsizer_forms='any sxm-oam pcie'
 _accelsizer_objectives='capex cost-per-token time gpus perf-per-watt tco'
 _accelsizer_formats='table csv yaml'
+_accelsizer_proposal_formats='html md'
 _accelsizer_themes='dark light high-contrast mono'
-_accelsizer_commands='recommend validate bom sweep catalog accuracy'
+_accelsizer_commands='recommend validate bom proposal sweep catalog accuracy'
 
 # The program the user is completing for: the word they typed, with a
 # leading ~/ expanded; "accelsizer" from $PATH when that is not runnable.
@@ -139,7 +140,10 @@ _accelsizer() {
 	--stack) values=$_accelsizer_stacks ;;
 	--form-factor) values=$_accelsizer_forms ;;
 	--objective) values=$_accelsizer_objectives ;;
-	--format) values=$_accelsizer_formats ;;
+	--format)
+		values=$_accelsizer_formats
+		[[ $cmd == proposal ]] && values=$_accelsizer_proposal_formats
+		;;
 	--concurrency) values=max ;;
 	--role) values="calibration validation all" ;;
 	--model) values=$(_accelsizer_ids "$prog" "$catalog" --models) ;;
@@ -161,8 +165,16 @@ _accelsizer() {
 		_accelsizer_files "$cur" csv
 		return 0
 		;;
+	--model-config)
+		_accelsizer_files "$cur" json
+		return 0
+		;;
 	-o | --output | --summary | --elevation)
-		_accelsizer_files "$cur"
+		if [[ $cmd == proposal ]]; then
+			_accelsizer_files "$cur" html htm md markdown
+		else
+			_accelsizer_files "$cur"
+		fi
 		return 0
 		;;
 	esac

@@ -1,7 +1,7 @@
 /*
  * fuzz: libFuzzer targets for every input accelsizer reads from a file: the
- * catalog folder, scenario files, theme files, price lists and the
- * catalog's published results.
+ * catalog folder, scenario files, theme files, price lists, the catalog's
+ * published results and a model's config.json (--model-config).
  *
  * Each target is a pair of functions, fuzz_NAME_init() and fuzz_NAME_one(),
  * so the same code runs in two places:
@@ -34,6 +34,8 @@ int fuzz_prices_init(void);
 int fuzz_prices_one(const uint8_t *data, size_t size);
 int fuzz_ledger_init(void);
 int fuzz_ledger_one(const uint8_t *data, size_t size);
+int fuzz_hfconfig_init(void);
+int fuzz_hfconfig_one(const uint8_t *data, size_t size);
 /* Not files but what reads them: the catalog cache image, mutated field by
  * field behind a recomputed checksum, and the number parsers. */
 int fuzz_cache_init(void);

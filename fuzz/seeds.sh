@@ -11,10 +11,11 @@ cd "$top"
 corpus=fuzz/corpus
 # (the cache and number targets' seeds are written by hand, not from
 # files: see fuzz/fuzz_cache.c and fuzz/fuzz_number.c; they stay)
-for t in catalog scenario theme prices ledger; do
+for t in catalog scenario theme prices ledger hfconfig; do
 	rm -rf "${corpus:?}/$t" "fuzz/dict/$t.dict"
 done
-mkdir -p "$corpus/catalog" "$corpus/scenario" "$corpus/theme" "$corpus/prices" "$corpus/ledger" fuzz/dict
+mkdir -p "$corpus/catalog" "$corpus/scenario" "$corpus/theme" "$corpus/prices" "$corpus/ledger" \
+	"$corpus/hfconfig" fuzz/dict
 
 kind_byte() {	# folder name -> the selector byte
 	case $1 in
@@ -41,6 +42,9 @@ find tests/fixtures/scenarios -name '*.yaml' -type f | sort | while read -r f; d
 done
 find themes -name '*.yaml' -type f | sort | while read -r f; do
 	cp "$f" "$corpus/theme/$(seed_name "$f")"
+done
+find tests/fixtures/hf -name '*.json' -type f | sort | while read -r f; do
+	cp "$f" "$corpus/hfconfig/$(seed_name "$f")"
 done
 find tests/fixtures/prices -name '*.csv' -type f | sort | while read -r f; do
 	cp "$f" "$corpus/prices/$(seed_name "$f")"
@@ -118,6 +122,32 @@ yaml_words "$corpus"/ledger/* >fuzz/dict/ledger.dict
 WORDS
 } | sort -u >fuzz/dict/prices.dict
 
-for t in catalog scenario theme prices ledger; do
+# config.json: its keys as JSON spells them, and the JSON forms
+{
+	grep -oh '"[A-Za-z_][A-Za-z0-9_]*":' tests/fixtures/hf/*/*.json | sed 's/"/\\x22/g; s/.*/"&"/'
+	cat <<'WORDS'
+"null"
+"true"
+"false"
+"{"
+"}"
+"["
+"]"
+","
+"\x22text_config\x22:"
+"\x22layer_types\x22:"
+"\x22sliding_attention\x22"
+"\x22use_sliding_window\x22:"
+"\x22max_window_layers\x22:"
+"\x22num_experts\x22:"
+"\x22shared_expert_intermediate_size\x22:"
+"\x22head_dim\x22:"
+"1e308"
+"-1"
+"2147483648"
+WORDS
+} | sort -u >fuzz/dict/hfconfig.dict
+
+for t in catalog scenario theme prices ledger hfconfig; do
 	echo "fuzz/corpus/$t: $(ls "$corpus/$t" | wc -l) seeds, fuzz/dict/$t.dict: $(wc -l <fuzz/dict/$t.dict) words"
 done

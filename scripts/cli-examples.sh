@@ -173,6 +173,11 @@ example 0 'cat acme-chat.txt'
 text "Flags override the scenario, so one saved scenario gives several quotes:"
 example 0 'accelsizer bom --scenario acme-chat.yaml --accelerator mi300x -o -' "tail -n 3"
 
+heading "A proposal for the customer"
+text "The document to send after the call, from the same scenario: HTML to print (two pages) or Markdown for an email. Its BOM total is the bom command's to the cent."
+example 0 'accelsizer proposal --scenario acme-chat.yaml -o acme-chat.html'
+example 0 'accelsizer proposal --scenario acme-chat.yaml --format md -o -' "sed -n 1,40p"
+
 readme_on
 heading "When the answer is no, or the input is wrong"
 text "Exit status 1 means nothing in the catalog can meet the workload, 2 means bad input; the message names the flag or the file, line and column."

@@ -26,8 +26,8 @@ page=$top/man/accelsizer.1
 
 [ -r "$table" ] || { echo "gen-keys.sh: cannot read $table" >&2; exit 2; }
 
-# One .It per action: the keys as the help screen names them, then the help
-# line.  Every X( line must hold exactly three string literals (keys_shown,
+# One .It per action with a help line: the keys as the help screen names
+# them, then the help line.  Every X( line must hold exactly three string literals (keys_shown,
 # bar_label, help); anything else stops the script rather than guess.
 block() {
 	awk '
@@ -67,7 +67,9 @@ block() {
 			bad = 1
 			exit 2
 		}
-		printf ".It Ic %s\n%s\n", roff_arg(str[1]), roff_text(str[3])
+		# an empty help line: the entry before names this key too
+		if (str[3] != "")
+			printf ".It Ic %s\n%s\n", roff_arg(str[1]), roff_text(str[3])
 		count++
 		if ($0 !~ /\\$/)
 			in_table = 0

@@ -379,10 +379,44 @@ static const char *const bom_header[] = {
 	"extended_price_usd", "power_w_each", "rack_units_each", "notes",
 };
 
+static bool fwrite_csv(const struct bom *b, const struct catalog *c, const struct bom_header *h,
+		       FILE *fp);
+
 bool bom_fwrite_csv(const struct bom *b, FILE *fp)
+{
+	return fwrite_csv(b, NULL, NULL, fp);
+}
+
+bool bom_fwrite_csv_header(const struct bom *b, const struct catalog *c, const struct bom_header *h,
+			   FILE *fp)
+{
+	return fwrite_csv(b, c, h, fp);
+}
+
+static void header_block(struct out_csv *o, const struct catalog *c, const struct bom_header *h)
+{
+	char date[32];
+	out_date(date, sizeof date);
+	const char *rows[][2] = {
+		{ "customer", h->customer }, { "opportunity", h->opportunity },
+		{ "scenario", h->scenario }, { "date", date },
+		{ "catalog", c && c->defaults.version ? c->defaults.version : "" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		out_csv_cell(o, rows[i][0], OUT_PLAIN);
+		out_csv_cell(o, rows[i][1] ? rows[i][1] : "", OUT_TEXT);
+		out_csv_end(o);
+	}
+	out_csv_end(o);	/* an empty row, then the table */
+}
+
+static bool fwrite_csv(const struct bom *b, const struct catalog *c, const struct bom_header *h,
+		       FILE *fp)
 {
 	struct out_csv o;
 	out_csv_begin(&o, fp, OUT_CSV_QUOTE_NEEDED);
+	if (h)
+		header_block(&o, c, h);
 	out_csv_row(&o, bom_header, 10, OUT_PLAIN);
 	for (size_t i = 0; i < b->n; i++) {
 		const struct bom_line *l = &b->lines[i];
@@ -428,20 +462,39 @@ bool bom_write_csv(const struct bom *b, const char *path, char *err, size_t errs
 
 /* ---- summary ---- */
 
+/* which: the sections written, all (-1), only the workload's (1) or all
+ * but it (0); indent: under a workload's name. */
 struct summary_ctx {
 	FILE *fp;
-	const char *section;
+	int which;
+	bool indent;
 };
 
 static void summary_setting(const char *section, const char *key, const char *value, void *vctx)
 {
 	struct summary_ctx *s = vctx;
 	char label[64];
-	if (*section && strcmp(section, "workload"))
+	bool workload = !strcmp(section, "workload");
+	if (s->which >= 0 && workload != (s->which == 1))
+		return;
+	if (*section && !workload)
 		snprintf(label, sizeof label, "%s.%s", section, key);
 	else
 		snprintf(label, sizeof label, "%s", key);
-	out_line(s->fp, "  %-28s %s", label, value);
+	out_line(s->fp, "  %s%-*s %s", s->indent ? "  " : "", s->indent ? 26 : 28, label, value);
+}
+
+/* Several workloads: each one's own settings under its name, then the
+ * settings they share (filters, node, costs) once. */
+static void summary_workloads(FILE *fp, const struct bom_summary_info *info)
+{
+	for (size_t i = 0; i < info->n_workloads; i++) {
+		out_line(fp, "  workload %s", info->workloads[i].name);
+		struct summary_ctx sc = { .fp = fp, .which = 1, .indent = true };
+		scenario_each_setting(info->workloads[i].w, summary_setting, &sc);
+	}
+	struct summary_ctx sc = { .fp = fp, .which = 0 };
+	scenario_each_setting(info->workloads[0].w, summary_setting, &sc);
 }
 
 /* Multi-line free text, indented under its label. */
@@ -460,22 +513,6 @@ static void summary_text(FILE *fp, const char *label, const char *text)
 		if (*p == '\n' && *++p)
 			fputs("             ", fp);
 	}
-}
-
-static void today(char *buf, size_t sz)
-{
-	time_t t = time(NULL);
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	if (sde && *sde) {
-		char *end;
-		errno = 0;
-		long long v = strtoll(sde, &end, 10);
-		if (!errno && !*end && v >= 0)
-			t = (time_t)v;
-	}
-	struct tm tm;
-	if (!gmtime_r(&t, &tm) || !strftime(buf, sz, "%Y-%m-%d", &tm))
-		snprintf(buf, sz, "unknown");
 }
 
 /* A projection, not a price: whole dollars (a row may differ from the
@@ -524,7 +561,7 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 			const struct bom_summary_info *info, FILE *fp)
 {
 	char date[32], total[32], kw[32], ru[32];
-	today(date, sizeof date);
+	out_date(date, sizeof date);
 	bom_format_cents(b->total_cents, total, sizeof total);
 	bom_format_number(b->total_power_w / 1000.0, kw, sizeof kw);
 	bom_format_number(b->total_rack_units, ru, sizeof ru);
@@ -540,8 +577,12 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 		 : "indicative catalog prices (no price list given)");
 
 	fprintf(fp, "\nScenario\n");
-	struct summary_ctx sc = { .fp = fp };
-	scenario_each_setting(w, summary_setting, &sc);
+	bool several = info && info->n_workloads > 0;
+	struct summary_ctx sc = { .fp = fp, .which = -1 };
+	if (several)
+		summary_workloads(fp, info);
+	else
+		scenario_each_setting(w, summary_setting, &sc);
 	if (info)
 		summary_text(fp, "  notes", info->notes);
 
@@ -551,6 +592,14 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 		 b->platform->id, b->platform->gpus_per_node);
 	fprintf(fp, "  %-28s %d GPUs used, %d nodes (%d spare)\n", "sizing", b->gpus, b->nodes,
 		b->spare_nodes);
+	for (size_t i = 0; several && i < info->n_workloads; i++) {
+		const struct bom_workload *bw = &info->workloads[i];
+		char label[64];
+		snprintf(label, sizeof label, "  %s", bw->name);
+		out_line(fp, "  %-28s %d GPU%s as %s", label, bw->gpus, bw->gpus == 1 ? "" : "s", bw->layout);
+	}
+	if (several && info->sharing && *info->sharing)
+		out_line(fp, "  %-28s %s", "sharing", info->sharing);
 	if (b->fabric)
 		out_line(fp, "  %-28s %s (%s)", "fabric", b->fabric->name, b->fabric->id);
 	else

@@ -116,14 +116,40 @@ bool bom_write_csv(const struct bom *b, const char *path, char *err, size_t errs
 bool bom_fwrite_csv(const struct bom *b, FILE *fp);
 
 /*
+ * The same table under a header block (`bom --header`), for a file sent
+ * to a customer: one "key,value" row each for customer, opportunity,
+ * scenario (the file it came from; empty for flags alone), date
+ * (out_date()) and catalog version, then an empty row, then the table.
+ * Off by default so that a plain import stays one table.  The values are
+ * text cells: neutralised like every other (out.h).
+ */
+struct bom_header {
+	const char *customer, *opportunity, *scenario;	/* each may be NULL */
+};
+bool bom_fwrite_csv_header(const struct bom *b, const struct catalog *c, const struct bom_header *h,
+			   FILE *fp);
+
+/*
  * The plain-text summary: the scenario (workload inputs; customer,
  * opportunity and notes when given, else NULL), the sizing, the defaults
  * the BOM used, the catalog version and the date (today, or
  * $SOURCE_DATE_EPOCH when set, for reproducible files).
  */
+/* One of several workloads on the cluster the BOM quotes. */
+struct bom_workload {
+	const char *name;
+	const struct workload *w;
+	int gpus;			/* the cards (or cards' slices) it holds */
+	const char *layout;		/* "2x TP4", "4x 1g.20gb" */
+};
 struct bom_summary_info {
 	const char *customer, *opportunity, *notes;
 	const char *prices_path;	/* NULL = catalog prices only */
+	/* Several workloads on one cluster: each one's settings and share of
+	 * it, and how they share it; NULL / 0 for one workload (w). */
+	const struct bom_workload *workloads;
+	size_t n_workloads;
+	const char *sharing;
 };
 bool bom_write_summary(const struct bom *b, const struct catalog *c, const struct workload *w,
 		       const struct bom_summary_info *info, const char *path,

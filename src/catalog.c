@@ -31,6 +31,9 @@ static const struct {
 	 * E8M0 scale, 4 + 8/32 = 4.25 bits a value (gpt-oss ships its expert
 	 * weights so). */
 	[PREC_MXFP4] = { "mxfp4", 4.25 / 8 },
+	/* weight-only fp8: 1 byte a weight, dequantised to 16 bit for the
+	 * matrix products (vLLM's fp8 Marlin path on cards without fp8) */
+	[PREC_W8A16] = { "w8a16", 1 },
 	[PREC_TF32] = { "tf32", 4 },	/* stored as fp32, computed at 19 bits */
 	[PREC_FP64] = { "fp64", 8 },
 };
@@ -70,6 +73,11 @@ bool precision_parse(const char *s, enum precision *out)
 {
 	if (!s)
 		return false;
+	/* int4 is weight-only (AWQ, GPTQ): 4-bit weights, 16-bit activations */
+	if (!strcasecmp(s, "w4a16")) {
+		*out = PREC_INT4;
+		return true;
+	}
 	for (int i = 0; i < PREC_COUNT; i++) {
 		if (!strcasecmp(precisions[i].name, s)) {
 			*out = (enum precision)i;

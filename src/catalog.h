@@ -27,11 +27,12 @@ enum precision {
 	PREC_INT4,
 	PREC_FP4,
 	PREC_MXFP4,
+	PREC_W8A16,		/* fp8 weights, 16-bit activations (weight-only) */
 	PREC_TF32,
 	PREC_FP64,
 	PREC_COUNT
 };
-#define PREC_WORKLOAD_COUNT (PREC_MXFP4 + 1)
+#define PREC_WORKLOAD_COUNT (PREC_W8A16 + 1)
 
 const char *precision_name(enum precision p);	/* "fp8" */
 bool precision_parse(const char *s, enum precision *out);
@@ -285,6 +286,8 @@ struct catalog_model_figure {
 extern const struct catalog_model_figure catalog_model_figures[MF_COUNT];
 /* The figure's value in the units typed (billions for MFT_BILLIONS). */
 double catalog_model_figure_get(const struct catalog_model *m, const struct catalog_model_figure *f);
+/* Stores v (in the units typed, within the figure's bounds) into m. */
+void catalog_model_figure_set(struct catalog_model *m, const struct catalog_model_figure *f, double v);
 
 /*
  * defaults.yaml: every engine assumption, each with its source.  The X-macro
@@ -307,6 +310,7 @@ double catalog_model_figure_get(const struct catalog_model *m, const struct cata
 	X(training_mfu,                "ratio",   "model FLOPs utilisation when the accelerator has none of its own") \
 	X(training_overlap,            "ratio",   "share of gradient communication hidden behind compute") \
 	X(training_elementwise_bytes,  "bytes",   "memory traffic per token per hidden unit per layer in training") \
+	X(training_moe_efficiency, "ratio", "share of the dense training efficiency an MoE model's expert GEMMs reach") \
 	X(adam_bytes_per_param,        "bytes",   "model state per trained parameter, mixed-precision Adam") \
 	X(nf4_bits,                    "bits",    "storage per frozen parameter with QLoRA NF4 + double quantisation") \
 	X(adapter_bytes_per_param,     "bytes",   "state per LoRA adapter parameter") \

@@ -39,3 +39,25 @@ double catalog_model_figure_get(const struct catalog_model *m, const struct cata
 	}
 	return 0;
 }
+
+void catalog_model_figure_set(struct catalog_model *m, const struct catalog_model_figure *f, double v)
+{
+	char *p = (char *)m + f->off;
+	switch (f->type) {
+	case MFT_BILLIONS: {
+		double d = v * 1e9;
+		memcpy(p, &d, sizeof d);
+		return;
+	}
+	case MFT_INT: {
+		int i = (int)v;
+		memcpy(p, &i, sizeof i);
+		return;
+	}
+	case MFT_LONG: {
+		long l = (long)v;
+		memcpy(p, &l, sizeof l);
+		return;
+	}
+	}
+}

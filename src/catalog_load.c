@@ -740,48 +740,116 @@ static void read_idlist(struct catalog_load_ctx *x, const struct catalog_field *
 	*(char **)at(base, f->off) = joined;
 }
 
+/* The file's id: it names the file, it is unique and it needs no quoting. */
+static void read_id(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v)
+{
+	const char *s = want_string(x, f, v);
+	if (!s)
+		return;
+	if (strcmp(s, x->stem)) {
+		err_at(x, v, "id '%s' does not match the file name (expected '%s')", s, x->stem);
+		return;
+	}
+	if (!id_chars_ok(s)) {
+		err_at(x, v, "id '%s' may only use a-z, 0-9, '-', '.' and '_' "
+		       "(starting with a letter or digit, at most 64)", s);
+		return;
+	}
+	const char *other = id_taken(x, s);
+	if (other)
+		err_at(x, v, "id '%s' is already used by %s (ids are unique across the catalog)",
+		       s, relative(x, other));
+	/* the id itself was set from the file name */
+}
+
+/* A string, a date or one of the row's choices. */
+static void read_text(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v,
+		      void *base)
+{
+	char what[80];
+	const char *s = want_string(x, f, v);
+	if (!s)
+		return;
+	if (f->type == CF_DATE && !catalog_date_ok(s)) {
+		err_at(x, v, "%s: expected a date like 2024-06 or 2024-06-30, got %s", f->key,
+		       ynode_describe(v, what, sizeof what));
+		return;
+	}
+	if (f->type == CF_CHOICE && !in_choices(s, f->choices)) {
+		err_at(x, v, "%s: expected one of %s, got %s", f->key, f->choices,
+		       ynode_describe(v, what, sizeof what));
+		return;
+	}
+	free(*(char **)at(base, f->off));
+	*(char **)at(base, f->off) = dup_str(x, s);
+}
+
+/* An accelerator's id, kept as written and resolved to the accelerator. */
+static void read_accel_ref(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v,
+			   void *base)
+{
+	const char *s = want_string(x, f, v);
+	if (!s)
+		return;
+	free(*(char **)at(base, f->off));
+	*(char **)at(base, f->off) = dup_str(x, s);
+	const struct catalog_accel *a = find_accel(x->cat, s);
+	if (a) {
+		*(const struct catalog_accel **)at(base, f->off_n) = a;
+		return;
+	}
+	const char *best = catalog_suggest(x->cat, CATALOG_ACCELERATORS, s);
+	if (best)
+		err_at(x, v, "unknown accelerator '%s'; did you mean '%s'?", s, best);
+	else
+		err_at(x, v, "unknown accelerator '%s' (no accelerators/%s.yaml)", s, s);
+}
+
+/* A number within the row's range (a defaults row: its unit's), whole for
+ * an integer row. */
+static void read_number(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v,
+			void *base)
+{
+	char what[80];
+	double d, lo = f->min, hi = f->max;
+	long l = 0;
+	unsigned flags = f->flags;
+	bool integer = f->type != CF_NUM;
+	if (f->type == CF_NUM && hi == 0 && lo == 0)	/* defaults: by unit */
+		default_range(f->key, &lo, &hi, &flags, &integer);
+	if (!ynode_number(v, &d)) {
+		err_at(x, v, "%s: expected %s, got %s", f->key,
+		       integer ? "an integer" : "a number", ynode_describe(v, what, sizeof what));
+		return;
+	}
+	if (integer && (!ynode_integer(v, &l) || (double)l != d)) {
+		err_at(x, v, "%s: expected an integer, got %s", f->key,
+		       ynode_describe(v, what, sizeof what));
+		return;
+	}
+	if (!range_ok(x, f, v, d, lo, hi, flags))
+		return;
+	if (f->type == CF_INT)
+		*(int *)at(base, f->off) = (int)l;
+	else if (f->type == CF_LONG)
+		*(long *)at(base, f->off) = l;
+	else
+		*(double *)at(base, f->off) = f->scale ? d * f->scale : d;
+}
+
 /* Reads one value v for row f into base. */
 static void read_value(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v, void *base)
 {
 	char what[80];
-	const char *s;
-	double d;
-	long l;
+	bool b;
 	switch (f->type) {
 	case CF_ID:
-		if (!(s = want_string(x, f, v)))
-			return;
-		if (strcmp(s, x->stem)) {
-			err_at(x, v, "id '%s' does not match the file name (expected '%s')", s, x->stem);
-			return;
-		}
-		if (!id_chars_ok(s)) {
-			err_at(x, v, "id '%s' may only use a-z, 0-9, '-', '.' and '_' "
-			       "(starting with a letter or digit, at most 64)", s);
-			return;
-		}
-		const char *other = id_taken(x, s);
-		if (other)
-			err_at(x, v, "id '%s' is already used by %s (ids are unique across the catalog)",
-			       s, relative(x, other));
-		return;		/* the id itself was set from the file name */
+		read_id(x, f, v);
+		return;
 	case CF_STR:
 	case CF_DATE:
 	case CF_CHOICE:
-		if (!(s = want_string(x, f, v)))
-			return;
-		if (f->type == CF_DATE && !catalog_date_ok(s)) {
-			err_at(x, v, "%s: expected a date like 2024-06 or 2024-06-30, got %s", f->key,
-			       ynode_describe(v, what, sizeof what));
-			return;
-		}
-		if (f->type == CF_CHOICE && !in_choices(s, f->choices)) {
-			err_at(x, v, "%s: expected one of %s, got %s", f->key, f->choices,
-			       ynode_describe(v, what, sizeof what));
-			return;
-		}
-		free(*(char **)at(base, f->off));
-		*(char **)at(base, f->off) = dup_str(x, s);
+		read_text(x, f, v, base);
 		return;
 	case CF_ENUM:
 		if (v->kind != YN_SCALAR || !f->parse(v->scalar, at(base, f->off)))
@@ -789,59 +857,20 @@ static void read_value(struct catalog_load_ctx *x, const struct catalog_field *f
 			       ynode_describe(v, what, sizeof what));
 		return;
 	case CF_ACCEL_REF:
-		if (!(s = want_string(x, f, v)))
-			return;
-		free(*(char **)at(base, f->off));
-		*(char **)at(base, f->off) = dup_str(x, s);
-		const struct catalog_accel *a = find_accel(x->cat, s);
-		if (a) {
-			*(const struct catalog_accel **)at(base, f->off_n) = a;
-			return;
-		}
-		const char *best = catalog_suggest(x->cat, CATALOG_ACCELERATORS, s);
-		if (best)
-			err_at(x, v, "unknown accelerator '%s'; did you mean '%s'?", s, best);
-		else
-			err_at(x, v, "unknown accelerator '%s' (no accelerators/%s.yaml)", s, s);
+		read_accel_ref(x, f, v, base);
 		return;
 	case CF_NUM:
 	case CF_INT:
-	case CF_LONG: {
-		double lo = f->min, hi = f->max;
-		unsigned flags = f->flags;
-		bool integer = f->type != CF_NUM;
-		if (f->type == CF_NUM && hi == 0 && lo == 0)	/* defaults: by unit */
-			default_range(f->key, &lo, &hi, &flags, &integer);
-		if (!ynode_number(v, &d)) {
-			err_at(x, v, "%s: expected %s, got %s", f->key,
-			       integer ? "an integer" : "a number", ynode_describe(v, what, sizeof what));
-			return;
-		}
-		if (integer && (!ynode_integer(v, &l) || (double)l != d)) {
-			err_at(x, v, "%s: expected an integer, got %s", f->key,
-			       ynode_describe(v, what, sizeof what));
-			return;
-		}
-		if (!range_ok(x, f, v, d, lo, hi, flags))
-			return;
-		if (f->type == CF_INT)
-			*(int *)at(base, f->off) = (int)l;
-		else if (f->type == CF_LONG)
-			*(long *)at(base, f->off) = l;
-		else
-			*(double *)at(base, f->off) = f->scale ? d * f->scale : d;
+	case CF_LONG:
+		read_number(x, f, v, base);
 		return;
-	}
-	case CF_BOOL: {
-		bool b;
-		if (!ynode_bool(v, &b)) {
+	case CF_BOOL:
+		if (!ynode_bool(v, &b))
 			err_at(x, v, "%s: expected true or false, got %s", f->key,
 			       ynode_describe(v, what, sizeof what));
-			return;
-		}
-		*(bool *)at(base, f->off) = b;
+		else
+			*(bool *)at(base, f->off) = b;
 		return;
-	}
 	case CF_STRLIST:
 	case CF_LIST:
 		read_list(x, f, v, base);
@@ -852,8 +881,6 @@ static void read_value(struct catalog_load_ctx *x, const struct catalog_field *f
 	}
 }
 
-/* Reads mapping map, which sits at dotted prefix ("" or "memory.") of
- * table s, into base.  seen marks the rows found, shared across levels. */
 /* 1 when the schema key is full itself, 2 when it sits under full
  * ("memory.type" under "memory"), 0 otherwise: strcmp and strncmp in one
  * pass that mostly stops at the first character. */
@@ -867,98 +894,127 @@ static int key_match(const char *key, const char *full, size_t flen)
 	return key[flen] == '\0' ? 1 : key[flen] == '.' ? 2 : 0;
 }
 
-static void read_map(struct catalog_load_ctx *x, const struct catalog_schema *s, const struct ynode *map,
-		     const char *prefix, void *base, unsigned char *seen)
+/* The row of table s whose key is full (flen bytes), or SIZE_MAX; *is_group
+ * when full is a group of rows ("memory" of "memory.type").  Files list
+ * their keys mostly in the table's order, so the search starts at
+ * *next_row, after the previous match, and wraps around; keys are unique
+ * in a table, so where it starts cannot change which row matches. */
+static size_t find_row(const struct catalog_schema *s, const char *full, size_t flen, size_t *next_row,
+		       bool *is_group)
 {
-	size_t plen = strlen(prefix);
-	char full[KEY_MAX + 2], what[80];
-	/* Keys offered as "did you mean": their absence is that typo, not a
-	 * second problem, so it is not reported again as missing. */
-	struct suggest offered[MAX_FIELDS];
-	size_t n_offered = 0, next_row = 0;
-	for (size_t i = 0; i < map->n; i++) {
-		const struct ynode *k = map->keys[i], *v = map->items[i];
-		/* "memory.type: x" written flat would match a row by name; the
-		 * schema nests, so say how to write it. */
-		if (strchr(k->scalar, '.')) {
-			size_t dot = strcspn(k->scalar, ".");
-			err_at(x, k, "unknown key '%s' (nest it: '%.*s:' then '%s:' indented below)",
-			       k->scalar, (int)dot, k->scalar, k->scalar + dot + 1);
-			continue;
-		}
-		/* prefix + key, as snprintf would join them (memcpy and the
-		 * one-pass match below: this loop runs for every key of every
-		 * file, and snprintf/strcmp were a tenth of a whole
-		 * `accelsizer recommend`) */
-		size_t klen = strlen(k->scalar), flen = plen + klen;
-		size_t keep = flen < sizeof full - 1 ? flen : sizeof full - 1;
-		size_t kp = keep < plen ? keep : plen;
-		memcpy(full, prefix, kp);
-		memcpy(full + kp, k->scalar, keep - kp);
-		full[keep] = '\0';
-		bool fits = flen > 0 && flen < KEY_MAX;
-		size_t row = SIZE_MAX;
-		bool is_group = false;
-		/* Files list their keys mostly in the table's order, so the
-		 * search starts after the previous match and wraps around;
-		 * keys are unique in a table, so where it starts cannot change
-		 * which row matches. */
-		for (size_t c = 0; fits && c < s->n && row == SIZE_MAX; c++) {
-			size_t r = next_row + c < s->n ? next_row + c : next_row + c - s->n;
-			switch (key_match(s->f[r].key, full, flen)) {
-			case 1: row = r; next_row = r + 1 < s->n ? r + 1 : 0; break;
-			case 2: is_group = true; break;
-			default: break;
-			}
-		}
-		if (row != SIZE_MAX) {
-			seen[row] = 1;
-			read_value(x, &s->f[row], v, base);
-		} else if (is_group) {
-			if (v->kind == YN_MAP) {
-				full[flen] = '.';
-				full[flen + 1] = '\0';
-				read_map(x, s, v, full, base, seen);
-			} else {
-				char keys[256];
-				full[flen] = '.';
-				full[flen + 1] = '\0';
-				list_keys(s, full, keys, sizeof keys);
-				full[flen] = '\0';
-				err_at(x, v, "%s: expected a mapping (keys: %s), got %s", full, keys,
-				       ynode_describe(v, what, sizeof what));
-			}
-		} else {
-			struct suggest sg = { NULL, 0, 99 };
-			for (size_t r = 0; r < s->n; r++) {
-				if (!under(s->f[r].key, prefix, plen))
-					continue;
-				bool group;
-				size_t len = component(s->f[r].key, plen, &group);
-				suggest_try(&sg, k->scalar, s->f[r].key + plen, len);
-			}
-			if (sg.best) {
-				err_at(x, k, "unknown key '%s'; did you mean '%.*s'?", k->scalar,
-				       (int)sg.best_len, sg.best);
-				if (n_offered < MAX_FIELDS)
-					offered[n_offered++] = sg;
-			} else
-				err_at(x, k, "unknown key '%s'", k->scalar);
+	*is_group = false;
+	for (size_t c = 0; c < s->n; c++) {
+		size_t r = *next_row + c < s->n ? *next_row + c : *next_row + c - s->n;
+		switch (key_match(s->f[r].key, full, flen)) {
+		case 1:
+			*next_row = r + 1 < s->n ? r + 1 : 0;
+			return r;
+		case 2:
+			*is_group = true;
+			break;
+		default:
+			break;
 		}
 	}
+	return SIZE_MAX;
+}
 
-	/* Missing keys, reported at the mapping that should hold them. */
+/* A group's value (full is its dotted key, with room for one more byte):
+ * a mapping read at the next level, else the error that lists its keys. */
+static void read_group(struct catalog_load_ctx *x, const struct catalog_schema *s, const struct ynode *v,
+		       char *full, size_t flen, void *base, unsigned char *seen)
+{
+	char what[80];
+	full[flen] = '.';
+	full[flen + 1] = '\0';
+	if (v->kind == YN_MAP) {
+		read_map(x, s, v, full, base, seen);
+		return;
+	}
+	char keys[256];
+	list_keys(s, full, keys, sizeof keys);
+	full[flen] = '\0';
+	err_at(x, v, "%s: expected a mapping (keys: %s), got %s", full, keys,
+	       ynode_describe(v, what, sizeof what));
+}
+
+/* Keys offered as "did you mean": their absence is that typo, not a
+ * second problem, so it is not reported again as missing. */
+struct offered {
+	struct suggest sg[MAX_FIELDS];
+	size_t n;
+};
+
+/* Key k matches no row under prefix: the nearest key at its level, if any. */
+static void report_unknown(struct catalog_load_ctx *x, const struct catalog_schema *s, const struct ynode *k,
+			   const char *prefix, size_t plen, struct offered *o)
+{
+	struct suggest sg = { NULL, 0, 99 };
+	for (size_t r = 0; r < s->n; r++) {
+		if (!under(s->f[r].key, prefix, plen))
+			continue;
+		bool group;
+		size_t len = component(s->f[r].key, plen, &group);
+		suggest_try(&sg, k->scalar, s->f[r].key + plen, len);
+	}
+	if (!sg.best) {
+		err_at(x, k, "unknown key '%s'", k->scalar);
+		return;
+	}
+	err_at(x, k, "unknown key '%s'; did you mean '%.*s'?", k->scalar, (int)sg.best_len, sg.best);
+	if (o->n < MAX_FIELDS)
+		o->sg[o->n++] = sg;
+}
+
+static bool was_offered(const struct offered *o, const char *name, size_t len)
+{
+	for (size_t j = 0; j < o->n; j++)
+		if (o->sg[j].best_len == len && !strncmp(o->sg[j].best, name, len))
+			return true;
+	return false;
+}
+
+/* Does a row before r already stand for the group name (len bytes) under
+ * prefix?  Then that row reported it. */
+static bool group_seen_before(const struct catalog_schema *s, size_t r, const char *prefix, size_t plen,
+			      const char *name, size_t len)
+{
+	for (size_t j = 0; j < r; j++) {
+		bool g2;
+		if (under(s->f[j].key, prefix, plen) && component(s->f[j].key, plen, &g2) == len && g2 &&
+		    !strncmp(s->f[j].key + plen, name, len))
+			return true;
+	}
+	return false;
+}
+
+/* The group key[0..glen) is required if one of its rows (from r on) is,
+ * unless that row's own (innermost) mapping is this optional group. */
+static bool group_required(const struct catalog_schema *s, size_t r, const char *key, size_t glen)
+{
+	for (size_t j = r; j < s->n; j++) {
+		const char *o = s->f[j].key;
+		if (strncmp(o, key, glen) || o[glen] != '.' || !(s->f[j].flags & REQ))
+			continue;
+		const char *last = strrchr(o, '.');
+		bool innermost = (size_t)(last - o) == glen;
+		if (!((s->f[j].flags & OPTGROUP) && innermost))
+			return true;
+	}
+	return false;
+}
+
+/* Missing keys, reported at the mapping that should hold them. */
+static void report_missing(struct catalog_load_ctx *x, const struct catalog_schema *s, const struct ynode *map,
+			   const char *prefix, size_t plen, const unsigned char *seen, const struct offered *o)
+{
 	for (size_t r = 0; r < s->n; r++) {
 		const char *key = s->f[r].key;
 		if (seen[r] || !under(key, prefix, plen))
 			continue;
 		bool group;
 		size_t len = component(key, plen, &group);
-		bool was_offered = false;
-		for (size_t j = 0; j < n_offered && !was_offered; j++)
-			was_offered = offered[j].best_len == len &&
-				      !strncmp(offered[j].best, key + plen, len);
-		if (was_offered)
+		if (was_offered(o, key + plen, len))
 			continue;
 		if (!group) {
 			if (s->f[r].flags & REQ)
@@ -971,30 +1027,57 @@ static void read_map(struct catalog_load_ctx *x, const struct catalog_schema *s,
 		name[nlen] = '\0';
 		if (ytree_get(map, name))
 			continue;	/* present: its own level reported what it lacks */
-		bool earlier = false;
-		for (size_t j = 0; j < r && !earlier; j++) {
-			bool g2;
-			earlier = under(s->f[j].key, prefix, plen) &&
-				  component(s->f[j].key, plen, &g2) == len && g2 &&
-				  !strncmp(s->f[j].key + plen, name, len);
-		}
-		if (earlier)
+		if (group_seen_before(s, r, prefix, plen, name, len))
 			continue;
-		/* The group is required if one of its rows is, unless that row's
-		 * own (innermost) mapping is this optional group. */
 		size_t glen = plen + len;
-		bool required = false;
-		for (size_t j = r; j < s->n && !required; j++) {
-			const char *o = s->f[j].key;
-			if (strncmp(o, key, glen) || o[glen] != '.' || !(s->f[j].flags & REQ))
-				continue;
-			const char *last = strrchr(o, '.');
-			bool innermost = (size_t)(last - o) == glen;
-			required = !((s->f[j].flags & OPTGROUP) && innermost);
-		}
-		if (required)
+		if (group_required(s, r, key, glen))
 			err_at(x, map, "missing required key '%.*s'", (int)glen, key);
 	}
+}
+
+/* Reads mapping map, which sits at dotted prefix ("" or "memory.") of
+ * table s, into base.  seen marks the rows found, shared across levels. */
+static void read_map(struct catalog_load_ctx *x, const struct catalog_schema *s, const struct ynode *map,
+		     const char *prefix, void *base, unsigned char *seen)
+{
+	size_t plen = strlen(prefix);
+	char full[KEY_MAX + 2];
+	struct offered offered;
+	offered.n = 0;
+	size_t next_row = 0;
+	for (size_t i = 0; i < map->n; i++) {
+		const struct ynode *k = map->keys[i], *v = map->items[i];
+		/* "memory.type: x" written flat would match a row by name; the
+		 * schema nests, so say how to write it. */
+		if (strchr(k->scalar, '.')) {
+			size_t dot = strcspn(k->scalar, ".");
+			err_at(x, k, "unknown key '%s' (nest it: '%.*s:' then '%s:' indented below)",
+			       k->scalar, (int)dot, k->scalar, k->scalar + dot + 1);
+			continue;
+		}
+		/* prefix + key, as snprintf would join them (memcpy and the
+		 * one-pass match: this loop runs for every key of every file,
+		 * and snprintf/strcmp were a tenth of a whole `accelsizer
+		 * recommend`) */
+		size_t klen = strlen(k->scalar), flen = plen + klen;
+		size_t keep = flen < sizeof full - 1 ? flen : sizeof full - 1;
+		size_t kp = keep < plen ? keep : plen;
+		memcpy(full, prefix, kp);
+		memcpy(full + kp, k->scalar, keep - kp);
+		full[keep] = '\0';
+		bool is_group = false;
+		size_t row = flen > 0 && flen < KEY_MAX ? find_row(s, full, flen, &next_row, &is_group)
+							: SIZE_MAX;
+		if (row != SIZE_MAX) {
+			seen[row] = 1;
+			read_value(x, &s->f[row], v, base);
+		} else if (is_group) {
+			read_group(x, s, v, full, flen, base, seen);
+		} else {
+			report_unknown(x, s, k, prefix, plen, &offered);
+		}
+	}
+	report_missing(x, s, map, prefix, plen, seen, &offered);
 }
 
 /* ---- checks across keys ---- */

@@ -13,6 +13,7 @@ int cli_catalog_main(int argc, char **argv);
 int cli_recommend_main(int argc, char **argv);
 int cli_validate_main(int argc, char **argv);
 int cli_bom_main(int argc, char **argv);
+int cli_proposal_main(int argc, char **argv);
 int cli_sweep_main(int argc, char **argv);
 
 int cli_accuracy_main(int argc, char **argv);

@@ -20,6 +20,7 @@
 #include "atomic.h"
 #include "bom.h"
 #include "cli.h"
+#include "cli_multi.h"
 #include "cli_outputs.h"
 #include "cli_workload.h"
 #include "out.h"
@@ -33,7 +34,8 @@ static void usage(FILE *f)
 	fputs("Usage: accelsizer bom [WORKLOAD OPTION]... [OPTION]... -o FILE.csv\n"
 	      "Write the bill of materials for the chosen accelerator (--accelerator, or\n"
 	      "the best-ranked one) as CSV: servers, accelerators, server parts, fabric,\n"
-	      "racks, PDUs, support, and a total row.\n"
+	      "racks, PDUs, support, and a total row.  A scenario with several workloads\n"
+	      "gets one BOM for the cluster that holds them all (recommend's 'total').\n"
 	      "\n"
 	      "Workload options:\n", f);
 	cli_workload_usage(f);
@@ -44,6 +46,12 @@ static void usage(FILE *f)
 	      "      --elevation FILE.txt           also write the rack elevation: every rack\n"
 	      "                                     unit by unit (nodes, switches), its kW and\n"
 	      "                                     PDUs ('-': standard output)\n"
+	      "      --header                       start the CSV with a header block: customer,\n"
+	      "                                     opportunity, scenario, date, catalog version\n"
+	      "                                     (key,value rows and an empty row; off by\n"
+	      "                                     default, so a plain import stays one table)\n"
+	      "      --customer TEXT                who it is for (over the scenario's)\n"
+	      "      --opportunity TEXT             the opportunity (over the scenario's)\n"
 	      "  -h, --help                         display this help and exit\n"
 	      "\n"
 	      "--prices FILE.csv: columns sku, unit_price_usd, and optionally currency (USD),\n"
@@ -58,7 +66,8 @@ static void usage(FILE *f)
 }
 
 struct opts {
-	const char *out, *summary, *elevation, *prices;
+	const char *out, *summary, *elevation, *prices, *header, *customer, *opportunity;
+	const char *scenario;
 };
 
 /* Price-list lines that match nothing are worth a word: a misspelt SKU
@@ -83,17 +92,63 @@ static const struct engine_result *choose(const struct engine_report *r,
 	return NULL;
 }
 
+/* Several workloads: the chosen accelerator's cluster (its total result
+ * is what recommend prints for 'total'), and each workload's share of it
+ * for the summary. */
+static const struct engine_result *multi_choice(const struct cluster *m, struct bom_summary_info *info,
+						struct bom_workload *parts, char (*lays)[48])
+{
+	size_t a = cluster_choose(m);
+	if (a >= m->n_accel)
+		return NULL;
+	const struct engine_result *t = &m->cl[a].total;
+	size_t n = 0;
+	for (size_t e = 0; e < m->s->n_entries; e++) {
+		const struct engine_result *r = cluster_used(m, e, a);
+		if (!r)
+			continue;
+		const struct scenario_entry *se = &m->s->entries[e];
+		cli_result_layout(r, se->w.cls, lays[n], sizeof lays[n]);
+		parts[n] = (struct bom_workload){ se->name, &se->w, r->gpus, lays[n] };
+		n++;
+	}
+	info->workloads = parts;
+	info->n_workloads = n;
+	info->sharing = t->reason;
+	return t;
+}
+
+/* Why there is no BOM to write (exit 1). */
+static void say_unmet(const struct scenario *s, const struct engine_result *res)
+{
+	char rb[ENGINE_REASON_MAX], nb[256];
+	const char *why = res ? engine_result_reason(res, rb, sizeof rb) : "";
+	if (s->w.accel && s->n_entries > 1)
+		fprintf(stderr, "accelsizer: %s cannot hold every workload of the scenario "
+			"('recommend --scenario' shows which does not fit)\n",
+			out_inert(s->w.accel->name, nb, sizeof nb));
+	else if (s->w.accel)
+		fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n",
+			out_inert(s->w.accel->name, nb, sizeof nb),
+			out_inert(why[0] ? why : "no configuration fits", rb, sizeof rb));
+	else
+		fprintf(stderr, "accelsizer: no accelerator in the catalog can meet this "
+			"%s (accelsizer recommend shows why)\n",
+			s->n_entries > 1 ? "scenario's workloads on one cluster" : "workload");
+}
+
 /* Every output to its temporary file, then all renamed together (or none,
  * when one of them fails): issue 13 item 2.  A failure names the file that
  * failed, never the other one. */
 static int write_outputs(const struct opts *o, const struct bom *b, const struct catalog *c,
-			 const struct scenario *s, const struct prices *pl)
+			 const struct scenario *s, const struct prices *pl, struct bom_summary_info *info_in)
 {
 	char err[PATH_MAX + 128];
-	struct bom_summary_info info = {
-		.customer = s->customer, .opportunity = s->opportunity, .notes = s->notes,
-		.prices_path = pl ? pl->path : NULL,
-	};
+	struct bom_summary_info info = *info_in;
+	info.customer = s->customer;
+	info.opportunity = s->opportunity;
+	info.notes = s->notes;
+	info.prices_path = pl ? pl->path : NULL;
 	bool to_stdout = !strcmp(o->out, "-");
 	bool elev_stdout = o->elevation && !strcmp(o->elevation, "-");
 	struct atomic_file csv = { 0 }, sum = { 0 }, elev = { 0 };
@@ -112,7 +167,9 @@ static int write_outputs(const struct opts *o, const struct bom *b, const struct
 	}
 	errno = 0;
 	const char *bad = NULL;
-	if (!bom_fwrite_csv(b, to_stdout ? stdout : csv.fp))
+	const struct bom_header head = { s->customer, s->opportunity, o->scenario };
+	if (!(o->header ? bom_fwrite_csv_header(b, c, &head, to_stdout ? stdout : csv.fp)
+			: bom_fwrite_csv(b, to_stdout ? stdout : csv.fp)))
 		bad = to_stdout ? "standard output" : o->out;
 	else if (o->summary && !bom_fwrite_summary(b, c, &s->w, &info, sum.fp))
 		bad = o->summary;
@@ -141,6 +198,8 @@ int cli_bom_main(int argc, char **argv)
 	struct cli_opt mine[] = {
 		{ "-o", true, &o.out }, { "--output", true, &o.out },
 		{ "--summary", true, &o.summary }, { "--elevation", true, &o.elevation },
+		{ "--header", false, &o.header },
+		{ "--customer", true, &o.customer }, { "--opportunity", true, &o.opportunity },
 	};
 	struct cli_extra x = { .opts = mine, .n_opts = sizeof mine / sizeof mine[0] };
 	if (cli_workload_prescan(argc, argv, &x))
@@ -157,6 +216,11 @@ int cli_bom_main(int argc, char **argv)
 	struct prices pl;
 	struct engine_report rep = { 0 };
 	struct bom b;
+	struct cluster m = { 0 };
+	struct bom_summary_info info = { 0 };
+	struct bom_workload parts[SCENARIO_MAX_WORKLOADS];
+	char lays[SCENARIO_MAX_WORKLOADS][48];
+	const struct engine_result *res;
 	scenario_init(&s, c);
 	prices_init(&pl);
 	bom_init(&b);
@@ -164,16 +228,12 @@ int cli_bom_main(int argc, char **argv)
 	int rc = EXIT_BADINPUT;
 
 	/* The scenario first, then the flags over it. */
-	if (x.scenario && !scenario_apply_file(x.scenario, c, &s, err, sizeof err)) {
-		fprintf(stderr, "accelsizer: %s\n", err);
+	if (cli_workload_start(&x, c, &s) || cli_workload_parse(argc, argv, c, &s.w, &x))
 		goto out;
-	}
-	if (cli_workload_parse(argc, argv, c, &s.w, &x))
-		goto out;
-	if (s.n_entries > 1) {
-		fprintf(stderr, PROG ": the scenario holds %zu workloads; the BOM of a shared cluster is "
-			"not made yet (use 'recommend --scenario' for its GPUs, nodes and capex)\n",
-			s.n_entries);
+	o.scenario = x.scenario;
+	if ((o.customer && !scenario_set_text(&s.customer, o.customer)) ||
+	    (o.opportunity && !scenario_set_text(&s.opportunity, o.opportunity))) {
+		fprintf(stderr, PROG ": out of memory\n");
 		goto out;
 	}
 	if (!o.out || !*o.out) {
@@ -201,23 +261,25 @@ int cli_bom_main(int argc, char **argv)
 	/* A bad price list stops everything before anything is written. */
 	if (cli_load_prices(&x, &pl, &s.w))
 		goto out;
-
-	if (!engine_report_init(&rep, c)) {
-		fprintf(stderr, "accelsizer: out of memory\n");
+	if (s.n_entries > 1 && !cli_multi_flags(&s))
 		goto out;
+
+	if (s.n_entries > 1) {
+		if (!cluster_size(c, &s, NULL, &m)) {
+			fprintf(stderr, "accelsizer: out of memory\n");
+			goto out;
+		}
+		res = multi_choice(&m, &info, parts, lays);
+	} else {
+		if (!engine_report_init(&rep, c)) {
+			fprintf(stderr, "accelsizer: out of memory\n");
+			goto out;
+		}
+		engine_run(c, &s.w, &rep);
+		res = choose(&rep, s.w.accel);
 	}
-	engine_run(c, &s.w, &rep);
-	const struct engine_result *res = choose(&rep, s.w.accel);
 	if (!res || !res->fits || !res->platform) {
-		char rb[ENGINE_REASON_MAX], nb[256];
-		const char *why = res ? engine_result_reason(res, rb, sizeof rb) : "";
-		if (s.w.accel)
-			fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n",
-				out_inert(s.w.accel->name, nb, sizeof nb),
-				out_inert(why[0] ? why : "no configuration fits", rb, sizeof rb));
-		else
-			fprintf(stderr, "accelsizer: no accelerator in the catalog can meet this "
-				"workload (accelsizer recommend shows why)\n");
+		say_unmet(&s, res);
 		rc = EXIT_UNMET;
 		goto out;
 	}
@@ -227,13 +289,14 @@ int cli_bom_main(int argc, char **argv)
 			"BOM because you asked for it\n", out_inert(res->accel->name, nb, sizeof nb),
 			res->filter_reason);
 	}
-	if (!bom_build(c, &s.w, res, o.prices ? &pl : NULL, &b, err, sizeof err)) {
+	const struct workload *bw = s.n_entries > 1 ? &s.entries[0].w : &s.w;
+	if (!bom_build(c, bw, res, o.prices ? &pl : NULL, &b, err, sizeof err)) {
 		fprintf(stderr, "accelsizer: %s\n", err);
 		goto out;
 	}
 	if (o.prices)
 		warn_unused_prices(&pl, &b);
-	rc = write_outputs(&o, &b, c, &s, o.prices ? &pl : NULL);
+	rc = write_outputs(&o, &b, c, &s, o.prices ? &pl : NULL, &info);
 	if (rc == EXIT_OK && strcmp(o.out, "-") && !(o.elevation && !strcmp(o.elevation, "-"))) {
 		char total[32], kw[32];
 		bom_format_cents(b.total_cents, total, sizeof total);
@@ -247,6 +310,7 @@ int cli_bom_main(int argc, char **argv)
 			       b.n_unpriced, b.n_unpriced == 1 ? "" : "s");
 	}
 out:
+	cluster_fini(&m);
 	bom_fini(&b);
 	if (rep.results)
 		engine_report_fini(&rep);

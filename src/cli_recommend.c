@@ -97,14 +97,7 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *), 
 		return EXIT_BADINPUT;
 	scenario_init(&r->s, r->c);
 	r->have_scenario = true;
-	if (x.scenario) {
-		char err[512];
-		if (!scenario_apply_file(x.scenario, r->c, &r->s, err, sizeof err)) {
-			fprintf(stderr, "accelsizer: %s\n", err);
-			return EXIT_BADINPUT;
-		}
-	}
-	if (cli_workload_parse(argc, argv, r->c, &r->s.w, &x) ||
+	if (cli_workload_start(&x, r->c, &r->s) || cli_workload_parse(argc, argv, r->c, &r->s.w, &x) ||
 	    cli_load_prices(&x, &r->pl, &r->s.w))
 		return EXIT_BADINPUT;
 	if (r->s.n_entries > 1 && !cli_multi_flags(&r->s))
@@ -209,18 +202,60 @@ static int write_report(struct run *r, size_t first, size_t count)
 /* A scenario with several workloads: each sized, then the cluster. */
 static int multi_report(struct run *r)
 {
-	FILE *f = open_output(r);
-	if (!f)
+	struct accuracy_bands *b = NULL;
+	if (r->fmt != CLI_FMT_TABLE && !(b = frontend_load_bands(r->c)))
 		return EXIT_BADINPUT;
+	struct cluster m;
+	bool ok = cluster_size(r->c, &r->s, b, &m);
+	accuracy_bands_free(b);
+	if (!ok)
+		fprintf(stderr, "accelsizer: out of memory\n");
+	FILE *f = ok ? open_output(r) : NULL;
 	bool fits = false;
-	bool ok = cli_multi_recommend(r->c, &r->s, r->fmt, f, &fits);
-	if (!close_output(r, f, ok, "report"))
-		return EXIT_BADINPUT;
-	if (!fits) {
-		fprintf(stderr, "accelsizer: no accelerator in the catalog holds every workload\n");
-		return EXIT_UNMET;
+	int rc = EXIT_BADINPUT;
+	if (f && close_output(r, f, cli_multi_recommend(&m, r->fmt, f, &fits), "report")) {
+		rc = EXIT_OK;
+		if (!fits) {
+			fprintf(stderr, "accelsizer: no accelerator in the catalog holds every workload\n");
+			rc = EXIT_UNMET;
+		}
 	}
-	return EXIT_OK;
+	cluster_fini(&m);
+	return rc;
+}
+
+/* validate for several workloads: the chosen accelerator's cluster, a
+ * plan per workload and the shared cluster's. */
+static int multi_validate(struct run *r)
+{
+	struct accuracy_bands *b = frontend_load_bands(r->c);
+	if (!b)
+		return EXIT_BADINPUT;
+	struct cluster m;
+	bool ok = cluster_size(r->c, &r->s, b, &m);
+	accuracy_bands_free(b);
+	if (!ok) {
+		fprintf(stderr, "accelsizer: out of memory\n");
+		cluster_fini(&m);
+		return EXIT_BADINPUT;
+	}
+	size_t a = cluster_choose(&m);
+	const struct engine_cluster *cl = &m.cl[a];
+	int rc = EXIT_BADINPUT;
+	if (!cl->fits) {
+		fprintf(stderr, "accelsizer: %s cannot hold every workload of the scenario "
+			"('recommend --scenario' shows which does not fit)\n", r->c->accels[a].id);
+		rc = EXIT_UNMET;
+	} else {
+		if (cl->total.filtered)
+			fprintf(stderr, "accelsizer: note: %s is outside your filters for some workload\n",
+				r->c->accels[a].id);
+		FILE *f = open_output(r);
+		if (f && close_output(r, f, cli_multi_validate(&m, a, r->fmt, f), "plan"))
+			rc = EXIT_OK;
+	}
+	cluster_fini(&m);
+	return rc;
 }
 
 int cli_recommend_main(int argc, char **argv)
@@ -280,11 +315,16 @@ int cli_validate_main(int argc, char **argv)
 		return rc;
 	}
 	const struct workload *w = &r.s.w;
-	if (r.s.n_entries > 1) {
-		fprintf(stderr, "accelsizer: validate: the scenario holds %zu workloads; the plan is made "
-			"for one (use 'recommend --scenario' for the cluster)\n", r.s.n_entries);
+	if (!w->accel) {
+		fprintf(stderr, "accelsizer: validate needs --accelerator ID: the candidate to benchmark\n"
+			"Try 'accelsizer validate --help' for more information.\n");
 		finish(&r);
 		return EXIT_BADINPUT;
+	}
+	if (r.s.n_entries > 1) {
+		rc = multi_validate(&r);
+		finish(&r);
+		return rc;
 	}
 	if (!w->accel) {
 		fprintf(stderr, "accelsizer: validate needs --accelerator ID: the candidate to benchmark\n"

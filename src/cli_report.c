@@ -397,28 +397,7 @@ bool cli_report_yaml(FILE *f, const struct catalog *c, const struct workload *w,
 /* 1234567.8 -> "1,234,568" (no locale: the same on every machine). */
 static const char *grouped(double v, int dec, char *buf, size_t n)
 {
-	if (!isfinite(v)) {
-		snprintf(buf, n, "-");
-		return buf;
-	}
-	char raw[64];
-	cli_fmt_fixed(raw, sizeof raw, fabs(v), dec);
-	char *dot = strchr(raw, '.');
-	size_t ilen = dot ? (size_t)(dot - raw) : strlen(raw);
-	size_t o = 0;
-	if (v < 0 && o + 1 < n)
-		buf[o++] = '-';
-	for (size_t i = 0; i < ilen && o + 2 < n; i++) {
-		buf[o++] = raw[i];
-		size_t left = ilen - i - 1;
-		if (left && left % 3 == 0)
-			buf[o++] = ',';
-	}
-	if (dot)
-		for (const char *p = dot; *p && o + 1 < n; p++)
-			buf[o++] = *p;
-	buf[o] = '\0';
-	return buf;
+	return out_grouped(v, dec, buf, n);
 }
 
 static const char *money(double v, char *buf, size_t n)
@@ -432,13 +411,13 @@ static const char *money(double v, char *buf, size_t n)
 	return buf;
 }
 
-static void layout_text(const struct workload *w, const struct engine_result *r, char *buf, size_t n)
+void cli_result_layout(const struct engine_result *r, enum workload_class cls, char *buf, size_t n)
 {
 	if (r->gpus < 1) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	if (w->cls == WL_INFERENCE) {
+	if (cls == WL_INFERENCE) {
 		if (r->partition)
 			snprintf(buf, n, "%dx %s", r->replicas, r->partition->profile);
 		else if (r->pp > 1)
@@ -450,6 +429,11 @@ static void layout_text(const struct workload *w, const struct engine_result *r,
 	} else {
 		snprintf(buf, n, "TP%d PP%d DP%d Z%d", r->tp, r->pp, r->dp, r->zero_stage);
 	}
+}
+
+static void layout_text(const struct workload *w, const struct engine_result *r, char *buf, size_t n)
+{
+	cli_result_layout(r, w->cls, buf, n);
 }
 
 static void headline(FILE *f, const struct catalog *c, const struct workload *w,
@@ -569,26 +553,99 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 
 /* ---- validation plan ---- */
 
+static void plan_csv_rows(struct out_csv *o, const char *name, const char *accel,
+			  const struct engine_plan *plan)
+{
+	char p[32], t[32];
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct engine_plan_row *row = &plan->rows[i];
+		snprintf(p, sizeof p, "%.4g", row->predicted);
+		snprintf(t, sizeof t, "%.4g", row->threshold);
+		const char *cells[] = { accel, row->benchmark, row->metric, row->unit, p, t,
+					row->higher_is_better ? ">=" : "<=", row->notes };
+		if (name)
+			out_csv_cell(o, name, OUT_TEXT);
+		for (size_t k = 0; k < 8; k++)
+			out_csv_cell(o, cells[k], k == 4 || k == 5 ? OUT_PLAIN : OUT_TEXT);
+		out_csv_end(o);
+	}
+}
+
+static void plan_csv_header(struct out_csv *o, bool named)
+{
+	static const char *const hdr[] = { "workload", "accelerator", "benchmark", "metric", "unit",
+					   "predicted", "threshold", "pass_if", "notes" };
+	out_csv_row(o, named ? hdr : hdr + 1, named ? 9 : 8, OUT_PLAIN);
+}
+
+/* "plan:" and its rows. */
+static void plan_yaml_rows(struct out_yaml *m, const struct engine_plan *plan)
+{
+	char p[32], t[32];
+	out_yaml_scalar(m, "plan", OUT_YAML_PLAIN);
+	out_yaml_seq(m, true);
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct engine_plan_row *row = &plan->rows[i];
+		out_yaml_map(m, true);
+		out_yaml_scalar(m, "benchmark", OUT_YAML_PLAIN);
+		out_yaml_scalar(m, row->benchmark, OUT_YAML_TEXT);
+		out_yaml_scalar(m, "metric", OUT_YAML_PLAIN);
+		out_yaml_scalar(m, row->metric, OUT_YAML_TEXT);
+		out_yaml_scalar(m, "unit", OUT_YAML_PLAIN);
+		out_yaml_scalar(m, row->unit, OUT_YAML_TEXT);
+		snprintf(p, sizeof p, "%.4g", row->predicted);
+		snprintf(t, sizeof t, "%.4g", row->threshold);
+		out_yaml_scalar(m, "predicted", OUT_YAML_PLAIN);
+		out_yaml_scalar(m, p, OUT_YAML_PLAIN);
+		out_yaml_scalar(m, "threshold", OUT_YAML_PLAIN);
+		out_yaml_scalar(m, t, OUT_YAML_PLAIN);
+		out_yaml_scalar(m, "pass_if", OUT_YAML_PLAIN);
+		out_yaml_scalar(m, row->higher_is_better ? ">=" : "<=", OUT_YAML_TEXT);
+		out_yaml_scalar(m, "notes", OUT_YAML_PLAIN);
+		out_yaml_scalar(m, row->notes, OUT_YAML_TEXT);
+		out_yaml_map(m, false);
+	}
+	out_yaml_seq(m, false);
+}
+
+/* "workload:" and the workload's settings. */
+static void plan_yaml_settings(struct out_yaml *m, const char *key, const struct workload *w)
+{
+	out_yaml_scalar(m, key, OUT_YAML_PLAIN);
+	out_yaml_map(m, true);
+	struct setting_ctx s = { m, "workload" };
+	scenario_each_setting(w, emit_setting, &s);
+	out_yaml_map(m, false);
+}
+
+static void plan_table_rows(FILE *f, const struct engine_plan *plan)
+{
+	char p[32], t[32];
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct engine_plan_row *row = &plan->rows[i];
+		out_line(f, "%zu. %s", i + 1, row->benchmark);
+		out_line(f, "   %-26s predicted %10s %-6s pass if %s %s %s", row->metric,
+			 grouped(row->predicted, row->predicted < 100 ? 1 : 0, p, sizeof p),
+			 row->unit, row->higher_is_better ? ">=" : "<=",
+			 grouped(row->threshold, row->threshold < 100 ? 1 : 0, t, sizeof t), row->unit);
+		if (row->notes[0])
+			out_line(f, "   %s", row->notes);
+	}
+}
+
+static const char *accel_name(const struct catalog_accel *a)
+{
+	return a->name ? a->name : a->id;
+}
+
 bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 		    const struct engine_result *res, const struct engine_plan *plan)
 {
-	char p[32], t[32];
 	if (fmt == CLI_FMT_CSV) {
-		static const char *const hdr[] = { "accelerator", "benchmark", "metric", "unit", "predicted",
-						   "threshold", "pass_if", "notes" };
 		struct out_csv o;
 		out_csv_begin(&o, f, OUT_CSV_QUOTE_ALL);
-		out_csv_row(&o, hdr, 8, OUT_PLAIN);
-		for (size_t i = 0; i < plan->n; i++) {
-			const struct engine_plan_row *row = &plan->rows[i];
-			snprintf(p, sizeof p, "%.4g", row->predicted);
-			snprintf(t, sizeof t, "%.4g", row->threshold);
-			const char *cells[] = { res->accel->id, row->benchmark, row->metric, row->unit, p, t,
-						row->higher_is_better ? ">=" : "<=", row->notes };
-			for (size_t k = 0; k < 8; k++)
-				out_csv_cell(&o, cells[k], k == 4 || k == 5 ? OUT_PLAIN : OUT_TEXT);
-			out_csv_end(&o);
-		}
+		plan_csv_header(&o, false);
+		plan_csv_rows(&o, NULL, res->accel->id, plan);
 		return out_csv_finish(&o);
 	}
 	if (fmt == CLI_FMT_YAML) {
@@ -600,52 +657,76 @@ bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 		out_yaml_map(&m, true);
 		out_yaml_scalar(&m, "accelerator", OUT_YAML_PLAIN);
 		out_yaml_scalar(&m, res->accel->id, OUT_YAML_TEXT);
-		out_yaml_scalar(&m, "workload", OUT_YAML_PLAIN);
-		out_yaml_map(&m, true);
-		struct setting_ctx s = { &m, "workload" };
-		scenario_each_setting(w, emit_setting, &s);
-		out_yaml_map(&m, false);
-		out_yaml_scalar(&m, "plan", OUT_YAML_PLAIN);
-		out_yaml_seq(&m, true);
-		for (size_t i = 0; i < plan->n; i++) {
-			const struct engine_plan_row *row = &plan->rows[i];
-			out_yaml_map(&m, true);
-			out_yaml_scalar(&m, "benchmark", OUT_YAML_PLAIN);
-			out_yaml_scalar(&m, row->benchmark, OUT_YAML_TEXT);
-			out_yaml_scalar(&m, "metric", OUT_YAML_PLAIN);
-			out_yaml_scalar(&m, row->metric, OUT_YAML_TEXT);
-			out_yaml_scalar(&m, "unit", OUT_YAML_PLAIN);
-			out_yaml_scalar(&m, row->unit, OUT_YAML_TEXT);
-			snprintf(p, sizeof p, "%.4g", row->predicted);
-			snprintf(t, sizeof t, "%.4g", row->threshold);
-			out_yaml_scalar(&m, "predicted", OUT_YAML_PLAIN);
-			out_yaml_scalar(&m, p, OUT_YAML_PLAIN);
-			out_yaml_scalar(&m, "threshold", OUT_YAML_PLAIN);
-			out_yaml_scalar(&m, t, OUT_YAML_PLAIN);
-			out_yaml_scalar(&m, "pass_if", OUT_YAML_PLAIN);
-			out_yaml_scalar(&m, row->higher_is_better ? ">=" : "<=", OUT_YAML_TEXT);
-			out_yaml_scalar(&m, "notes", OUT_YAML_PLAIN);
-			out_yaml_scalar(&m, row->notes, OUT_YAML_TEXT);
-			out_yaml_map(&m, false);
-		}
-		out_yaml_seq(&m, false);
+		plan_yaml_settings(&m, "workload", w);
+		plan_yaml_rows(&m, plan);
 		out_yaml_map(&m, false);
 		return out_yaml_end(&m, NULL) && !ferror(f);
 	}
 	char nb[256];
 	fprintf(f, "Validation plan for %s (%d GPUs, %d node%s): run these before you buy.\n\n",
-		out_inert(res->accel->name ? res->accel->name : res->accel->id, nb, sizeof nb),
+		out_inert(accel_name(res->accel), nb, sizeof nb),
 		res->gpus, res->nodes, res->nodes == 1 ? "" : "s");
-	for (size_t i = 0; i < plan->n; i++) {
-		const struct engine_plan_row *row = &plan->rows[i];
-		out_line(f, "%zu. %s", i + 1, row->benchmark);
-		out_line(f, "   %-26s predicted %10s %-6s pass if %s %s %s", row->metric,
-			 grouped(row->predicted, row->predicted < 100 ? 1 : 0, p, sizeof p),
-			 row->unit, row->higher_is_better ? ">=" : "<=",
-			 grouped(row->threshold, row->threshold < 100 ? 1 : 0, t, sizeof t), row->unit);
-		if (row->notes[0])
-			out_line(f, "   %s", row->notes);
-	}
+	plan_table_rows(f, plan);
 	return !ferror(f);
 }
 
+static bool plans_yaml(FILE *f, const struct cli_plan_part *parts, size_t n)
+{
+	struct out_yaml m;
+	if (!out_yaml_begin(&m, f)) {
+		out_yaml_end(&m, NULL);
+		return false;
+	}
+	out_yaml_map(&m, true);
+	out_yaml_scalar(&m, "accelerator", OUT_YAML_PLAIN);
+	out_yaml_scalar(&m, parts[0].res->accel->id, OUT_YAML_TEXT);
+	out_yaml_scalar(&m, "plans", OUT_YAML_PLAIN);
+	out_yaml_seq(&m, true);
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_plan_part *pt = &parts[i];
+		out_yaml_map(&m, true);
+		out_yaml_str(&m, "workload", pt->w ? pt->name : "total");
+		out_yaml_num(&m, "gpus", pt->res->gpus, 0);
+		if (pt->w)
+			plan_yaml_settings(&m, "settings", pt->w);
+		else
+			out_yaml_num(&m, "nodes", pt->res->nodes, 0);
+		plan_yaml_rows(&m, pt->plan);
+		out_yaml_map(&m, false);
+	}
+	out_yaml_seq(&m, false);
+	out_yaml_map(&m, false);
+	return out_yaml_end(&m, NULL) && !ferror(f);
+}
+
+bool cli_plans_write(FILE *f, enum cli_format fmt, const struct cli_plan_part *parts, size_t n)
+{
+	if (n == 0)
+		return true;
+	if (fmt == CLI_FMT_CSV) {
+		struct out_csv o;
+		out_csv_begin(&o, f, OUT_CSV_QUOTE_ALL);
+		plan_csv_header(&o, true);
+		for (size_t i = 0; i < n; i++)
+			plan_csv_rows(&o, parts[i].w ? parts[i].name : "total", parts[i].res->accel->id,
+				      parts[i].plan);
+		return out_csv_finish(&o);
+	}
+	if (fmt == CLI_FMT_YAML)
+		return plans_yaml(f, parts, n);
+	char nb[256], ab[256];
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_plan_part *pt = &parts[i];
+		const struct engine_result *res = pt->res;
+		const char *an = out_inert(accel_name(res->accel), ab, sizeof ab);
+		if (pt->w)
+			fprintf(f, "%sValidation plan for %s on %s (%d GPU%s): run these before you buy.\n\n",
+				i ? "\n" : "", out_inert(pt->name, nb, sizeof nb), an, res->gpus,
+				res->gpus == 1 ? "" : "s");
+		else
+			fprintf(f, "\nValidation plan for the shared cluster on %s (%d GPUs, %d node%s): all "
+				"of them at once.\n\n", an, res->gpus, res->nodes, res->nodes == 1 ? "" : "s");
+		plan_table_rows(f, pt->plan);
+	}
+	return !ferror(f);
+}

@@ -31,6 +31,10 @@ bool cli_result_value(size_t i, const struct engine_result *r, char *buf, size_t
 /* How field i goes into a CSV cell: text fields are neutralised. */
 enum out_cell cli_result_cell(size_t i);
 
+/* A result's layout as the table shows it: "2x TP4", "4x 1g.20gb",
+ * "TP8 PP1 DP2 Z1"; "-" without GPUs. */
+void cli_result_layout(const struct engine_result *r, enum workload_class cls, char *buf, size_t n);
+
 enum cli_format { CLI_FMT_TABLE, CLI_FMT_CSV, CLI_FMT_YAML };
 /* "table", "csv", "yaml"; false (message printed, naming flag) otherwise. */
 bool cli_format_parse(const char *flag, const char *s, enum cli_format *out);
@@ -46,5 +50,16 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 /* The validation plan for one result, in the three formats. */
 bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 		    const struct engine_result *res, const struct engine_plan *plan);
+
+/* Several plans of one accelerator (several workloads on one cluster):
+ * one per workload (w set) and the cluster's (w NULL, workload "total");
+ * csv gains a first column workload, yaml a list plans:. */
+struct cli_plan_part {
+	const char *name;
+	const struct workload *w;	/* NULL: the shared cluster */
+	const struct engine_result *res;
+	const struct engine_plan *plan;
+};
+bool cli_plans_write(FILE *f, enum cli_format fmt, const struct cli_plan_part *parts, size_t n);
 
 #endif

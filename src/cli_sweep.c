@@ -33,6 +33,7 @@
 #include "atomic.h"
 #include "accuracy.h"
 #include "cli.h"
+#include "cli_fmt.h"
 #include "cli_outputs.h"
 #include "cli_report.h"
 #include "cli_workload.h"
@@ -336,6 +337,12 @@ static void usage(FILE *f)
 	      "      --top N                      only the N best-ranked accelerators per scenario\n"
 	      "      --fitting                    only accelerators that fit and pass the filters\n"
 	      "      --stats                      print the grid size and evaluation rate on stderr\n"
+	      "      --curve                      inference: per accelerator, its trade-off curve\n"
+	      "                                   instead: one row per batch (1, 2, 4, ... up to its\n"
+	      "                                   KV room, and the operating point's) with tokens/s\n"
+	      "                                   per GPU and per user, first-token time, whether\n"
+	      "                                   the targets are met, and which row is the\n"
+	      "                                   operating point\n"
 	      "  -h, --help                       display this help and exit\n"
 	      "\n"
 	      "A progress line goes to standard error when it is a terminal.  Grids of more\n"
@@ -434,6 +441,7 @@ struct sweep {
 	long top;			/* 0 = all */
 	bool fitting;
 	bool stats;
+	bool curve;			/* --curve: trade-off rows, not results */
 };
 
 static bool row_wanted(const struct sweep *s, const struct workload *w, const struct engine_result *r,
@@ -446,6 +454,14 @@ static bool row_wanted(const struct sweep *s, const struct workload *w, const st
 	return !s->top || written < (size_t)s->top;
 }
 
+/* --curve's columns after the axes: the accelerator, the layout held,
+ * then one engine_curve_point. */
+static const char *const curve_columns[] = {
+	"accelerator", "tp", "pp", "ep", "partition", "batch", "tokens_per_s_per_gpu",
+	"tokens_per_s_per_user", "ttft_ms", "meets_targets", "operating_point",
+};
+#define N_CURVE_COLUMNS (sizeof curve_columns / sizeof curve_columns[0])
+
 static void write_header(const struct sweep *s, struct out_csv *o)
 {
 	size_t nf;
@@ -453,9 +469,44 @@ static void write_header(const struct sweep *s, struct out_csv *o)
 	for (int a = 0; a < AX_COUNT; a++)
 		if (s->ax[a].spec)
 			out_csv_cell(o, axis_defs[a].column, OUT_PLAIN);
+	if (s->curve) {
+		out_csv_row(o, curve_columns, N_CURVE_COLUMNS, OUT_PLAIN);
+		return;
+	}
 	for (size_t i = 0; i < nf; i++)
 		out_csv_cell(o, f[i].name, OUT_PLAIN);
 	out_csv_end(o);
+}
+
+/* The rows of one result's trade-off curve (engine_tradeoff_curve()). */
+static size_t write_curve(const struct sweep *s, const struct workload *w, const struct engine_result *r,
+			  struct out_csv *row, char lead[][96])
+{
+	struct engine_curve cv;
+	if (!engine_tradeoff_curve(s->c, w, r, &cv))
+		return 0;
+	for (size_t k = 0; k < cv.n; k++) {
+		const struct engine_curve_point *p = &cv.pts[k];
+		char v[N_CURVE_COLUMNS][48];
+		snprintf(v[0], sizeof v[0], "%s", r->accel->id);
+		snprintf(v[1], sizeof v[1], "%d", r->tp);
+		snprintf(v[2], sizeof v[2], "%d", r->pp);
+		snprintf(v[3], sizeof v[3], "%d", r->ep);
+		snprintf(v[4], sizeof v[4], "%s", r->partition ? r->partition->profile : "");
+		snprintf(v[5], sizeof v[5], "%ld", p->batch);
+		cli_fmt_fixed(v[6], sizeof v[6], p->tokens_per_s_per_gpu, 1);
+		cli_fmt_fixed(v[7], sizeof v[7], p->tokens_per_s_per_user, 2);
+		cli_fmt_fixed(v[8], sizeof v[8], p->ttft_ms, 1);
+		snprintf(v[9], sizeof v[9], "%s", p->meets_targets ? "true" : "false");
+		snprintf(v[10], sizeof v[10], "%s", p->batch == cv.op.batch ? "true" : "false");
+		for (int a = 0; a < AX_COUNT; a++)
+			if (s->ax[a].spec)
+				out_csv_cell(row, lead[a], OUT_PLAIN);
+		for (size_t i = 0; i < N_CURVE_COLUMNS; i++)
+			out_csv_cell(row, v[i], OUT_PLAIN);
+		out_csv_end(row);
+	}
+	return cv.n;
 }
 
 static int run(struct sweep *s, FILE *out)
@@ -498,6 +549,10 @@ static int run(struct sweep *s, FILE *out)
 			if (!row_wanted(s, &w, r, written))
 				continue;
 			written++;
+			if (s->curve) {
+				rows += write_curve(s, &w, r, &row, lead);
+				continue;
+			}
 			accuracy_bands_apply(s->bands, r);
 			/* the axes' values are catalog ids (checked by the
 			 * loader), precision names and numbers */
@@ -512,7 +567,7 @@ static int run(struct sweep *s, FILE *out)
 			}
 			out_csv_end(&row);
 		}
-		rows += written;
+		rows += s->curve ? 0 : written;
 		/* one write per scenario */
 		if (!out_csv_flush(&row))
 			ok = false;
@@ -647,10 +702,10 @@ static int write_sweep(struct sweep *s, const char *out)
 
 int cli_sweep_main(int argc, char **argv)
 {
-	const char *out = NULL, *top = NULL, *fitting = NULL, *stats = NULL;
+	const char *out = NULL, *top = NULL, *fitting = NULL, *stats = NULL, *curve = NULL;
 	const struct cli_opt mine[] = {
 		{ "-o", true, &out }, { "--output", true, &out }, { "--top", true, &top },
-		{ "--fitting", false, &fitting }, { "--stats", false, &stats },
+		{ "--fitting", false, &fitting }, { "--stats", false, &stats }, { "--curve", false, &curve },
 	};
 	struct cli_extra x = { .opts = mine, .n_opts = sizeof mine / sizeof mine[0] };
 	if (cli_workload_prescan(argc, argv, &x))
@@ -682,13 +737,8 @@ int cli_sweep_main(int argc, char **argv)
 	s.c = c;
 	scenario_init(&sc, c);
 	have_sc = true;
-	if (x.scenario) {
-		char err[512];
-		if (!scenario_apply_file(x.scenario, c, &sc, err, sizeof err)) {
-			fprintf(stderr, PROG ": %s\n", err);
-			goto out;
-		}
-	}
+	if (cli_workload_start(&x, c, &sc))
+		goto out;
 	/* The base workload: every option but the axes, checked as in
 	 * recommend.  An axis replaces its field per scenario. */
 	if (cli_workload_parse(nrest, rest, c, &sc.w, &x) || cli_load_prices(&x, &pl, &sc.w))
@@ -710,6 +760,12 @@ int cli_sweep_main(int argc, char **argv)
 	}
 	s.fitting = fitting != NULL;
 	s.stats = stats != NULL;
+	s.curve = curve != NULL;
+	if (s.curve && sc.w.cls != WL_INFERENCE) {
+		fprintf(stderr, PROG ": --curve: the trade-off of batch against speed per user is for "
+			"inference (--workload inference)\n");
+		goto out;
+	}
 	if (out && !*out) {
 		fprintf(stderr, PROG ": -o needs a file name ('-' for standard output)\n");
 		goto out;

@@ -13,7 +13,9 @@
 
 #include "cli.h"
 #include "cli_workload.h"
+#include "hfconfig.h"
 #include "prices.h"
+#include "scenario.h"
 
 #define PROG "accelsizer"
 
@@ -118,6 +120,10 @@ static bool set_choice(struct ctx *k, const struct engine_field *f, const char *
 
 static bool set_model(struct ctx *k, const char *f, const char *v)
 {
+	if (k->x->model_config) {
+		fprintf(stderr, PROG ": %s: give either %s or --model-config, not both\n", f, f);
+		return false;
+	}
 	const struct catalog_model *m = catalog_model(k->c, v);
 	if (!m) {
 		const char *near = catalog_suggest(k->c, CATALOG_MODELS, v);
@@ -194,6 +200,7 @@ static const struct { const char *name, *arg, *help; } prescanned[] = {
 	{ "--scenario", "FILE", "start from a saved scenario; flags override it" },
 	{ "--catalog", "DIR", "read the catalog from DIR" },
 	{ "--prices", "FILE.csv", "price list over the catalog's prices, for every cost" },
+	{ "--model-config", "FILE", "the model from a Hugging Face config.json, instead of --model" },
 };
 #define N_PRESCANNED (sizeof prescanned / sizeof prescanned[0])
 
@@ -231,7 +238,7 @@ static bool same_flag(const char *arg, size_t len, const char *name)
 
 int cli_workload_prescan(int argc, char **argv, struct cli_extra *x)
 {
-	x->catalog_dir = x->scenario = x->prices = NULL;
+	x->catalog_dir = x->scenario = x->prices = x->model_config = NULL;
 	x->help = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -247,6 +254,8 @@ int cli_workload_prescan(int argc, char **argv, struct cli_extra *x)
 			dst = &x->scenario;
 		else if (same_flag(a, len, "--prices"))
 			dst = &x->prices;
+		else if (same_flag(a, len, "--model-config"))
+			dst = &x->model_config;
 		if (!dst)
 			continue;
 		const char *v = a[len] == '=' ? a + len + 1 : (i + 1 < argc ? argv[++i] : NULL);
@@ -255,6 +264,32 @@ int cli_workload_prescan(int argc, char **argv, struct cli_extra *x)
 			return EXIT_BADINPUT;
 		}
 		*dst = v;
+	}
+	return 0;
+}
+
+int cli_workload_start(const struct cli_extra *x, const struct catalog *c, struct scenario *s)
+{
+	char err[1024];
+	if (x->scenario && !scenario_apply_file(x->scenario, c, s, err, sizeof err)) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return EXIT_BADINPUT;
+	}
+	if (!x->model_config)
+		return 0;
+	if (s->n_entries > 1) {
+		fprintf(stderr, PROG ": --model-config: the scenario holds %zu workloads; give each its model "
+			"in the file\n", s->n_entries);
+		return EXIT_BADINPUT;
+	}
+	struct hfconfig h;
+	if (!hfconfig_load(x->model_config, &h, err, sizeof err)) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return EXIT_BADINPUT;
+	}
+	if (!scenario_set_custom_model(s, &h.m)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return EXIT_BADINPUT;
 	}
 	return 0;
 }
@@ -420,7 +455,7 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 	}
 	if (w->cls != WL_INFERENCE &&
 	    (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
-	     w->precision == PREC_MXFP4)) {
+	     w->precision == PREC_MXFP4 || w->precision == PREC_W8A16)) {
 		fprintf(stderr, PROG ": --precision: %s is an inference format; train at bf16, fp16 or fp8 "
 			"(--method qlora stores the frozen base in 4 bit by itself)\n", precision_name(w->precision));
 		return EXIT_BADINPUT;

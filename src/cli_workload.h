@@ -10,7 +10,7 @@
  *           return EXIT_BADINPUT;
  *   c = frontend_load_catalog(x.catalog_dir);
  *   engine_workload_init(&w, c);                      // or scenario_init()
- *   ... apply x.scenario if given ...                 // scenario_apply_file()
+ *   cli_workload_start(&x, c, &s);                    // --scenario, --model-config
  *   if (cli_workload_parse(argc, argv, c, &w, &x))   // flags override it
  *           return EXIT_BADINPUT;
  *
@@ -46,12 +46,20 @@ struct cli_extra {
 	const char *catalog_dir;	/* --catalog DIR, or NULL */
 	const char *scenario;		/* --scenario FILE, or NULL */
 	const char *prices;		/* --prices FILE, or NULL */
+	const char *model_config;	/* --model-config FILE, or NULL */
 	bool help;			/* -h / --help */
 	/* Set by cli_workload_parse(): which workload flags were given. */
 	bool set_precision, set_kv_precision, set_gpus, set_accel, set_workload;
 };
 
 struct prices;
+struct scenario;
+
+/* Applies --scenario (x->scenario) to s, which the caller initialised with
+ * scenario_init(), then --model-config (x->model_config) over it: the
+ * config.json's figures become s's custom model (hfconfig.h).  Returns 0,
+ * or EXIT_BADINPUT with "accelsizer: FILE:line:col: message" printed. */
+int cli_workload_start(const struct cli_extra *x, const struct catalog *c, struct scenario *s);
 
 /* Loads --prices (x->prices) into *pl, which the caller initialised with
  * prices_init() and releases with prices_fini(), and hands it to the
@@ -60,7 +68,7 @@ struct prices;
  * "accelsizer: FILE:record N: message" and EXIT_BADINPUT. */
 int cli_load_prices(const struct cli_extra *x, struct prices *pl, struct workload *w);
 
-/* Finds --catalog, --scenario, --prices and --help without judging anything else.
+/* Finds --catalog, --scenario, --prices, --model-config and --help without judging anything else.
  * Returns 0, or EXIT_BADINPUT (message printed) when one of them lacks its
  * value. */
 int cli_workload_prescan(int argc, char **argv, struct cli_extra *x);

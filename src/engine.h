@@ -130,6 +130,14 @@ struct workload {
 	enum cooling_filter cooling;
 	enum fabric_choice fabric;
 	int node_gpus;
+
+	/* Not a setting (no field, never saved): true when the workload is
+	 * one of several on a cluster (engine_cluster_size()), so a MIG slice
+	 * is worth taking at the same card count, for its card's other
+	 * slices can hold the other workloads.  Alone, a slice is taken only
+	 * when it serves the target on fewer cards (docs/design.md, "Several
+	 * workloads on one cluster"). */
+	bool share_cards;
 };
 
 /* A workload with the catalog's defaults: Llama-2-70B-class inference. */
@@ -238,7 +246,18 @@ const struct engine_field *engine_field_by_key(const char *section, const char *
 /* The field's stored value as a double (numbers and enums); the scale is
  * not undone. */
 double engine_field_get(const struct workload *w, const struct engine_field *f);
+/* The bytes the field takes in struct workload at f->off. */
+size_t engine_field_size(const struct engine_field *f);
 void engine_field_put(struct workload *w, const struct engine_field *f, double stored);
+/* A model's parameter count from its shapes (the rule, engine_workload.c:
+ * embedding and output head, tied or not; per layer the attention
+ * projections, GQA or MLA, and the feed-forward, dense or the routed and
+ * shared experts with their router, leading dense layers at their own
+ * width; norms and biases, under 0.01% of a model, are left out), and the
+ * parameters one token passes through (all but the routed experts it is not
+ * sent to).  For a model given by its shapes only (--model-config). */
+double engine_model_params(const struct catalog_model *m, bool tied_embeddings);
+double engine_model_active_params(const struct catalog_model *m, bool tied_embeddings);
 /* The bounds of a model figure (CATALOG_MODEL_FIGURES), as a field's. */
 struct engine_field_limit engine_model_figure_limit(const struct catalog_model_figure *f);
 
@@ -426,6 +445,34 @@ const struct engine_result *engine_report_find(const struct engine_report *r,
 					       const struct catalog_accel *a);
 
 /*
+ * The serving trade-off (docs/design.md, "The trade-off curve"): for an
+ * inference result op, one replica of op's layout at batch 1, 2, 4, ... up
+ * to the most its KV room holds (and op's own batch), each point the
+ * engine's figures for that batch without the latency targets, which are
+ * then marked: output tokens/s per GPU against tokens/s per user.  The
+ * wizard's chart (step 3, g), `sweep --curve` and the proposal's chart
+ * all read this.  Pure; false (n = 0) for training or a result that does
+ * not fit.
+ */
+#define ENGINE_CURVE_MAX 24
+struct engine_curve_point {
+	long batch;			/* sequences one replica runs at once */
+	double tokens_per_s_per_gpu;	/* output tokens/s per GPU */
+	double tokens_per_s_per_user;
+	double ttft_ms;			/* p99 at the point's load, else one prefill */
+	bool meets_targets;		/* the workload's per-user and first-token targets */
+};
+struct engine_curve {
+	const struct catalog_accel *accel;
+	struct engine_curve_point pts[ENGINE_CURVE_MAX];	/* batch ascending */
+	size_t n;
+	struct engine_curve_point op;	/* the operating point, as op states it */
+	double target_tokens_per_s_per_user, target_ttft_ms;	/* 0 = none */
+};
+bool engine_tradeoff_curve(const struct catalog *c, const struct workload *w, const struct engine_result *op,
+			   struct engine_curve *out);
+
+/*
  * The quote: every line a configuration is bought with, priced, in the
  * order the BOM lists them.  One computation for the engine's capex and
  * for bom.c, which only formats these lines (descriptions, notes, CSV), so
@@ -488,14 +535,24 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
  * workload is sized on its own (engine_evaluate), then the cluster holds
  * them all.  Serving workloads get dedicated cards; those sized on MIG
  * slices of the same profile share cards (replicas pooled, max_per_gpu a
- * card).  Training and fine-tuning get their own cards, or with
+ * card) when that saves cards over whole GPUs, else those take whole
+ * GPUs (item.used says which).  Training and fine-tuning get their own
+ * cards, or with
  * share_gpus run on the serving cards for their share of the week, which
  * costs serving that share of the cards they take (serving_headroom_pct).
- * engine_cluster_size() is pure and does not allocate.
+ * engine_cluster_size() is pure and does not allocate; more than
+ * ENGINE_CLUSTER_MAX items do not fit.
  */
+#define ENGINE_CLUSTER_MAX 16	/* workloads on one cluster */
 struct engine_cluster_item {
-	const struct engine_result *r;	/* the workload's result on this accelerator */
+	const struct engine_result *r;	/* the workload's result on this accelerator,
+					 * sized with workload.share_cards */
 	double share;			/* training: share of the week it runs, 0 < share <= 1 */
+	const struct workload *w;	/* its workload, or NULL (for the plan's text) */
+	const char *name;		/* its name, or NULL */
+	const struct engine_result *whole; /* sized alone (no share_cards), or NULL =
+					 * r; taken when r's slices save no card */
+	const struct engine_result *used; /* out: the one the cluster holds */
 };
 struct engine_cluster {
 	bool fits;			/* every workload fits this accelerator */
@@ -505,7 +562,7 @@ struct engine_cluster {
 	struct engine_result total;	/* gpus, nodes, capex, power of the whole */
 };
 void engine_cluster_size(const struct catalog *c, const struct workload *w,
-			 const struct engine_cluster_item *items, size_t n, bool share_gpus,
+			 struct engine_cluster_item *items, size_t n, bool share_gpus,
 			 struct engine_cluster *out);
 /* The TCO's assumptions as the engine uses them: the workload's value,
  * else the price list's line (SKU COLOCATION: USD per kW per month;
@@ -605,5 +662,11 @@ struct engine_plan {
 };
 void engine_validation_plan(const struct catalog *c, const struct workload *w,
 			    const struct engine_result *res, struct engine_plan *out);
+/* The shared cluster's plan (after engine_cluster_size()): every serving
+ * workload at load at once, serving while training runs (on its own GPUs,
+ * or time-sharing the serving ones at the headroom cost), and the
+ * cluster's all-reduce across nodes. */
+void engine_cluster_plan(const struct catalog *c, const struct engine_cluster_item *items, size_t n,
+			 const struct engine_cluster *cl, struct engine_plan *out);
 
 #endif

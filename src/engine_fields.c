@@ -106,11 +106,11 @@ static const struct engine_field fields[EF_COUNT] = {
 		.label = "Model",
 		.hint = "Enter: searchable list of catalog models, or custom figures; +/- next model" },
 	[EF_PRECISION] = { "precision", "workload", "precision", "P",
-		"weights and compute: fp32 bf16 fp16 fp8 int8 int4 fp4 mxfp4", EFT_ENUM, W(precision), ALL,
+		"weights and compute: fp32 bf16 fp16 fp8 int8 int4 (w4a16) fp4 mxfp4 w8a16", EFT_ENUM, W(precision), ALL,
 		.choice = &precisions, .label = "Precision",
 		.hint = "weights and compute; fp8 falls back to bf16 where the hardware has none" },
 	[EF_KV_PRECISION] = { "kv_precision", "workload", "kv-precision", "P",
-		"KV cache (default: follows --precision; fp16 for int4)", EFT_ENUM, W(kv_precision), INF,
+		"KV cache (default: follows --precision; fp16 for int4 and w8a16)", EFT_ENUM, W(kv_precision), INF,
 		.choice = &precisions, .label = "KV cache precision" },
 
 	/* inference: 10x the longest context shipped (10M tokens) */
@@ -337,6 +337,21 @@ const struct engine_field *engine_field_by_key(const char *section, const char *
 		if (fields[i].key && !strcmp(fields[i].section, section) && !strcmp(fields[i].key, key))
 			return &fields[i];
 	return NULL;
+}
+
+size_t engine_field_size(const struct engine_field *f)
+{
+	switch (f->type) {
+	case EFT_LONG:
+		return sizeof(long);
+	case EFT_DOUBLE:
+		return sizeof(double);
+	case EFT_MODEL:
+	case EFT_ACCEL:
+		return sizeof(void *);
+	default:
+		return sizeof(int);
+	}
 }
 
 double engine_field_get(const struct workload *w, const struct engine_field *f)

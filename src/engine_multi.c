@@ -3,7 +3,9 @@
  * workloads (engine.h, engine_cluster_size()).
  *
  *   serving cards  = sum of whole-GPU serving results' GPUs
- *                  + per MIG profile, ceil(pooled replicas / max_per_gpu)
+ *                  + per MIG profile, ceil(pooled replicas / max_per_gpu),
+ *                    or the same workloads' whole GPUs when that is no
+ *                    more cards (slices that save nothing serve less)
  *   training cards = the largest training or fine-tuning result (the jobs
  *                    run one after another on the same cards)
  *   cards          = serving + training, or with share_gpus
@@ -25,31 +27,69 @@
 struct pool {
 	const struct catalog_partition *p;
 	long replicas;
+	long whole_gpus;	/* the same workloads on whole GPUs */
+	bool revertible;	/* every one has a whole-GPU result */
 };
 
-static long pooled_cards(const struct pool *pools, int n)
+static const struct engine_result *whole_of(const struct engine_cluster_item *it)
 {
-	long cards = 0;
-	for (int i = 0; i < n; i++)
-		cards += eng_ceil_div(pools[i].replicas, pools[i].p->max_per_gpu);
-	return cards;
+	return it->whole ? it->whole : it->r;
 }
 
-/* Adds a sliced result to its profile's pool; false when there are more
+/* Adds a sliced result to its profile's pool; -1 when there are more
  * profiles than pools (it then counts as whole cards). */
-static bool pool_add(struct pool *pools, int *n, const struct engine_result *r)
+static int pool_add(struct pool *pools, int *n, const struct engine_cluster_item *it)
 {
-	for (int i = 0; i < *n; i++)
-		if (pools[i].p == r->partition) {
-			pools[i].replicas += r->replicas;
-			return true;
-		}
-	if (*n >= MAX_POOLS)
-		return false;
-	pools[*n].p = r->partition;
-	pools[*n].replicas = r->replicas;
-	(*n)++;
-	return true;
+	const struct engine_result *r = it->r, *w = whole_of(it);
+	int i = 0;
+	while (i < *n && pools[i].p != r->partition)
+		i++;
+	if (i == *n) {
+		if (*n >= MAX_POOLS)
+			return -1;
+		pools[i] = (struct pool){ .p = r->partition, .revertible = true };
+		(*n)++;
+	}
+	pools[i].replicas += r->replicas;
+	pools[i].whole_gpus += w->gpus;
+	pools[i].revertible &= !w->partition;
+	return i;
+}
+
+/* A pool's slices are kept only when they save cards over whole GPUs:
+ * one workload alone on its slices, or several that fill no fewer cards
+ * together, serve more on the whole cards for the same price. */
+static bool pool_keeps_slices(const struct pool *p)
+{
+	return !p->revertible || eng_ceil_div(p->replicas, p->p->max_per_gpu) < p->whole_gpus;
+}
+
+/* The serving cards: whole-GPU results, then each pool (or its whole-GPU
+ * results when its slices save nothing); sets each item's used. */
+static long serving_cards(struct engine_cluster_item *items, size_t n)
+{
+	struct pool pools[MAX_POOLS];
+	int npools = 0, in[ENGINE_CLUSTER_MAX];
+	long cards = 0;
+	for (size_t i = 0; i < n; i++) {
+		items[i].used = items[i].r;
+		in[i] = -1;
+		if (items[i].r->cls != WL_INFERENCE)
+			continue;
+		if (items[i].r->partition)
+			in[i] = pool_add(pools, &npools, &items[i]);
+		if (in[i] < 0)
+			cards += items[i].r->gpus;
+	}
+	for (int k = 0; k < npools; k++) {
+		bool keep = pool_keeps_slices(&pools[k]);
+		cards += keep ? eng_ceil_div(pools[k].replicas, pools[k].p->max_per_gpu)
+			      : pools[k].whole_gpus;
+		for (size_t i = 0; i < n && !keep; i++)
+			if (in[i] == k)
+				items[i].used = whole_of(&items[i]);
+	}
+	return cards;
 }
 
 static void serving_layout(const struct engine_result *r, struct engine_result *t)
@@ -60,22 +100,54 @@ static void serving_layout(const struct engine_result *r, struct engine_result *
 		t->pp = r->pp;
 }
 
+/* A job of the workload talks across nodes: a training run on more than
+ * one node, or a serving replica wider than a node. */
+static bool spans_nodes(const struct engine_result *r)
+{
+	if (r->cls != WL_INFERENCE)
+		return r->nodes > 1;
+	return r->gpus_per_node > 0 && r->tp * r->pp > r->gpus_per_node;
+}
+
+/* The cluster's nodes, fabric and cost (as eng_result_nodes() for one
+ * workload): the big node when anything trains, else the widest serving
+ * replica's; a scale-out fabric only when some job spans nodes, since
+ * workloads that each fit a node only need the front-end network. */
+static void cluster_nodes(const struct catalog *c, const struct workload *w,
+			  const struct catalog_accel *a, bool any_training, bool spans,
+			  struct engine_result *t)
+{
+	if (t->gpus < 1)
+		return;
+	int group = any_training ? eng_max_node_gpus(c, a) : t->tp;
+	const struct catalog_platform *p = eng_platform_choose(c, a, group, t->gpus);
+	if (!p)
+		return;
+	struct eng_node n;
+	eng_node_size(c, w, a, p, t->gpus, &n);
+	if (spans)
+		eng_node_fabric(c, &n);
+	eng_cost(c, w, a, &n, t);
+	eng_cost_rates(c, w, t);
+}
+
 void engine_cluster_size(const struct catalog *c, const struct workload *w,
-			 const struct engine_cluster_item *items, size_t n, bool share_gpus,
+			 struct engine_cluster_item *items, size_t n, bool share_gpus,
 			 struct engine_cluster *out)
 {
 	memset(out, 0, sizeof *out);
 	const struct catalog_accel *a = n ? items[0].r->accel : NULL;
 	eng_result_clear(&out->total, a);
-	out->fits = n > 0;
-	struct pool pools[MAX_POOLS];
-	int npools = 0;
-	long serving = 0, training = 0;
+	out->fits = n > 0 && n <= ENGINE_CLUSTER_MAX;
+	if (n > ENGINE_CLUSTER_MAX)
+		n = 0;
+	long serving = serving_cards(items, n), training = 0;
 	double share = 0;
-	bool any_training = false;
+	bool any_training = false, spans = false;
 	for (size_t i = 0; i < n; i++) {
-		const struct engine_result *r = items[i].r;
+		const struct engine_result *r = items[i].used;
 		out->fits &= r->fits;
+		spans |= spans_nodes(r);
 		if (r->cls != WL_INFERENCE) {
 			any_training = true;
 			if (r->gpus > training)
@@ -84,10 +156,7 @@ void engine_cluster_size(const struct catalog *c, const struct workload *w,
 			continue;
 		}
 		serving_layout(r, &out->total);
-		if (!r->partition || !pool_add(pools, &npools, r))
-			serving += r->gpus;
 	}
-	serving += pooled_cards(pools, npools);
 	if (share > 1)
 		share = 1;
 	out->serving_gpus = (int)serving;
@@ -102,5 +171,5 @@ void engine_cluster_size(const struct catalog *c, const struct workload *w,
 	t->fits = out->fits;
 	t->gpus = cards > ENG_MAX_GPUS ? ENG_MAX_GPUS : (int)cards;
 	if (out->fits && a)
-		eng_result_nodes(c, w, a, t);
+		cluster_nodes(c, w, a, any_training, spans, t);
 }

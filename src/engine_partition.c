@@ -16,6 +16,14 @@
  * An instance has no peer-to-peer link, so a replica is one instance at
  * tensor parallel 1, and a card holds p.max_per_gpu of them: the GPUs are
  * ceil(replicas / max_per_gpu).
+ *
+ * When a slice is taken: alone, only when it serves the target on fewer
+ * cards than whole GPUs do (a slice has a share of the card's bandwidth,
+ * so at equal cards it serves fewer tokens for the same cost and its
+ * $/Mtok would carry the whole card); one of several workloads
+ * (workload.share_cards), also at the same card count, because the card's
+ * other slices can hold the other workloads: engine_cluster_size() then
+ * goes back to whole GPUs for a profile whose slices save no card.
  */
 #include <math.h>
 
@@ -112,7 +120,7 @@ void eng_partition_try(const struct catalog *c, const struct workload *w,
 		if (!s.fits)
 			continue;
 		long gpus = eng_ceil_div(s.replicas, p->max_per_gpu);
-		if (gpus > r->gpus)
+		if (gpus > r->gpus || (gpus == r->gpus && !w->share_cards))
 			continue;
 		s.gpus = (int)gpus;
 		s.partition = p;

@@ -9,8 +9,10 @@
  *   int8 -> bf16            (W8A8 needs int8 tensor units)
  *   fp16 -> bf16, bf16 -> fp16
  *   fp32 runs its matrix products as tf32 where the card has it
- *   int4 is weight-only (AWQ/GPTQ): 0.5 byte per weight, compute at
- *        bf16/fp16 after dequantisation: not a fallback.
+ *   int4 (alias w4a16) is weight-only (AWQ/GPTQ): 0.5 byte per weight,
+ *        compute at bf16/fp16 after dequantisation: not a fallback;
+ *   w8a16 the same with fp8 weights, 1 byte each, on any card (no fp8
+ *        units needed).
  *   mxfp4 is what the weights ship in (gpt-oss): 4.25 bits a weight, run
  *        on the card's fp4 units; a card without an fp4 peak is refused
  *        (unsupported) rather than silently sized at another format.
@@ -91,12 +93,15 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 		out->used = out->compute;
 		break;
 	}
-	case PREC_INT4: {
-		/* Weight-only: stored at 4 bit, multiplied at 16 bit. */
+	case PREC_INT4:
+	case PREC_W8A16: {
+		/* Weight-only: stored at 4 or 8 bit, multiplied at 16 bit, so
+		 * the weights' bytes are the format's and the compute (peak and
+		 * efficiency) the 16-bit one's. */
 		static const enum precision l[] = { PREC_BF16, PREC_FP16 };
 		got = first_with_peak(a, l, 2);
 		out->compute = got >= 0 ? (enum precision)got : PREC_BF16;
-		out->used = PREC_INT4;
+		out->used = req;
 		break;
 	}
 	default:

@@ -158,7 +158,7 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 		return fail(why, whysz, buf);
 	}
 	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
-	    w->precision == PREC_MXFP4) {
+	    w->precision == PREC_MXFP4 || w->precision == PREC_W8A16) {
 		snprintf(buf, sizeof buf,
 			 "%s is an inference format: train at bf16, fp16 or fp8 (QLoRA stores the base in 4 bit by itself)",
 			 precision_name(w->precision));
@@ -203,6 +203,26 @@ double eng_params_from_shapes(const struct catalog_model *m)
 		ffn = layers * per_expert;
 	}
 	return layers * attn_params(m) + ffn + 2.0 * m->vocab * h;
+}
+
+double engine_model_params(const struct catalog_model *m, bool tied_embeddings)
+{
+	double p = eng_params_from_shapes(m);
+	return tied_embeddings ? p - (double)m->vocab * m->hidden : p;
+}
+
+/* A token passes through every parameter but the routed experts it is not
+ * sent to: (experts - active) experts of each MoE layer stay idle.  Shared
+ * experts, attention, the dense layers and the embeddings all count, as in
+ * the published active counts (Mixtral's 12.9B, DeepSeek-V3's 37B). */
+double engine_model_active_params(const struct catalog_model *m, bool tied_embeddings)
+{
+	double p = engine_model_params(m, tied_embeddings);
+	if (m->experts <= 0 || m->experts_active <= 0 || m->experts_active >= m->experts)
+		return p;
+	double mats = m->ffn_matrices > 0 ? m->ffn_matrices : 3;
+	double idle = (double)(m->experts - m->experts_active) * mats * m->hidden * m->ffn;
+	return p - ((double)m->layers - m->dense_layers) * idle;
 }
 
 int eng_head_dim(const struct catalog_model *m)
@@ -431,12 +451,13 @@ double eng_base_bytes_per_param(const struct catalog *c, const struct workload *
 	return base_bytes_per_param(c, w);
 }
 
-/* int4 is weight-only, so its KV cache stays at 16 bit, and no serving
+/* int4 and w8a16 are weight-only, so their KV cache stays at 16 bit, and no serving
  * engine stores KV in fp4, so it gets fp8. */
 enum precision engine_kv_precision_for(enum precision weights)
 {
 	switch (weights) {
-	case PREC_INT4: return PREC_FP16;
+	case PREC_INT4:
+	case PREC_W8A16: return PREC_FP16;
 	case PREC_FP4:
 	case PREC_MXFP4: return PREC_FP8;
 	default: return weights;

@@ -19,6 +19,7 @@ static void usage(FILE *f)
 	      "  or:  accelsizer recommend [WORKLOAD OPTION]... [--format table|csv|yaml]\n"
 	      "  or:  accelsizer validate [WORKLOAD OPTION]... --accelerator ID\n"
 	      "  or:  accelsizer bom [WORKLOAD OPTION]... -o FILE.csv\n"
+	      "  or:  accelsizer proposal [WORKLOAD OPTION]... -o FILE.html|FILE.md\n"
 	      "  or:  accelsizer sweep [WORKLOAD OPTION]... [RANGE OPTION]... -o FILE.csv\n"
 	      "  or:  accelsizer catalog list|show ID|check [DIR]\n"
 	      "  or:  accelsizer accuracy [--role ROLE] [--format table|csv|yaml] [--check]\n"
@@ -85,6 +86,7 @@ static int dispatch(int argc, char **argv)
 		{ "recommend", cli_recommend_main },
 		{ "validate", cli_validate_main },
 		{ "bom", cli_bom_main },
+		{ "proposal", cli_proposal_main },
 		{ "sweep", cli_sweep_main },
 		{ "catalog", cli_catalog_main },
 		{ "accuracy", cli_accuracy_main },

@@ -5,11 +5,13 @@
 #include "out.h"
 
 #include <csv.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ytree.h"
 
@@ -152,6 +154,214 @@ bool out_puts_lines(FILE *fp, const char *s)
 	char *e = inert_lines(s);
 	bool ok = e && fputs(e, fp) != EOF;
 	free(e);
+	return ok;
+}
+
+const char *out_grouped(double v, int dec, char *buf, size_t n)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	char raw[64];
+	snprintf(raw, sizeof raw, "%.*f", dec, fabs(v));
+	char *dot = strchr(raw, '.');
+	size_t ilen = dot ? (size_t)(dot - raw) : strlen(raw);
+	size_t o = 0;
+	if (v < 0 && o + 1 < n)
+		buf[o++] = '-';
+	for (size_t i = 0; i < ilen && o + 2 < n; i++) {
+		buf[o++] = raw[i];
+		size_t left = ilen - i - 1;
+		if (left && left % 3 == 0)
+			buf[o++] = ',';
+	}
+	if (dot)
+		for (const char *p = dot; *p && o + 1 < n; p++)
+			buf[o++] = *p;
+	buf[o] = '\0';
+	return buf;
+}
+
+void out_date(char *buf, size_t n)
+{
+	time_t t = time(NULL);
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	if (sde && *sde) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(sde, &end, 10);
+		if (!errno && !*end && v >= 0)
+			t = (time_t)v;
+	}
+	struct tm tm;
+	if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d", &tm))
+		snprintf(buf, n, "unknown");
+}
+
+/* ---- HTML and Markdown ---- */
+
+/* s made inert into a malloc'd copy with its LFs kept, or s itself when
+ * nothing needs escaping; *owned is what to free. */
+static const char *inert_copy(const char *s, char **owned)
+{
+	*owned = NULL;
+	if (!needs_escape(s))
+		return s;
+	*owned = inert_lines(s);
+	return *owned;
+}
+
+static bool html_text(FILE *fp, const char *s, bool lines)
+{
+	if (!s)
+		return true;
+	char *owned;
+	const char *t = inert_copy(s, &owned);
+	if (!t)
+		return false;
+	bool ok = true;
+	for (const char *p = t; *p && ok; p++) {
+		switch (*p) {
+		case '&': ok = fputs("&amp;", fp) != EOF; break;
+		case '<': ok = fputs("&lt;", fp) != EOF; break;
+		case '>': ok = fputs("&gt;", fp) != EOF; break;
+		case '"': ok = fputs("&quot;", fp) != EOF; break;
+		case '\'': ok = fputs("&#39;", fp) != EOF; break;
+		case '\n': ok = fputs(lines ? "<br/>" : " ", fp) != EOF; break;
+		default: ok = fputc(*p, fp) != EOF; break;
+		}
+	}
+	free(owned);
+	return ok;
+}
+
+bool out_html(FILE *fp, const char *s)
+{
+	return html_text(fp, s, false);
+}
+
+bool out_html_lines(FILE *fp, const char *s)
+{
+	return html_text(fp, s, true);
+}
+
+/* vsnprintf into a malloc'd string (NULL when out of memory). */
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
+	return s;
+}
+
+bool out_html_printf(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vformat(fmt, ap);
+	va_end(ap);
+	bool ok = s && out_html(fp, s);
+	free(s);
+	return ok;
+}
+
+/* Does a block marker start here (CommonMark): a heading "# ", a list
+ * item "- ", "+ ", "* " or "1. ", "1) ", a rule or underline "---", "==="?
+ * A marker needs a space or the end of the line after it; "14.3 kW" and
+ * "-3" are text. */
+static bool md_line_start(const char *p)
+{
+	const char *q = p;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (q > p)
+		return (*q == '.' || *q == ')') && (!q[1] || q[1] == ' ' || q[1] == '\n');
+	if (!*p || !strchr("#+-=*", *p))
+		return false;
+	char next = p[1];
+	return !next || next == ' ' || next == '\n' || ((*p == '#' || *p == '-' || *p == '=') && next == *p);
+}
+
+static bool md_word(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Is *p (in the text that starts at t) read as markup? */
+static bool md_special(const char *t, const char *p)
+{
+	if (*p == '_')	/* intraword: never emphasis in CommonMark */
+		return !(p > t && md_word(p[-1]) && md_word(p[1]));
+	if (*p == '&') {	/* only "&name;" and "&#..;" are references */
+		const char *q = p + 1 + (p[1] == '#');
+		while (md_word(*q))
+			q++;
+		return q > p + 1 && *q == ';';
+	}
+	return *p && strchr("\\`*[]<>|~", *p);
+}
+
+static bool md_text(FILE *fp, const char *s, bool lines)
+{
+	if (!s)
+		return true;
+	char *owned;
+	const char *t = inert_copy(s, &owned);
+	if (!t)
+		return false;
+	bool ok = true, bol = true;
+	for (const char *p = t; *p && ok; p++) {
+		if (*p == '\n') {
+			ok = fputs(lines ? "  \n" : " ", fp) != EOF;
+			bol = lines;
+			continue;
+		}
+		if (bol && *p != ' ' && md_line_start(p)) {
+			/* escape the marker: the digits' full stop, or the sign */
+			const char *q = p;
+			while (*q >= '0' && *q <= '9')
+				q++;
+			if (q > p) {
+				ok = fwrite(p, 1, (size_t)(q - p), fp) == (size_t)(q - p);
+				p = q;
+			}
+			ok = ok && fputc('\\', fp) != EOF && fputc(*p, fp) != EOF;
+			bol = false;
+			continue;
+		}
+		if (*p != ' ')
+			bol = false;
+		if (md_special(t, p))
+			ok = fputc('\\', fp) != EOF;
+		ok = ok && fputc(*p, fp) != EOF;
+	}
+	free(owned);
+	return ok;
+}
+
+bool out_md(FILE *fp, const char *s)
+{
+	return md_text(fp, s, false);
+}
+
+bool out_md_lines(FILE *fp, const char *s)
+{
+	return md_text(fp, s, true);
+}
+
+bool out_md_printf(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vformat(fmt, ap);
+	va_end(ap);
+	bool ok = s && out_md(fp, s);
+	free(s);
 	return ok;
 }
 

@@ -42,6 +42,38 @@ bool out_puts_lines(FILE *fp, const char *s);
 bool out_vprintf(FILE *fp, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 bool out_line(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* 1234567.8 with dec 0 -> "1,234,568": thousands grouped with commas, no
+ * locale (the same on every machine); "-" when v is not finite.  Returns
+ * buf. */
+const char *out_grouped(double v, int dec, char *buf, size_t n);
+
+/* The date files are stamped with, "2026-12-01" (UTC): today, or
+ * $SOURCE_DATE_EPOCH when it is set, so that a file made twice from the
+ * same inputs is the same byte for byte (reproducible-builds.org). */
+void out_date(char *buf, size_t n);
+
+/* ---- HTML and Markdown (the proposal) ---- */
+
+/* s made inert as out_puts() does, then escaped for HTML text and
+ * attribute values: & < > " ' as character references, so no user or
+ * catalog string can open a tag, close an attribute or start a script.
+ * out_html_lines() writes each LF as <br/>, out_html() as a space. */
+bool out_html(FILE *fp, const char *s);
+bool out_html_lines(FILE *fp, const char *s);
+/* printf whose whole output is made inert and HTML-escaped. */
+bool out_html_printf(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s made inert, with a backslash before every character Markdown would
+ * read as markup (\\ ` * _ [ ] < > | & ~, and a block marker at the start
+ * of a line: "# ", "- ", "+ ", "1. ", "---", "==="), so a string reads as
+ * itself in any renderer and cannot break a table; _ inside a word and &
+ * not starting a reference stay as they are (CommonMark reads them as
+ * text), so "power_kw" reads plainly in an email.  out_md_lines() keeps
+ * LFs (two spaces before each: a line break in the paragraph); out_md()
+ * writes each LF as a space. */
+bool out_md(FILE *fp, const char *s);
+bool out_md_lines(FILE *fp, const char *s);
+bool out_md_printf(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* ---- CSV ---- */
 
 enum out_csv_quote {

@@ -69,6 +69,20 @@ void scenario_move(struct scenario *dst, struct scenario *src)
 	memset(src, 0, sizeof *src);
 }
 
+void scenario_share_settings(struct scenario *s)
+{
+	for (int i = 0; i < EF_COUNT; i++) {
+		const struct engine_field *f = engine_field((enum engine_field_id)i);
+		if (!f->section || !strcmp(f->section, "workload"))
+			continue;
+		for (size_t e = 0; e < s->n_entries; e++)
+			memcpy((char *)&s->entries[e].w + f->off, (const char *)&s->w + f->off,
+			       engine_field_size(f));
+	}
+	for (size_t e = 0; e < s->n_entries; e++)
+		s->entries[e].w.prices = s->w.prices;
+}
+
 bool scenario_set_text(char **field, const char *text)
 {
 	char *copy = NULL;
@@ -883,6 +897,44 @@ static void emit_fields(struct out_yaml *m, const struct workload *w, const char
 	}
 }
 
+/* An entry's share of the week as the loader reads it back to the same
+ * double: hours_per_week when its shortest text does (8 stays 8), else
+ * share to 17 digits; nothing for 1 (always). */
+static void emit_share(struct out_yaml *m, double share)
+{
+	char buf[40];
+	if (share >= 1)
+		return;
+	snprintf(buf, sizeof buf, "%.15g", share * 168.0);
+	if (strtod(buf, NULL) / 168.0 == share) {
+		out_yaml_key(m, "hours_per_week");
+	} else {
+		snprintf(buf, sizeof buf, "%.17g", share);
+		out_yaml_key(m, "share");
+	}
+	out_yaml_scalar(m, buf, OUT_YAML_PLAIN);
+}
+
+/* share_gpus and workloads: with every entry, each its name, its
+ * workload keys and its share; the sections after them (filters, node,
+ * costs) are shared and written once from s->w. */
+static void emit_entries(struct out_yaml *m, const struct scenario *s)
+{
+	out_yaml_key(m, "share_gpus");
+	out_yaml_scalar(m, s->share_gpus ? "true" : "false", OUT_YAML_PLAIN);
+	out_yaml_key(m, "workloads");
+	out_yaml_seq(m, true);
+	for (size_t i = 0; i < s->n_entries; i++) {
+		const struct scenario_entry *e = &s->entries[i];
+		out_yaml_map(m, true);
+		out_yaml_str(m, "name", e->name);
+		emit_fields(m, &e->w, "workload");
+		emit_share(m, e->share);
+		out_yaml_map(m, false);
+	}
+	out_yaml_seq(m, false);
+}
+
 bool scenario_emit(const struct scenario *s, FILE *fp, char *err, size_t errsz)
 {
 	struct out_yaml m;
@@ -901,10 +953,14 @@ bool scenario_emit(const struct scenario *s, FILE *fp, char *err, size_t errsz)
 	emit_text(&m, "notes", s->notes);
 
 	const struct workload *w = &s->w;
-	out_yaml_key(&m, "workload");
-	out_yaml_map(&m, true);
-	emit_fields(&m, w, "workload");
-	out_yaml_map(&m, false);
+	if (s->n_entries > 1) {
+		emit_entries(&m, s);
+	} else {
+		out_yaml_key(&m, "workload");
+		out_yaml_map(&m, true);
+		emit_fields(&m, w, "workload");
+		out_yaml_map(&m, false);
+	}
 	out_yaml_key(&m, "filters");
 	out_yaml_map(&m, true);
 	emit_fields(&m, w, "filters");

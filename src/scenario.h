@@ -62,7 +62,7 @@ struct scenario_entry {
 	struct workload w;
 	double share;			/* of the week, 0 < share <= 1; 1 = always */
 };
-#define SCENARIO_MAX_WORKLOADS 16
+#define SCENARIO_MAX_WORKLOADS ENGINE_CLUSTER_MAX
 
 struct scenario {
 	struct workload w;
@@ -112,6 +112,11 @@ bool scenario_apply_file(const char *path, const struct catalog *c, struct scena
 struct ynode;
 bool scenario_apply_workload(const char *path, const struct ynode *map, const struct catalog *c,
 			     struct scenario *s, char *err, size_t errsz);
+
+/* Several workloads: the settings they share (every field outside the
+ * workload section: filters, objective, accelerator, node, costs) and the
+ * price list, from s->w into every entry. */
+void scenario_share_settings(struct scenario *s);
 
 /* Writes the scenario atomically.  err: "cannot write 'PATH': ..." */
 bool scenario_save(const char *path, const struct scenario *s, char *err, size_t errsz);

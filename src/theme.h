@@ -61,7 +61,13 @@ enum theme_role {
 	X(choice_right, "\u203a", ">", "after a choice that Left/Right cycles") \
 	X(step_sep,  "\u203a", ">", "between the steps of the step bar") \
 	X(vline,     "\u2502", "|", "the line between the form and the side panel") \
-	X(hline,     "\u2500", "-", "horizontal rules: section lines, the folded panel's top")
+	X(hline,     "\u2500", "-", "horizontal rules: section lines, the folded panel's top") \
+	X(chart_1,   "\u25cf", "o", "the trade-off chart: the first accelerator's points") \
+	X(chart_2,   "\u25b2", "+", "the trade-off chart: the second accelerator's points") \
+	X(chart_3,   "\u25a0", "%", "the trade-off chart: the third accelerator's points") \
+	X(chart_line, "\u2219", ".", "the trade-off chart: between two points of a curve") \
+	X(chart_op,  "\u25c9", "O", "the trade-off chart: the operating point the sizing chose") \
+	X(chart_target, "\u2506", ":", "the trade-off chart: the per-user speed target")
 
 enum theme_glyph {
 #define X(g, u, a, doc) GLYPH_##g,

@@ -55,8 +55,8 @@ const struct engine_result *tui_chosen(const struct tui *t)
 
 bool tui_is_marked(const struct tui *t, const struct catalog_accel *a)
 {
-	for (int i = 0; i < t->n_marked; i++)
-		if (t->marked[i] == a)
+	for (int i = 0; i < t->silicon.n_marked; i++)
+		if (t->silicon.marked[i] == a)
 			return true;
 	return false;
 }
@@ -272,11 +272,8 @@ static int global_action(struct tui *t, enum tui_action a)
 		tui_goto_step(t, (int)(a - ACT_STEP1));
 		return TUI_HANDLED;
 	case ACT_PANEL_UP:
-		if (t->panel_top > 0)
-			t->panel_top--;
-		return TUI_HANDLED;
 	case ACT_PANEL_DOWN:
-		t->panel_top++;	/* clamped when drawn */
+		tui_list_scroll(&t->panel.list, a == ACT_PANEL_UP ? LIST_UP : LIST_DOWN, (int)t->rep.n, 0);
 		return TUI_HANDLED;
 	case ACT_OBJECTIVE:
 		t->sc.w.objective = (enum objective)((t->sc.w.objective + 1) % OBJ_COUNT);
@@ -288,6 +285,8 @@ static int global_action(struct tui *t, enum tui_action a)
 		tui_prompt_start(t, PROMPT_EXPORT, t->export_path[0] ? t->export_path
 						    : "./accelsizer-bom.csv");
 		return TUI_HANDLED;
+	case ACT_PROPOSAL:
+		return tui_proposal_prompt(t);
 	case ACT_SAVE:
 		tui_prompt_start(t, PROMPT_SAVE, t->scenario_path[0] ? t->scenario_path
 						  : "./accelsizer-scenario.yaml");
@@ -624,7 +623,7 @@ bool tui_open_scenario(struct tui *t, const char *path, char *err, size_t errsz)
 	scenario_fini(&s);
 	snprintf(t->scenario_path, sizeof t->scenario_path, "%s", path);
 	t->dirty = false;
-	t->n_marked = 0;
+	t->silicon.n_marked = 0;
 	return true;
 }
 

@@ -12,7 +12,8 @@
  *
  * Files: tui.c loop, layout and start-up; tui_frame.c step bar, status
  * line, prompts, key bar; tui_draw.c colours, glyphs, text, bars and number
- * formats; tui_form.c fields and the line editor; tui_panel.c side panel;
+ * formats; tui_form.c fields and the line editor; tui_list.c the list
+ * helper of every table and scrolled view; tui_panel.c side panel;
  * tui_step1.c .. tui_step5.c; tui_picker.c model pick list;
  * tui_compare.c; tui_help.c.
  */
@@ -78,6 +79,7 @@ struct tui_step {
 
 extern const struct tui_step tui_step1, tui_step2, tui_step3, tui_step4, tui_step5;
 extern const struct tui_step tui_help_view, tui_compare_view, tui_picker_view;
+extern const struct tui_step tui_chart_view;	/* tui_chart.c: step 3's trade-off chart */
 
 /* A one-line text editor: fields, the pick list search, path prompts. */
 #define TUI_LINE_MAX 512
@@ -105,7 +107,9 @@ enum tui_prompt {
 	PROMPT_SAVE,		/* path */
 	PROMPT_OPEN,		/* path */
 	PROMPT_UNSAVED_OPEN,	/* unsaved changes before opening: save / discard / cancel */
-	PROMPT_OVERWRITE,	/* the export or save path exists: y/n */
+	PROMPT_OVERWRITE,	/* the export, proposal or save path exists: y/n */
+	PROMPT_MODEL_CONFIG,	/* path of a config.json (the model picker) */
+	PROMPT_PROPOSAL,	/* path */
 };
 /* What follows a save the unsaved-changes prompt asked for. */
 enum tui_then { THEN_NOTHING, THEN_QUIT, THEN_OPEN };
@@ -118,6 +122,62 @@ struct tui_layout {
 	int form_y, form_x, form_h, form_w;
 	int sep_y, sep_x, sep_h, sep_w;
 	int panel_y, panel_x, panel_h, panel_w;
+};
+
+/* ---- lists: every table and scrolled view (tui_list.c) ---- */
+/* A list's cursor (the row it rests on) and the first row shown.  A view
+ * without a cursor (help, compare, the BOM preview, the side panel) uses
+ * only top. */
+struct tui_list {
+	int focus;
+	int top;
+};
+enum tui_list_move {
+	LIST_NONE, LIST_UP, LIST_DOWN, LIST_PAGE_UP, LIST_PAGE_DOWN, LIST_HOME, LIST_END,
+};
+/* The rows a cursor moves over: n of them, and when ok is set only those
+ * it accepts (a form's headings and read-only rows are passed over). */
+struct tui_list_rows {
+	int n;
+	bool (*ok)(const void *ctx, int i);
+	const void *ctx;
+};
+
+/* ---- each view's own state (as tig's views and htop's panels) ---- */
+struct tui_workload_state {	/* step 1 */
+	struct tui_list form;
+};
+struct tui_constraint_state {	/* step 2 */
+	struct tui_list table;
+};
+struct tui_silicon_state {	/* step 3 */
+	struct tui_list table;
+	/* marked for compare (Space), in the order marked */
+	const struct catalog_accel *marked[TUI_MAX_MARKED];
+	int n_marked;
+};
+struct tui_node_state {		/* step 4 */
+	struct tui_list form;
+};
+struct tui_validate_state {	/* step 5 */
+	struct tui_bom *preview;	/* the BOM preview, rebuilt after every run
+					 * (tui_step5_init/refresh/fini) */
+	struct tui_list bom;		/* its lines */
+	bool show_bom;			/* one part at a time: the BOM, else the plan */
+};
+struct tui_picker_state {	/* the model pick list */
+	struct tui_list list;
+	struct tui_line search;		/* the filter */
+};
+struct tui_help_state {
+	struct tui_list list;
+};
+struct tui_compare_state {
+	struct tui_list list;
+};
+struct tui_panel_state {
+	struct tui_list list;
+	bool follow;			/* scroll to the chosen one once */
 };
 
 struct accuracy_bands;
@@ -140,24 +200,24 @@ struct tui {
 	attr_t role_attr[ROLE_COUNT];	/* each role's curses attributes, pair
 					 * included (tui_colours_init()) */
 
-	/* navigation */
-	int step;			/* 0..4 */
+	/* navigation: the step table (tui.c) and each view's own state */
+	int step;			/* index into the step table */
 	const struct tui_step *overlay;	/* help, compare, pick list, or NULL */
-	int focus[TUI_NSTEPS];		/* cursor per step: field or row */
-	int top[TUI_NSTEPS];		/* first visible row per step */
-	int panel_top;
-	bool panel_follow;		/* scroll the panel to the chosen one once */
+	struct tui_workload_state workload;	/* step 1 */
+	struct tui_constraint_state constraint;	/* step 2 */
+	struct tui_silicon_state silicon;	/* step 3 */
+	struct tui_node_state node;		/* step 4 */
+	struct tui_validate_state validate;	/* step 5 */
+	struct tui_picker_state picker;
+	struct tui_help_state help;
+	struct tui_compare_state compare;
+	struct tui_panel_state panel;
 	bool chosen_first;		/* the choice was the first-ranked when made */
-	const struct catalog_accel *marked[TUI_MAX_MARKED];
-	int n_marked;
-	int help_top, compare_top;
 
-	/* editing */
+	/* editing: the line editor of the form in view (steps 1 and 4) */
 	bool editing;			/* a field is being edited in place */
-	int edit_field;
+	int edit_field;			/* its field in the form */
 	struct tui_line edit;
-	struct tui_line search;		/* pick list filter */
-	int pick_focus, pick_top;
 
 	/* status line and prompts */
 	enum tui_prompt prompt;
@@ -173,7 +233,6 @@ struct tui {
 	bool dirty;			/* unsaved changes */
 	char scenario_path[PATH_MAX];
 
-	struct tui_bom *bom;		/* step 5's preview (tui_step5.c) */
 	struct prices prices;		/* --prices: the same overrides as `bom --prices` */
 	bool have_prices;
 
@@ -353,20 +412,37 @@ void tui_fields_resolve(const struct tui_field *in, struct tui_field *out, int n
 bool tui_field_visible(const struct tui *t, const struct tui_field *f);
 /* Text of the field's value as shown (and as the editor starts with). */
 void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, size_t n);
-/* Draws a form of n fields with the cursor on t->focus[step]. */
+/* Draws a form of n fields with the cursor and scroll position of l (the
+ * step's own). */
 void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_field *fields,
-		   int n, int step);
+		   int n, struct tui_list *l);
 int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_field *fields,
-		 int n, int step);
+		 int n, struct tui_list *l);
 
-/* ---- lists: every table and scrolled view (tui_draw.c) ---- */
-/* A list of n rows shown `rows` at a time, its cursor at *focus (NULL for
- * a view without one) and its first shown row at *top: the cursor within
- * the rows and in view, no empty rows at the bottom, top >= 0. */
-void tui_list_clamp(int *focus, int *top, int n, int rows);
+/* ---- tui_list.c ---- */
+/* The move an action stands for in a list: Up/Down, Home/End, and
+ * PgUp/PgDn when the list pages by page rows (else they change steps). */
+enum tui_list_move tui_list_move_of(enum tui_action a, int page);
+/* Moves the cursor of a list of n rows; it stays within them. */
+void tui_list_move(struct tui_list *l, enum tui_list_move m, int n, int page);
+/* The same over the rows r accepts. */
+void tui_list_move_rows(struct tui_list *l, enum tui_list_move m, const struct tui_list_rows *r,
+			int page);
+/* Scrolls a view without a cursor (top; the draw clamps it). */
+void tui_list_scroll(struct tui_list *l, enum tui_list_move m, int n, int page);
+/* tui_list_move / tui_list_scroll for an action; false when the action is
+ * not a list move. */
+bool tui_list_key(struct tui_list *l, enum tui_action a, int n, int page);
+bool tui_list_scroll_key(struct tui_list *l, enum tui_action a, int n, int page);
+/* Before drawing n rows `rows` at a time: the cursor within the rows and
+ * in view, no empty rows at the bottom, top >= 0. */
+void tui_list_clamp(struct tui_list *l, int n, int rows);
+/* The same for a view without a cursor: only top. */
+void tui_list_clamp_top(struct tui_list *l, int n, int rows);
 /* Its scroll marks at column x: the up glyph on row y_up when rows are
  * hidden above, the down glyph on row y_down when rows are hidden below. */
-void tui_list_marks(struct tui *t, WINDOW *win, int top, int rows, int n, int y_up, int y_down, int x);
+void tui_list_marks(struct tui *t, WINDOW *win, const struct tui_list *l, int rows, int n, int y_up,
+		    int y_down, int x);
 
 /* ---- tui_panel.c ---- */
 void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact);
@@ -380,10 +456,11 @@ int tui_choose_accel(struct tui *t, const struct engine_result *r);
 const char *tui_stale_note(const struct tui *t, char *buf, size_t n);
 /* f: choose the new first-ranked accelerator in place of a stale choice. */
 int tui_take_first(struct tui *t);
-/* Puts the cursor of a table step on the chosen (or top-ranked) row. */
-void tui_table_focus_chosen(struct tui *t, int step);
-/* Up/Down/Enter over a table of the report's n results. */
-int tui_table_key(struct tui *t, enum tui_action a, int step, int n);
+/* Puts the cursor of a table of the report on the chosen (or top-ranked)
+ * row. */
+void tui_table_focus_chosen(struct tui *t, struct tui_list *l);
+/* Up/Down/Tab/Enter over a table of the report's n results. */
+int tui_table_key(struct tui *t, enum tui_action a, struct tui_list *l, int n);
 
 /* ---- tui_step3.c ---- */
 /* Predicted throughput or time, and cost per Mtok or per run, as step 3
@@ -399,6 +476,11 @@ void tui_step5_refresh(struct tui *t);
 /* Export and save ask before replacing an existing file (PROMPT_OVERWRITE)
  * unless force; saving over the scenario's own file does not ask. */
 int tui_do_export(struct tui *t, const char *path, bool force);
+/* P: asks where to write the proposal, from the scenario's name
+ * ("bank.yaml" -> "bank-proposal.html"). */
+int tui_proposal_prompt(struct tui *t);
+/* The proposal (proposal.h) of the scenario as it stands, to path. */
+int tui_do_proposal(struct tui *t, const char *path, bool force);
 int tui_do_save(struct tui *t, const char *path, bool force);
 int tui_do_open(struct tui *t, const char *path);
 
@@ -406,5 +488,8 @@ int tui_do_open(struct tui *t, const char *path);
 void tui_picker_open(struct tui *t);
 /* +/- on the model field: the next or previous catalog model. */
 int tui_picker_cycle(struct tui *t, int dir);
+/* The model from a Hugging Face config.json (hfconfig.h) as custom
+ * figures; an unreadable or bad file keeps the model and says why. */
+int tui_picker_from_config(struct tui *t, const char *path);
 
 #endif

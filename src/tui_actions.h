@@ -11,7 +11,8 @@
  *                 numbers are dropped first
  *   steps         in which steps the key bar shows it (TUI_S1..TUI_S5,
  *                 TUI_SALL); the key works wherever a handler takes it
- *   help          one line for the help screen
+ *   help          one line for the help screen ("": the line of the action
+ *                 before it names both, as Home/End)
  */
 #ifndef ACCELSIZER_TUI_ACTIONS_H
 #define ACCELSIZER_TUI_ACTIONS_H
@@ -34,6 +35,8 @@
 	X(DEC,        '-',          '_',        "-",         "",         9, 0, "step a number down") \
 	X(UP,         KEY_UP,       0,          "Up",        "",         9, 0, "move up") \
 	X(DOWN,       KEY_DOWN,     0,          "Down",      "",         9, 0, "move down") \
+	X(HOME,       KEY_HOME,     0,          "Home/End",  "",         9, 0, "the first / last row of a table, form or list") \
+	X(END,        KEY_END,      0,          "End",       "",         9, 0, "") \
 	X(NEXT_FIELD, '\t',         0,          "Tab",       "",         9, 0, "next field") \
 	X(PREV_FIELD, KEY_BTAB,     0,          "S-Tab",     "",         9, 0, "previous field") \
 	X(LEFT,       KEY_LEFT,     0,          "Left",      "",         9, 0, "previous choice") \
@@ -41,7 +44,9 @@
 	X(OBJECTIVE,  'b',          0,          "b",         "sort by",  2, TUI_S3, "cycle the ranking objective: capex, cost per token, time, GPUs, perf/W") \
 	X(MARK,       ' ',          0,          "Space",     "mark",     3, TUI_S3, "mark or unmark an accelerator for comparison (up to three)") \
 	X(COMPARE,    'c',          0,          "c",         "compare",  3, TUI_S3, "compare the marked accelerators side by side") \
+	X(CHART,      'g',          0,          "g",         "chart",    3, TUI_S3, "chart the trade-off: output tokens/s per GPU against tokens/s per user as the batch grows, for the marked accelerators or the one under the cursor") \
 	X(EXPORT,     'e',          0,          "e",         "export BOM", 2, TUI_SALL, "export the bill of materials as CSV") \
+	X(PROPOSAL,   'P',          0,          "P",         "proposal", 4, TUI_S5, "write the customer's proposal, HTML or Markdown by the file name (as 'accelsizer proposal')") \
 	X(SAVE,       's',          0,          "s",         "save",     2, TUI_SALL, "save the scenario as YAML") \
 	X(OPEN,       'o',          0,          "o",         "open",     2, TUI_SALL, "open a saved scenario") \
 	X(FIRST,      'f',          0,          "f",         "new first", 3, TUI_S4 | TUI_S5, "after a workload change, choose the new first-ranked accelerator in place of a stale choice") \

@@ -230,8 +230,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		if (!rows[i].classes || rows[i].classes & TUI_CLASS(t->sc.w.cls))
 			vis[nv++] = i;
 	int avail = h - 4;
-	tui_list_clamp(NULL, &t->compare_top, nv, avail);
-	for (int vi = t->compare_top, y = 4; vi < nv && y < h; vi++, y++) {
+	tui_list_clamp_top(&t->compare.list, nv, avail);
+	for (int vi = t->compare.list.top, y = 4; vi < nv && y < h; vi++, y++) {
 		const struct cmp_row *row = &rows[vis[vi]];
 		char txt[TUI_MAX_MARKED][96];
 		bool differ = false;
@@ -285,14 +285,9 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 static int key(struct tui *t, enum tui_action a, int ch)
 {
 	(void)ch;
+	if (tui_list_scroll_key(&t->compare.list, a, NROWS, 0))
+		return TUI_HANDLED;
 	switch (a) {
-	case ACT_UP:
-		if (t->compare_top > 0)
-			t->compare_top--;
-		return TUI_HANDLED;
-	case ACT_DOWN:
-		t->compare_top++;
-		return TUI_HANDLED;
 	case ACT_COMPARE:
 	case ACT_BACK:
 		tui_close_overlay(t);
@@ -304,7 +299,7 @@ static int key(struct tui *t, enum tui_action a, int ch)
 
 static void enter(struct tui *t)
 {
-	t->compare_top = 0;
+	t->compare.list.top = 0;
 }
 
 const struct tui_step tui_compare_view = {

@@ -590,33 +590,3 @@ const char *tui_accel_short(const struct catalog_accel *a)
 		return a->name + vl + 1;
 	return a->name;
 }
-
-/* ---- lists ---- */
-
-void tui_list_clamp(int *focus, int *top, int n, int rows)
-{
-	if (rows < 1)
-		rows = 1;
-	if (focus) {
-		if (*focus >= n)
-			*focus = n - 1;
-		if (*focus < 0)
-			*focus = 0;
-		if (*focus < *top)
-			*top = *focus;
-		if (*focus >= *top + rows)
-			*top = *focus - rows + 1;
-	}
-	if (*top > n - rows)
-		*top = n - rows > 0 ? n - rows : 0;
-	if (*top < 0)
-		*top = 0;
-}
-
-void tui_list_marks(struct tui *t, WINDOW *win, int top, int rows, int n, int y_up, int y_down, int x)
-{
-	if (top > 0)
-		tui_put(t, win, y_up, x, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_up));
-	if (top + rows < n)
-		tui_put(t, win, y_down, x, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_down));
-}

@@ -510,26 +510,155 @@ static int field_step(struct tui *t, const struct tui_field *f, int dir)
 
 enum { LABEL_W = 22, VALUE_W = 16 };
 
-static int fix_focus(struct tui *t, const struct tui_field *fields, int n, int step)
+/* The form's rows as the list helper walks them: the cursor rests on the
+ * fields that take a value. */
+struct form_rows {
+	const struct tui *t;
+	const struct tui_field *fields;
+};
+
+static bool row_focusable(const void *ctx, int i)
 {
-	int f = t->focus[step];
-	if (f < 0)
-		f = 0;
-	if (f >= n)
-		f = n - 1;
-	for (int i = f; i < n; i++)
-		if (focusable(t, &fields[i]))
-			return t->focus[step] = i;
-	for (int i = f; i >= 0; i--)
-		if (focusable(t, &fields[i]))
-			return t->focus[step] = i;
-	return t->focus[step] = -1;
+	const struct form_rows *fr = ctx;
+	return focusable(fr->t, &fr->fields[i]);
+}
+
+/* The cursor on a focusable field: the one it is on, else the next one,
+ * else the one before; -1 when the form has none. */
+static int fix_focus(struct tui *t, const struct tui_field *fields, int n, struct tui_list *l)
+{
+	const struct form_rows fr = { t, fields };
+	const struct tui_list_rows rows = { .n = n, .ok = row_focusable, .ctx = &fr };
+	if (n <= 0)
+		return l->focus = -1;
+	if (l->focus < 0)
+		l->focus = 0;
+	if (l->focus >= n)
+		l->focus = n - 1;
+	if (!focusable(t, &fields[l->focus])) {
+		int at = l->focus;
+		tui_list_move_rows(l, LIST_DOWN, &rows, 1);
+		if (l->focus == at)
+			tui_list_move_rows(l, LIST_UP, &rows, 1);
+		if (l->focus == at)
+			l->focus = -1;
+	}
+	return l->focus;
+}
+
+/* Moves the cursor over the form's focusable fields. */
+static void move_focus(struct tui *t, const struct tui_field *fields, int n, struct tui_list *l,
+		       enum tui_list_move m)
+{
+	const struct form_rows fr = { t, fields };
+	const struct tui_list_rows rows = { .n = n, .ok = row_focusable, .ctx = &fr };
+	tui_list_move_rows(l, m, &rows, 1);
+}
+
+/* The columns of a form in w: label, value, then unit or note. */
+struct form_cols {
+	int label_w, value_w, vx, w;
+};
+
+static struct form_cols form_columns(int w)
+{
+	struct form_cols c = { LABEL_W, VALUE_W, 0, w };
+	if (w < c.label_w + c.value_w + 8) {
+		c.label_w = w / 2 - 2;
+		c.value_w = w - c.label_w - 8;
+	}
+	if (w >= c.label_w + c.value_w + 30)
+		c.value_w += 6;	/* roomier values on wide screens */
+	c.vx = 1 + c.label_w + 1;
+	return c;
+}
+
+/* The value of a field not being edited, as its kind shows it. */
+static void draw_value(struct tui *t, WINDOW *win, int y, const struct form_cols *c,
+		       const struct tui_field *f, bool foc)
+{
+	char val[128];
+	tui_field_text(t, f, val, sizeof val);
+	enum theme_role vr = foc ? ROLE_field_focus
+			   : f->kind == TF_INFO ? (f->muted && f->muted(t) ? ROLE_muted : ROLE_field)
+			   : ROLE_value;
+	int vx = c->vx, w = c->w;
+	if (f->kind == TF_CHOICE && foc) {
+		char arrows[160];
+		snprintf(arrows, sizeof arrows, "%s %s %s", tui_glyph(t, GLYPH_choice_left), val,
+			 tui_glyph(t, GLYPH_choice_right));
+		tui_put(t, win, y, vx, c->value_w, vr, arrows);
+	} else if (f->kind == TF_NUMBER) {
+		tui_put_right(t, win, y, vx, c->value_w, vr, val);
+	} else if (f->kind == TF_TEXT && !val[0]) {
+		tui_put(t, win, y, vx, w - vx, foc ? vr : ROLE_muted, "(none)");
+	} else {
+		tui_put(t, win, y, vx, f->kind == TF_INFO || f->kind == TF_TEXT ? w - vx : c->value_w, vr, val);
+	}
+}
+
+/* After the value: the field it follows, else its unit (not after "none",
+ * "auto" or "max", which have none). */
+static void draw_suffix(struct tui *t, WINDOW *win, int y, const struct form_cols *c,
+			const struct tui_field *f, bool editing)
+{
+	bool sentinel = f->kind == TF_NUMBER && !editing &&
+		(is_concurrency_max(t, f) ||
+		 (f->special == SP_ZERO_NONE && field_get(t, f) == 0) ||
+		 (f->special == SP_NEG_AUTO && field_get(t, f) < 0));
+	int x = c->vx + c->value_w + 1;
+	const char *follows = f->follows ? f->follows(t) : NULL;
+	if (follows)
+		tui_put(t, win, y, x, c->w - x, ROLE_muted, follows);
+	else if (f->unit && f->kind != TF_INFO && !sentinel)
+		tui_put(t, win, y, x, c->w - x, ROLE_unit, f->unit);
+}
+
+/* One row of the form: a heading, or label, value (or the open editor)
+ * and suffix. */
+static void draw_row(struct tui *t, WINDOW *win, int y, const struct form_cols *c,
+		     const struct tui_field *f, bool foc, bool editing)
+{
+	if (f->kind == TF_HEADING) {
+		tui_put(t, win, y, 0, c->w, ROLE_header, f->label);
+		return;
+	}
+	if (foc)
+		tui_fill(t, win, y, 0, c->vx + c->value_w, ROLE_field_focus);
+	tui_put(t, win, y, 1, c->label_w, foc ? ROLE_field_focus : ROLE_field, f->label);
+	if (editing) {
+		int ew = f->kind == TF_TEXT ? c->w - c->vx - 1 : c->value_w;
+		int cx = tui_line_draw(t, win, y, c->vx, ew, ROLE_value, &t->edit);
+		int wy, wx;
+		getbegyx(win, wy, wx);
+		t->cursor_y = wy + y;
+		t->cursor_x = wx + c->vx + cx;
+	} else {
+		draw_value(t, win, y, c, f, foc);
+	}
+	draw_suffix(t, win, y, c, f, editing);
+}
+
+/* The first shown row of a form of nrows shown rows (rows[] are their
+ * fields), focus_row the cursor's (-1: none): the cursor's row in view,
+ * and the heading above the first field of a section with it. */
+static int form_top(const struct tui_field *fields, const int *rows, int nrows, int focus_row,
+		    int top, int avail)
+{
+	struct tui_list shown = { .focus = focus_row, .top = top };
+	if (focus_row >= 1 && focus_row - 1 < shown.top && fields[rows[focus_row - 1]].kind == TF_HEADING)
+		shown.top = focus_row - 1;
+	if (focus_row >= 0)
+		tui_list_clamp(&shown, nrows, avail);
+	else
+		tui_list_clamp_top(&shown, nrows, avail);
+	return shown.top;
 }
 
 void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_field *fields,
-		   int n, int step)
+		   int n, struct tui_list *l)
 {
-	int focus = fix_focus(t, fields, n, step);
+	int focus = fix_focus(t, fields, n, l);
 	int rows[128], nrows = 0, focus_row = -1;
 	for (int i = 0; i < n && nrows < 128; i++) {
 		if (!tui_field_visible(t, &fields[i]))
@@ -540,90 +669,32 @@ void tui_form_draw(struct tui *t, WINDOW *win, int h, int w, const struct tui_fi
 	}
 	/* one line at the bottom for the focused field's hint */
 	int avail = h > 4 ? h - 1 : h;
-	int *top = &t->top[step];
-	if (focus_row >= 0) {
-		if (focus_row < *top)
-			*top = focus_row;
-		/* keep the heading above the first field in view */
-		if (focus_row >= 1 && focus_row - 1 < *top && fields[rows[focus_row - 1]].kind == TF_HEADING)
-			*top = focus_row - 1;
-		if (focus_row >= *top + avail)
-			*top = focus_row - avail + 1;
-	}
-	if (*top > nrows - avail)
-		*top = nrows - avail > 0 ? nrows - avail : 0;
-	if (*top < 0)
-		*top = 0;
+	l->top = form_top(fields, rows, nrows, focus_row, l->top, avail);
 
-	int label_w = LABEL_W, value_w = VALUE_W;
-	if (w < label_w + value_w + 8) {
-		label_w = w / 2 - 2;
-		value_w = w - label_w - 8;
-	}
-	if (w >= label_w + value_w + 30)
-		value_w += 6;	/* roomier values on wide screens */
-	int vx = 1 + label_w + 1;
-	for (int r = *top, y = 0; r < nrows && y < avail; r++, y++) {
-		const struct tui_field *f = &fields[rows[r]];
+	struct form_cols c = form_columns(w);
+	for (int r = l->top, y = 0; r < nrows && y < avail; r++, y++) {
 		bool foc = rows[r] == focus;
-		if (f->kind == TF_HEADING) {
-			tui_put(t, win, y, 0, w, ROLE_header, f->label);
-			continue;
-		}
-		enum theme_role lr = foc ? ROLE_field_focus : ROLE_field;
-		if (foc)
-			tui_fill(t, win, y, 0, vx + value_w, ROLE_field_focus);
-		tui_put(t, win, y, 1, label_w, lr, f->label);
-		if (foc && t->editing && t->edit_field == rows[r]) {
-			int ew = f->kind == TF_TEXT ? w - vx - 1 : value_w;
-			int cx = tui_line_draw(t, win, y, vx, ew, ROLE_value, &t->edit);
-			int wy, wx;
-			getbegyx(win, wy, wx);
-			t->cursor_y = wy + y;
-			t->cursor_x = wx + vx + cx;
-		} else {
-			char val[128];
-			tui_field_text(t, f, val, sizeof val);
-			enum theme_role vr = foc ? ROLE_field_focus
-					   : f->kind == TF_INFO ? (f->muted && f->muted(t) ? ROLE_muted : ROLE_field)
-					   : ROLE_value;
-			if (f->kind == TF_CHOICE && foc) {
-				char arrows[160];
-				snprintf(arrows, sizeof arrows, "%s %s %s", tui_glyph(t, GLYPH_choice_left), val,
-					 tui_glyph(t, GLYPH_choice_right));
-				tui_put(t, win, y, vx, value_w, vr, arrows);
-			} else if (f->kind == TF_NUMBER) {
-				tui_put_right(t, win, y, vx, value_w, vr, val);
-			} else if (f->kind == TF_TEXT && !val[0]) {
-				tui_put(t, win, y, vx, w - vx, foc ? vr : ROLE_muted, "(none)");
-			} else {
-				tui_put(t, win, y, vx, f->kind == TF_INFO || f->kind == TF_TEXT ? w - vx : value_w,
-					vr, val);
-			}
-		}
-		bool sentinel = f->kind == TF_NUMBER && !(t->editing && t->edit_field == rows[r]) &&
-			(is_concurrency_max(t, f) ||
-			 (f->special == SP_ZERO_NONE && field_get(t, f) == 0) ||
-			 (f->special == SP_NEG_AUTO && field_get(t, f) < 0));
-		const char *follows = f->follows ? f->follows(t) : NULL;
-		if (follows)
-			tui_put(t, win, y, vx + value_w + 1, w - vx - value_w - 1, ROLE_muted, follows);
-		else if (f->unit && f->kind != TF_INFO && !sentinel)
-			tui_put(t, win, y, vx + value_w + 1, w - vx - value_w - 1, ROLE_unit, f->unit);
+		draw_row(t, win, y, &c, &fields[rows[r]], foc, foc && t->editing && t->edit_field == rows[r]);
 	}
-	/* scroll hints and the hint of the focused field */
-	if (*top > 0)
-		tui_put(t, win, 0, w - 1, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_up));
-	if (*top + avail < nrows)
-		tui_put(t, win, avail - 1, w - 1, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_down));
+	tui_list_marks(t, win, l, avail, nrows, 0, avail - 1, w - 1);
 	if (avail < h && focus >= 0 && fields[focus].hint)
 		tui_put(t, win, h - 1, 1, w - 2, ROLE_muted, fields[focus].hint);
 }
 
-/* Opens the editor on the field with its value selected. */
+/* Opens the editor on the field with its value selected.  A text the
+ * one-line editor cannot hold whole (several lines, or longer than it)
+ * is left as it is: committing it would cut it. */
 static void start_edit(struct tui *t, const struct tui_field *f, int focus)
 {
 	char val[TUI_LINE_MAX];
+	if (f->kind == TF_TEXT) {
+		const char *s = *(char *const *)field_ptr(t, f);
+		if (s && (strchr(s, '\n') || strlen(s) >= sizeof val - 1)) {
+			tui_status(t, true, "%s holds several lines or more than %zu bytes: edit it in the "
+				   "scenario file (kept as it is).", f->label, sizeof val - 2);
+			return;
+		}
+	}
 	tui_field_text(t, f, val, sizeof val);
 	tui_line_set_selected(&t->edit, val);
 	t->editing = true;
@@ -632,20 +703,10 @@ static void start_edit(struct tui *t, const struct tui_field *f, int focus)
 		   f->label);
 }
 
-static void move_focus(struct tui *t, const struct tui_field *fields, int n, int step, int dir)
-{
-	int f = t->focus[step];
-	for (int i = f + dir; i >= 0 && i < n; i += dir)
-		if (focusable(t, &fields[i])) {
-			t->focus[step] = i;
-			return;
-		}
-}
-
 int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_field *fields,
-		 int n, int step)
+		 int n, struct tui_list *l)
 {
-	int focus = fix_focus(t, fields, n, step);
+	int focus = fix_focus(t, fields, n, l);
 	if (focus < 0)
 		return TUI_UNHANDLED;
 	const struct tui_field *f = &fields[focus];
@@ -690,11 +751,15 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 	switch (a) {
 	case ACT_UP:
 	case ACT_PREV_FIELD:
-		move_focus(t, fields, n, step, -1);
+		move_focus(t, fields, n, l, LIST_UP);
 		return TUI_HANDLED;
 	case ACT_DOWN:
 	case ACT_NEXT_FIELD:
-		move_focus(t, fields, n, step, +1);
+		move_focus(t, fields, n, l, LIST_DOWN);
+		return TUI_HANDLED;
+	case ACT_HOME:
+	case ACT_END:
+		move_focus(t, fields, n, l, tui_list_move_of(a, 0));
 		return TUI_HANDLED;
 	case ACT_EDIT:
 		if (f->kind == TF_CHOICE)

@@ -101,8 +101,10 @@ static const char *prompt_label(enum tui_prompt p)
 	case PROMPT_UNSAVED_OPEN: return "Unsaved changes. Open another scenario? s save, d discard, Esc cancel ";
 	case PROMPT_OVERWRITE: return "";
 	case PROMPT_EXPORT: return "Export BOM to: ";
+	case PROMPT_PROPOSAL: return "Write proposal to: ";
 	case PROMPT_SAVE: return "Save scenario to: ";
 	case PROMPT_OPEN: return "Open scenario: ";
+	case PROMPT_MODEL_CONFIG: return "Model from config.json: ";
 	default: return "";
 	}
 }
@@ -224,6 +226,8 @@ int tui_prompt_key(struct tui *t, int ch)
 			t->prompt = PROMPT_NONE;
 			if (t->overwrite_of == PROMPT_EXPORT)
 				return tui_do_export(t, path, true);
+			if (t->overwrite_of == PROMPT_PROPOSAL)
+				return tui_do_proposal(t, path, true);
 			return after_save(t, tui_do_save(t, path, true));
 		}
 		if (ch == 'n' || ch == 'N' || ch == TUI_KEY_ESC || ch == 'q' || ch == '\n' || ch == '\r') {
@@ -255,6 +259,10 @@ int tui_prompt_key(struct tui *t, int ch)
 		}
 		if (p == PROMPT_SAVE)
 			return after_save(t, tui_do_save(t, path, false));
+		if (p == PROMPT_MODEL_CONFIG)
+			return tui_picker_from_config(t, path);
+		if (p == PROMPT_PROPOSAL)
+			return tui_do_proposal(t, path, false);
 		return tui_do_open(t, path);
 	}
 	default:

@@ -16,10 +16,19 @@ static const char *const tips[] = {
 	"The mouse works on the step bar and the key bar; the wheel scrolls.",
 };
 
+/* An action with a line of its own (Home/End share one). */
+static bool has_line(const struct tui_action_def *d)
+{
+	return d->help && *d->help;
+}
+
 /* lines: actions, a blank, the legend (4), a blank, the tips */
 static int total_lines(void)
 {
-	return ACT_COUNT + 1 + 5 + 1 + (int)(sizeof tips / sizeof tips[0]);
+	int n = 0;
+	for (int a = 0; a < ACT_COUNT; a++)
+		n += has_line(&tui_action_defs[a]);
+	return n + 1 + 5 + 1 + (int)(sizeof tips / sizeof tips[0]);
 }
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)
@@ -31,13 +40,15 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	tui_put(t, win, 0, 4, w - 4, ROLE_muted, l);
 	int avail = h - 1;
 	int n = total_lines();
-	tui_list_clamp(NULL, &t->help_top, n, avail);
+	tui_list_clamp_top(&t->help.list, n, avail);
+	const int top = t->help.list.top;
 	int line = 0, y = 1;
-#define EMIT(stmt) do { if (line >= t->help_top && y < h) { stmt; y++; } line++; } while (0)
+#define EMIT(stmt) do { if (line >= top && y < h) { stmt; y++; } line++; } while (0)
 	for (int a = 0; a < ACT_COUNT; a++) {
 		const struct tui_action_def *d = &tui_action_defs[a];
-		EMIT((tui_put(t, win, y, 2, 12, ROLE_title, d->keys),
-		      tui_put(t, win, y, 16, w - 16, ROLE_field, d->help)));
+		if (has_line(d))
+			EMIT((tui_put(t, win, y, 2, 12, ROLE_title, d->keys),
+			      tui_put(t, win, y, 16, w - 16, ROLE_field, d->help)));
 	}
 	EMIT((void)0);
 	EMIT(tui_put(t, win, y, 0, w, ROLE_header, "Bars and marks"));
@@ -61,20 +72,10 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 static int key(struct tui *t, enum tui_action a, int ch)
 {
 	(void)ch;
+	/* PgUp/PgDn (and p/n) page by ten lines */
+	if (tui_list_scroll_key(&t->help.list, a, total_lines(), 10))
+		return TUI_HANDLED;
 	switch (a) {
-	case ACT_UP:
-		if (t->help_top > 0)
-			t->help_top--;
-		return TUI_HANDLED;
-	case ACT_DOWN:
-		t->help_top++;
-		return TUI_HANDLED;
-	case ACT_NEXT_STEP:
-		t->help_top += 10;
-		return TUI_HANDLED;
-	case ACT_PREV_STEP:
-		t->help_top = t->help_top > 10 ? t->help_top - 10 : 0;
-		return TUI_HANDLED;
 	case ACT_BACK:
 	case ACT_HELP:
 		tui_close_overlay(t);
@@ -88,7 +89,7 @@ static int key(struct tui *t, enum tui_action a, int ch)
 
 static void enter(struct tui *t)
 {
-	t->help_top = 0;
+	t->help.list.top = 0;
 }
 
 const struct tui_step tui_help_view = {

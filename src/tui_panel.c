@@ -216,20 +216,16 @@ void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact)
 	if (visible < 1)
 		visible = 1;
 	int n = (int)t->rep.n;
-	if (t->panel_follow && chosen) {
+	struct tui_list *l = &t->panel.list;
+	if (t->panel.follow && chosen) {
 		/* just chosen: bring it into view, then leave scrolling to the user */
-		int at = (int)(chosen - t->rep.results);
-		if (at < t->panel_top)
-			t->panel_top = at;
-		if (at >= t->panel_top + visible)
-			t->panel_top = at - visible + 1;
-		t->panel_follow = false;
+		l->focus = (int)(chosen - t->rep.results);
+		tui_list_clamp(l, n, visible);
+		t->panel.follow = false;
+	} else {
+		tui_list_clamp_top(l, n, visible);
 	}
-	if (t->panel_top > n - visible)
-		t->panel_top = n - visible > 0 ? n - visible : 0;
-	if (t->panel_top < 0)
-		t->panel_top = 0;
-	for (int i = t->panel_top, y = y0; i < n && y + per <= h; i++, y += per) {
+	for (int i = l->top, y = y0; i < n && y + per <= h; i++, y += per) {
 		const struct engine_result *r = &t->rep.results[i];
 		if (compact)
 			draw_compact(t, win, y, w, r, r == chosen);
@@ -237,8 +233,5 @@ void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact)
 			draw_full(t, win, y, w, r, r == chosen);
 	}
 	/* more above / below */
-	if (t->panel_top > 0)
-		tui_put(t, win, y0, w - 1, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_up));
-	if (t->panel_top + visible < n)
-		tui_put(t, win, h - 1, w - 1, 1, ROLE_muted, tui_glyph(t, GLYPH_scroll_down));
+	tui_list_marks(t, win, l, visible, n, y0, h - 1, w - 1);
 }

@@ -2,7 +2,9 @@
  * tui_picker: the model pick list of step 1.  Typing filters the catalog's
  * models (every word must appear in the id, name or family); the list shows
  * what sizing depends on (parameters, layers, KV heads, context); the last
- * entry turns the current model into editable custom figures.
+ * two entries read custom figures from a Hugging Face config.json
+ * (hfconfig.h) at a path prompt, or turn the current model into editable
+ * custom figures.
  */
 #include "config.h"
 
@@ -11,9 +13,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hfconfig.h"
 #include "tui.h"
 
 #define PICK_MAX 512
+#define PICK_PAGE 10	/* rows PgUp/PgDn move */
 
 static bool contains_ci(const char *hay, const char *needle, size_t nlen)
 {
@@ -40,27 +44,30 @@ static bool matches(const struct catalog_model *m, const char *query)
 	}
 }
 
-/* The visible entries: catalog indexes, then -1 for "custom". */
+/* The visible entries: catalog indexes, then a config.json and custom figures. */
+enum { PICK_CUSTOM = -1, PICK_CONFIG = -2 };
 static int entries(const struct tui *t, int *out, int max)
 {
 	int n = 0;
-	for (size_t i = 0; i < t->cat->n_models && n < max - 1; i++)
-		if (matches(&t->cat->models[i], t->search.buf))
+	for (size_t i = 0; i < t->cat->n_models && n < max - 2; i++)
+		if (matches(&t->cat->models[i], t->picker.search.buf))
 			out[n++] = (int)i;
-	out[n++] = -1;
+	out[n++] = PICK_CONFIG;
+	out[n++] = PICK_CUSTOM;
 	return n;
 }
 
 void tui_picker_open(struct tui *t)
 {
-	tui_line_set(&t->search, "");
-	t->pick_focus = 0;
-	t->pick_top = 0;
+	struct tui_picker_state *P = &t->picker;
+	tui_line_set(&P->search, "");
+	P->list.focus = 0;
+	P->list.top = 0;
 	for (size_t i = 0; i < t->cat->n_models; i++)
 		if (t->sc.w.model == &t->cat->models[i])
-			t->pick_focus = (int)i;
+			P->list.focus = (int)i;
 	if (t->sc.has_custom)
-		t->pick_focus = (int)t->cat->n_models;
+		P->list.focus = (int)t->cat->n_models + 1;	/* past From config.json... */
 	tui_open_overlay(t, &tui_picker_view);
 	tui_status(t, false, "Type to filter models; Enter picks, Esc keeps the current one.");
 }
@@ -112,6 +119,31 @@ static int choose_custom(struct tui *t)
 	return TUI_HANDLED | TUI_CHANGED;
 }
 
+int tui_picker_from_config(struct tui *t, const char *path)
+{
+	struct hfconfig h;
+	char err[640], why[256];
+	if (!hfconfig_load(path, &h, err, sizeof err)) {
+		tui_status(t, true, "Model unchanged: %s", err);
+		return TUI_HANDLED;
+	}
+	/* judged before anything changes, so a refusal keeps the model */
+	struct workload w = t->sc.w;
+	w.model = &h.m;
+	if (!engine_workload_valid(&w, why, sizeof why)) {
+		tui_status(t, true, "Model unchanged: %s: %s", path, why);
+		return TUI_HANDLED;
+	}
+	if (!scenario_set_custom_model(&t->sc, &h.m)) {
+		tui_status(t, true, "Out of memory.");
+		return TUI_HANDLED;
+	}
+	char p[24];
+	tui_status(t, false, "Model: %s, %s parameters counted from its shapes; its figures are under Model.",
+		   h.name, tui_fmt_si(p, sizeof p, h.m.params));
+	return TUI_HANDLED | TUI_CHANGED;
+}
+
 int tui_picker_cycle(struct tui *t, int dir)
 {
 	size_t n = t->cat->n_models;
@@ -127,16 +159,13 @@ int tui_picker_cycle(struct tui *t, int dir)
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
+	struct tui_list *l = &t->picker.list;
 	int list[PICK_MAX];
 	int n = entries(t, list, PICK_MAX);
-	if (t->pick_focus >= n)
-		t->pick_focus = n - 1;
-	if (t->pick_focus < 0)
-		t->pick_focus = 0;
 
 	int x = tui_put(t, win, 0, 0, w, ROLE_header, "Model ");
 	x += tui_put(t, win, 0, x, w - x, ROLE_field, "search: ");
-	int cx = tui_line_draw(t, win, 0, x, w - x - 1 > 0 ? w - x - 1 : 1, ROLE_field_focus, &t->search);
+	int cx = tui_line_draw(t, win, 0, x, w - x - 1 > 0 ? w - x - 1 : 1, ROLE_field_focus, &t->picker.search);
 	int wy, wx;
 	getbegyx(win, wy, wx);
 	t->cursor_y = wy;
@@ -154,20 +183,18 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	tui_put_right(t, win, 1, cx0 + 19, 8, ROLE_header, "Context");
 
 	int rows = h - 2;
+	tui_list_clamp(l, n, rows);
 	if (rows < 1)
 		return;
-	if (t->pick_focus < t->pick_top)
-		t->pick_top = t->pick_focus;
-	if (t->pick_focus >= t->pick_top + rows)
-		t->pick_top = t->pick_focus - rows + 1;
-	for (int i = t->pick_top, y = 2; i < n && y < h; i++, y++) {
-		bool foc = i == t->pick_focus;
+	for (int i = l->top, y = 2; i < n && y < h; i++, y++) {
+		bool foc = i == l->focus;
 		enum theme_role r = foc ? ROLE_field_focus : ROLE_field;
 		if (foc)
 			tui_fill(t, win, y, 0, w, ROLE_field_focus);
 		if (list[i] < 0) {
 			tui_put(t, win, y, 1, w - 2, foc ? r : ROLE_muted,
-				"Custom figures (start from the current model)");
+				list[i] == PICK_CUSTOM ? "Custom figures (start from the current model)"
+						       : "From config.json... (a Hugging Face model's config)");
 			continue;
 		}
 		const struct catalog_model *m = &t->cat->models[list[i]];
@@ -186,32 +213,29 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 
 static int key(struct tui *t, enum tui_action a, int ch)
 {
+	struct tui_list *l = &t->picker.list;
 	int list[PICK_MAX];
 	int n = entries(t, list, PICK_MAX);
 
-	switch (ch) {
-	case KEY_UP:
-		if (t->pick_focus > 0)
-			t->pick_focus--;
+	/* the list takes the cursor keys by their keys, not their actions:
+	 * n, p and the digits are text for the filter here */
+	enum tui_list_move m = ch == KEY_UP ? LIST_UP
+			     : ch == KEY_DOWN || ch == '\t' ? LIST_DOWN
+			     : ch == KEY_PPAGE ? LIST_PAGE_UP
+			     : ch == KEY_NPAGE ? LIST_PAGE_DOWN : LIST_NONE;
+	if (m != LIST_NONE) {
+		tui_list_move(l, m, n, PICK_PAGE);
 		return TUI_HANDLED;
-	case KEY_DOWN: case '\t':
-		if (t->pick_focus < n - 1)
-			t->pick_focus++;
-		return TUI_HANDLED;
-	case KEY_PPAGE:
-		t->pick_focus = t->pick_focus > 10 ? t->pick_focus - 10 : 0;
-		return TUI_HANDLED;
-	case KEY_NPAGE:
-		t->pick_focus = t->pick_focus + 10 < n ? t->pick_focus + 10 : n - 1;
-		return TUI_HANDLED;
-	default:
-		break;
 	}
 	(void)a;
-	switch (tui_line_key(&t->search, ch)) {
+	switch (tui_line_key(&t->picker.search, ch)) {
 	case LINE_COMMIT: {
-		int i = t->pick_focus < n ? list[t->pick_focus] : -1;
+		int i = l->focus >= 0 && l->focus < n ? list[l->focus] : PICK_CUSTOM;
 		tui_close_overlay(t);
+		if (i == PICK_CONFIG) {
+			tui_prompt_start(t, PROMPT_MODEL_CONFIG, "./");
+			return TUI_HANDLED;
+		}
 		return i < 0 ? choose_custom(t) : choose_model(t, &t->cat->models[i]);
 	}
 	case LINE_CANCEL:
@@ -219,8 +243,8 @@ static int key(struct tui *t, enum tui_action a, int ch)
 		tui_status(t, false, "Model unchanged.");
 		return TUI_HANDLED;
 	case LINE_EDITING:
-		t->pick_focus = 0;	/* the filter changed: best match first */
-		t->pick_top = 0;
+		l->focus = 0;	/* the filter changed: best match first */
+		l->top = 0;
 		return TUI_HANDLED;
 	default:
 		/* F1 and the like fall through to the loop; the rest is ignored */

@@ -100,6 +100,9 @@ static const struct tui_field rows[] = {
 	  .hint = "saved with the scenario and printed on the BOM summary" },
 	{ .label = "Opportunity", .kind = TF_TEXT, .base = FB_SCENARIO,
 	  .offset = offsetof(struct scenario, opportunity) },
+	{ .label = "Notes", .kind = TF_TEXT, .base = FB_SCENARIO,
+	  .offset = offsetof(struct scenario, notes),
+	  .hint = "notes and assumptions: saved with the scenario and printed in the proposal (P)" },
 };
 #define NFIELDS ((int)(sizeof rows / sizeof rows[0]))
 
@@ -107,14 +110,14 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
 	struct tui_field fields[NFIELDS];
 	tui_fields_resolve(rows, fields, NFIELDS);
-	tui_form_draw(t, win, h, w, fields, NFIELDS, 0);
+	tui_form_draw(t, win, h, w, fields, NFIELDS, &t->workload.form);
 }
 
 static int key(struct tui *t, enum tui_action a, int ch)
 {
 	struct tui_field fields[NFIELDS];
 	tui_fields_resolve(rows, fields, NFIELDS);
-	return tui_form_key(t, a, ch, fields, NFIELDS, 0);
+	return tui_form_key(t, a, ch, fields, NFIELDS, &t->workload.form);
 }
 
 static bool missing(const struct tui *t)

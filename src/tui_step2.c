@@ -192,7 +192,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
 	int y = draw_requirements(t, win, w) + 1;
 	int n = (int)t->rep.n;
-	int *focus = &t->focus[1], *top = &t->top[1];
+	struct tui_list *l = &t->constraint.table;
 	struct cols2 c = columns2(w);
 	draw_header(t, win, y, w, &c);
 	y++;
@@ -200,13 +200,13 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	int rows = h - y - 2;	/* two lines for the reason */
 	if (rows < 1)
 		rows = 1;
-	tui_list_clamp(focus, top, n, rows);
+	tui_list_clamp(l, n, rows);
 	const struct engine_result *chosen = tui_chosen(t);
-	for (int i = *top; i < n && y < h - 2 && i < *top + rows; i++, y++)
-		draw_row(t, win, y, w, &c, &t->rep.results[i], i == *focus, &t->rep.results[i] == chosen);
-	tui_list_marks(t, win, *top, rows, n, y - rows > 0 ? y - rows : 0, y - 1, w - 1);
+	for (int i = l->top; i < n && y < h - 2 && i < l->top + rows; i++, y++)
+		draw_row(t, win, y, w, &c, &t->rep.results[i], i == l->focus, &t->rep.results[i] == chosen);
+	tui_list_marks(t, win, l, rows, n, y - rows > 0 ? y - rows : 0, y - 1, w - 1);
 	if (n > 0 && h >= 3)
-		draw_reason(t, win, h, w, &t->rep.results[*focus]);
+		draw_reason(t, win, h, w, &t->rep.results[l->focus]);
 }
 
 /* Enter on a row chooses that accelerator, as in step 3. */
@@ -222,7 +222,7 @@ int tui_choose_accel(struct tui *t, const struct engine_result *r)
 	}
 	t->sc.w.accel = r->accel;
 	t->chosen_first = r->rank == 1 && r->fits;
-	t->panel_follow = true;
+	t->panel.follow = true;
 	/* overrides belonged to the previous choice */
 	t->sc.w.gpus = -1;
 	t->sc.w.spare_nodes = -1;
@@ -271,44 +271,37 @@ int tui_take_first(struct tui *t)
 	return tui_choose_accel(t, f);
 }
 
-void tui_table_focus_chosen(struct tui *t, int step)
+void tui_table_focus_chosen(struct tui *t, struct tui_list *l)
 {
 	const struct engine_result *r = tui_chosen(t);
 	if (r && t->rep.n)
-		t->focus[step] = (int)(r - t->rep.results);
+		l->focus = (int)(r - t->rep.results);
 }
 
 /* Entering the table puts the cursor on the accelerator in use. */
 static void enter(struct tui *t)
 {
-	tui_table_focus_chosen(t, 1);
+	tui_table_focus_chosen(t, &t->constraint.table);
 }
 
-int tui_table_key(struct tui *t, enum tui_action a, int step, int n)
+int tui_table_key(struct tui *t, enum tui_action a, struct tui_list *l, int n)
 {
-	int *focus = &t->focus[step];
-	switch (a) {
-	case ACT_UP: case ACT_PREV_FIELD:
-		if (*focus > 0)
-			(*focus)--;
+	/* Tab and S-Tab walk the rows as Down and Up do */
+	if (a == ACT_NEXT_FIELD || a == ACT_PREV_FIELD)
+		a = a == ACT_NEXT_FIELD ? ACT_DOWN : ACT_UP;
+	if (tui_list_key(l, a, n, 0))
 		return TUI_HANDLED;
-	case ACT_DOWN: case ACT_NEXT_FIELD:
-		if (*focus < n - 1)
-			(*focus)++;
-		return TUI_HANDLED;
-	case ACT_EDIT:
-		if (*focus >= 0 && *focus < n)
-			return tui_choose_accel(t, &t->rep.results[*focus]);
-		return TUI_HANDLED;
-	default:
+	if (a != ACT_EDIT)
 		return TUI_UNHANDLED;
-	}
+	if (l->focus >= 0 && l->focus < n)
+		return tui_choose_accel(t, &t->rep.results[l->focus]);
+	return TUI_HANDLED;
 }
 
 static int key(struct tui *t, enum tui_action a, int ch)
 {
 	(void)ch;
-	return tui_table_key(t, a, 1, (int)t->rep.n);
+	return tui_table_key(t, a, &t->constraint.table, (int)t->rep.n);
 }
 
 const struct tui_step tui_step2 = {

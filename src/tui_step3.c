@@ -85,7 +85,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
 	bool inf = t->sc.w.cls == WL_INFERENCE;
 	int n = (int)t->rep.n;
-	int *focus = &t->focus[2], *top = &t->top[2];
+	struct tui_silicon_state *S = &t->silicon;
+	struct tui_list *l = &S->table;
 
 	char head[160];
 	snprintf(head, sizeof head, "Ranked by %s", objective_title(t->sc.w.objective));
@@ -108,11 +109,11 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	int rows = h - y - 2;
 	if (rows < 1)
 		rows = 1;
-	tui_list_clamp(focus, top, n, rows);
+	tui_list_clamp(l, n, rows);
 	const struct engine_result *chosen = tui_chosen(t);
-	for (int i = *top; i < n && i < *top + rows; i++, y++) {
+	for (int i = l->top; i < n && i < l->top + rows; i++, y++) {
 		const struct engine_result *r = &t->rep.results[i];
-		bool foc = i == *focus;
+		bool foc = i == l->focus;
 		bool grey = r->filtered || !r->fits;
 		enum theme_role vr = foc ? ROLE_field_focus : grey ? ROLE_muted : ROLE_value;
 		if (foc)
@@ -155,16 +156,16 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		tui_result_cost(t, r, buf, sizeof buf);
 		put_fig(t, win, y, c.cost, 10, vr, buf, inf ? r->usd_per_mtok : r->run_cost_usd, "$");
 	}
-	tui_list_marks(t, win, *top, rows, n, 3, y - 1, w - 1);
+	tui_list_marks(t, win, l, rows, n, 3, y - 1, w - 1);
 
 	/* the row under the cursor: its headline figure with the error band of
 	 * the published results, and why it ranks where it does */
 	if (n > 0) {
 		char why[400];
-		tui_put_result_line(t, win, h - 2, w, 1, "", &t->rep.results[*focus]);
-		if (t->n_marked)
+		tui_put_result_line(t, win, h - 2, w, 1, "", &t->rep.results[l->focus]);
+		if (S->n_marked)
 			snprintf(why, sizeof why, "%d marked for compare (c); Enter chooses, Space marks",
-				 t->n_marked);
+				 S->n_marked);
 		else
 			snprintf(why, sizeof why, "Enter chooses; Space marks up to %d to compare (c)",
 				 TUI_MAX_MARKED);
@@ -174,21 +175,22 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 
 static int toggle_mark(struct tui *t, const struct catalog_accel *a)
 {
-	for (int i = 0; i < t->n_marked; i++)
-		if (t->marked[i] == a) {
-			memmove(&t->marked[i], &t->marked[i + 1],
-				(size_t)(t->n_marked - i - 1) * sizeof t->marked[0]);
-			t->n_marked--;
+	struct tui_silicon_state *S = &t->silicon;
+	for (int i = 0; i < S->n_marked; i++)
+		if (S->marked[i] == a) {
+			memmove(&S->marked[i], &S->marked[i + 1],
+				(size_t)(S->n_marked - i - 1) * sizeof S->marked[0]);
+			S->n_marked--;
 			tui_status(t, false, "Unmarked %s.", a->name);
 			return TUI_HANDLED;
 		}
-	if (t->n_marked >= TUI_MAX_MARKED) {
+	if (S->n_marked >= TUI_MAX_MARKED) {
 		tui_status(t, true, "Up to %d accelerators can be compared; unmark one first (Space).",
 			   TUI_MAX_MARKED);
 		return TUI_HANDLED;
 	}
-	t->marked[t->n_marked++] = a;
-	tui_status(t, false, "Marked %s (%d of %d); c compares.", a->name, t->n_marked, TUI_MAX_MARKED);
+	S->marked[S->n_marked++] = a;
+	tui_status(t, false, "Marked %s (%d of %d); c compares.", a->name, S->n_marked, TUI_MAX_MARKED);
 	return TUI_HANDLED;
 }
 
@@ -196,7 +198,8 @@ static int key(struct tui *t, enum tui_action a, int ch)
 {
 	(void)ch;
 	int n = (int)t->rep.n;
-	int f = t->focus[2];
+	struct tui_silicon_state *S = &t->silicon;
+	int f = S->table.focus;
 	switch (a) {
 	case ACT_MARK:
 		if (f >= 0 && f < n) {
@@ -205,21 +208,24 @@ static int key(struct tui *t, enum tui_action a, int ch)
 		}
 		return TUI_HANDLED;
 	case ACT_COMPARE:
-		if (t->n_marked < 2) {
+		if (S->n_marked < 2) {
 			tui_status(t, true, "Mark two or three accelerators with Space first.");
 			return TUI_HANDLED;
 		}
 		tui_open_overlay(t, &tui_compare_view);
 		return TUI_HANDLED;
+	case ACT_CHART:
+		tui_open_overlay(t, &tui_chart_view);
+		return TUI_HANDLED;
 	default:
-		return tui_table_key(t, a, 2, n);
+		return tui_table_key(t, a, &S->table, n);
 	}
 }
 
 /* Entering the ranking puts the cursor on the accelerator in use. */
 static void enter(struct tui *t)
 {
-	tui_table_focus_chosen(t, 2);
+	tui_table_focus_chosen(t, &t->silicon.table);
 }
 
 /* Until the user chooses, steps 4 and 5 follow the top-ranked one. */

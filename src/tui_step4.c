@@ -362,14 +362,14 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 {
 	struct tui_field fields[NFIELDS];
 	tui_fields_resolve(rows, fields, NFIELDS);
-	tui_form_draw(t, win, h, w, fields, NFIELDS, 3);
+	tui_form_draw(t, win, h, w, fields, NFIELDS, &t->node.form);
 }
 
 static int key(struct tui *t, enum tui_action a, int ch)
 {
 	struct tui_field fields[NFIELDS];
 	tui_fields_resolve(rows, fields, NFIELDS);
-	return tui_form_key(t, a, ch, fields, NFIELDS, 3);
+	return tui_form_key(t, a, ch, fields, NFIELDS, &t->node.form);
 }
 
 const struct tui_step tui_step4 = {

@@ -15,6 +15,7 @@
 
 #include "bom.h"
 #include "cli_outputs.h"
+#include "proposal.h"
 #include "tui.h"
 
 struct tui_bom {
@@ -25,23 +26,23 @@ struct tui_bom {
 
 void tui_step5_init(struct tui *t)
 {
-	t->bom = calloc(1, sizeof *t->bom);
-	if (t->bom)
-		bom_init(&t->bom->bom);
+	t->validate.preview = calloc(1, sizeof *t->validate.preview);
+	if (t->validate.preview)
+		bom_init(&t->validate.preview->bom);
 }
 
 void tui_step5_fini(struct tui *t)
 {
-	if (t->bom) {
-		bom_fini(&t->bom->bom);
-		free(t->bom);
-		t->bom = NULL;
+	if (t->validate.preview) {
+		bom_fini(&t->validate.preview->bom);
+		free(t->validate.preview);
+		t->validate.preview = NULL;
 	}
 }
 
 void tui_step5_refresh(struct tui *t)
 {
-	struct tui_bom *b = t->bom;
+	struct tui_bom *b = t->validate.preview;
 	if (!b)
 		return;
 	bom_fini(&b->bom);
@@ -102,8 +103,8 @@ int tui_do_export(struct tui *t, const char *path_in, bool force)
 {
 	char path[PATH_MAX], err[512], total[32];
 	expand_path(path_in, path, sizeof path);
-	if (!t->bom || !t->bom->ok) {
-		tui_status(t, true, "Nothing to export: %s", t->bom ? t->bom->err : "out of memory");
+	if (!t->validate.preview || !t->validate.preview->ok) {
+		tui_status(t, true, "Nothing to export: %s", t->validate.preview ? t->validate.preview->err : "out of memory");
 		return TUI_HANDLED;
 	}
 	if (!regular_target(t, path))
@@ -121,12 +122,57 @@ int tui_do_export(struct tui *t, const char *path_in, bool force)
 		tui_status(t, false, "Test mode: would export the BOM to %s.", path);
 		return TUI_HANDLED;
 	}
-	if (!bom_write_csv(&t->bom->bom, path, err, sizeof err)) {
+	if (!bom_write_csv(&t->validate.preview->bom, path, err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
 	}
-	bom_format_cents(t->bom->bom.total_cents, total, sizeof total);
-	tui_status(t, false, "Exported %zu BOM lines to %s (total USD %s).", t->bom->bom.n, path, total);
+	bom_format_cents(t->validate.preview->bom.total_cents, total, sizeof total);
+	tui_status(t, false, "Exported %zu BOM lines to %s (total USD %s).", t->validate.preview->bom.n, path, total);
+	return TUI_HANDLED;
+}
+
+int tui_proposal_prompt(struct tui *t)
+{
+	char path[PATH_MAX];
+	proposal_default_path(t->scenario_path, path, sizeof path);
+	tui_prompt_start(t, PROMPT_PROPOSAL, path);
+	return TUI_HANDLED;
+}
+
+int tui_do_proposal(struct tui *t, const char *path_in, bool force)
+{
+	char path[PATH_MAX], err[512], total[32];
+	enum proposal_format fmt;
+	expand_path(path_in, path, sizeof path);
+	if (!proposal_format_of_path(path, &fmt)) {
+		tui_status(t, true, "Name the proposal .html or .md: '%s'.", path);
+		return TUI_HANDLED;
+	}
+	if (!regular_target(t, path))
+		return TUI_HANDLED;
+	const struct atomic_name outs[] = { { "proposal", path } };
+	if (!cli_outputs_distinct(t->cat, t->scenario_path[0] ? t->scenario_path : NULL,
+				  t->have_prices ? t->prices.path : NULL, outs, 1, err, sizeof err)) {
+		tui_status(t, true, "%s", err);
+		return TUI_HANDLED;
+	}
+	if (!force && ask_overwrite(t, PROMPT_PROPOSAL, path))
+		return TUI_HANDLED;
+	if (t->test_mode) {
+		tui_status(t, false, "Test mode: would write the proposal to %s.", path);
+		return TUI_HANDLED;
+	}
+	/* the same call as `accelsizer proposal`, on the scenario as it stands */
+	struct proposal p;
+	bool ok = proposal_build(&p, t->cat, &t->sc, t->bands, err, sizeof err) == PROPOSAL_OK &&
+		  proposal_write(&p, fmt, path, err, sizeof err);
+	if (ok) {
+		bom_format_cents(p.bom.total_cents, total, sizeof total);
+		tui_status(t, false, "Wrote the proposal to %s (BOM total USD %s).", path, total);
+	} else {
+		tui_status(t, true, "No proposal: %s", err);
+	}
+	proposal_fini(&p);
 	return TUI_HANDLED;
 }
 
@@ -151,6 +197,10 @@ int tui_do_save(struct tui *t, const char *path_in, bool force)
 		tui_status(t, false, "Test mode: would save the scenario to %s.", path);
 		return TUI_HANDLED;
 	}
+	/* Several workloads: the one on screen is the first's (its edits go
+	 * back into the list, which is saved whole). */
+	if (t->sc.n_entries > 1)
+		t->sc.entries[0].w = t->sc.w;
 	if (!scenario_save(path, &t->sc, err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
@@ -245,7 +295,7 @@ static int draw_plan(struct tui *t, WINDOW *win, int y, int w)
 
 static void draw_bom(struct tui *t, WINDOW *win, int y, int h, int w)
 {
-	struct tui_bom *b = t->bom;
+	struct tui_bom *b = t->validate.preview;
 	char total[32], head[160];
 	if (!b || !b->ok) {
 		tui_put(t, win, y++, 0, w, ROLE_header, "Bill of materials");
@@ -268,11 +318,9 @@ static void draw_bom(struct tui *t, WINDOW *win, int y, int h, int w)
 	if (rows < 1)
 		rows = 1;
 	int n = (int)b->bom.n;
-	int *top = &t->top[4];
-	if (*top > n - rows)
-		*top = n - rows > 0 ? n - rows : 0;
-	if (*top < 0)
-		*top = 0;
+	struct tui_list *list = &t->validate.bom;
+	tui_list_clamp_top(list, n, rows);
+	const int *top = &list->top;
 	for (int i = *top; i < n && y < h - 1; i++, y++) {
 		const struct bom_line *l = &b->bom.lines[i];
 		char q[24], e[32];
@@ -314,7 +362,7 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		draw_bom(t, win, y, h, w);
 		return;
 	}
-	bool bom = t->focus[4] == 1;
+	bool bom = t->validate.show_bom;
 	if (bom)
 		draw_bom(t, win, y0, h, w);
 	else
@@ -328,21 +376,13 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 static int key(struct tui *t, enum tui_action a, int ch)
 {
 	(void)ch;
-	switch (a) {
-	case ACT_UP:
-		if (t->top[4] > 0)
-			t->top[4]--;
+	struct tui_validate_state *V = &t->validate;
+	if (a == ACT_NEXT_FIELD || a == ACT_PREV_FIELD) {
+		V->show_bom = !V->show_bom;
 		return TUI_HANDLED;
-	case ACT_DOWN:
-		t->top[4]++;	/* clamped when drawn */
-		return TUI_HANDLED;
-	case ACT_NEXT_FIELD:
-	case ACT_PREV_FIELD:
-		t->focus[4] = !t->focus[4];
-		return TUI_HANDLED;
-	default:
-		return TUI_UNHANDLED;
 	}
+	int n = V->preview ? (int)V->preview->bom.n : 0;
+	return tui_list_scroll_key(&V->bom, a, n, 0) ? TUI_HANDLED : TUI_UNHANDLED;
 }
 
 static bool missing(const struct tui *t)

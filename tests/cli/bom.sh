@@ -213,6 +213,24 @@ check "-o FIFO behind a symlink: exit 0" rc 0
 check "-o FIFO behind a symlink: the BOM came through the pipe" matches "$(head -n 1 from-fifo.csv)" '^line,category,sku'
 if [ -p fifo ] && [ -L fifo-link ]; then tap_ok "-o FIFO: the pipe and the link are left as they were"; else tap_not_ok "-o FIFO: the pipe and the link are left as they were" "$(ls -l fifo fifo-link)"; fi
 
+# ---- --header (issue 17 item 9): a header block, off by default ----
+run "$ACCELSIZER" bom --scenario "$SCEN" -o plain.csv
+check "without --header: the table starts the file" matches "$(head -n 1 plain.csv)" '^line,category,sku'
+SOURCE_DATE_EPOCH=1767225600 run "$ACCELSIZER" bom --scenario "$SCEN" --header -o headed.csv
+check "--header: exit 0" rc 0
+check "--header: customer first" matches "$(head -n 1 headed.csv)" '^customer,'
+check "--header: the scenario's opportunity" equals "$(sed -n 2p headed.csv)" "opportunity,Q3 inference refresh"
+check "--header: the scenario file" equals "$(sed -n 3p headed.csv)" "scenario,$SCEN"
+check "--header: the date" equals "$(sed -n 4p headed.csv)" "date,2026-01-01"
+check "--header: the catalog's version" matches "$(sed -n 5p headed.csv)" '^catalog,[0-9]{4}\.[0-9]+$'
+check "--header: an empty row before the table" equals "$(sed -n 6p headed.csv)" ""
+check "--header: then the same table, byte for byte" equals "$(tail -n +7 headed.csv)" "$(cat plain.csv)"
+run "$ACCELSIZER" bom --scenario "$SCEN" --header --customer '=HYPERLINK("http://x")' --opportunity '@SUM(1)' -o evil.csv
+check "--customer: a formula is neutralised" equals "$(head -n 1 evil.csv)" "customer,\"'=HYPERLINK(\"\"http://x\"\")\""
+check "--opportunity: a formula is neutralised" equals "$(sed -n 2p evil.csv)" "opportunity,'@SUM(1)"
+run "$ACCELSIZER" bom --model llama-3.1-8b --header -o flags.csv
+check "--header without a scenario: its row is empty" equals "$(sed -n 3p flags.csv)" "scenario,"
+
 run "$ACCELSIZER" bom --help
 check "--help: exit 0" rc 0
 check "--help: documents formula neutralisation" contains "$out" "leading apostrophe"

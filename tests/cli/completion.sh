@@ -54,7 +54,7 @@ run "$A" --help
 want=$(printf '%s\n' "$out" | sed -n '/^Wizard options/,/^$/p' | help_options)
 check "wizard options come from --help" equals "$(comp -)" "$want"
 check "wizard options include --theme" matches "$(comp --th)" '^--theme$'
-for c in recommend validate bom sweep catalog accuracy; do
+for c in recommend validate bom proposal sweep catalog accuracy; do
 	run "$A" "$c" --help
 	if [ "$rc" != 0 ] && printf '%s' "$err" | grep -q 'not built yet'; then
 		tap_n=$((tap_n + 1))
@@ -133,6 +133,9 @@ for flag in --workload --precision --kv-precision --recompute --method --stack -
 	check "$flag: the program lists its choices" matches "$want" '^[a-z]'
 	check "$flag: completion offers exactly those" equals "$(comp recommend "$flag" "")" "$want"
 done
+check "proposal --format offers its formats" equals "$(comp proposal --format "")" "$(lines html md)"
+run "$A" proposal --format no-such-value -o x
+check "proposal --format: the program names html and md" contains "$err" "(html or md)"
 check "--concurrency offers max" equals "$(comp recommend --concurrency "")" "max"
 check "--precision fp completes the fp formats" equals "$(comp recommend --precision fp)" \
 	"$(lines fp16 fp32 fp4 fp8)"

@@ -41,11 +41,13 @@ done
 # ---- the wizard's keys ----
 run sh "$TOP_SRCDIR/scripts/gen-keys.sh" --check "$TOP_SRCDIR"
 check "the key list in accelsizer.1 is the one generated from tui_actions.h" rc 0
-n_actions=$(sed -n '/^#define TUI_ACTIONS(X)/,/[^\\]$/p' "$SRC/tui_actions.h" | grep -c '^[[:space:]]*X(')
+# an action with an empty help line shares the line before (Home/End)
+n_actions=$(sed -n '/^#define TUI_ACTIONS(X)/,/[^\\]$/p' "$SRC/tui_actions.h" | grep '^[[:space:]]*X(' |
+	grep -vc '"[^"]*", *[0-9]*, *[^,]*, *"") *\\*$')
 n_keys=$(sed -n '/BEGIN KEYS/,/END KEYS/p' "$MAN1" | grep -c '^\.It Ic ')
 check "tui_actions.h has actions" matches "$n_actions" '^[1-9][0-9]+$'
 check "one key entry per action ($n_actions)" equals "$n_keys" "$n_actions"
-for k in "?/F1" "PgDn/n" "Ctrl\\-L" "Space"; do
+for k in "?/F1" "PgDn/n" "Ctrl\\-L" "Space" "Home/End"; do
 	check "key list names $k" contains "$(sed -n '/BEGIN KEYS/,/END KEYS/p' "$MAN1")" ".It Ic \"\\&$k\""
 done
 
@@ -288,6 +290,8 @@ done <"$TMPD/commands.txt"
 check "the examples were found" matches "$n" '^([5-9]|[1-9][0-9]+)$'
 check "the BOM example wrote its CSV" matches "$(head -n 1 "$TMPD/acme-chat-bom.csv" 2>/dev/null)" '^line,category,sku'
 check "the BOM example used the price list" contains "$(cat "$TMPD/acme-chat-bom.csv" 2>/dev/null)" "less 6%"
+check "the proposal example wrote its HTML" contains "$(head -n 1 "$TMPD/acme-chat.html" 2>/dev/null)" "<!DOCTYPE html>"
+check "the proposal example wrote its Markdown" contains "$(head -n 1 "$TMPD/acme-chat.md" 2>/dev/null)" "# Sizing proposal"
 check "the CSV example wrote a ranking" matches "$(head -n 1 "$TMPD/ranking.csv" 2>/dev/null)" '^"?rank"?,"?accelerator'
 
 done_testing

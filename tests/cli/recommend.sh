@@ -240,6 +240,17 @@ check "validate gives thresholds" contains "$out" "pass if"
 check "validate has TTFT p99" contains "$out" "TTFT p99"
 run $A validate $INF --accelerator h100-sxm --format csv
 check "validate csv exits 0" rc 0
+# the plan's first-token rows are the figures recommend reports at this load
+# (p50 and p99 with queueing), not the unloaded time of one request
+LOADED="--model llama-3.1-70b --concurrency 300 --tokens-per-s-per-user 20 --ttft-ms 1000 --accelerator b200"
+run $A recommend $LOADED --format yaml
+rec_p50=$(printf '%s\n' "$out" | sed -n 's/^ *ttft_p50_ms: //p' | head -n 1)
+rec_p99=$(printf '%s\n' "$out" | sed -n 's/^ *ttft_p99_ms: //p' | head -n 1)
+run $A validate $LOADED --format csv
+plan_p50=$(printf '%s\n' "$out" | awk -F'","' '$3 == "TTFT p50" { printf "%.1f", $5 }')
+plan_p99=$(printf '%s\n' "$out" | awk -F'","' '$3 == "TTFT p99" { printf "%.1f", $5 }')
+check "validate's TTFT p50 is recommend's ttft_p50_ms" equals "$plan_p50" "$rec_p50"
+check "validate's TTFT p99 is recommend's ttft_p99_ms" equals "$plan_p99" "$rec_p99"
 check "validate csv header" equals "$(printf '%s\n' "$out" | head -n 1)" '"accelerator","benchmark","metric","unit","predicted","threshold","pass_if","notes"'
 run $A validate $INF --accelerator h100-sxm --format yaml
 check "validate yaml has plan" matches "$out" '^plan:'

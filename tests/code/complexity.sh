@@ -3,9 +3,9 @@
 # (issue 11, "Done when"), measured with pmccabe (Debian package pmccabe;
 # quickstart.sh installs it for the tests).  One TAP line per source file.
 #
-# The functions below are still over the limit and are being split by the
-# work that owns their files; each must still be over it (an exemption
-# that is no longer needed fails, so the list only shrinks).
+# A function over the limit while it is being split may be listed in
+# EXEMPT as FILE:FUNCTION; each listed one must still be over it (an
+# exemption that is no longer needed fails, so the list only shrinks).
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v pmccabe >/dev/null 2>&1 || skip_all "pmccabe is not installed (apt-get install pmccabe)"
@@ -13,9 +13,6 @@ command -v pmccabe >/dev/null 2>&1 || skip_all "pmccabe is not installed (apt-ge
 MAX_LINES=120
 MAX_COMPLEXITY=40
 EXEMPT="
-src/catalog_load.c:read_value
-src/catalog_load.c:read_map
-src/tui_form.c:tui_form_draw
 "
 
 cd "$TOP_SRCDIR" || exit 1

@@ -116,7 +116,7 @@ golden_shot() {
 
 # golden_wizard OUTDIR SIZE: the wizard at SIZE (WxH) in $TMPD, which holds
 # the links of golden_links.  Every step of the known scenario, step 5's
-# other half, help and compare; step 1 of a pretraining and of a custom
+# other half, help, compare and the trade-off chart; step 1 of a pretraining and of a custom
 # fine-tuning scenario; step 1 with no scenario (the defaults).
 golden_wizard() {
 	o=$1 size=$2
@@ -149,6 +149,9 @@ golden_wizard() {
 	# Space marks without moving the cursor (issue 12): Down between
 	tui_keys Space Down Space c
 	golden_shot "$o" "$size-compare" "Memory fit"
+	# the trade-off chart of the two marked (issue 15 item 10)
+	tui_keys Escape g
+	golden_shot "$o" "$size-chart" "operating point"
 	tm_stop
 
 	tui_start_env "$w" "$h" "$@" -- --scenario fixtures/scenarios/good/pretrain-minimal.yaml

@@ -2,7 +2,9 @@
 # Issue 12's three customer calls, played in the wizard as a new user would
 # (typing each figure on step 1), and for each: step 3's and step 4's
 # figures, `recommend --format csv`, the exported BOM and the saved
-# scenario reloaded by the CLI agree to the cent and to the GPU.
+# scenario reloaded by the CLI agree to the cent and to the GPU; and
+# issue 17's "Done when": the proposal P writes (HTML and Markdown) is the
+# one `accelsizer proposal` writes for the saved scenario, byte for byte.
 #
 #   1. a bank's chat assistant: Llama 3.1 70B, 2,000-token prompts,
 #      400-token answers, 300 users at 20 tok/s each, first token within
@@ -14,6 +16,9 @@
 #   3. a startup's LoRA fine-tune of Mixtral 8x7B on 50M tokens (one epoch)
 #      in 8 hours on AMD.
 . "$TOP_SRCDIR/tests/tui/lib-tmux.sh"
+# the proposals the wizard writes are dated, as the CLI's (issue 17)
+SOURCE_DATE_EPOCH=1767225600
+export SOURCE_DATE_EPOCH
 
 cp -R "$ACCELSIZER_CATALOG" "$TMPD/cat15"
 sed -i '/^rack_kw:/,/^[a-z]/ s/^  value: .*/  value: 15/' "$TMPD/cat15/defaults.yaml"
@@ -120,6 +125,18 @@ save_and_export() {
 	tui_type "$TMPD/$1-bom.csv"
 	tui_keys Enter
 	tui_wait_re "Exported [0-9]+ BOM lines"
+	tui_keys P
+	tui_wait "Write proposal to:"
+	tui_keys C-u
+	tui_type "$TMPD/$1-proposal.html"
+	tui_keys Enter
+	tui_wait "Wrote the proposal"
+	tui_keys P
+	tui_wait "Write proposal to:"
+	tui_keys C-u
+	tui_type "$TMPD/$1-proposal.md"
+	tui_keys Enter
+	tui_wait "Wrote the proposal to $TMPD/$1-proposal.md"
 	tui_keys q
 	tui_settle
 	case $screen in *"Unsaved changes"*) tui_keys d ;; esac
@@ -154,6 +171,21 @@ compare() {
 		tap_not_ok "$call: the wizard's BOM is the CLI's on the saved scenario, byte for byte" \
 			"$(diff "$TMPD/$call-bom.csv" "$TMPD/$call-cli-bom.csv" | head -n 6)"
 	fi
+	for f in html md; do
+		run "$ACCELSIZER" proposal --scenario "$TMPD/$call.yaml" $cat_opt -o "$TMPD/$call-cli-proposal.$f"
+		check "$call: the CLI's proposal ($f) on the saved scenario: exit 0" rc 0
+		if [ -s "$TMPD/$call-proposal.$f" ] && cmp -s "$TMPD/$call-proposal.$f" "$TMPD/$call-cli-proposal.$f"; then
+			tap_ok "$call: the wizard's proposal ($f) is the CLI's, byte for byte"
+		else
+			tap_not_ok "$call: the wizard's proposal ($f) is the CLI's, byte for byte" \
+				"$(diff "$TMPD/$call-proposal.$f" "$TMPD/$call-cli-proposal.$f" 2>&1 | head -n 6)"
+		fi
+	done
+	check "$call: the proposal's total is the BOM's" equals \
+		"$(grep 'Total (USD)' "$TMPD/$call-proposal.md" | grep -oE '\$[0-9][0-9,]*\.[0-9]{2}' | tr -d '$,')" \
+		"$(tail -n 1 "$TMPD/$call-bom.csv" | awk -F, '{ print $7 }')"
+	check "$call: the proposal has TCO over 5 years" contains "$(cat "$TMPD/$call-proposal.md")" \
+		"## Total cost of ownership over 5 years"
 }
 
 # ---- 1. the bank ----

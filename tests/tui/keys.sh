@@ -19,7 +19,6 @@ check_screen "? opens help" "Esc or ? closes"
 tui_screen
 check "help lists Ctrl-L" matches "$screen" "Ctrl-L +redraw the whole screen"
 check "help lists the objective key" matches "$screen" "b +cycle the ranking objective"
-check "help explains the glyphs" matches "$screen" "◆ +binding: the resource that runs out first"
 # every key the bar shows is in help: one table for both
 missing=""
 for k in "?/F1" "q" "Enter" "+/-" "PgDn/n" "PgUp/p" "1-5" "[ ]"; do
@@ -27,6 +26,10 @@ for k in "?/F1" "q" "Enter" "+/-" "PgDn/n" "PgUp/p" "1-5" "[ ]"; do
 	printf '%s\n' "$screen" | grep -qF -- "  $k " || missing="$missing $k"
 done
 check "every key bar entry is in help" equals "$missing" ""
+# the glyph legend follows the keys: Down scrolls help to it
+tui_keys Down Down Down Down Down Down Down Down
+tui_screen
+check "help explains the glyphs" matches "$screen" "◆ +binding: the resource that runs out first"
 tui_keys Escape
 check_screen "Esc closes help" "Input tokens"
 tui_keys F1

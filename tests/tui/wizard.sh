@@ -65,7 +65,7 @@ for size in 80x24 120x40; do
 	tui_keys Tab
 	check_screen_re "$size: step 5 BOM preview" "Bill of materials: [0-9]+ lines, USD [0-9]+\\.[0-9][0-9]"
 	tui_screen
-	check "$size: step 5 key bar" matches "$(printf '%s\n' "$screen" | tail -n1)" "e export BOM +s save +o open"
+	check "$size: step 5 key bar" matches "$(printf '%s\n' "$screen" | tail -n1)" "e export BOM +(P proposal +)?s save +o open"
 
 	tui_keys PPage p
 	check_screen "$size: PgUp and p go back two steps" "Ranked by"

@@ -1006,7 +1006,8 @@ START_TEST(summary_states_scenario_assumptions_version_date)
 	struct engine_result r;
 	struct bom b;
 	build_for(&s.w, "h100-sxm", NULL, &r, &b);
-	struct bom_summary_info info = { s.customer, s.opportunity, s.notes, "prices.csv" };
+	struct bom_summary_info info = { .customer = s.customer, .opportunity = s.opportunity,
+					.notes = s.notes, .prices_path = "prices.csv" };
 	const char *p = path_in("summary.txt");
 	ck_assert_msg(bom_write_summary(&b, cat, &s.w, &info, p, err, sizeof err), "%s", err);
 	unsetenv("SOURCE_DATE_EPOCH");

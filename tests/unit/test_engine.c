@@ -804,7 +804,10 @@ START_TEST(validation_plan_thresholds)
 	ck_assert_double_eq(plan.rows[0].predicted, r.output_tokens_per_s);
 	ck_assert_double_eq_tol(plan.rows[0].threshold, 0.9 * r.output_tokens_per_s, 1e-9);
 	ck_assert(plan.rows[0].higher_is_better);
-	ck_assert_double_eq(plan.rows[1].predicted, r.ttft_ms);
+	/* first token under the run's load: the queueing model's p50 and p99 */
+	ck_assert_double_eq(plan.rows[1].predicted, r.ttft_p50_ms);
+	ck_assert_double_eq(plan.rows[2].predicted, r.ttft_p99_ms);
+	ck_assert_double_ge(r.ttft_p99_ms, r.ttft_p50_ms);
 	ck_assert_double_eq(plan.rows[1].threshold, 800);	/* the user's target */
 	ck_assert(!plan.rows[1].higher_is_better);
 
@@ -1493,6 +1496,7 @@ START_TEST(mig_small_model_on_a100_slice)
 	struct workload w;
 	struct engine_result r;
 	inference(&w, "llama-3.1-8b", PREC_FP8, 4);
+	w.share_cards = true;	/* one of several: a slice at the same card count */
 	size_on(&w, "a100-sxm-80gb", -1, &r);
 	ck_assert(r.fits);
 	ck_assert_ptr_nonnull(r.partition);
@@ -1505,6 +1509,7 @@ START_TEST(mig_small_model_on_a100_slice)
 	ck_assert_msg(strstr(r.reason, "3g.40gb") && strstr(r.reason, "2 per GPU"), "reason: %s", r.reason);
 	/* A model that needs the whole card (70B at bf16: TP2) is not split. */
 	inference(&w, "llama-2-70b", PREC_FP16, 1);
+	w.share_cards = true;
 	size_on(&w, "a100-sxm-80gb", -1, &r);
 	ck_assert(r.fits);
 	ck_assert_ptr_null(r.partition);
@@ -1519,6 +1524,7 @@ START_TEST(mig_seven_replicas_fit_one_card)
 	struct workload w;
 	struct engine_result r;
 	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	w.share_cards = true;
 	size_on(&w, "h200-sxm", -1, &r);
 	ck_assert_ptr_nonnull(r.partition);
 	ck_assert_str_eq(r.partition->profile, "1g.18gb");
@@ -1555,6 +1561,7 @@ START_TEST(mig_slice_gets_its_bandwidth_share)
 	struct workload w;
 	struct engine_result slice, whole;
 	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	w.share_cards = true;
 	size_on(&w, "h200-sxm", -1, &slice);
 	ck_assert_ptr_nonnull(slice.partition);
 	eng_result_clear(&whole, A("h200-sxm"));
@@ -1582,7 +1589,7 @@ START_TEST(cluster_two_halves_share_one_node)
 	ck_assert_int_eq(r1.nodes, 1);
 	ck_assert_int_eq(r1.gpus_per_node, 8);
 	r2 = r1;
-	struct engine_cluster_item items[2] = { { &r1, 1 }, { &r2, 1 } };
+	struct engine_cluster_item items[2] = { { .r = &r1, .share = 1 }, { .r = &r2, .share = 1 } };
 	struct engine_cluster cl;
 	engine_cluster_size(cat, &w, items, 2, false, &cl);
 	ck_assert(cl.fits);
@@ -1602,6 +1609,7 @@ START_TEST(cluster_slices_pool_and_training_shares)
 	struct workload w, t;
 	struct engine_result s1, s2, ft;
 	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	w.share_cards = true;
 	size_on(&w, "h200-sxm", -1, &s1);
 	ck_assert_ptr_nonnull(s1.partition);
 	ck_assert_int_eq(s1.partitions_per_gpu, 7);
@@ -1614,7 +1622,8 @@ START_TEST(cluster_slices_pool_and_training_shares)
 	t.accel = A("h200-sxm");
 	engine_evaluate(cat, &t, t.accel, &ft);
 	ck_assert(ft.fits);
-	struct engine_cluster_item items[3] = { { &s1, 1 }, { &s2, 1 }, { &ft, 8.0 / 168 } };
+	struct engine_cluster_item items[3] = { { .r = &s1, .share = 1 }, { .r = &s2, .share = 1 },
+						{ .r = &ft, .share = 8.0 / 168 } };
 	struct engine_cluster cl;
 	/* 8 replicas of 1g.18gb: two cards, not one per workload */
 	engine_cluster_size(cat, &w, items, 2, false, &cl);
@@ -1629,6 +1638,128 @@ START_TEST(cluster_slices_pool_and_training_shares)
 	ck_assert_int_eq(cl.total.gpus, ft.gpus > 2 ? ft.gpus : 2);
 	double borrowed = ft.gpus < 2 ? ft.gpus : 2;
 	ck_assert_double_eq_tol(cl.serving_headroom_pct, 100.0 * 8.0 / 168 * borrowed / 2, 1e-9);
+}
+END_TEST
+
+/* Issue 18's pending choice, decided: alone, a small model takes a MIG
+ * slice only when that serves it on fewer cards.  On the same one card a
+ * slice has a seventh of the H200's compute and 18/141 of its bandwidth,
+ * so the whole card serves more for the same cost: lower $/Mtok. */
+START_TEST(mig_alone_whole_card_at_equal_count)
+{
+	struct workload w;
+	struct engine_result alone, shared;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	size_on(&w, "h200-sxm", -1, &alone);
+	ck_assert(alone.fits);
+	ck_assert_ptr_null(alone.partition);
+	ck_assert_int_eq(alone.gpus, 1);
+	w.share_cards = true;
+	size_on(&w, "h200-sxm", -1, &shared);
+	ck_assert_ptr_nonnull(shared.partition);
+	ck_assert_int_eq(shared.gpus, 1);
+	ck_assert(alone.output_tokens_per_s > shared.output_tokens_per_s);
+	ck_assert(alone.usd_per_mtok < shared.usd_per_mtok);
+}
+END_TEST
+
+/* The cluster keeps a profile's slices only when they save cards: one
+ * small workload alone on its slices goes back to its whole card; seven
+ * one-user 8B workloads at fp8 on an H200 (issue 18's known answer as the
+ * catalog allows: 1g.18gb, seven per card) take one card, not seven. */
+START_TEST(cluster_slices_only_when_they_save_cards)
+{
+	struct workload w;
+	struct engine_result whole, sliced;
+	inference(&w, "llama-3.1-8b", PREC_FP8, 1);
+	size_on(&w, "h200-sxm", -1, &whole);
+	w.share_cards = true;
+	size_on(&w, "h200-sxm", -1, &sliced);
+	ck_assert_ptr_nonnull(sliced.partition);
+	ck_assert_str_eq(sliced.partition->profile, "1g.18gb");
+	ck_assert_int_eq(sliced.replicas, 1);
+	struct engine_cluster_item items[7];
+	for (int i = 0; i < 7; i++)
+		items[i] = (struct engine_cluster_item){ .r = &sliced, .share = 1, .whole = &whole };
+	struct engine_cluster cl;
+	engine_cluster_size(cat, &w, items, 1, false, &cl);
+	ck_assert_ptr_eq(items[0].used, &whole);
+	ck_assert_int_eq(cl.total.gpus, 1);
+	engine_cluster_size(cat, &w, items, 7, false, &cl);
+	for (int i = 0; i < 7; i++)
+		ck_assert_ptr_eq(items[i].used, &sliced);
+	ck_assert_int_eq(cl.serving_gpus, 1);
+	ck_assert_int_eq(cl.total.gpus, 1);
+	ck_assert_int_eq(cl.total.nodes, 1);
+	/* an eighth takes a second card: still fewer than eight whole ones */
+	struct engine_cluster_item eight[8];
+	for (int i = 0; i < 8; i++)
+		eight[i] = (struct engine_cluster_item){ .r = &sliced, .share = 1, .whole = &whole };
+	engine_cluster_size(cat, &w, eight, 8, false, &cl);
+	ck_assert_int_eq(cl.serving_gpus, 2);
+}
+END_TEST
+
+/* Serving workloads that each fit a node share nodes without a scale-out
+ * fabric: no job talks across nodes. */
+START_TEST(cluster_no_fabric_when_no_job_spans_nodes)
+{
+	struct workload w;
+	struct engine_result r1;
+	inference(&w, "llama-2-70b", PREC_FP16, 64);
+	size_on(&w, "h100-sxm", -1, &r1);
+	ck_assert_int_eq(r1.gpus, 4);
+	struct engine_cluster_item items[3] = { { .r = &r1, .share = 1 }, { .r = &r1, .share = 1 },
+						{ .r = &r1, .share = 1 } };
+	struct engine_cluster cl;
+	engine_cluster_size(cat, &w, items, 3, false, &cl);
+	ck_assert_int_eq(cl.total.gpus, 12);
+	ck_assert_int_eq(cl.total.nodes, 2);
+	ck_assert_ptr_null(cl.total.fabric);
+}
+END_TEST
+
+/* The shared cluster's plan: every serving workload at once (the sum of
+ * their predictions), then serving while the fine-tune runs: on its own
+ * GPUs its step time beside serving; time-shared, serving on the GPUs the
+ * fine-tune leaves. */
+START_TEST(cluster_plan_rows)
+{
+	struct workload w, t;
+	struct engine_result s1, ft;
+	inference(&w, "llama-2-70b", PREC_FP16, 64);
+	size_on(&w, "h100-sxm", -1, &s1);
+	engine_workload_init(&t, cat);
+	engine_workload_class_defaults(&t, WL_FINETUNE);
+	t.model = M("llama-3.1-8b");
+	t.gpus = 1;
+	t.accel = A("h100-sxm");
+	engine_evaluate(cat, &t, t.accel, &ft);
+	ck_assert(s1.fits && ft.fits);
+	ck_assert_int_eq(ft.gpus, 1);
+	struct engine_cluster_item items[3] = {
+		{ .r = &s1, .share = 1, .w = &w, .name = "a" },
+		{ .r = &s1, .share = 1, .w = &w, .name = "b" },
+		{ .r = &ft, .share = 8.0 / 168, .w = &t, .name = "lora" },
+	};
+	struct engine_cluster cl;
+	struct engine_plan p;
+	engine_cluster_size(cat, &w, items, 3, false, &cl);
+	engine_cluster_plan(cat, items, 3, &cl, &p);
+	ck_assert_uint_ge(p.n, 2);
+	ck_assert_str_eq(p.rows[0].metric, "output tokens/s, all serving");
+	ck_assert_double_eq_tol(p.rows[0].predicted, 2 * s1.output_tokens_per_s, 1e-6);
+	ck_assert_double_eq_tol(p.rows[0].threshold, 0.9 * p.rows[0].predicted, 1e-6);
+	ck_assert_str_eq(p.rows[1].metric, "step time");
+	ck_assert_msg(strstr(p.rows[1].benchmark, "lora"), "%s", p.rows[1].benchmark);
+	ck_assert_double_eq_tol(p.rows[1].predicted, ft.step_s, 1e-9);
+	engine_cluster_size(cat, &w, items, 3, true, &cl);
+	ck_assert(cl.time_shared);
+	engine_cluster_plan(cat, items, 3, &cl, &p);
+	/* the fine-tune takes 1 of the 8 serving GPUs */
+	ck_assert_msg(strstr(p.rows[1].benchmark, "while lora runs on 1 of 8 serving GPUs"), "%s",
+		      p.rows[1].benchmark);
+	ck_assert_double_eq_tol(p.rows[1].predicted, 2 * s1.output_tokens_per_s * 7 / 8, 1e-6);
 }
 END_TEST
 
@@ -1890,6 +2021,10 @@ int main(void)
 	ADD(s, mig_slice_gets_its_bandwidth_share);
 	ADD(s, cluster_two_halves_share_one_node);
 	ADD(s, cluster_slices_pool_and_training_shares);
+	ADD(s, mig_alone_whole_card_at_equal_count);
+	ADD(s, cluster_slices_only_when_they_save_cards);
+	ADD(s, cluster_no_fabric_when_no_job_spans_nodes);
+	ADD(s, cluster_plan_rows);
 	TCase *bounds = tcase_create("every field at its bound");
 	tcase_add_loop_test(bounds, every_field_at_its_bound, 0, EF_COUNT);
 	suite_add_tcase(s, bounds);

@@ -205,6 +205,57 @@ START_TEST(scenario_save_inert)
 }
 END_TEST
 
+static void html_text(FILE *fp, void *ctx)
+{
+	(void)ctx;
+	ck_assert(out_html(fp, "<b a='1'>\"x\" & y</b>\x1b[2J\n"));
+	ck_assert(fputs("|", fp) != EOF);
+	ck_assert(out_html_lines(fp, "one\ntwo"));
+	ck_assert(fputs("|", fp) != EOF);
+	ck_assert(out_html_printf(fp, "%s=%d", "<", 3));
+}
+
+START_TEST(html_escaped)
+{
+	char *s = capture(html_text, NULL);
+	ck_assert_str_eq(s, "&lt;b a=&#39;1&#39;&gt;&quot;x&quot; &amp; y&lt;/b&gt;\\x1b[2J |one<br/>two|&lt;=3");
+	free(s);
+}
+END_TEST
+
+static void md_text(FILE *fp, void *ctx)
+{
+	(void)ctx;
+	ck_assert(out_md(fp, "a|b *c* [d](e) <f> `g` power_kw _x_ AT&T &amp; 14.3 -3"));
+	ck_assert(fputs("\n", fp) != EOF);
+	ck_assert(out_md_lines(fp, "# h\n- i\n1. j\n---\nplain"));
+	ck_assert(fputs("\n", fp) != EOF);
+	ck_assert(out_md(fp, "one\ntwo"));
+}
+
+START_TEST(md_escaped)
+{
+	char *s = capture(md_text, NULL);
+	ck_assert_str_eq(s, "a\\|b \\*c\\* \\[d\\](e) \\<f\\> \\`g\\` power_kw \\_x\\_ AT&T \\&amp; 14.3 -3\n"
+			 "\\# h  \n\\- i  \n1\\. j  \n\\---  \nplain\none two");
+	free(s);
+}
+END_TEST
+
+START_TEST(grouped_and_date)
+{
+	char b[32];
+	ck_assert_str_eq(out_grouped(1234567.8, 0, b, sizeof b), "1,234,568");
+	ck_assert_str_eq(out_grouped(-1234.5, 1, b, sizeof b), "-1,234.5");
+	ck_assert_str_eq(out_grouped(999, 0, b, sizeof b), "999");
+	ck_assert_str_eq(out_grouped(NAN, 0, b, sizeof b), "-");
+	setenv("SOURCE_DATE_EPOCH", "1767225600", 1);
+	out_date(b, sizeof b);
+	ck_assert_str_eq(b, "2026-01-01");
+	unsetenv("SOURCE_DATE_EPOCH");
+}
+END_TEST
+
 static void add(Suite *s, const char *name, const TTest *t)
 {
 	TCase *tc = tcase_create(name);
@@ -233,6 +284,9 @@ int main(void)
 	add(s, "out: YAML strings quoted when they would read as another type", yaml_quoting);
 	add(s, "out: a scenario with control characters saves inert and reads back the same",
 	    scenario_save_inert);
+	add(s, "out: HTML text escaped (& < > \" ') and inert, LFs as <br/> only where asked", html_escaped);
+	add(s, "out: Markdown escapes markup, block markers at a line start, keeps plain words", md_escaped);
+	add(s, "out: thousands grouped without a locale; the date from SOURCE_DATE_EPOCH", grouped_and_date);
 	int rc = tap_run(s);
 	catalog_free(c);
 	return rc;

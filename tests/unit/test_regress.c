@@ -33,6 +33,7 @@ static struct target targets[] = {
 	{ "ledger", fuzz_ledger_init, fuzz_ledger_one, false },
 	{ "cache", fuzz_cache_init, fuzz_cache_one, false },
 	{ "number", fuzz_number_init, fuzz_number_one, false },
+	{ "hfconfig", fuzz_hfconfig_init, fuzz_hfconfig_one, false },
 };
 #define N_TARGETS (sizeof targets / sizeof targets[0])
 

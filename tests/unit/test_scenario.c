@@ -254,6 +254,64 @@ START_TEST(round_trip_every_good_fixture)
 }
 END_TEST
 
+/* Issue 18: a scenario of several workloads saves as workloads: with
+ * every entry (name, keys, share of the week) and share_gpus; loading the
+ * saved file and saving it again gives the same bytes, and every entry
+ * sizes the same. */
+START_TEST(round_trip_several_workloads)
+{
+	glob_t g;
+	ck_assert_int_eq(glob(FIXTURES "/workloads/*.yaml", 0, NULL, &g), 0);
+	ck_assert_uint_ge(g.gl_pathc, 3);
+	size_t multi = 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct scenario a, b, c;
+		char err[512] = "", *y1, *y2;
+		ck_assert_msg(scenario_load(g.gl_pathv[i], cat, &a, err, sizeof err), "%s", err);
+		round_trip(&a, &b, &y1);
+		round_trip(&b, &c, &y2);
+		ck_assert_str_eq(y1, y2);
+		ck_assert_uint_eq(a.n_entries, b.n_entries);
+		ck_assert_int_eq(a.share_gpus, b.share_gpus);
+		if (a.n_entries > 1) {
+			multi++;
+			ck_assert_msg(strstr(y1, "\nworkloads:\n") && !strstr(y1, "\nworkload:\n"), "%s", y1);
+		}
+		for (size_t e = 0; e < a.n_entries; e++) {
+			ck_assert_str_eq(a.entries[e].name, b.entries[e].name);
+			ck_assert(a.entries[e].share == b.entries[e].share);
+			assert_same_workload(&a.entries[e].w, &b.entries[e].w);
+			assert_same_results(&a.entries[e].w, &b.entries[e].w);
+		}
+		assert_same_workload(&a.w, &b.w);
+		free(y1);
+		free(y2);
+		scenario_fini(&a);
+		scenario_fini(&b);
+		scenario_fini(&c);
+	}
+	ck_assert_uint_ge(multi, 3);
+	globfree(&g);
+}
+END_TEST
+
+/* A fine-tune's 8 hours a week is saved as 8 hours, not as its share. */
+START_TEST(round_trip_hours_per_week_as_typed)
+{
+	struct scenario a, b;
+	char err[512] = "", *y;
+	ck_assert_msg(scenario_load(FIXTURES "/workloads/three.yaml", cat, &a, err, sizeof err), "%s", err);
+	round_trip(&a, &b, &y);
+	ck_assert_msg(strstr(y, "hours_per_week: 8\n"), "%s", y);
+	ck_assert_msg(strstr(y, "share_gpus: true\n"), "%s", y);
+	ck_assert_msg(strstr(y, "customer: \"ACME\"\n"), "%s", y);
+	ck_assert_msg(strstr(y, "- name: weekly-lora\n"), "%s", y);
+	free(y);
+	scenario_fini(&a);
+	scenario_fini(&b);
+}
+END_TEST
+
 START_TEST(round_trip_awkward_text_and_numbers)
 {
 	static const char *const texts[] = {
@@ -733,6 +791,8 @@ int main(void)
 	ADD(s, custom_model_fixture_values);
 	ADD(s, absent_keys_keep_defaults);
 	ADD(s, round_trip_every_good_fixture);
+	ADD(s, round_trip_several_workloads);
+	ADD(s, round_trip_hours_per_week_as_typed);
 	ADD(s, round_trip_awkward_text_and_numbers);
 	ADD(s, round_trip_custom_model_exact_params);
 	ADD(s, round_trip_every_class_and_override);

@@ -1,0 +1,127 @@
+/*
+ * engine_train.h: what the training files share and nobody else sees.
+ *
+ * engine_train.c sizes one accelerator (the context of a workload on it,
+ * the GPU count, the result's figures, the reason); engine_train_step.c
+ * gives one layout's memory and step time; engine_train_search.c finds the
+ * fastest layout that fits on G GPUs.  Pure, as every engine file.
+ */
+#ifndef ACCELSIZER_ENGINE_TRAIN_H
+#define ACCELSIZER_ENGINE_TRAIN_H
+
+#include "engine_internal.h"
+
+#include "engine_internal.h"
+
+/* A context-parallel rank keeps at least this many tokens: below it the
+ * ring's exchanges outgrow the attention they hide behind (Megatron's
+ * long-context recipes keep 4k-16k a rank). */
+#define CP_MIN_TOKENS 1024
+#define PP_MAX 16
+#define CP_MAX 32
+#define MB_MAX 8		/* largest micro-batch tried, sequences */
+#define V_MAX 8			/* interleaved chunks per GPU */
+
+/* A workload on one accelerator: the figures every layout reads. */
+struct eng_tctx {
+	const struct catalog *c;
+	const struct workload *w;
+	const struct catalog_accel *a;
+	const struct catalog_model *m;
+	const struct catalog_platform *plat;
+	struct eng_precision pr;
+	double usable, peak, eff, bw, lat, overlap;
+	double model_tok;		/* model FLOPs per token */
+	/* FLOPs done per token, by recompute, the routed experts' at the
+	 * dense GEMMs' pace (defaults.training_moe_efficiency) */
+	double hw_tok[RECOMPUTE_COUNT];
+	double attn_tok;		/* attention core FLOPs per token per layer, forward */
+	double tokens, gbt, s, seqs;
+	/* Activation bytes per token per layer at 16 bit, before tensor
+	 * parallelism divides them (Korthikanti et al. 2022, table 2):
+	 * stored for the backward pass by recompute, and the working set of
+	 * the one layer being recomputed under full recompute. */
+	double act_tok[RECOMPUTE_COUNT];
+	double act_work_tok;
+	double logits_tok;		/* last stage: fp32 logits for the loss */
+	double kv_dim;			/* K (or V) values per token per layer */
+	double elem_bytes_tok;		/* elementwise traffic per token */
+	bool frozen;			/* LoRA / QLoRA */
+	double base_bytes;		/* frozen base, per parameter */
+	double adapters;
+	int node, tmax;
+	int step;			/* GPU counts come in multiples of this */
+	double nic_bw;
+	double link2;			/* eng_link_bw() for a pair, once */
+	double shared_params, expert_params;
+	double moe_share;		/* share of the layers with routed experts */
+	bool zero_monotone;
+	int rec_lo, rec_hi;		/* recompute choices tried, lightest first */
+	/* Figures the search asks for at every shape, worked out once per
+	 * accelerator: eng_link_bw() for 2^k GPUs inside a node, and
+	 * eng_train_stage_imbalance() for p stages. */
+	double link_pow2[8];
+	double imb[PP_MAX + 1];
+	int cp_max;			/* the most context parallelism cp_ok() allows */
+};
+
+/* One layout: its degrees, and once sized its memory and step time. */
+struct eng_tlayout {
+	int t, c, p, v, d, ep, zero, b, rec;
+	long m;				/* micro-batches per step per pipeline */
+	double imb;			/* layers on the fullest stage / (layers / p) */
+	double link_t;			/* eng_link_bw() for the TP group */
+	double mem_gpu;			/* bytes */
+	double compute, elem, bubble, tp_comm, cp_comm, ep_comm, pp_comm, dp_comm, dp_exposed, step;
+};
+
+/* search() is a pure function of the context and G, and the sizing below
+ * asks for the same G more than once (the fit, the target time, the final
+ * layout): remembered answers spare a quarter of the layouts walked.  An
+ * answer to "does anything fit" (full = false) that found a layout does
+ * not say which is fastest. */
+#define TMEMO 8
+struct eng_tmemo {
+	int n, next;
+	struct {
+		int G;
+		bool found, full;
+		struct eng_tlayout best;
+		double min_mem;
+	} e[TMEMO];
+	unsigned vmask[PP_MAX + 1];	/* the search's virtual-stage masks, 0 unknown */
+};
+
+/* engine_train_search.c: the fastest fitting layout on G GPUs into *best
+ * (full), or only whether one fits (!full); false when none does, with
+ * *min_mem the least memory per GPU any layout needs. */
+/* The search's figures of the context (cp_max), once per accelerator. */
+void eng_train_search_prepare(struct eng_tctx *x);
+bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G, bool full,
+			   struct eng_tlayout *best, double *min_mem);
+
+/* engine_train_step.c: one layout's memory and times (see there). */
+double eng_train_stage_imbalance(const struct catalog_model *m, int p);
+double eng_train_state(const struct eng_tctx *x, const struct eng_tlayout *l);
+double eng_train_mem_floor(const struct eng_tctx *x, int G);
+double eng_train_activation(const struct eng_tctx *x, const struct eng_tlayout *l);
+double eng_train_reserve(const struct eng_tctx *x, const struct eng_tlayout *l);
+double eng_train_compute_g(const struct eng_tctx *x, int G, int rec);
+double eng_train_elem_g(const struct eng_tctx *x, int G);
+double eng_train_bubble_of(double work, int p, long m, int v);
+double eng_train_bubble(const struct eng_tlayout *l);
+int eng_train_tp_allreduces(int rec);
+double eng_train_tp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
+double eng_train_cp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
+double eng_train_ep_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
+double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
+double eng_train_dp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
+void eng_train_step_finish(const struct eng_tctx *x, struct eng_tlayout *l);
+
+/* A layout's memory per GPU: model state, activations, runtime reserve. */
+static inline double eng_train_mem(double state, double act, double reserve)
+{
+	return state + act + reserve;
+}
+
+#endif

@@ -1,0 +1,736 @@
+/*
+ * engine_train_search: the fastest fitting layout on G GPUs.
+ *
+ * The layout search.  For a GPU count G the engine tries the layouts a
+ * Megatron user would (Megatron-LM rank order tensor, context, expert /
+ * data, pipeline): tensor parallel t in {1,2,4,8} inside the link domain,
+ * always with sequence parallelism (Korthikanti et al. 2022); context
+ * parallel c (ring attention) while a rank keeps at least
+ * CP_MIN_TOKENS of the sequence; pipeline stages p up to 16 (the fullest
+ * holding ceil(L/p) layers and setting the pace) with v interleaved
+ * chunks; data parallel d = G/(t c p); expert parallel e over the
+ * data x context ranks for MoE models; b sequences per micro-batch; ZeRO
+ * stage 0-3 (Rajbhandari et al. 2020; stage 1 is Megatron's distributed
+ * optimizer); and, unless the user fixes it, the activation recompute:
+ * none, selective or full.  The workload's tp, pp, cp, ep, micro_batch and
+ * recompute force their part.  A layout fits when model state, the
+ * activations in flight and the runtime reserve fit the usable memory; the
+ * fastest fitting one wins (its memory and step time: engine_train_step.c).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "engine_train.h"
+
+/* Virtual stages: v chunks of the fullest stage's lps layers per GPU, when
+ * there is a pipeline to interleave. */
+static bool v_ok(int p, int lps, int v)
+{
+	return v <= lps && lps % v == 0 && (v == 1 || p > 1);
+}
+
+static int lps_of(const struct eng_tctx *x, int p)
+{
+	return (x->m->layers + p - 1) / p;
+}
+
+/* The virtual stages p stages allow, as a mask of bits 1 << v. */
+static unsigned vmask_compute(const struct eng_tctx *x, int p)
+{
+	int lps = lps_of(x, p);
+	unsigned mask = 0;
+	for (int v = 1; v <= V_MAX && v <= lps; v++)
+		if (v_ok(p, lps, v))
+			mask |= 1u << v;
+	return mask;
+}
+
+static bool cp_ok(const struct eng_tctx *x, int c);
+
+void eng_train_search_prepare(struct eng_tctx *x)
+{
+	x->cp_max = 1;
+	while (x->cp_max < CP_MAX && cp_ok(x, x->cp_max * 2))
+		x->cp_max *= 2;
+}
+
+/* Which layout wins: within 0.01% (TIE) of the fastest step the simpler
+ * one - less context parallelism, then the smaller micro-batch, then less
+ * memory, then the first in the order t, c, p, b, e, v, recompute, ZeRO.
+ *
+ * The winner does not depend on the order the layouts are met in, so the
+ * MIN pass walks the shapes in the order likeliest to meet a fast one
+ * early (t, p, c from the most, b, e) and skips what a lower bound proves
+ * slower than TIE x the fastest step so far: nothing within TIE of the
+ * fastest is skipped.  It keeps the layouts within TIE of the fastest so
+ * far as candidates; the winner is the simplest candidate within TIE of
+ * the fastest.  Should the candidates overflow, a PICK pass walks again
+ * for the simplest within TIE of the now-known fastest.  The FIT pass
+ * only asks whether any layout fits.
+ *
+ * The bounds add up, in step_parts()'s order, terms each no larger than
+ * the layout's own, so they stay below its step in floating point too
+ * (rounding is monotone): the lightest recompute's terms (none shrinks
+ * with heavier recompute), the least bubble (most virtual stages), the
+ * least PP time (one virtual stage); then the least exposed DP time
+ * (ZeRO 0-2's exchange, behind the heaviest recompute's backward pass),
+ * whose rounding BOUND_ROUNDING covers. */
+enum tpass { PASS_FIT, PASS_MIN, PASS_PICK };
+#define TIE 1.0001
+#define NCAND 64
+#define BOUND_ROUNDING 1e-9
+
+struct tsearch {
+	const struct eng_tctx *x;
+	int G;
+	enum tpass pass;
+	bool found;
+	bool prune_ok;			/* bounds hold: latency >= 0, overlap <= 1 */
+	double smin;			/* the fastest step so far */
+	double compute_g[RECOMPUTE_COUNT], elem_g;	/* work_terms() before imb */
+	struct eng_tlayout best;		/* PICK */
+	int ncand;
+	bool overflow;
+	struct eng_tlayout *cand;		/* MIN: NCAND, in walk order */
+	double min_mem;			/* least memory of any layout sized */
+	unsigned *vmask;		/* the memo's masks by p, 0 until worked out */
+};
+
+/* The virtual stages p stages allow (vmask_compute()), worked out once
+ * per accelerator for the depths the search meets. */
+static unsigned vmask_of(const struct tsearch *S, int p)
+{
+	if (p > PP_MAX)
+		return vmask_compute(S->x, p);
+	if (!S->vmask[p])
+		S->vmask[p] = vmask_compute(S->x, p) | (1u << 31);
+	return S->vmask[p] & ~(1u << 31);
+}
+
+/* The terms of a shape's step that do not depend on the virtual stages,
+ * for one recompute choice. */
+struct tterms {
+	bool set;
+	double compute, elem, tp, cp, ep;
+};
+
+static void shape_terms(const struct tsearch *S, const struct eng_tlayout *shape, int rec, struct tterms *k)
+{
+	struct eng_tlayout l = *shape;
+	l.rec = rec;
+	k->compute = S->compute_g[rec] * l.imb;
+	k->elem = S->elem_g * l.imb;
+	k->tp = eng_train_tp_comm(S->x, &l);
+	k->cp = eng_train_cp_comm(S->x, &l);
+	k->ep = eng_train_ep_comm(S->x, &l);
+	k->set = true;
+}
+
+/* The step without the data-parallel exchange, which alone depends on the
+ * ZeRO stage: below every ZeRO stage's step (eng_train_step_finish() adds a term
+ * >= 0 to this very sum). */
+static double step_parts(const struct eng_tctx *x, const struct tterms *k, struct eng_tlayout *l)
+{
+	l->compute = k->compute;
+	l->elem = k->elem;
+	l->bubble = eng_train_bubble(l);
+	l->tp_comm = k->tp;
+	l->cp_comm = k->cp;
+	l->ep_comm = k->ep;
+	l->pp_comm = eng_train_pp_comm(x, l);
+	return l->compute + l->elem + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm;
+}
+
+
+
+/* The most virtual stages p stages allow (1 always is). */
+static int v_most(const struct tsearch *S, int p)
+{
+	unsigned mask = vmask_of(S, p) | 2u;
+	return 31 - __builtin_clz(mask);
+}
+
+/* l wins over o, both within TIE of the fastest: simpler, or as simple
+ * and first in the order t, c, p, b, e, v, recompute, ZeRO. */
+static bool better(const struct eng_tlayout *l, const struct eng_tlayout *o)
+{
+	if (l->c != o->c)
+		return l->c < o->c;
+	if (l->b != o->b)
+		return l->b < o->b;
+	if (l->mem_gpu != o->mem_gpu)
+		return l->mem_gpu < o->mem_gpu;
+	const int a[] = { l->t, l->c, l->p, l->b, l->ep, l->v, l->rec, l->zero };
+	const int b[] = { o->t, o->c, o->p, o->b, o->ep, o->v, o->rec, o->zero };
+	for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i];
+	return false;
+}
+
+/* A layout whose bound exceeds this cannot win. */
+static double cut(const struct tsearch *S)
+{
+	return S->found && S->prune_ok ? S->smin * TIE : INFINITY;
+}
+
+static void consider(struct tsearch *S, const struct eng_tlayout *l)
+{
+	if (S->pass == PASS_PICK) {
+		if (l->step <= S->smin * TIE && (!S->best.t || better(l, &S->best)))
+			S->best = *l;
+		return;
+	}
+	if (!S->found || l->step < S->smin) {
+		S->smin = l->step;
+		int n = 0;
+		for (int i = 0; i < S->ncand; i++)
+			if (S->cand[i].step <= S->smin * TIE)
+				S->cand[n++] = S->cand[i];
+		S->ncand = n;
+	}
+	S->found = true;
+	if (l->step <= S->smin * TIE) {
+		if (S->ncand < NCAND)
+			S->cand[S->ncand++] = *l;
+		else
+			S->overflow = true;
+	}
+}
+
+/* The virtual stages, recompute choices (from rec0, the lightest whose
+ * leanest layout fits) and ZeRO stages of a shape whose model state per
+ * ZeRO stage is state[] and whose v-independent terms are k[] (by
+ * recompute, filled as needed). */
+static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int rec0, int zmax,
+			const double *state, double reserve, struct tterms *k, double dp_lb)
+{
+	const struct eng_tctx *x = S->x;
+	unsigned vmask = vmask_of(S, shape->p);
+	for (int v = 1; v <= V_MAX; v++) {
+		if (!(vmask & (1u << v)))
+			continue;
+		/* Recompute from the lightest: once a layout without ZeRO-3
+		 * fits, heavier recompute only adds work. */
+		for (int rec = rec0; rec <= x->rec_hi; rec++) {
+			struct eng_tlayout l = *shape;
+			l.v = v;
+			l.rec = rec;
+			if (!k[rec].set)
+				shape_terms(S, shape, rec, &k[rec]);
+			/* heavier recompute is no faster: nothing after this can
+			 * win; every ZeRO stage adds at least dp_lb (see
+			 * shape_slow()) */
+			double parts = step_parts(x, &k[rec], &l);
+			if (parts > cut(S) || (parts + dp_lb) * (1.0 - BOUND_ROUNDING) > cut(S))
+				break;
+			double act = eng_train_activation(x, &l);
+			/* ZeRO 0, 1 and 2 differ in memory only: of those the one
+			 * holding least (the lowest stage at equal memory) is the
+			 * only one better() can pick, and fits if any does. */
+			int z012 = 0;
+			double m012 = eng_train_mem(state[0], act, reserve);
+			for (int z = 1; z <= zmax && z < 3; z++) {
+				double mz = eng_train_mem(state[z], act, reserve);
+				if (mz < m012) {
+					m012 = mz;
+					z012 = z;
+				}
+			}
+			bool fit012 = false;
+			for (int z = z012; z <= zmax; z = z < 3 ? 3 : z + 1) {
+				l.zero = z;
+				l.mem_gpu = z < 3 ? m012 : eng_train_mem(state[z], act, reserve);
+				if (l.mem_gpu < S->min_mem)
+					S->min_mem = l.mem_gpu;
+				if (l.mem_gpu > x->usable)
+					continue;
+				fit012 = fit012 || z < 3;
+				eng_train_step_finish(x, &l);
+				consider(S, &l);
+			}
+			if (fit012)
+				break;
+		}
+	}
+}
+
+/* The work and least bubble of a shape's layouts, none lighter on
+ * recompute than rec0: a lower bound on their steps (the prefix of
+ * step_parts()'s sum), and of every shape with a bigger micro-batch, less
+ * context or less expert parallelism (no lighter recompute fits those,
+ * and their bubble is no smaller). */
+static double shape_floor(const struct tsearch *S, const struct eng_tlayout *shape, int rec0)
+{
+	double compute = S->compute_g[rec0] * shape->imb;
+	double elem = S->elem_g * shape->imb;
+	return compute + elem + eng_train_bubble_of(compute + elem, shape->p, shape->m, v_most(S, shape->p));
+}
+
+/* The layout shape_floor() sums: the shape at rec0 with the most virtual
+ * stages, its work and bubble filled in. */
+static void floor_layout(const struct tsearch *S, const struct eng_tlayout *shape, int rec0, struct eng_tlayout *l)
+{
+	*l = *shape;
+	l->rec = rec0;
+	l->v = v_most(S, shape->p);
+	l->compute = S->compute_g[rec0] * l->imb;
+	l->elem = S->elem_g * l->imb;
+	l->bubble = eng_train_bubble(l);
+}
+
+/* Whether no layout of the shape, none lighter on recompute than rec0,
+ * can beat cut(S) once its communication is added to the floor, then the
+ * least exposed DP time. */
+static bool shape_slow(const struct tsearch *S, const struct eng_tlayout *shape, int rec0, struct tterms *k,
+		       double *dp_lb)
+{
+	const struct eng_tctx *x = S->x;
+	double limit = cut(S);
+	*dp_lb = 0;
+	if (!(limit < INFINITY))
+		return false;
+	struct eng_tlayout l;
+	floor_layout(S, shape, rec0, &l);
+	if (l.compute + l.elem + l.bubble > limit)
+		return true;
+	shape_terms(S, shape, rec0, &k[rec0]);
+	l.v = 1;
+	double lb = l.compute + l.elem + l.bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep + eng_train_pp_comm(x, &l);
+	if (lb > limit)
+		return true;
+	l.zero = 0;
+	double dp = eng_train_dp_comm(x, &l);
+	double window = (S->compute_g[x->rec_hi] * l.imb + l.elem) * 2.0 / 3.0;
+	double hidden = dp * x->overlap < window ? dp * x->overlap : window;
+	*dp_lb = dp - hidden;
+	return (lb + *dp_lb) * (1.0 - BOUND_ROUNDING) > limit;
+}
+
+/* A shape's model state by ZeRO stage (state[zlean..zmax]) and runtime
+ * reserve: what its memory adds to the activations. */
+struct tstate {
+	int zlean, zmax;
+	double state[4], reserve;
+};
+
+static void shape_state(const struct eng_tctx *x, struct eng_tlayout *shape, struct tstate *st)
+{
+	st->zmax = shape->d * shape->c == 1 ? 0 : 3;
+	st->zlean = x->zero_monotone ? st->zmax : 0;
+	for (int z = st->zlean; z <= st->zmax; z++) {
+		shape->zero = z;
+		st->state[z] = eng_train_state(x, shape);
+	}
+	st->reserve = eng_train_reserve(x, shape);
+}
+
+/* The least memory of the shape's layouts at one recompute choice: one
+ * virtual stage (activations only grow with more), the ZeRO stage holding
+ * least; NAN when a figure gives no number. */
+static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int rec, const struct tstate *st)
+{
+	shape->v = 1;
+	shape->rec = rec;
+	double act = eng_train_activation(x, shape);
+	double lowest = INFINITY;
+	for (int z = st->zlean; z <= st->zmax; z++) {
+		double mz = eng_train_mem(st->state[z], act, st->reserve);
+		if (isnan(mz))
+			return NAN;
+		if (mz < lowest)
+			lowest = mz;
+	}
+	return lowest;
+}
+
+/* The lightest recompute whose leanest layout fits, -1 when not even the
+ * heaviest does (*lowest: that one's memory). */
+static int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *shape, const struct tstate *st, double *lowest)
+{
+	*lowest = lean_mem(x, shape, x->rec_hi, st);
+	if (*lowest > x->usable)
+		return -1;
+	int rec0 = x->rec_hi;
+	while (rec0 > x->rec_lo && !(lean_mem(x, shape, rec0 - 1, st) > x->usable))
+		rec0--;
+	return rec0;
+}
+
+/* Every layout of one shape (t, c, p, b, e) whose state st and lightest
+ * fitting recompute rec0 (>= 0) are known. */
+static void try_shape(struct tsearch *S, struct eng_tlayout *shape, struct tstate *st, int rec0)
+{
+	const struct eng_tctx *x = S->x;
+	struct tterms k[RECOMPUTE_COUNT];
+	for (int r = 0; r < RECOMPUTE_COUNT; r++)
+		k[r].set = false;
+	double dp_lb = 0;
+	if (S->pass != PASS_FIT && shape_slow(S, shape, rec0, k, &dp_lb))
+		return;
+	for (int z = 0; z < st->zlean; z++) {
+		shape->zero = z;
+		st->state[z] = eng_train_state(x, shape);
+	}
+	try_layouts(S, shape, rec0, st->zmax, st->state, st->reserve, k, dp_lb);
+}
+
+/* A shape's memory: its state, and the lightest recompute that can fit
+ * it (-1 when none; the least memory then goes to min_mem). */
+static int shape_fit(struct tsearch *S, struct eng_tlayout *shape, struct tstate *st, double *lowest)
+{
+	shape_state(S->x, shape, st);
+	int rec0 = lightest_fit(S->x, shape, st, lowest);
+	if (rec0 < 0 && *lowest < S->min_mem)
+		S->min_mem = *lowest;
+	return rec0;
+}
+
+/* Power-of-two degrees from 1, or only the forced one. */
+static int deg_first(int forced)
+{
+	return forced > 0 ? forced : 1;
+}
+
+static int deg_next(int forced, int v)
+{
+	return forced > 0 ? 0 : v * 2;
+}
+
+/* The degrees the search tries, each rule written once. */
+static bool tp_ok(const struct eng_tctx *x, int t)
+{
+	return (x->w->tp > 0 || t <= x->tmax) && eng_tp_valid(x->m, t);
+}
+
+/* Context parallel: ring attention wants two chunks per rank (the causal
+ * mask's load balance) and at least CP_MIN_TOKENS a rank. */
+static bool cp_ok(const struct eng_tctx *x, int c)
+{
+	if (x->w->cp > 0 || c == 1)
+		return true;
+	return c <= CP_MAX && x->w->seq_len % (2 * c) == 0 && x->s / c >= CP_MIN_TOKENS;
+}
+
+/* p stages of t x c GPUs divide G, and each data-parallel rank gets at
+ * least one sequence. */
+static bool tcp_ok(const struct eng_tctx *x, int G, int t, int c, int p)
+{
+	return p <= x->m->layers && (long)t * c * p <= G && G % (t * c * p) == 0 &&
+	       G / (t * c * p) <= x->seqs;
+}
+
+static bool mb_ok(const struct eng_tctx *x, int d, int b)
+{
+	return (x->w->micro_batch > 0 || b <= MB_MAX) && (double)d * b <= x->seqs;
+}
+
+/* Expert parallel e divides the experts and the data x context ranks. */
+static bool ep_ok(const struct eng_tctx *x, int dc, int e)
+{
+	if (x->m->experts <= 1)
+		return e == 1 && x->w->ep <= 1;
+	if (x->w->ep > 0 && e != x->w->ep)
+		return false;
+	return e <= dc && e <= x->m->experts && x->m->experts % e == 0 && dc % e == 0;
+}
+
+/* The most expert parallelism of a (c, d), 0 when none is allowed: the
+ * experts' state only shrinks with it. */
+static int ep_most(const struct eng_tctx *x, int dc)
+{
+	int e = x->m->experts > 1 && x->w->ep <= 0 ? (dc < x->m->experts ? dc : x->m->experts) : 1;
+	if (x->w->ep > 0)
+		e = x->w->ep;
+	while (e >= 1 && !ep_ok(x, dc, e))
+		e = x->w->ep > 0 ? 0 : e - 1;
+	return e;
+}
+
+/* A (t, p) group: the shapes with these tensor and pipeline degrees. */
+struct tgroup {
+	int t, p;
+	int c_hi;			/* the most context parallelism; -1 not yet known, 0 none */
+	double link_t;
+	double lb;			/* MIN: no layout of the group is faster */
+	bool done;
+};
+
+static void shape_init(const struct tsearch *S, const struct tgroup *g, int c, int b, int e,
+		       struct eng_tlayout *shape)
+{
+	const struct eng_tctx *x = S->x;
+	int d = S->G / (g->t * c * g->p);
+	memset(shape, 0, sizeof *shape);
+	shape->t = g->t;
+	shape->c = c;
+	shape->p = g->p;
+	shape->d = d;
+	shape->b = b;
+	shape->ep = e;
+	shape->m = (long)ceil(x->seqs / ((double)d * b));
+	shape->imb = g->p <= PP_MAX ? x->imb[g->p] : eng_train_stage_imbalance(x->m, g->p);
+	shape->link_t = g->link_t;
+}
+
+/* The most context parallelism the group allows, 0 when none. */
+static int cp_most(const struct tsearch *S, const struct tgroup *g)
+{
+	const struct eng_tctx *x = S->x;
+	int c = x->w->cp > 0 ? x->w->cp : 1;
+	while (x->w->cp <= 0 && (long)g->t * g->p * c * 2 <= S->G && c < x->cp_max)
+		c *= 2;
+	for (; c >= 1; c = x->w->cp > 0 ? 0 : c / 2)
+		if (tcp_ok(x, S->G, g->t, c, g->p))
+			return c;
+	return 0;
+}
+
+/* The group's leanest shape, which holds no more memory than any other
+ * of its shapes at the same recompute: the most context parallelism (it
+ * divides the activations and keeps the model state, sharded over d x c),
+ * the smallest micro-batch, the most expert parallelism.  False when the
+ * group has no shape. */
+static bool group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *shape)
+{
+	const struct eng_tctx *x = S->x;
+	if (g->c_hi < 0)
+		g->c_hi = cp_most(S, g);
+	int c = g->c_hi;
+	if (!c)
+		return false;
+	int d = S->G / (g->t * c * g->p);
+	int b = deg_first(x->w->micro_batch);
+	int e = ep_most(x, d * c);
+	if (!mb_ok(x, d, b) || e < 1)
+		return false;
+	shape_init(S, g, c, b, e, shape);
+	return true;
+}
+
+/* Every shape of a group: c from the most, b from the smallest, e from
+ * the most, i.e. from the leanest.  Memory and the floor of the step only
+ * grow with a bigger micro-batch or less context parallelism (see
+ * shape_floor()), and the leanest e of a (c, b) bounds its others: once
+ * it cannot fit, or its floor is above the cut, the rest of the micro-
+ * batches (and, at the smallest, of the context degrees) can skip. */
+static void try_group(struct tsearch *S, const struct tgroup *g)
+{
+	const struct eng_tctx *x = S->x;
+	const struct workload *w = x->w;
+	for (int c = g->c_hi < 0 ? cp_most(S, g) : g->c_hi; c >= 1; c = w->cp > 0 ? 0 : c / 2) {
+		if (!cp_ok(x, c) || !tcp_ok(x, S->G, g->t, c, g->p))
+			continue;
+		int d = S->G / (g->t * c * g->p);
+		bool first = true, stop_c = false;
+		for (int b = deg_first(w->micro_batch); b && mb_ok(x, d, b); b = deg_next(w->micro_batch, b)) {
+			bool stop_b = false;
+			int e_hi = ep_most(x, d * c);
+			for (int e = e_hi; e >= 1 && !stop_b; e--) {
+				if (e < e_hi && !ep_ok(x, d * c, e))
+					continue;
+				struct eng_tlayout shape;
+				struct tstate st;
+				double lowest;
+				shape_init(S, g, c, b, e, &shape);
+				int rec0 = shape_fit(S, &shape, &st, &lowest);
+				bool leanest = e == e_hi;
+				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &shape, rec0) > cut(S))) {
+					stop_b = leanest;
+					continue;
+				}
+				try_shape(S, &shape, &st, rec0);
+			}
+			stop_c = stop_b && first;
+			first = false;
+			if (stop_b)
+				break;
+		}
+		if (stop_c)
+			break;
+	}
+}
+
+/* The (t, p) groups on G GPUs that may hold a shape, in the order t, p;
+ * NGROUP bounds them (t a power of two up to G, p up to PP_MAX, or
+ * forced). */
+#define NGROUP (32 * PP_MAX)
+static int groups(const struct tsearch *S, struct tgroup *g)
+{
+	const struct eng_tctx *x = S->x;
+	const struct workload *w = x->w;
+	int n = 0;
+	for (int t = deg_first(w->tp); t && t <= S->G; t = deg_next(w->tp, t)) {
+		if (!tp_ok(x, t))
+			continue;
+		double link_t = eng_link_bw(x->c, x->a, x->plat, t);
+		int p_lo = w->pp > 0 ? w->pp : 1, p_hi = w->pp > 0 ? w->pp : PP_MAX;
+		for (int p = p_lo; p <= p_hi && (long)t * p <= S->G && n < NGROUP; p++) {
+			if (S->G % (t * p))
+				continue;	/* no c makes t c p divide G */
+			g[n++] = (struct tgroup){ .t = t, .p = p, .c_hi = -1, .link_t = link_t };
+		}
+	}
+	return n;
+}
+
+/* FIT: whether the leanest shape of some group fits. */
+static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
+{
+	const struct eng_tctx *x = S->x;
+	/* the most parallel groups first: the likeliest to fit */
+	for (int i = n - 1; i >= 0 && !S->found; i--) {
+		struct eng_tlayout shape;
+		struct tstate st;
+		if (!group_lean(S, &g[i], &shape))
+			continue;
+		shape_state(x, &shape, &st);
+		double lowest = lean_mem(x, &shape, x->rec_hi, &st);
+		if (lowest > x->usable) {
+			if (lowest < S->min_mem)
+				S->min_mem = lowest;
+			continue;
+		}
+		/* the leanest layout fits and would be taken; a figure that
+		 * gives no number has its layouts sized */
+		if (!isnan(lowest))
+			S->found = true;
+		else
+			try_shape(S, &shape, &st, lightest_fit(x, &shape, &st, &lowest));
+	}
+}
+
+/* A lower bound on the step of every layout of the group whose leanest
+ * shape is lean, none lighter on recompute than rec0: its floor (see
+ * shape_floor()), the TP traffic without latency (every shape moves at
+ * least seqs / (d c) sequences through each layer's all-reduces, m b / c
+ * of them), the least exposed DP time (the leanest shape has the least
+ * expert state; d c is the group's).  The terms come from different
+ * layouts, so BOUND_ROUNDING covers the sums' rounding. */
+static double group_floor(const struct tsearch *S, const struct eng_tlayout *lean, int rec0)
+{
+	const struct eng_tctx *x = S->x;
+	struct eng_tlayout l;
+	floor_layout(S, lean, rec0, &l);
+	double lb = l.compute + l.elem + l.bubble;
+	double dc = (double)lean->d * lean->c;
+	if (lean->t > 1) {
+		double bytes = x->seqs / dc * x->s * x->m->hidden * 2.0;
+		double layers = (double)x->m->layers / lean->p * lean->imb;
+		lb += layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, lean->link_t, 0);
+	}
+	l.zero = 0;
+	double dp = eng_train_dp_comm(x, &l);
+	double window = (S->compute_g[x->rec_hi] * l.imb + l.elem) * 2.0 / 3.0;
+	double hidden = dp * x->overlap < window ? dp * x->overlap : window;
+	return (lb + (dp - hidden)) * (1.0 - BOUND_ROUNDING);
+}
+
+/* MIN: each group's bound from its leanest shape - the lightest recompute
+ * that can fit it, no imbalance but its own, the least bubble (the most
+ * micro-batches, the most virtual stages); then the groups from the
+ * lowest bound while it can beat the fastest step so far.  A group whose
+ * leanest shape does not fit is left, its memory the least of the
+ * group's. */
+static void walk_min(struct tsearch *S, struct tgroup *g, int n)
+{
+	int live = 0;
+	for (int i = 0; i < n; i++) {
+		struct eng_tlayout shape;
+		struct tstate st;
+		double lowest;
+		g[i].done = true;
+		if (!group_lean(S, &g[i], &shape))
+			continue;
+		int rec0 = shape_fit(S, &shape, &st, &lowest);
+		if (rec0 < 0)
+			continue;
+		g[i].lb = isnan(lowest) ? -INFINITY : group_floor(S, &shape, rec0);
+		g[i].done = false;
+		live++;
+	}
+	while (live > 0) {
+		int k = -1;
+		for (int i = 0; i < n; i++)
+			if (!g[i].done && (k < 0 || g[i].lb < g[k].lb))
+				k = i;
+		if (g[k].lb > cut(S))
+			break;
+		g[k].done = true;
+		live--;
+		try_group(S, &g[k]);
+	}
+}
+
+/* Fastest fitting layout on G GPUs (see above); false if none fits.
+ * *min_mem, the least memory any layout needs, is what the callers report
+ * when none fits; once a layout fits nobody reads it.  fit_only: whether
+ * any layout fits, *best untouched; a search that finds none sizes the
+ * leanest layout of every group either way, min_mem included. */
+static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_only, struct eng_tlayout *best,
+		   double *min_mem)
+{
+	struct eng_tlayout cand[NCAND];
+	struct tgroup g[NGROUP];
+	struct tsearch S = { .x = x, .G = G, .pass = fit_only ? PASS_FIT : PASS_MIN, .min_mem = INFINITY, .vmask = vmask,
+			     .cand = cand };
+	S.prune_ok = x->lat >= 0 && x->overlap <= 1;
+	for (int r = 0; r < RECOMPUTE_COUNT; r++)
+		S.compute_g[r] = eng_train_compute_g(x, G, r);
+	S.elem_g = eng_train_elem_g(x, G);
+	int n = groups(&S, g);
+	if (fit_only) {
+		walk_fit(&S, g, n);
+		*min_mem = S.min_mem;
+		return S.found;
+	}
+	walk_min(&S, g, n);
+	*min_mem = S.min_mem;
+	if (!S.found)
+		return false;
+	if (S.overflow) {
+		S.pass = PASS_PICK;
+		for (int i = 0; i < n; i++)
+			try_group(&S, &g[i]);
+	} else {
+		for (int i = 0; i < S.ncand; i++)
+			if (S.cand[i].step <= S.smin * TIE && (!S.best.t || better(&S.cand[i], &S.best)))
+				S.best = S.cand[i];
+	}
+	*best = S.best;
+	return true;
+}
+
+bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G, bool full, struct eng_tlayout *best,
+			double *min_mem)
+{
+	int k = -1;
+	for (int i = 0; i < mc->n; i++)
+		if (mc->e[i].G == G) {
+			if (mc->e[i].full || !full || !mc->e[i].found) {
+				if (mc->e[i].found)
+					*best = mc->e[i].best;
+				*min_mem = mc->e[i].min_mem;
+				return mc->e[i].found;
+			}
+			k = i;	/* a layout fits; now the fastest */
+		}
+	struct eng_tlayout b = { .t = 0 };
+	double mm;
+	bool found = search(x, mc->vmask, G, !full, &b, &mm);
+	if (k < 0) {
+		k = mc->next;
+		mc->next = (mc->next + 1) % TMEMO;
+		if (mc->n < TMEMO)
+			mc->n++;
+	}
+	mc->e[k].G = G;
+	mc->e[k].found = found;
+	mc->e[k].full = full;
+	mc->e[k].best = b;
+	mc->e[k].min_mem = mm;
+	if (found)
+		*best = b;
+	*min_mem = mm;
+	return found;
+}
