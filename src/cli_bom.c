@@ -192,6 +192,23 @@ fail:
 	return EXIT_BADINPUT;
 }
 
+/* The output options are named, and at most one of them is '-'. */
+static bool outputs_named(const struct opts *o)
+{
+	const char *why = NULL;
+	if (!o->out || !*o->out)
+		why = "missing -o FILE.csv (where to write the BOM)";
+	else if (o->summary && !*o->summary)
+		why = "--summary needs a file name";
+	else if (o->elevation && !*o->elevation)
+		why = "--elevation needs a file name";
+	else if (o->elevation && !strcmp(o->elevation, "-") && !strcmp(o->out, "-"))
+		why = "-o and --elevation cannot both be '-' (standard output)";
+	if (why)
+		fprintf(stderr, PROG ": %s\n", why);
+	return !why;
+}
+
 int cli_bom_main(int argc, char **argv)
 {
 	struct opts o = { 0 };
@@ -236,22 +253,8 @@ int cli_bom_main(int argc, char **argv)
 		fprintf(stderr, PROG ": out of memory\n");
 		goto out;
 	}
-	if (!o.out || !*o.out) {
-		fprintf(stderr, PROG ": missing -o FILE.csv (where to write the BOM)\n");
+	if (!outputs_named(&o))
 		goto out;
-	}
-	if (o.summary && !*o.summary) {
-		fprintf(stderr, PROG ": --summary needs a file name\n");
-		goto out;
-	}
-	if (o.elevation && !*o.elevation) {
-		fprintf(stderr, PROG ": --elevation needs a file name\n");
-		goto out;
-	}
-	if (o.elevation && !strcmp(o.elevation, "-") && !strcmp(o.out, "-")) {
-		fprintf(stderr, PROG ": -o and --elevation cannot both be '-' (standard output)\n");
-		goto out;
-	}
 	/* Nothing is written over an input or over the other output. */
 	const struct atomic_name outs[] = { { "-o", o.out }, { "--summary", o.summary },
 					    { "--elevation", o.elevation } };

@@ -119,14 +119,14 @@ static void cluster_nodes(const struct catalog *c, const struct workload *w,
 {
 	if (t->gpus < 1)
 		return;
-	int group = any_training ? eng_max_node_gpus(c, a) : t->tp;
-	const struct catalog_platform *p = eng_platform_choose(c, a, group, t->gpus);
+	int group = any_training ? eng_max_node_gpus(c, w, a) : t->tp;
+	const struct catalog_platform *p = eng_platform_choose(c, w, a, group, t->gpus);
 	if (!p)
 		return;
 	struct eng_node n;
 	eng_node_size(c, w, a, p, t->gpus, &n);
 	if (spans)
-		eng_node_fabric(c, &n);
+		eng_node_fabric(c, w, &n);
 	eng_cost(c, w, a, &n, t);
 	eng_cost_rates(c, w, t);
 }
