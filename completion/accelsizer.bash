@@ -19,12 +19,13 @@ _accelsizer_precisions='fp32 bf16 fp16 fp8 int8 int4 fp4 mxfp4 w8a16'
 _accelsizer_recomputes='auto none selective full'
 _accelsizer_methods='full lora qlora'
 _accelsizer_stacks='any cuda rocm gaudi'
+_accelsizer_serving_stacks='auto tensorrt-llm vllm sglang optimum-habana'
 _accelsizer_forms='any sxm-oam pcie'
 _accelsizer_objectives='capex cost-per-token time gpus perf-per-watt tco'
 _accelsizer_formats='table csv yaml'
 _accelsizer_proposal_formats='html md'
 _accelsizer_themes='dark light high-contrast mono'
-_accelsizer_commands='recommend validate bom proposal sweep catalog accuracy'
+_accelsizer_commands='recommend validate bom proposal sweep catalog accuracy compare'
 
 # The program the user is completing for: the word they typed, with a
 # leading ~/ expanded; "accelsizer" from $PATH when that is not runnable.
@@ -138,6 +139,7 @@ _accelsizer() {
 	--recompute) values=$_accelsizer_recomputes ;;
 	--method) values=$_accelsizer_methods ;;
 	--stack) values=$_accelsizer_stacks ;;
+	--serving-stack) values=$_accelsizer_serving_stacks ;;
 	--form-factor) values=$_accelsizer_forms ;;
 	--objective) values=$_accelsizer_objectives ;;
 	--format)
@@ -147,6 +149,7 @@ _accelsizer() {
 	--concurrency) values=max ;;
 	--role) values="calibration validation all" ;;
 	--model) values=$(_accelsizer_ids "$prog" "$catalog" --models) ;;
+	--draft-model) values="mtp $(_accelsizer_ids "$prog" "$catalog" --models)" ;;
 	--accelerator) values=$(_accelsizer_ids "$prog" "$catalog") ;;
 	--theme)
 		COMPREPLY=($(compgen -W "$_accelsizer_themes" -- "$cur"))
@@ -236,6 +239,11 @@ _accelsizer() {
 		return 0
 	fi
 
+	# compare's arguments are scenario files
+	if [[ $cmd == compare && $cur != -* ]]; then
+		_accelsizer_files "$cur" yaml yml
+		return 0
+	fi
 	if [[ -z $cmd && $cur != -* ]]; then
 		COMPREPLY=($(compgen -W "$_accelsizer_commands" -- "$cur"))
 		return 0

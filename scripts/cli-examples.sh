@@ -173,6 +173,24 @@ example 0 'cat acme-chat.txt'
 text "Flags override the scenario, so one saved scenario gives several quotes:"
 example 0 'accelsizer bom --scenario acme-chat.yaml --accelerator mi300x -o -' "tail -n 3"
 
+heading "Several workloads on one cluster"
+text "A customer rarely buys for one model: a scenario's \`workloads:\` list is sized workload by workload, then as one cluster per accelerator. Serving workloads that each fill part of a node share nodes, small models share cards on MIG slices when that saves cards, and a weekly fine-tune may time-share the serving GPUs (\`share_gpus\`) at the cost the \`total\` row states. \`bom\` quotes the whole cluster (its total is recommend's \`total\` capex) and \`validate\` adds the shared cluster's plan to each workload's."
+cat >"$tmp/work/acme-all.yaml" <<'EOF'
+schema: 1
+customer: ACME Corp
+share_gpus: true
+workloads:
+  - {name: chat, model: llama-3.1-70b, precision: fp8, concurrency: 64}
+  - {name: search, model: llama-3.1-8b, precision: fp8, concurrency: 1}
+  - {name: support, model: llama-3.1-8b, precision: fp8, concurrency: 1}
+  - {name: weekly-lora, class: finetune, model: llama-3.1-8b, method: lora, tokens: 50M,
+     epochs: 1, hours_per_week: 8}
+EOF
+example 0 'cat acme-all.yaml'
+example 0 'accelsizer recommend --scenario acme-all.yaml --accelerator h100-sxm'
+example 0 'accelsizer bom --scenario acme-all.yaml --accelerator h100-sxm -o acme-all-bom.csv'
+example 0 'accelsizer validate --scenario acme-all.yaml --accelerator h100-sxm' "sed -n '/shared cluster/,\$p'"
+
 heading "A proposal for the customer"
 text "The document to send after the call, from the same scenario: HTML to print (two pages) or Markdown for an email. Its BOM total is the bom command's to the cent."
 example 0 'accelsizer proposal --scenario acme-chat.yaml -o acme-chat.html'

@@ -37,6 +37,11 @@ static bool metric_value(const struct ledger_entry *e, const struct engine_resul
 	case LM_TTFT_P50_MS: v = r->ttft_p50_ms; break;
 	case LM_TTFT_P99_MS: v = r->ttft_p99_ms; break;
 	case LM_TPOT_MS: v = 1000.0 / r->tokens_per_s_per_user; break;
+	/* a request from its arrival to its last token: the first token,
+	 * then the other O - 1 at the per-user speed */
+	case LM_REQUEST_LATENCY_S:
+		v = r->ttft_p50_ms / 1000.0 + (double)(w->output_tokens - 1) / r->tokens_per_s_per_user;
+		break;
 	case LM_REQUESTS_PER_S: v = r->output_tokens_per_s / (double)w->output_tokens; break;
 	case LM_SAMPLES_PER_S:
 		if (!e->has_seq_len)

@@ -47,6 +47,11 @@ static const char *const stack_names[STACK_COUNT] = {
 	[STACK_CUDA] = "cuda", [STACK_ROCM] = "rocm", [STACK_GAUDI] = "gaudi",
 };
 
+static const char *const serving_stack_names[SS_COUNT] = {
+	[SS_TENSORRT_LLM] = "tensorrt-llm", [SS_VLLM] = "vllm", [SS_SGLANG] = "sglang",
+	[SS_OPTIMUM_HABANA] = "optimum-habana",
+};
+
 static const char *const topology_names[TOPO_COUNT] = {
 	[TOPO_SWITCHED] = "switched", [TOPO_MESH] = "mesh",
 	[TOPO_BRIDGED_PAIRS] = "bridged-pairs", [TOPO_PCIE] = "pcie",
@@ -120,6 +125,20 @@ bool stack_parse(const char *s, enum stack *out)
 	return true;
 }
 
+const char *serving_stack_name(enum serving_stack s)
+{
+	return (unsigned)s < SS_COUNT ? serving_stack_names[s] : "?";
+}
+
+bool serving_stack_parse(const char *s, enum serving_stack *out)
+{
+	int i = find_name(serving_stack_names, SS_COUNT, s);
+	if (i < 0)
+		return false;
+	*out = (enum serving_stack)i;
+	return true;
+}
+
 const char *topology_name(enum topology t)
 {
 	return (unsigned)t < TOPO_COUNT ? topology_names[t] : "?";
@@ -166,6 +185,36 @@ const struct catalog_fabric *catalog_fabric(const struct catalog *c, const char 
 const struct catalog_model *catalog_model(const struct catalog *c, const char *id)
 {
 	FIND(models, n_models, id);
+}
+
+const struct catalog_serving_stack *catalog_serving_stack(const struct catalog *c, const char *id)
+{
+	FIND(serving_stacks, n_serving_stacks, id);
+}
+
+const struct catalog_stack_platform *catalog_stack_on(const struct catalog_serving_stack *s,
+						      enum stack platform)
+{
+	for (size_t i = 0; s && i < s->n_runs_on; i++)
+		if (s->runs_on[i].platform == platform)
+			return &s->runs_on[i];
+	return NULL;
+}
+
+const struct catalog_serving_stack *catalog_stack_default(const struct catalog *c, enum stack platform,
+							  const struct catalog_stack_platform **on)
+{
+	for (size_t i = 0; c && i < c->n_serving_stacks; i++) {
+		const struct catalog_stack_platform *p = catalog_stack_on(&c->serving_stacks[i], platform);
+		if (p && p->is_default) {
+			if (on)
+				*on = p;
+			return &c->serving_stacks[i];
+		}
+	}
+	if (on)
+		*on = NULL;
+	return NULL;
 }
 
 static bool platform_before(const struct catalog_platform *x, const struct catalog_platform *y)
@@ -384,6 +433,8 @@ const char *catalog_suggest(const struct catalog *c, unsigned kinds, const char 
 		closest(&best, &dist, id, c->fabrics[i].id);
 	for (size_t i = 0; (kinds & CATALOG_MODELS) && i < c->n_models; i++)
 		closest(&best, &dist, id, c->models[i].id);
+	for (size_t i = 0; (kinds & CATALOG_SERVING_STACKS) && i < c->n_serving_stacks; i++)
+		closest(&best, &dist, id, c->serving_stacks[i].id);
 	return best;
 }
 
@@ -543,6 +594,8 @@ size_t catalog_files(const struct catalog *c, const char **out, size_t max)
 		ADD(c->fabrics[i].file);
 	for (size_t i = 0; i < c->n_models; i++)
 		ADD(c->models[i].file);
+	for (size_t i = 0; i < c->n_serving_stacks; i++)
+		ADD(c->serving_stacks[i].file);
 #undef ADD
 	return n;
 }

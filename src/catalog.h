@@ -46,6 +46,12 @@ enum stack { STACK_CUDA, STACK_ROCM, STACK_GAUDI, STACK_COUNT };
 const char *stack_name(enum stack s);
 bool stack_parse(const char *s, enum stack *out);
 
+/* The serving stacks the engine knows (catalog/serving-stacks/ID.yaml holds
+ * each one's figures, under the same id). */
+enum serving_stack { SS_TENSORRT_LLM, SS_VLLM, SS_SGLANG, SS_OPTIMUM_HABANA, SS_COUNT };
+const char *serving_stack_name(enum serving_stack s);	/* "tensorrt-llm" */
+bool serving_stack_parse(const char *s, enum serving_stack *out);
+
 enum topology { TOPO_SWITCHED, TOPO_MESH, TOPO_BRIDGED_PAIRS, TOPO_PCIE, TOPO_COUNT };
 const char *topology_name(enum topology t);
 bool topology_parse(const char *s, enum topology *out);
@@ -75,6 +81,29 @@ struct catalog_partition {
 	double memory_gb;		/* memory of one instance, GB */
 	int compute_slices;		/* compute slices one instance takes */
 	int max_per_gpu;		/* instances of this profile one GPU holds */
+};
+
+/* A serving stack on one accelerator software platform: whether it is that
+ * vendor's default and its figures there (catalog/serving-stacks/). */
+struct catalog_stack_platform {
+	enum stack platform;
+	bool is_default;		/* the vendor's best published stack */
+	struct sourced compute;		/* factor on the accelerator's serving
+					 * share of peak (efficiency.compute) */
+	/* Fixed costs; value 0 = the defaults' (serving_step_overhead_us,
+	 * serving_layer_overhead_us). */
+	struct sourced step_overhead_us;	/* one iteration */
+	struct sourced layer_overhead_us;	/* per layer of an iteration */
+};
+
+struct catalog_serving_stack {
+	char *id, *name;
+	struct catalog_stack_platform *runs_on;
+	size_t n_runs_on;
+	char **sources;
+	size_t n_sources;
+	char *file;
+	int line;
 };
 
 struct catalog_accel {
@@ -198,6 +227,7 @@ struct catalog_model {
 	int mla_q_lora_rank;		/* 0 = queries not compressed */
 	int sliding_window;		/* 0 = none */
 	int sliding_layers;		/* layers that use the window; 0 = all */
+	int mtp_layers;			/* multi-token prediction modules; 0 = none */
 	char **sources;
 	size_t n_sources;
 	char *file;
@@ -263,7 +293,9 @@ struct catalog_model {
 	X(SLIDING_WINDOW, "sliding_window.tokens", sliding_window, MFT_INT, 1, 1e9, \
 	  CATALOG_MF_REQ | CATALOG_MF_GROUP, false, "Sliding window", "tokens", 0, NULL) \
 	X(SLIDING_LAYERS, "sliding_window.layers", sliding_layers, MFT_INT, 1, 1e4, CATALOG_MF_GROUP, \
-	  false, "Window layers", NULL, 0, NULL)
+	  false, "Window layers", NULL, 0, NULL) \
+	X(MTP_LAYERS, "mtp_layers", mtp_layers, MFT_INT, 1, 16, 0, false, "MTP modules", NULL, 1, \
+	  "multi-token prediction modules (DeepSeek-V3): drafts for speculative decoding")
 
 enum catalog_model_figure_type { MFT_BILLIONS, MFT_INT, MFT_LONG };
 enum catalog_model_figure_id {
@@ -306,6 +338,7 @@ void catalog_model_figure_set(struct catalog_model *m, const struct catalog_mode
 	X(serving_step_overhead_us,    "us",      "fixed cost of one serving iteration: scheduling, launch, sampling") \
 	X(serving_layer_overhead_us,   "us",      "fixed cost per layer of one serving iteration: small kernels, launch gaps") \
 	X(serving_overlap,             "ratio",   "share of the shorter of a kernel's memory and compute time hidden behind the longer") \
+	X(moe_grouped_gemm_efficiency, "ratio",   "share of the serving compute share the routed experts' grouped GEMMs reach") \
 	X(power_clock_exponent,        "ratio",   "k in power ~ clock^k: how the clock a power-limited board sustains falls") \
 	X(training_mfu,                "ratio",   "model FLOPs utilisation when the accelerator has none of its own") \
 	X(training_overlap,            "ratio",   "share of gradient communication hidden behind compute") \
@@ -358,6 +391,8 @@ struct catalog {
 	size_t n_fabrics;
 	struct catalog_model *models;
 	size_t n_models;
+	struct catalog_serving_stack *serving_stacks;
+	size_t n_serving_stacks;
 	struct catalog_defaults defaults;
 	/* Private to catalog.c: the platforms grouped by accelerator (in
 	 * catalog order), so that catalog_platforms_for() does not scan every
@@ -411,6 +446,13 @@ const struct catalog_accel *catalog_accel(const struct catalog *c, const char *i
 const struct catalog_platform *catalog_platform(const struct catalog *c, const char *id);
 const struct catalog_fabric *catalog_fabric(const struct catalog *c, const char *id);
 const struct catalog_model *catalog_model(const struct catalog *c, const char *id);
+const struct catalog_serving_stack *catalog_serving_stack(const struct catalog *c, const char *id);
+/* Its figures on that software platform, or NULL when it does not run there. */
+const struct catalog_stack_platform *catalog_stack_on(const struct catalog_serving_stack *s,
+						      enum stack platform);
+/* The platform's default stack (is_default), or NULL; *on gets its figures. */
+const struct catalog_serving_stack *catalog_stack_default(const struct catalog *c, enum stack platform,
+							  const struct catalog_stack_platform **on);
 /* (Re)builds the private platform index: call it after building or
  * changing a catalog's accelerators or platforms by hand (catalog_load()
  * does).  A platform whose accelerator is not resolved leaves the catalog
@@ -444,7 +486,7 @@ bool catalog_find_dir(const char *flag_dir, char *buf, size_t bufsz);
  * of them in out and returns how many it stored.  The strings are c's. */
 static inline size_t catalog_n_files(const struct catalog *c)
 {
-	return 1 + c->n_accels + c->n_platforms + c->n_fabrics + c->n_models;
+	return 1 + c->n_accels + c->n_platforms + c->n_fabrics + c->n_models + c->n_serving_stacks;
 }
 size_t catalog_files(const struct catalog *c, const char **out, size_t max);
 
@@ -453,7 +495,7 @@ size_t catalog_files(const struct catalog *c, const char **out, size_t max);
  * accelerator 'h100-sxn'; did you mean 'h100-sxm'?". */
 enum {
 	CATALOG_ACCELERATORS = 1, CATALOG_PLATFORMS = 2, CATALOG_FABRICS = 4,
-	CATALOG_MODELS = 8, CATALOG_ANY = 15
+	CATALOG_MODELS = 8, CATALOG_SERVING_STACKS = 16, CATALOG_ANY = 31
 };
 const char *catalog_suggest(const struct catalog *c, unsigned kinds, const char *id);
 /* Edit distance between a and the first blen bytes of b (adjacent

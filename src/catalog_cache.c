@@ -17,6 +17,7 @@
 
 #include "accuracy.h"
 #include "atomic.h"
+#include "buf.h"
 #include "catalog_image.h"
 #include "catalog_schema.h"
 #include "config.h"
@@ -68,47 +69,6 @@ bool catalog_cache_default_dir(char *buf, size_t bufsz)
 	else
 		return false;
 	return n > 0 && (size_t)n < bufsz;
-}
-
-/* ---- a growable byte buffer ---- */
-
-struct buf {
-	unsigned char *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static bool buf_grow(struct buf *b, size_t need)
-{
-	if (b->oom)
-		return false;
-	if (need > SIZE_MAX / 2) {
-		b->oom = true;
-		return false;
-	}
-	if (need <= b->cap)
-		return true;
-	size_t cap = b->cap ? b->cap : 4096;
-	while (cap < need)
-		cap *= 2;
-	unsigned char *p = realloc(b->p, cap);
-	if (!p) {
-		b->oom = true;
-		return false;
-	}
-	memset(p + b->cap, 0, cap - b->cap);	/* padding is written as zeros */
-	b->p = p;
-	b->cap = cap;
-	return true;
-}
-
-static void buf_add(struct buf *b, const void *src, size_t n)
-{
-	if (!buf_grow(b, b->len + n))
-		return;
-	if (n)
-		memcpy(b->p + b->len, src, n);
-	b->len += n;
 }
 
 /* ---- the key ---- */
@@ -174,9 +134,16 @@ static bool make_key(struct buf *k, const char *dir, const char *abs)
 		key_u64(k, 0);
 	key_str(k, abs);
 	key_str(k, dir);	/* the file fields are spelled from it */
-	for (size_t i = 0; i < CATALOG_N_KINDS; i++)
-		if (!key_folder(k, abs, catalog_kinds[i].dir))
+	for (size_t i = 0; i < CATALOG_N_KINDS; i++) {
+		/* an optional folder that is missing is keyed as missing */
+		int gone = catalog_kinds[i].optional ? catalog_image_folder_absent(abs, catalog_kinds[i].dir) : 0;
+		if (gone > 0) {
+			key_str(k, "no folder");
+			key_str(k, catalog_kinds[i].dir);
+		}
+		else if (gone < 0 || !key_folder(k, abs, catalog_kinds[i].dir))
 			return false;
+	}
 	char path[PATH_MAX];
 	int n = snprintf(path, sizeof path, "%s/defaults.yaml", abs);
 	if (n < 0 || (size_t)n >= sizeof path)

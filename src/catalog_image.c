@@ -5,6 +5,7 @@
  */
 #include "catalog_image.h"
 
+#include "buf.h"
 #include "catalog_schema.h"
 
 #include <dirent.h>
@@ -81,47 +82,6 @@ uint64_t catalog_image_checksum(uint64_t h, const void *data, size_t n)
 	h ^= n;
 	h *= k;
 	return h ^ (h >> 32);
-}
-
-/* ---- a growable byte buffer ---- */
-
-struct buf {
-	unsigned char *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static bool buf_grow(struct buf *b, size_t need)
-{
-	if (b->oom)
-		return false;
-	if (need > SIZE_MAX / 2) {
-		b->oom = true;
-		return false;
-	}
-	if (need <= b->cap)
-		return true;
-	size_t cap = b->cap ? b->cap : 4096;
-	while (cap < need)
-		cap *= 2;
-	unsigned char *p = realloc(b->p, cap);
-	if (!p) {
-		b->oom = true;
-		return false;
-	}
-	memset(p + b->cap, 0, cap - b->cap);	/* padding is written as zeros */
-	b->p = p;
-	b->cap = cap;
-	return true;
-}
-
-static void buf_add(struct buf *b, const void *src, size_t n)
-{
-	if (!buf_grow(b, b->len + n))
-		return;
-	if (n)
-		memcpy(b->p + b->len, src, n);
-	b->len += n;
 }
 
 /* ---- writing ---- */
@@ -229,6 +189,20 @@ static void put_strs(struct writer *w, const struct catalog_schema *s, size_t at
 		put_str(&w->b, at + s->file_off, file_str(w, ptr_get(orig, s->file_off)));
 }
 
+/* Writes with put (put_arrays or put_strs) every item of every kind, at
+ * items[kind] in the blob. */
+static void put_items(struct writer *w, const struct catalog *c, const size_t *items,
+		      void (*put)(struct writer *, const struct catalog_schema *, size_t, const void *))
+{
+	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
+		const struct catalog_schema *s = catalog_kinds[k].s;
+		size_t n;
+		const char *arr = catalog_kind_items(c, k, &n);
+		for (size_t i = 0; arr && i < n; i++)
+			put(w, s, items[k] + i * s->size, arr + i * s->size);
+	}
+}
+
 bool catalog_image_build(const struct catalog *c, bool relative, struct catalog_blob *out)
 {
 	struct writer w = { .c = c };
@@ -253,26 +227,14 @@ bool catalog_image_build(const struct catalog *c, bool relative, struct catalog_
 		const void *arr = catalog_kind_items(c, k, &n);
 		items[k] = put_array(&w.b, catalog_kinds[k].arr_off, arr, n, catalog_kinds[k].s->size);
 	}
-	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
-		const struct catalog_schema *s = catalog_kinds[k].s;
-		size_t n;
-		const char *arr = catalog_kind_items(c, k, &n);
-		for (size_t i = 0; arr && i < n; i++)
-			put_arrays(&w, s, items[k] + i * s->size, arr + i * s->size);
-	}
+	put_items(&w, c, items, put_arrays);
 	size_t def = offsetof(struct catalog, defaults);
 	put_arrays(&w, &catalog_defaults_schema, def, &c->defaults);
 
 	out->str_start = w.b.len;
 	put_str(&w.b, offsetof(struct catalog, dir), relative ? "" : c->dir);
 	put_strs(&w, &catalog_defaults_schema, def, &c->defaults);
-	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
-		const struct catalog_schema *s = catalog_kinds[k].s;
-		size_t n;
-		const char *arr = catalog_kind_items(c, k, &n);
-		for (size_t i = 0; arr && i < n; i++)
-			put_strs(&w, s, items[k] + i * s->size, arr + i * s->size);
-	}
+	put_items(&w, c, items, put_strs);
 	if (w.b.oom || w.foreign) {
 		free(w.b.p);
 		return false;
@@ -406,6 +368,21 @@ static bool fix_strs(struct fix *f, const struct catalog_schema *s, size_t at)
 	return true;
 }
 
+/* Fixes with fix (fix_arrays or fix_strs) every item of every kind, at
+ * items[kind]. */
+static bool fix_items(struct fix *f, const size_t *items,
+		      bool (*fix)(struct fix *, const struct catalog_schema *, size_t))
+{
+	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
+		const struct catalog_schema *s = catalog_kinds[k].s;
+		size_t n = count_get(f->p, catalog_kinds[k].n_off);
+		for (size_t i = 0; i < n; i++)
+			if (!fix(f, s, items[k] + i * s->size))
+				return false;
+	}
+	return true;
+}
+
 /* Turns the blob at p into a catalog in place; false when anything is out
  * of place. */
 static bool fix_up(unsigned char *p, size_t len, size_t str_start, const unsigned char *strs,
@@ -423,28 +400,16 @@ static bool fix_up(unsigned char *p, size_t len, size_t str_start, const unsigne
 		if (!fix_array(&f, catalog_kinds[k].arr_off, count_get(p, catalog_kinds[k].n_off),
 			       catalog_kinds[k].s->size, &items[k]))
 			return false;
-	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
-		const struct catalog_schema *s = catalog_kinds[k].s;
-		size_t n = count_get(p, catalog_kinds[k].n_off);
-		for (size_t i = 0; i < n; i++)
-			if (!fix_arrays(&f, s, items[k] + i * s->size))
-				return false;
-	}
+	if (!fix_items(&f, items, fix_arrays))
+		return false;
 	size_t def = offsetof(struct catalog, defaults);
 	if (!fix_arrays(&f, &catalog_defaults_schema, def))
 		return false;
 
 	/* the strings: every slot, arrays already in place */
 	if (!fix_str(&f, offsetof(struct catalog, dir)) || !c->dir ||
-	    !fix_strs(&f, &catalog_defaults_schema, def))
+	    !fix_strs(&f, &catalog_defaults_schema, def) || !fix_items(&f, items, fix_strs))
 		return false;
-	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
-		const struct catalog_schema *s = catalog_kinds[k].s;
-		size_t n = count_get(p, catalog_kinds[k].n_off);
-		for (size_t i = 0; i < n; i++)
-			if (!fix_strs(&f, s, items[k] + i * s->size))
-				return false;
-	}
 	/* the rest of the program relies on at least one accelerator; the
 	 * figures are checked too: the engine divides by some of them, and a
 	 * checksum only tells damage, not a forged image, apart */
@@ -499,6 +464,20 @@ static void place_files(struct catalog *c, char *end, const char *dir)
 	}
 }
 
+/* A fixed-up blob as a catalog: one block catalog_free() frees, with no
+ * band table of its own (the front end attaches one), indexed as a loaded
+ * catalog is.  False when the index cannot be built. */
+static bool as_image(struct catalog *c)
+{
+	c->plat_by_accel_ = NULL;
+	c->plat_start_ = NULL;
+	c->image_ = true;
+	c->bands_ = NULL;
+	c->n_bands_ = 0;
+	c->bands_owned_ = false;
+	return catalog_index(c);
+}
+
 struct catalog *catalog_image_open(const void *img, size_t len, size_t str_start, const char *dir,
 				   bool built_in)
 {
@@ -521,13 +500,7 @@ struct catalog *catalog_image_open(const void *img, size_t len, size_t str_start
 	struct catalog *c = (struct catalog *)(void *)p;
 	if (dir)
 		place_files(c, (char *)p + copy, dir);
-	c->plat_by_accel_ = NULL;
-	c->plat_start_ = NULL;
-	c->image_ = true;
-	c->bands_ = NULL;
-	c->n_bands_ = 0;
-	c->bands_owned_ = false;
-	if (!catalog_index(c)) {
+	if (!as_image(c)) {
 		free(p);
 		return NULL;
 	}
@@ -539,15 +512,7 @@ struct catalog *catalog_image_adopt(unsigned char *blob, size_t len, size_t str_
 	if (!blob || !fix_up(blob, len, str_start, blob, true))
 		return NULL;
 	struct catalog *c = (struct catalog *)(void *)blob;
-	c->plat_by_accel_ = NULL;
-	c->plat_start_ = NULL;
-	c->image_ = true;
-	c->bands_ = NULL;
-	c->n_bands_ = 0;
-	c->bands_owned_ = false;
-	if (!catalog_index(c))
-		return NULL;
-	return c;
+	return as_image(c) ? c : NULL;
 }
 
 /* ---- the content key ---- */
@@ -620,8 +585,13 @@ bool catalog_image_folder_names(const char *root, const char *sub, char ***out, 
 
 int catalog_image_ledger_absent(const char *dir)
 {
+	return catalog_image_folder_absent(dir, CATALOG_IMAGE_LEDGER_DIR);
+}
+
+int catalog_image_folder_absent(const char *dir, const char *sub)
+{
 	char path[PATH_MAX];
-	int n = snprintf(path, sizeof path, "%s/%s", dir, CATALOG_IMAGE_LEDGER_DIR);
+	int n = snprintf(path, sizeof path, "%s/%s", dir, sub);
 	if (n < 0 || (size_t)n >= sizeof path)
 		return -1;
 	struct stat st;
@@ -720,8 +690,16 @@ static bool key_folder(struct sink *k, const char *root, const char *sub)
 static bool content_key(struct sink *k, const char *dir)
 {
 	bool ok = true;
-	for (size_t i = 0; ok && i < CATALOG_N_KINDS; i++)
-		ok = key_folder(k, dir, catalog_kinds[i].dir);
+	for (size_t i = 0; ok && i < CATALOG_N_KINDS; i++) {
+		/* an optional folder that is missing is keyed as missing */
+		int gone = catalog_kinds[i].optional ? catalog_image_folder_absent(dir, catalog_kinds[i].dir) : 0;
+		if (gone > 0) {
+			sink(k, "no ", 3);
+			sink(k, catalog_kinds[i].dir, strlen(catalog_kinds[i].dir) + 1);
+		} else {
+			ok = gone == 0 && key_folder(k, dir, catalog_kinds[i].dir);
+		}
+	}
 	char path[PATH_MAX];
 	int n = snprintf(path, sizeof path, "%s/defaults.yaml", dir);
 	ok = ok && n > 0 && (size_t)n < sizeof path && key_file(k, path, "defaults.yaml");

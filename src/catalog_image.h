@@ -87,6 +87,8 @@ bool catalog_image_content_is(const char *dir, const unsigned char *key, size_t 
  * empty ledger), 0 present, -1 cannot tell. */
 #define CATALOG_IMAGE_LEDGER_DIR "published"
 int catalog_image_ledger_absent(const char *dir);
+/* The same for any sub-folder of dir (an optional catalog kind's). */
+int catalog_image_folder_absent(const char *dir, const char *sub);
 
 /* The names in folder root/sub that the loader looks at (not hidden,
  * *.yaml, and *.yml, which it refuses), sorted; free them with

@@ -207,6 +207,39 @@ static const struct catalog_field fabric_fields[] = {
 };
 #undef F
 
+/* catalog/serving-stacks/ID.yaml: where a serving stack runs and its
+ * figures there (docs/accuracy.md, "Calibration entries for the serving
+ * stacks").  compute is a factor on the accelerator's own serving share,
+ * which was calibrated on its vendor's default stack (factor 1 there);
+ * 0.05 to 2: a stack a twentieth as fast, or twice as fast, as the one the
+ * accelerator was measured on.  Fixed costs from 1 us to 1 s an iteration,
+ * 1 ns to 1 ms a layer; each optional on its own (absent: the
+ * defaults'). */
+#define SP struct catalog_stack_platform
+static const struct catalog_field stack_platform_fields[] = {
+	{ .key = "platform", .type = CF_ENUM, .flags = REQ, .off = offsetof(SP, platform),
+	  .parse = parse_stack, .count = STACK_COUNT, .choices = "cuda, rocm, gaudi" },
+	{ .key = "default", .type = CF_BOOL, .off = offsetof(SP, is_default) },
+	SOURCED("compute", SP, compute, 0, 0.05, 2),
+	SOURCED("step_overhead_us", SP, step_overhead_us, OPTGROUP, 1, 1e6),
+	SOURCED("layer_overhead_us", SP, layer_overhead_us, OPTGROUP, 0.001, 1000),
+};
+#undef SP
+const struct catalog_schema catalog_stack_platform_schema = {
+	"platform entry", stack_platform_fields, sizeof stack_platform_fields / sizeof stack_platform_fields[0],
+	sizeof(struct catalog_stack_platform), false, 0, NULL
+};
+
+#define SS struct catalog_serving_stack
+static const struct catalog_field serving_stack_fields[] = {
+	ID(SS),
+	STR("name", SS, name, REQ),
+	{ .key = "runs_on", .type = CF_LIST, .flags = REQ, .off = offsetof(SS, runs_on),
+	  .off_n = offsetof(SS, n_runs_on), .sub = &catalog_stack_platform_schema },
+	SOURCES(SS),
+};
+#undef SS
+
 #define M struct catalog_model
 /* The figures come from the table the scenario's custom_model, the wizard
  * and the engine's bounds share (CATALOG_MODEL_FIGURES in catalog.h). */
@@ -240,6 +273,7 @@ static const struct catalog_field default_fields[] = {
 static void check_accel(struct catalog_load_ctx *x, void *item, const struct ynode *root);
 static void check_platform(struct catalog_load_ctx *x, void *item, const struct ynode *root);
 static void check_model(struct catalog_load_ctx *x, void *item, const struct ynode *root);
+static void check_serving_stack(struct catalog_load_ctx *x, void *item, const struct ynode *root);
 
 #define SCHEMA(what, f, T, check) \
 	{ what, f, sizeof f / sizeof f[0], sizeof(T), true, offsetof(T, file), check }
@@ -251,6 +285,8 @@ const struct catalog_schema catalog_fabric_schema =
 	SCHEMA("fabric", fabric_fields, struct catalog_fabric, NULL);
 const struct catalog_schema catalog_model_schema =
 	SCHEMA("model", model_fields, struct catalog_model, check_model);
+const struct catalog_schema catalog_serving_stack_schema =
+	SCHEMA("serving stack", serving_stack_fields, struct catalog_serving_stack, check_serving_stack);
 const struct catalog_schema catalog_defaults_schema =
 	SCHEMA("defaults", default_fields, struct catalog_defaults, NULL);
 
@@ -259,13 +295,16 @@ _Static_assert(sizeof default_fields / sizeof default_fields[0] <= MAX_FIELDS,
 _Static_assert(sizeof accel_fields / sizeof accel_fields[0] <= MAX_FIELDS,
 	       "raise MAX_FIELDS");
 
-#define KIND(d, s, arr, T) { d, &s, offsetof(struct catalog, arr), \
-	offsetof(struct catalog, n_##arr), offsetof(T, id), offsetof(T, line) }
+#define KIND(d, s, arr, T, opt) { d, &s, offsetof(struct catalog, arr), \
+	offsetof(struct catalog, n_##arr), offsetof(T, id), offsetof(T, line), opt }
 const struct catalog_kind catalog_kinds[CATALOG_N_KINDS] = {
-	KIND("accelerators", catalog_accel_schema, accels, struct catalog_accel),
-	KIND("platforms", catalog_platform_schema, platforms, struct catalog_platform),
-	KIND("fabrics", catalog_fabric_schema, fabrics, struct catalog_fabric),
-	KIND("models", catalog_model_schema, models, struct catalog_model),
+	KIND("accelerators", catalog_accel_schema, accels, struct catalog_accel, false),
+	KIND("platforms", catalog_platform_schema, platforms, struct catalog_platform, false),
+	KIND("fabrics", catalog_fabric_schema, fabrics, struct catalog_fabric, false),
+	KIND("models", catalog_model_schema, models, struct catalog_model, false),
+	/* a catalog without it serves on the figures of its accelerators alone */
+	KIND("serving-stacks", catalog_serving_stack_schema, serving_stacks,
+	     struct catalog_serving_stack, true),
 };
 
 /* ---- error collection ---- */
@@ -1208,6 +1247,49 @@ static void check_platform(struct catalog_load_ctx *x, void *item, const struct 
 		       fmt_num(p->accel->power_w, b, sizeof b));
 }
 
+/* A serving stack's id is one the engine knows (enum serving_stack); it
+ * names each platform once; on the vendor's default stack the factor is 1,
+ * because the accelerators' own figures were measured on it. */
+static void check_serving_stack(struct catalog_load_ctx *x, void *item, const struct ynode *root)
+{
+	struct catalog_serving_stack *s = item;
+	enum serving_stack which;
+	if (s->id && !serving_stack_parse(s->id, &which))
+		err_at(x, node_at(root, "id"), "unknown serving stack '%s' (known: tensorrt-llm, vllm, "
+		       "sglang, optimum-habana)", s->id);
+	const struct ynode *list = node_at(root, "runs_on");
+	for (size_t i = 0; i < s->n_runs_on; i++) {
+		const struct ynode *n = list && list->kind == YN_SEQ && i < list->n ? list->items[i] : list;
+		for (size_t j = 0; j < i; j++)
+			if (s->runs_on[j].platform == s->runs_on[i].platform)
+				err_at(x, n, "runs_on: platform %s is listed twice", stack_name(s->runs_on[i].platform));
+		if (s->runs_on[i].is_default && s->runs_on[i].compute.value != 1)
+			err_at(x, node_at(n, "compute.value"), "compute of a default stack is 1 (the "
+			       "accelerators' efficiency.compute was measured on it)");
+	}
+}
+
+/* One default stack per platform, across the serving-stacks folder. */
+static void check_stack_defaults(struct catalog_load_ctx *x)
+{
+	const struct catalog *c = x->cat;
+	for (size_t i = 0; i < c->n_serving_stacks; i++)
+		for (size_t k = 0; k < c->serving_stacks[i].n_runs_on; k++) {
+			const struct catalog_stack_platform *p = &c->serving_stacks[i].runs_on[k];
+			if (!p->is_default)
+				continue;
+			const struct catalog_stack_platform *q;
+			const struct catalog_serving_stack *d = catalog_stack_default(c, p->platform, &q);
+			if (d && d != &c->serving_stacks[i]) {
+				x->file = c->serving_stacks[i].file;
+				err_at(x, NULL, "%s is marked the default stack on %s, which already has "
+				       "one: %s (%s)", c->serving_stacks[i].id, stack_name(p->platform), d->id,
+				       d->file);
+				flush_file_errors(x);
+			}
+		}
+}
+
 static void check_model(struct catalog_load_ctx *x, void *item, const struct ynode *root)
 {
 	struct catalog_model *m = item;
@@ -1306,10 +1388,12 @@ static bool ends_with(const char *s, size_t len, const char *suffix)
 
 /* The ids (file names without .yaml) in folder dir, sorted.  NULL with an
  * error recorded on failure. */
-static char **list_folder(struct catalog_load_ctx *x, const char *dir, size_t *count)
+static char **list_folder(struct catalog_load_ctx *x, const char *dir, size_t *count, bool optional)
 {
 	*count = 0;
 	DIR *d = opendir(dir);
+	if (!d && optional && errno == ENOENT)
+		return NULL;
 	if (!d) {
 		x->file = dir;
 		err_at(x, NULL, "cannot open the folder: %s (a catalog has accelerators/, "
@@ -1380,7 +1464,7 @@ static void load_kind(struct catalog_load_ctx *x, const char *dir, size_t k)
 	}
 	x->kind = k;
 	size_t n;
-	char **names = list_folder(x, folder, &n);
+	char **names = list_folder(x, folder, &n, kd->optional);
 	flush_file_errors(x);
 	if (!names) {
 		free(folder);
@@ -1466,6 +1550,8 @@ struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
 		closedir(d);
 		for (size_t k = 0; k < CATALOG_N_KINDS && !errs_full(x) && !x->oom; k++)
 			load_kind(x, dir, k);
+		if (!errs_full(x) && !x->oom)
+			check_stack_defaults(x);
 		if (!errs_full(x) && !x->oom)
 			load_defaults(x, dir);
 		else if (errs_full(x))

@@ -81,13 +81,15 @@ struct catalog_kind {
 	const struct catalog_schema *s;
 	size_t arr_off, n_off;		/* in struct catalog */
 	size_t id_off, line_off;	/* in the item */
+	bool optional;			/* the folder may be missing (an older catalog) */
 };
 
-#define CATALOG_N_KINDS 4
+#define CATALOG_N_KINDS 5
 extern const struct catalog_kind catalog_kinds[CATALOG_N_KINDS];
 extern const struct catalog_schema catalog_defaults_schema;
 extern const struct catalog_schema catalog_accel_schema, catalog_partition_schema,
-	catalog_platform_schema, catalog_bom_schema, catalog_fabric_schema, catalog_model_schema;
+	catalog_platform_schema, catalog_bom_schema, catalog_fabric_schema, catalog_model_schema,
+	catalog_serving_stack_schema, catalog_stack_platform_schema;
 
 /* The key of the row that stores the member at off of an item of s
  * ("memory.capacity_gb"), or with group the mapping that holds it

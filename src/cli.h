@@ -17,5 +17,6 @@ int cli_proposal_main(int argc, char **argv);
 int cli_sweep_main(int argc, char **argv);
 
 int cli_accuracy_main(int argc, char **argv);
+int cli_compare_main(int argc, char **argv);
 
 #endif

@@ -108,7 +108,7 @@ static const struct engine_result *multi_choice(const struct cluster *m, struct 
 		if (!r)
 			continue;
 		const struct scenario_entry *se = &m->s->entries[e];
-		cli_result_layout(r, se->w.cls, lays[n], sizeof lays[n]);
+		engine_result_layout(r, se->w.cls, lays[n], sizeof lays[n]);
 		parts[n] = (struct bom_workload){ se->name, &se->w, r->gpus, lays[n] };
 		n++;
 	}
@@ -116,6 +116,18 @@ static const struct engine_result *multi_choice(const struct cluster *m, struct 
 	info->n_workloads = n;
 	info->sharing = t->reason;
 	return t;
+}
+
+/* --customer and --opportunity over the scenario's, for the header and
+ * the summary. */
+static bool apply_texts(const struct opts *o, struct scenario *s)
+{
+	if ((o->customer && !scenario_set_text(&s->customer, o->customer)) ||
+	    (o->opportunity && !scenario_set_text(&s->opportunity, o->opportunity))) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return false;
+	}
+	return true;
 }
 
 /* Why there is no BOM to write (exit 1). */
@@ -248,18 +260,15 @@ int cli_bom_main(int argc, char **argv)
 	if (cli_workload_start(&x, c, &s) || cli_workload_parse(argc, argv, c, &s.w, &x))
 		goto out;
 	o.scenario = x.scenario;
-	if ((o.customer && !scenario_set_text(&s.customer, o.customer)) ||
-	    (o.opportunity && !scenario_set_text(&s.opportunity, o.opportunity))) {
-		fprintf(stderr, PROG ": out of memory\n");
+	if (!apply_texts(&o, &s))
 		goto out;
-	}
 	if (!outputs_named(&o))
 		goto out;
 	/* Nothing is written over an input or over the other output. */
 	const struct atomic_name outs[] = { { "-o", o.out }, { "--summary", o.summary },
 					    { "--elevation", o.elevation } };
 	o.prices = x.prices;
-	if (!cli_outputs_check(c, x.scenario, o.prices, outs, 3))
+	if (!cli_outputs_check(c, x.scenario, o.prices, x.model_config, outs, 3))
 		goto out;
 	/* A bad price list stops everything before anything is written. */
 	if (cli_load_prices(&x, &pl, &s.w))

@@ -134,7 +134,7 @@ static bool write_table(FILE *f, const struct cluster *m)
 			if (!r)
 				continue;
 			char lay[48];
-			cli_result_layout(r, m->s->entries[e].w.cls, lay, sizeof lay);
+			engine_result_layout(r, m->s->entries[e].w.cls, lay, sizeof lay);
 			fprintf(f, "%-4s %-16s %-16.16s %5d %5s %-15s %12s %7s  %s\n", "", "",
 				out_inert(m->s->entries[e].name, nb, sizeof nb), r->gpus, "", lay, "", "",
 				out_inert(engine_result_why(r, rb, sizeof rb), safe, sizeof safe));

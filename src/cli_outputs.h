@@ -15,14 +15,17 @@
 #include "catalog.h"
 
 /* Compares every output with every file of catalog c, with the scenario
- * and price list (each may be NULL) and with every other output.  False
+ * price list and --model-config file (each may be NULL) and with every
+ * other output.  False
  * with the clash in err ("-o 'p.csv' is the --prices file 'p.csv':
  * refusing to overwrite an input") when two are one file. */
 bool cli_outputs_distinct(const struct catalog *c, const char *scenario, const char *prices,
-			  const struct atomic_name *outs, size_t n_outs, char *err, size_t errsz);
+			  const char *model_config, const struct atomic_name *outs, size_t n_outs, char *err,
+			  size_t errsz);
 
 /* The same, printing "accelsizer: MESSAGE" to stderr on a clash. */
 bool cli_outputs_check(const struct catalog *c, const char *scenario, const char *prices,
+		       const char *model_config,
 		       const struct atomic_name *outs, size_t n_outs);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "accuracy.h"
 #include "cli.h"
+#include "cli_multi.h"
 #include "cli_outputs.h"
 #include "cli_workload.h"
 #include "out.h"
@@ -98,12 +99,6 @@ static int check_inputs(int argc, char **argv, struct cli_extra *x, const struct
 	}
 	if (cli_workload_parse(argc, argv, c, &s->w, x))
 		return EXIT_BADINPUT;
-	if (s->n_entries > 1) {
-		fprintf(stderr, PROG ": the scenario holds %zu workloads; the proposal of a shared cluster "
-			"is not made yet (use 'recommend --scenario' for its GPUs, nodes and capex)\n",
-			s->n_entries);
-		return EXIT_BADINPUT;
-	}
 	if (!o->out || !*o->out) {
 		fprintf(stderr, PROG ": missing -o FILE.html or FILE.md (where to write the proposal)\n");
 		return EXIT_BADINPUT;
@@ -115,9 +110,12 @@ static int check_inputs(int argc, char **argv, struct cli_extra *x, const struct
 		return EXIT_BADINPUT;
 	}
 	const struct atomic_name outs[] = { { "-o", o->out } };
-	if (!cli_outputs_check(c, x->scenario, x->prices, outs, 1))
+	if (!cli_outputs_check(c, x->scenario, x->prices, x->model_config, outs, 1))
 		return EXIT_BADINPUT;
-	return cli_load_prices(x, pl, &s->w);
+	if (cli_load_prices(x, pl, &s->w))
+		return EXIT_BADINPUT;
+	/* several workloads: the flags and the price list reach every one */
+	return s->n_entries > 1 && !cli_multi_flags(s) ? EXIT_BADINPUT : EXIT_OK;
 }
 
 static int write_out(const struct opts *o, const struct proposal *p, enum proposal_format fmt)

@@ -103,7 +103,7 @@ static int prepare(int argc, char **argv, struct run *r, void (*usage)(FILE *), 
 	if (r->s.n_entries > 1 && !cli_multi_flags(&r->s))
 		return EXIT_BADINPUT;
 	const struct atomic_name outs[] = { { "-o", r->out } };
-	if (!cli_outputs_check(r->c, x.scenario, x.prices, outs, 1))
+	if (!cli_outputs_check(r->c, x.scenario, x.prices, x.model_config, outs, 1))
 		return EXIT_BADINPUT;
 	r->fmt = CLI_FMT_TABLE;
 	if (fmt && !cli_format_parse("--format", fmt, &r->fmt))

@@ -41,6 +41,11 @@
 	X(reason,                TEXT, 0, reason_of(r, rbuf)) \
 	X(precision_used,        STR,  0, precision_name(r->precision_used)) \
 	X(precision_fallback,    BOOL, 0, r->precision_fallback) \
+	X(serving_stack,         STR,  0, r->serving_stack ? r->serving_stack->id : NULL) \
+	X(prefill_gpus,          NUMI, 0, r->disaggregated ? (double)r->prefill_gpus : NAN) \
+	X(decode_gpus,           NUMI, 0, r->disaggregated ? (double)r->decode_gpus : NAN) \
+	X(kv_transfer_ms,        NUM,  2, r->disaggregated ? fin(r->kv_transfer_ms) : NAN) \
+	X(aggregated_gpus,       NUMI, 0, r->disaggregated && r->aggregated_gpus ? (double)r->aggregated_gpus : NAN) \
 	X(mem_required_gb,       NUM,  1, pos(r->mem_required_gb)) \
 	X(mem_per_gpu_gb,        NUM,  1, pos(r->mem_per_gpu_gb)) \
 	X(mem_avail_per_gpu_gb,  NUM,  1, pos(r->mem_avail_per_gpu_gb)) \
@@ -411,29 +416,9 @@ static const char *money(double v, char *buf, size_t n)
 	return buf;
 }
 
-void cli_result_layout(const struct engine_result *r, enum workload_class cls, char *buf, size_t n)
-{
-	if (r->gpus < 1) {
-		snprintf(buf, n, "-");
-		return;
-	}
-	if (cls == WL_INFERENCE) {
-		if (r->partition)
-			snprintf(buf, n, "%dx %s", r->replicas, r->partition->profile);
-		else if (r->pp > 1)
-			snprintf(buf, n, "%dx TP%d PP%d", r->replicas, r->tp, r->pp);
-		else
-			snprintf(buf, n, "%dx TP%d", r->replicas, r->tp);
-	} else if (r->cp > 1) {
-		snprintf(buf, n, "TP%d PP%d CP%d DP%d Z%d", r->tp, r->pp, r->cp, r->dp, r->zero_stage);
-	} else {
-		snprintf(buf, n, "TP%d PP%d DP%d Z%d", r->tp, r->pp, r->dp, r->zero_stage);
-	}
-}
-
 static void layout_text(const struct workload *w, const struct engine_result *r, char *buf, size_t n)
 {
-	cli_result_layout(r, w->cls, buf, n);
+	engine_result_layout(r, w->cls, buf, n);
 }
 
 static void headline(FILE *f, const struct catalog *c, const struct workload *w,
@@ -467,6 +452,14 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 		if (!w->concurrency_max && !(w->arrival_rate > 0))
 			fprintf(f, " (%s GB for all users at full context)", grouped(q->kv_gb, 1, a, sizeof a));
 		fputs(".\n", f);
+		if (q->spec_tokens > 0)
+			fprintf(f, "Speculative decoding: %d token%s drafted a step by %s, accepted at %g: %.2f tokens "
+				"per step of the model, a draft token costs %.1f%% of a step, %.2fx one user's speed "
+				"before the batch's share.\n",
+				q->spec_tokens, q->spec_tokens == 1 ? "" : "s",
+				w->draft_model == &engine_draft_mtp ? "its MTP modules" : w->draft_model->name,
+				w->spec_acceptance,
+				q->spec_tokens_per_step, 100.0 * q->spec_draft_cost, q->spec_speedup);
 	} else {
 		bool ft = w->cls == WL_FINETUNE;
 		fprintf(f, "%s %s at %s: %s tokens, sequence %ld, %s tokens per step",
@@ -482,6 +475,30 @@ static void headline(FILE *f, const struct catalog *c, const struct workload *w,
 			grouped(q->weights_gb, 1, a, sizeof a), grouped(q->optimizer_gb, 1, b, sizeof b),
 			grouped(q->activations_gb, 1, d, sizeof d), q->flops_total);
 	}
+}
+
+/* Which serving stack the serving figures assume: the one asked for, or
+ * each platform's default (catalog/serving-stacks/). */
+static void stacks_line(FILE *f, const struct catalog *c, const struct workload *w)
+{
+	if (w->serving_stack >= 0) {
+		const char *id = serving_stack_name((enum serving_stack)w->serving_stack);
+		const struct catalog_serving_stack *s = catalog_serving_stack(c, id);
+		fprintf(f, "Serving stack: %s (--serving-stack %s) on every accelerator it runs on; "
+			"the others are filtered out.\n", s ? s->name : id, id);
+		return;
+	}
+	bool any = false;
+	for (int p = 0; p < STACK_COUNT; p++) {
+		const struct catalog_serving_stack *s = catalog_stack_default(c, (enum stack)p, NULL);
+		if (!s)
+			continue;
+		fprintf(f, "%s%s on %s", any ? ", " : "Serving stack: each vendor's best published, ", s->name,
+			stack_name((enum stack)p));
+		any = true;
+	}
+	if (any)
+		fputs(" (--serving-stack chooses another).\n", f);
 }
 
 bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w,
@@ -548,6 +565,8 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 		"%s spread over it.\n", tin.v[TCO_YEARS], tin.v[TCO_ELECTRICITY], tin.v[TCO_PUE],
 		100 * tin.v[TCO_UTILISATION], tin.v[TCO_COLOCATION], tin.v[TCO_LICENCE],
 		inf ? "$/Mtok" : "run cost");
+	if (inf)
+		stacks_line(f, c, w);
 	return !ferror(f);
 }
 

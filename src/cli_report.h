@@ -31,10 +31,6 @@ bool cli_result_value(size_t i, const struct engine_result *r, char *buf, size_t
 /* How field i goes into a CSV cell: text fields are neutralised. */
 enum out_cell cli_result_cell(size_t i);
 
-/* A result's layout as the table shows it: "2x TP4", "4x 1g.20gb",
- * "TP8 PP1 DP2 Z1"; "-" without GPUs. */
-void cli_result_layout(const struct engine_result *r, enum workload_class cls, char *buf, size_t n);
-
 enum cli_format { CLI_FMT_TABLE, CLI_FMT_CSV, CLI_FMT_YAML };
 /* "table", "csv", "yaml"; false (message printed, naming flag) otherwise. */
 bool cli_format_parse(const char *flag, const char *s, enum cli_format *out);

@@ -771,7 +771,7 @@ int cli_sweep_main(int argc, char **argv)
 		goto out;
 	}
 	const struct atomic_name outs[] = { { "-o", out } };
-	if (!cli_outputs_check(c, x.scenario, x.prices, outs, 1))
+	if (!cli_outputs_check(c, x.scenario, x.prices, x.model_config, outs, 1))
 		goto out;
 	if ((rc = prepare_axes(&s, &x)) != 0)
 		goto out;

@@ -138,6 +138,26 @@ static bool set_model(struct ctx *k, const char *f, const char *v)
 	return true;
 }
 
+/* A catalog model, or "mtp": the model's own prediction modules. */
+static bool set_draft(struct ctx *k, const char *f, const char *v)
+{
+	if (!strcmp(v, "mtp")) {
+		k->w->draft_model = &engine_draft_mtp;
+		k->x->set_draft = true;
+		return true;
+	}
+	const struct catalog_model *m = catalog_model(k->c, v);
+	if (!m) {
+		const char *near = catalog_suggest(k->c, CATALOG_MODELS, v);
+		fprintf(stderr, PROG ": %s: unknown model '%s'%s%s%s (a catalog model, or mtp)\n", f, v,
+			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+		return false;
+	}
+	k->w->draft_model = m;
+	k->x->set_draft = true;
+	return true;
+}
+
 static bool set_accel(struct ctx *k, const char *f, const char *v)
 {
 	const struct catalog_accel *a = catalog_accel(k->c, v);
@@ -173,6 +193,8 @@ static bool set_field(struct ctx *k, const struct engine_field *f, const char *f
 		return set_model(k, flag, v);
 	case EFT_ACCEL:
 		return set_accel(k, flag, v);
+	case EFT_DRAFT:
+		return set_draft(k, flag, v);
 	case EFT_INT:
 	case EFT_LONG:
 	case EFT_DOUBLE:
@@ -211,7 +233,7 @@ void cli_workload_usage(FILE *f)
 		const struct engine_field *e = engine_field((enum engine_field_id)i);
 		if (!e->flag)
 			continue;
-		snprintf(lhs, sizeof lhs, "--%s %s", e->flag, e->arg);
+		snprintf(lhs, sizeof lhs, "--%s%s%s", e->flag, *e->arg ? " " : "", e->arg);
 		fprintf(f, "      %-30s %s\n", lhs, e->help);
 	}
 	for (size_t i = 0; i < N_PRESCANNED; i++) {
@@ -374,6 +396,8 @@ static int pass(int argc, char **argv, struct ctx *k, bool only_workload)
 		}
 		if (inline_val)
 			v = a + len + 1;
+		else if (o && o->bare)
+			v = o->bare;	/* a flag that takes no value */
 		else if (i + 1 < argc)
 			v = argv[++i];
 		if (!v) {
@@ -428,6 +452,7 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 {
 	struct ctx k = { .c = c, .w = w, .x = x };
 	x->set_precision = x->set_kv_precision = x->set_gpus = x->set_accel = x->set_workload = false;
+	x->set_draft = false;
 	int rc = pass(argc, argv, &k, true);
 	if (!rc)
 		rc = pass(argc, argv, &k, false);
@@ -436,6 +461,11 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 
 	if (x->set_precision && !x->set_kv_precision)
 		kv_follows(w);
+	if (x->set_draft && !(w->spec_acceptance > 0)) {
+		fprintf(stderr, PROG ": --draft-model: a draft model needs --speculative-acceptance: the share of "
+			"drafted tokens the model accepts (0.01 to 0.99)\n");
+		return EXIT_BADINPUT;
+	}
 	if (x->set_gpus && !w->accel) {
 		fprintf(stderr, PROG ": --gpus needs --accelerator: which accelerator should have that many?\n");
 		return EXIT_BADINPUT;
@@ -458,6 +488,15 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 	     w->precision == PREC_MXFP4 || w->precision == PREC_W8A16)) {
 		fprintf(stderr, PROG ": --precision: %s is an inference format; train at bf16, fp16 or fp8 "
 			"(--method qlora stores the frozen base in 4 bit by itself)\n", precision_name(w->precision));
+		return EXIT_BADINPUT;
+	}
+	if (w->cls == WL_INFERENCE && w->accel && w->serving_stack >= 0 &&
+	    !engine_serving_stack(c, w, w->accel, NULL)) {
+		const char *id = serving_stack_name((enum serving_stack)w->serving_stack);
+		const struct catalog_serving_stack *s = catalog_serving_stack(c, id);
+		fprintf(stderr, PROG ": --serving-stack: '%s' does not run on %s (a %s accelerator)%s\n", id,
+			w->accel->id, stack_name(w->accel->stack),
+			s ? "; see catalog/serving-stacks/ for where each stack runs" : "; it is not in the catalog");
 		return EXIT_BADINPUT;
 	}
 	char why[192];

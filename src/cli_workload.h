@@ -49,7 +49,7 @@ struct cli_extra {
 	const char *model_config;	/* --model-config FILE, or NULL */
 	bool help;			/* -h / --help */
 	/* Set by cli_workload_parse(): which workload flags were given. */
-	bool set_precision, set_kv_precision, set_gpus, set_accel, set_workload;
+	bool set_precision, set_kv_precision, set_gpus, set_accel, set_workload, set_draft;
 };
 
 struct prices;

@@ -20,7 +20,7 @@
 
 const struct engine_result *cluster_used(const struct cluster *m, size_t e, size_t a)
 {
-	size_t n = m->s->n_entries;
+	size_t n = m->n_entries;
 	for (size_t k = 0; k < m->n_items[a]; k++)
 		if (m->entry[a * n + k] == e)
 			return m->items[a * n + k].used;
@@ -29,7 +29,7 @@ const struct engine_result *cluster_used(const struct cluster *m, size_t e, size
 
 static void cluster_of(struct cluster *m, size_t a)
 {
-	size_t n = 0, ne = m->s->n_entries;
+	size_t n = 0, ne = m->n_entries;
 	struct engine_cluster_item *items = &m->items[a * ne];
 	const struct catalog_accel *acc = &m->c->accels[a];
 	for (size_t e = 0; e < ne; e++) {
@@ -111,7 +111,7 @@ size_t cluster_choose(const struct cluster *m)
  * opening comment), with the error bands when given. */
 static bool size_entries(struct cluster *m, const struct accuracy_bands *bands)
 {
-	for (size_t e = 0; e < m->s->n_entries; e++) {
+	for (size_t e = 0; e < m->n_entries; e++) {
 		struct workload w = m->s->entries[e].w;
 		if (!engine_report_init(&m->reps[e], m->c) || !engine_report_init(&m->alone[e], m->c))
 			return false;
@@ -131,7 +131,7 @@ bool cluster_size(const struct catalog *c, const struct scenario *s,
 		    const struct accuracy_bands *bands, struct cluster *m)
 {
 	size_t na = c->n_accels ? c->n_accels : 1, ne = s->n_entries ? s->n_entries : 1;
-	*m = (struct cluster){ .c = c, .s = s, .n_accel = c->n_accels };
+	*m = (struct cluster){ .c = c, .s = s, .n_accel = c->n_accels, .n_entries = s->n_entries };
 	m->reps = calloc(ne, sizeof *m->reps);
 	m->alone = calloc(ne, sizeof *m->alone);
 	m->cl = calloc(na, sizeof *m->cl);
@@ -151,7 +151,7 @@ bool cluster_size(const struct catalog *c, const struct scenario *s,
 
 void cluster_fini(struct cluster *m)
 {
-	for (size_t e = 0; m->s && e < m->s->n_entries; e++) {
+	for (size_t e = 0; e < m->n_entries; e++) {
 		if (m->reps)
 			engine_report_fini(&m->reps[e]);
 		if (m->alone)

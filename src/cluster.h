@@ -25,6 +25,7 @@ struct cluster {
 	size_t *n_items;		/* per accelerator */
 	size_t *order;			/* accelerators, ranked */
 	size_t n_accel;
+	size_t n_entries;		/* s->n_entries when sized: what is freed */
 };
 
 /* Sizes every entry of s (bands, may be NULL: their error bands), then

@@ -74,8 +74,23 @@ struct workload {
 	double target_tokens_per_s;	/* target total output tokens/s */
 	double arrival_rate;		/* requests/s arriving (Poisson, MLPerf
 					 * Server); 0 = none given */
+	/* Speculative decoding (Leviathan et al. 2023): a draft proposes
+	 * spec_tokens tokens (0 = the engine chooses), the target checks them
+	 * in one step and accepts each with probability spec_acceptance (0 =
+	 * no speculation).  draft_model is a catalog model sharing the
+	 * target's vocabulary, or &engine_draft_mtp: the target's own
+	 * multi-token prediction modules (mtp_layers). */
+	double spec_acceptance;
+	const struct catalog_model *draft_model;
+	int spec_tokens;
 	double prefix_cache_hit;	/* share of prompt tokens whose KV the
 					 * prefix cache already holds, 0..0.99 */
+	int serving_stack;		/* enum serving_stack, or -1: each
+					 * accelerator's default stack */
+	int disaggregated;		/* 1: prefill and decode on separate pools
+					 * (engine_disagg.c), 0: one pool */
+	bool decode_only;		/* the engine's decode pool: no prompt
+					 * tokens in its steps (not a field) */
 
 	/* pretraining and fine-tuning */
 	double tokens;			/* training or dataset tokens */
@@ -172,9 +187,10 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
  * enum constant here, one member of struct workload, and its use.
  */
 enum engine_field_id {
-	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION,
+	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK, EF_DISAGGREGATED,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
+	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_MICRO_BATCH,
@@ -190,6 +206,7 @@ enum engine_field_type {
 	EFT_INT, EFT_LONG, EFT_DOUBLE,
 	EFT_MODEL,		/* const struct catalog_model * (catalog or custom) */
 	EFT_ACCEL,		/* const struct catalog_accel * */
+	EFT_DRAFT,		/* const struct catalog_model *: a catalog id or "mtp" */
 };
 
 
@@ -227,6 +244,7 @@ struct engine_field {
 	double scale;			/* 0 means 1 */
 	const char *unit;		/* "tok/request", "ms", "USD" */
 	const char *word;		/* a value besides numbers: "max", "auto", "default" */
+	const char *bare;		/* the flag alone (no value) means this word */
 	const struct engine_choice *choice;	/* EFT_ENUM */
 	/* the wizard */
 	const char *label, *hint;
@@ -280,7 +298,20 @@ struct engine_requirements {
 	double flops_per_token;		/* decode, 2 x active params */
 	double bytes_per_token;		/* moved per decode step, batch of one */
 	double link_bytes_per_step;	/* exchanged between GPUs per step */
+	/* speculative decoding (engine_spec.c); spec_tokens 0 = none */
+	int spec_tokens;		/* drafted per target step */
+	double spec_tokens_per_step;	/* expected tokens a target step yields */
+	double spec_draft_cost;		/* a draft token's cost, share of a target step */
+	double spec_speedup;		/* expected speed-up of one user's decode */
 };
+
+/* The draft model that stands for the target's own multi-token
+ * prediction modules (--draft-model mtp). */
+extern const struct catalog_model engine_draft_mtp;
+/* Can d draft for m: m's own MTP modules, or a model with m's vocabulary
+ * and fewer active parameters.  The one rule the validation and the
+ * wizard's draft choice use. */
+bool engine_draft_fits(const struct catalog_model *m, const struct catalog_model *d);
 
 /* The longest reason a result holds, with its NUL. */
 #define ENGINE_REASON_MAX 192
@@ -302,6 +333,9 @@ struct engine_result {
 	const struct catalog_accel *accel;
 	const struct catalog_platform *platform;
 	const struct catalog_fabric *fabric;	/* NULL when one node */
+	/* serving: the stack the figures assume (NULL: training, or a catalog
+	 * without serving-stacks/) */
+	const struct catalog_serving_stack *serving_stack;
 	int rank;			/* 1-based, in the ranked report */
 	bool fits;			/* can meet the workload at all */
 	bool filtered;			/* excluded by a filter */
@@ -329,6 +363,13 @@ struct engine_result {
 	 * output token; ttft_ms is one request's prefill alone */
 	double ttft_p50_ms, ttft_p99_ms, tpot_p99_ms;
 	double arrival_rate;		/* requests/s served at that load */
+	/* --disaggregated: the two pools (gpus is their sum; the other
+	 * serving figures are the decode pool's, the first-token times the
+	 * prefill pool's plus the KV transfer) and the aggregated layout's
+	 * GPUs for the same workload (0: it cannot meet it) */
+	bool disaggregated;
+	int prefill_gpus, decode_gpus, aggregated_gpus;
+	double kv_transfer_ms;
 	/* training; NAN where it does not apply */
 	double train_hours, gpu_hours, scaling_efficiency, step_s, mfu;
 	double samples_per_s;		/* training sequences per second */
@@ -412,6 +453,9 @@ const char *engine_result_reason(const struct engine_result *r, char *buf, size_
 /* What a person reads about the result, for every front end: the filter's
  * reason when it was filtered out, else engine_result_reason(). */
 const char *engine_result_why(const struct engine_result *r, char *buf, size_t n);
+/* A result's layout as tables show it: "2x TP4", "4x 1g.20gb",
+ * "TP8 PP1 DP2 Z1"; "-" without GPUs.  cls: the workload's class. */
+void engine_result_layout(const struct engine_result *r, enum workload_class cls, char *buf, size_t n);
 
 struct engine_report {
 	struct engine_requirements req;
@@ -436,6 +480,14 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 			 struct engine_requirements *out);
 /* Sizes one accelerator (honouring w->gpus only when w->accel is this
  * accelerator; w->spare_nodes applies to every accelerator). */
+/* The serving stack a workload runs on accelerator a: the one it names, or
+ * a's vendor default (catalog/serving-stacks/).  NULL when the one it names
+ * does not run on a's software platform, or the catalog has no stack for
+ * it; *on gets the stack's figures there (NULL with it). */
+const struct catalog_serving_stack *engine_serving_stack(const struct catalog *c, const struct workload *w,
+							 const struct catalog_accel *a,
+							 const struct catalog_stack_platform **on);
+
 void engine_evaluate(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, struct engine_result *out);
 /* Evaluates and ranks the whole catalog into r. */

@@ -34,6 +34,16 @@ static const char *objective_word(int v) { return objective_name((enum objective
 static const char *cooling_word(int v) { return cooling_filter_name((enum cooling_filter)v); }
 static const char *fabric_word(int v) { return fabric_choice_name((enum fabric_choice)v); }
 static const char *stack_word(int v) { return v < 0 ? "any" : stack_name((enum stack)v); }
+static const char *onoff_word(int v) { return v ? "on" : "off"; }
+static bool onoff_parse(const char *s, int *v)
+{
+	if (s && (!strcmp(s, "on") || !strcmp(s, "off"))) {
+		*v = !strcmp(s, "on");
+		return true;
+	}
+	return false;
+}
+static const char *serving_word(int v) { return v < 0 ? "auto" : serving_stack_name((enum serving_stack)v); }
 
 #define PARSER(fn, T, call) \
 	static bool fn(const char *s, int *v) { T x; if (!(call)) return false; *v = (int)x; return true; }
@@ -60,11 +70,26 @@ static bool stack_parse_int(const char *s, int *v)
 	return true;
 }
 
+static bool serving_parse_int(const char *s, int *v)
+{
+	enum serving_stack x;
+	if (s && !strcmp(s, "auto")) {
+		*v = -1;
+		return true;
+	}
+	if (!serving_stack_parse(s, &x))
+		return false;
+	*v = (int)x;
+	return true;
+}
+
 static const struct engine_choice classes = { 0, WL_COUNT, class_word, class_parse };
 static const struct engine_choice precisions = { 0, PREC_WORKLOAD_COUNT, prec_word, prec_parse };
 static const struct engine_choice recomputes = { 0, RECOMPUTE_COUNT, recompute_word, recompute_parse_int };
 static const struct engine_choice methods = { 0, FT_COUNT, method_word, method_parse };
 static const struct engine_choice stacks = { -1, STACK_COUNT + 1, stack_word, stack_parse_int };
+static const struct engine_choice serving_stacks = { -1, SS_COUNT + 1, serving_word, serving_parse_int };
+static const struct engine_choice onoff = { 0, 2, onoff_word, onoff_parse };
 static const struct engine_choice forms = { 0, FORMF_COUNT, form_word, form_parse };
 static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, objective_parse_int };
 static const struct engine_choice coolings = { 0, COOLF_COUNT, cooling_word, cooling_parse_int };
@@ -112,6 +137,17 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_KV_PRECISION] = { "kv_precision", "workload", "kv-precision", "P",
 		"KV cache (default: follows --precision; fp16 for int4 and w8a16)", EFT_ENUM, W(kv_precision), INF,
 		.choice = &precisions, .label = "KV cache precision" },
+	/* The stacks' figures are catalog/serving-stacks/ID.yaml, with the
+	 * platforms each runs on (engine_serving_stack(), engine_infer.c). */
+	[EF_SERVING_STACK] = { "serving_stack", "workload", "serving-stack", "NAME",
+		"inference: auto | tensorrt-llm | vllm | sglang | optimum-habana (auto: the vendor's best)",
+		EFT_ENUM, W(serving_stack), INF, .choice = &serving_stacks, .label = "Serving stack",
+		.hint = "auto: each accelerator's best published stack; another is filtered where it does not run" },
+	/* engine_disagg.c; the flag alone turns it on, scenarios say on/off */
+	[EF_DISAGGREGATED] = { "disaggregated", "workload", "disaggregated", "",
+		"inference: prefill and decode on separate pools, and whether that beats one pool",
+		EFT_ENUM, W(disaggregated), INF, .choice = &onoff, .bare = "on", .label = "Disaggregated",
+		.hint = "on: a prefill pool for the first token, a decode pool for the per-token speed" },
 
 	/* inference: 10x the longest context shipped (10M tokens) */
 	[EF_INPUT_TOKENS] = { "input_tokens", "workload", "input-tokens", "N",
@@ -159,6 +195,21 @@ static const struct engine_field fields[EF_COUNT] = {
 		W(prefix_cache_hit), INF, OR_NONE(0.01, 0.99), NUM_PLAIN, .label = "Prefix-cache hits",
 		.hint = "share of each prompt already in the KV cache (shared system prompt, multi-turn)",
 		.step = 0.1, .start = 0.5, DEF_INF(0) },
+	/* speculative decoding (engine_spec.c): a probability, 0 = none */
+	[EF_SPEC_ACCEPTANCE] = { "speculative_acceptance", "workload", "speculative-acceptance", "RATE",
+		"inference: share of drafted tokens the model accepts (0.01 to 0.99), with --draft-model",
+		EFT_DOUBLE, W(spec_acceptance), INF, OR_NONE(0.01, 0.99), NUM_PLAIN, .omit_zero = true,
+		.label = "Draft acceptance", .step = 0.05, .start = 0.5,
+		.hint = "share of drafted tokens the model accepts (speculative decoding, with a draft)", DEF_INF(0) },
+	[EF_DRAFT_MODEL] = { "draft_model", "workload", "draft-model", "ID|mtp",
+		"inference: the draft for speculative decoding: a catalog model, or mtp (the model's own)",
+		EFT_DRAFT, W(draft_model), INF, .label = "Draft model",
+		.hint = "Left/Right or +/- cycle: none, the model's MTP modules, smaller models with its tokenizer" },
+	[EF_SPEC_TOKENS] = { "speculative_tokens", "workload", "speculative-tokens", "K",
+		"inference: tokens drafted per step (default: the best from 1 to 8; mtp: its modules)",
+		EFT_INT, W(spec_tokens), INF, WHOLE_OR_NONE(1, 16), NUM_PLAIN, .omit_zero = true,
+		.label = "Drafted tokens", .step = 1, .start = 1,
+		.hint = "tokens drafted a step; none: the best for the draft's cost", DEF_INF(0) },
 
 	/* training: 1e16 tokens is ~250x the largest run published */
 	[EF_TOKENS] = { "tokens", "workload", "tokens", "N",
@@ -348,6 +399,7 @@ size_t engine_field_size(const struct engine_field *f)
 		return sizeof(double);
 	case EFT_MODEL:
 	case EFT_ACCEL:
+	case EFT_DRAFT:
 		return sizeof(void *);
 	default:
 		return sizeof(int);
@@ -373,6 +425,7 @@ double engine_field_get(const struct workload *w, const struct engine_field *f)
 		return d;
 	case EFT_MODEL:
 	case EFT_ACCEL:
+	case EFT_DRAFT:
 		break;
 	}
 	return NAN;
@@ -396,6 +449,7 @@ void engine_field_put(struct workload *w, const struct engine_field *f, double v
 		break;
 	case EFT_MODEL:
 	case EFT_ACCEL:
+	case EFT_DRAFT:
 		break;
 	}
 }

@@ -66,10 +66,14 @@ struct ictx {
 	double attn_pre;		/* ... of a prompt token (causal: I/2 back) */
 	double moe_shared, moe_experts, moe_log;	/* see params_read() */
 	double moe_shared_active;	/* active parameters outside the experts */
+	double moe_gemm;		/* the routed experts' grouped-GEMM share of
+					 * the dense one (defaults) */
 	int fixed_gpus;			/* 0 = the engine sizes */
 	long batch_cap;			/* --batch on this accelerator; 0 = none */
 	const struct catalog_partition *part;	/* a MIG slice, or NULL */
+	const struct catalog_serving_stack *stack;	/* NULL: none in the catalog */
 	long n_users;			/* 0 = as many as memory holds */
+	struct eng_spec spec;		/* speculative decoding; spec.k 0 = none */
 };
 
 struct ilayout {
@@ -100,6 +104,25 @@ struct iload {
 	double lambda;			/* requests/s arriving */
 	double ttft50, ttft99;		/* first-token time at that load, s */
 };
+
+const struct catalog_serving_stack *engine_serving_stack(const struct catalog *c, const struct workload *w,
+							 const struct catalog_accel *a,
+							 const struct catalog_stack_platform **on)
+{
+	const struct catalog_stack_platform *p = NULL;
+	const struct catalog_serving_stack *s = NULL;
+	if (w->serving_stack < 0) {
+		s = catalog_stack_default(c, a->stack, &p);
+	} else {
+		s = catalog_serving_stack(c, serving_stack_name((enum serving_stack)w->serving_stack));
+		p = catalog_stack_on(s, a->stack);
+		if (!p)
+			s = NULL;
+	}
+	if (on)
+		*on = p;
+	return s;
+}
 
 /* eng_params_read() with its logarithm taken once: shared + experts x
  * (1 - (1 - k/E)^b); a dense model reads P_a whatever the batch. */
@@ -158,24 +181,47 @@ static inline double overlap(const struct ictx *x, double mem, double comp)
  * the fixed cost of an iteration.  Kernels run one after another, so the
  * parts add up.  alone: one request with the pipeline stages in series.
  */
+/* One draft token for b sequences (engine_spec.c): its weights and KV
+ * read, its products, its all-reduces on the target's TP group and the
+ * per-layer launch cost of its layers; the draft runs inside the model's
+ * iteration, so the scheduler's per-step cost is paid once, by it. */
+static double draft_step_s(const struct ictx *x, const struct ilayout *l, double b)
+{
+	const struct eng_spec *sp = &x->spec;
+	const struct catalog_defaults *d = &x->c->defaults;
+	double mem = (sp->params_read * x->pr.weight_bytes + b * sp->kv_per_token * x->ctx_mean) / l->t / x->bw;
+	double comp = 2.0 * sp->params_read * b / l->t / x->flops;
+	double comm = l->t > 1 ? 2.0 * sp->layers *
+				 eng_ring_allreduce_s(b * sp->hidden * 2.0, l->t, l->link_bw, x->lat) : 0;
+	double fixed = sp->layers * d->serving_layer_overhead_us.value * 1e-6;
+	return fixed + overlap(x, mem, comp) + comm;
+}
+
 static void iter_step(const struct ictx *x, const struct ilayout *l, double b, double p, bool alone,
 		      struct istep *s)
 {
 	int par = alone ? l->t : l->g;
-	double tok = b + p;
+	/* speculating, the target computes k + 1 tokens a sequence */
+	double bv = b * x->spec.verify;
+	double tok = bv + p;
 	double wbytes = params_read(x, tok / (alone ? 1 : l->pp)) * x->pr.weight_bytes / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
-	double gemm_t = 2.0 * x->pa / par * (b / x->flops + p / x->pflops);
-	if (l->e > 1 && tok > 0) {
-		/* The busiest of the e GPUs sets the pace of the expert GEMMs:
-		 * tokens x k routings spread over e GPUs (multinomial), the
-		 * largest share about m + sqrt(2 m ln e) of a mean m. */
-		double mexp = tok * x->m->experts_active / l->e;
-		double imb = 1.0 + sqrt(2.0 * log((double)l->e) / mexp);
+	double gemm_t = 2.0 * x->pa / par * (bv / x->flops + p / x->pflops);
+	if (x->moe_log != 0 && tok > 0) {
+		/* The routed experts' GEMMs run grouped, at moe_gemm of the
+		 * dense share; with expert parallelism the busiest of the e GPUs
+		 * sets their pace: tokens x k routings spread over e GPUs
+		 * (multinomial), the largest share about m + sqrt(2 m ln e) of a
+		 * mean m. */
+		double imb = 1.0;
+		if (l->e > 1) {
+			double mexp = tok * x->m->experts_active / l->e;
+			imb += sqrt(2.0 * log((double)l->e) / mexp);
+		}
 		double ex = (x->pa - x->moe_shared_active) / x->pa;	/* the experts' share */
-		gemm_t *= 1.0 + ex * (imb - 1.0);
+		gemm_t *= 1.0 + ex * (imb / x->moe_gemm - 1.0);
 	}
-	double attn_fl = b * x->attn_mean / par;
+	double attn_fl = bv * x->attn_mean / par;
 	double pre_t = p * x->attn_pre / par / x->pflops;
 	s->mem = (wbytes + kvbytes) / x->bw;
 	s->comp = gemm_t + attn_fl / x->flops + pre_t;
@@ -184,6 +230,13 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	s->comm = alone ? comm_s(x, l, tok, l->pp - 1) : comm_s(x, l, tok / l->pp, l->pp);
 	s->total = x->fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->flops) +
 		   pre_t + s->comm;
+	if (x->spec.k > 0 && b > 0) {
+		/* k draft tokens first; the step then yields gain tokens a
+		 * sequence, so each figure is per output token */
+		s->total += x->spec.k * draft_step_s(x, l, b);
+		double g = x->spec.gain;
+		s->mem /= g, s->comp /= g, s->comm /= g, s->total /= g;
+	}
 }
 
 /* The iteration a batch of b runs on average: each request's I prompt
@@ -240,27 +293,29 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 		mean_step(x, l, b, &s);	/* else the p99 step is the mean one */
 	o->tau = s.total;
 	o->lambda = o->tau > 0 ? b / (x->O * o->tau) : 0;
-	double room = x->budget - b;
+	/* iterations, not output tokens, set the prompts' pace: speculating, an
+	 * iteration yields gain tokens and carries k + 1 of each sequence */
+	double it = o->tau * x->spec.gain;
+	double room = x->budget - b * x->spec.verify;
 	if (!(room >= 1) || !(x->Ip > 0)) {
-		o->ttft50 = o->ttft99 = room >= 1 ? o->tau : INFINITY;
+		o->ttft50 = o->ttft99 = room >= 1 ? it : INFINITY;
 		return;
 	}
 	double chunks = ceil(x->Ip / room);
-	double svc = x->Ip / room * o->tau;	/* the prompt budget's time per prompt */
+	double svc = x->Ip / room * it;	/* the prompt budget's time per prompt */
 	double rho = o->lambda * svc;
 	if (!(rho < 1)) {
 		o->ttft50 = o->ttft99 = INFINITY;
 		return;
 	}
-	double wq = rho * svc / (2.0 * (1.0 - rho));
-	double w50 = rho > 0.5 ? wq / rho * log(rho / 0.5) : 0;
-	double w99 = rho > 1 - Q99 ? wq / rho * log(rho / (1 - Q99)) : 0;
+	double w50 = eng_md1_wait(rho, svc, 0.5);
+	double w99 = eng_md1_wait(rho, svc, Q99);
 	/* the chunks that carry the prompt: the mean iteration with at least
 	 * one chunk of it */
 	iter_step(x, l, b, eng_fmax(b * x->Ip / x->O, x->Ip / chunks), false, &s);
-	double own = chunks * s.total;
-	o->ttft50 = 0.5 * o->tau + w50 + own;
-	o->ttft99 = Q99 * o->tau + w99 + own;
+	double own = chunks * s.total * x->spec.gain;
+	o->ttft50 = 0.5 * it + w50 + own;
+	o->ttft99 = Q99 * it + w99 + own;
 }
 
 /* Output tokens/s of one replica running a batch of b in steady state. */
@@ -360,10 +415,13 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, struct ilayo
 	l->e = e;
 	l->pp = pp;
 	l->g = t * pp;
-	l->w_gpu = x->m->params * x->pr.weight_bytes / l->g;
+	/* a draft's weights and KV cache sit beside the target's */
+	l->w_gpu = (x->m->params + x->spec.weights) * x->pr.weight_bytes / l->g;
 	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) + x->workspace;
-	l->kv_full_gpu = eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_full) / pp;
-	l->kv_mean_gpu = eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_mean) / pp;
+	l->kv_full_gpu = (eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_full) +
+			  x->spec.kv_per_token * x->ctx_full / t) / pp;
+	l->kv_mean_gpu = (eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, t, x->ctx_mean) +
+			  x->spec.kv_per_token * x->ctx_mean / t) / pp;
 	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t);
 	l->pp_bw = l->g <= x->node_max ? eng_fmax(l->link_bw, x->link_bw2) : x->nic_bw;
 	double room = x->usable - l->w_gpu - l->fixed_gpu;
@@ -398,14 +456,25 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	/* the share of peak at fp4 where the catalog has one (Blackwell) */
 	double eff = x->pr.compute == PREC_FP4 && a->eff_compute_fp4.value > 0 ? a->eff_compute_fp4.value
 										 : a->eff_compute.value;
+	/* the serving stack's share of what the accelerator reached on its
+	 * vendor's default stack, and its own fixed costs where it has them */
+	const struct catalog_stack_platform *on = NULL;
+	x->stack = engine_serving_stack(c, w, a, &on);
+	if (on)
+		eff *= on->compute.value;
 	x->flops = x->pr.peak_flops * eff * eng_power_clock(c, a);
 	x->ov = d->serving_overlap.value;
+	x->moe_gemm = d->moe_grouped_gemm_efficiency.value > 0 ? d->moe_grouped_gemm_efficiency.value : 1;
 	x->part = part;
 	if (part)
 		eng_partition_scale(a, part, &x->usable, &x->bw, &x->flops);
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
 	x->lat = d->collective_latency_us.value * 1e-6;
-	x->fixed = (d->serving_step_overhead_us.value + w->model->layers * d->serving_layer_overhead_us.value) * 1e-6;
+	double step_us = on && on->step_overhead_us.value > 0 ? on->step_overhead_us.value
+							      : d->serving_step_overhead_us.value;
+	double layer_us = on && on->layer_overhead_us.value > 0 ? on->layer_overhead_us.value
+								: d->serving_layer_overhead_us.value;
+	x->fixed = (step_us + w->model->layers * layer_us) * 1e-6;
 	x->budget = d->prefill_chunk_tokens.value >= 1 ? d->prefill_chunk_tokens.value : 8192;
 	x->open = w->concurrency_max || w->arrival_rate > 0;
 	bool moe = x->m->experts > 0;
@@ -422,8 +491,9 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	 * is reused); the rest still attend to the whole prompt before them.
 	 * KV memory is not reduced: how many requests share a prefix is not
 	 * given, so each sequence keeps its own. */
-	x->Ip = x->I * (1.0 - w->prefix_cache_hit);
+	x->Ip = w->decode_only ? 0 : x->I * (1.0 - w->prefix_cache_hit);
 	x->attn_pre = eng_attn_flops_token(x->m, x->I - x->Ip / 2.0);
+	eng_spec_init(w, x->pr.kv_bytes, &x->spec);
 	const struct catalog_model *m = x->m;
 	if (m->experts > 0 && m->experts_active > 0 && m->experts_active < m->experts && x->pa < m->params) {
 		double k_e = (double)m->experts_active / m->experts;
@@ -1153,6 +1223,17 @@ void eng_infer_on(const struct catalog *c, const struct workload *w, const struc
 {
 	struct ictx x;
 	r->precision_used = w->precision;
+	r->serving_stack = engine_serving_stack(c, w, a, NULL);
+	if (w->serving_stack >= 0 && !r->serving_stack) {
+		/* eng_filters() names the stack and the platform */
+		const char *id = serving_stack_name((enum serving_stack)w->serving_stack);
+		const struct catalog_serving_stack *s = catalog_serving_stack(c, id);
+		r->fits = false;
+		r->binding = RES_NONE;
+		eng_reason(r, "%s does not run on %s accelerators%s", s ? s->name : id, stack_name(a->stack),
+			   s ? "" : " (it is not in the catalog's serving-stacks/)");
+		return;
+	}
 	if (!ctx_init(c, w, a, part, &x)) {
 		r->fits = false;
 		r->binding = RES_NONE;
@@ -1169,6 +1250,7 @@ void eng_infer_on(const struct catalog *c, const struct workload *w, const struc
 	}
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
+	r->serving_stack = x.stack;
 
 	bool mine = w->accel == a;
 	struct iforce f = { mine && w->tp > 0 ? w->tp : 0, mine && w->pp > 0 ? w->pp : 0,

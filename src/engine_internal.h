@@ -41,6 +41,23 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
  * its power limit, against the best-powered part of its family (1 = all). */
 double eng_power_clock(const struct catalog *c, const struct catalog_accel *a);
 
+/* engine_spec.c: speculative decoding.  k drafted tokens a target step
+ * checks (0 = none); gain the tokens a step yields; verify = k + 1 tokens
+ * per sequence the target computes; the draft's reads and storage. */
+struct eng_spec {
+	int k;
+	double gain, verify;
+	bool mtp;			/* the target's own MTP modules */
+	double params_read;		/* read by one draft forward pass */
+	double weights;			/* draft parameters held beside the target's */
+	double kv_per_token;		/* the draft's KV bytes per token */
+	double layers;			/* the draft's layers (fixed costs) */
+	double hidden;			/* its activations' width (all-reduces) */
+	double cost;			/* draft token / target step, memory-bound */
+};
+void eng_spec_init(const struct workload *w, double kv_bytes, struct eng_spec *s);
+void eng_spec_requirements(const struct workload *w, double kv_bytes, struct engine_requirements *out);
+
 /* engine_workload.c: model arithmetic shared by inference and training. */
 double eng_params_active(const struct catalog_model *m);
 /* Total parameters counted from the model's shapes (embedding and output
@@ -119,6 +136,15 @@ static inline double eng_ring_allreduce_s(double m, int n, double bw, double lat
 	return 2.0 * (n - 1) / n * m / bw + 2.0 * (n - 1) * latency_s;
 }
 
+/* The q-th percentile of the wait in an M/D/1 queue at load rho with
+ * service svc: mean rho svc / (2 (1 - rho)), tail P(W > t) = rho
+ * exp(-rho t / mean) (Kingman); the serving model's first-token queues. */
+static inline double eng_md1_wait(double rho, double svc, double q)
+{
+	double wq = rho * svc / (2.0 * (1.0 - rho));
+	return rho > 1 - q ? wq / rho * log(rho / (1 - q)) : 0;
+}
+
 /* fmin() likewise (minsd). */
 static inline double eng_fmin(double a, double b)
 {
@@ -150,6 +176,11 @@ void eng_train(const struct catalog *c, const struct workload *w,
 void eng_infer_on(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
 		  const struct catalog_partition *part, struct engine_result *r);
 
+/* engine_disagg.c: with w->disaggregated, replaces *r (the aggregated
+ * sizing) by separate prefill and decode pools and says which is better. */
+void eng_disagg_try(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		    struct engine_result *r);
+
 /* engine_partition.c: serving on MIG slices. */
 /* The usable memory (bytes), achieved bandwidth and FLOP/s of one
  * instance of p, from the whole GPU's. */
@@ -162,6 +193,13 @@ void eng_partition_try(const struct catalog *c, const struct workload *w,
 
 /* engine_rank.c */
 void eng_result_clear(struct engine_result *r, const struct catalog_accel *a);
+/* Platform, nodes, fabric and cost of out->gpus GPUs in groups of group
+ * (eng_platform_choose()); a scale-out fabric when spans says so, or with
+ * ENG_SPANS_AUTO when one of out's jobs talks across nodes. */
+enum eng_spans { ENG_SPANS_AUTO, ENG_SPANS_NO, ENG_SPANS_YES };
+void eng_result_place(const struct catalog *c, const struct workload *w,
+		      const struct catalog_accel *a, int group, enum eng_spans spans,
+		      struct engine_result *out);
 /* The platform, nodes, fabric, capex and power for r->gpus of a sized for
  * r->cls (replicas of r->tp x r->pp for serving). */
 void eng_result_nodes(const struct catalog *c, const struct workload *w,

@@ -109,28 +109,6 @@ static bool spans_nodes(const struct engine_result *r)
 	return r->gpus_per_node > 0 && r->tp * r->pp > r->gpus_per_node;
 }
 
-/* The cluster's nodes, fabric and cost (as eng_result_nodes() for one
- * workload): the big node when anything trains, else the widest serving
- * replica's; a scale-out fabric only when some job spans nodes, since
- * workloads that each fit a node only need the front-end network. */
-static void cluster_nodes(const struct catalog *c, const struct workload *w,
-			  const struct catalog_accel *a, bool any_training, bool spans,
-			  struct engine_result *t)
-{
-	if (t->gpus < 1)
-		return;
-	int group = any_training ? eng_max_node_gpus(c, w, a) : t->tp;
-	const struct catalog_platform *p = eng_platform_choose(c, w, a, group, t->gpus);
-	if (!p)
-		return;
-	struct eng_node n;
-	eng_node_size(c, w, a, p, t->gpus, &n);
-	if (spans)
-		eng_node_fabric(c, w, &n);
-	eng_cost(c, w, a, &n, t);
-	eng_cost_rates(c, w, t);
-}
-
 void engine_cluster_size(const struct catalog *c, const struct workload *w,
 			 struct engine_cluster_item *items, size_t n, bool share_gpus,
 			 struct engine_cluster *out)
@@ -170,6 +148,10 @@ void engine_cluster_size(const struct catalog *c, const struct workload *w,
 	t->cls = any_training ? WL_PRETRAIN : WL_INFERENCE;
 	t->fits = out->fits;
 	t->gpus = cards > ENG_MAX_GPUS ? ENG_MAX_GPUS : (int)cards;
+	/* the big node when anything trains, else the widest serving
+	 * replica's; a scale-out fabric only when some job spans nodes, since
+	 * workloads that each fit a node only need the front-end network */
 	if (out->fits && a)
-		cluster_nodes(c, w, a, any_training, spans, t);
+		eng_result_place(c, w, a, any_training ? eng_max_node_gpus(c, w, a) : t->tp,
+				 spans ? ENG_SPANS_YES : ENG_SPANS_NO, t);
 }

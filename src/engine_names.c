@@ -387,3 +387,25 @@ void eng_reason_write(struct engine_result *r)
 	memcpy(r->reason, buf, sizeof buf);
 	r->reason_fmt = NULL;
 }
+
+void engine_result_layout(const struct engine_result *r, enum workload_class cls, char *buf, size_t n)
+{
+	if (r->gpus < 1) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	if (cls == WL_INFERENCE) {
+		if (r->partition)
+			snprintf(buf, n, "%dx %s", r->replicas, r->partition->profile);
+		else if (r->disaggregated && r->prefill_gpus > 0)
+			snprintf(buf, n, "P%d+D%dx TP%d", r->prefill_gpus, r->replicas, r->tp);
+		else if (r->pp > 1)
+			snprintf(buf, n, "%dx TP%d PP%d", r->replicas, r->tp, r->pp);
+		else
+			snprintf(buf, n, "%dx TP%d", r->replicas, r->tp);
+	} else if (r->cp > 1) {
+		snprintf(buf, n, "TP%d PP%d CP%d DP%d Z%d", r->tp, r->pp, r->cp, r->dp, r->zero_stage);
+	} else {
+		snprintf(buf, n, "TP%d PP%d DP%d Z%d", r->tp, r->pp, r->dp, r->zero_stage);
+	}
+}

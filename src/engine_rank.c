@@ -118,6 +118,11 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 			 stack_name((enum stack)w->stack));
 		add_reason(r, buf);
 	}
+	if (w->cls == WL_INFERENCE && w->serving_stack >= 0 && !r->serving_stack) {
+		snprintf(buf, sizeof buf, "runs no %s (a %s accelerator)",
+			 serving_stack_name((enum serving_stack)w->serving_stack), stack_name(a->stack));
+		add_reason(r, buf);
+	}
 	if (!form_matches(w->form, a->form)) {
 		snprintf(buf, sizeof buf, "%s form factor, not %s", form_factor_name(a->form),
 			 form_filter_name(w->form));
@@ -158,6 +163,7 @@ static void evaluate(const struct catalog *c, const struct workload *w,
 	if (w->cls == WL_INFERENCE) {
 		eng_infer(c, w, a, out);
 		eng_partition_try(c, w, a, out);
+		eng_disagg_try(c, w, a, out);
 	} else
 		eng_train(c, w, a, out);
 
@@ -165,14 +171,12 @@ static void evaluate(const struct catalog *c, const struct workload *w,
 	eng_filters(w, out);
 }
 
-void eng_result_nodes(const struct catalog *c, const struct workload *w,
-		      const struct catalog_accel *a, struct engine_result *out)
+void eng_result_place(const struct catalog *c, const struct workload *w,
+		      const struct catalog_accel *a, int group, enum eng_spans spans,
+		      struct engine_result *out)
 {
 	if (out->gpus < 1)
 		return;
-	int group = out->tp;
-	if (out->cls != WL_INFERENCE)
-		group = eng_max_node_gpus(c, w, a);	/* training assumes the big node */
 	const struct catalog_platform *p = eng_platform_choose(c, w, a, group, out->gpus);
 	if (!p)
 		return;
@@ -181,11 +185,21 @@ void eng_result_nodes(const struct catalog *c, const struct workload *w,
 	/* A scale-out fabric when GPUs of one job talk across nodes: any
 	 * multi-node training, or a serving replica spanning nodes.
 	 * Independent single-node replicas only need the front-end network. */
-	bool spans = out->cls == WL_INFERENCE ? out->tp * out->pp > p->gpus_per_node : n.nodes > 1;
-	if (spans)
+	if (spans == ENG_SPANS_AUTO)
+		spans = (out->cls == WL_INFERENCE ? out->tp * out->pp > p->gpus_per_node : n.nodes > 1)
+			? ENG_SPANS_YES : ENG_SPANS_NO;
+	if (spans == ENG_SPANS_YES)
 		eng_node_fabric(c, w, &n);
 	eng_cost(c, w, a, &n, out);
 	eng_cost_rates(c, w, out);
+}
+
+void eng_result_nodes(const struct catalog *c, const struct workload *w,
+		      const struct catalog_accel *a, struct engine_result *out)
+{
+	/* training assumes the big node */
+	int group = out->cls != WL_INFERENCE ? eng_max_node_gpus(c, w, a) : out->tp;
+	eng_result_place(c, w, a, group, ENG_SPANS_AUTO, out);
 }
 
 void engine_evaluate(const struct catalog *c, const struct workload *w,

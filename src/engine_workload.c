@@ -29,6 +29,7 @@ void engine_workload_init(struct workload *w, const struct catalog *c)
 	w->kv_precision = PREC_FP16;
 	w->lora_rank = 16;
 	w->stack = -1;
+	w->serving_stack = -1;
 	w->form = FORMF_ANY;
 	w->objective = OBJ_CAPEX;
 	w->accel = NULL;
@@ -112,6 +113,8 @@ static bool fields_in_limits(const struct workload *w, char *why, size_t whysz)
 	return true;
 }
 
+static bool spec_valid(const struct workload *w, char *why, size_t whysz);
+
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 {
 	char buf[192];
@@ -142,7 +145,7 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 				 w->input_tokens + w->output_tokens, m->name, m->max_context);
 			return fail(why, whysz, buf);
 		}
-		return true;
+		return spec_valid(w, why, whysz);
 	}
 
 	if (w->global_batch_tokens < (double)w->seq_len)
@@ -162,6 +165,49 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 		snprintf(buf, sizeof buf,
 			 "%s is an inference format: train at bf16, fp16 or fp8 (QLoRA stores the base in 4 bit by itself)",
 			 precision_name(w->precision));
+		return fail(why, whysz, buf);
+	}
+	return true;
+}
+
+bool engine_draft_fits(const struct catalog_model *m, const struct catalog_model *d)
+{
+	if (!m || !d)
+		return false;
+	if (d == &engine_draft_mtp)
+		return m->mtp_layers > 0;
+	return d->vocab == m->vocab && eng_params_active(d) < eng_params_active(m);
+}
+
+/* Speculative decoding's acceptance needs a draft, and a draft must fit
+ * its target (engine_draft_fits()).  A draft without an acceptance is
+ * kept but does nothing (the wizard picks the draft first). */
+static bool spec_valid(const struct workload *w, char *why, size_t whysz)
+{
+	const struct catalog_model *m = w->model, *d = w->draft_model;
+	char buf[256];
+	if (!(w->spec_acceptance > 0) && !d)
+		return true;
+	if (!d)
+		return fail(why, whysz, "speculative decoding needs a draft: --draft-model ID (a smaller model of the "
+			    "same family) or mtp");
+	if (engine_draft_fits(m, d))
+		return true;
+	if (d == &engine_draft_mtp) {
+		if (m->mtp_layers > 0)
+			return true;
+		snprintf(buf, sizeof buf, "%s has no multi-token prediction modules (mtp_layers): draft with a smaller "
+			 "model of its family", m->name);
+		return fail(why, whysz, buf);
+	}
+	if (d->vocab != m->vocab) {
+		snprintf(buf, sizeof buf, "the draft %s has a vocabulary of %d tokens, %s %d: a draft must share its "
+			 "model's tokenizer", d->name, d->vocab, m->name, m->vocab);
+		return fail(why, whysz, buf);
+	}
+	if (!(eng_params_active(d) < eng_params_active(m))) {
+		snprintf(buf, sizeof buf, "the draft %s is not smaller than %s: it would make decoding slower", d->name,
+			 m->name);
 		return fail(why, whysz, buf);
 	}
 	return true;
@@ -399,6 +445,7 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 				       eng_kv_seq_bytes_gpu(m, kvb, 1, mean_ctx);
 		/* Two all-reduces of d activations (16 bit) per layer and token. */
 		out->link_bytes_per_step = 2.0 * m->layers * m->hidden * 2.0;
+		eng_spec_requirements(w, kvb, out);
 		return;
 	}
 

@@ -33,7 +33,8 @@
  *                                layers from this index on use the window
  *   tie_word_embeddings          the output head shares the embedding
  *                                (absent: false, LlamaConfig's default)
- *   num_nextn_predict_layers     multi-token prediction modules (DeepSeek-V3)
+ *   num_nextn_predict_layers     mtp_layers: multi-token prediction modules
+ *                                (DeepSeek-V3), drafts for speculative decoding
  *   _name_or_path, model_type    the model's name and family
  *
  * A multimodal config keeps the language model under text_config; it is
@@ -365,9 +366,8 @@ static bool read_params(struct rd *r)
 	if (!get_bool(r, "tie_word_embeddings", &h->tied_embeddings) ||
 	    !get_int(r, "num_nextn_predict_layers", &mtp, &mtp_at))
 		return false;
-	if (mtp_at && (mtp < 0 || mtp > 16))
-		return fail(r, mtp_at, "'num_nextn_predict_layers' %ld is out of range (0 to 16)", mtp);
-	h->mtp_layers = (int)mtp;
+	if (mtp_at && mtp != 0 && !put(r, MF_MTP_LAYERS, "num_nextn_predict_layers", mtp_at, (double)mtp))
+		return false;
 	/* to the million (0.001B, the figure's typed precision): a count as
 	 * model cards print it, and one the wizard shows as "8.03B" */
 	double p = round(engine_model_params(&h->m, h->tied_embeddings) / 1e6) / 1e3;

@@ -29,7 +29,6 @@ struct hfconfig {
 	struct catalog_model m;		/* id NULL; name and family below */
 	char name[96], family[64];
 	bool tied_embeddings;		/* tie_word_embeddings */
-	int mtp_layers;			/* num_nextn_predict_layers; 0 = none */
 };
 
 /* Reads path into *out.  On failure err holds "path:line:col: message"

@@ -37,6 +37,7 @@ static const struct ledger_metric_info metrics[LM_COUNT] = {
 	[LM_TTFT_P50_MS] = { "ttft_p50_ms", "ms", false, false, false, 1e7 },
 	[LM_TTFT_P99_MS] = { "ttft_p99_ms", "ms", false, false, false, 1e7 },
 	[LM_TPOT_MS] = { "tpot_ms", "ms", false, false, false, 1e6 },
+	[LM_REQUEST_LATENCY_S] = { "request_latency_s", "s", false, false, false, 1e7 },
 	[LM_REQUESTS_PER_S] = { "requests_per_s", "req/s", false, false, true, 1e8 },
 	[LM_SAMPLES_PER_S] = { "samples_per_s", "samples/s", true, false, true, 1e9 },
 	[LM_TOKENS_PER_S_PER_GPU] = { "tokens_per_s_per_gpu", "tok/s", true, true, true, 1e8 },

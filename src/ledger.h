@@ -39,6 +39,7 @@ enum ledger_metric {
 	LM_TTFT_P50_MS,
 	LM_TTFT_P99_MS,
 	LM_TPOT_MS,
+	LM_REQUEST_LATENCY_S,		/* one request, first token to last */
 	LM_REQUESTS_PER_S,
 	LM_SAMPLES_PER_S,
 	LM_TOKENS_PER_S_PER_GPU,

@@ -23,6 +23,7 @@ static void usage(FILE *f)
 	      "  or:  accelsizer sweep [WORKLOAD OPTION]... [RANGE OPTION]... -o FILE.csv\n"
 	      "  or:  accelsizer catalog list|show ID|check [DIR]\n"
 	      "  or:  accelsizer accuracy [--role ROLE] [--format table|csv|yaml] [--check]\n"
+	      "  or:  accelsizer compare A.yaml B.yaml [C.yaml] [--format table|csv|yaml]\n"
 	      "Size AI accelerators for a workload and build a bill of materials.\n"
 	      "\n"
 	      "Wizard options:\n"
@@ -90,6 +91,7 @@ static int dispatch(int argc, char **argv)
 		{ "sweep", cli_sweep_main },
 		{ "catalog", cli_catalog_main },
 		{ "accuracy", cli_accuracy_main },
+		{ "compare", cli_compare_main },
 	};
 
 	if (argc >= 2) {

@@ -74,41 +74,6 @@ void proposal_default_path(const char *scenario_path, char *buf, size_t n)
 
 /* ---- gathering the figures ---- */
 
-/* The throughput / latency trade-off of the recommended accelerator: the
- * engine sized with each batch cap in turn (as `sweep --batch` does) on
- * one replica of the recommended layout, the per-user targets lifted so
- * the curve runs to the KV cache's room; it stops where the replica holds
- * no more sequences. */
-static void build_curve(struct proposal *p)
-{
-	const struct engine_result *r = p->rec;
-	p->n_curve = 0;
-	if (p->w.cls != WL_INFERENCE || !r || !r->fits || r->partition)
-		return;
-	struct workload w = p->w;
-	w.accel = r->accel;
-	w.gpus = -1;
-	w.tp = r->tp;
-	w.pp = r->pp;
-	w.ep = r->ep > 1 ? r->ep : 0;
-	w.tokens_per_s_per_user = 0;
-	w.ttft_ms = 0;
-	w.target_tokens_per_s = 0;
-	w.arrival_rate = 0;
-	w.concurrency_max = false;
-	for (long b = 1; p->n_curve < PROPOSAL_CURVE_MAX; b *= 2) {
-		struct engine_result x;
-		w.batch = b;
-		w.concurrency = b;	/* one replica of the recommended layout */
-		engine_evaluate(p->c, &w, r->accel, &x);
-		if (!x.fits || x.batch_per_replica < b || !isfinite(x.tokens_per_s_per_user) ||
-		    !isfinite(x.tokens_per_s_per_gpu))
-			break;
-		p->curve[p->n_curve++] = (struct proposal_point){ b, x.tokens_per_s_per_user,
-								  x.tokens_per_s_per_gpu };
-	}
-}
-
 static const struct engine_result *first_fitting(const struct engine_report *r)
 {
 	for (size_t i = 0; i < r->n; i++)
@@ -127,6 +92,43 @@ static void pick_alternatives(struct proposal *p)
 	}
 }
 
+/* Several workloads: the chosen (or best-ranked) accelerator's cluster is
+ * the recommendation, the next-ranked clusters the alternatives; a plan
+ * per workload and the shared cluster's. */
+static enum proposal_status build_several(struct proposal *p, const struct accuracy_bands *bands,
+					  char *err, size_t errsz)
+{
+	p->several = true;
+	if (!cluster_size(p->c, p->s, bands, &p->cl)) {
+		snprintf(err, errsz, "out of memory");
+		return PROPOSAL_FAILED;
+	}
+	size_t a = cluster_choose(&p->cl);
+	if (a >= p->cl.n_accel || !p->cl.cl[a].fits || !p->cl.cl[a].total.platform) {
+		if (p->w.accel)
+			snprintf(err, errsz, "%s cannot hold every workload of the scenario "
+				 "('recommend --scenario' shows which does not fit)", p->w.accel->name);
+		else
+			snprintf(err, errsz, "no accelerator in the catalog can hold every workload of the "
+				 "scenario on one cluster (accelsizer recommend shows why)");
+		return PROPOSAL_UNMET;
+	}
+	p->rec_accel = a;
+	p->rec = &p->cl.cl[a].total;
+	for (size_t k = 0; k < p->cl.n_accel && p->n_alt < PROPOSAL_ALTERNATIVES; k++) {
+		const struct engine_result *t = &p->cl.cl[p->cl.order[k]].total;
+		if (p->cl.order[k] != a && t->fits && !t->filtered && t->platform)
+			p->alt[p->n_alt++] = t;
+	}
+	const struct engine_cluster_item *items = &p->cl.items[a * p->cl.n_entries];
+	for (size_t i = 0; i < p->cl.n_items[a]; i++)
+		engine_validation_plan(p->c, items[i].w, items[i].used, &p->plans[i]);
+	engine_cluster_plan(p->c, items, p->cl.n_items[a], &p->cl.cl[a], &p->plan);
+	if (!bom_build(p->c, &p->w, p->rec, p->w.prices, &p->bom, err, errsz))
+		return PROPOSAL_FAILED;
+	return PROPOSAL_OK;
+}
+
 enum proposal_status proposal_build(struct proposal *p, const struct catalog *c,
 				    const struct scenario *s, const struct accuracy_bands *bands,
 				    char *err, size_t errsz)
@@ -135,9 +137,13 @@ enum proposal_status proposal_build(struct proposal *p, const struct catalog *c,
 	bom_init(&p->bom);
 	p->c = c;
 	p->s = s;
-	p->w = s->w;
+	/* several workloads: the first entry's (the shared settings are every
+	 * entry's; the wizard's s->w is the one on screen) */
+	p->w = s->n_entries > 1 ? s->entries[0].w : s->w;
 	engine_workload_derive(&p->w);
 	out_date(p->date, sizeof p->date);
+	if (s->n_entries > 1)
+		return build_several(p, bands, err, errsz);
 	if (!engine_report_init(&p->rep, c)) {
 		snprintf(err, errsz, "out of memory");
 		return PROPOSAL_FAILED;
@@ -159,12 +165,14 @@ enum proposal_status proposal_build(struct proposal *p, const struct catalog *c,
 	engine_validation_plan(c, &p->w, p->rec, &p->plan);
 	if (!bom_build(c, &p->w, p->rec, p->w.prices, &p->bom, err, errsz))
 		return PROPOSAL_FAILED;
-	build_curve(p);
+	engine_tradeoff_curve(c, &p->w, p->rec, &p->curve);
 	return PROPOSAL_OK;
 }
 
 void proposal_fini(struct proposal *p)
 {
+	if (p->several)
+		cluster_fini(&p->cl);
 	bom_fini(&p->bom);
 	if (p->rep.results)
 		engine_report_fini(&p->rep);
@@ -419,10 +427,18 @@ static void write_notes(struct pw *w, const struct proposal *p)
 	const char *notes = p->s->notes;
 	if (!notes || !*notes)
 		return;
+	/* a YAML block ends with a newline: no empty line after the last */
+	size_t len = strlen(notes);
+	while (len && notes[len - 1] == '\n')
+		len--;
+	char *text = strndup(notes, len);
 	section(w, "notes", "Notes and assumptions", NULL);
 	pw_para_begin(w);
+	if (!text)
+		w->ok = false;
 	if (w->ok)
-		w->ok = w->f == PROPOSAL_HTML ? out_html_lines(w->fp, notes) : out_md_lines(w->fp, notes);
+		w->ok = w->f == PROPOSAL_HTML ? out_html_lines(w->fp, text) : out_md_lines(w->fp, text);
+	free(text);
 	pw_para_end(w);
 	section_end(w);
 }
@@ -526,10 +542,44 @@ static void workload_limits(struct pw *w, const struct proposal *p)
 	pw_text(w, ".");
 }
 
+/* Several workloads: each in words under its name, then the limits they
+ * share. */
+static void write_workloads(struct pw *w, const struct proposal *p)
+{
+	char model[256];
+	section(w, "workload", "The workloads, on one cluster", NULL);
+	for (size_t e = 0; e < p->s->n_entries; e++) {
+		const struct scenario_entry *se = &p->s->entries[e];
+		struct workload wl = se->w;
+		engine_workload_derive(&wl);
+		model_words(&wl, model, sizeof model);
+		pw_para_begin(w);
+		pw_strong(w, se->name);
+		pw_text(w, ": ");
+		if (wl.cls == WL_INFERENCE)
+			workload_inference(w, &wl, model);
+		else
+			workload_training(w, &wl, model);
+		if (wl.cls != WL_INFERENCE && se->share < 1)
+			pw_textf(w, " It runs %.3g hours a week.", se->share * 168.0);
+		pw_para_end(w);
+	}
+	pw_para_begin(w);
+	pw_text(w, p->s->share_gpus ? "Training may borrow the serving GPUs for its hours of the week. "
+				    : "Training gets GPUs of its own. ");
+	workload_limits(w, p);
+	pw_para_end(w);
+	section_end(w);
+}
+
 static void write_workload(struct pw *w, const struct proposal *p)
 {
 	char model[256], a[32], b[32];
 	const struct engine_requirements *q = &p->rep.req;
+	if (p->several) {
+		write_workloads(w, p);
+		return;
+	}
 	section(w, "workload", "The workload", NULL);
 	model_words(&p->w, model, sizeof model);
 	pw_para_begin(w);
@@ -567,6 +617,22 @@ void pw_layout(const struct workload *wl, const struct engine_result *r, char *b
 		snprintf(buf, n, "%d replica%s of TP%d PP%d", r->replicas, rs, r->tp, r->pp);
 	else
 		snprintf(buf, n, "%d replica%s of TP%d", r->replicas, rs, r->tp);
+}
+
+/* Several workloads: what entry e gets of accelerator a's cluster. */
+static void share_words(const struct proposal *p, size_t e, size_t a, char *buf, size_t n)
+{
+	const struct engine_result *r = cluster_used(&p->cl, e, a);
+	char lay[96];
+	if (!r || !r->fits) {
+		snprintf(buf, n, "does not fit");
+		return;
+	}
+	pw_layout(&p->s->entries[e].w, r, lay, sizeof lay);
+	if (r->partition)
+		snprintf(buf, n, "%s (%d a GPU)", lay, r->partitions_per_gpu);
+	else
+		snprintf(buf, n, "%d GPU%s: %s", r->gpus, r->gpus == 1 ? "" : "s", lay);
 }
 
 /* One row of the side-by-side table: the label and a value per result. */
@@ -717,7 +783,12 @@ static void write_configurations(struct pw *w, const struct proposal *p)
 	section(w, "configurations", "Recommended configuration and alternatives", NULL);
 	pw_table(w, "configs", align, heads, ncol + 1);
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		if (!(rows[i].classes & ENGINE_CLASS(p->w.cls)))
+		/* a cluster: the rows of any class but one workload's layout and
+		 * binding resource; each workload's share follows */
+		bool skip = p->several ? rows[i].classes != ENGINE_CLASSES_ALL || rows[i].fn == c_layout ||
+					 rows[i].fn == c_binding
+				       : !(rows[i].classes & ENGINE_CLASS(p->w.cls));
+		if (skip)
 			continue;
 		const char *cells[2 + PROPOSAL_ALTERNATIVES] = { rows[i].label };
 		if (rows[i].fn == c_tco) {
@@ -730,7 +801,20 @@ static void write_configurations(struct pw *w, const struct proposal *p)
 		}
 		pw_row(w, align, cells, ncol + 1, false);
 	}
+	for (size_t e = 0; p->several && e < p->s->n_entries; e++) {
+		const char *cells[2 + PROPOSAL_ALTERNATIVES] = { p->s->entries[e].name };
+		for (size_t k = 0; k < ncol; k++) {
+			share_words(p, e, (size_t)(col[k]->accel - p->c->accels), vals[k], sizeof vals[k]);
+			cells[k + 1] = vals[k];
+		}
+		pw_row(w, align, cells, ncol + 1, false);
+	}
 	pw_table_end(w);
+	if (p->several && p->rec->reason[0]) {
+		pw_para_begin(w);
+		pw_textf(w, "How they share the recommended cluster: %s.", p->rec->reason);
+		pw_para_end(w);
+	}
 	if (p->rec->filtered) {
 		pw_para_begin(w);
 		pw_textf(w, "The chosen %s is outside the filters: %s.", p->rec->accel->name,
@@ -776,10 +860,48 @@ static void figure(struct pw *w, const char *label, double v, const char *unit,
 	pw_raw(w, w->f == PROPOSAL_HTML ? "</li>\n" : "\n");
 }
 
+/* Several workloads: each one's headline figures on its share of the
+ * recommended cluster, and what binds it. */
+static void write_performance_several(struct pw *w, const struct proposal *p)
+{
+	static const char *const head[] = { "Workload", "On", "Predicted", "Binding resource" };
+	static const char align[] = "llll";
+	section(w, "performance", "Predicted performance", NULL);
+	pw_para_begin(w);
+	pw_textf(w, "Each workload on its share of the recommended %d x %s:", p->rec->gpus, p->rec->accel->name);
+	pw_para_end(w);
+	pw_table(w, "perf", align, head, 4);
+	for (size_t e = 0; e < p->s->n_entries; e++) {
+		const struct engine_result *r = cluster_used(&p->cl, e, p->rec_accel);
+		if (!r)
+			continue;
+		char on[160], pred[160], a[32], b[32], c[32];
+		share_words(p, e, p->rec_accel, on, sizeof on);
+		if (r->cls == WL_INFERENCE) {
+			pw_num(r->output_tokens_per_s, a, sizeof a);
+			pw_num(r->tokens_per_s_per_user, b, sizeof b);
+			pw_num(r->ttft_p99_ms, c, sizeof c);
+			snprintf(pred, sizeof pred, "%s tokens/s, %s each user, first token p99 %s ms", a, b, c);
+		} else {
+			pw_hours(r->train_hours, a, sizeof a);
+			pw_num(r->mfu * 100, b, sizeof b);
+			snprintf(pred, sizeof pred, "%s to train at %s%% MFU", a, b);
+		}
+		const char *cells[] = { p->s->entries[e].name, on, pred, resource_name(r->binding) };
+		pw_row(w, align, cells, 4, false);
+	}
+	pw_table_end(w);
+	section_end(w);
+}
+
 static void write_performance(struct pw *w, const struct proposal *p)
 {
 	const struct engine_result *r = p->rec;
 	char rb[ENGINE_REASON_MAX];
+	if (p->several) {
+		write_performance_several(w, p);
+		return;
+	}
 	section(w, "performance", "Predicted performance", NULL);
 	pw_para_begin(w);
 	pw_textf(w, "On the recommended %d x %s: ", r->gpus, r->accel->name);
@@ -812,19 +934,13 @@ static void write_performance(struct pw *w, const struct proposal *p)
 
 /* ---- validation plan ---- */
 
-static void write_validation(struct pw *w, const struct proposal *p)
+static void plan_table(struct pw *w, const struct engine_plan *plan)
 {
 	static const char *const head[] = { "Benchmark", "Metric", "Predicted", "Accept if", "Notes" };
 	static const char align[] = "llrrl";
-	section(w, "validation", "Validation plan", "page2");
-	pw_para_begin(w);
-	pw_textf(w, "Run these on the candidate hardware (%d x %s) before the order is final; each "
-		 "threshold is where a measurement says the sizing is wrong.", p->rec->gpus,
-		 p->rec->accel->name);
-	pw_para_end(w);
 	pw_table(w, "plan", align, head, 5);
-	for (size_t i = 0; i < p->plan.n; i++) {
-		const struct engine_plan_row *row = &p->plan.rows[i];
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct engine_plan_row *row = &plan->rows[i];
 		char pred[64], thr[64], num[32];
 		pw_num(row->predicted, num, sizeof num);
 		snprintf(pred, sizeof pred, "%s %s", num, row->unit);
@@ -834,6 +950,37 @@ static void write_validation(struct pw *w, const struct proposal *p)
 		pw_row(w, align, cells, 5, false);
 	}
 	pw_table_end(w);
+}
+
+/* A titled part of the validation plan (several workloads). */
+static void plan_part(struct pw *w, const char *title, const struct engine_plan *plan)
+{
+	pw_para_begin(w);
+	pw_strong(w, title);
+	pw_para_end(w);
+	plan_table(w, plan);
+}
+
+static void write_validation(struct pw *w, const struct proposal *p)
+{
+	section(w, "validation", "Validation plan", "page2");
+	pw_para_begin(w);
+	pw_textf(w, "Run these on the candidate hardware (%d x %s) before the order is final; each "
+		 "threshold is where a measurement says the sizing is wrong.", p->rec->gpus,
+		 p->rec->accel->name);
+	pw_para_end(w);
+	if (!p->several) {
+		plan_table(w, &p->plan);
+		section_end(w);
+		return;
+	}
+	const struct engine_cluster_item *items = &p->cl.items[p->rec_accel * p->cl.n_entries];
+	char title[160];
+	for (size_t i = 0; i < p->cl.n_items[p->rec_accel]; i++) {
+		snprintf(title, sizeof title, "%s", items[i].name);
+		plan_part(w, title, &p->plans[i]);
+	}
+	plan_part(w, "The shared cluster, every workload at once", &p->plan);
 	section_end(w);
 }
 
@@ -980,13 +1127,24 @@ static void write_tco_inputs(struct pw *w, const struct proposal *p)
 static void write_efficiencies(struct pw *w, const struct proposal *p, const struct catalog_accel *a)
 {
 	char num[32];
-	const struct sourced *e[2] = { &a->eff_compute, &a->eff_mem_bw };
-	const char *label[2] = { "share of peak compute reached", "share of memory bandwidth reached" };
-	size_t n = 2;
-	if (p->w.cls != WL_INFERENCE) {
-		e[0] = a->eff_training.value > 0 ? &a->eff_training : &p->c->defaults.training_mfu;
-		label[0] = "training MFU before communication and bubbles";
-		n = 1;
+	/* serving's two shares, training's MFU: those of the classes sized */
+	bool serves = p->w.cls == WL_INFERENCE, trains = !serves;
+	for (size_t i = 0; p->several && i < p->s->n_entries; i++) {
+		serves |= p->s->entries[i].w.cls == WL_INFERENCE;
+		trains |= p->s->entries[i].w.cls != WL_INFERENCE;
+	}
+	const struct sourced *e[3];
+	const char *label[3];
+	size_t n = 0;
+	if (serves) {
+		e[n] = &a->eff_compute;
+		label[n++] = "share of peak compute reached";
+		e[n] = &a->eff_mem_bw;
+		label[n++] = "share of memory bandwidth reached";
+	}
+	if (trains) {
+		e[n] = a->eff_training.value > 0 ? &a->eff_training : &p->c->defaults.training_mfu;
+		label[n++] = "training MFU before communication and bubbles";
 	}
 	for (size_t i = 0; i < n; i++) {
 		bom_format_number(e[i]->value, num, sizeof num);

@@ -11,8 +11,8 @@
  * bands, engine_validation_plan() for the acceptance thresholds,
  * bom_build() (engine_quote()) for the bill of materials and its total,
  * engine_tco_year() and engine_tco_inputs() for the total cost of
- * ownership and its assumptions, engine_evaluate() over the batch for the
- * throughput / latency trade-off.  Nothing is computed here but layout.
+ * ownership and its assumptions, engine_tradeoff_curve() for the
+ * throughput / latency trade-off (the wizard's chart's).  Nothing is computed here but layout.
  *
  * Every user or catalog string goes through out.h's HTML or Markdown
  * escaping; the date is out_date() ($SOURCE_DATE_EPOCH for reproducible
@@ -32,6 +32,7 @@
 #include "accuracy.h"
 #include "bom.h"
 #include "catalog.h"
+#include "cluster.h"
 #include "engine.h"
 #include "scenario.h"
 
@@ -43,14 +44,6 @@ bool proposal_format_of_path(const char *path, enum proposal_format *out);
 
 /* The alternatives shown beside the recommended configuration. */
 #define PROPOSAL_ALTERNATIVES 2
-/* Points of the throughput / latency curve: batch 1, 2, 4, ... */
-#define PROPOSAL_CURVE_MAX 14
-
-struct proposal_point {
-	long batch;			/* sequences a replica runs at once */
-	double per_user;		/* output tok/s each user sees */
-	double per_gpu;			/* output tok/s per GPU */
-};
 
 struct proposal {
 	const struct catalog *c;
@@ -62,9 +55,15 @@ struct proposal {
 	size_t n_alt;
 	struct engine_plan plan;
 	struct bom bom;
-	struct proposal_point curve[PROPOSAL_CURVE_MAX];
-	size_t n_curve;
+	struct engine_curve curve;	/* the recommended one's trade-off (inference) */
 	char date[32];
+	/* Several workloads (s->n_entries > 1): the clusters (cluster.h); rec
+	 * and alt are clusters' totals, plan the shared cluster's plan and
+	 * plans[] each workload's on rec's accelerator (items of rec_accel). */
+	bool several;
+	struct cluster cl;
+	size_t rec_accel;
+	struct engine_plan plans[SCENARIO_MAX_WORKLOADS];
 };
 
 enum proposal_status {
@@ -75,7 +74,11 @@ enum proposal_status {
 
 /*
  * Sizes the scenario's workload (s->w, with its price list in w.prices)
- * on the catalog and gathers everything the document shows.  The
+ * on the catalog and gathers everything the document shows.  A scenario
+ * of several workloads (every entry with the shared settings and price
+ * list, cli_multi_flags() or the wizard) is sized as one cluster per
+ * accelerator (cluster.h): the document then shows each workload and the
+ * cluster that holds them, its BOM and TCO the cluster's.  The
  * recommended configuration is the chosen accelerator (s->w.accel) or the
  * best-ranked one that fits the filters; the alternatives are the next
  * ones that do.  bands may be NULL (every figure unvalidated).  On

@@ -228,68 +228,76 @@ static void tradeoff_axes(struct pw *w, const struct axes *a)
 		"tokens/s per GPU</text>\n", (TR_T + TR_H - TR_B) / 2, (TR_T + TR_H - TR_B) / 2);
 }
 
+/* One point of the curve: filled when it meets the workload's targets. */
+static void curve_point(struct pw *w, const struct axes *a, const struct engine_curve_point *pt)
+{
+	double x = px(a, pt->tokens_per_s_per_user), y = py(a, pt->tokens_per_s_per_gpu);
+	pw_rawf(w, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"%s\" stroke=\"#1d3f73\"/>\n"
+		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"7\">%ld</text>\n", x, y,
+		pt->meets_targets ? "#1d3f73" : "#ffffff", x + 3, y - 3, pt->batch);
+}
+
 static void tradeoff_svg(struct pw *w, const struct proposal *p, const struct axes *a)
 {
-	const struct engine_result *r = p->rec;
+	const struct engine_curve *cv = &p->curve;
 	pw_rawf(w, "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
 		"role=\"img\" aria-label=\"throughput and latency\">\n", TR_W, TR_H);
 	tradeoff_axes(w, a);
-	if (p->w.tokens_per_s_per_user > 0 && p->w.tokens_per_s_per_user <= a->xmax)
+	double target = cv->target_tokens_per_s_per_user;
+	if (target > 0 && target <= a->xmax)
 		pw_rawf(w, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b83227\" "
 			"stroke-dasharray=\"3 2\"/>\n<text x=\"%.1f\" y=\"%d\">target</text>\n",
-			px(a, p->w.tokens_per_s_per_user), TR_T, px(a, p->w.tokens_per_s_per_user), TR_H - TR_B,
-			px(a, p->w.tokens_per_s_per_user) + 2, TR_T + 8);
+			px(a, target), TR_T, px(a, target), TR_H - TR_B, px(a, target) + 2, TR_T + 8);
 	pw_raw(w, "<polyline fill=\"none\" stroke=\"#1d3f73\" stroke-width=\"1.5\" points=\"");
-	for (size_t i = 0; i < p->n_curve; i++)
-		pw_rawf(w, "%s%.1f,%.1f", i ? " " : "", px(a, p->curve[i].per_user), py(a, p->curve[i].per_gpu));
+	for (size_t i = 0; i < cv->n; i++)
+		pw_rawf(w, "%s%.1f,%.1f", i ? " " : "", px(a, cv->pts[i].tokens_per_s_per_user),
+			py(a, cv->pts[i].tokens_per_s_per_gpu));
 	pw_raw(w, "\"/>\n");
-	for (size_t i = 0; i < p->n_curve; i++)
-		pw_rawf(w, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"#1d3f73\"/>\n<text x=\"%.1f\" "
-			"y=\"%.1f\" font-size=\"7\">%ld</text>\n", px(a, p->curve[i].per_user),
-			py(a, p->curve[i].per_gpu), px(a, p->curve[i].per_user) + 3, py(a, p->curve[i].per_gpu) - 3,
-			p->curve[i].batch);
-	double gpu = r->gpus > 0 ? r->output_tokens_per_s / r->gpus : NAN;
-	if (isfinite(gpu) && isfinite(r->tokens_per_s_per_user))
-		pw_rawf(w, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"none\" stroke=\"#b83227\" "
-			"stroke-width=\"1.5\"/>\n", px(a, r->tokens_per_s_per_user), py(a, gpu));
+	for (size_t i = 0; i < cv->n; i++)
+		curve_point(w, a, &cv->pts[i]);
+	pw_rawf(w, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"none\" stroke=\"#b83227\" "
+		"stroke-width=\"1.5\"/>\n", px(a, cv->op.tokens_per_s_per_user),
+		py(a, cv->op.tokens_per_s_per_gpu));
 	pw_raw(w, "</svg>\n<figcaption>");
 	pw_textf(w, "Throughput against each user's speed on %s as the batch grows (numbers: sequences "
-		 "per replica); the ring is the recommended operating point, batch %ld.", r->accel->name,
-		 r->batch_per_replica);
+		 "per replica; filled: meets your targets); the ring is the recommended operating point, "
+		 "batch %ld.", p->rec->accel->name, cv->op.batch);
 	pw_raw(w, "</figcaption>\n</figure>\n");
 }
 
 static void tradeoff_md(struct pw *w, const struct proposal *p)
 {
-	static const char *const head[] = { "Batch", "Tokens/s per user", "Tokens/s per GPU" };
-	static const char align[] = "rrr";
+	static const char *const head[] = { "Batch", "Tokens/s per user", "Tokens/s per GPU",
+					    "Meets your targets" };
+	static const char align[] = "rrrl";
+	const struct engine_curve *cv = &p->curve;
 	pw_para_begin(w);
 	pw_strong(w, "Throughput against latency");
 	pw_textf(w, " on %s as the batch grows (the recommended point: batch %ld)", p->rec->accel->name,
-		 p->rec->batch_per_replica);
+		 cv->op.batch);
 	pw_para_end(w);
-	pw_table(w, "tradeoff", align, head, 3);
-	for (size_t i = 0; i < p->n_curve; i++) {
+	pw_table(w, "tradeoff", align, head, 4);
+	for (size_t i = 0; i < cv->n; i++) {
 		char b[24], u[32], g[32];
-		snprintf(b, sizeof b, "%ld", p->curve[i].batch);
-		pw_num(p->curve[i].per_user, u, sizeof u);
-		pw_num(p->curve[i].per_gpu, g, sizeof g);
-		const char *cells[] = { b, u, g };
-		pw_row(w, align, cells, 3, false);
+		snprintf(b, sizeof b, "%ld", cv->pts[i].batch);
+		pw_num(cv->pts[i].tokens_per_s_per_user, u, sizeof u);
+		pw_num(cv->pts[i].tokens_per_s_per_gpu, g, sizeof g);
+		const char *cells[] = { b, u, g, cv->pts[i].meets_targets ? "yes" : "no" };
+		pw_row(w, align, cells, 4, false);
 	}
 	pw_table_end(w);
 }
 
 void proposal_tradeoff(struct pw *w, const struct proposal *p)
 {
-	if (p->n_curve < 2)
+	if (p->curve.n < 2)
 		return;
 	struct axes a = { 0, 0 };
-	for (size_t i = 0; i < p->n_curve; i++) {
-		a.xmax = fmax(a.xmax, p->curve[i].per_user);
-		a.ymax = fmax(a.ymax, p->curve[i].per_gpu);
+	for (size_t i = 0; i < p->curve.n; i++) {
+		a.xmax = fmax(a.xmax, p->curve.pts[i].tokens_per_s_per_user);
+		a.ymax = fmax(a.ymax, p->curve.pts[i].tokens_per_s_per_gpu);
 	}
-	a.xmax = nice_max(fmax(a.xmax, p->w.tokens_per_s_per_user));
+	a.xmax = nice_max(fmax(a.xmax, p->curve.target_tokens_per_s_per_user));
 	a.ymax = nice_max(a.ymax);
 	if (w->f == PROPOSAL_HTML)
 		tradeoff_svg(w, p, &a);

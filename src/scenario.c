@@ -269,6 +269,23 @@ static bool apply_field(struct loader *l, const struct engine_field *f, const st
 		w->accel = a;
 		return true;
 	}
+	case EFT_DRAFT: {
+		if (ynode_is_null(n)) {
+			w->draft_model = NULL;
+			return true;
+		}
+		if (!want_word(l, n, f->key, &word))
+			return false;
+		if (!strcmp(word, "mtp")) {
+			w->draft_model = &engine_draft_mtp;
+			return true;
+		}
+		const struct catalog_model *d = catalog_model(l->c, word);
+		if (!d)
+			return unknown_id(l, n, "model", CATALOG_MODELS, word);
+		w->draft_model = d;
+		return true;
+	}
 	case EFT_MODEL:
 		return false;	/* load_workload() takes model and custom_model */
 	case EFT_INT:
@@ -753,6 +770,9 @@ static void field_value(const struct workload *w, const struct engine_field *f, 
 	case EFT_ACCEL:
 		snprintf(buf, sz, "%s", w->accel ? w->accel->id : "");
 		return;
+	case EFT_DRAFT:
+		snprintf(buf, sz, "%s", w->draft_model ? w->draft_model->id : "");
+		return;
 	case EFT_MODEL:
 		buf[0] = '\0';
 		return;
@@ -796,7 +816,7 @@ void scenario_each_setting(const struct workload *w, scenario_setting_fn fn, voi
 		const struct engine_field *f = engine_field((enum engine_field_id)i);
 		if (!f->key || !(f->classes & cls))
 			continue;
-		if (f->type == EFT_ACCEL && !w->accel)
+		if ((f->type == EFT_ACCEL && !w->accel) || (f->type == EFT_DRAFT && !w->draft_model))
 			continue;
 		/* A rank means nothing for a full fine-tune. */
 		if (f->lora_only && w->method == FT_FULL)
@@ -878,7 +898,8 @@ static void emit_fields(struct out_yaml *m, const struct workload *w, const char
 	char buf[64];
 	for (int i = 0; i < EF_COUNT; i++) {
 		const struct engine_field *f = engine_field((enum engine_field_id)i);
-		if (!f->key || strcmp(f->section, section) || (f->type == EFT_ACCEL && !w->accel))
+		if (!f->key || strcmp(f->section, section) || (f->type == EFT_ACCEL && !w->accel) ||
+		    (f->type == EFT_DRAFT && !w->draft_model))
 			continue;
 		if (f->type == EFT_MODEL) {
 			if (!w->model)
@@ -937,6 +958,13 @@ static void emit_entries(struct out_yaml *m, const struct scenario *s)
 
 bool scenario_emit(const struct scenario *s, FILE *fp, char *err, size_t errsz)
 {
+	/* what the loader would refuse is not written (load_entry()) */
+	for (size_t i = 0; s->n_entries > 1 && i < s->n_entries; i++)
+		if (s->entries[i].w.model && !s->entries[i].w.model->file) {
+			snprintf(err, errsz, "workload '%s' uses a custom model: a list of workloads takes "
+				 "catalog models only", s->entries[i].name);
+			return false;
+		}
 	struct out_yaml m;
 	if (!out_yaml_begin(&m, fp)) {
 		out_yaml_end(&m, NULL);

@@ -52,6 +52,7 @@ enum theme_role {
 	X(over,      "\u2717", "x", "the resource does not fit") \
 	X(binding,   "\u25c6", "*", "the binding constraint") \
 	X(best,      "\u2605", "^", "the best value in a comparison") \
+	X(differs,   "\u2260", "*", "a row whose values differ (the pinned scenario beside the current)") \
 	X(marked,    "\u25cf", "@", "an accelerator marked for comparison") \
 	X(missing,   "?",      "?", "a step that still lacks input") \
 	X(chosen,    "\u25b8", ">", "the chosen accelerator in a list") \

@@ -69,10 +69,12 @@ void tui_recompute(struct tui *t)
 	engine_workload_derive(&t->sc.w);
 	engine_run(t->cat, &t->sc.w, &t->rep);
 	accuracy_bands_apply_report(t->bands, &t->rep);
+	tui_wl_refresh(t);
 	const struct engine_result *r = tui_chosen(t);
 	memset(&t->plan, 0, sizeof t->plan);
 	if (r)
 		engine_validation_plan(t->cat, &t->sc.w, r, &t->plan);
+	tui_wl_plan(t);
 	tui_step5_refresh(t);
 	t->ran = true;
 }
@@ -281,6 +283,13 @@ static int global_action(struct tui *t, enum tui_action a)
 		return TUI_HANDLED | TUI_CHANGED;
 	case ACT_FIRST:
 		return tui_take_first(t);
+	case ACT_PIN:
+		if (!t->history.pinned)
+			return tui_pin(t);
+		tui_open_overlay(t, &tui_pin_view);
+		return TUI_HANDLED;
+	case ACT_UNDO:
+		return tui_undo(t);
 	case ACT_EXPORT:
 		tui_prompt_start(t, PROMPT_EXPORT, t->export_path[0] ? t->export_path
 						    : "./accelsizer-bom.csv");
@@ -299,7 +308,7 @@ static int global_action(struct tui *t, enum tui_action a)
 		tui_prompt_start(t, PROMPT_OPEN, t->scenario_path[0] ? t->scenario_path : "./");
 		return TUI_HANDLED;
 	default:
-		return TUI_UNHANDLED;
+		return tui_wl_action(t, a);
 	}
 }
 
@@ -354,7 +363,7 @@ static int handle_mouse(struct tui *t, const MEVENT *ev)
 	return TUI_HANDLED;
 }
 
-static int handle_key(struct tui *t, int ch)
+static int handle_key_now(struct tui *t, int ch)
 {
 	if (ch == KEY_RESIZE) {
 		layout(t);
@@ -383,6 +392,18 @@ static int handle_key(struct tui *t, int ch)
 	if (!t->editing)
 		t->status[0] = '\0';	/* a message lives until the next key */
 	return dispatch(t, tui_action_for_key(ch), ch);
+}
+
+/* A key, with the workload before it kept for undo when the key changed
+ * it (an undo itself is not kept). */
+static int handle_key(struct tui *t, int ch)
+{
+	struct tui_snapshot before;
+	tui_snapshot_take(t, &before);
+	int flags = handle_key_now(t, ch);
+	if ((flags & TUI_CHANGED) && !(flags & TUI_UNDONE))
+		tui_undo_push(t, &before);
+	return flags;
 }
 
 /* Applies a handler's flags; returns true to leave the loop. */
@@ -621,9 +642,11 @@ bool tui_open_scenario(struct tui *t, const char *path, char *err, size_t errsz)
 	}
 	scenario_move(&t->sc, &s);
 	scenario_fini(&s);
+	t->workload.current = 0;
 	snprintf(t->scenario_path, sizeof t->scenario_path, "%s", path);
 	t->dirty = false;
 	t->silicon.n_marked = 0;
+	tui_undo_clear(t);
 	return true;
 }
 
@@ -823,6 +846,7 @@ int tui_main(int argc, char **argv)
 		fprintf(stderr, "accelsizer: test mode: %ld keys handled\n", test_n);
 	rc = EXIT_OK;
 	tui_step5_fini(t);
+	tui_wl_fini(t);
 	engine_report_fini(&t->rep);
 out_scenario:
 	prices_fini(&t->prices);

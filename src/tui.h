@@ -25,6 +25,8 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
+#include "cluster.h"
+#include "compare.h"
 #include "engine.h"
 #include "prices.h"
 #include "scenario.h"
@@ -56,6 +58,7 @@ enum {
 	TUI_HANDLED = 1 << 0,
 	TUI_CHANGED = 1 << 1,	/* the workload changed: re-run the engine */
 	TUI_QUIT = 1 << 2,
+	TUI_UNDONE = 1 << 3,	/* with TUI_CHANGED: an undo, not a change to undo */
 };
 
 #define TUI_NSTEPS 5
@@ -78,7 +81,7 @@ struct tui_step {
 };
 
 extern const struct tui_step tui_step1, tui_step2, tui_step3, tui_step4, tui_step5;
-extern const struct tui_step tui_help_view, tui_compare_view, tui_picker_view;
+extern const struct tui_step tui_help_view, tui_compare_view, tui_picker_view, tui_pin_view;
 extern const struct tui_step tui_chart_view;	/* tui_chart.c: step 3's trade-off chart */
 
 /* A one-line text editor: fields, the pick list search, path prompts. */
@@ -110,6 +113,7 @@ enum tui_prompt {
 	PROMPT_OVERWRITE,	/* the export, proposal or save path exists: y/n */
 	PROMPT_MODEL_CONFIG,	/* path of a config.json (the model picker) */
 	PROMPT_PROPOSAL,	/* path */
+	PROMPT_RENAME,		/* the workload's new name */
 };
 /* What follows a save the unsaved-changes prompt asked for. */
 enum tui_then { THEN_NOTHING, THEN_QUIT, THEN_OPEN };
@@ -146,6 +150,7 @@ struct tui_list_rows {
 /* ---- each view's own state (as tig's views and htop's panels) ---- */
 struct tui_workload_state {	/* step 1 */
 	struct tui_list form;
+	size_t current;			/* several workloads: the entry on screen */
 };
 struct tui_constraint_state {	/* step 2 */
 	struct tui_list table;
@@ -180,6 +185,30 @@ struct tui_panel_state {
 	bool follow;			/* scroll to the chosen one once */
 };
 
+/* A workload state, for the pin (a) and the undo stack (u): the workload
+ * and its custom model, self-contained (w.model points at custom when
+ * has_custom; the model's texts are copied in). */
+struct tui_snapshot {
+	struct workload w;
+	struct catalog_model custom;	/* figures; id, name, family point below */
+	bool has_custom;
+	char custom_id[64], custom_name[128], custom_family[64];
+};
+#define TUI_UNDO_MAX 32
+struct tui_history {
+	struct tui_snapshot undo[TUI_UNDO_MAX];	/* a ring: the last n changes */
+	int undo_next, n_undo;
+	bool pinned;
+	struct tui_snapshot pin;
+	struct engine_result pin_result;	/* the pinned workload's chosen (or
+						 * top-ranked) accelerator */
+	bool pin_has_result;
+};
+struct tui_pin_state {		/* the pinned-vs-current view */
+	struct tui_list list;
+	struct compare settings;	/* the two workloads' settings (compare.h) */
+};
+
 struct accuracy_bands;
 
 struct tui {
@@ -189,6 +218,12 @@ struct tui {
 					 * NULL: every figure unvalidated */
 	char catalog_dir[PATH_MAX];
 	struct scenario sc;		/* sc.w is the workload; sc.custom a custom model */
+	/* several workloads (tui_workloads.c): sc.w is the entry on screen's
+	 * (workload.current), cl their cluster on every accelerator while
+	 * cl_sized */
+	struct cluster cl;
+	bool cl_sized;
+	struct engine_plan cl_plan;	/* the chosen accelerator's cluster's plan */
 	struct engine_report rep;
 	struct engine_plan plan;
 	bool ran;			/* rep holds a run of the current w */
@@ -212,6 +247,8 @@ struct tui {
 	struct tui_help_state help;
 	struct tui_compare_state compare;
 	struct tui_panel_state panel;
+	struct tui_pin_state pin_view;
+	struct tui_history history;	/* the pin and the undo stack (tui.c) */
 	bool chosen_first;		/* the choice was the first-ranked when made */
 
 	/* editing: the line editor of the form in view (steps 1 and 4) */
@@ -259,6 +296,18 @@ void tui_recompute(struct tui *t);
  * top-ranked one; NULL only for an empty catalog. */
 const struct engine_result *tui_chosen(const struct tui *t);
 bool tui_is_marked(const struct tui *t, const struct catalog_accel *a);
+/* The current workload as a snapshot, and a snapshot made current again. */
+void tui_snapshot_take(const struct tui *t, struct tui_snapshot *s);
+void tui_snapshot_restore(struct tui *t, const struct tui_snapshot *s);
+/* a: pins the current workload (and its chosen accelerator's figures). */
+int tui_pin(struct tui *t);
+/* u: back to the workload before the last change. */
+int tui_undo(struct tui *t);
+/* Keeps s (the state before a change) on the undo stack; the oldest goes
+ * when it is full. */
+void tui_undo_push(struct tui *t, const struct tui_snapshot *s);
+/* Another scenario was opened: its changes start afresh (the pin stays). */
+void tui_undo_clear(struct tui *t);
 /* Opens a scenario file into the wizard; false with a message on failure. */
 bool tui_open_scenario(struct tui *t, const char *path, char *err, size_t errsz);
 /* For bench/ only: after the caller set t up and opened a screen, lay out
@@ -347,6 +396,7 @@ enum tui_field_kind {
 	TF_CHOICE,		/* an enum cycled with Left/Right/+/- */
 	TF_NUMBER,		/* typed, validated, stepped with +/- */
 	TF_MODEL,		/* opens the model pick list */
+	TF_DRAFT,		/* speculative decoding's draft, cycled with Left/Right/+/- */
 	TF_INFO,		/* read-only figure */
 	TF_TEXT,		/* free text of the scenario (customer...) */
 };
@@ -483,6 +533,31 @@ int tui_proposal_prompt(struct tui *t);
 int tui_do_proposal(struct tui *t, const char *path, bool force);
 int tui_do_save(struct tui *t, const char *path, bool force);
 int tui_do_open(struct tui *t, const char *path);
+
+/* ---- tui_workloads.c: several workloads on one cluster ---- */
+bool tui_wl_multi(const struct tui *t);
+/* sc.w back into its entry, with the settings every entry shares. */
+void tui_wl_store(struct tui *t);
+/* After the engine ran: the list stored and every cluster sized again. */
+void tui_wl_refresh(struct tui *t);
+void tui_wl_fini(struct tui *t);
+/* The chosen accelerator's cluster's validation plan into cl_plan (none
+ * with one workload). */
+void tui_wl_plan(struct tui *t);
+/* Accelerator a's cluster, or NULL (one workload, or not sized). */
+const struct engine_cluster *tui_wl_cluster(const struct tui *t, const struct catalog_accel *a);
+/* "chat [small] weekly-lora", the current one in brackets. */
+void tui_wl_list(const struct tui *t, char *buf, size_t n);
+/* "small, 2 of 3 (...keys)": the workload on screen. */
+void tui_wl_editing(const struct tui *t, char *buf, size_t n);
+/* Entry e's share of a's cluster: "chat: 2 GPUs as 1x TP2"; false when
+ * there is none to show. */
+bool tui_wl_share(const struct tui *t, size_t e, const struct catalog_accel *a, char *buf, size_t n);
+/* a's cluster: "8 GPUs, 1 node, $444,436.00, 10.2 kW: why". */
+bool tui_wl_total(const struct tui *t, const struct catalog_accel *a, char *buf, size_t n);
+/* w, a, x, r: switch, add, remove, rename (the prompt). */
+int tui_wl_action(struct tui *t, enum tui_action a);
+int tui_wl_rename(struct tui *t, const char *name);
 
 /* ---- tui_picker.c ---- */
 void tui_picker_open(struct tui *t);

@@ -49,6 +49,12 @@
 	X(PROPOSAL,   'P',          0,          "P",         "proposal", 4, TUI_S5, "write the customer's proposal, HTML or Markdown by the file name (as 'accelsizer proposal')") \
 	X(SAVE,       's',          0,          "s",         "save",     2, TUI_SALL, "save the scenario as YAML") \
 	X(OPEN,       'o',          0,          "o",         "open",     2, TUI_SALL, "open a saved scenario") \
+	X(WL_NEXT,    'w',          0,          "w",         "workload", 3, TUI_S1, "several workloads: switch to the scenario's next workload") \
+	X(WL_ADD,     'A',          0,          "A",         "add",      7, TUI_S1, "add a workload to the scenario (a copy of this one), sized with the others on one cluster") \
+	X(WL_REMOVE,  'x',          0,          "x",         "",         9, 0, "remove this workload from the scenario") \
+	X(WL_RENAME,  'r',          0,          "r",         "",         9, 0, "rename this workload") \
+	X(PIN,        'a',          0,          "a",         "pin",      6, TUI_S1 | TUI_S4, "pin this scenario; after changes, a again shows it beside the current one, differences marked") \
+	X(UNDO,       'u',          0,          "u",         "undo",     7, TUI_S1 | TUI_S4, "undo the last change to the workload (up to 32 changes)") \
 	X(FIRST,      'f',          0,          "f",         "new first", 3, TUI_S4 | TUI_S5, "after a workload change, choose the new first-ranked accelerator in place of a stale choice") \
 	X(NEXT_STEP,  KEY_NPAGE,    'n',        "PgDn/n",    "next",     2, TUI_SALL, "next step") \
 	X(PREV_STEP,  KEY_PPAGE,    'p',        "PgUp/p",    "back",     5, TUI_SALL, "previous step") \

@@ -39,6 +39,7 @@ static double v_hours(const struct engine_result *r) { return r->train_hours; }
 static double v_gpuh(const struct engine_result *r) { return r->gpu_hours; }
 static double v_scal(const struct engine_result *r) { return r->scaling_efficiency * 100; }
 static double v_capex(const struct engine_result *r) { return r->capex_usd; }
+static double v_tco(const struct engine_result *r) { return r->tco_usd; }
 static double v_kw(const struct engine_result *r) { return r->power_kw; }
 static double v_ru(const struct engine_result *r) { return r->rack_units; }
 static double v_mtok(const struct engine_result *r) { return r->usd_per_mtok; }
@@ -121,6 +122,13 @@ static void t_tps_band(const struct tui *t, const struct engine_result *r, char 
 static void t_hours_band(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_band(t, r, b, n, BAND_TRAIN_HOURS, r->train_hours); }
 static void t_scal(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_pct(t, r, b, n, r->scaling_efficiency * 100); }
 static void t_capex(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd(b, n, r->capex_usd); }
+static void t_tco(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	(void)t;
+	char x[32];
+	snprintf(b, n, "%s over %d year%s", tui_fmt_usd(x, sizeof x, r->tco_usd), r->tco_years,
+		 r->tco_years == 1 ? "" : "s");
+}
 static void t_kw(const struct tui *t, const struct engine_result *r, char *b, size_t n)
 {
 	(void)t;
@@ -164,6 +172,7 @@ static const struct cmp_row rows[] = {
 	{ "GPU-hours", RK_NUM, -1, TRN, v_gpuh, t_gpuh },
 	{ "Scaling efficiency", RK_NUM, +1, TRN, v_scal, t_scal },
 	{ "Capex", RK_NUM, -1, 0, v_capex, t_capex },
+	{ "TCO", RK_NUM, -1, 0, v_tco, t_tco },
 	{ "Power", RK_NUM, -1, 0, v_kw, t_kw },
 	{ "Rack units", RK_NUM, -1, 0, v_ru, t_ru },
 	{ "Cost per Mtok", RK_NUM, -1, INF, v_mtok, t_mtok },
@@ -307,5 +316,143 @@ const struct tui_step tui_compare_view = {
 	.draw = draw,
 	.key = key,
 	.enter = enter,
+	.full_width = true,
+};
+
+/* ---- the pin: the pinned scenario beside the current one ----
+ * The chosen (or top-ranked) accelerator's figures of each, by the rows
+ * above, then every setting as the scenario file names it (compare.h, the
+ * table `accelsizer compare` writes), the rows that differ marked. */
+
+struct pin_line {
+	const char *label;		/* a result row's; NULL: a setting's */
+	char key[72];
+	char v[2][COMPARE_VALUE_MAX];
+	bool differs, heading;
+};
+#define PIN_LINES (NROWS + COMPARE_MAX_ROWS + 4)
+
+static void result_text(const struct tui *t, const struct cmp_row *row, const struct engine_result *r,
+			char *buf, size_t n)
+{
+	if (!r)
+		snprintf(buf, n, "-");
+	else if (r->filtered || !r->fits)
+		snprintf(buf, n, "%s", r->filtered ? "filtered" : "does not fit");
+	else
+		row->text(t, r, buf, n);
+}
+
+static int pin_heading(struct pin_line *out, int n, const char *title)
+{
+	memset(&out[n], 0, sizeof out[n]);
+	snprintf(out[n].key, sizeof out[n].key, "%s", title);
+	out[n].heading = true;
+	return n + 1;
+}
+
+/* The lines of the view, in out (PIN_LINES of them at most). */
+static int pin_lines(struct tui *t, struct pin_line *out, bool narrow)
+{
+	const struct tui_history *h = &t->history;
+	const struct engine_result *res[2] = { h->pin_has_result ? &h->pin_result : NULL, tui_chosen(t) };
+	unsigned cls = TUI_CLASS(h->pin.w.cls) | TUI_CLASS(t->sc.w.cls);
+	int n = pin_heading(out, 0, "Result");
+	memset(&out[n], 0, sizeof out[n]);
+	out[n].label = "Accelerator";
+	for (int j = 0; j < 2; j++)
+		snprintf(out[n].v[j], sizeof out[n].v[j], "%s", !res[j] ? "-"
+			 : narrow ? tui_accel_short(res[j]->accel) : tui_accel_name(res[j]->accel));
+	out[n].differs = strcmp(out[n].v[0], out[n].v[1]) != 0;
+	n++;
+	for (int i = 0; i < NROWS; i++) {
+		if (rows[i].classes && !(rows[i].classes & cls))
+			continue;
+		struct pin_line *l = &out[n++];
+		memset(l, 0, sizeof *l);
+		l->label = rows[i].label;
+		for (int j = 0; j < 2; j++)
+			result_text(t, &rows[i], res[j], l->v[j], sizeof l->v[j]);
+		l->differs = strcmp(l->v[0], l->v[1]) != 0;
+	}
+	struct compare *c = &t->pin_view.settings;
+	compare_init(c, 2);
+	compare_add_settings(c, 0, &h->pin.w);
+	compare_add_settings(c, 1, &t->sc.w);
+	compare_finish(c);
+	n = pin_heading(out, n, "Settings");
+	for (size_t i = 0; i < c->n_rows && n < PIN_LINES; i++) {
+		const struct compare_row *r = &c->rows[i];
+		struct pin_line *l = &out[n++];
+		memset(l, 0, sizeof *l);
+		snprintf(l->key, sizeof l->key, "%s%s%s", r->section, r->section[0] ? "." : "", r->key);
+		for (int j = 0; j < 2; j++)
+			snprintf(l->v[j], sizeof l->v[j], "%s", r->has[j] ? r->value[j] : "-");
+		l->differs = r->differs;
+	}
+	return n;
+}
+
+static void pin_draw(struct tui *t, WINDOW *win, int h, int w)
+{
+	static struct pin_line lines[PIN_LINES];	/* 50 kB: not on the stack */
+	int n = pin_lines(t, lines, w < 110), nd = 0;
+	for (int i = 0; i < n; i++)
+		nd += lines[i].differs;
+	char head[200];
+	snprintf(head, sizeof head, "Pinned vs current: %d row%s differ", nd, nd == 1 ? "" : "s");
+	int x = tui_put(t, win, 0, 0, w, ROLE_header, head);
+	snprintf(head, sizeof head, "  %s marks them; a re-pins, u undoes, Esc closes",
+		 tui_glyph(t, GLYPH_differs));
+	tui_put(t, win, 0, x, w - x, ROLE_muted, head);
+	int lw = w >= 110 ? 36 : 26, cw = (w - lw) / 2;
+	tui_put(t, win, 1, lw, cw - 1, ROLE_header, "Pinned");
+	tui_put(t, win, 1, lw + cw, cw - 1, ROLE_header, "Current");
+	tui_hline(t, win, 2, 0, w, ROLE_frame);
+	int avail = h - 3;
+	struct tui_list *l = &t->pin_view.list;
+	tui_list_clamp_top(l, n, avail);
+	for (int i = l->top, y = 3; i < n && y < h; i++, y++) {
+		const struct pin_line *p = &lines[i];
+		if (p->heading) {
+			tui_put(t, win, y, 0, w, ROLE_header, p->key);
+			continue;
+		}
+		enum theme_role r = p->differs ? ROLE_value : ROLE_muted;
+		if (p->differs)
+			tui_put(t, win, y, 0, 1, ROLE_binding, tui_glyph(t, GLYPH_differs));
+		tui_put(t, win, y, 2, lw - 3, p->differs ? ROLE_field : ROLE_muted, p->label ? p->label : p->key);
+		tui_put(t, win, y, lw, cw - 1, r, p->v[0]);
+		tui_put(t, win, y, lw + cw, cw - 1, r, p->v[1]);
+	}
+	tui_list_marks(t, win, l, avail, n, 3, h - 1, w - 1);
+}
+
+static int pin_key(struct tui *t, enum tui_action a, int ch)
+{
+	(void)ch;
+	if (tui_list_scroll_key(&t->pin_view.list, a, PIN_LINES, 0))
+		return TUI_HANDLED;
+	switch (a) {
+	case ACT_PIN:
+		return tui_pin(t);	/* the current one becomes the pin */
+	case ACT_BACK:
+		tui_close_overlay(t);
+		return TUI_HANDLED;
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
+static void pin_enter(struct tui *t)
+{
+	t->pin_view.list.top = 0;
+}
+
+const struct tui_step tui_pin_view = {
+	.name = "Pinned",
+	.draw = pin_draw,
+	.key = pin_key,
+	.enter = pin_enter,
 	.full_width = true,
 };

@@ -202,7 +202,8 @@ static enum tui_field_store store_of(enum engine_field_type t)
 
 static void resolve_field(struct tui_field *o, const struct engine_field *e)
 {
-	o->kind = e->type == EFT_ENUM ? TF_CHOICE : e->type == EFT_MODEL ? TF_MODEL : TF_NUMBER;
+	o->kind = e->type == EFT_ENUM ? TF_CHOICE : e->type == EFT_MODEL ? TF_MODEL
+		: e->type == EFT_DRAFT ? TF_DRAFT : TF_NUMBER;
 	o->label = o->label ? o->label : e->label;
 	o->unit = o->unit ? o->unit : e->unit;
 	o->hint = o->hint ? o->hint : e->hint;
@@ -314,6 +315,9 @@ void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, s
 		return;
 	case TF_MODEL:
 		snprintf(buf, n, "%s", t->sc.w.model ? t->sc.w.model->name : "(none)");
+		return;
+	case TF_DRAFT:
+		snprintf(buf, n, "%s", t->sc.w.draft_model ? t->sc.w.draft_model->name : "none");
 		return;
 	case TF_TEXT: {
 		const char *s = *(char *const *)field_ptr((struct tui *)t, f);
@@ -446,8 +450,42 @@ static int field_commit_text(struct tui *t, const struct tui_field *f, const cha
 	return field_set(t, f, v, false, false);
 }
 
+/* The draft's choices in order: none, the model's own MTP modules, then
+ * the catalog models that can draft for it (engine_draft_fits(), the rule
+ * the CLI and scenario files are held to). */
+static int draft_step(struct tui *t, int dir)
+{
+	const struct catalog_model *m = t->sc.w.model, *cur = t->sc.w.draft_model;
+	long n = 1 + (long)t->cat->n_models + 1, at = 0, k = 0;
+	/* walk the choices as a ring without a list: index 0 none, 1 mtp,
+	 * 2.. the catalog's models; skip those that cannot draft */
+	if (cur == &engine_draft_mtp)
+		at = 1;
+	for (size_t i = 0; cur && cur != &engine_draft_mtp && i < t->cat->n_models; i++)
+		if (&t->cat->models[i] == cur)
+			at = 2 + (long)i;
+	const struct catalog_model *next = NULL;
+	for (k = 1; k <= n; k++) {
+		long j = ((at + dir * k) % n + n) % n;
+		const struct catalog_model *c = j == 0 ? NULL : j == 1 ? &engine_draft_mtp : &t->cat->models[j - 2];
+		if (!c || engine_draft_fits(m, c)) {
+			next = c;
+			break;
+		}
+	}
+	t->sc.w.draft_model = next;
+	if (next)
+		tui_status(t, false, "Draft: %s%s.", next->name,
+			   t->sc.w.spec_acceptance > 0 ? "" : "; set Draft acceptance to speculate");
+	else
+		tui_status(t, false, "Draft: none (no speculative decoding).");
+	return TUI_HANDLED | TUI_CHANGED;
+}
+
 static int field_step(struct tui *t, const struct tui_field *f, int dir)
 {
+	if (f->kind == TF_DRAFT)
+		return draft_step(t, dir);
 	if (f->kind == TF_CHOICE) {
 		int v = (int)field_get(t, f) - f->choice_first;
 		v = (v + dir + f->choice_count) % f->choice_count;
@@ -641,13 +679,20 @@ static void draw_row(struct tui *t, WINDOW *win, int y, const struct form_cols *
 
 /* The first shown row of a form of nrows shown rows (rows[] are their
  * fields), focus_row the cursor's (-1: none): the cursor's row in view,
- * and the heading above the first field of a section with it. */
+ * the heading above the first field of a section with it, and on the
+ * form's first field everything above it (read-only rows: step 1's list
+ * of workloads above its first heading's field). */
 static int form_top(const struct tui_field *fields, const int *rows, int nrows, int focus_row,
 		    int top, int avail)
 {
 	struct tui_list shown = { .focus = focus_row, .top = top };
 	if (focus_row >= 1 && focus_row - 1 < shown.top && fields[rows[focus_row - 1]].kind == TF_HEADING)
 		shown.top = focus_row - 1;
+	bool first = focus_row >= 0;
+	for (int r = 0; first && r < focus_row; r++)
+		first = fields[rows[r]].kind == TF_HEADING || fields[rows[r]].kind == TF_INFO;
+	if (first && focus_row < avail)
+		shown.top = 0;
 	if (focus_row >= 0)
 		tui_list_clamp(&shown, nrows, avail);
 	else
@@ -762,7 +807,7 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 		move_focus(t, fields, n, l, tui_list_move_of(a, 0));
 		return TUI_HANDLED;
 	case ACT_EDIT:
-		if (f->kind == TF_CHOICE)
+		if (f->kind == TF_CHOICE || f->kind == TF_DRAFT)
 			return field_step(t, f, +1);
 		if (f->kind == TF_MODEL) {
 			tui_picker_open(t);
@@ -775,14 +820,14 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 		return TUI_UNHANDLED;
 	case ACT_INC:
 	case ACT_RIGHT:
-		if (a == ACT_RIGHT && f->kind != TF_CHOICE && f->kind != TF_MODEL)
+		if (a == ACT_RIGHT && f->kind != TF_CHOICE && f->kind != TF_MODEL && f->kind != TF_DRAFT)
 			return TUI_UNHANDLED;
 		if (f->kind == TF_MODEL)
 			return tui_picker_cycle(t, +1);
 		return field_step(t, f, +1);
 	case ACT_DEC:
 	case ACT_LEFT:
-		if (a == ACT_LEFT && f->kind != TF_CHOICE && f->kind != TF_MODEL)
+		if (a == ACT_LEFT && f->kind != TF_CHOICE && f->kind != TF_MODEL && f->kind != TF_DRAFT)
 			return TUI_UNHANDLED;
 		if (f->kind == TF_MODEL)
 			return tui_picker_cycle(t, -1);

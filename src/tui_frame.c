@@ -104,6 +104,7 @@ static const char *prompt_label(enum tui_prompt p)
 	case PROMPT_PROPOSAL: return "Write proposal to: ";
 	case PROMPT_SAVE: return "Save scenario to: ";
 	case PROMPT_OPEN: return "Open scenario: ";
+	case PROMPT_RENAME: return "Rename workload: ";
 	case PROMPT_MODEL_CONFIG: return "Model from config.json: ";
 	default: return "";
 	}
@@ -247,6 +248,8 @@ int tui_prompt_key(struct tui *t, int ch)
 		char path[TUI_LINE_MAX];
 		snprintf(path, sizeof path, "%s", t->prompt_line.buf);
 		t->prompt = PROMPT_NONE;
+		if (p == PROMPT_RENAME)
+			return tui_wl_rename(t, path);
 		if (!path[0]) {
 			t->then = THEN_NOTHING;
 			tui_status(t, true, "No file name given.");

@@ -58,12 +58,19 @@ static void name_cell(struct tui *t, WINDOW *win, int y, int x, int w, int text_
 	tui_put(t, win, y, x + 2, text_w - 2, nr, compact ? tui_accel_short(r->accel) : tui_accel_name(r->accel));
 }
 
-static void gpus_text(const struct engine_result *r, char *buf, size_t n)
+/* Several workloads: this one's GPUs and the sum the cluster of that
+ * accelerator holds for them all ("2 GPUs, 8 in all"). */
+static void gpus_text(const struct tui *t, const struct engine_result *r, char *buf, size_t n)
 {
+	const struct engine_cluster *cl = tui_wl_cluster(t, r->accel);
 	if (r->filtered)
 		snprintf(buf, n, "filtered");
 	else if (!r->fits)
 		snprintf(buf, n, "no fit");
+	else if (cl && cl->fits)
+		snprintf(buf, n, "%d GPU%s, %d in all", r->gpus, r->gpus == 1 ? "" : "s", cl->total.gpus);
+	else if (cl)
+		snprintf(buf, n, "%d GPU%s, all: no fit", r->gpus, r->gpus == 1 ? "" : "s");
 	else
 		snprintf(buf, n, "%d GPU%s", r->gpus, r->gpus == 1 ? "" : "s");
 }
@@ -72,7 +79,7 @@ static void draw_full(struct tui *t, WINDOW *win, int y, int w, const struct eng
 		      bool chosen)
 {
 	char g[32];
-	gpus_text(r, g, sizeof g);
+	gpus_text(t, r, g, sizeof g);
 	int gw = tui_width(g);
 	name_cell(t, win, y, 0, w, w - gw - 2, r, chosen, false);
 	tui_put(t, win, y, w - gw - 1, gw, chosen ? ROLE_selection : r->fits && !r->filtered ? ROLE_value : ROLE_muted, g);
@@ -169,7 +176,10 @@ static void draw_compact(struct tui *t, WINDOW *win, int y, int w, const struct 
 		return;
 	}
 	char g[16], fit[16];
+	const struct engine_cluster *cl = tui_wl_cluster(t, r->accel);
 	snprintf(g, sizeof g, "%d", r->gpus);
+	if (cl && cl->fits && snprintf(fit, sizeof fit, "%d/%d", r->gpus, cl->total.gpus) <= 5)
+		snprintf(g, sizeof g, "%s", fit);	/* this workload's of the cluster's */
 	/* five columns hold every GPU count the engine sizes (ENG_MAX_GPUS) */
 	tui_put_right(t, win, y, x, 5, chosen ? ROLE_selection : ROLE_value,
 		      tui_fmt_fit(fit, sizeof fit, 5, g, r->gpus, ""));
@@ -202,7 +212,8 @@ void tui_panel_draw(struct tui *t, WINDOW *win, int h, int w, bool compact)
 	int y0 = 0;
 	if (!compact) {
 		/* a header with the legend, so the glyphs explain themselves */
-		tui_put(t, win, 0, 1, w - 1, ROLE_header, "Fit per accelerator");
+		tui_put(t, win, 0, 1, w - 1, ROLE_header, tui_wl_multi(t) ? "Fit of this workload"
+									  : "Fit per accelerator");
 		char legend[96];
 		snprintf(legend, sizeof legend, "%sfits %stight %sover %sbinding",
 			 tui_glyph(t, GLYPH_fits), tui_glyph(t, GLYPH_tight), tui_glyph(t, GLYPH_over),

@@ -1,7 +1,9 @@
 /*
- * tui_step1: Workload.  The class, the model (catalog pick list or custom
- * figures), precisions, the fields of the class (docs/design.md, "Fields") and
- * the filters.  Every accepted change re-runs the engine.
+ * tui_step1: Workload.  The scenario's workloads (tui_workloads.c: a adds,
+ * w switches, r renames, x removes), then the one on screen: the class, the
+ * model (catalog pick list or custom figures), precisions, the fields of the
+ * class (docs/design.md, "Fields") and the filters.  Every accepted change
+ * re-runs the engine.
  */
 #include "config.h"
 
@@ -57,6 +59,9 @@ static void model_info(const struct tui *t, char *buf, size_t n)
 
 static const struct tui_field rows[] = {
 	{ .label = "Workload", .kind = TF_HEADING },
+	/* the scenario's workloads, sized together on one cluster */
+	{ .label = "Workloads", .kind = TF_INFO, .info = tui_wl_list },
+	{ .label = "Editing", .kind = TF_INFO, .info = tui_wl_editing, .shown = tui_wl_multi },
 	{ F(CLASS), .after_set = class_changed },
 	{ F(MODEL) },
 	{ .label = "", .kind = TF_INFO, .info = model_info },
@@ -69,7 +74,8 @@ static const struct tui_field rows[] = {
 	{ .label = "Inference", .kind = TF_HEADING, .classes = TUI_CLASS(WL_INFERENCE) },
 	{ F(INPUT_TOKENS) }, { F(OUTPUT_TOKENS) }, { F(CONCURRENCY) }, { F(TOKENS_PER_S_PER_USER) },
 	{ F(TTFT_MS) }, { F(TARGET_TOKENS_PER_S) }, { F(ARRIVAL_RATE) },
-	{ F(PREFIX_CACHE_HIT) },
+	{ F(PREFIX_CACHE_HIT) }, { F(SERVING_STACK) }, { F(DISAGGREGATED) },
+	{ F(DRAFT_MODEL) }, { F(SPEC_ACCEPTANCE) }, { F(SPEC_TOKENS) },
 
 	{ .label = "Pretraining", .kind = TF_HEADING, .classes = PRE },
 	{ F(TOKENS), .classes = PRE },

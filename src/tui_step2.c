@@ -54,6 +54,30 @@ static int requirement(struct tui *t, WINDOW *win, int y, int w, const char *lab
 	return y + 1;
 }
 
+/* Several workloads: what each needs in memory, and the sum the cluster
+ * must hold (model state, KV cache or training state, before sharding). */
+static int draw_cluster_needs(struct tui *t, WINDOW *win, int y, int w)
+{
+	if (!t->cl_sized)
+		return y;
+	char v[64], note[160];
+	double sum = 0;
+	tui_put(t, win, y++, 0, w, ROLE_header, "Every workload of the scenario, on one cluster");
+	for (size_t e = 0; e < t->sc.n_entries; e++) {
+		const struct scenario_entry *se = &t->sc.entries[e];
+		const struct engine_requirements *q = &t->cl.reps[e].req;
+		bool inf = se->w.cls == WL_INFERENCE;
+		double gb = q->weights_gb + (inf ? q->kv_gb : q->optimizer_gb + q->activations_gb);
+		sum += gb;
+		snprintf(note, sizeof note, "%s, %s: %s", workload_class_name(se->w.cls),
+			 se->w.model ? se->w.model->id : "no model",
+			 inf ? "weights + KV cache" : "weights + optimizer + activations");
+		y = requirement(t, win, y, w, se->name, fmt_gb1(v, sizeof v, gb), note);
+	}
+	return requirement(t, win, y, w, "All of them", fmt_gb1(v, sizeof v, sum),
+			   "memory the cluster holds, before sharding");
+}
+
 static int draw_requirements(struct tui *t, WINDOW *win, int w)
 {
 	const struct engine_requirements *q = &t->rep.req;
@@ -93,7 +117,7 @@ static int draw_requirements(struct tui *t, WINDOW *win, int w)
 	y = requirement(t, win, y, w, "Link traffic", fmt_bytes(v, sizeof v, q->link_bytes_per_step),
 			moe ? "per step: gradients and the experts' all-to-all"
 			    : "exchanged between GPUs per step");
-	return y;
+	return draw_cluster_needs(t, win, y, w);
 }
 
 static void pct_cell(struct tui *t, WINDOW *win, int y, int x, double pct, bool binding, bool focus)

@@ -94,6 +94,14 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	snprintf(head, sizeof head, "  (b changes)   %zu of %zu fit", t->rep.n_fitting, t->rep.n);
 	tui_put(t, win, 0, x, w - x, ROLE_muted, head);
 
+	/* several workloads: the cluster of the accelerator under the cursor */
+	char total[240];
+	if (n > 0 && l->focus < n &&
+	    tui_wl_total(t, t->rep.results[l->focus < 0 ? 0 : l->focus].accel, head, sizeof head)) {
+		snprintf(total, sizeof total, "All %zu workloads: %s", t->sc.n_entries, head);
+		tui_put(t, win, 1, 0, w, ROLE_value, total);
+	}
+
 	struct cols c = columns(w);
 	int y = 2;
 	tui_put_right(t, win, y, c.rank, 3, ROLE_header, "#");

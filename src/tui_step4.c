@@ -93,7 +93,10 @@ static void info_layout(const struct tui *t, char *buf, size_t n)
 		snprintf(buf, n, "does not fit: %s", engine_result_reason(r, rb, sizeof rb));
 		return;
 	}
-	if (t->sc.w.cls == WL_INFERENCE)
+	if (t->sc.w.cls == WL_INFERENCE && r->disaggregated)
+		snprintf(buf, n, "%d prefill + %d decode GPUs (decode TP %d, batch %ld)", r->prefill_gpus,
+			 r->decode_gpus, r->tp, r->batch_per_replica);
+	else if (t->sc.w.cls == WL_INFERENCE)
 		snprintf(buf, n, "TP %d x PP %d, %d replica%s, batch %ld each", r->tp, r->pp, r->replicas,
 			 r->replicas == 1 ? "" : "s", r->batch_per_replica);
 	else if (r->cp > 1)
@@ -101,6 +104,24 @@ static void info_layout(const struct tui *t, char *buf, size_t n)
 			 r->zero_stage);
 	else
 		snprintf(buf, n, "TP %d x PP %d x DP %d, ZeRO-%d", r->tp, r->pp, r->dp, r->zero_stage);
+}
+
+/* Serving: the stack the figures assume, as the CLI's serving_stack. */
+static bool serving_shown(const struct tui *t)
+{
+	return t->sc.w.cls == WL_INFERENCE;
+}
+
+static void info_stack(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	if (!r->serving_stack) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	snprintf(buf, n, "%s (%s)", r->serving_stack->name,
+		 t->sc.w.serving_stack >= 0 ? "as chosen on step 1" : "the vendor's best published");
 }
 
 static void info_nodes(const struct tui *t, char *buf, size_t n)
@@ -323,15 +344,48 @@ static bool band_muted(const struct tui *t)
 	return !r || r->band[k].n <= 0;
 }
 
+/* Several workloads: what each one gets of the chosen accelerator's
+ * cluster (GPUs and their layout, or MIG slices), one row a workload, and
+ * the cluster's total (what `bom --scenario` quotes). */
+static void share_of(const struct tui *t, size_t e, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	if (!r || !tui_wl_share(t, e, r->accel, buf, n))
+		snprintf(buf, n, "-");
+}
+
+#define WL_SLOT(i) \
+	static void share_##i(const struct tui *t, char *buf, size_t n) { share_of(t, i, buf, n); } \
+	static bool shown_##i(const struct tui *t) { return tui_wl_multi(t) && t->sc.n_entries > i; }
+WL_SLOT(0) WL_SLOT(1) WL_SLOT(2) WL_SLOT(3) WL_SLOT(4) WL_SLOT(5) WL_SLOT(6) WL_SLOT(7)
+WL_SLOT(8) WL_SLOT(9) WL_SLOT(10) WL_SLOT(11) WL_SLOT(12) WL_SLOT(13) WL_SLOT(14) WL_SLOT(15)
+#undef WL_SLOT
+_Static_assert(SCENARIO_MAX_WORKLOADS == 16, "one row a workload: WL_SLOT(0..15)");
+
+static void cluster_total(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	if (!r || !tui_wl_total(t, r->accel, buf, n))
+		snprintf(buf, n, "-");
+}
+
+#define WL_ROW(i) { .label = "", .kind = TF_INFO, .info = share_##i, .shown = shown_##i }
+
 static const struct tui_field rows[] = {
 	{ .label = "Node", .kind = TF_HEADING },
 	{ .label = "Accelerator", .kind = TF_INFO, .info = info_accel },
+	{ .label = "Workloads", .kind = TF_INFO, .info = share_0, .shown = shown_0 },
+	WL_ROW(1), WL_ROW(2), WL_ROW(3), WL_ROW(4), WL_ROW(5), WL_ROW(6), WL_ROW(7), WL_ROW(8),
+	WL_ROW(9), WL_ROW(10), WL_ROW(11), WL_ROW(12), WL_ROW(13), WL_ROW(14), WL_ROW(15),
+	{ .label = "All of them", .kind = TF_INFO, .info = cluster_total, .shown = tui_wl_multi },
+	{ .label = "This workload", .kind = TF_HEADING, .shown = tui_wl_multi },
 	{ .label = "! Stale choice", .kind = TF_INFO, .info = info_stale, .shown = stale_shown },
 	{ .label = "Node shape", .kind = TF_INFO, .info = info_platform },
 	{ .field = EF_GPUS + 1, .auto_value = auto_gpus, .after_set = choose_shown },
 	{ .field = EF_SPARE_NODES + 1, .auto_value = auto_spares, .after_set = choose_shown },
 	{ .field = EF_RACK_KW + 1, .auto_value = auto_rack_kw },
 	{ .label = "Parallel layout", .kind = TF_INFO, .info = info_layout },
+	{ .label = "Serving stack", .kind = TF_INFO, .info = info_stack, .shown = serving_shown },
 	{ .label = "Nodes", .kind = TF_INFO, .info = info_nodes },
 	{ .label = "Scale-out", .kind = TF_INFO, .info = info_fabric },
 	{ .label = "Network", .kind = TF_INFO, .info = info_network },

@@ -54,6 +54,16 @@ void tui_step5_refresh(struct tui *t)
 		snprintf(b->err, sizeof b->err, "no accelerator");
 		return;
 	}
+	/* Several workloads: the BOM of the cluster that holds them all, as
+	 * `bom --scenario` writes it. */
+	const struct engine_cluster *cl = tui_wl_cluster(t, r->accel);
+	if (cl && !cl->fits) {
+		snprintf(b->err, sizeof b->err, "%s cannot hold every workload of the scenario (step 4 "
+			 "shows which does not fit)", tui_accel_name(r->accel));
+		return;
+	}
+	if (cl)
+		r = &cl->total;
 	if (!r->fits) {
 		char rb[ENGINE_REASON_MAX];
 		snprintf(b->err, sizeof b->err, "%s does not fit this workload: %s", tui_accel_name(r->accel),
@@ -112,7 +122,7 @@ int tui_do_export(struct tui *t, const char *path_in, bool force)
 	/* Never over an input: the scenario, the price list, the catalog. */
 	const struct atomic_name outs[] = { { "export", path } };
 	if (!cli_outputs_distinct(t->cat, t->scenario_path[0] ? t->scenario_path : NULL,
-				  t->have_prices ? t->prices.path : NULL, outs, 1, err, sizeof err)) {
+				  t->have_prices ? t->prices.path : NULL, NULL, outs, 1, err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
 	}
@@ -152,7 +162,7 @@ int tui_do_proposal(struct tui *t, const char *path_in, bool force)
 		return TUI_HANDLED;
 	const struct atomic_name outs[] = { { "proposal", path } };
 	if (!cli_outputs_distinct(t->cat, t->scenario_path[0] ? t->scenario_path : NULL,
-				  t->have_prices ? t->prices.path : NULL, outs, 1, err, sizeof err)) {
+				  t->have_prices ? t->prices.path : NULL, NULL, outs, 1, err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
 	}
@@ -185,7 +195,7 @@ int tui_do_save(struct tui *t, const char *path_in, bool force)
 	/* Over the scenario it was opened from is what saving means; over
 	 * the price list or a catalog file it is data loss. */
 	const struct atomic_name outs[] = { { "save", path } };
-	if (!cli_outputs_distinct(t->cat, NULL, t->have_prices ? t->prices.path : NULL, outs, 1,
+	if (!cli_outputs_distinct(t->cat, NULL, t->have_prices ? t->prices.path : NULL, NULL, outs, 1,
 				  err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
@@ -197,10 +207,9 @@ int tui_do_save(struct tui *t, const char *path_in, bool force)
 		tui_status(t, false, "Test mode: would save the scenario to %s.", path);
 		return TUI_HANDLED;
 	}
-	/* Several workloads: the one on screen is the first's (its edits go
-	 * back into the list, which is saved whole). */
-	if (t->sc.n_entries > 1)
-		t->sc.entries[0].w = t->sc.w;
+	/* Several workloads: the one on screen goes back into the list, which
+	 * is saved whole. */
+	tui_wl_store(t);
 	if (!scenario_save(path, &t->sc, err, sizeof err)) {
 		tui_status(t, true, "%s", err);
 		return TUI_HANDLED;
@@ -241,26 +250,25 @@ static bool plan_one_line(int w)
 	return w >= 110;
 }
 
+static int plan_rows_height(const struct engine_plan *p, int w)
+{
+	return 2 + (int)p->n * (plan_one_line(w) ? 1 : 2);
+}
+
 static int plan_height(const struct tui *t, int w)
 {
 	if (!t->plan.n)
 		return 2;
-	return 2 + (int)t->plan.n * (plan_one_line(w) ? 1 : 2);
+	int h = plan_rows_height(&t->plan, w);
+	return t->cl_plan.n ? h + 1 + plan_rows_height(&t->cl_plan, w) : h;
 }
 
-static int draw_plan(struct tui *t, WINDOW *win, int y, int w)
+/* A title, then [Benchmark] | Metric | Predicted | Accept if. */
+static int draw_plan_rows(struct tui *t, WINDOW *win, int y, int w, const char *head,
+			  const struct engine_plan *plan)
 {
-	const struct engine_result *r = tui_chosen(t);
-	char head[200];
-	snprintf(head, sizeof head, "Validation plan: %s, %d GPU%s", r ? tui_accel_name(r->accel) : "-",
-		 r ? r->gpus : 0, r && r->gpus == 1 ? "" : "s");
 	tui_put(t, win, y++, 0, w, ROLE_header, head);
-	if (!t->plan.n) {
-		tui_put(t, win, y++, 2, w - 2, ROLE_muted, "No plan: the accelerator does not fit.");
-		return y;
-	}
 	bool one = plan_one_line(w);
-	/* [Benchmark] | Metric | Predicted | Accept if */
 	int vw = 14, mw = 24;
 	int bw = one ? w - mw - 2 * vw - 4 : 0;
 	int mx = one ? 1 + bw + 1 : 3;
@@ -273,8 +281,8 @@ static int draw_plan(struct tui *t, WINDOW *win, int y, int w)
 	tui_put_right(t, win, y, px, vw, ROLE_field, "Predicted");
 	tui_put_right(t, win, y, ax, vw, ROLE_field, "Accept if");
 	y++;
-	for (size_t i = 0; i < t->plan.n; i++, y++) {
-		const struct engine_plan_row *p = &t->plan.rows[i];
+	for (size_t i = 0; i < plan->n; i++, y++) {
+		const struct engine_plan_row *p = &plan->rows[i];
 		char pred[96], thr[128], num[96];
 		if (one) {
 			tui_put(t, win, y, 1, bw, ROLE_value, p->benchmark);
@@ -289,6 +297,34 @@ static int draw_plan(struct tui *t, WINDOW *win, int y, int w)
 		snprintf(thr, sizeof thr, "%s %s", p->higher_is_better ? (t->utf8 ? "\u2265" : ">=")
 									: (t->utf8 ? "\u2264" : "<="), num);
 		tui_put_right(t, win, y, ax, vw, ROLE_bar_fits, thr);
+	}
+	return y;
+}
+
+/* The workload's plan; with several workloads, which one, then the shared
+ * cluster's (as `validate --scenario` writes them). */
+static int draw_plan(struct tui *t, WINDOW *win, int y, int w)
+{
+	const struct engine_result *r = tui_chosen(t);
+	char head[200];
+	if (tui_wl_multi(t))
+		snprintf(head, sizeof head, "Validation plan for %s: %s, %d GPU%s",
+			 t->sc.entries[t->workload.current].name, r ? tui_accel_name(r->accel) : "-", r ? r->gpus : 0,
+			 r && r->gpus == 1 ? "" : "s");
+	else
+		snprintf(head, sizeof head, "Validation plan: %s, %d GPU%s", r ? tui_accel_name(r->accel) : "-",
+			 r ? r->gpus : 0, r && r->gpus == 1 ? "" : "s");
+	if (!t->plan.n) {
+		tui_put(t, win, y++, 0, w, ROLE_header, head);
+		tui_put(t, win, y++, 2, w - 2, ROLE_muted, "No plan: the accelerator does not fit.");
+		return y;
+	}
+	y = draw_plan_rows(t, win, y, w, head, &t->plan);
+	const struct engine_cluster *cl = r ? tui_wl_cluster(t, r->accel) : NULL;
+	if (t->cl_plan.n && cl) {
+		snprintf(head, sizeof head, "The shared cluster, all %zu workloads at once: %d GPUs, %d node%s",
+			 t->sc.n_entries, cl->total.gpus, cl->total.nodes, cl->total.nodes == 1 ? "" : "s");
+		y = draw_plan_rows(t, win, y + 1, w, head, &t->cl_plan);
 	}
 	return y;
 }

@@ -47,14 +47,15 @@ cmds=$(printf '%s\n' "$out" | sed -n 's/^ *\(Usage\|or\): *accelsizer \([a-z][a-
 check "the top-level --help lists commands" matches "$cmds" '^catalog$'
 check "an empty word offers every command of --help" equals "$(comp "")" "$cmds"
 check "'re' completes to recommend" equals "$(comp re)" "recommend"
-check "'c' completes to catalog" equals "$(comp c)" "catalog"
+check "'ca' completes to catalog" equals "$(comp ca)" "catalog"
+check "'co' completes to compare" equals "$(comp co)" "compare"
 
 # ---- options, per command, from each --help ----
 run "$A" --help
 want=$(printf '%s\n' "$out" | sed -n '/^Wizard options/,/^$/p' | help_options)
 check "wizard options come from --help" equals "$(comp -)" "$want"
 check "wizard options include --theme" matches "$(comp --th)" '^--theme$'
-for c in recommend validate bom proposal sweep catalog accuracy; do
+for c in recommend validate bom proposal sweep catalog accuracy compare; do
 	run "$A" "$c" --help
 	if [ "$rc" != 0 ] && printf '%s' "$err" | grep -q 'not built yet'; then
 		tap_n=$((tap_n + 1))
@@ -147,6 +148,10 @@ check "--gpus (a number) offers nothing" equals "$(comp bom --gpus "")" ""
 check "--input-tokens (a number) offers nothing" equals "$(comp recommend --input-tokens "")" ""
 got=$(comp recommend --scenario "$FIXSC/inf")
 check "--scenario offers YAML files" equals "$got" "$(lines "$FIXSC/inference-max.yaml" "$FIXSC/inference.yaml")"
+got=$(comp compare "$FIXSC/inference.yaml" "$FIXSC/inf")
+check "compare offers scenario files" equals "$got" "$(lines "$FIXSC/inference-max.yaml" "$FIXSC/inference.yaml")"
+got=$(comp compare --f)
+check "compare offers its options" equals "$got" "--format"
 got=$(comp bom --prices "$TOP_SRCDIR/tests/fixtures/prices/good/")
 check "--prices offers CSV files" matches "$got" 'h100\.csv$'
 check "--prices offers no YAML" lacks "$got" ".yaml"

@@ -229,7 +229,7 @@ done
 # They come from the engine's table (engine_limits.c), which scenario files
 # and the wizard read too (tests/unit/test_scenario.c, tests/tui/edit.sh).
 ranges=$(awk '/^\.It Fl -/ { flag = "-" $3 } /^Range: / { sub(/^Range: /, ""); sub(/\.$/, ""); print flag "\t" $0 }' "$MAN1")
-check "accelsizer.1 gives the range of 33 workload options" equals "$(printf '%s\n' "$ranges" | wc -l | tr -d ' ')" 33
+check "accelsizer.1 gives the range of 35 workload options" equals "$(printf '%s\n' "$ranges" | wc -l | tr -d ' ')" 35
 while IFS='	' read -r flag range; do
 	max=${range#* to }
 	max=${max%%,*}
@@ -270,6 +270,9 @@ check "recommend lists it" contains "$out" "acme-x1"
 cp "$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml" "$TMPD/acme-chat.yaml"
 chmod u+w "$TMPD/acme-chat.yaml"
 printf 'sku,unit_price_usd,discount_pct\nh100-sxm,28500,6\n' >"$TMPD/acme-prices.csv"
+# compare's two quotes
+cp "$TOP_SRCDIR/tests/tui/llama70b-fp16.yaml" "$TMPD/fp16.yaml"
+cp "$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml" "$TMPD/fp8.yaml"
 sed -n '/^\.Sh EXAMPLES/,/^\.Sh SEE ALSO/p' "$MAN1" |
 	awk '/^\.Bd -literal/ { f = 1; next } /^\.Ed/ { f = 0; print "#"; next } f { print }' |
 	sed 's/\\e/\\/g' >"$TMPD/examples.txt"

@@ -53,6 +53,14 @@ printf '{"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "v
 refuse_with "a model below the smallest parameter count" "tiny.json:1:1: Parameters computed from the shapes" \
 	"$ACCELSIZER" recommend --model-config tiny.json
 
+# ---- an output is never the config it reads ----
+cp "$HF/mistral-7b/config.json" keep.json
+refuse_with "-o is the --model-config file: refused" "is the --model-config file" \
+	"$ACCELSIZER" recommend --model-config keep.json --format csv -o keep.json
+check "... and the config is intact" equals "$(cmp keep.json "$HF/mistral-7b/config.json" && echo same)" same
+refuse_with "bom -o over the config: refused" "is the --model-config file" \
+	"$ACCELSIZER" bom --model-config keep.json --accelerator h100-sxm -o keep.json
+
 # ---- a scenario's custom model is replaced by the config, flags over both ----
 run "$ACCELSIZER" recommend --scenario "$TOP_SRCDIR/tests/tui/llama70b-fp16.yaml" \
 	--model-config "$HF/llama-3.1-8b/config.json" --accelerator h100-sxm --format csv -o s.csv

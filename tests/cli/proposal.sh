@@ -113,7 +113,19 @@ check "bank md: no HTML in it" lacks "$md" "<"
 check "bank md: tables" contains "$md" "| --- |"
 check "bank md: the BOM's total" contains "$md" "**Total (USD)**"
 check "bank md: the total is the BOM's" equals "$(total_in "$M")" "$total"
-check "bank md: the trade-off as a table" contains "$md" "| Batch | Tokens/s per user | Tokens/s per GPU |"
+check "bank md: the trade-off as a table" contains "$md" "| Batch | Tokens/s per user | Tokens/s per GPU | Meets your targets |"
+# the curve is engine_tradeoff_curve()'s, as sweep --curve prints it
+acc=$(grep '^| Accelerator' "$M" | sed 's/^| Accelerator | \([^|]*\) |.*/\1/')
+id=$("$A" catalog list | awk -v n="$acc" 'index($0, n) { print $1; exit }')
+# shellcheck disable=SC2086
+run "$A" sweep $BANK --curve --accelerator "$id" -o "$TMPD/curve.csv"
+check "bank: sweep --curve for the recommended ($id)" rc 0
+md_curve=$(sed -n '/^| Batch |/,/^$/p' "$M" | awk -F' [|] ' 'NR > 2 && NF > 2 { sub(/^[|] /, "", $1); sub(/ [|]$/, "", $4); print $1, $4 }')
+sw_curve=$(i=1; n=$(($(wc -l <"$TMPD/curve.csv") - 1)); while [ $i -le $n ]; do
+	m=$(csv_col "$TMPD/curve.csv" meets_targets $i)
+	echo "$(csv_col "$TMPD/curve.csv" batch $i) $([ "$m" = true ] && echo yes || echo no)"
+	i=$((i + 1)); done)
+check "bank: the proposal's curve is sweep --curve's (batch, targets met)" equals "$md_curve" "$sw_curve"
 
 # ---- reproducible ----
 # shellcheck disable=SC2086
@@ -169,10 +181,33 @@ check "a chosen accelerator outside the filters: said so" contains "$(cat "$TMPD
 	"The chosen AMD Instinct MI300X is outside the filters:"
 printf 'schema: 1\nworkloads:\n  - name: chat\n    model: llama-3.1-8b\n  - name: big\n    model: llama-3.1-70b\n' \
 	>"$TMPD/multi.yaml"
+# several workloads (issue 18): each workload, the cluster that holds them,
+# its BOM (the bom command's total) and each plan with the cluster's
 run "$A" proposal --scenario "$TMPD/multi.yaml" -o "$TMPD/multi.html"
-check "several workloads: exit 2" rc 2
-check "several workloads: says why" contains "$err" "holds 2 workloads"
-check "several workloads: nothing written" equals "$(ls "$TMPD/multi.html" 2>/dev/null)" ""
+check "several workloads: written" rc 0
+W=$TOP_SRCDIR/tests/fixtures/scenarios/workloads
+run "$A" proposal --scenario "$W/three.yaml" --accelerator h100-sxm -o "$TMPD/three.md"
+check "three workloads: written" rc 0
+md=$(cat "$TMPD/three.md")
+check "three workloads: the workloads section" contains "$md" "## The workloads, on one cluster"
+check "three workloads: each by name" contains "$md" "**weekly-lora**: A LoRA fine-tune"
+check "three workloads: the fine-tune's hours" contains "$md" "It runs 8 hours a week."
+check "three workloads: each one's share of the cluster" matches "$md" "^\\| chat \\| 2 GPUs: 1 replica of TP2 \\|"
+check "three workloads: how they share it" contains "$md" "How they share the recommended cluster: training time-shares"
+check "three workloads: the cluster's plan" contains "$md" "**The shared cluster, every workload at once**"
+check "three workloads: a plan per workload" contains "$md" "**small**"
+run "$A" bom --scenario "$W/three.yaml" --accelerator h100-sxm -o "$TMPD/three-bom.csv"
+total=$(grep ',total,' "$TMPD/three-bom.csv" | cut -d, -f7)
+check "three workloads: the BOM total is the bom command's" contains "$md" "$(printf '%s' "$total" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\([.,]\)/\1,\2\3/;ta')"
+run "$A" proposal --scenario "$W/three.yaml" --model llama-2-7b -o "$TMPD/x.md"
+check "three workloads, --model: exit 2" rc 2
+check "three workloads, --model: nothing written" equals "$(ls "$TMPD/x.md" 2>/dev/null)" ""
+# a list of one is that workload: the same proposal as by flags
+run "$A" proposal --scenario "$W/one.yaml" --accelerator h100-sxm --format md -o -
+one=$out
+run "$A" proposal --model llama-3.1-70b --precision fp8 --input-tokens 2048 --output-tokens 512 \
+	--concurrency 128 --tokens-per-s-per-user 25 --ttft-ms 800 --stack cuda --accelerator h100-sxm --format md -o -
+check "a list of one: the proposal by flags" equals "$one" "$out"
 
 # ---- bad output names: exit 2, nothing written ----
 run "$A" proposal --model llama-3.1-8b

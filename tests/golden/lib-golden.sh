@@ -152,6 +152,17 @@ golden_wizard() {
 	# the trade-off chart of the two marked (issue 15 item 10)
 	tui_keys Escape g
 	golden_shot "$o" "$size-chart" "operating point"
+	# the pin (a) beside the current after Precision fp16 -> fp8 (Home is
+	# Class, two Downs Precision; SS3 H is Home as xterm sends it)
+	tui_keys Escape 1
+	tui_wait "Input tokens"
+	tui_keys a
+	tui_wait "Pinned: "
+	tm send-keys -t t -l "$(printf '\033OH')"
+	tui_keys Down Down Right
+	tui_wait_re "^ Precision +. fp8 "
+	tui_keys a
+	golden_shot "$o" "$size-pin" "Pinned vs current:"
 	tm_stop
 
 	tui_start_env "$w" "$h" "$@" -- --scenario fixtures/scenarios/good/pretrain-minimal.yaml

@@ -8,9 +8,8 @@
 #
 #   1. a bank's chat assistant: Llama 3.1 70B, 2,000-token prompts,
 #      400-token answers, 300 users at 20 tok/s each, first token within
-#      1 s, NVIDIA only, 15 kW per rack.  There is no per-rack flag: the
-#      rack power is the catalog's defaults.rack_kw, so this call runs on
-#      a copy of the bundled catalog with rack_kw 15 (--catalog).
+#      1 s, NVIDIA only, 15 kW per rack, typed as step 4's Rack power
+#      (the scenario's node.rack_kw, --rack-kw on the command line).
 #   2. a lab pretraining an 8B model on 1T tokens in 14 days for about $3M:
 #      the budget judges the whole quote, support and services included.
 #   3. a startup's LoRA fine-tune of Mixtral 8x7B on 50M tokens (one epoch)
@@ -20,9 +19,6 @@
 SOURCE_DATE_EPOCH=1767225600
 export SOURCE_DATE_EPOCH
 
-cp -R "$ACCELSIZER_CATALOG" "$TMPD/cat15"
-sed -i '/^rack_kw:/,/^[a-z]/ s/^  value: .*/  value: 15/' "$TMPD/cat15/defaults.yaml"
-check "the 15 kW catalog copy" equals "$(sed -n '/^rack_kw:/,/value/p' "$TMPD/cat15/defaults.yaml" | sed -n 's/^  value: //p')" "15"
 
 # ---- driving step 1 ----
 
@@ -189,8 +185,8 @@ compare() {
 }
 
 # ---- 1. the bank ----
-cat_opt="--catalog $TMPD/cat15"
-tui_start 120 40 --catalog "$TMPD/cat15"
+cat_opt=
+tui_start 120 40
 tui_wait "Input tokens"
 set_model llama-3.1-70b
 check_screen_re "bank: model" "Model +Llama 3.1 70B"
@@ -204,12 +200,21 @@ tui_settle
 check "bank: step 1 holds the call" matches "$screen" "Time to first token +1000 ms"
 check "bank: 300 users" matches "$screen" "Concurrent users +300 sequences"
 check "bank: NVIDIA only" matches "$screen" "Software stack +‹ cuda ›"
+# 15 kW racks on step 4 (n: a digit would edit a field), then back
+tui_keys n n n
+tui_wait "Node shape"
+set_num "Rack power" 15
+check "bank: 15 kW racks on step 4" matches "$screen" "Rack power +15 kW"
+tui_keys p p p
+tui_wait "Input tokens"
 read_wizard
 check "bank: step 3 has a first" matches "$w_gpus" '^[0-9]+$'
 save_and_export bank
-compare bank --catalog "$TMPD/cat15" --model llama-3.1-70b --input-tokens 2000 --output-tokens 400 \
-	--concurrency 300 --tokens-per-s-per-user 20 --ttft-ms 1000 --stack cuda
+compare bank --model llama-3.1-70b --input-tokens 2000 --output-tokens 400 \
+	--concurrency 300 --tokens-per-s-per-user 20 --ttft-ms 1000 --stack cuda --rack-kw 15
 check "bank: racks sized at 15 kW" contains "$(cat "$TMPD/bank-bom.csv")" "sized at 15 kW"
+check "bank: the saved scenario keeps the 15 kW" contains "$(cat "$TMPD/bank.yaml")" "rack_kw: 15"
+check "bank: the proposal says 15 kW racks" contains "$(cat "$TMPD/bank-proposal.md")" "racks of at most 15 kW"
 
 # ---- 2. the lab ----
 cat_opt=

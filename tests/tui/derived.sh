@@ -10,13 +10,7 @@ tui_wait "KV cache precision"
 check_screen_re "the default KV precision follows Precision" "KV cache precision +fp16 +follows Precision"
 # Class, Model, Precision: fp16 -> next choice is bf16? step until fp8
 tui_keys Down Down
-i=0
-while [ $i -lt 8 ]; do
-	tui_settle
-	printf '%s\n' "$screen" | grep -Eq "Precision +. fp8 " && break
-	tui_keys Right
-	i=$((i + 1))
-done
+tui_until "Precision +. fp8 " Right 8
 check_screen_re "Precision is fp8" "^ Precision +. fp8 ."
 check_screen_re "the KV cache follows to fp8" "KV cache precision +fp8 +follows Precision"
 tui_keys 3
@@ -32,10 +26,7 @@ tui_keys Down
 tui_keys Right
 tui_settle
 check "a KV precision the user set does not follow" lacks "$(printf '%s\n' "$screen" | grep 'KV cache precision')" "follows"
-tui_keys q
-tui_settle
-case $screen in *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
-tui_exit_status
+tui_quit
 
 # A scenario file without kv_precision: the KV cache follows its precision
 printf 'schema: 1\nworkload:\n  class: inference\n  model: llama-2-70b\n  precision: fp8\n' >"$TMPD/nokv.yaml"
@@ -43,10 +34,7 @@ run "$ACCELSIZER" recommend --scenario "$TMPD/nokv.yaml" --format yaml
 check "CLI: a scenario's fp8 without kv_precision stores the KV cache in fp8" contains "$out" "kv_precision: fp8"
 tui_start 120 40 --scenario "$TMPD/nokv.yaml"
 check_screen_re "wizard: the same scenario's KV cache follows to fp8" "KV cache precision +fp8 +follows Precision"
-tui_keys q
-tui_settle
-case $screen in *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
-tui_exit_status
+tui_quit
 check "quits cleanly" equals "$rc" "0"
 
 done_testing

@@ -38,10 +38,7 @@ for size in 80x24 120x40; do
 	else
 		check "$size: compact panel GPU count whole or abbreviated" matches "$panel" "B200 180GB +$gpu_re "
 	fi
-	tui_keys q
-	tui_settle
-	case $screen in *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
-	tui_exit_status
+	tui_quit
 done
 check "quits cleanly" equals "$rc" "0"
 

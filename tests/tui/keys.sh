@@ -17,8 +17,8 @@ bar=$(printf '%s\n' "$screen" | tail -n1)
 tui_keys ?
 check_screen "? opens help" "Esc or ? closes"
 tui_screen
-check "help lists Ctrl-L" matches "$screen" "Ctrl-L +redraw the whole screen"
 check "help lists the objective key" matches "$screen" "b +cycle the ranking objective"
+check "help lists the workload keys" matches "$screen" "w +several workloads: switch to the scenario's next workload"
 # every key the bar shows is in help: one table for both
 missing=""
 for k in "?/F1" "q" "Enter" "+/-" "PgDn/n" "PgUp/p" "1-5" "[ ]"; do
@@ -26,10 +26,11 @@ for k in "?/F1" "q" "Enter" "+/-" "PgDn/n" "PgUp/p" "1-5" "[ ]"; do
 	printf '%s\n' "$screen" | grep -qF -- "  $k " || missing="$missing $k"
 done
 check "every key bar entry is in help" equals "$missing" ""
-# the glyph legend follows the keys: Down scrolls help to it
-tui_keys Down Down Down Down Down Down Down Down
-tui_screen
+# the glyph legend follows the keys: a page down (PgDn pages help by ten)
+tui_keys NPage
+tui_settle
 check "help explains the glyphs" matches "$screen" "◆ +binding: the resource that runs out first"
+check "help lists Ctrl-L" matches "$screen" "Ctrl-L +redraw the whole screen"
 tui_keys Escape
 check_screen "Esc closes help" "Input tokens"
 tui_keys F1

@@ -204,3 +204,26 @@ tui_click() {
 screen_line() {
 	printf '%s\n' "$screen" | grep -F -m1 -- "$1"
 }
+
+# tui_until ERE KEY [TRIES]: presses KEY (tmux key name) until a line of
+# the screen matches ERE, at most TRIES times (default 20); returns 1 when
+# it never does, with the last screen in $screen.
+tui_until() {
+	_tu_n=${3:-20}
+	while :; do
+		tui_settle
+		printf '%s\n' "$screen" | grep -Eq -- "$1" && return 0
+		[ "$_tu_n" -gt 0 ] || return 1
+		tui_keys "$2"
+		_tu_n=$((_tu_n - 1))
+	done
+}
+
+# tui_quit: q, discarding unsaved changes when the wizard asks; then waits
+# for the program to end ($rc, $err as tui_exit_status sets them).
+tui_quit() {
+	tui_keys q
+	tui_settle
+	case $screen in *"Quit without saving"*) tui_keys y ;; esac
+	tui_exit_status
+}

@@ -37,10 +37,7 @@ if cmp -s "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv"; then
 else
 	tap_not_ok "the wizard's priced BOM is the CLI's, byte for byte" "$(diff "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv" | head -n 10)"
 fi
-tui_keys q
-tui_settle
-case $screen in *"Quit without saving"*) tui_keys y ;; esac
-tui_exit_status
+tui_quit
 check "quits cleanly" equals "$rc" "0"
 
 done_testing

@@ -39,10 +39,7 @@ check_screen "step 4: services part" "Services               $(usd "$(csv_col "$
 tui_keys Down Down Down Down Down Down Down Up Up Up Up Up
 tui_keys +
 check_screen_re "step 4 after +: one more spare, the working nodes unchanged" "Nodes +1 working \\+ 2 spare = 3 nodes"
-tui_keys q
-tui_settle
-case $screen in *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
-tui_exit_status
+tui_quit
 
 # ---- with a price list: steps 3 and 4 follow it as recommend does ----
 run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --prices "$TMPD/prices.csv" \
@@ -58,10 +55,7 @@ tui_keys p
 whole=$(printf '%s' "$pcapex" | sed 's/^\$//; s/\..*//')
 check_screen_re "step 3 with --prices: the priced capex in the table" \
 	"H100 SXM5 80GB +[0-9]+ +[0-9]+ +[0-9,]+ +[$]$whole"
-tui_keys q
-tui_settle
-case $screen in *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
-tui_exit_status
+tui_quit
 check "quits cleanly" equals "$rc" "0"
 
 done_testing

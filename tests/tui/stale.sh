@@ -20,20 +20,8 @@ check_screen_lacks "a fresh choice is not stale" "f takes"
 tui_keys p p p
 tui_wait "Input tokens"
 tui_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
-i=0
-while [ $i -lt 20 ]; do
-	tui_settle
-	printf '%s\n' "$screen" | grep -Eq '^ Software stack +‹' && break
-	tui_keys Down
-	i=$((i + 1))
-done
-j=0
-while [ $j -lt 6 ]; do
-	tui_settle
-	printf '%s\n' "$screen" | grep -Eq '^ Software stack +‹ rocm ›' && break
-	tui_keys Right
-	j=$((j + 1))
-done
+tui_until '^ Software stack +‹' Down 20
+tui_until '^ Software stack +‹ rocm ›' Right 6
 check_screen_re "AMD only" "Software stack +‹ rocm ›"
 tui_keys n n n
 tui_wait "Node shape"

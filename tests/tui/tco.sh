@@ -28,10 +28,7 @@ step4() {	# step4 SCENARIO CSV: the wizard's step 4 against recommend's csv
 		"Energy + colocation   $(whole "$(csv_col "$2" tco_energy_usd)") + $(whole "$(csv_col "$2" tco_colocation_usd)")"
 	check_screen "step 4: support + licences" \
 		"Support + licences    $(whole "$(csv_col "$2" tco_support_usd)") + $(whole "$(csv_col "$2" tco_licence_usd)")"
-	tui_keys q
-	tui_settle
-	case $screen in *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
-	tui_exit_status
+	tui_quit
 }
 
 run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --format csv -o "$TMPD/rec.csv"

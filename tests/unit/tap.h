@@ -32,4 +32,25 @@ static inline int tap_run(Suite *s)
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+/* A test case of one test, named as the TAP line will be; seconds > 0
+ * replaces Check's timeout (the engine over the whole catalog under the
+ * sanitizers needs more). */
+static inline void tap_add_timeout(Suite *s, const char *name, const TTest *t, double seconds)
+{
+	TCase *tc = tcase_create(name);
+	if (seconds > 0)
+		tcase_set_timeout(tc, seconds);
+	tcase_add_test(tc, t);
+	suite_add_tcase(s, tc);
+}
+
+static inline void tap_add(Suite *s, const char *name, const TTest *t)
+{
+	tap_add_timeout(s, name, t, 0);
+}
+
+/* The same named after the test's function. */
+#define TAP_ADD(s, fn) tap_add((s), #fn, (fn))
+#define TAP_ADD_TIMEOUT(s, fn, seconds) tap_add_timeout((s), #fn, (fn), (seconds))
+
 #endif

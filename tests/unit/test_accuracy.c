@@ -13,11 +13,8 @@
 #include "catalog.h"
 #include "engine.h"
 #include "ledger.h"
+#include "fixture.h"
 #include "tap.h"
-
-#ifndef ABS_TOP_SRCDIR
-#define ABS_TOP_SRCDIR "."
-#endif
 
 static struct catalog *cat;
 static struct ledger *led;
@@ -25,13 +22,10 @@ static struct engine_report rep;
 
 static void load(void)
 {
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/catalog", ABS_TOP_SRCDIR);
+	cat = fixture_shipped_catalog();
 	struct catalog_errors e;
-	cat = catalog_load(dir, &e);
-	catalog_errors_fini(&e);
-	if (!cat || !(led = ledger_load(cat, &e)) || !engine_report_init(&rep, cat)) {
-		fprintf(stderr, "cannot load the catalog and its ledger from %s\n", dir);
+	if (!(led = ledger_load(cat, &e)) || !engine_report_init(&rep, cat)) {
+		printf("Bail out! the shipped catalog's ledger does not load\n");
 		exit(EXIT_FAILURE);
 	}
 	catalog_errors_fini(&e);
@@ -47,6 +41,8 @@ static double from_report(const struct ledger_entry *e, const struct engine_resu
 	case LM_TTFT_MS: case LM_TTFT_P50_MS: return r->ttft_p50_ms;
 	case LM_TTFT_P99_MS: return r->ttft_p99_ms;
 	case LM_TPOT_MS: return 1000.0 / r->tokens_per_s_per_user;
+	case LM_REQUEST_LATENCY_S:
+		return r->ttft_p50_ms / 1000.0 + (double)(e->w.output_tokens - 1) / r->tokens_per_s_per_user;
 	case LM_REQUESTS_PER_S: return r->output_tokens_per_s / (double)e->w.output_tokens;
 	case LM_SAMPLES_PER_S: return r->tokens_per_s_per_gpu * r->gpus / (double)e->w.seq_len;
 	case LM_TOKENS_PER_S_PER_GPU: return r->tokens_per_s_per_gpu;
@@ -266,12 +262,7 @@ START_TEST(metric_table)
 }
 END_TEST
 
-#define ADD(suite, fn) do { \
-		TCase *tc_ = tcase_create(#fn); \
-		tcase_set_timeout(tc_, 300); \
-		tcase_add_test(tc_, fn); \
-		suite_add_tcase(suite, tc_); \
-	} while (0)
+#define ADD(s, fn) TAP_ADD_TIMEOUT(s, fn, 300)
 
 int main(void)
 {

@@ -16,6 +16,7 @@
 #include "bom.h"
 #include "cli_report.h"
 #include "scenario.h"
+#include "fixture.h"
 #include "tap.h"
 
 static struct catalog *cat;
@@ -26,38 +27,12 @@ static char tmpdir[256];
 
 static void make_tmpdir(void)
 {
-	const char *base = getenv("TMPDIR");
-	snprintf(tmpdir, sizeof tmpdir, "%s/test_bom.XXXXXX", base && *base ? base : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void remove_tree(const char *path)
-{
-	struct stat st;
-	if (lstat(path, &st) != 0)
-		return;
-	if (S_ISDIR(st.st_mode)) {
-		chmod(path, 0700);
-		DIR *d = opendir(path);
-		struct dirent *e;
-		while (d && (e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char sub[1024];
-			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-			remove_tree(sub);
-		}
-		if (d)
-			closedir(d);
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
+	ck_assert(fixture_tmpdir(tmpdir, sizeof tmpdir, "test_bom"));
 }
 
 static void cleanup_tmpdir(void)
 {
-	remove_tree(tmpdir);
+	fixture_remove_tree(tmpdir);
 }
 
 static char *path_in(const char *name)
@@ -67,14 +42,6 @@ static char *path_in(const char *name)
 	k = (k + 1) % 4;
 	snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
 	return buf[k];
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
 }
 
 static char *read_all(const char *path)
@@ -219,7 +186,7 @@ START_TEST(atomic_keeps_permissions_of_existing_file)
 {
 	make_tmpdir();
 	const char *p = path_in("keep.csv");
-	write_file(p, "old\n");
+	fixture_write_file(p, "old\n");
 	chmod(p, 0640);
 	char err[512] = "";
 	ck_assert_msg(atomic_write(p, write_text_cb, "new\n", err, sizeof err), "%s", err);
@@ -234,7 +201,7 @@ START_TEST(atomic_failed_writer_leaves_old_file)
 {
 	make_tmpdir();
 	const char *p = path_in("bom.csv");
-	write_file(p, "old content\n");
+	fixture_write_file(p, "old content\n");
 	char err[512] = "";
 	ck_assert(!atomic_write(p, write_half_then_fail, "new content that is long\n", err,
 				sizeof err));
@@ -266,7 +233,7 @@ START_TEST(atomic_directory_at_target)
 	make_tmpdir();
 	const char *p = path_in("adir");
 	ck_assert_int_eq(mkdir(p, 0755), 0);
-	write_file(path_in("adir/inside"), "keep\n");
+	fixture_write_file(path_in("adir/inside"), "keep\n");
 	char err[512] = "", want[600];
 	ck_assert(!atomic_write(p, write_text_cb, "x\n", err, sizeof err));
 	snprintf(want, sizeof want, "cannot write '%s': Is a directory", p);
@@ -296,7 +263,7 @@ START_TEST(atomic_replaces_symlink_not_its_target)
 	make_tmpdir();
 	const char *victim = path_in("victim.txt");
 	const char *link = path_in("bom.csv");
-	write_file(victim, "precious\n");
+	fixture_write_file(victim, "precious\n");
 	ck_assert_int_eq(symlink(victim, link), 0);
 	char err[512] = "";
 	ck_assert_msg(atomic_write(link, write_text_cb, "bom\n", err, sizeof err), "%s", err);
@@ -336,7 +303,7 @@ START_TEST(atomic_readonly_folder)
 	const char *dir = path_in("ro");
 	ck_assert_int_eq(mkdir(dir, 0755), 0);
 	const char *p = path_in("ro/bom.csv");
-	write_file(p, "old\n");
+	fixture_write_file(p, "old\n");
 	chmod(dir, 0555);
 	char err[512] = "", want[600];
 	ck_assert(!atomic_write(p, write_text_cb, "new\n", err, sizeof err));
@@ -1049,19 +1016,11 @@ START_TEST(no_platform_is_an_error)
 }
 END_TEST
 
-#define ADD(s, fn) do { TCase *tc_ = tcase_create(#fn); tcase_add_test(tc_, fn); \
-		suite_add_tcase(s, tc_); } while (0)
+#define ADD(s, fn) TAP_ADD(s, fn)
 
 int main(void)
 {
-	struct catalog_errors ce = { .n = 0 };
-	cat = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
-	if (!cat) {
-		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
-		catalog_errors_fini(&ce);
-		return 1;
-	}
-	catalog_errors_fini(&ce);
+	cat = fixture_shipped_catalog();
 	Suite *s = suite_create("bom");
 	ADD(s, atomic_creates_and_replaces);
 	ADD(s, atomic_keeps_permissions_of_existing_file);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "fixture.h"
 #include "tap.h"
 #include "ytree.h"
 
@@ -176,16 +177,7 @@ static char tmpdir[SHORT];
 
 static void make_tmpdir(void)
 {
-	snprintf(tmpdir, sizeof tmpdir, "%.900s/accelsizer-unit.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void remove_tree(const char *path)
-{
-	char cmd[LONG];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
-	ck_assert_int_eq(system(cmd), 0);
+	ck_assert(fixture_tmpdir(tmpdir, sizeof tmpdir, "accelsizer-unit"));
 }
 
 START_TEST(ytree_files)
@@ -228,7 +220,7 @@ START_TEST(ytree_files)
 	ck_assert_str_eq(ytree_get(t->root, "k")->scalar, "v");
 	ytree_free(t);
 	ck_assert_ptr_null(ytree_parse_file(tmpdir, NULL, 0));
-	remove_tree(tmpdir);
+	fixture_remove_tree(tmpdir);
 }
 END_TEST
 
@@ -620,7 +612,7 @@ START_TEST(find_dir_order)
 	/* A buffer too small for the path is a failure, not a cut path. */
 	ck_assert(!catalog_find_dir(fixture("good"), buf, 8));
 	unsetenv("XDG_CONFIG_HOME");
-	remove_tree(tmpdir);
+	fixture_remove_tree(tmpdir);
 }
 END_TEST
 
@@ -832,7 +824,7 @@ START_TEST(bad_too_many_files)
 	snprintf(want, sizeof want, "%s/models: too many files (more than 5000)", tmpdir);
 	ck_assert_str_eq(e.msg[0], want);
 	catalog_errors_fini(&e);
-	remove_tree(tmpdir);
+	fixture_remove_tree(tmpdir);
 }
 END_TEST
 
@@ -861,13 +853,6 @@ START_TEST(trailing_slash_and_determinism)
 }
 END_TEST
 
-static void add(Suite *s, const char *name, const TTest *t)
-{
-	TCase *tc = tcase_create(name);
-	tcase_add_test(tc, t);
-	suite_add_tcase(s, tc);
-}
-
 int main(void)
 {
 	const char *top = getenv("TOP_SRCDIR");
@@ -877,26 +862,26 @@ int main(void)
 	unsetenv("ACCELSIZER_CATALOG");
 
 	Suite *s = suite_create("catalog");
-	add(s, "ytree: nodes keep 1-based line and column", ytree_positions);
-	add(s, "ytree: empty and comment-only documents give no root", ytree_empty_documents);
-	add(s, "ytree: nesting deeper than 32 levels is refused", ytree_depth_limit);
-	add(s, "ytree: aliases are refused", ytree_alias_refused);
-	add(s, "ytree: non-UTF-8 bytes are refused with their position", ytree_non_utf8);
-	add(s, "ytree: duplicate keys are refused", ytree_duplicate_key);
-	add(s, "ytree: syntax errors, second documents, NUL and control characters",
+	tap_add(s, "ytree: nodes keep 1-based line and column", ytree_positions);
+	tap_add(s, "ytree: empty and comment-only documents give no root", ytree_empty_documents);
+	tap_add(s, "ytree: nesting deeper than 32 levels is refused", ytree_depth_limit);
+	tap_add(s, "ytree: aliases are refused", ytree_alias_refused);
+	tap_add(s, "ytree: non-UTF-8 bytes are refused with their position", ytree_non_utf8);
+	tap_add(s, "ytree: duplicate keys are refused", ytree_duplicate_key);
+	tap_add(s, "ytree: syntax errors, second documents, NUL and control characters",
 	    ytree_syntax_and_documents);
-	add(s, "ytree: directories, FIFOs, missing and oversized files", ytree_files);
-	add(s, "ytree: numbers, integers, booleans and null from plain scalars only",
+	tap_add(s, "ytree: directories, FIFOs, missing and oversized files", ytree_files);
+	tap_add(s, "ytree: numbers, integers, booleans and null from plain scalars only",
 	    ytree_scalars);
-	add(s, "ytree: ytree_format_error writes path:line:col", ytree_format_error_position);
-	add(s, "catalog: good fixture counts, sorted by id", good_counts_and_order);
-	add(s, "catalog: accelerator figures as written", good_accelerator_figures);
-	add(s, "catalog: platforms and fabrics as written", good_platforms_fabrics);
-	add(s, "catalog: models and defaults as written", good_models_defaults);
-	add(s, "catalog: lookups, suggestions, platforms per accelerator", lookups);
-	add(s, "catalog: platforms sorted smallest node first", platforms_sorted_by_size);
-	add(s, "catalog: enum names, parsing and bytes per value", enums);
-	add(s, "catalog: folder search order", find_dir_order);
+	tap_add(s, "ytree: ytree_format_error writes path:line:col", ytree_format_error_position);
+	tap_add(s, "catalog: good fixture counts, sorted by id", good_counts_and_order);
+	tap_add(s, "catalog: accelerator figures as written", good_accelerator_figures);
+	tap_add(s, "catalog: platforms and fabrics as written", good_platforms_fabrics);
+	tap_add(s, "catalog: models and defaults as written", good_models_defaults);
+	tap_add(s, "catalog: lookups, suggestions, platforms per accelerator", lookups);
+	tap_add(s, "catalog: platforms sorted smallest node first", platforms_sorted_by_size);
+	tap_add(s, "catalog: enum names, parsing and bytes per value", enums);
+	tap_add(s, "catalog: folder search order", find_dir_order);
 	static char names[N_BAD][80];	/* Check keeps the pointer */
 	for (size_t i = 0; i < N_BAD; i++) {
 		snprintf(names[i], sizeof names[i], "bad catalog: %s", bad_cases[i].name);
@@ -904,9 +889,9 @@ int main(void)
 		tcase_add_loop_test(tc, bad_fixture, (int)i, (int)i + 1);
 		suite_add_tcase(s, tc);
 	}
-	add(s, "bad catalog: too many errors stops at 50", bad_too_many_errors);
-	add(s, "bad catalog: the folder does not exist", bad_missing_folder);
-	add(s, "bad catalog: more than 5000 files in a folder", bad_too_many_files);
-	add(s, "catalog: trailing slash, repeated loads, no error list", trailing_slash_and_determinism);
+	tap_add(s, "bad catalog: too many errors stops at 50", bad_too_many_errors);
+	tap_add(s, "bad catalog: the folder does not exist", bad_missing_folder);
+	tap_add(s, "bad catalog: more than 5000 files in a folder", bad_too_many_files);
+	tap_add(s, "catalog: trailing slash, repeated loads, no error list", trailing_slash_and_determinism);
 	return tap_run(s);
 }

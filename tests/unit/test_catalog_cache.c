@@ -26,6 +26,7 @@
 #include "catalog_image.h"
 #include "catalog_schema.h"
 #include "ledger.h"
+#include "fixture.h"
 #include "tap.h"
 
 static char top[PATH_MAX];
@@ -913,13 +914,6 @@ START_TEST(layout_from_tables)
 }
 END_TEST
 
-static void add(Suite *s, const char *name, const TTest *t)
-{
-	TCase *tc = tcase_create(name);
-	tcase_add_test(tc, t);
-	suite_add_tcase(s, tc);
-}
-
 int main(void)
 {
 	const char *t = getenv("TOP_SRCDIR");
@@ -927,9 +921,7 @@ int main(void)
 	/* `make check` turns the cache off for every other test */
 	unsetenv("ACCELSIZER_NO_CACHE");
 	unsetenv("ACCELSIZER_CATALOG");
-	snprintf(tmp, sizeof tmp, "%.900s/accelsizer-cache-test.XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tmp)) {
+	if (!fixture_tmpdir(tmp, sizeof tmp, "accelsizer-cache-test")) {
 		perror("mkdtemp");
 		return EXIT_FAILURE;
 	}
@@ -940,26 +932,26 @@ int main(void)
 	unsetenv("XDG_CACHE_HOME");
 
 	Suite *s = suite_create("catalog_cache");
-	add(s, "cache: a forged image in a folder or file not ours is not used", foreign_refused);
-	add(s, "cache: a FIFO as the image does not hang", fifo_image_does_not_hang);
-	add(s, "cache: bundled catalog from the image equals the YAML load", bundled_equal);
-	add(s, "cache: the bundled image equals the YAML load; only for the bundled folder",
+	tap_add(s, "cache: a forged image in a folder or file not ours is not used", foreign_refused);
+	tap_add(s, "cache: a FIFO as the image does not hang", fifo_image_does_not_hang);
+	tap_add(s, "cache: bundled catalog from the image equals the YAML load", bundled_equal);
+	tap_add(s, "cache: the bundled image equals the YAML load; only for the bundled folder",
 	    bundled_image);
-	add(s, "cache: the bundled image's band table is the one the ledger gives", bundled_bands);
-	add(s, "cache: good fixture from the image equals the YAML load", fixture_equal);
-	add(s, "cache: a touched file (utimensat, mtime to the ns) invalidates", touch_invalidates);
-	add(s, "cache: an edited or longer file invalidates", edit_invalidates);
-	add(s, "cache: an added or removed file invalidates; .yml still refused",
+	tap_add(s, "cache: the bundled image's band table is the one the ledger gives", bundled_bands);
+	tap_add(s, "cache: good fixture from the image equals the YAML load", fixture_equal);
+	tap_add(s, "cache: a touched file (utimensat, mtime to the ns) invalidates", touch_invalidates);
+	tap_add(s, "cache: an edited or longer file invalidates", edit_invalidates);
+	tap_add(s, "cache: an added or removed file invalidates; .yml still refused",
 	    add_remove_invalidates);
-	add(s, "cache: an invalid catalog is never cached, same errors", errors_not_cached);
-	add(s, "cache: truncated or extended images fall back to YAML", truncated_refused);
-	add(s, "cache: bit flips, wrong magic or layout fall back to YAML", bit_flips_refused);
-	add(s, "cache: hostile offsets, counts, enums, figures behind a valid checksum are refused",
+	tap_add(s, "cache: an invalid catalog is never cached, same errors", errors_not_cached);
+	tap_add(s, "cache: truncated or extended images fall back to YAML", truncated_refused);
+	tap_add(s, "cache: bit flips, wrong magic or layout fall back to YAML", bit_flips_refused);
+	tap_add(s, "cache: hostile offsets, counts, enums, figures behind a valid checksum are refused",
 	    hostile_refused);
-	add(s, "cache: the layout key comes from the tables (a row in a padding hole changes it)",
+	tap_add(s, "cache: the layout key comes from the tables (a row in a padding hole changes it)",
 	    layout_from_tables);
-	add(s, "cache: ACCELSIZER_NO_CACHE neither writes nor reads", no_cache_env);
-	add(s, "cache: an unwritable cache folder is silent; default folder", unwritable_silent);
+	tap_add(s, "cache: ACCELSIZER_NO_CACHE neither writes nor reads", no_cache_env);
+	tap_add(s, "cache: an unwritable cache folder is silent; default folder", unwritable_silent);
 	int rc = tap_run(s);
 	char cmd[PATH_MAX + 16];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);

@@ -13,48 +13,27 @@
 #include "catalog.h"
 #include "engine.h"
 #include "engine_internal.h"
+#include "fixture.h"
 #include "tap.h"
-
-#ifndef ABS_TOP_SRCDIR
-#define ABS_TOP_SRCDIR "."
-#endif
 
 static struct catalog *cat;
 static struct engine_report rep;
 
 static void load_catalog(void)
 {
-	const char *dir = getenv("ACCELSIZER_CATALOG");
-	char buf[4096];
-	if (!dir || !*dir) {
-		snprintf(buf, sizeof buf, "%s/catalog", ABS_TOP_SRCDIR);
-		dir = buf;
-	}
-	struct catalog_errors e;
-	cat = catalog_load(dir, &e);
-	for (size_t i = 0; i < e.n; i++)
-		fprintf(stderr, "%s\n", e.msg[i]);
-	catalog_errors_fini(&e);
-	if (!cat) {
-		fprintf(stderr, "cannot load the catalog from %s\n", dir);
-		exit(EXIT_FAILURE);
-	}
+	cat = fixture_shipped_catalog();
 	if (!engine_report_init(&rep, cat))
 		exit(EXIT_FAILURE);
 }
 
 static const struct catalog_accel *A(const char *id)
 {
-	const struct catalog_accel *a = catalog_accel(cat, id);
-	ck_assert_msg(a != NULL, "accelerator %s missing from the catalog", id);
-	return a;
+	return fixture_accel(cat, id);
 }
 
 static const struct catalog_model *M(const char *id)
 {
-	const struct catalog_model *m = catalog_model(cat, id);
-	ck_assert_msg(m != NULL, "model %s missing from the catalog", id);
-	return m;
+	return fixture_model(cat, id);
 }
 
 static void inference(struct workload *w, const char *model, enum precision p, long users)
@@ -1764,12 +1743,7 @@ START_TEST(cluster_plan_rows)
 END_TEST
 
 
-#define ADD(suite, fn) do { \
-		TCase *tc_ = tcase_create(#fn); \
-		tcase_set_timeout(tc_, 60); \
-		tcase_add_test(tc_, fn); \
-		suite_add_tcase(suite, tc_); \
-	} while (0)
+#define ADD(s, fn) TAP_ADD_TIMEOUT(s, fn, 60)
 
 /* Out-of-sample checks (docs/accuracy.md, second table): the same model
  * card's larger Llama 2 models.  Wider tolerance: not calibrated on. */

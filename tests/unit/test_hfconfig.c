@@ -64,7 +64,7 @@ START_TEST(llama_count_by_hand)
 	ck_assert_double_eq_tol(engine_model_params(&h.m, false), 8030261248.0 - 65 * 4096, 0.5);
 	ck_assert_double_eq_tol(h.m.params, 8.030e9, 1);	/* kept to the million */
 	ck_assert_str_eq(h.m.family, "llama");
-	ck_assert_int_eq(h.mtp_layers, 0);
+	ck_assert_int_eq(h.m.mtp_layers, 0);
 	ck_assert(!h.tied_embeddings);
 }
 END_TEST
@@ -74,7 +74,7 @@ START_TEST(deepseek_mtp_and_mixtral_active)
 	struct hfconfig h;
 	char err[512];
 	ck_assert(hfconfig_load(HF "/deepseek-v3/config.json", &h, err, sizeof err));
-	ck_assert_int_eq(h.mtp_layers, 1);
+	ck_assert_int_eq(h.m.mtp_layers, 1);
 	ck_assert(hfconfig_load(HF "/mixtral-8x7b/config.json", &h, err, sizeof err));
 	/* 32 x (attention 41,943,040 + 2 experts of 176,160,768 + router
 	 * 32,768) + 2 x 32,000 x 4,096 */

@@ -21,6 +21,7 @@
 #include "catalog.h"
 #include "prices.h"
 #include "scenario.h"
+#include "fixture.h"
 #include "tap.h"
 #include "theme.h"
 #include "ytree.h"
@@ -32,16 +33,12 @@ static char tmp[256];
 
 static void make_tmp(void)
 {
-	const char *t = getenv("TMPDIR");
-	snprintf(tmp, sizeof tmp, "%s/accelsizer-limits.XXXXXX", t && *t ? t : "/tmp");
-	ck_assert_msg(mkdtemp(tmp) != NULL, "mkdtemp: %s", strerror(errno));
+	ck_assert_msg(fixture_tmpdir(tmp, sizeof tmp, "accelsizer-limits"), "mkdtemp: %s", strerror(errno));
 }
 
 static void remove_tmp(void)
 {
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-	ck_assert_int_eq(system(cmd), 0);
+	fixture_remove_tree(tmp);
 }
 
 static void sh(const char *fmt, const char *a, const char *b)

@@ -13,6 +13,7 @@
 #include "catalog.h"
 #include "out.h"
 #include "scenario.h"
+#include "fixture.h"
 #include "tap.h"
 
 /* What fn writes to a memory stream, malloc'd. */
@@ -162,7 +163,7 @@ START_TEST(yaml_quoting)
 }
 END_TEST
 
-static const struct catalog *cat;
+static struct catalog *cat;
 
 static void emit_scenario(FILE *fp, void *ctx)
 {
@@ -256,38 +257,23 @@ START_TEST(grouped_and_date)
 }
 END_TEST
 
-static void add(Suite *s, const char *name, const TTest *t)
-{
-	TCase *tc = tcase_create(name);
-	tcase_add_test(tc, t);
-	suite_add_tcase(s, tc);
-}
-
 int main(void)
 {
-	struct catalog_errors ce;
-	struct catalog *c = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
-	if (!c) {
-		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
-		catalog_errors_fini(&ce);
-		return 1;
-	}
-	catalog_errors_fini(&ce);
-	cat = c;
+	cat = fixture_shipped_catalog();
 	Suite *s = suite_create("out");
-	add(s, "out: CSV quotes only when needed (BOM style)", csv_quotes_only_when_needed);
-	add(s, "out: CSV quotes every non-empty cell (recommend style), numbers as they are",
+	tap_add(s, "out: CSV quotes only when needed (BOM style)", csv_quotes_only_when_needed);
+	tap_add(s, "out: CSV quotes every non-empty cell (recommend style), numbers as they are",
 	    csv_quotes_all);
-	add(s, "out: CSV text cells neutralised: formula starts, C0 and C1 controls", csv_text_neutralised);
-	add(s, "out: CSV larger than the buffer is written whole", csv_large_output);
-	add(s, "out: text written inert, newlines kept only where asked", text_inert);
-	add(s, "out: YAML strings quoted when they would read as another type", yaml_quoting);
-	add(s, "out: a scenario with control characters saves inert and reads back the same",
+	tap_add(s, "out: CSV text cells neutralised: formula starts, C0 and C1 controls", csv_text_neutralised);
+	tap_add(s, "out: CSV larger than the buffer is written whole", csv_large_output);
+	tap_add(s, "out: text written inert, newlines kept only where asked", text_inert);
+	tap_add(s, "out: YAML strings quoted when they would read as another type", yaml_quoting);
+	tap_add(s, "out: a scenario with control characters saves inert and reads back the same",
 	    scenario_save_inert);
-	add(s, "out: HTML text escaped (& < > \" ') and inert, LFs as <br/> only where asked", html_escaped);
-	add(s, "out: Markdown escapes markup, block markers at a line start, keeps plain words", md_escaped);
-	add(s, "out: thousands grouped without a locale; the date from SOURCE_DATE_EPOCH", grouped_and_date);
+	tap_add(s, "out: HTML text escaped (& < > \" ') and inert, LFs as <br/> only where asked", html_escaped);
+	tap_add(s, "out: Markdown escapes markup, block markers at a line start, keeps plain words", md_escaped);
+	tap_add(s, "out: thousands grouped without a locale; the date from SOURCE_DATE_EPOCH", grouped_and_date);
 	int rc = tap_run(s);
-	catalog_free(c);
+	catalog_free(cat);
 	return rc;
 }

@@ -8,30 +8,19 @@
 #include <string.h>
 
 #include "prices.h"
+#include "fixture.h"
 #include "tap.h"
 
 #define FIXTURES ABS_TOP_SRCDIR "/tests/fixtures/prices"
 
 static glob_t bad;
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	char *buf = calloc(1, 4096);
-	size_t n = fread(buf, 1, 4095, f);
-	fclose(f);
-	while (n && (buf[n - 1] == '\n'))
-		buf[--n] = '\0';
-	return buf;
-}
-
 START_TEST(bad_fixture_exact_message)
 {
 	const char *csv = bad.gl_pathv[_i];
 	char expect_path[1024];
 	snprintf(expect_path, sizeof expect_path, "%.*s.expect", (int)(strlen(csv) - 4), csv);
-	char *expect = slurp(expect_path);
+	char *expect = fixture_slurp(expect_path);
 	char want[2048], err[1024] = "";
 	snprintf(want, sizeof want, "%s:%s", csv, expect);
 	struct prices p;
@@ -219,8 +208,7 @@ START_TEST(quoted_newlines_count_as_one_record)
 }
 END_TEST
 
-#define ADD(s, fn) do { TCase *tc_ = tcase_create(#fn); tcase_add_test(tc_, fn); \
-		suite_add_tcase(s, tc_); } while (0)
+#define ADD(s, fn) TAP_ADD(s, fn)
 
 int main(void)
 {

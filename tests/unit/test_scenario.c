@@ -14,24 +14,13 @@
 #include "cli.h"
 #include "cli_workload.h"
 #include "scenario.h"
+#include "fixture.h"
 #include "tap.h"
 
 #define FIXTURES ABS_TOP_SRCDIR "/tests/fixtures/scenarios"
 
 static struct catalog *cat;
 static glob_t bad;
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	char *buf = calloc(1, 4096);
-	size_t n = fread(buf, 1, 4095, f);
-	fclose(f);
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	return buf;
-}
 
 /* Saves s to memory and loads it back into out. */
 static void round_trip(const struct scenario *s, struct scenario *out, char **yaml)
@@ -144,7 +133,7 @@ START_TEST(bad_fixture_exact_message)
 	const char *yaml = bad.gl_pathv[_i];
 	char expect_path[1024];
 	snprintf(expect_path, sizeof expect_path, "%.*s.expect", (int)(strlen(yaml) - 5), yaml);
-	char *expect = slurp(expect_path);
+	char *expect = fixture_slurp(expect_path);
 	char want[2048], err[1024] = "";
 	snprintf(want, sizeof want, "%s%s", yaml, expect);
 	struct scenario s;
@@ -309,6 +298,25 @@ START_TEST(round_trip_hours_per_week_as_typed)
 	free(y);
 	scenario_fini(&a);
 	scenario_fini(&b);
+}
+END_TEST
+
+/* A list of workloads takes catalog models only (the loader refuses a
+ * custom_model inside workloads:), so such a list is not written. */
+START_TEST(several_workloads_refuse_a_custom_model_on_save)
+{
+	struct scenario a;
+	char err[512] = "", *buf = NULL;
+	size_t len = 0;
+	ck_assert_msg(scenario_load(FIXTURES "/workloads/three.yaml", cat, &a, err, sizeof err), "%s", err);
+	a.custom.params = 1e9;
+	a.entries[1].w.model = &a.custom;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert(!scenario_emit(&a, f, err, sizeof err));
+	fclose(f);
+	ck_assert_msg(strstr(err, "workload 'small' uses a custom model"), "%s", err);
+	free(buf);
+	scenario_fini(&a);
 }
 END_TEST
 
@@ -556,10 +564,11 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 {
 	static const char *const inf[] = { "input_tokens", "output_tokens", "concurrency",
 					   "tokens_per_s_per_user", "ttft_ms", "target_tokens_per_s",
-					   "arrival_rate", "prefix_cache_hit", "batch" };
+					   "arrival_rate", "prefix_cache_hit", "batch", "speculative_acceptance",
+					   "speculative_tokens" };
 	static const char *const model[] = { "params_b", "active_params_b", "layers", "hidden_size",
 					     "attention_heads", "kv_heads", "head_dim", "ffn_size",
-					     "ffn_matrices", "vocab_size", "max_context" };
+					     "ffn_matrices", "vocab_size", "max_context", "mtp_layers" };
 	/* custom_model's nested keys: table key, section, key, sibling */
 	static const char *const nested[][4] = {
 		{ "experts.total", "experts", "total", "active: 1" },
@@ -631,7 +640,14 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 			fprintf(f, ", %s: {%s: %s, %s}", nested[i][1], nested[i][2], value, nested[i][3]);
 			*ykey = nested[i][2];
 		}
+	/* speculative decoding needs a draft with the model's vocabulary */
+	bool spec = !strncmp(key, "speculative_", 12);
+	if (spec)
+		fprintf(f, ", vocab_size: 32000");
 	fprintf(f, "}\n");
+	if (spec)
+		fprintf(f, "  draft_model: llama-2-7b\n%s", strcmp(key, "speculative_tokens") ? ""
+			: "  speculative_acceptance: 0.5\n");
 	if (!strcmp(key, "seq_len"))
 		fprintf(f, "  global_batch_tokens: 1e12\n");
 	if (!strcmp(key, "global_batch_tokens"))
@@ -760,19 +776,11 @@ START_TEST(days_and_hours_agree)
 }
 END_TEST
 
-#define ADD(s, fn) do { TCase *tc_ = tcase_create(#fn); tcase_add_test(tc_, fn); \
-		suite_add_tcase(s, tc_); } while (0)
+#define ADD(s, fn) TAP_ADD(s, fn)
 
 int main(void)
 {
-	struct catalog_errors ce = { .n = 0 };
-	cat = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
-	if (!cat) {
-		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
-		catalog_errors_fini(&ce);
-		return 1;
-	}
-	catalog_errors_fini(&ce);
+	cat = fixture_shipped_catalog();
 	if (glob(FIXTURES "/bad/*.yaml", 0, NULL, &bad) != 0) {
 		printf("Bail out! no fixtures under %s\n", FIXTURES);
 		return 1;
@@ -793,6 +801,7 @@ int main(void)
 	ADD(s, round_trip_every_good_fixture);
 	ADD(s, round_trip_several_workloads);
 	ADD(s, round_trip_hours_per_week_as_typed);
+	ADD(s, several_workloads_refuse_a_custom_model_on_save);
 	ADD(s, round_trip_awkward_text_and_numbers);
 	ADD(s, round_trip_custom_model_exact_params);
 	ADD(s, round_trip_every_class_and_override);

@@ -1,9 +1,10 @@
 /*
- * Unit tests of the training layout search (engine_train.c) against the
+ * Unit tests of the training engine (engine_train*.c) against the
  * shipped catalog: workloads that published runs held must be sized, not
  * refused (issue 16), forced parts of the layout are honoured, and the
  * activation memory follows Korthikanti et al. 2022 with sequence and
- * context parallelism.
+ * context parallelism; FP8 takes its own share of the peak and an MoE
+ * model's experts their own share of the dense efficiency.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,45 +13,24 @@
 #include "catalog.h"
 #include "engine.h"
 #include "engine_internal.h"
+#include "fixture.h"
 #include "tap.h"
-
-#ifndef ABS_TOP_SRCDIR
-#define ABS_TOP_SRCDIR "."
-#endif
 
 static struct catalog *cat;
 
 static void load_catalog(void)
 {
-	const char *dir = getenv("ACCELSIZER_CATALOG");
-	char buf[4096];
-	if (!dir || !*dir) {
-		snprintf(buf, sizeof buf, "%s/catalog", ABS_TOP_SRCDIR);
-		dir = buf;
-	}
-	struct catalog_errors e;
-	cat = catalog_load(dir, &e);
-	for (size_t i = 0; i < e.n; i++)
-		fprintf(stderr, "%s\n", e.msg[i]);
-	catalog_errors_fini(&e);
-	if (!cat) {
-		fprintf(stderr, "cannot load the catalog from %s\n", dir);
-		exit(EXIT_FAILURE);
-	}
+	cat = fixture_shipped_catalog();
 }
 
 static const struct catalog_accel *A(const char *id)
 {
-	const struct catalog_accel *a = catalog_accel(cat, id);
-	ck_assert_msg(a != NULL, "accelerator %s missing from the catalog", id);
-	return a;
+	return fixture_accel(cat, id);
 }
 
 static const struct catalog_model *M(const char *id)
 {
-	const struct catalog_model *m = catalog_model(cat, id);
-	ck_assert_msg(m != NULL, "model %s missing from the catalog", id);
-	return m;
+	return fixture_model(cat, id);
 }
 
 static void training(struct workload *w, enum workload_class cls, const char *model,
@@ -134,12 +114,76 @@ START_TEST(llama405b_bf16_8192_h100_meta_layout)
 }
 END_TEST
 
-#define ADD(suite, fn) do { \
-		TCase *tc_ = tcase_create(#fn); \
-		tcase_set_timeout(tc_, 60); \
-		tcase_add_test(tc_, fn); \
-		suite_add_tcase(suite, tc_); \
-	} while (0)
+/* FP8 training takes the accelerator's own share of the FP8 peak
+ * (efficiency.training_fp8), not the BF16 one: on a forced layout the
+ * compute time scales as the inverse of the share. */
+START_TEST(fp8_training_takes_its_own_share)
+{
+	struct workload w;
+	struct engine_result r1, r2;
+	training(&w, WL_PRETRAIN, "llama-3.1-8b", PREC_FP8, 8192, 128);
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 1;
+	w.micro_batch = 2;
+	w.recompute = RECOMPUTE_SELECTIVE;
+	struct catalog_accel *a = (struct catalog_accel *)A("b200");
+	ck_assert(a->eff_training_fp8.value > 0 && a->eff_training_fp8.value != a->eff_training.value);
+	size_on(&w, "b200", 8, &r1);
+	double fp8 = a->eff_training_fp8.value;
+	a->eff_training_fp8.value = a->eff_training.value;
+	size_on(&w, "b200", 8, &r2);
+	a->eff_training_fp8.value = fp8;
+	ck_assert_msg(r1.fits && r2.fits, "refused: %s / %s", r1.reason, r2.reason);
+	ck_assert_double_eq_tol(r1.t_compute_s / r2.t_compute_s, a->eff_training.value / fp8, 1e-9);
+}
+END_TEST
+
+/* MoE: the routed experts' FLOPs run at defaults.training_moe_efficiency of
+ * the dense share, so lowering it slows Mixtral's compute and leaves a
+ * dense model's alone; the token permutation adds elementwise traffic. */
+START_TEST(moe_experts_at_their_own_share)
+{
+	struct workload w, d;
+	struct engine_result r1, r2, d1, d2;
+	training(&w, WL_PRETRAIN, "mixtral-8x7b", PREC_FP8, 4096, 256);
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 1;
+	w.ep = 8;
+	w.micro_batch = 2;
+	w.recompute = RECOMPUTE_SELECTIVE;
+	training(&d, WL_PRETRAIN, "llama-3.1-8b", PREC_FP8, 8192, 128);
+	d.tp = 1;
+	d.pp = 1;
+	d.cp = 1;
+	d.micro_batch = 2;
+	d.recompute = RECOMPUTE_SELECTIVE;
+	double *f = &cat->defaults.training_moe_efficiency.value;
+	double keep = *f;
+	ck_assert(keep > 0 && keep < 1);
+	size_on(&w, "b200", 64, &r1);
+	size_on(&d, "b200", 8, &d1);
+	*f = 1.0;
+	size_on(&w, "b200", 64, &r2);
+	size_on(&d, "b200", 8, &d2);
+	*f = keep;
+	ck_assert_msg(r1.fits && r2.fits, "refused: %s / %s", r1.reason, r2.reason);
+	ck_assert(r1.t_compute_s > r2.t_compute_s * 1.05);
+	ck_assert_double_eq_tol(d1.t_compute_s, d2.t_compute_s, 1e-12);
+	/* elementwise traffic: training_elementwise_bytes h a token a layer,
+	 * and 16 k h bytes a token a MoE layer for the permutation (every
+	 * Mixtral layer), at the card's streaming bandwidth */
+	const struct catalog_model *m = M("mixtral-8x7b");
+	const struct catalog_accel *a = A("b200");
+	double bytes_tok = (cat->defaults.training_elementwise_bytes.value + 16.0 * m->experts_active) *
+			   m->hidden * m->layers;
+	double bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
+	ck_assert_double_eq_tol(r1.t_memory_s, bytes_tok * w.global_batch_tokens / (64 * bw), 1e-9 * r1.t_memory_s);
+}
+END_TEST
+
+#define ADD(s, fn) TAP_ADD_TIMEOUT(s, fn, 60)
 
 int main(void)
 {
@@ -149,6 +193,8 @@ int main(void)
 	ADD(s, llama405b_seq8192_on_512_h100);
 	ADD(s, llama2_70b_full_finetune_on_16_h100);
 	ADD(s, llama405b_bf16_8192_h100_meta_layout);
+	ADD(s, fp8_training_takes_its_own_share);
+	ADD(s, moe_experts_at_their_own_share);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;
