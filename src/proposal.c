@@ -142,6 +142,7 @@ enum proposal_status proposal_build(struct proposal *p, const struct catalog *c,
 	p->w = s->n_entries > 1 ? s->entries[0].w : s->w;
 	engine_workload_derive(&p->w);
 	out_date(p->date, sizeof p->date);
+	p->currency = "USD";
 	if (s->n_entries > 1)
 		return build_several(p, bands, err, errsz);
 	if (!engine_report_init(&p->rep, c)) {
@@ -333,23 +334,34 @@ void pw_si(double v, char *buf, size_t n)
 	out_grouped(v, v == floor(v) ? 0 : 1, buf, n);
 }
 
-/* "$1,333,308": whole dollars, a projection. */
-void pw_usd(double v, char *buf, size_t n)
+/* The currency the figures are in: "$" for US dollars, else the ISO
+ * code and a space ("EUR 1,234"). */
+static const char *money_prefix(const struct proposal *p, char *buf, size_t n)
 {
-	char g[48];
+	if (!strcmp(p->currency, "USD"))
+		return "$";
+	snprintf(buf, n, "%s ", p->currency);
+	return buf;
+}
+
+/* "$1,333,308": whole units, a projection. */
+void pw_usd(const struct proposal *p, double v, char *buf, size_t n)
+{
+	char g[48], cur[16];
 	if (!isfinite(v)) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	snprintf(buf, n, "$%s", out_grouped(v, 0, g, sizeof g));
+	snprintf(buf, n, "%s%s", money_prefix(p, cur, sizeof cur), out_grouped(v, 0, g, sizeof g));
 }
 
 /* "$1,333,307.68": cents, a price. */
-void pw_cents(int64_t cents, char *buf, size_t n)
+void pw_cents(const struct proposal *p, int64_t cents, char *buf, size_t n)
 {
-	char plain[32], g[48];
+	char plain[32], g[48], cur[16];
 	bom_format_cents(cents, plain, sizeof plain);
-	snprintf(buf, n, "$%s", out_grouped(strtod(plain, NULL), 2, g, sizeof g));
+	snprintf(buf, n, "%s%s", money_prefix(p, cur, sizeof cur),
+		 out_grouped(strtod(plain, NULL), 2, g, sizeof g));
 }
 
 /* A figure with as many decimals as its size needs: 1 under 100, none
@@ -532,7 +544,7 @@ static void workload_limits(struct pw *w, const struct proposal *p)
 	if (wl->max_power_kw > 0)
 		pw_textf(w, "; at most %g kW", wl->max_power_kw);
 	if (wl->budget_usd > 0)
-		pw_textf(w, "; a budget of %s for the quote", (pw_usd(wl->budget_usd, x, sizeof x), x));
+		pw_textf(w, "; a budget of %s for the quote", (pw_usd(p, wl->budget_usd, x, sizeof x), x));
 	if (p->rec->rack_kw_set)
 		pw_textf(w, "; racks of at most %g kW", p->rec->rack_kw);
 	if (wl->accel)
@@ -726,23 +738,25 @@ static void c_mfu(const struct proposal *p, const struct engine_result *r, char 
 static void c_capex(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
 {
 	(void)p;
-	pw_usd(r->capex_usd, b, n);
+	pw_usd(p, r->capex_usd, b, n);
 }
 
 static void c_tco(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
 {
 	(void)p;
-	pw_usd(r->tco_usd, b, n);
+	pw_usd(p, r->tco_usd, b, n);
 }
 
 static void c_unit_cost(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
 {
 	if (p->w.cls == WL_INFERENCE && !isfinite(r->usd_per_mtok))
 		snprintf(b, n, "-");
-	else if (p->w.cls == WL_INFERENCE)
-		snprintf(b, n, "$%.3f", r->usd_per_mtok);
+	else if (p->w.cls == WL_INFERENCE) {
+		char cur[16];
+		snprintf(b, n, "%s%.3f", money_prefix(p, cur, sizeof cur), r->usd_per_mtok);
+	}
 	else
-		pw_usd(r->run_cost_usd, b, n);
+		pw_usd(p, r->run_cost_usd, b, n);
 }
 
 static void c_binding(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
@@ -1004,14 +1018,16 @@ static void write_bom(struct pw *w, const struct proposal *p)
 			continue;
 		char n[24], usd[48];
 		snprintf(n, sizeof n, "%zu", lines[c]);
-		pw_cents(sum[c], usd, sizeof usd);
+		pw_cents(p, sum[c], usd, sizeof usd);
 		const char *cells[] = { bom_category_name((enum bom_category)c), n, usd };
 		pw_row(w, align, cells, 3, false);
 	}
 	char n[24], usd[48];
 	snprintf(n, sizeof n, "%zu", b->n);
-	pw_cents(b->total_cents, usd, sizeof usd);
-	const char *total[] = { "Total (USD)", n, usd };
+	pw_cents(p, b->total_cents, usd, sizeof usd);
+	char label[32];
+	snprintf(label, sizeof label, "Total (%s)", p->currency);
+	const char *total[] = { label, n, usd };
 	pw_row(w, align, total, 3, true);
 	pw_table_end(w);
 	char kw[32];
@@ -1050,17 +1066,17 @@ static void write_tco(struct pw *w, const struct proposal *p)
 		char s[7][40];
 		snprintf(s[0], sizeof s[0], "%d", y);
 		for (int i = 0; i < 6; i++)
-			pw_usd(v[i], s[i + 1], sizeof s[i + 1]);
+			pw_usd(p, v[i], s[i + 1], sizeof s[i + 1]);
 		const char *cells[] = { s[0], s[1], s[2], s[3], s[4], s[5], s[6] };
 		pw_row(w, align, cells, 7, false);
 	}
 	char cap[40], en[40], co[40], su[40], li[40], tot[40];
-	pw_usd(r->capex_usd, cap, sizeof cap);
-	pw_usd(r->tco_energy_usd, en, sizeof en);
-	pw_usd(r->tco_colocation_usd, co, sizeof co);
-	pw_usd(r->tco_support_usd, su, sizeof su);
-	pw_usd(r->tco_licence_usd, li, sizeof li);
-	pw_usd(r->tco_usd, tot, sizeof tot);
+	pw_usd(p, r->capex_usd, cap, sizeof cap);
+	pw_usd(p, r->tco_energy_usd, en, sizeof en);
+	pw_usd(p, r->tco_colocation_usd, co, sizeof co);
+	pw_usd(p, r->tco_support_usd, su, sizeof su);
+	pw_usd(p, r->tco_licence_usd, li, sizeof li);
+	pw_usd(p, r->tco_usd, tot, sizeof tot);
 	const char *total[] = { "Total", cap, en, co, su, li, tot };
 	pw_row(w, align, total, 7, true);
 	pw_table_end(w);
@@ -1178,7 +1194,7 @@ static void write_assumptions(struct pw *w, const struct proposal *p)
 		const struct bom_line *l = &p->bom.lines[i];
 		if (l->category != BOM_ACCELERATOR)
 			continue;
-		pw_cents(l->unit_cents, v, sizeof v);
+		pw_cents(p, l->unit_cents, v, sizeof v);
 		assumption(w, "price of one accelerator", v, l->from_price_list ? "your price list"
 			   : a->price.source ? a->price.source : "");
 		break;

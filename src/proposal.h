@@ -57,6 +57,7 @@ struct proposal {
 	struct bom bom;
 	struct engine_curve curve;	/* the recommended one's trade-off (inference) */
 	char date[32];
+	const char *currency;		/* ISO 4217 code every money figure is in */
 	/* Several workloads (s->n_entries > 1): the clusters (cluster.h); rec
 	 * and alt are clusters' totals, plan the shared cluster's plan and
 	 * plans[] each workload's on rec's accelerator (items of rec_accel). */

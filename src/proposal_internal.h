@@ -32,8 +32,8 @@ void pw_table_end(struct pw *w);
 /* Figures as words: "50M", "$1,333,308", "$1,333,307.68", "6,991" or
  * "20.9", "14 days" / "8 hours", "5 replicas of TP4". */
 void pw_si(double v, char *buf, size_t n);
-void pw_usd(double v, char *buf, size_t n);
-void pw_cents(int64_t cents, char *buf, size_t n);
+void pw_usd(const struct proposal *p, double v, char *buf, size_t n);
+void pw_cents(const struct proposal *p, int64_t cents, char *buf, size_t n);
 void pw_num(double v, char *buf, size_t n);
 void pw_hours(double h, char *buf, size_t n);
 void pw_layout(const struct workload *wl, const struct engine_result *r, char *buf, size_t n);

@@ -475,7 +475,7 @@ static void run_test_keys(struct tui *t, long n, unsigned long long seed)
 		'1', '2', '3', '4', '5', 'n', 'p', 'b', ' ', 'c', 'e', 's', 'o', '[', ']',
 		TUI_CTRL('l'), KEY_BACKSPACE, KEY_DC, KEY_HOME, KEY_END, 'a', 'x', '0', '7',
 		'k', 'M', '.', ',', 'y', 'q', 'm', 'l', 'a', 'i', 'h', KEY_RESIZE, KEY_MOUSE,
-		TUI_CTRL('u'), 'N', 'o', 'n', 'e',
+		TUI_CTRL('u'), 'N', 'o', 'n', 'e', 'u', 'u',
 	};
 	const int npool = (int)(sizeof pool / sizeof pool[0]);
 	int lines0 = LINES, cols0 = COLS;
