@@ -173,7 +173,7 @@ _accelsizer() {
 		_accelsizer_files "$cur" json
 		return 0
 		;;
-	-o | --output | --summary)
+	-o | --output | --summary | --elevation)
 		if [[ $cmd == proposal ]]; then
 			_accelsizer_files "$cur" html htm md markdown
 		else

@@ -202,6 +202,7 @@ struct builder {
 	const char *share_from;
 	double support_share;
 	char margin_pct[32];
+	bool spares_set;		/* --spare-nodes, not the catalog's policy */
 	bool ok;
 };
 
@@ -223,8 +224,10 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 	case QUOTE_SERVER:
 		bom_format_number(p->max_power_w, a, sizeof a);
 		if (res->spare_nodes > 0)
-			note(n, "%d working + %d spare node%s", res->nodes, res->spare_nodes,
-			     res->spare_nodes == 1 ? "" : "s");
+			note(n, "%d working + %d spare node%s (%s)", res->nodes, res->spare_nodes,
+			     res->spare_nodes == 1 ? "" : "s", bd->spares_set ? "--spare-nodes"
+			     : res->cls == WL_INFERENCE ? "N+1 for serving, defaults.spare_nodes_serving"
+			     : "defaults.spare_nodes");
 		note(n, "power here is the node's %s W less its GPUs and parts listed below", a);
 		if (p->whole_rack)
 			note(n, "each node is a whole rack (%d U) with its own power shelves: %ld rack%s, "
@@ -378,7 +381,7 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 	out->racks = isfinite(res->racks) ? (int)llround(res->racks) : 0;
 	out->result = *res;
 	struct builder bd = {
-		.c = c, .res = res, .b = out, .ok = true,
+		.c = c, .res = res, .b = out, .ok = true, .spares_set = w && w->spare_nodes >= 0,
 		.all_nodes = (long)res->nodes + (res->spare_nodes > 0 ? res->spare_nodes : 0),
 	};
 	/* The engine's own quote, priced with the list given here. */
@@ -721,6 +724,69 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 #undef X
 	fprintf(fp, "\nPrices are indicative list prices unless a price list was given;\n"
 		"money is exact to the cent: the total is the sum of the lines.\n");
+	return !ferror(fp);
+}
+
+/* One rack of the elevation, top down, the free units shown. */
+static void elevation_rack(FILE *fp, const struct engine_elevation *e, int i)
+{
+	struct engine_rack_slot slot[256];
+	double kw;
+	size_t k = engine_elevation_rack(e, i, slot, 256, &kw);
+	int height = e->whole_rack && i < e->compute_racks ? e->node_u : e->rack_u;
+	bool bought = !(e->whole_rack && i < e->compute_racks);
+	char line[96];
+	fprintf(fp, "\n%s\n", engine_elevation_rack_line(e, i, line, sizeof line));
+	if (bought)
+		fprintf(fp, "  %dU, %d PDU%s (0U, at the rear)\n", height, e->pdus_per_rack,
+			e->pdus_per_rack == 1 ? "" : "s");
+	else
+		fprintf(fp, "  %dU, the node's own rack and power shelves\n", height);
+	int top = height;
+	for (size_t j = 0; j < k && j < 256; j++) {
+		const struct engine_rack_slot *s = &slot[j];
+		int hi = s->u + s->height - 1;
+		char u[16], w[32];
+		if (hi < top) {
+			snprintf(u, sizeof u, hi + 1 == top ? "U%d" : "U%d-%d", hi + 1, top);
+			fprintf(fp, "  %-9s (empty)\n", u);
+		}
+		snprintf(u, sizeof u, s->height == 1 ? "U%d" : "U%d-%d", s->u, hi);
+		bom_format_number(round(s->watts / 100.0) / 10.0, w, sizeof w);
+		bool node = s->kind == RACK_NODE || s->kind == RACK_SPARE;
+		char label[32];
+		snprintf(label, sizeof label, "%s %d", engine_rack_kind_name(s->kind), s->number);
+		out_line(fp, "  %-9s %-16s %s, %s kW", u, label,
+			 node ? e->platform->id : e->fabric->switch_sku, w);
+		top = s->u - 1;
+	}
+	if (top >= 1) {
+		char u[16];
+		snprintf(u, sizeof u, top == 1 ? "U%d" : "U%d-%d", 1, top);
+		fprintf(fp, "  %-9s (empty)\n", u);
+	}
+}
+
+bool bom_fwrite_elevation(const struct bom *b, const struct catalog *c, FILE *fp)
+{
+	struct engine_elevation e;
+	engine_elevation(c, &b->result, &e);
+	char kw[32];
+	bom_format_number(e.rack_kw, kw, sizeof kw);
+	out_line(fp, "accelsizer rack elevation: %d node%s of %s in %d rack%s", e.nodes + e.spare_nodes,
+		 e.nodes + e.spare_nodes == 1 ? "" : "s", e.platform ? e.platform->name : "-", e.racks,
+		 e.racks == 1 ? "" : "s");
+	fprintf(fp, "racks of %dU at %s kW (%s); nodes fill from U1, switches from the top\n",
+		e.rack_u, kw, e.rack_kw_set ? "--rack-kw" : "defaults.rack_kw");
+	if (e.platform && !e.whole_rack) {
+		char nw[32];
+		bom_format_number(round(e.node_w / 100.0) / 10.0, nw, sizeof nw);
+		fprintf(fp, "%d node%s per rack: %dU and %s kW each%s\n", e.nodes_per_rack,
+			e.nodes_per_rack == 1 ? "" : "s", e.node_u, nw,
+			e.over_kw ? "; one node draws more than a rack feeds" : "");
+	}
+	for (int i = 0; i < e.racks; i++)
+		elevation_rack(fp, &e, i);
 	return !ferror(fp);
 }
 

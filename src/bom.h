@@ -157,4 +157,10 @@ bool bom_write_summary(const struct bom *b, const struct catalog *c, const struc
 bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const struct workload *w,
 			const struct bom_summary_info *info, FILE *fp);
 
+/*
+ * The rack elevation of the BOM's result (engine_elevation()) as text:
+ * every rack top down, unit by unit, with what it draws and its PDUs.
+ */
+bool bom_fwrite_elevation(const struct bom *b, const struct catalog *c, FILE *fp);
+
 #endif

@@ -169,6 +169,11 @@ struct catalog_platform {
 	int nic_count;
 	double nic_gbit;
 	char *nic_kind;
+	/* nics.fabrics: the scale-out fabric kinds the NICs run
+	 * ("infiniband", "ethernet"), the first the one the node is built
+	 * with unless the workload asks for another (--fabric) */
+	char **nic_fabrics;
+	size_t n_nic_fabrics;
 	bool nics_on_accel;		/* the scale-out ports are on the
 					 * accelerators (Gaudi 3): no NIC cards to
 					 * buy, the ports still need switches and
@@ -367,7 +372,8 @@ void catalog_model_figure_set(struct catalog_model *m, const struct catalog_mode
 	X(support_years,               "years",   "support contract length") \
 	X(support_fraction_per_year,   "ratio",   "yearly support as a share of hardware price") \
 	X(burn_in_usd_per_node,        "USD",     "installation and burn-in service per node, spares included") \
-	X(spare_nodes,                 "nodes",   "spare nodes added for uptime by default") \
+	X(spare_nodes,                 "nodes",   "spare nodes added to training and fine-tuning by default") \
+	X(spare_nodes_serving,         "nodes",   "spare nodes added to a serving deployment by default (N+1)") \
 	X(max_tp,                      "GPUs",    "largest tensor-parallel degree tried")
 
 /* A software licence sold per GPU per year for one vendor's accelerators

@@ -26,7 +26,7 @@
 /* A folder with more files than this is refused before anything is read,
  * so a stray directory of generated files cannot exhaust memory. */
 #define MAX_FILES 5000
-#define MAX_FIELDS 160		/* rows in the largest table (defaults) */
+#define MAX_FIELDS 192		/* rows in the largest table (defaults) */
 #define KEY_MAX 120
 
 /* ---- key tables (the types are in catalog_schema.h) ---- */
@@ -172,6 +172,10 @@ static const struct catalog_field platform_fields[] = {
 	INT("nics.count", P, nic_count, REQ, 0, 1024),
 	NUM("nics.speed_gbit", P, nic_gbit, REQ, 1, 10000),
 	STR("nics.kind", P, nic_kind, REQ),
+	/* the fabric rule is this list, never the kind's wording (checked in
+	 * check_platform: infiniband or ethernet, each once) */
+	{ .key = "nics.fabrics", .type = CF_STRLIST, .flags = REQ, .off = offsetof(P, nic_fabrics),
+	  .off_n = offsetof(P, n_nic_fabrics) },
 	{ .key = "nics.on_accelerator", .type = CF_BOOL, .off = offsetof(P, nics_on_accel) },
 	INT("rack_units", P, rack_units, REQ, 1, 48),
 	NUM("max_power_w", P, max_power_w, REQ, 10, 1e6),
@@ -1219,9 +1223,35 @@ static void check_accel(struct catalog_load_ctx *x, void *item, const struct yno
 	       fmt_num(a->mem_gb, c, sizeof c), fmt_num(lo, l, sizeof l), fmt_num(hi, h, sizeof h));
 }
 
+/* nics.fabrics: each a fabric kind the catalog knows, none twice. */
+static void check_nic_fabrics(struct catalog_load_ctx *x, const struct catalog_platform *p,
+			      const struct ynode *root)
+{
+	const struct ynode *n = node_at(root, "nics.fabrics");
+	if (p->n_nic_fabrics == 0) {
+		err_at(x, n ? n : root, "nics.fabrics: list at least one fabric kind the NICs run "
+		       "(infiniband, ethernet)");
+		return;
+	}
+	for (size_t i = 0; i < p->n_nic_fabrics; i++) {
+		const char *k = p->nic_fabrics[i];
+		if (strcmp(k, "infiniband") && strcmp(k, "ethernet")) {
+			err_at(x, n ? n : root, "nics.fabrics: '%s' is not a fabric kind (expected "
+			       "infiniband or ethernet)", k);
+			return;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(k, p->nic_fabrics[j])) {
+				err_at(x, n ? n : root, "nics.fabrics: '%s' is listed twice", k);
+				return;
+			}
+	}
+}
+
 static void check_platform(struct catalog_load_ctx *x, void *item, const struct ynode *root)
 {
 	const struct catalog_platform *p = item;
+	check_nic_fabrics(x, p, root);
 	/* max_power_w is the whole node at full load (SCHEMA.md), so it cannot
 	 * be less than its accelerators and BOM lines draw. */
 	if (!p->accel || p->max_power_w <= 0 || p->gpus_per_node <= 0)

@@ -43,6 +43,9 @@ static void usage(FILE *f)
 	      "  -o, --output FILE.csv              where to write the BOM ('-': standard output)\n"
 	      "      --summary FILE.txt             also write a plain-text summary: scenario,\n"
 	      "                                     assumptions, catalog version, date\n"
+	      "      --elevation FILE.txt           also write the rack elevation: every rack\n"
+	      "                                     unit by unit (nodes, switches), its kW and\n"
+	      "                                     PDUs ('-': standard output)\n"
 	      "      --header                       start the CSV with a header block: customer,\n"
 	      "                                     opportunity, scenario, date, catalog version\n"
 	      "                                     (key,value rows and an empty row; off by\n"
@@ -65,7 +68,7 @@ static void usage(FILE *f)
 }
 
 struct opts {
-	const char *out, *summary, *prices, *header, *customer, *opportunity;
+	const char *out, *summary, *elevation, *prices, *header, *customer, *opportunity;
 	const char *scenario;
 };
 
@@ -170,12 +173,19 @@ static int write_outputs(const struct opts *o, const struct bom *b, const struct
 	info.notes = s->notes;
 	info.prices_path = pl ? pl->path : NULL;
 	bool to_stdout = !strcmp(o->out, "-");
-	struct atomic_file csv = { 0 }, sum = { 0 };
-	struct atomic_file *all[] = { to_stdout ? NULL : &csv, o->summary ? &sum : NULL };
+	bool elev_stdout = o->elevation && !strcmp(o->elevation, "-");
+	struct atomic_file csv = { 0 }, sum = { 0 }, elev = { 0 };
+	struct atomic_file *all[] = { to_stdout ? NULL : &csv, o->summary ? &sum : NULL,
+				      o->elevation && !elev_stdout ? &elev : NULL };
 	if (!to_stdout && !atomic_file_open(&csv, o->out, err, sizeof err))
 		goto fail;
 	if (o->summary && !atomic_file_open(&sum, o->summary, err, sizeof err)) {
 		atomic_file_abort(&csv);
+		goto fail;
+	}
+	if (o->elevation && !elev_stdout && !atomic_file_open(&elev, o->elevation, err, sizeof err)) {
+		atomic_file_abort(&csv);
+		atomic_file_abort(&sum);
 		goto fail;
 	}
 	errno = 0;
@@ -186,15 +196,18 @@ static int write_outputs(const struct opts *o, const struct bom *b, const struct
 		bad = to_stdout ? "standard output" : o->out;
 	else if (o->summary && !bom_fwrite_summary(b, c, &s->w, &info, sum.fp))
 		bad = o->summary;
-	else if (to_stdout && (fflush(stdout) != 0 || ferror(stdout)))
+	else if (o->elevation && !bom_fwrite_elevation(b, c, elev_stdout ? stdout : elev.fp))
+		bad = elev_stdout ? "standard output" : o->elevation;
+	else if ((to_stdout || elev_stdout) && (fflush(stdout) != 0 || ferror(stdout)))
 		bad = "standard output";
 	if (bad) {
 		snprintf(err, sizeof err, "cannot write '%s': %s", bad, strerror(errno ? errno : EIO));
 		atomic_file_abort(&csv);
 		atomic_file_abort(&sum);
+		atomic_file_abort(&elev);
 		goto fail;
 	}
-	if (!atomic_file_commit_all(all, 2, err, sizeof err))
+	if (!atomic_file_commit_all(all, 3, err, sizeof err))
 		goto fail;
 	return EXIT_OK;
 fail:
@@ -202,12 +215,30 @@ fail:
 	return EXIT_BADINPUT;
 }
 
+/* The output options are named, and at most one of them is '-'. */
+static bool outputs_named(const struct opts *o)
+{
+	const char *why = NULL;
+	if (!o->out || !*o->out)
+		why = "missing -o FILE.csv (where to write the BOM)";
+	else if (o->summary && !*o->summary)
+		why = "--summary needs a file name";
+	else if (o->elevation && !*o->elevation)
+		why = "--elevation needs a file name";
+	else if (o->elevation && !strcmp(o->elevation, "-") && !strcmp(o->out, "-"))
+		why = "-o and --elevation cannot both be '-' (standard output)";
+	if (why)
+		fprintf(stderr, PROG ": %s\n", why);
+	return !why;
+}
+
 int cli_bom_main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct cli_opt mine[] = {
 		{ "-o", true, &o.out }, { "--output", true, &o.out },
-		{ "--summary", true, &o.summary }, { "--header", false, &o.header },
+		{ "--summary", true, &o.summary }, { "--elevation", true, &o.elevation },
+		{ "--header", false, &o.header },
 		{ "--customer", true, &o.customer }, { "--opportunity", true, &o.opportunity },
 	};
 	struct cli_extra x = { .opts = mine, .n_opts = sizeof mine / sizeof mine[0] };
@@ -242,18 +273,13 @@ int cli_bom_main(int argc, char **argv)
 	o.scenario = x.scenario;
 	if (!apply_texts(&o, &s))
 		goto out;
-	if (!o.out || !*o.out) {
-		fprintf(stderr, PROG ": missing -o FILE.csv (where to write the BOM)\n");
+	if (!outputs_named(&o))
 		goto out;
-	}
-	if (o.summary && !*o.summary) {
-		fprintf(stderr, PROG ": --summary needs a file name\n");
-		goto out;
-	}
 	/* Nothing is written over an input or over the other output. */
-	const struct atomic_name outs[] = { { "-o", o.out }, { "--summary", o.summary } };
+	const struct atomic_name outs[] = { { "-o", o.out }, { "--summary", o.summary },
+					    { "--elevation", o.elevation } };
 	o.prices = x.prices;
-	if (!cli_outputs_check(c, x.scenario, o.prices, x.model_config, outs, 2))
+	if (!cli_outputs_check(c, x.scenario, o.prices, x.model_config, outs, 3))
 		goto out;
 	/* A bad price list stops everything before anything is written. */
 	if (cli_load_prices(&x, &pl, &s.w))
@@ -294,7 +320,7 @@ int cli_bom_main(int argc, char **argv)
 	if (o.prices)
 		warn_unused_prices(c, &pl, &b);
 	rc = write_outputs(&o, &b, c, &s, o.prices ? &pl : NULL, &info);
-	if (rc == EXIT_OK && strcmp(o.out, "-")) {
+	if (rc == EXIT_OK && strcmp(o.out, "-") && !(o.elevation && !strcmp(o.elevation, "-"))) {
 		char total[32], kw[32];
 		bom_format_cents(b.total_cents, total, sizeof total);
 		bom_format_number(b.total_power_w / 1000.0, kw, sizeof kw);

@@ -418,6 +418,15 @@ static void show_platform(const struct catalog_platform *p)
 	field(KEY(platform, nic_count), "%d", p->nic_count);
 	field(KEY(platform, nic_gbit), "%s Gb/s", fig(p->nic_gbit, v, sizeof v));
 	field(KEY(platform, nic_kind), "%s", p->nic_kind);
+	{
+		char kinds[64] = "";
+		size_t at = 0;
+		for (size_t i = 0; i < p->n_nic_fabrics && at < sizeof kinds; i++) {
+			int k = snprintf(kinds + at, sizeof kinds - at, "%s%s", i ? ", " : "", p->nic_fabrics[i]);
+			at += k > 0 ? (size_t)k : 0;
+		}
+		field(KEY(platform, nic_fabrics), "%s (the first is the one quoted; --fabric)", kinds);
+	}
 	field(KEY(platform, nics_on_accel), "%s", p->nics_on_accel
 	      ? "true (ports on the accelerators: switch ports and cables, no NIC cards)" : "false");
 	field(KEY(platform, rack_units), "%d U", p->rack_units);

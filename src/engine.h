@@ -25,6 +25,12 @@ enum recompute { RECOMPUTE_AUTO, RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
 enum objective { OBJ_CAPEX, OBJ_COST_PER_TOKEN, OBJ_TIME, OBJ_GPUS, OBJ_PERF_PER_WATT, OBJ_TCO, OBJ_COUNT };
 enum form_filter { FORMF_ANY, FORMF_SXM_OAM, FORMF_PCIE, FORMF_COUNT };
+/* The cooling the data centre offers: air only, or direct liquid cooling
+ * (with air for everything else); ANY = not said. */
+enum cooling_filter { COOLF_ANY, COOLF_AIR, COOLF_LIQUID, COOLF_COUNT };
+/* The scale-out fabric kind asked for; AUTO = the platform's first
+ * nics.fabrics entry. */
+enum fabric_choice { FABRICF_AUTO, FABRICF_INFINIBAND, FABRICF_ETHERNET, FABRICF_COUNT };
 /* Resources, in the order the brief names them. */
 enum resource { RES_NONE, RES_MEMORY, RES_BANDWIDTH, RES_INTERCONNECT, RES_COMPUTE, RES_PRECISION, RES_COUNT };
 
@@ -38,6 +44,10 @@ const char *objective_name(enum objective o);		/* "capex", "cost-per-token" */
 bool objective_parse(const char *s, enum objective *out);
 const char *form_filter_name(enum form_filter f);	/* "any", "sxm-oam", "pcie" */
 bool form_filter_parse(const char *s, enum form_filter *out);
+const char *cooling_filter_name(enum cooling_filter f);	/* "any", "air", "liquid" */
+bool cooling_filter_parse(const char *s, enum cooling_filter *out);
+const char *fabric_choice_name(enum fabric_choice f);	/* "auto", "infiniband", "ethernet" */
+bool fabric_choice_parse(const char *s, enum fabric_choice *out);
 const char *resource_name(enum resource r);		/* "memory capacity" */
 const char *resource_key(enum resource r);		/* "memory", for csv/yaml */
 
@@ -134,6 +144,13 @@ struct workload {
 	int spare_nodes;		/* -1 = catalog default */
 	double rack_kw;			/* power one rack feeds and cools; -1 =
 					 * defaults.rack_kw */
+	/* The facility and the configuration (issue 17): the cooling the
+	 * site has (platforms needing another are filtered), the fabric kind
+	 * the nodes are built with, and the server shape (GPUs per node; 0 =
+	 * the engine chooses). */
+	enum cooling_filter cooling;
+	enum fabric_choice fabric;
+	int node_gpus;
 
 	/* Not a setting (no field, never saved): true when the workload is
 	 * one of several on a cluster (engine_cluster_size()), so a MIG slice
@@ -185,6 +202,7 @@ enum engine_field_id {
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_RACK_KW,
+	EF_COOLING, EF_FABRIC, EF_NODE_GPUS,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
 	EF_SUPPORT_YEARS, EF_SUPPORT_FRACTION,
 	EF_COUNT
@@ -719,6 +737,59 @@ void engine_rent_statement(const struct engine_result *r, char *buf, size_t n);
 /* Its first half, for a narrow column: "buying breaks even after 17
  * months" (against the term rent_basis names), or why there is none. */
 void engine_rent_breakeven(const struct engine_result *r, char *buf, size_t n);
+
+/*
+ * The rack elevation (engine_rack.c; docs/design.md, "The rack
+ * elevation"): which node sits in which rack at which unit, where the
+ * switches go, and what each rack draws.  The engine's rack count is this
+ * packing's (eng_cost() calls it), so the BOM's racks and PDUs, the
+ * elevation and the wizard agree.  Pure, no allocation: engine_elevation()
+ * computes the plan in closed form from a sized result, and
+ * engine_elevation_rack() lists one rack's contents on demand.
+ */
+enum engine_rack_kind { RACK_NODE, RACK_SPARE, RACK_LEAF, RACK_SPINE, RACK_KIND_COUNT };
+struct engine_rack_slot {
+	enum engine_rack_kind kind;
+	int u;				/* lowest unit it occupies, 1 = bottom */
+	int height;			/* rack units */
+	int number;			/* 1-based: nodes (working, then spares)
+					 * and switches (leaves, then spines)
+					 * numbered across the whole cluster */
+	double watts;			/* what it draws, maximum */
+};
+struct engine_elevation {
+	const struct catalog_platform *platform;
+	const struct catalog_fabric *fabric;
+	int racks;			/* compute_racks + network_racks */
+	int compute_racks;		/* racks holding nodes */
+	int network_racks;		/* racks holding only switches */
+	int rack_u;			/* units of a standard rack (defaults.rack_units) */
+	double rack_kw;			/* the limit racks were packed at */
+	bool rack_kw_set;		/* --rack-kw, not defaults.rack_kw */
+	bool whole_rack;		/* a node is a rack of its own (NVL72) */
+	bool over_kw;			/* one node alone draws more than rack_kw */
+	int nodes, spare_nodes;		/* working and spare */
+	int leaf_switches, spine_switches;
+	int nodes_per_rack;		/* every compute rack but perhaps the last */
+	int switches_per_compute_rack;	/* fitted above the nodes of a full rack */
+	int switches_in_compute_racks;	/* all of them, the last rack included */
+	int switches_per_network_rack;
+	int node_u, switch_u;
+	double node_w;			/* the server's max_power_w + the fabric NICs
+					 * it does not already carry */
+	double switch_w;		/* a switch + its share of the transceivers */
+	int pdus_per_rack;		/* bought racks only (not a whole-rack node) */
+};
+/* From r's platform, fabric, node and switch counts and rack_kw. */
+void engine_elevation(const struct catalog *c, const struct engine_result *r,
+		      struct engine_elevation *e);
+/* Rack i (0-based), top down, into slots[0..max); returns how many slots
+ * it holds (even past max) and its draw in *kw (may be NULL). */
+size_t engine_elevation_rack(const struct engine_elevation *e, int i,
+			     struct engine_rack_slot *slots, size_t max, double *kw);
+/* One line for rack i: "rack 1: nodes 1-4 U1-32, leaf 1 U42; 40.8 of 40 kW". */
+char *engine_elevation_rack_line(const struct engine_elevation *e, int i, char *buf, size_t n);
+const char *engine_rack_kind_name(enum engine_rack_kind k);	/* "node", "spare node", ... */
 
 /* Step 5 of the brief: what to run on the candidate hardware. */
 #define ENGINE_PLAN_MAX 6

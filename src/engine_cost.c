@@ -32,7 +32,7 @@ static int64_t to_cents(double usd)
 
 /* Whether the node already has the fabric's NICs: its scale-out ports are
  * on the accelerators (Gaudi 3), or its own BOM lists the fabric's NIC. */
-static bool lists_nic(const struct catalog_platform *p, const struct catalog_fabric *f)
+bool eng_lists_nic(const struct catalog_platform *p, const struct catalog_fabric *f)
 {
 	if (p->nics_on_accel || !f->nic_sku)
 		return true;
@@ -162,7 +162,7 @@ static void quote_hardware(struct quote_walk *q, const struct engine_result *r, 
 	 * only when the servers do not already have them. */
 	const struct catalog_fabric *f = r->fabric;
 	if (f) {
-		if (!lists_nic(p, f))
+		if (!eng_lists_nic(p, f))
 			quote_line(q, &(struct engine_quote_line){
 				.item = QUOTE_NIC, .sku = f->nic_sku, .description = f->nic_description,
 				.qty = r->nics, .catalog_cents = cents(q, f->nic_price_usd),
@@ -293,28 +293,20 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 		switch_ru = (double)switches * f->switch_rack_units;
 		watts += switch_w + n->cables * f->cable_power_w;
 		ru += switch_ru;
-		if (!lists_nic(p, f))
+		if (!eng_lists_nic(p, f))
 			watts += n->nics * f->nic_power_w;
 	}
 
 	r->power_kw = watts / 1000.0;
 	r->rack_units = ru;
-	double rack_u = d->rack_units.value;
 	r->rack_kw_set = w && w->rack_kw > 0;
-	double rack_kw = r->rack_kw = r->rack_kw_set ? w->rack_kw : d->rack_kw.value;
-	if (p->whole_rack) {
-		/* A rack-scale node (GB200 NVL72) is its own rack, enclosure and
-		 * power shelves included in the platform: one rack per node,
-		 * whatever it draws.  Only the scale-out switches need racks of
-		 * their own (the transceivers sit in the nodes and switches). */
-		double by_space = rack_u > 0 ? ceil(switch_ru / rack_u) : 1;
-		double by_power = rack_kw > 0 ? ceil(switch_w / 1000.0 / rack_kw) : 1;
-		r->racks = all_nodes + (switch_ru > 0 ? fmax(1, fmax(by_space, by_power)) : 0);
-	} else {
-		double by_space = rack_u > 0 ? ceil(ru / rack_u) : 1;
-		double by_power = rack_kw > 0 ? ceil(r->power_kw / rack_kw) : 1;
-		r->racks = fmax(1, fmax(by_space, by_power));
-	}
+	r->rack_kw = r->rack_kw_set ? w->rack_kw : d->rack_kw.value;
+	/* Racks as the elevation packs them (engine_rack.c): nodes by units
+	 * and power per rack, switches in the room left, then network racks;
+	 * a whole-rack node (GB200 NVL72) is one rack per node. */
+	struct engine_elevation e;
+	engine_elevation(c, r, &e);
+	r->racks = e.racks > 0 ? e.racks : 1;
 
 	/* Capex is the quote, to the cent (engine_quote()). */
 	struct engine_quote_totals t;

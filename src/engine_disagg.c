@@ -22,9 +22,9 @@ static double kv_transfer_s(const struct catalog *c, const struct workload *w,
 			    const struct catalog_accel *a, int t, bool same_node)
 {
 	int node_max = 0;
-	const struct catalog_platform *p = eng_platform_biggest(c, a, &node_max);
+	const struct catalog_platform *p = eng_platform_biggest(c, w, a, &node_max);
 	double bytes = (double)w->input_tokens * eng_kv_bytes_per_token(w->model, precision_bytes(w->kv_precision));
-	double bw = same_node ? eng_link_bw(c, a, p, 2) : p ? eng_nic_bw(c, p) : 0;
+	double bw = same_node ? eng_link_bw(c, a, p, 2) : p ? eng_nic_bw(c, w, p) : 0;
 	if (!(bw > 0))
 		return INFINITY;
 	return bytes / (bw * (t > 0 ? t : 1)) + c->defaults.collective_latency_us.value * 1e-6;
@@ -162,7 +162,7 @@ void eng_disagg_try(const struct catalog *c, const struct workload *w, const str
 
 	/* the prefill pool, first with the KV over the link; past one node
 	 * the transfer crosses the fabric and the pool is sized again */
-	int node_max = eng_max_node_gpus(c, a);
+	int node_max = eng_max_node_gpus(c, w, a);
 	bool same = true;
 	struct pool pre;
 	double xfer = kv_transfer_s(c, w, a, 1, true);

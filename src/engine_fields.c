@@ -31,6 +31,8 @@ static const char *recompute_word(int v) { return recompute_name((enum recompute
 static const char *method_word(int v) { return ft_method_name((enum ft_method)v); }
 static const char *form_word(int v) { return form_filter_name((enum form_filter)v); }
 static const char *objective_word(int v) { return objective_name((enum objective)v); }
+static const char *cooling_word(int v) { return cooling_filter_name((enum cooling_filter)v); }
+static const char *fabric_word(int v) { return fabric_choice_name((enum fabric_choice)v); }
 static const char *stack_word(int v) { return v < 0 ? "any" : stack_name((enum stack)v); }
 static const char *onoff_word(int v) { return v ? "on" : "off"; }
 static bool onoff_parse(const char *s, int *v)
@@ -51,6 +53,8 @@ PARSER(recompute_parse_int, enum recompute, recompute_parse(s, &x))
 PARSER(method_parse, enum ft_method, ft_method_parse(s, &x))
 PARSER(form_parse, enum form_filter, form_filter_parse(s, &x))
 PARSER(objective_parse_int, enum objective, objective_parse(s, &x))
+PARSER(cooling_parse_int, enum cooling_filter, cooling_filter_parse(s, &x))
+PARSER(fabric_parse_int, enum fabric_choice, fabric_choice_parse(s, &x))
 #undef PARSER
 
 static bool stack_parse_int(const char *s, int *v)
@@ -88,6 +92,8 @@ static const struct engine_choice serving_stacks = { -1, SS_COUNT + 1, serving_w
 static const struct engine_choice onoff = { 0, 2, onoff_word, onoff_parse };
 static const struct engine_choice forms = { 0, FORMF_COUNT, form_word, form_parse };
 static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, objective_parse_int };
+static const struct engine_choice coolings = { 0, COOLF_COUNT, cooling_word, cooling_parse_int };
+static const struct engine_choice fabrics = { 0, FABRICF_COUNT, fabric_word, fabric_parse_int };
 
 /* ---- the table ---- */
 
@@ -297,7 +303,8 @@ static const struct engine_field fields[EF_COUNT] = {
 		.label = "GPUs", .step = 1,
 		.hint = "override the GPU count (+/- by one); 'auto' lets the engine size it" },
 	[EF_SPARE_NODES] = { "spare_nodes", "node", "spare-nodes", "N",
-		"spare nodes for uptime (default: the catalog's)", EFT_INT, W(spare_nodes), ALL,
+		"spare nodes for uptime (default: the catalog's, 1 serving, 0 training)", EFT_INT,
+		W(spare_nodes), ALL,
 		WHOLE(0, 1000), NUM_PLAIN, .word = "default", .label = "Spare nodes",
 		.step = 1, .hint = "nodes added for uptime; 'auto' = the catalog default" },
 	/* a batch far beyond any serving engine's max_batch_size; 0 = the
@@ -311,6 +318,24 @@ static const struct engine_field fields[EF_COUNT] = {
 		"power one rack can feed and cool, kW (default: the catalog's)", EFT_DOUBLE, W(rack_kw), ALL,
 		NUMBER(1, 1000), NUM_PLAIN, .unit = "kW", .word = "default", .label = "Rack power",
 		.step = 5, .start = 15, .hint = "kW per rack the data centre feeds; racks and PDUs follow" },
+
+	/* The site's cooling (platforms declare theirs: catalog 'cooling'),
+	 * the fabric kind (platforms list theirs: 'nics.fabrics') and the
+	 * server shape; engine_node.c chooses among the platforms that
+	 * match, and the result is filtered with the reason when none does. */
+	[EF_COOLING] = { "cooling", "node", "cooling", "C",
+		"the data centre's cooling: any | air | liquid (liquid-only platforms need liquid)",
+		EFT_ENUM, W(cooling), ALL, .choice = &coolings, .label = "Cooling",
+		.hint = "air: liquid-cooled platforms (GB200 NVL72, MI355X) are filtered out" },
+	[EF_FABRIC] = { "fabric", "node", "fabric", "F",
+		"scale-out fabric kind: auto | infiniband | ethernet (auto: the platform's first)",
+		EFT_ENUM, W(fabric), ALL, .choice = &fabrics, .label = "Fabric",
+		.hint = "the kind the nodes are built with; platforms whose NICs cannot run it are filtered" },
+	[EF_NODE_GPUS] = { "node_gpus", "node", "node-gpus", "N",
+		"GPUs per server (e.g. 4 or 8 for PCIe cards; default: the cheapest shape)", EFT_INT,
+		W(node_gpus), ALL, .lim = { 1, 128, true, true, "auto" }, NUM_PLAIN, .unit = "GPUs",
+		.omit_zero = true, .label = "GPUs per node", .step = 4, .start = 8,
+		.hint = "server shape; auto: the cheapest the catalog has for the accelerator" },
 
 	/* The TCO's assumptions (engine_tco_inputs()): 'default' = the price
 	 * list's line, else catalog/defaults.yaml's sourced figure. */

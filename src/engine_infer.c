@@ -550,7 +550,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 		x->moe_log = log1p(-k_e);
 		x->moe_shared_active = x->moe_shared;
 	}
-	const struct catalog_platform *big = eng_platform_biggest(c, a, &x->node_max);
+	const struct catalog_platform *big = eng_platform_biggest(c, w, a, &x->node_max);
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
 	int reach = a->link_domain > x->node_max ? a->link_domain : x->node_max;
 	x->reach = reach;
@@ -1208,7 +1208,7 @@ static int dep_layouts(struct ictx *x, const struct iforce *f, struct ilayout *l
 		if (x->m->experts % e || (f->ep && e != f->ep) || (x->fixed_gpus && e > x->fixed_gpus))
 			continue;
 		if (e > x->reach) {
-			x->nic_bw = eng_nic_bw(x->c, x->plat);
+			x->nic_bw = eng_nic_bw(x->c, x->w, x->plat);
 			if (!(x->nic_bw > 0))
 				break;
 		}
@@ -1274,7 +1274,7 @@ static int build_layouts(struct ictx *x, const struct iforce *f, struct ilayout 
 	if (x->part)
 		return n;	/* a MIG instance holds a whole replica: no pipeline */
 	if (f->pp) {
-		x->nic_bw = eng_nic_bw(x->c, x->plat);
+		x->nic_bw = eng_nic_bw(x->c, x->w, x->plat);
 		t_top = f->tp ? f->tp : x->tmax;
 		while (t_top > 1 && !eng_tp_valid(x->m, t_top))
 			t_top /= 2;
@@ -1282,7 +1282,7 @@ static int build_layouts(struct ictx *x, const struct iforce *f, struct ilayout 
 		return n;
 	}
 	if (!*any_fit)
-		x->nic_bw = eng_nic_bw(x->c, x->plat);
+		x->nic_bw = eng_nic_bw(x->c, x->w, x->plat);
 	for (int pp = 2; !*any_fit && pp <= 64 && n < MAX_LAYOUTS; pp *= 2) {
 		if (t_top * pp > ENG_MAX_GPUS || (x->fixed_gpus && t_top * pp > x->fixed_gpus))
 			break;

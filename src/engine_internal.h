@@ -97,26 +97,33 @@ struct eng_node {
 };
 /* The platform for an accelerator holding a group of `group` GPUs that must
  * share a node (1 = any), for `gpus` GPUs in all: the lowest capex one. */
-const struct catalog_platform *eng_platform_choose(const struct catalog *c,
+const struct catalog_platform *eng_platform_choose(const struct catalog *c, const struct workload *w,
 						   const struct catalog_accel *a,
 						   int group, int gpus);
 /* eng_max_node_gpus() into *node_max and eng_platform_choose() for a
  * group of that many, from one look at the catalog. */
-const struct catalog_platform *eng_platform_biggest(const struct catalog *c,
+const struct catalog_platform *eng_platform_biggest(const struct catalog *c, const struct workload *w,
 						    const struct catalog_accel *a, int *node_max);
 /* Largest node an accelerator comes in (8 for HGX, 4 or 8 for PCIe). */
-int eng_max_node_gpus(const struct catalog *c, const struct catalog_accel *a);
+int eng_max_node_gpus(const struct catalog *c, const struct workload *w, const struct catalog_accel *a);
+/* The platform needs liquid cooling (catalog 'cooling: liquid'). */
+bool eng_platform_liquid(const struct catalog_platform *p);
+/* The platform's NICs run this fabric kind (its nics.fabrics). */
+bool eng_platform_runs(const struct catalog_platform *p, const char *kind);
+/* The fabric kind the node is built with: --fabric's when the NICs run
+ * it, else the first of the platform's nics.fabrics. */
+const char *eng_fabric_kind(const struct workload *w, const struct catalog_platform *p);
 void eng_node_size(const struct catalog *c, const struct workload *w,
 		   const struct catalog_accel *a, const struct catalog_platform *p,
 		   int gpus, struct eng_node *out);
 /* Adds the scale-out fabric (switches, cables) for the node's NICs. */
-void eng_node_fabric(const struct catalog *c, struct eng_node *n);
+void eng_node_fabric(const struct catalog *c, const struct workload *w, struct eng_node *n);
 /* Per-GPU bandwidth, one direction, achieved (bytes/s): inside a group of
  * t GPUs over the GPU link (or PCIe past the link domain), and between
  * nodes over the NICs. */
 double eng_link_bw(const struct catalog *c, const struct catalog_accel *a,
 		   const struct catalog_platform *p, int t);
-double eng_nic_bw(const struct catalog *c, const struct catalog_platform *p);
+double eng_nic_bw(const struct catalog *c, const struct workload *w, const struct catalog_platform *p);
 /* One MoE layer's dispatch and combine all-to-alls under attention data
  * parallel over e GPUs, tokens_gpu tokens on each, top-k routing, `node`
  * GPUs joined by the GPU link (link_bw), the rest over the NICs (nic_bw),
@@ -160,6 +167,9 @@ static inline double eng_fmax(double a, double b)
 /* engine_cost.c: capex, power, racks, cost per hour; fills *r. */
 void eng_cost(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
 	      const struct eng_node *n, struct engine_result *r);
+/* Whether the node already has the fabric's NICs: its scale-out ports are
+ * on the accelerators (Gaudi 3), or its own BOM lists the fabric's NIC. */
+bool eng_lists_nic(const struct catalog_platform *p, const struct catalog_fabric *f);
 void eng_cost_rates(const struct catalog *c, const struct workload *w, struct engine_result *r);
 
 /* engine_infer.c / engine_train.c: size one accelerator into *r. */

@@ -161,6 +161,6 @@ void engine_cluster_size(const struct catalog *c, const struct workload *w,
 	 * replica's; a scale-out fabric only when some job spans nodes, since
 	 * workloads that each fit a node only need the front-end network */
 	if (out->fits && a)
-		eng_result_place(c, w, a, any_training ? eng_max_node_gpus(c, a) : t->tp,
+		eng_result_place(c, w, a, any_training ? eng_max_node_gpus(c, w, a) : t->tp,
 				 spans ? ENG_SPANS_YES : ENG_SPANS_NO, t);
 }

@@ -39,6 +39,12 @@ static const char *const objective_names[OBJ_COUNT] = {
 	[OBJ_TCO] = "tco",
 };
 
+static const char *const cooling_names[COOLF_COUNT] = {
+	[COOLF_ANY] = "any", [COOLF_AIR] = "air", [COOLF_LIQUID] = "liquid",
+};
+static const char *const fabric_names[FABRICF_COUNT] = {
+	[FABRICF_AUTO] = "auto", [FABRICF_INFINIBAND] = "infiniband", [FABRICF_ETHERNET] = "ethernet",
+};
 static const char *const form_names[FORMF_COUNT] = {
 	[FORMF_ANY] = "any",
 	[FORMF_SXM_OAM] = "sxm-oam",
@@ -156,6 +162,34 @@ bool form_filter_parse(const char *s, enum form_filter *out)
 	if (!parse_in(form_names, FORMF_COUNT, s, &v))
 		return false;
 	*out = (enum form_filter)v;
+	return true;
+}
+
+const char *cooling_filter_name(enum cooling_filter f)
+{
+	return name_of(cooling_names, COOLF_COUNT, (int)f);
+}
+
+bool cooling_filter_parse(const char *s, enum cooling_filter *out)
+{
+	int v;
+	if (!parse_in(cooling_names, COOLF_COUNT, s, &v))
+		return false;
+	*out = (enum cooling_filter)v;
+	return true;
+}
+
+const char *fabric_choice_name(enum fabric_choice f)
+{
+	return name_of(fabric_names, FABRICF_COUNT, (int)f);
+}
+
+bool fabric_choice_parse(const char *s, enum fabric_choice *out)
+{
+	int v;
+	if (!parse_in(fabric_names, FABRICF_COUNT, s, &v))
+		return false;
+	*out = (enum fabric_choice)v;
 	return true;
 }
 

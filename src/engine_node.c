@@ -3,8 +3,10 @@
  *
  * The node (platform) comes from the catalog: an 8-GPU baseboard for SXM
  * and OAM parts, a 4- or 8-card server for PCIe cards (the cheapest that
- * holds the tensor-parallel group).  Past one node the GPUs talk over a
- * scale-out fabric: the fabric whose port speed matches the node's NICs,
+ * holds the tensor-parallel group), among those the workload's --node-gpus
+ * and --cooling allow.  Past one node the GPUs talk over a scale-out
+ * fabric: of the kind the platform's nics.fabrics lists first (or
+ * --fabric's, when the NICs run it), the one whose port speed matches,
  * built as a non-blocking fat tree (leaf switches with half their ports
  * down, half up; spines; a third tier past radix^2/2 ports).
  */
@@ -30,12 +32,47 @@ static double node_price(const struct catalog_platform *p)
 	return usd;
 }
 
-int eng_max_node_gpus(const struct catalog *c, const struct catalog_accel *a)
+/* Whether the workload's server shape and the site's cooling allow p. */
+static bool platform_allowed(const struct workload *w, const struct catalog_platform *p)
+{
+	if (!w)
+		return true;
+	if (w->node_gpus > 0 && p->gpus_per_node != w->node_gpus)
+		return false;
+	/* An air-cooled site cannot take a platform that needs liquid; a
+	 * liquid-cooled one still has air for the rest (docs/design.md,
+	 * "The rack elevation"). */
+	return !(w->cooling == COOLF_AIR && eng_platform_liquid(p));
+}
+
+bool eng_platform_liquid(const struct catalog_platform *p)
+{
+	return p && p->cooling && !strcmp(p->cooling, "liquid");
+}
+
+/* The accelerator's platforms the workload allows; all of them when none
+ * is (the result is then filtered with the reason, eng_filters()). */
+static size_t platforms_for(const struct catalog *c, const struct workload *w,
+			    const struct catalog_accel *a, const struct catalog_platform **ps)
+{
+	size_t n = catalog_platforms_for(c, a, ps, MAX_PLATFORMS);
+	if (n > MAX_PLATFORMS)
+		n = MAX_PLATFORMS;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (platform_allowed(w, ps[i]))
+			ps[k++] = ps[i];
+	if (k == 0)	/* none allowed: all of them again, in catalog order */
+		catalog_platforms_for(c, a, ps, MAX_PLATFORMS);
+	return k > 0 ? k : n;
+}
+
+int eng_max_node_gpus(const struct catalog *c, const struct workload *w, const struct catalog_accel *a)
 {
 	const struct catalog_platform *ps[MAX_PLATFORMS];
-	size_t n = catalog_platforms_for(c, a, ps, MAX_PLATFORMS);
+	size_t n = platforms_for(c, w, a, ps);
 	int best = 0;
-	for (size_t i = 0; i < n && i < MAX_PLATFORMS; i++)
+	for (size_t i = 0; i < n; i++)
 		if (ps[i]->gpus_per_node > best)
 			best = ps[i]->gpus_per_node;
 	return best;
@@ -69,24 +106,20 @@ static const struct catalog_platform *choose_from(const struct catalog_platform 
 	return best;
 }
 
-const struct catalog_platform *eng_platform_choose(const struct catalog *c,
+const struct catalog_platform *eng_platform_choose(const struct catalog *c, const struct workload *w,
 						   const struct catalog_accel *a,
 						   int group, int gpus)
 {
 	const struct catalog_platform *ps[MAX_PLATFORMS];
-	size_t n = catalog_platforms_for(c, a, ps, MAX_PLATFORMS);
-	if (n > MAX_PLATFORMS)
-		n = MAX_PLATFORMS;
+	size_t n = platforms_for(c, w, a, ps);
 	return choose_from(ps, n, a, group, gpus);
 }
 
-const struct catalog_platform *eng_platform_biggest(const struct catalog *c,
+const struct catalog_platform *eng_platform_biggest(const struct catalog *c, const struct workload *w,
 						    const struct catalog_accel *a, int *node_max)
 {
 	const struct catalog_platform *ps[MAX_PLATFORMS];
-	size_t n = catalog_platforms_for(c, a, ps, MAX_PLATFORMS);
-	if (n > MAX_PLATFORMS)
-		n = MAX_PLATFORMS;
+	size_t n = platforms_for(c, w, a, ps);
 	int best = 0;
 	for (size_t i = 0; i < n; i++)
 		if (ps[i]->gpus_per_node > best)
@@ -95,20 +128,29 @@ const struct catalog_platform *eng_platform_biggest(const struct catalog *c,
 	return choose_from(ps, n, a, best, best);
 }
 
-static bool nic_is_ethernet(const struct catalog_platform *p)
+bool eng_platform_runs(const struct catalog_platform *p, const char *kind)
 {
-	const char *k = p->nic_kind ? p->nic_kind : "";
-	return strstr(k, "RoCE") || strstr(k, "roce") || strstr(k, "Ethernet") ||
-	       strstr(k, "ethernet") || strstr(k, "GbE");
+	for (size_t i = 0; p && kind && i < p->n_nic_fabrics; i++)
+		if (!strcmp(p->nic_fabrics[i], kind))
+			return true;
+	return false;
 }
 
-/* The fabric whose port speed matches the NICs (kind: InfiniBand unless the
- * NICs are Ethernet); failing that the slowest faster one, else the
- * fastest there is. */
-static const struct catalog_fabric *fabric_choose(const struct catalog *c,
+const char *eng_fabric_kind(const struct workload *w, const struct catalog_platform *p)
+{
+	const char *asked = w && w->fabric != FABRICF_AUTO ? fabric_choice_name(w->fabric) : NULL;
+	if (asked && eng_platform_runs(p, asked))
+		return asked;
+	return p && p->n_nic_fabrics > 0 ? p->nic_fabrics[0] : "infiniband";
+}
+
+/* The fabric of the kind eng_fabric_kind() gives (the catalog's
+ * nics.fabrics, never the NIC's description) whose port speed matches the
+ * NICs; failing that the slowest faster one, else the fastest there is. */
+static const struct catalog_fabric *fabric_choose(const struct catalog *c, const struct workload *w,
 						  const struct catalog_platform *p)
 {
-	const char *want = nic_is_ethernet(p) ? "ethernet" : "infiniband";
+	const char *want = eng_fabric_kind(w, p);
 	const struct catalog_fabric *best = NULL;
 	int best_score = -1;
 	for (size_t i = 0; i < c->n_fabrics; i++) {
@@ -167,11 +209,11 @@ double eng_link_bw(const struct catalog *c, const struct catalog_accel *a,
 	return c->defaults.pcie_gb_s.value / 2.0 * 1e9;
 }
 
-double eng_nic_bw(const struct catalog *c, const struct catalog_platform *p)
+double eng_nic_bw(const struct catalog *c, const struct workload *w, const struct catalog_platform *p)
 {
 	if (!p || p->gpus_per_node < 1 || p->nic_count < 1)
 		return 0;
-	const struct catalog_fabric *f = fabric_choose(c, p);
+	const struct catalog_fabric *f = fabric_choose(c, w, p);
 	double eff = f && f->efficiency.value > 0 ? f->efficiency.value : 1.0;
 	return p->nic_count * p->nic_gbit / 8.0 * 1e9 / p->gpus_per_node * eff;
 }
@@ -212,10 +254,12 @@ void eng_node_size(const struct catalog *c, const struct workload *w,
 	int gpn = p->gpus_per_node;
 	out->nodes = (int)eng_ceil_div(gpus, gpn);
 	/* Spare nodes are a redundancy policy: they apply to every
-	 * accelerator, not only to the chosen one. */
+	 * accelerator, not only to the chosen one; by default N+1 for
+	 * serving, none for training (defaults.yaml says why). */
 	(void)a;
-	out->spare_nodes = w->spare_nodes >= 0 ? w->spare_nodes
-			   : (int)lround(c->defaults.spare_nodes.value);
+	const struct catalog_defaults *d = &c->defaults;
+	double by_class = w->cls == WL_INFERENCE ? d->spare_nodes_serving.value : d->spare_nodes.value;
+	out->spare_nodes = w->spare_nodes >= 0 ? w->spare_nodes : (int)lround(by_class);
 	if (out->spare_nodes < 0)
 		out->spare_nodes = 0;
 	int per_node_cards = gpus < gpn ? gpus : gpn;
@@ -226,12 +270,12 @@ void eng_node_size(const struct catalog *c, const struct workload *w,
 	out->nics = (out->nodes + out->spare_nodes) * p->nic_count;
 }
 
-void eng_node_fabric(const struct catalog *c, struct eng_node *n)
+void eng_node_fabric(const struct catalog *c, const struct workload *w, struct eng_node *n)
 {
 	const struct catalog_platform *p = n->platform;
 	if (!p || n->nics < 1)
 		return;
-	const struct catalog_fabric *f = fabric_choose(c, p);
+	const struct catalog_fabric *f = fabric_choose(c, w, p);
 	if (!f || f->switch_radix < 2)
 		return;
 	n->fabric = f;

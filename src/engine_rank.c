@@ -86,6 +86,30 @@ static bool form_matches(enum form_filter f, enum form_factor form)
 	}
 }
 
+/* The configuration choices no platform of the accelerator meets (the
+ * platform chooser took them where one did, engine_node.c). */
+static void platform_filters(const struct workload *w, struct engine_result *r)
+{
+	const struct catalog_platform *p = r->platform;
+	char buf[160];
+	if (!p)
+		return;
+	if (w->node_gpus > 0 && p->gpus_per_node != w->node_gpus) {
+		snprintf(buf, sizeof buf, "no %d-GPU server for it in the catalog (--node-gpus)",
+			 w->node_gpus);
+		add_reason(r, buf);
+	}
+	if (w->cooling == COOLF_AIR && eng_platform_liquid(p)) {
+		snprintf(buf, sizeof buf, "%s needs liquid cooling, the site has air (--cooling)", p->id);
+		add_reason(r, buf);
+	}
+	const char *asked = w->fabric != FABRICF_AUTO ? fabric_choice_name(w->fabric) : NULL;
+	if (asked && r->fabric && !eng_platform_runs(p, asked)) {
+		snprintf(buf, sizeof buf, "%s's NICs do not run %s (nics.fabrics; --fabric)", p->id, asked);
+		add_reason(r, buf);
+	}
+}
+
 void eng_filters(const struct workload *w, struct engine_result *r)
 {
 	const struct catalog_accel *a = r->accel;
@@ -107,6 +131,7 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 			 form_filter_name(w->form));
 		add_reason(r, buf);
 	}
+	platform_filters(w, r);
 	if (w->max_power_kw > 0 && r->power_kw > w->max_power_kw) {
 		snprintf(buf, sizeof buf, "draws %.1f kW, over the %.3g kW limit", r->power_kw,
 			 w->max_power_kw);
@@ -163,7 +188,7 @@ void eng_result_place(const struct catalog *c, const struct workload *w,
 {
 	if (out->gpus < 1)
 		return;
-	const struct catalog_platform *p = eng_platform_choose(c, a, group, out->gpus);
+	const struct catalog_platform *p = eng_platform_choose(c, w, a, group, out->gpus);
 	if (!p)
 		return;
 	struct eng_node n;
@@ -175,7 +200,7 @@ void eng_result_place(const struct catalog *c, const struct workload *w,
 		spans = (out->cls == WL_INFERENCE ? out->tp * out->pp > p->gpus_per_node : n.nodes > 1)
 			? ENG_SPANS_YES : ENG_SPANS_NO;
 	if (spans == ENG_SPANS_YES)
-		eng_node_fabric(c, &n);
+		eng_node_fabric(c, w, &n);
 	eng_cost(c, w, a, &n, out);
 	eng_cost_rates(c, w, out);
 }
@@ -184,7 +209,7 @@ void eng_result_nodes(const struct catalog *c, const struct workload *w,
 		      const struct catalog_accel *a, struct engine_result *out)
 {
 	/* training assumes the big node */
-	int group = out->cls != WL_INFERENCE ? eng_max_node_gpus(c, a) : out->tp;
+	int group = out->cls != WL_INFERENCE ? eng_max_node_gpus(c, w, a) : out->tp;
 	eng_result_place(c, w, a, group, ENG_SPANS_AUTO, out);
 }
 

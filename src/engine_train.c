@@ -121,7 +121,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	if (x->frozen && w->method == FT_LORA)
 		x->base_bytes = x->pr.weight_bytes;	/* after any precision fallback */
 	x->adapters = x->frozen ? eng_adapter_params(x->m, d, w->lora_rank) : 0;
-	x->plat = eng_platform_biggest(c, a, &x->node);
+	x->plat = eng_platform_biggest(c, w, a, &x->node);
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
 	/* TP inside the node: over the GPU link, or PCIe past it. */
 	int reach = a->link_domain > x->node ? a->link_domain : x->node;
@@ -133,7 +133,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->step = x->node < max_tp ? x->node : max_tp;
 	if (x->step < 1)
 		x->step = 1;
-	x->nic_bw = eng_nic_bw(c, x->plat);
+	x->nic_bw = eng_nic_bw(c, w, x->plat);
 	x->link2 = eng_link_bw(c, a, x->plat, 2);
 	for (int k = 1; k < 8; k++)
 		x->link_pow2[k] = eng_link_bw(c, a, x->plat, 1 << k);

@@ -1,9 +1,10 @@
 /*
  * tui_step4: Node.  The shape the engine chose for the chosen (or
  * top-ranked) accelerator: platform, GPU count, parallel layout, nodes,
- * spare nodes, fabric, rack units, power and cost.  The GPU count and the
- * spare nodes can be overridden (workload.gpus / spare_nodes); everything
- * else recomputes from them.
+ * spare nodes, fabric, rack units, power and cost.  The GPU count, the
+ * spare nodes, the rack power, the site's cooling, the fabric kind and the
+ * GPUs per node can be set (workload fields); everything else recomputes
+ * from them.
  */
 #include "config.h"
 
@@ -170,6 +171,52 @@ static void info_space(const struct tui *t, char *buf, size_t n)
 	char kw[32];
 	snprintf(buf, n, "%.0fU in %.0f rack%s, %s kW", r->rack_units, r->racks, r->racks == 1 ? "" : "s",
 		 tui_fmt_kw(kw, sizeof kw, r->power_kw));
+}
+
+/* The rack elevation (engine_elevation()): how the racks are packed, and
+ * the first and last rack as `bom --elevation` heads them. */
+static bool elevation_of(const struct tui *t, struct engine_elevation *e)
+{
+	const struct engine_result *r = tui_chosen(t);
+	engine_elevation(t->cat, r && r->fits ? r : NULL, e);
+	return e->racks > 0;
+}
+
+static void info_elevation(const struct tui *t, char *buf, size_t n)
+{
+	struct engine_elevation e;
+	R_OR_DASH(buf, n, elevation_of(t, &e));
+	char net[48] = "";
+	if (e.network_racks > 0)
+		snprintf(net, sizeof net, ", %d network rack%s", e.network_racks,
+			 e.network_racks == 1 ? "" : "s");
+	if (e.whole_rack)
+		snprintf(buf, n, "%d rack%s of one node each%s", e.compute_racks,
+			 e.compute_racks == 1 ? "" : "s", net);
+	else
+		snprintf(buf, n, "%d node%s per %dU rack at %.0f kW%s%s", e.nodes_per_rack,
+			 e.nodes_per_rack == 1 ? "" : "s", e.rack_u, e.rack_kw,
+			 e.over_kw ? " (a node is over it)" : "", net);
+}
+
+static void info_rack_first(const struct tui *t, char *buf, size_t n)
+{
+	struct engine_elevation e;
+	R_OR_DASH(buf, n, elevation_of(t, &e));
+	engine_elevation_rack_line(&e, 0, buf, n);
+}
+
+static bool several_racks(const struct tui *t)
+{
+	struct engine_elevation e;
+	return elevation_of(t, &e) && e.racks > 1;
+}
+
+static void info_rack_last(const struct tui *t, char *buf, size_t n)
+{
+	struct engine_elevation e;
+	R_OR_DASH(buf, n, elevation_of(t, &e));
+	engine_elevation_rack_line(&e, e.racks - 1, buf, n);
 }
 
 /* Capex is the quote (engine_quote()): the BOM's total to the cent, and
@@ -399,6 +446,12 @@ static const struct tui_field rows[] = {
 	{ .label = "Scale-out", .kind = TF_INFO, .info = info_fabric },
 	{ .label = "Network", .kind = TF_INFO, .info = info_network },
 	{ .label = "Space and power", .kind = TF_INFO, .info = info_space },
+	{ .label = "Rack elevation", .kind = TF_INFO, .info = info_elevation },
+	{ .label = " First rack", .kind = TF_INFO, .info = info_rack_first },
+	{ .label = " Last rack", .kind = TF_INFO, .info = info_rack_last, .shown = several_racks },
+	{ .field = EF_COOLING + 1 },
+	{ .field = EF_FABRIC + 1 },
+	{ .field = EF_NODE_GPUS + 1 },
 	{ .label = "Capex", .kind = TF_INFO, .info = info_capex },
 	{ .label = "Hardware", .kind = TF_INFO, .info = info_hardware },
 	{ .label = "Fabric", .kind = TF_INFO, .info = info_fabric_usd },

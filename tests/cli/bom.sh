@@ -34,7 +34,7 @@ check "flags over scenario: accelerator" matches "$(cat mi.csv)" '^2,accelerator
 check "flags over scenario: no spare" lacks "$(cat mi.csv)" "spare node"
 
 # workload flags alone, as recommend takes them
-run "$ACCELSIZER" bom --model llama-3.1-8b --precision fp8 --concurrency 32 --accelerator h100-sxm --gpus 2 -o flags.csv
+run "$ACCELSIZER" bom --model llama-3.1-8b --precision fp8 --concurrency 32 --accelerator h100-sxm --gpus 2 --spare-nodes 0 -o flags.csv
 check "workload flags: exit 0" rc 0
 check "workload flags: the named accelerator, 2 GPUs on one node" matches "$(cat flags.csv)" '^2,accelerator,h100-sxm,NVIDIA H100[^,]*,8,.*the workload uses 2'
 run "$ACCELSIZER" bom --scenario "$SCEN" --input-tokens 4096 --summary flags.txt -o flags2.csv

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The facility (issue 17 item 4): --rack-kw sets the power one rack feeds
-# and cools; racks are counted by power as well as by space, the PDUs (two
-# per rack) follow, the BOM says which limit it sized at, and a scenario's
+# and cools; racks are packed by power as well as by space (the rack
+# elevation, engine_rack.c: a 10.2 kW HGX H100 a 15 kW rack, since two are
+# 20.4 kW), the PDUs (two per rack) follow, the BOM says which limit it sized at, and a scenario's
 # node.rack_kw does the same.  The bank's call: 15 kW racks.
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -12,9 +13,8 @@ run "$ACCELSIZER" recommend $bank --format csv -o d.csv
 check "default racks: exit 0" rc 0
 run "$ACCELSIZER" recommend $bank --rack-kw 15 --format csv -o r15.csv
 check "--rack-kw 15: exit 0" rc 0
-kw=$(csv_col r15.csv power_kw)
-want=$(awk -v p="$kw" 'BEGIN { r = int(p / 15); if (r * 15 < p) r++; print r }')
-check "--rack-kw 15: racks = ceil(power / 15 kW)" equals "$(csv_col r15.csv racks)" "$want"
+want=$(($(csv_col r15.csv nodes) + $(csv_col r15.csv spare_nodes)))
+check "--rack-kw 15: one 10.2 kW node a rack" equals "$(csv_col r15.csv racks)" "$want"
 check "--rack-kw 15 needs more racks than the catalog's 40 kW" equals \
 	"$(awk -v a="$(csv_col r15.csv racks)" -v b="$(csv_col d.csv racks)" 'BEGIN { print (a > b) ? "more" : "not more" }')" "more"
 check "--rack-kw: capex follows the racks" equals \
@@ -30,9 +30,26 @@ check "the BOM says what it sized at" contains "$(cat b.csv)" "sized at 15 kW an
 printf 'schema: 1\nworkload:\n  class: inference\n  model: llama-3.1-70b\n  concurrency: 300\nnode:\n  rack_kw: 15\naccelerator: h100-sxm\nfilters:\n  stack: cuda\n' > s.yaml
 run "$ACCELSIZER" recommend --scenario s.yaml --format csv -o s.csv
 check "scenario node.rack_kw: exit 0" rc 0
-kw=$(csv_col s.csv power_kw)
-want=$(awk -v p="$kw" 'BEGIN { r = int(p / 15); if (r * 15 < p) r++; print r }')
-check "scenario node.rack_kw: racks by 15 kW" equals "$(csv_col s.csv racks)" "$want"
+want=$(($(csv_col s.csv nodes) + $(csv_col s.csv spare_nodes)))
+check "scenario node.rack_kw: one node a 15 kW rack" equals "$(csv_col s.csv racks)" "$want"
+
+# The rack elevation: every rack unit by unit, the same racks as the BOM.
+run "$ACCELSIZER" bom $bank --rack-kw 15 -o e.csv --elevation e.txt
+check "bom --elevation: exit 0" rc 0
+check "--elevation: as many racks as the BOM buys" equals "$(grep -c '^rack [0-9]*:' e.txt)" "$racks"
+check "--elevation: the limit and where it came from" contains "$(cat e.txt)" "racks of 42U at 15 kW (--rack-kw)"
+check "--elevation: node 1 at the bottom of rack 1" contains "$(cat e.txt)" "rack 1: node 1 U1-8; 10.2 of 15 kW"
+check "--elevation: the free units" contains "$(cat e.txt)" "  U9-42     (empty)"
+check "--elevation: PDUs" contains "$(cat e.txt)" "  42U, 2 PDUs (0U, at the rear)"
+run "$ACCELSIZER" bom $bank --rack-kw 15 -o e2.csv --elevation -
+check "--elevation -: to standard output" equals "$out" "$(cat e.txt)"
+run "$ACCELSIZER" bom $bank -o - --elevation -
+check "-o - --elevation -: exit 2" rc 2
+check "-o - --elevation -: says why" contains "$err" "-o and --elevation cannot both be '-'"
+# training across nodes: the leaf switch sits on top of the nodes
+run "$ACCELSIZER" bom --workload pretrain --model llama-3.1-8b --accelerator h100-sxm --gpus 16 -o t.csv --elevation t.txt
+check "training elevation: exit 0" rc 0
+check "training elevation: 2 nodes and the leaf in one 40 kW rack" matches "$(cat t.txt)" "rack 1: node 1-2 U1-16, leaf 1 U[0-9-]*; [0-9.]* of 40 kW"
 
 run "$ACCELSIZER" recommend --rack-kw 0.5
 check "--rack-kw 0.5: exit 2" rc 2

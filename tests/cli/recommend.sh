@@ -219,7 +219,7 @@ csv_col() {
 	NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) if (h[i] == name) k = i }
 	NR == 2 { split_csv($0, f); print f[k] }'
 }
-run $A recommend --model llama-3.1-405b --precision fp8 --concurrency 16 --accelerator gb200 --gpus 72 --format csv
+run $A recommend --model llama-3.1-405b --precision fp8 --concurrency 16 --accelerator gb200 --gpus 72 --spare-nodes 0 --format csv
 check "72 x GB200: exit 0" rc 0
 h=$(printf '%s\n' "$out" | sed -n 1p)
 r=$(printf '%s\n' "$out" | sed -n 2p)

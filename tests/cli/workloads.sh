@@ -99,10 +99,11 @@ printf '%s\n' "$out" >"$TMPD/rec.csv"
 total_row=$(grep -n '^"total",' "$TMPD/rec.csv" | cut -d: -f1)
 capex=$(csv_col "$TMPD/rec.csv" capex_usd $((total_row - 1)))
 gpus=$(csv_col "$TMPD/rec.csv" gpus $((total_row - 1)))
+installed=$(csv_col "$TMPD/rec.csv" gpus_installed $((total_row - 1)))
 run $A bom --scenario "$W/three.yaml" --accelerator h100-sxm -o "$TMPD/bom.csv" --summary "$TMPD/sum.txt"
 check "bom, three workloads: exit 0" rc 0
 check "bom, three workloads: the total is recommend's total capex" equals "$(grep ',total,' "$TMPD/bom.csv" | cut -d, -f7)" "$capex"
-check "bom, three workloads: the cluster's GPUs" equals "$(grep ',accelerator,h100-sxm,' "$TMPD/bom.csv" | cut -d, -f5)" "$gpus"
+check "bom, three workloads: the cluster's GPUs installed" equals "$(grep ',accelerator,h100-sxm,' "$TMPD/bom.csv" | cut -d, -f5)" "$installed"
 check "bom, three workloads: one total row" equals "$(grep -c ',total,' "$TMPD/bom.csv")" 1
 check "bom, three workloads: says what it wrote" contains "$out" "for $gpus x h100-sxm"
 sum=$(cat "$TMPD/sum.txt")
@@ -161,7 +162,8 @@ check "two halves: the cluster is 8 GPUs" equals "$(csv_col "$TMPD/halves.csv" g
 check "two halves: on one node" equals "$(csv_col "$TMPD/halves.csv" nodes 3)" 1
 check "two halves: no fabric" equals "$(csv_col "$TMPD/halves.csv" fabric 3)" ""
 run $A bom --scenario "$W/halves.yaml" -o "$TMPD/halves-bom.csv"
-check "two halves, bom: one server" equals "$(csv_col "$TMPD/halves-bom.csv" qty 1)" 1
+# one working server and the serving spare (N+1, defaults.spare_nodes_serving)
+check "two halves, bom: one server and its spare" equals "$(csv_col "$TMPD/halves-bom.csv" qty 1)" 2
 # Seven one-user 8B services at fp8 on an H200: 1g.18gb each, one card.
 run $A recommend --scenario "$W/seven-small.yaml" --format csv
 printf '%s\n' "$out" >"$TMPD/seven.csv"
@@ -180,5 +182,6 @@ run $A recommend --scenario "$W/seven-small.yaml"
 check "seven small, table: the slice says its card is shared" contains "$out" "on 1 GPU shared with 6 other workloads: Llama 3.1 8B"
 check "two halves: whole GPUs of their own" equals "$(csv_col "$TMPD/halves.csv" cluster_gpus 1)/$(csv_col "$TMPD/halves.csv" sharing 1) $(csv_col "$TMPD/halves.csv" cluster_gpus 3)/$(csv_col "$TMPD/halves.csv" sharing 3)" "4/1 8/2"
 run $A bom --scenario "$W/seven-small.yaml" -o "$TMPD/seven-bom.csv"
-check "seven small, bom: one H200" equals "$(grep ',accelerator,h200-sxm,' "$TMPD/seven-bom.csv" | cut -d, -f5)" 8
+# one baseboard working (one card used) and the N+1 spare: 2 x 8
+check "seven small, bom: one H200 board and its spare" equals "$(grep ',accelerator,h200-sxm,' "$TMPD/seven-bom.csv" | cut -d, -f5)" 16
 done_testing

@@ -24,7 +24,7 @@ for size in 80x24 120x40; do
 	tui_screen
 	row=$(printf '%s\n' "$screen" | grep -E 'B200 180GB' | head -n 1)
 	check "$size: B200's GPU count is whole or abbreviated" matches "$row" "B200 180GB +$gpu_re "
-	check "$size: B200's capex is whole or abbreviated with its unit" matches "$row" '\$([0-9]{3},[0-9]{3},[0-9]{3}|[0-9]+\.[0-9]M|[0-9.]+B) '
+	check "$size: B200's capex is whole or abbreviated with its unit" matches "$row" '\$([0-9]{3},[0-9]{3},[0-9]{3}|[0-9][0-9,]*\.[0-9]M|[0-9.]+B) '
 	check "$size: B200's run cost is whole or abbreviated" matches "$row" '\$([0-9]{2},[0-9]{3},[0-9]{3}|[0-9]+\.[0-9]M)( |$|│)'
 	# no money figure in the table ends in a cut group ("$765,900,60")
 	check "$size: no cut money figure on step 3" equals \

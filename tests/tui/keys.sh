@@ -90,9 +90,10 @@ tui_keys Enter C-u
 tui_type "auto"
 tui_keys Enter
 check_screen_re "auto gives the count back to the engine" "GPUs +auto \\($auto\\)"
+# serving is N+1 by default (auto = 1): + asks for a second spare
 tui_keys Down +
-check_screen_re "spare nodes override" "Spare nodes +1 "
-check_screen_re "nodes follow the spare" "Nodes +[0-9]+ working \\+ 1 spare"
+check_screen_re "spare nodes override" "Spare nodes +2 "
+check_screen_re "nodes follow the spare" "Nodes +[0-9]+ working \\+ 2 spare"
 
 # ---- panel scrolling ----
 tui_screen

@@ -587,6 +587,58 @@ START_TEST(fabric_fat_tree)
 }
 END_TEST
 
+/* The fabric a node is built with is the catalog's nics.fabrics, never
+ * read from the NIC's description: HGX H100's ConnectX-7 is described
+ * "InfiniBand NDR / 400GbE" (both are true of a VPI card), and the "GbE"
+ * in it used to put every multi-node HGX on RoCE. */
+START_TEST(fabric_from_the_catalog_field_not_the_description)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("llama-2-7b");
+	w.precision = PREC_BF16;
+	size_on(&w, "h100-sxm", 64, &r);
+	ck_assert_ptr_nonnull(strstr(r.platform->nic_kind, "GbE"));
+	ck_assert_ptr_nonnull(r.fabric);
+	ck_assert_str_eq(r.fabric->kind, "infiniband");
+	ck_assert_str_eq(r.fabric->id, "ib-ndr-400");
+}
+END_TEST
+
+/* Spare nodes: N+1 when serving, none when training, unless the workload
+ * says (--spare-nodes); the nodes bought, their GPUs and the burn-in
+ * follow. */
+START_TEST(spare_node_policy)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_FP16, 1);
+	size_on(&w, "h100-sxm", 2, &r);
+	ck_assert_int_eq(r.nodes, 1);
+	ck_assert_int_eq(r.spare_nodes, (int)cat->defaults.spare_nodes_serving.value);
+	ck_assert_int_eq(r.spare_nodes, 1);
+	ck_assert_int_eq(r.gpus_installed, 16);	/* two whole HGX baseboards */
+	double with_spare = r.capex_usd;
+	w.spare_nodes = 0;
+	size_on(&w, "h100-sxm", 2, &r);
+	ck_assert_int_eq(r.spare_nodes, 0);
+	ck_assert_int_eq(r.gpus_installed, 8);
+	ck_assert(r.capex_usd < with_spare);
+	w.spare_nodes = 3;
+	size_on(&w, "h100-sxm", 2, &r);
+	ck_assert_int_eq(r.gpus_installed, 32);
+	/* training: none by default */
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("llama-2-7b");
+	size_on(&w, "h100-sxm", 16, &r);
+	ck_assert_int_eq(r.spare_nodes, 0);
+	ck_assert_int_eq(r.gpus_installed, 16);
+}
+END_TEST
+
 START_TEST(capex_and_power_add_up)
 {
 	struct workload w;
@@ -729,6 +781,12 @@ START_TEST(pcie_cards_use_pcie_servers)
 	/* A couple of cards: the 4-card server is the cheaper node. */
 	ck_assert_int_le(r.gpus, 4);
 	ck_assert_int_eq(r.platform->gpus_per_node, 4);
+	/* Serving is N+1 (defaults.spare_nodes_serving): the spare server
+	 * holds as many cards as the working one, no more. */
+	ck_assert_int_eq(r.spare_nodes, 1);
+	ck_assert_int_eq(r.gpus_installed, 2 * r.gpus);
+	w.spare_nodes = 0;
+	size_on(&w, "l40s", -1, &r);
 	ck_assert_int_eq(r.gpus_installed, r.gpus);
 }
 END_TEST
@@ -836,7 +894,7 @@ START_TEST(pcie_generation_per_accelerator)
 	ck_assert_double_eq(nvl->host_pcie_gb_s, 128);
 	ck_assert_double_eq(A("l4")->host_pcie_gb_s, 64);
 	ck_assert_double_eq(A("h200-nvl")->host_pcie_gb_s, 128);
-	const struct catalog_platform *p4 = eng_platform_choose(cat, l40s, 4, 8);
+	const struct catalog_platform *p4 = eng_platform_choose(cat, NULL, l40s, 4, 8);
 	ck_assert_double_eq_tol(eng_link_bw(cat, l40s, p4, 4), 32e9 * l40s->eff_link.value, 1);
 	ck_assert_double_eq_tol(eng_link_bw(cat, h100p, NULL, 2), 64e9 * h100p->eff_link.value, 1);
 	/* Gen5 twice Gen4 at the same share */
@@ -2040,6 +2098,8 @@ int main(void)
 	ADD(s, qlora_below_lora);
 	ADD(s, training_target_hours_adds_gpus);
 	ADD(s, fabric_fat_tree);
+	ADD(s, fabric_from_the_catalog_field_not_the_description);
+	ADD(s, spare_node_policy);
 	ADD(s, capex_and_power_add_up);
 	ADD(s, rent_or_buy_by_hand);
 	ADD(s, pcie_cards_use_pcie_servers);

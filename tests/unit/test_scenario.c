@@ -600,8 +600,8 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 		fprintf(f, "accelerator: h100-sxm\nnode:\n  %s: %s\n", key, value);
 	else if (!strcmp(key, "max_power_kw") || !strcmp(key, "budget_usd"))
 		fprintf(f, "filters:\n  %s: %s\n", key, value);
-	else if (!strcmp(key, "rack_kw"))
-		fprintf(f, "node:\n  rack_kw: %s\n", value);
+	else if (engine_field_by_key("node", key))
+		fprintf(f, "node:\n  %s: %s\n", key, value);
 	else if (engine_field_by_key("costs", key))
 		fprintf(f, "costs:\n  %s: %s\n", key, value);
 	const char *cls = "pretrain";

@@ -1,0 +1,229 @@
+/*
+ * engine_rack: the rack elevation (docs/design.md, "The rack elevation").
+ *
+ * The packing rule, in the order a data-centre engineer fills a row:
+ * - a compute rack holds as many nodes as both its units
+ *   (defaults.rack_units) and its power (--rack-kw, else defaults.rack_kw)
+ *   allow, at the node's maximum draw (what the rack's feed must carry);
+ *   at least one, flagged over_kw when a node alone is over the limit;
+ * - nodes fill from the bottom (the heaviest part low), the working nodes
+ *   first, then the spares, rack after rack;
+ * - the scale-out switches (leaves, then spines) go from the top of the
+ *   compute racks into the units and power the nodes leave, and what does
+ *   not fit goes into network racks packed the same way;
+ * - a whole-rack node (GB200 NVL72) is a rack of its own, with its own
+ *   power shelves: nothing is added to it, its switches go into network
+ *   racks;
+ * - a switch carries its share of the links' transceiver power, so the
+ *   racks' draws add up to the result's power_kw.
+ * Every rack is counted in closed form (all full compute racks are alike),
+ * so eng_cost() can call it for every candidate.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+/* How many of `each` fit in `room` (whole ones; none for a negative room). */
+static int how_many(double room, double each)
+{
+	if (!(room > 0))
+		return 0;
+	if (!(each > 0))
+		return 1 << 20;
+	double k = floor(room / each + 1e-9);
+	return k > (1 << 20) ? 1 << 20 : (int)k;
+}
+
+static int imin(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+/* Switches above `nodes` nodes in a compute rack: the room they leave. */
+static int switch_room(const struct engine_elevation *e, int nodes, double limit_w)
+{
+	if (e->leaf_switches + e->spine_switches < 1 || e->whole_rack)
+		return 0;
+	int by_u = how_many(e->rack_u - nodes * e->node_u, e->switch_u);
+	int by_w = how_many(limit_w - nodes * e->node_w, e->switch_w);
+	return imin(by_u, by_w);
+}
+
+void engine_elevation(const struct catalog *c, const struct engine_result *r,
+		      struct engine_elevation *e)
+{
+	memset(e, 0, sizeof *e);
+	const struct catalog_platform *p = r ? r->platform : NULL;
+	if (!p || r->nodes < 1)
+		return;
+	const struct catalog_defaults *d = &c->defaults;
+	const struct catalog_fabric *f = r->fabric;
+	e->platform = p;
+	e->fabric = f;
+	e->rack_u = (int)lround(d->rack_units.value);
+	e->rack_kw = r->rack_kw > 0 ? r->rack_kw : d->rack_kw.value;
+	e->rack_kw_set = r->rack_kw_set;
+	e->whole_rack = p->whole_rack;
+	e->nodes = r->nodes;
+	e->spare_nodes = r->spare_nodes > 0 ? r->spare_nodes : 0;
+	e->node_u = p->rack_units;
+	e->node_w = p->max_power_w;
+	e->pdus_per_rack = (int)lround(d->pdu_per_rack.value);
+	int switches = 0;
+	if (f) {
+		e->leaf_switches = r->leaf_switches;
+		e->spine_switches = r->spine_switches;
+		switches = e->leaf_switches + e->spine_switches;
+		e->switch_u = f->switch_rack_units;
+		e->switch_w = f->switch_power_w +
+			      (switches > 0 ? (double)r->cables * f->cable_power_w / switches : 0);
+		if (!eng_lists_nic(p, f))
+			e->node_w += p->nic_count * f->nic_power_w;
+	}
+	double limit_w = e->rack_kw * 1000.0;
+	int all = e->nodes + e->spare_nodes;
+	e->over_kw = e->node_w > limit_w;
+	if (e->whole_rack) {
+		e->nodes_per_rack = 1;
+	} else {
+		int k = imin(how_many(e->rack_u, e->node_u), how_many(limit_w, e->node_w));
+		e->nodes_per_rack = imin(k < 1 ? 1 : k, all);
+	}
+	e->compute_racks = (int)eng_ceil_div(all, e->nodes_per_rack);
+	int last = all - (e->compute_racks - 1) * e->nodes_per_rack;
+	e->switches_per_compute_rack = switch_room(e, e->nodes_per_rack, limit_w);
+	long fitted = (long)(e->compute_racks - 1) * e->switches_per_compute_rack +
+		      switch_room(e, last, limit_w);
+	e->switches_in_compute_racks = fitted < switches ? (int)fitted : switches;
+	int rest = switches - e->switches_in_compute_racks;
+	if (rest > 0) {
+		int per = imin(how_many(e->rack_u, e->switch_u), how_many(limit_w, e->switch_w));
+		e->switches_per_network_rack = per < 1 ? 1 : per;
+		e->network_racks = (int)eng_ceil_div(rest, e->switches_per_network_rack);
+	}
+	e->racks = e->compute_racks + e->network_racks;
+}
+
+static void put(struct engine_rack_slot *slots, size_t max, size_t *k,
+		struct engine_rack_slot s, double *watts)
+{
+	if (*k < max)
+		slots[*k] = s;
+	(*k)++;
+	*watts += s.watts;
+}
+
+/* Switches from number first + 1, count of them, from unit `top` down. */
+static void put_switches(const struct engine_elevation *e, int first, int count, int top,
+			 struct engine_rack_slot *slots, size_t max, size_t *k, double *watts)
+{
+	for (int s = 0; s < count; s++) {
+		int number = first + s + 1;
+		put(slots, max, k, (struct engine_rack_slot){
+			.kind = number <= e->leaf_switches ? RACK_LEAF : RACK_SPINE,
+			.u = top - (s + 1) * e->switch_u + 1, .height = e->switch_u,
+			.number = number, .watts = e->switch_w }, watts);
+	}
+}
+
+size_t engine_elevation_rack(const struct engine_elevation *e, int i,
+			     struct engine_rack_slot *slots, size_t max, double *kw)
+{
+	size_t k = 0;
+	double watts = 0;
+	if (kw)
+		*kw = 0;
+	if (!e || i < 0 || i >= e->racks)
+		return 0;
+	int switches = e->leaf_switches + e->spine_switches;
+	if (i < e->compute_racks) {
+		int all = e->nodes + e->spare_nodes;
+		int first = i * e->nodes_per_rack;
+		int here = imin(e->nodes_per_rack, all - first);
+		long before = (long)i * e->switches_per_compute_rack;
+		int sw_first = before < e->switches_in_compute_racks ? (int)before
+								     : e->switches_in_compute_racks;
+		int sw = imin(e->switches_in_compute_racks - sw_first, e->switches_per_compute_rack);
+		if (i == e->compute_racks - 1)
+			sw = e->switches_in_compute_racks - sw_first;
+		put_switches(e, sw_first, sw, e->rack_u, slots, max, &k, &watts);
+		for (int j = here - 1; j >= 0; j--) {
+			int number = first + j + 1;
+			put(slots, max, &k, (struct engine_rack_slot){
+				.kind = number <= e->nodes ? RACK_NODE : RACK_SPARE,
+				.u = 1 + j * e->node_u, .height = e->node_u,
+				.number = number, .watts = e->node_w }, &watts);
+		}
+	} else {
+		int j = i - e->compute_racks;
+		int first = e->switches_in_compute_racks + j * e->switches_per_network_rack;
+		int count = imin(e->switches_per_network_rack, switches - first);
+		put_switches(e, first, count, e->rack_u, slots, max, &k, &watts);
+	}
+	if (kw)
+		*kw = watts / 1000.0;
+	return k;
+}
+
+const char *engine_rack_kind_name(enum engine_rack_kind k)
+{
+	static const char *const names[RACK_KIND_COUNT] = {
+		"node", "spare node", "leaf switch", "spine switch",
+	};
+	return (unsigned)k < RACK_KIND_COUNT ? names[k] : "?";
+}
+
+static const char *const short_names[RACK_KIND_COUNT] = { "node", "spare", "leaf", "spine" };
+
+/* Appends with snprintf's rules, never past n. */
+static size_t add(char *buf, size_t n, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static size_t add(char *buf, size_t n, size_t at, const char *fmt, ...)
+{
+	if (at >= n)
+		return at;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(buf + at, n - at, fmt, ap);
+	va_end(ap);
+	return k < 0 ? at : at + (size_t)k;
+}
+
+#define LINE_SLOTS 64
+
+char *engine_elevation_rack_line(const struct engine_elevation *e, int i, char *buf, size_t n)
+{
+	if (!buf || n == 0)
+		return buf;
+	buf[0] = '\0';
+	struct engine_rack_slot s[LINE_SLOTS];
+	double kw;
+	size_t k = engine_elevation_rack(e, i, s, LINE_SLOTS, &kw);
+	if (k > LINE_SLOTS)
+		k = LINE_SLOTS;
+	size_t at = add(buf, n, 0, "rack %d:", i + 1);
+	/* Bottom up, runs of one kind with consecutive numbers grouped. */
+	for (size_t a = k; a > 0;) {
+		size_t b = a - 1;
+		while (b > 0 && s[b - 1].kind == s[b].kind && abs(s[b - 1].number - s[b].number) == 1 &&
+		       (b + 1 == a || s[b - 1].number - s[b].number == s[b].number - s[b + 1].number))
+			b--;
+		const struct engine_rack_slot *lo = &s[a - 1], *hi = &s[b];
+		int n_lo = imin(lo->number, hi->number), n_hi = lo->number + hi->number - n_lo;
+		int u_hi = hi->u + hi->height - 1;
+		at = add(buf, n, at, "%s %s %d", a == k ? "" : ",", short_names[lo->kind], n_lo);
+		if (n_hi != n_lo)
+			at = add(buf, n, at, "-%d", n_hi);
+		at = add(buf, n, at, " U%d", lo->u);
+		if (u_hi != lo->u)
+			at = add(buf, n, at, "-%d", u_hi);
+		a = b;
+	}
+	add(buf, n, at, "; %.1f of %.0f kW%s", kw, e->rack_kw,
+	    kw > e->rack_kw + 1e-9 ? " (over)" : "");
+	return buf;
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Step 4's configuration choices (issue 17 items 4 and 5): the site's
+# cooling, the fabric kind and the GPUs per node are rows of step 4; a
+# change re-sizes, the fabric and the rack elevation follow, and the
+# numbers are the CLI's for the same choice.
+. "$TOP_SRCDIR/tests/tui/lib-tmux.sh"
+
+S="$TMPD/train16.yaml"
+printf 'schema: 1\nworkload:\n  class: pretrain\n  model: llama-2-7b\n  precision: bf16\n  tokens: 2e12\naccelerator: h100-sxm\nnode:\n  gpus: 16\n' >"$S"
+
+run "$ACCELSIZER" recommend --scenario "$S" --fabric ethernet --format csv -o "$TMPD/eth.csv"
+check "recommend --fabric ethernet: exit 0" rc 0
+
+tui_start 120 40 --scenario "$S"
+tui_wait "Training tokens"
+tui_keys 4
+tui_wait "Parallel layout"
+check_screen "step 4: the elevation row" "Rack elevation"
+check_screen "step 4: the first rack, as bom --elevation heads it" "First rack            rack 1: node 1-2 U1-16, leaf 1 U42"
+check_screen "step 4: InfiniBand by default (nics.fabrics' first)" "Scale-out              InfiniBand NDR 400G (Quantum-2 QM9700)"
+check_screen "step 4: the fabric row starts at auto" "Fabric                 auto"
+# editable rows: GPUs, Spare nodes, Rack power, Cooling, Fabric, ...
+tui_keys Down Down Down Down
+tui_keys Right
+check_screen_re "Right on Fabric: infiniband" "Fabric +[^a-z ]* ?infiniband"
+tui_keys Right
+check_screen_re "Right again: ethernet" "Fabric +[^a-z ]* ?ethernet"
+check_screen "the nodes are re-sized on RoCE" "Scale-out              RoCE 400GbE (Spectrum-4 SN5600)"
+capex=$(csv_col "$TMPD/eth.csv" capex_usd | awk '{ split($1, p, "."); i = p[1]; s = "";
+	while (length(i) > 3) { s = "," substr(i, length(i) - 2) s; i = substr(i, 1, length(i) - 3) }
+	printf "$%s%s.%s", i, s, p[2] }')
+check_screen "the capex is recommend --fabric ethernet's to the cent" "Capex                  $capex"
+# Cooling: up one row
+tui_keys Up
+tui_keys Right
+check_screen_re "Cooling air" "Cooling +[^a-z ]* ?air"
+tui_keys Right
+check_screen_re "Cooling liquid" "Cooling +[^a-z ]* ?liquid"
+tui_keys q
+tui_settle
+case $screen in *"discard"*) tui_keys d ;; *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
+tui_exit_status
+check "quits cleanly" equals "$rc" 0
+
+# GPUs per node on a PCIe card: the 4-card server, then the 8-card one
+P="$TMPD/l40s.yaml"
+printf 'schema: 1\nworkload:\n  class: inference\n  model: llama-3.1-8b\n  precision: fp8\n  concurrency: 8\naccelerator: l40s\n' >"$P"
+tui_start 120 40 --scenario "$P"
+tui_wait "Input tokens"
+tui_keys 4
+tui_wait "Parallel layout"
+check_screen "l40s: the 4-card server by default" "Node shape             PCIe server, 4 x"
+tui_keys Down Down Down Down Down
+tui_keys 8 Enter
+check_screen_re "GPUs per node 8" "GPUs per node +8( |$)"
+check_screen "the 8-card server" "Node shape             PCIe server, 8 x"
+tui_keys q
+tui_settle
+case $screen in *"discard"*) tui_keys d ;; *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
+tui_exit_status
+check "quits cleanly (l40s)" equals "$rc" 0
+
+done_testing

@@ -1,0 +1,227 @@
+/*
+ * The rack elevation (engine_rack.c; docs/design.md, "The rack
+ * elevation") against answers worked out by hand from the shipped
+ * catalog's figures: HGX H100 8U at 10,200 W plus 8 fabric NICs at 25 W
+ * (10,400 W; its BOM lists only the storage NICs), ib-ndr-400's QM9700 1U
+ * at 1,720 W with 17.5 W per link, GB200 NVL72 48U at 132,000 W plus 72
+ * NICs (133,800 W), 42U and 40 kW racks by default, 2 PDUs a rack.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "engine.h"
+#include "tap.h"
+
+#ifndef ABS_TOP_SRCDIR
+#define ABS_TOP_SRCDIR "."
+#endif
+
+static struct catalog *cat;
+
+/* A sized result as eng_cost() leaves it, by hand. */
+static struct engine_result result(const char *platform, const char *fabric, int nodes, int spares,
+				   int leaf, int spine, int cables, double rack_kw)
+{
+	struct engine_result r;
+	memset(&r, 0, sizeof r);
+	r.platform = catalog_platform(cat, platform);
+	ck_assert_ptr_nonnull(r.platform);
+	r.fabric = fabric ? catalog_fabric(cat, fabric) : NULL;
+	r.nodes = nodes;
+	r.spare_nodes = spares;
+	r.leaf_switches = leaf;
+	r.spine_switches = spine;
+	r.cables = cables;
+	r.rack_kw_set = rack_kw > 0;
+	r.rack_kw = rack_kw > 0 ? rack_kw : cat->defaults.rack_kw.value;
+	return r;
+}
+
+static char line[160];
+static const char *rack_line(const struct engine_elevation *e, int i)
+{
+	return engine_elevation_rack_line(e, i, line, sizeof line);
+}
+
+/* 4 nodes, no fabric, 40 kW: floor(40 / 10.2) = 3 a rack (floor(42 / 8)
+ * = 5 by space), so 2 racks: nodes 1-3 at U1, U9, U17, node 4 at U1. */
+START_TEST(four_nodes_at_40_kw)
+{
+	struct engine_result r = result("hgx-h100-8", NULL, 4, 0, 0, 0, 0, 0);
+	struct engine_elevation e;
+	engine_elevation(cat, &r, &e);
+	ck_assert_int_eq(e.racks, 2);
+	ck_assert_int_eq(e.compute_racks, 2);
+	ck_assert_int_eq(e.network_racks, 0);
+	ck_assert_int_eq(e.nodes_per_rack, 3);
+	ck_assert(!e.rack_kw_set && !e.over_kw);
+	struct engine_rack_slot s[8];
+	double kw;
+	ck_assert_uint_eq(engine_elevation_rack(&e, 0, s, 8, &kw), 3);
+	ck_assert_double_eq_tol(kw, 30.6, 1e-9);
+	/* top down: node 3 at U17, node 2 at U9, node 1 at U1 */
+	ck_assert_int_eq(s[0].number, 3);
+	ck_assert_int_eq(s[0].u, 17);
+	ck_assert_int_eq(s[2].number, 1);
+	ck_assert_int_eq(s[2].u, 1);
+	ck_assert_int_eq(s[2].height, 8);
+	ck_assert_int_eq(s[2].kind, RACK_NODE);
+	ck_assert_str_eq(rack_line(&e, 0), "rack 1: node 1-3 U1-24; 30.6 of 40 kW");
+	ck_assert_uint_eq(engine_elevation_rack(&e, 1, s, 8, &kw), 1);
+	ck_assert_double_eq_tol(kw, 10.2, 1e-9);
+	ck_assert_str_eq(rack_line(&e, 1), "rack 2: node 4 U1-8; 10.2 of 40 kW");
+	ck_assert_uint_eq(engine_elevation_rack(&e, 2, s, 8, &kw), 0);
+}
+END_TEST
+
+/* --rack-kw 15: one 10.2 kW node a rack, whatever the units allow. */
+START_TEST(fifteen_kw_racks_hold_one_node)
+{
+	struct engine_result r = result("hgx-h100-8", NULL, 4, 0, 0, 0, 0, 15);
+	struct engine_elevation e;
+	engine_elevation(cat, &r, &e);
+	ck_assert_int_eq(e.racks, 4);
+	ck_assert_int_eq(e.nodes_per_rack, 1);
+	ck_assert(e.rack_kw_set);
+	ck_assert_str_eq(rack_line(&e, 3), "rack 4: node 4 U1-8; 10.2 of 15 kW");
+}
+END_TEST
+
+/* 4 working + 1 spare on InfiniBand, 1 leaf, 40 links: 10.4 kW nodes, 3 a
+ * rack; the leaf (1,720 + 40 x 17.5 = 2,420 W) goes on top of rack 1
+ * (8.8 kW left there); the spare is node 5 in rack 2.  54.42 kW in all:
+ * 5 x 10,200 + 1,720 + 40 x 17.5 + 40 x 25. */
+START_TEST(spares_and_a_leaf_switch)
+{
+	struct engine_result r = result("hgx-h100-8", "ib-ndr-400", 4, 1, 1, 0, 40, 0);
+	struct engine_elevation e;
+	engine_elevation(cat, &r, &e);
+	ck_assert_double_eq_tol(e.node_w, 10400, 1e-9);
+	ck_assert_double_eq_tol(e.switch_w, 2420, 1e-9);
+	ck_assert_int_eq(e.racks, 2);
+	ck_assert_int_eq(e.switches_per_compute_rack, 3);
+	ck_assert_int_eq(e.switches_in_compute_racks, 1);
+	struct engine_rack_slot s[8];
+	double kw1, kw2;
+	ck_assert_uint_eq(engine_elevation_rack(&e, 0, s, 8, &kw1), 4);
+	ck_assert_int_eq(s[0].kind, RACK_LEAF);
+	ck_assert_int_eq(s[0].u, 42);
+	ck_assert_str_eq(rack_line(&e, 0), "rack 1: node 1-3 U1-24, leaf 1 U42; 33.6 of 40 kW");
+	ck_assert_uint_eq(engine_elevation_rack(&e, 1, s, 8, &kw2), 2);
+	ck_assert_int_eq(s[0].kind, RACK_SPARE);
+	ck_assert_int_eq(s[0].number, 5);
+	ck_assert_int_eq(s[0].u, 9);
+	ck_assert_str_eq(rack_line(&e, 1), "rack 2: node 4 U1-8, spare 5 U9-16; 20.8 of 40 kW");
+	ck_assert_double_eq_tol(kw1 + kw2, 54.42, 1e-9);
+}
+END_TEST
+
+/* 20 leaves + 10 spines, 600 links (2,070 W a switch): rack 1 keeps 4 on
+ * top of its 3 nodes (8.8 kW / 2.07), rack 2 with one node 14 (29.6 kW /
+ * 2.07), the other 12 go to one network rack (19 fit by power). */
+START_TEST(switches_overflow_to_a_network_rack)
+{
+	struct engine_result r = result("hgx-h100-8", "ib-ndr-400", 4, 0, 20, 10, 600, 0);
+	struct engine_elevation e;
+	engine_elevation(cat, &r, &e);
+	ck_assert_double_eq_tol(e.switch_w, 2070, 1e-9);
+	ck_assert_int_eq(e.compute_racks, 2);
+	ck_assert_int_eq(e.switches_per_compute_rack, 4);
+	ck_assert_int_eq(e.switches_in_compute_racks, 18);
+	ck_assert_int_eq(e.switches_per_network_rack, 19);
+	ck_assert_int_eq(e.network_racks, 1);
+	ck_assert_int_eq(e.racks, 3);
+	ck_assert_str_eq(rack_line(&e, 0), "rack 1: node 1-3 U1-24, leaf 1-4 U39-42; 39.5 of 40 kW");
+	ck_assert_str_eq(rack_line(&e, 1), "rack 2: node 4 U1-8, leaf 5-18 U29-42; 39.4 of 40 kW");
+	ck_assert_str_eq(rack_line(&e, 2), "rack 3: spine 21-30 U31-40, leaf 19-20 U41-42; 24.8 of 40 kW");
+}
+END_TEST
+
+/* GB200 NVL72: each node is its own 48U rack (133.8 kW, over a 40 kW
+ * feed, flagged), its switches in a network rack. */
+START_TEST(whole_rack_nodes)
+{
+	struct engine_result r = result("gb200-nvl72", "ib-ndr-400", 2, 0, 3, 0, 144, 0);
+	struct engine_elevation e;
+	engine_elevation(cat, &r, &e);
+	ck_assert(e.whole_rack && e.over_kw);
+	ck_assert_int_eq(e.compute_racks, 2);
+	ck_assert_int_eq(e.network_racks, 1);
+	ck_assert_int_eq(e.racks, 3);
+	ck_assert_str_eq(rack_line(&e, 0), "rack 1: node 1 U1-48; 133.8 of 40 kW (over)");
+	ck_assert_str_eq(rack_line(&e, 2), "rack 3: leaf 1-3 U40-42; 7.7 of 40 kW");
+}
+END_TEST
+
+/* A node over the rack's power still gets a rack, flagged. */
+START_TEST(node_over_the_rack_limit)
+{
+	struct engine_result r = result("hgx-h100-8", NULL, 2, 0, 0, 0, 0, 5);
+	struct engine_elevation e;
+	engine_elevation(cat, &r, &e);
+	ck_assert(e.over_kw);
+	ck_assert_int_eq(e.nodes_per_rack, 1);
+	ck_assert_int_eq(e.racks, 2);
+	ck_assert_str_eq(rack_line(&e, 0), "rack 1: node 1 U1-8; 10.2 of 5 kW (over)");
+}
+END_TEST
+
+/* The engine's own sizing: its rack count is the elevation's, and the
+ * racks' draws add up to its power_kw. */
+START_TEST(engine_racks_are_the_elevation)
+{
+	struct workload w;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = catalog_model(cat, "llama-3.1-70b");
+	w.accel = catalog_accel(cat, "h100-sxm");
+	w.gpus = 256;
+	w.rack_kw = 30;
+	struct engine_result r;
+	engine_evaluate(cat, &w, w.accel, &r);
+	ck_assert(r.fits);
+	struct engine_elevation e;
+	engine_elevation(cat, &r, &e);
+	ck_assert_int_eq(e.racks, (int)r.racks);
+	double sum = 0;
+	int nodes = 0;
+	for (int i = 0; i < e.racks; i++) {
+		struct engine_rack_slot s[64];
+		double kw;
+		size_t k = engine_elevation_rack(&e, i, s, 64, &kw);
+		ck_assert(kw <= 30 + 1e-9);
+		for (size_t j = 0; j < k && j < 64; j++)
+			nodes += s[j].kind == RACK_NODE || s[j].kind == RACK_SPARE;
+		sum += kw;
+	}
+	ck_assert_int_eq(nodes, r.nodes + r.spare_nodes);
+	ck_assert_double_eq_tol(sum, r.power_kw, 1e-6);
+}
+END_TEST
+
+#define ADD(s, t) do { TCase *tc = tcase_create(#t); tcase_add_test(tc, t); suite_add_tcase(s, tc); } while (0)
+
+int main(void)
+{
+	struct catalog_errors ce = { .n = 0 };
+	cat = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
+	if (!cat) {
+		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
+		catalog_errors_fini(&ce);
+		return 1;
+	}
+	catalog_errors_fini(&ce);
+	Suite *s = suite_create("rack");
+	ADD(s, four_nodes_at_40_kw);
+	ADD(s, fifteen_kw_racks_hold_one_node);
+	ADD(s, spares_and_a_leaf_switch);
+	ADD(s, switches_overflow_to_a_network_rack);
+	ADD(s, whole_rack_nodes);
+	ADD(s, node_over_the_rack_limit);
+	ADD(s, engine_racks_are_the_elevation);
+	int rc = tap_run(s);
+	catalog_free(cat);
+	return rc;
+}
