@@ -1124,10 +1124,8 @@ static void write_rent(struct pw *w, const struct proposal *p)
 	section(w, "rent", "Rent or buy", NULL);
 	if (rb.basis < 0) {
 		pw_para_begin(w);
-		pw_textf(w, "No rental price for the %s: neither the catalog nor your price list has "
-			 "one (a line %s%s, %s%s or %s%s gives one).", r->accel->name,
-			 ENGINE_SKU_RENT_PREFIX_OD, r->accel->id, ENGINE_SKU_RENT_PREFIX_1Y,
-			 r->accel->id, ENGINE_SKU_RENT_PREFIX_3Y, r->accel->id);
+		pw_textf(w, "No rental price for the %s (a price-list line %s%s gives one).",
+			 r->accel->name, ENGINE_SKU_RENT_PREFIX_OD, r->accel->id);
 		pw_para_end(w);
 		section_end(w);
 		return;

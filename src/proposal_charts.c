@@ -40,6 +40,8 @@ const char proposal_css[] =
 	".pair { display: flex; gap: 4mm; align-items: flex-start; }\n"
 	".pair > section { flex: 1 1 0; }\n"
 	".pair > .stack { flex: 1 1 0; }\n"
+	".stack > section + section h2 { margin-top: 1.5mm; }\n"
+	"section#rent p { font-size: 7pt; line-height: 1.2; }\n"
 	".pair > section#bom { flex: 0 0 38%; }\n"
 	"section { page-break-inside: avoid; break-inside: avoid; }\n"
 	"h2 { page-break-after: avoid; break-after: avoid; }\n"
