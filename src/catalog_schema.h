@@ -29,7 +29,7 @@ enum catalog_ftype {
 	CF_BOOL,	/* bool, plain YAML true or false */
 	CF_INT,		/* int */
 	CF_LONG,	/* long */
-	CF_ENUM,	/* string parsed by ->parse into an int-sized enum < ->count */
+	CF_ENUM,	/* one of ->names (any case), kept as its index: an int-sized enum */
 	CF_CHOICE,	/* string (char *) that must be one of ->choices */
 	CF_STRLIST,	/* list of strings: char ** at off, size_t count at off_n */
 	CF_LIST,	/* list of mappings read with ->sub: array at off, count at off_n */
@@ -56,9 +56,9 @@ struct catalog_field {
 	size_t off, off_n;
 	double min, max;
 	double scale;		/* CF_NUM: stored value = value x scale (0: 1) */
-	bool (*parse)(const char *s, void *out);	/* CF_ENUM */
+	const char *const *names;	/* CF_ENUM: the words, indexed by value */
 	int count;		/* CF_ENUM: values are 0 .. count - 1 */
-	const char *choices;	/* CF_ENUM, CF_CHOICE: "a, b, c" for messages */
+	const char *choices;	/* CF_CHOICE: "a, b, c", for messages too */
 	const struct catalog_schema *sub;	/* CF_LIST */
 };
 
@@ -90,6 +90,17 @@ extern const struct catalog_schema catalog_defaults_schema;
 extern const struct catalog_schema catalog_accel_schema, catalog_partition_schema,
 	catalog_platform_schema, catalog_bom_schema, catalog_fabric_schema, catalog_model_schema,
 	catalog_licence_schema, catalog_serving_stack_schema, catalog_stack_platform_schema;
+
+/* The words of the catalog's enums, indexed by value (catalog.c): the
+ * loader's CF_ENUM rows, its messages and the *_name() functions share
+ * them. */
+extern const char *const catalog_form_names[FORM_COUNT];
+extern const char *const catalog_stack_names[STACK_COUNT];
+extern const char *const catalog_topology_names[TOPO_COUNT];
+
+/* Index of s among names[0 .. n - 1], case-insensitive (so "FP8" on a
+ * command line works), or -1. */
+int catalog_name_find(const char *const *names, int n, const char *s);
 
 /* The key of the row that stores the member at off of an item of s
  * ("memory.capacity_gb"), or with group the mapping that holds it
