@@ -969,7 +969,6 @@ bool scenario_emit(const struct scenario *s, FILE *fp, char *err, size_t errsz)
 		}
 	struct out_yaml m;
 	if (!out_yaml_begin(&m, fp)) {
-		out_yaml_end(&m, NULL);
 		snprintf(err, errsz, "out of memory");
 		return false;
 	}
