@@ -118,6 +118,17 @@ static bool set_choice(struct ctx *k, const struct engine_field *f, const char *
 	return true;
 }
 
+/* "unknown model 'x'; did you mean 'y'?", or which command lists them. */
+static void unknown(const struct ctx *k, const char *f, const char *v, unsigned kind, const char *what,
+		    const char *list)
+{
+	const char *near = catalog_suggest(k->c, kind, v);
+	if (near)
+		fprintf(stderr, PROG ": %s: unknown %s '%s'; did you mean '%s'?\n", f, what, v, near);
+	else
+		fprintf(stderr, PROG ": %s: unknown %s '%s' (see '%s')\n", f, what, v, list);
+}
+
 static bool set_model(struct ctx *k, const char *f, const char *v)
 {
 	if (k->x->model_config) {
@@ -126,12 +137,7 @@ static bool set_model(struct ctx *k, const char *f, const char *v)
 	}
 	const struct catalog_model *m = catalog_model(k->c, v);
 	if (!m) {
-		const char *near = catalog_suggest(k->c, CATALOG_MODELS, v);
-		if (near)
-			fprintf(stderr, PROG ": %s: unknown model '%s'; did you mean '%s'?\n", f, v, near);
-		else
-			fprintf(stderr, PROG ": %s: unknown model '%s' (see 'accelsizer catalog list --models')\n",
-				f, v);
+		unknown(k, f, v, CATALOG_MODELS, "model", "accelsizer catalog list --models");
 		return false;
 	}
 	k->w->model = m;
@@ -162,12 +168,7 @@ static bool set_accel(struct ctx *k, const char *f, const char *v)
 {
 	const struct catalog_accel *a = catalog_accel(k->c, v);
 	if (!a) {
-		const char *near = catalog_suggest(k->c, CATALOG_ACCELERATORS, v);
-		if (near)
-			fprintf(stderr, PROG ": %s: unknown accelerator '%s'; did you mean '%s'?\n", f, v, near);
-		else
-			fprintf(stderr, PROG ": %s: unknown accelerator '%s' (see 'accelsizer catalog list')\n",
-				f, v);
+		unknown(k, f, v, CATALOG_ACCELERATORS, "accelerator", "accelsizer catalog list");
 		return false;
 	}
 	k->w->accel = a;
