@@ -697,8 +697,8 @@ static const char *id_taken(struct catalog_load_ctx *x, const char *id)
 {
 	for (size_t k = 0; k < x->kind && k < CATALOG_N_KINDS; k++) {
 		const struct catalog_kind *kd = &catalog_kinds[k];
-		char *arr = *(char **)at(x->cat, kd->arr_off);
-		size_t n = *(size_t *)at(x->cat, kd->n_off);
+		size_t n;
+		char *arr = catalog_kind_items(x->cat, k, &n);
 		for (size_t i = 0; i < n; i++) {
 			char *item = arr + i * kd->s->size;
 			const char *other = *(char **)(item + kd->id_off);
@@ -1693,10 +1693,8 @@ bool catalog_values_ok(const struct catalog *c)
 	if (!c)
 		return false;
 	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
-		const char *arr;
 		size_t n;
-		memcpy(&arr, (const char *)c + catalog_kinds[k].arr_off, sizeof arr);
-		memcpy(&n, (const char *)c + catalog_kinds[k].n_off, sizeof n);
+		const char *arr = catalog_kind_items(c, k, &n);
 		for (size_t i = 0; i < n; i++)
 			if (!values_ok(catalog_kinds[k].s, arr + i * catalog_kinds[k].s->size))
 				return false;

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "catalog.h"
 
@@ -109,6 +110,23 @@ int catalog_name_find(const char *const *names, int n, const char *s);
  * labels (`catalog show`), so no key is spelled twice. */
 const char *catalog_schema_key(const struct catalog_schema *s, size_t off, bool group,
 			       char *buf, size_t n);
+
+/* The pointer, or the count, in the slot at byte offset off of a catalog
+ * struct (a table's off or off_n); memcpy, since the table, not a type,
+ * says what the slot holds.  Inline: the image code reads every slot. */
+static inline void *catalog_slot_ptr(const void *base, size_t off)
+{
+	void *p;
+	memcpy(&p, (const char *)base + off, sizeof p);
+	return p;
+}
+
+static inline size_t catalog_slot_count(const void *base, size_t off)
+{
+	size_t n;
+	memcpy(&n, (const char *)base + off, sizeof n);
+	return n;
+}
 
 /* Is this row a string the struct owns (char * at off)?  Inline: the
  * image reader asks it for every row of every item. */
