@@ -176,15 +176,6 @@ static bool set_accel(struct ctx *k, const char *f, const char *v)
 	return true;
 }
 
-/* Its word ("--concurrency max"): the engine chooses. */
-static void set_word(struct workload *w, const struct engine_field *f)
-{
-	if (f == engine_field(EF_CONCURRENCY))
-		w->concurrency_max = true;
-	else
-		engine_field_put(w, f, -1);
-}
-
 static bool set_field(struct ctx *k, const struct engine_field *f, const char *flag, const char *v)
 {
 	switch (f->type) {
@@ -202,7 +193,7 @@ static bool set_field(struct ctx *k, const struct engine_field *f, const char *f
 		break;
 	}
 	if (f->word && v && !strcmp(v, f->word)) {
-		set_word(k->w, f);
+		engine_field_put_word(k->w, f);
 		return true;
 	}
 	double d;

@@ -105,8 +105,7 @@ static bool fields_in_limits(const struct workload *w, char *why, size_t whysz)
 			continue;	/* --days is target_hours, checked as such */
 		if (f->lora_only && w->method == FT_FULL)
 			continue;
-		if ((i == EF_CONCURRENCY && w->concurrency_max) ||
-		    (f->word && i != EF_CONCURRENCY && engine_field_get(w, f) == -1))
+		if (engine_field_is_word(w, f))
 			continue;
 		double v = engine_field_get(w, f) / (f->scale > 0 ? f->scale : 1);
 		if (!in_limit(f->key, &f->lim, v, why, whysz))
