@@ -142,6 +142,7 @@ static const struct catalog_field accel_fields[] = {
 	SOURCED("efficiency.training", A, eff_training, OPTGROUP, 0.01, 1),
 	SOURCED("efficiency.compute_fp4", A, eff_compute_fp4, OPTGROUP, 0.01, 1),
 	SOURCED("efficiency.training_fp8", A, eff_training_fp8, OPTGROUP, 0.01, 1),
+	SOURCED("efficiency.training_fp4", A, eff_training_fp4, OPTGROUP, 0.01, 1),
 	PRICE(A, 1e7),
 	RENT("on_demand", 0), RENT("reserved_1y", 1), RENT("reserved_3y", 2),
 	SOURCES(A),

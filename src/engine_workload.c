@@ -161,10 +161,10 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 			 w->lora_rank, m->name, m->hidden, m->hidden, m->hidden, m->hidden);
 		return fail(why, whysz, buf);
 	}
-	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
+	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 ||
 	    w->precision == PREC_MXFP4 || w->precision == PREC_W8A16) {
 		snprintf(buf, sizeof buf,
-			 "%s is an inference format: train at bf16, fp16 or fp8 (QLoRA stores the base in 4 bit by itself)",
+			 "%s is an inference format: train at bf16, fp16, fp8 or fp4 (NVFP4) (QLoRA stores the base in 4 bit by itself)",
 			 precision_name(w->precision));
 		return fail(why, whysz, buf);
 	}
