@@ -327,29 +327,44 @@ START_TEST(fp4_falls_back_to_fp8)
 END_TEST
 
 /* MXFP4 (OCP MX v1.0): 32 E2M1 values and one 8-bit scale, 4.25 bits a
- * weight; it runs on fp4 units or not at all. */
-START_TEST(mxfp4_needs_fp4_units)
+ * weight.  gpt-oss ships its routed experts in it and the rest in bf16
+ * (TensorRT-LLM examples/models/core/gpt_oss/README.md): the experts run
+ * with mxfp8 activations on fp4 units (B200: the fp8 rate) and dequantised
+ * to bf16 on a card without them (H100); the rest at bf16 on both.  A dense
+ * model is MXFP4 throughout, at the experts' rate. */
+START_TEST(mxfp4_quantises_the_experts)
 {
 	struct workload w;
 	struct eng_precision p;
 	struct engine_result r;
-	inference(&w, "llama-2-70b", PREC_MXFP4, 1);
+	inference(&w, "gpt-oss-120b", PREC_MXFP4, 1);
 	ck_assert_double_eq(precision_bytes(PREC_MXFP4), 4.25 / 8);
 	eng_precision_resolve(&w, A("b200"), &p);
-	ck_assert(!p.unsupported);
 	ck_assert(!p.fallback);
 	ck_assert_int_eq(p.used, PREC_MXFP4);
-	ck_assert_int_eq(p.compute, PREC_FP4);
-	ck_assert_double_eq(p.peak_flops, A("b200")->peak_tflops[PREC_FP4] * 1e12);
+	ck_assert_int_eq(p.compute, PREC_BF16);
+	ck_assert_int_eq(p.expert_compute, PREC_FP8);
+	ck_assert_double_eq(p.expert_peak_flops, A("b200")->peak_tflops[PREC_FP8] * 1e12);
+	ck_assert_double_eq(p.expert_bytes, 4.25 / 8);
+	ck_assert_double_eq(p.shared_bytes, 2);
+	/* the mean over the model: the catalog's 62 GB, not 117 x 4.25 bits */
+	const struct catalog_model *m = w.model;
+	double experts = eng_params_experts(m);
+	ck_assert_double_eq_tol(p.weight_bytes * m->params,
+				experts * 4.25 / 8 + (m->params - experts) * 2, 1e-3 * m->params);
 	eng_precision_resolve(&w, A("h100-sxm"), &p);
-	ck_assert(p.unsupported);
-	ck_assert_double_eq(p.peak_flops, 0);
+	ck_assert(!p.fallback);
+	ck_assert_int_eq(p.expert_compute, PREC_BF16);
+	ck_assert_double_eq(p.expert_peak_flops, p.peak_flops);
 	size_on(&w, "h100-sxm", -1, &r);
-	ck_assert(!r.fits);
-	ck_assert_msg(strstr(r.reason, "mxfp4") && strstr(r.reason, "fp4 peak"), "reason: %s", r.reason);
+	ck_assert_msg(r.fits, "reason: %s", r.reason);
+	ck_assert_int_eq(r.precision_used, PREC_MXFP4);
 	size_on(&w, "b200", -1, &r);
 	ck_assert(r.fits);
-	ck_assert_int_eq(r.precision_used, PREC_MXFP4);
+	inference(&w, "llama-2-70b", PREC_MXFP4, 1);
+	eng_precision_resolve(&w, A("b200"), &p);
+	ck_assert_int_eq(p.compute, PREC_FP8);
+	ck_assert_double_eq(p.weight_bytes, 4.25 / 8);
 }
 END_TEST
 
@@ -2082,7 +2097,7 @@ int main(void)
 	ADD(s, params_from_shapes_llama31_8b);
 	ADD(s, fp8_on_a100_falls_back);
 	ADD(s, fp4_falls_back_to_fp8);
-	ADD(s, mxfp4_needs_fp4_units);
+	ADD(s, mxfp4_quantises_the_experts);
 	ADD(s, llama405b_bf16_h100_node_vs_h200_node);
 	ADD(s, context_longer_than_model_is_invalid);
 	ADD(s, more_users_more_replicas);
