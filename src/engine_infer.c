@@ -1369,6 +1369,11 @@ void eng_infer_on(const struct catalog *c, const struct workload *w, const struc
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
 	r->serving_stack = x.stack;
+	if (x.spec.k > 0) {
+		r->spec_k = x.spec.k;
+		r->spec_acceptance = w->spec_acceptance;
+		r->spec_tokens_per_step = x.spec.gain;
+	}
 
 	bool mine = w->accel == a;
 	struct iforce f = { mine && w->tp > 0 ? w->tp : 0, mine && w->pp > 0 ? w->pp : 0,
