@@ -40,6 +40,9 @@ struct ictx {
 	const struct catalog_model *m;
 	struct eng_precision pr;
 	double usable;			/* bytes per GPU */
+	double kv_free;			/* the stack's KV share of the memory left
+					 * after loading (then usable is the whole
+					 * memory); 0 = all of usable */
 	double bw;			/* achieved memory bandwidth, bytes/s */
 	double flops;			/* achieved decode FLOP/s per GPU */
 	double pflops;			/* achieved prefill FLOP/s per GPU */
@@ -203,6 +206,17 @@ static double comm_s(const struct ictx *x, const struct ilayout *l, double token
 	if (l->pp > 1)
 		s += stages_in_series * (msg / l->pp_bw + x->lat);
 	return s;
+}
+
+/* Bytes per GPU the KV cache may take.  TensorRT-LLM loads the engine
+ * (weights, activation buffers) first and gives its KV cache a share of
+ * what is left (kv_cache_free_gpu_mem_fraction); vLLM takes a share of the
+ * whole memory (gpu_memory_utilization, the accelerator's usable_fraction)
+ * for everything. */
+static double kv_room(const struct ictx *x, const struct ilayout *l)
+{
+	double left = x->usable - l->w_gpu - l->fixed_gpu;
+	return x->kv_free > 0 ? x->kv_free * left : left;
 }
 
 /* A kernel that both streams memory and computes: the longer of the two
@@ -487,7 +501,7 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) + x->workspace;
 	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t > x->reach ? x->reach : t);
 	l->pp_bw = l->g <= x->node_max ? eng_fmax(l->link_bw, x->link_bw2) : x->nic_bw;
-	double room = x->usable - l->w_gpu - l->fixed_gpu;
+	double room = kv_room(x, l);
 	/* A fixed number of users may all reach the full context at once, so
 	 * each gets I + O tokens of KV.  At maximum concurrency continuous
 	 * batching keeps sequences at every stage of their output: on average
@@ -533,12 +547,15 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->stack = engine_serving_stack(c, w, a, &on);
 	if (on)
 		eff *= on->compute.value;
+	x->kv_free = on ? on->kv_free_fraction.value : 0;
 	x->flops = x->pr.peak_flops * eff * eng_power_clock(c, a);
 	x->ov = d->serving_overlap.value;
 	x->moe_gemm = d->moe_grouped_gemm_efficiency.value > 0 ? d->moe_grouped_gemm_efficiency.value : 1;
 	x->part = part;
 	if (part)
 		eng_partition_scale(a, part, &x->usable, &x->bw, &x->flops);
+	if (x->kv_free > 0 && a->mem_usable_fraction > 0)
+		x->usable /= a->mem_usable_fraction;
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
 	x->lat = d->collective_latency_us.value * 1e-6;
 	double step_us = on && on->step_overhead_us.value > 0 ? on->step_overhead_us.value
@@ -1195,7 +1212,7 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	} else {
 		r->binding = RES_MEMORY;
 		eng_reason(r, "memory-bound: KV room for only %ld sequence%s per %s%d replica (%F GB free per GPU)",
-			   b, eng_s(b), lay_kind(l), l->t, (x->usable - l->w_gpu - l->fixed_gpu) / ENG_GB);
+			   b, eng_s(b), lay_kind(l), l->t, kv_room(x, l) / ENG_GB);
 	}
 	if (link_binds(x, r)) {
 		r->binding = RES_INTERCONNECT;
@@ -1369,6 +1386,11 @@ void eng_infer_on(const struct catalog *c, const struct workload *w, const struc
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
 	r->serving_stack = x.stack;
+	if (x.spec.k > 0) {
+		r->spec_k = x.spec.k;
+		r->spec_acceptance = w->spec_acceptance;
+		r->spec_tokens_per_step = x.spec.gain;
+	}
 
 	bool mine = w->accel == a;
 	struct iforce f = { mine && w->tp > 0 ? w->tp : 0, mine && w->pp > 0 ? w->pp : 0,

@@ -41,6 +41,8 @@ struct eng_precision {
 /* engine_precision.c */
 void eng_precision_resolve(const struct workload *w, const struct catalog_accel *a,
 			   struct eng_precision *out);
+void eng_precision_resolve_train(const struct workload *w, const struct catalog_accel *a,
+				 struct eng_precision *out);
 
 /* engine_power.c: the share of its own peak clock a board sustains under
  * its power limit, against the best-powered part of its family (1 = all). */

@@ -140,3 +140,20 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 		out->peak_flops = out->expert_peak_flops;
 	}
 }
+
+/* Training at fp4 (NVFP4) runs at the FP4 peak only where a published
+ * NVFP4 training result sets the share of it the training math reaches
+ * (efficiency.training_fp4, docs/accuracy.md); elsewhere the request
+ * trains at FP8, a fallback like a missing peak's. */
+void eng_precision_resolve_train(const struct workload *w, const struct catalog_accel *a,
+				 struct eng_precision *out)
+{
+	eng_precision_resolve(w, a, out);
+	if (out->compute != PREC_FP4 || a->eff_training_fp4.value > 0)
+		return;
+	struct workload fp8 = *w;
+	fp8.precision = PREC_FP8;
+	eng_precision_resolve(&fp8, a, out);
+	out->requested = w->precision;
+	out->fallback = true;
+}

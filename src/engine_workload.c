@@ -105,8 +105,7 @@ static bool fields_in_limits(const struct workload *w, char *why, size_t whysz)
 			continue;	/* --days is target_hours, checked as such */
 		if (f->lora_only && w->method == FT_FULL)
 			continue;
-		if ((i == EF_CONCURRENCY && w->concurrency_max) ||
-		    (f->word && i != EF_CONCURRENCY && engine_field_get(w, f) == -1))
+		if (engine_field_is_word(w, f))
 			continue;
 		double v = engine_field_get(w, f) / (f->scale > 0 ? f->scale : 1);
 		if (!in_limit(f->key, &f->lim, v, why, whysz))
@@ -162,10 +161,10 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 			 w->lora_rank, m->name, m->hidden, m->hidden, m->hidden, m->hidden);
 		return fail(why, whysz, buf);
 	}
-	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
+	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 ||
 	    w->precision == PREC_MXFP4 || w->precision == PREC_W8A16) {
 		snprintf(buf, sizeof buf,
-			 "%s is an inference format: train at bf16, fp16 or fp8 (QLoRA stores the base in 4 bit by itself)",
+			 "%s is an inference format: train at bf16, fp16, fp8 or fp4 (NVFP4) (QLoRA stores the base in 4 bit by itself)",
 			 precision_name(w->precision));
 		return fail(why, whysz, buf);
 	}
