@@ -138,6 +138,8 @@ struct catalog_accel {
 	struct sourced eff_link;	/* share of link bandwidth achieved */
 	struct sourced eff_training;	/* MFU in training; value 0 = default */
 	struct sourced eff_training_fp8;	/* same at FP8; value 0 = eff_training */
+	struct sourced eff_training_fp4;	/* share of the FP4 peak at NVFP4; value
+					 * 0 = an fp4 request trains at FP8 */
 	struct sourced eff_compute_fp4;	/* share of dense peak at fp4; value 0 =
 					 * eff_compute applies */
 	/* Private to catalog.c: the most board power per dense 16-bit TFLOPS

@@ -55,6 +55,35 @@ static void size_on(struct workload *w, const char *accel, int gpus, struct engi
 	engine_evaluate(cat, w, w->accel, r);
 }
 
+/* A serving layout forced on the H100 as --tp, --ep, --attention-dp and
+ * --batch force it (0: the engine chooses); fp8, prompts as inference(). */
+struct layout {
+	const char *model;
+	long users;
+	bool max_users;		/* as many as memory holds */
+	int tp, ep, attention_dp;
+	long batch;
+};
+
+static void forced(struct workload *w, struct layout l, int gpus, struct engine_result *r)
+{
+	inference(w, l.model, PREC_FP8, l.users);
+	w->tp = l.tp;
+	w->ep = l.ep;
+	w->attention_dp = l.attention_dp;
+	w->concurrency_max = l.max_users;
+	w->batch = l.batch;
+	size_on(w, "h100-sxm", gpus, r);
+}
+
+static bool forced_fits(struct layout l, int gpus)
+{
+	struct workload w;
+	struct engine_result r;
+	forced(&w, l, gpus, &r);
+	return r.fits;
+}
+
 static double rel_err(double predicted, double published)
 {
 	return (predicted - published) / published;
@@ -304,29 +333,44 @@ START_TEST(fp4_falls_back_to_fp8)
 END_TEST
 
 /* MXFP4 (OCP MX v1.0): 32 E2M1 values and one 8-bit scale, 4.25 bits a
- * weight; it runs on fp4 units or not at all. */
-START_TEST(mxfp4_needs_fp4_units)
+ * weight.  gpt-oss ships its routed experts in it and the rest in bf16
+ * (TensorRT-LLM examples/models/core/gpt_oss/README.md): the experts run
+ * with mxfp8 activations on fp4 units (B200: the fp8 rate) and dequantised
+ * to bf16 on a card without them (H100); the rest at bf16 on both.  A dense
+ * model is MXFP4 throughout, at the experts' rate. */
+START_TEST(mxfp4_quantises_the_experts)
 {
 	struct workload w;
 	struct eng_precision p;
 	struct engine_result r;
-	inference(&w, "llama-2-70b", PREC_MXFP4, 1);
+	inference(&w, "gpt-oss-120b", PREC_MXFP4, 1);
 	ck_assert_double_eq(precision_bytes(PREC_MXFP4), 4.25 / 8);
 	eng_precision_resolve(&w, A("b200"), &p);
-	ck_assert(!p.unsupported);
 	ck_assert(!p.fallback);
 	ck_assert_int_eq(p.used, PREC_MXFP4);
-	ck_assert_int_eq(p.compute, PREC_FP4);
-	ck_assert_double_eq(p.peak_flops, A("b200")->peak_tflops[PREC_FP4] * 1e12);
+	ck_assert_int_eq(p.compute, PREC_BF16);
+	ck_assert_int_eq(p.expert_compute, PREC_FP8);
+	ck_assert_double_eq(p.expert_peak_flops, A("b200")->peak_tflops[PREC_FP8] * 1e12);
+	ck_assert_double_eq(p.expert_bytes, 4.25 / 8);
+	ck_assert_double_eq(p.shared_bytes, 2);
+	/* the mean over the model: the catalog's 62 GB, not 117 x 4.25 bits */
+	const struct catalog_model *m = w.model;
+	double experts = eng_params_experts(m);
+	ck_assert_double_eq_tol(p.weight_bytes * m->params,
+				experts * 4.25 / 8 + (m->params - experts) * 2, 1e-3 * m->params);
 	eng_precision_resolve(&w, A("h100-sxm"), &p);
-	ck_assert(p.unsupported);
-	ck_assert_double_eq(p.peak_flops, 0);
+	ck_assert(!p.fallback);
+	ck_assert_int_eq(p.expert_compute, PREC_BF16);
+	ck_assert_double_eq(p.expert_peak_flops, p.peak_flops);
 	size_on(&w, "h100-sxm", -1, &r);
-	ck_assert(!r.fits);
-	ck_assert_msg(strstr(r.reason, "mxfp4") && strstr(r.reason, "fp4 peak"), "reason: %s", r.reason);
+	ck_assert_msg(r.fits, "reason: %s", r.reason);
+	ck_assert_int_eq(r.precision_used, PREC_MXFP4);
 	size_on(&w, "b200", -1, &r);
 	ck_assert(r.fits);
-	ck_assert_int_eq(r.precision_used, PREC_MXFP4);
+	inference(&w, "llama-2-70b", PREC_MXFP4, 1);
+	eng_precision_resolve(&w, A("b200"), &p);
+	ck_assert_int_eq(p.compute, PREC_FP8);
+	ck_assert_double_eq(p.weight_bytes, 4.25 / 8);
 }
 END_TEST
 
@@ -1469,18 +1513,12 @@ START_TEST(forced_layout)
 {
 	struct workload w;
 	struct engine_result r;
-	inference(&w, "llama-2-70b", PREC_FP8, 1);
-	w.concurrency_max = true;
-	w.tp = 4;
-	w.batch = 100;
-	size_on(&w, "h100-sxm", 8, &r);
+	forced(&w, (struct layout){ "llama-2-70b", 1, .max_users = true, .tp = 4, .batch = 100 }, 8, &r);
 	ck_assert(r.fits);
 	ck_assert_int_eq(r.tp, 4);
 	ck_assert_int_eq(r.replicas, 2);
 	ck_assert_int_le(r.batch_per_replica, 100);
-	w.tp = 3;
-	size_on(&w, "h100-sxm", 8, &r);
-	ck_assert(!r.fits);
+	ck_assert(!forced_fits((struct layout){ "llama-2-70b", 1, .max_users = true, .tp = 3, .batch = 100 }, 8));
 }
 END_TEST
 
@@ -1507,27 +1545,17 @@ START_TEST(expert_parallel_layout)
 {
 	struct workload w;
 	struct engine_result tp, ep;
-	inference(&w, "mixtral-8x7b", PREC_FP8, 256);
-	w.tp = 8;
-	w.ep = 1;
-	size_on(&w, "h100-sxm", 8, &tp);
-	w.ep = 8;
-	size_on(&w, "h100-sxm", 8, &ep);
+	forced(&w, (struct layout){ "mixtral-8x7b", 256, .tp = 8, .ep = 1 }, 8, &tp);
+	forced(&w, (struct layout){ "mixtral-8x7b", 256, .tp = 8, .ep = 8 }, 8, &ep);
 	ck_assert(tp.fits && ep.fits);
 	ck_assert_int_eq(tp.ep, 1);
 	ck_assert_int_eq(ep.ep, 8);
 	ck_assert_int_eq(ep.batch_per_replica, tp.batch_per_replica);
 	ck_assert(ep.t_comm_s < tp.t_comm_s);
 	ck_assert(ep.t_compute_s > tp.t_compute_s);
-	w.ep = 3;
-	size_on(&w, "h100-sxm", 8, &ep);
-	ck_assert(!ep.fits);
+	ck_assert(!forced_fits((struct layout){ "mixtral-8x7b", 256, .tp = 8, .ep = 3 }, 8));
 	/* a dense model has no experts to spread */
-	inference(&w, "llama-2-70b", PREC_FP8, 16);
-	w.tp = 8;
-	w.ep = 8;
-	size_on(&w, "h100-sxm", 8, &ep);
-	ck_assert(!ep.fits);
+	ck_assert(!forced_fits((struct layout){ "llama-2-70b", 16, .tp = 8, .ep = 8 }, 8));
 }
 END_TEST
 
@@ -1557,13 +1585,8 @@ START_TEST(attention_dp_layout)
 {
 	struct workload w;
 	struct engine_result tp, dep;
-	inference(&w, "gpt-oss-120b", PREC_FP8, 64);
-	w.tp = 4;
-	w.ep = 4;
-	size_on(&w, "h100-sxm", 4, &tp);
-	w.tp = 0;
-	w.attention_dp = 1;
-	size_on(&w, "h100-sxm", 4, &dep);
+	forced(&w, (struct layout){ "gpt-oss-120b", 64, .tp = 4, .ep = 4 }, 4, &tp);
+	forced(&w, (struct layout){ "gpt-oss-120b", 64, .ep = 4, .attention_dp = 1 }, 4, &dep);
 	ck_assert(tp.fits && dep.fits);
 	ck_assert(!tp.attention_dp && dep.attention_dp);
 	ck_assert_int_eq(dep.ep, 4);
@@ -1574,14 +1597,8 @@ START_TEST(attention_dp_layout)
 	char lay[64];
 	engine_result_layout(&dep, WL_INFERENCE, lay, sizeof lay);
 	ck_assert_str_eq(lay, "1x DEP4");
-	w.ep = 3;
-	size_on(&w, "h100-sxm", 4, &dep);
-	ck_assert(!dep.fits);
-	inference(&w, "llama-2-70b", PREC_FP8, 16);
-	w.ep = 8;
-	w.attention_dp = 1;
-	size_on(&w, "h100-sxm", 8, &dep);
-	ck_assert(!dep.fits);
+	ck_assert(!forced_fits((struct layout){ "gpt-oss-120b", 64, .ep = 3, .attention_dp = 1 }, 4));
+	ck_assert(!forced_fits((struct layout){ "llama-2-70b", 16, .ep = 8, .attention_dp = 1 }, 8));
 }
 END_TEST
 
@@ -2099,7 +2116,7 @@ int main(void)
 	ADD(s, params_from_shapes_llama31_8b);
 	ADD(s, fp8_on_a100_falls_back);
 	ADD(s, fp4_falls_back_to_fp8);
-	ADD(s, mxfp4_needs_fp4_units);
+	ADD(s, mxfp4_quantises_the_experts);
 	ADD(s, llama405b_bf16_h100_node_vs_h200_node);
 	ADD(s, context_longer_than_model_is_invalid);
 	ADD(s, more_users_more_replicas);
