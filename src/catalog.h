@@ -94,6 +94,11 @@ struct catalog_stack_platform {
 	 * serving_layer_overhead_us). */
 	struct sourced step_overhead_us;	/* one iteration */
 	struct sourced layer_overhead_us;	/* per layer of an iteration */
+	/* The share of the memory left after the weights and the runtime that
+	 * the stack gives its KV cache (TensorRT-LLM's
+	 * kv_cache_free_gpu_mem_fraction); 0 = the accelerator's
+	 * usable_fraction of the whole memory (vLLM's gpu_memory_utilization). */
+	struct sourced kv_free_fraction;
 };
 
 struct catalog_serving_stack {
