@@ -142,6 +142,7 @@ static const struct catalog_field accel_fields[] = {
 	SOURCED("efficiency.training", A, eff_training, OPTGROUP, 0.01, 1),
 	SOURCED("efficiency.compute_fp4", A, eff_compute_fp4, OPTGROUP, 0.01, 1),
 	SOURCED("efficiency.training_fp8", A, eff_training_fp8, OPTGROUP, 0.01, 1),
+	SOURCED("efficiency.training_fp4", A, eff_training_fp4, OPTGROUP, 0.01, 1),
 	PRICE(A, 1e7),
 	RENT("on_demand", 0), RENT("reserved_1y", 1), RENT("reserved_3y", 2),
 	SOURCES(A),
@@ -219,7 +220,9 @@ static const struct catalog_field fabric_fields[] = {
  * 0.05 to 2: a stack a twentieth as fast, or twice as fast, as the one the
  * accelerator was measured on.  Fixed costs from 1 us to 1 s an iteration,
  * 1 ns to 1 ms a layer; each optional on its own (absent: the
- * defaults'). */
+ * defaults').  kv_free_fraction, optional: a stack that sizes its KV cache
+ * as a share of the memory left after loading (absent: a share of the
+ * whole, the accelerator's usable_fraction). */
 #define SP struct catalog_stack_platform
 static const struct catalog_field stack_platform_fields[] = {
 	ENUM("platform", SP, platform, REQ, catalog_stack_names, STACK_COUNT),
@@ -227,6 +230,7 @@ static const struct catalog_field stack_platform_fields[] = {
 	SOURCED("compute", SP, compute, 0, 0.05, 2),
 	SOURCED("step_overhead_us", SP, step_overhead_us, OPTGROUP, 1, 1e6),
 	SOURCED("layer_overhead_us", SP, layer_overhead_us, OPTGROUP, 0.001, 1000),
+	SOURCED("kv_free_fraction", SP, kv_free_fraction, OPTGROUP, 0.05, 1),
 };
 #undef SP
 const struct catalog_schema catalog_stack_platform_schema =

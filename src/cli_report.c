@@ -69,6 +69,10 @@
 	X(ttft_p99_ms,           NUM,  1, fin(r->ttft_p99_ms)) \
 	X(tpot_p99_ms,           NUM,  2, fin(r->tpot_p99_ms)) \
 	X(step_ms,               NUM,  2, r->step_ms) \
+	/* speculative decoding as sized: k drafted, acceptance, tokens a step */ \
+	X(spec_k,                NUMI, 0, r->spec_k > 0 ? (double)r->spec_k : NAN) \
+	X(spec_acceptance,       NUM,  2, r->spec_k > 0 ? r->spec_acceptance : NAN) \
+	X(spec_tokens_per_step,  NUM,  2, r->spec_k > 0 ? r->spec_tokens_per_step : NAN) \
 	X(train_hours,           NUM,  2, r->train_hours) \
 	X(train_hours_low,       NUM,  2, band_low(r, BAND_TRAIN_HOURS)) \
 	X(train_hours_high,      NUM,  2, band_high(r, BAND_TRAIN_HOURS)) \

@@ -477,9 +477,9 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 		return EXIT_BADINPUT;
 	}
 	if (w->cls != WL_INFERENCE &&
-	    (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
+	    (w->precision == PREC_INT4 || w->precision == PREC_INT8 ||
 	     w->precision == PREC_MXFP4 || w->precision == PREC_W8A16)) {
-		fprintf(stderr, PROG ": --precision: %s is an inference format; train at bf16, fp16 or fp8 "
+		fprintf(stderr, PROG ": --precision: %s is an inference format; train at bf16, fp16, fp8 or fp4 (NVFP4) "
 			"(--method qlora stores the frozen base in 4 bit by itself)\n", precision_name(w->precision));
 		return EXIT_BADINPUT;
 	}

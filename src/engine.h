@@ -377,6 +377,11 @@ struct engine_result {
 	 * output token; ttft_ms is one request's prefill alone */
 	double ttft_p50_ms, ttft_p99_ms, tpot_p99_ms;
 	double arrival_rate;		/* requests/s served at that load */
+	/* speculative decoding (engine_spec.c) as sized: tokens drafted a
+	 * step (0 = none), the acceptance it assumed and the tokens a step
+	 * of the model yields on average */
+	int spec_k;
+	double spec_acceptance, spec_tokens_per_step;
 	/* --disaggregated: the two pools (gpus is their sum; the other
 	 * serving figures are the decode pool's, the first-token times the
 	 * prefill pool's plus the KV transfer) and the aggregated layout's
