@@ -220,6 +220,19 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 	char a[32], b[32], c[32];
 	snprintf(desc, descsz, "%s", l->description ? l->description : "");
 	*origin = INDICATIVE;
+	if (l->network) {
+		const struct catalog_network *nw = l->network;
+		const char *what = !strcmp(nw->role, "oob") ? "out-of-band management"
+			: "front-end, in-band management and storage";
+		if (l->item == QUOTE_SWITCH)
+			note(n, "%s network: %ld node ports (%d per node) on %d-port switches, at least one",
+			     what, all_nodes * nw->ports_per_node, nw->ports_per_node, nw->ports);
+		else
+			note(n, "%s network: one per node port, %s", what,
+			     l->optics ? "optics across racks" : "copper within one rack");
+		*origin = "indicative price (defaults.networks)";
+		return;
+	}
 	switch (l->item) {
 	case QUOTE_SERVER:
 		bom_format_number(p->max_power_w, a, sizeof a);

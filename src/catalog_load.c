@@ -283,6 +283,32 @@ const struct catalog_schema catalog_licence_schema = {
 	sizeof(struct catalog_licence), false, 0, NULL
 };
 
+#define NW struct catalog_network
+static const struct catalog_field network_fields[] = {
+	{ .key = "role", .type = CF_CHOICE, .flags = REQ, .off = offsetof(NW, role),
+	  .choices = "frontend, oob" },
+	STR("switch.sku", NW, sku, REQ),
+	STR("switch.name", NW, name, REQ),
+	INT("switch.ports", NW, ports, REQ, 1, 10000),
+	INT("ports_per_node", NW, ports_per_node, REQ, 1, 64),
+	INT("switch.rack_units", NW, rack_units, REQ, 1, 48),
+	NUM("switch.power_w", NW, power_w, REQ, 0, 100000),
+	NUM("switch.price_usd", NW, price_usd, REQ, 0, 1e8),
+	STR("copper.sku", NW, copper_sku, REQ),
+	STR("copper.description", NW, copper_description, REQ),
+	NUM("copper.price_usd", NW, copper_price_usd, REQ, 0, 1e6),
+	STR("optics.sku", NW, optics_sku, REQ),
+	STR("optics.description", NW, optics_description, REQ),
+	NUM("optics.price_usd", NW, optics_price_usd, REQ, 0, 1e6),
+	NUM("optics.power_w", NW, optics_power_w, REQ, 0, 1000),
+	SOURCES(NW),
+};
+#undef NW
+const struct catalog_schema catalog_network_schema = {
+	"network", network_fields, sizeof network_fields / sizeof network_fields[0],
+	sizeof(struct catalog_network), false, 0, NULL
+};
+
 /* defaults.yaml: the rows come from CATALOG_DEFAULTS, the ranges from the
  * unit (see default_range). */
 #define D struct catalog_defaults
@@ -294,6 +320,9 @@ static const struct catalog_field default_fields[] = {
 	/* Optional: software sold per GPU per year. */
 	{ .key = "licences", .type = CF_LIST, .off = offsetof(D, licences),
 	  .off_n = offsetof(D, n_licences), .sub = &catalog_licence_schema },
+	/* Optional: the front-end and out-of-band networks (engine_quote()). */
+	{ .key = "networks", .type = CF_LIST, .off = offsetof(D, networks),
+	  .off_n = offsetof(D, n_networks), .sub = &catalog_network_schema },
 };
 #undef D
 

@@ -89,7 +89,7 @@ extern const struct catalog_kind catalog_kinds[CATALOG_N_KINDS];
 extern const struct catalog_schema catalog_defaults_schema;
 extern const struct catalog_schema catalog_accel_schema, catalog_partition_schema,
 	catalog_platform_schema, catalog_bom_schema, catalog_fabric_schema, catalog_model_schema,
-	catalog_licence_schema, catalog_serving_stack_schema, catalog_stack_platform_schema;
+	catalog_licence_schema, catalog_network_schema, catalog_serving_stack_schema, catalog_stack_platform_schema;
 
 /* The key of the row that stores the member at off of an item of s
  * ("memory.capacity_gb"), or with group the mapping that holds it

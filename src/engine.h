@@ -587,6 +587,9 @@ struct engine_quote_line {
 	const struct price_entry *price;	/* the price list's entry, or NULL */
 	int32_t discount_upct;		/* the list's discount applied (line or category) */
 	const struct catalog_licence *licence;	/* QUOTE_LICENCE from the catalog, or NULL */
+	const struct catalog_network *network;	/* QUOTE_SWITCH, QUOTE_CABLE of a front-end or
+						   OOB network (not the scale-out fabric), or NULL */
+	bool optics;			/* QUOTE_CABLE of a network: across racks */
 	int years;			/* QUOTE_SUPPORT, QUOTE_LICENCE: the term */
 	bool fixed;			/* priced by the engine (margin, licence rate): no list lookup */
 	int64_t unit_cents;		/* charged: the price list's, else catalog_cents */

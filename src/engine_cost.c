@@ -179,6 +179,43 @@ static void quote_hardware(struct quote_walk *q, const struct engine_result *r, 
 	}
 }
 
+/* A facility network's switches for the cluster's nodes (struct
+ * catalog_network): enough node-facing ports for every node's ports, at
+ * least one switch even for one node. */
+long eng_network_switches(const struct catalog_network *nw, long nodes)
+{
+	if (!nw || nw->ports <= 0 || nodes <= 0)
+		return 0;
+	long links = nodes * nw->ports_per_node;
+	long sw = (links + nw->ports - 1) / nw->ports;
+	return sw > 0 ? sw : 1;
+}
+
+/* The front-end and out-of-band networks (defaults.yaml "networks"):
+ * their switches and one cable per node port, copper while the whole
+ * cluster is in one rack (a passive DAC or patch cable reaches within a
+ * rack), optics across racks. */
+static void quote_networks(struct quote_walk *q, const struct catalog *c, long all_nodes, long racks)
+{
+	const struct catalog_defaults *d = &c->defaults;
+	for (size_t i = 0; i < d->n_networks; i++) {
+		const struct catalog_network *nw = &d->networks[i];
+		quote_line(q, &(struct engine_quote_line){
+			.item = QUOTE_SWITCH, .sku = nw->sku, .description = nw->name, .network = nw,
+			.qty = eng_network_switches(nw, all_nodes),
+			.catalog_cents = cents(q, nw->price_usd), .power_w_each = nw->power_w,
+			.rack_units_each = nw->rack_units });
+		bool copper = racks <= 1;
+		quote_line(q, &(struct engine_quote_line){
+			.item = QUOTE_CABLE, .sku = copper ? nw->copper_sku : nw->optics_sku,
+			.description = copper ? nw->copper_description : nw->optics_description,
+			.network = nw, .optics = !copper,
+			.qty = all_nodes * nw->ports_per_node,
+			.catalog_cents = cents(q, copper ? nw->copper_price_usd : nw->optics_price_usd),
+			.power_w_each = copper ? 0 : nw->optics_power_w });
+	}
+}
+
 /* Software per GPU for the support term: the workload's or price list's
  * LICENCE rate (any vendor), and each catalog licence of the
  * accelerator's vendor that the price list names. */
@@ -222,11 +259,12 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 	long all_nodes = (long)r->nodes + (r->spare_nodes > 0 ? r->spare_nodes : 0);
 	long gpus = r->gpus_installed > 0 ? r->gpus_installed : all_nodes * p->gpus_per_node;
 	quote_hardware(&q, r, all_nodes, gpus);
+	long racks = isfinite(r->racks) ? (long)llround(r->racks) : 0;
+	quote_networks(&q, c, all_nodes, racks);
 
 	/* Racks as eng_cost() counted them: a whole-rack node (GB200 NVL72)
 	 * brings its own enclosure and power shelves, so only the racks for
 	 * the switches are bought. */
-	long racks = isfinite(r->racks) ? (long)llround(r->racks) : 0;
 	if (p->whole_rack)
 		racks = racks > all_nodes ? racks - all_nodes : 0;
 	long pdu_per_rack = (long)llround(d->pdu_per_rack.value);
@@ -296,6 +334,14 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 		if (!eng_lists_nic(p, f))
 			watts += n->nics * f->nic_power_w;
 	}
+	/* The front-end and out-of-band switches (their cables' power is
+	 * counted once the rack count is known, below). */
+	for (size_t i = 0; i < d->n_networks; i++) {
+		const struct catalog_network *nw = &d->networks[i];
+		long sw = eng_network_switches(nw, all_nodes);
+		watts += sw * nw->power_w;
+		ru += (double)sw * nw->rack_units;
+	}
 
 	r->power_kw = watts / 1000.0;
 	r->rack_units = ru;
@@ -307,6 +353,10 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 	struct engine_elevation e;
 	engine_elevation(c, r, &e);
 	r->racks = e.racks > 0 ? e.racks : 1;
+	if (r->racks > 1)		/* optics across racks (quote_networks()) */
+		for (size_t i = 0; i < d->n_networks; i++)
+			r->power_kw += (double)all_nodes * d->networks[i].ports_per_node *
+				       d->networks[i].optics_power_w / 1000.0;
 
 	/* Capex is the quote, to the cent (engine_quote()). */
 	struct engine_quote_totals t;

@@ -231,6 +231,25 @@ check "--opportunity: a formula is neutralised" equals "$(sed -n 2p evil.csv)" "
 run "$ACCELSIZER" bom --model llama-3.1-8b --header -o flags.csv
 check "--header without a scenario: its row is empty" equals "$(sed -n 3p flags.csv)" "scenario,"
 
+# ---- the front-end and out-of-band networks (issue 17 item 6), always ----
+# One node of llama-3.1-8b (one rack): an SN4600C with 2 copper DACs per
+# node, an SN2201 with one patch cable per node.
+run "$ACCELSIZER" bom --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 -o one.csv
+check "one node: exit 0" rc 0
+check "one node: a front-end switch" matches "$(cat one.csv)" '^[0-9]+,network,MSN4600C,.*,1,30000\.00,30000\.00,'
+check "one node: an OOB switch" matches "$(cat one.csv)" '^[0-9]+,network,MSN2201,.*,1,6000\.00,6000\.00,'
+check "one node: two front-end copper cables" matches "$(cat one.csv)" '^[0-9]+,cable,DAC-100G-QSFP28,.*,2,150\.00,300\.00,'
+check "one node: one OOB patch cable" matches "$(cat one.csv)" '^[0-9]+,cable,CAT6A-PATCH,.*,1,10\.00,10\.00,'
+# 52 nodes of H100 training in 18 racks: 104 front-end ports on 64-port
+# switches is 2, 52 BMC ports on 48-port switches is 2; optics across racks.
+run "$ACCELSIZER" bom --workload pretrain --model llama-3.1-70b --accelerator h100-sxm --tokens 1T --days 30 -o many.csv
+check "52 nodes: exit 0" rc 0
+check "52 nodes: two front-end switches" matches "$(cat many.csv)" '^[0-9]+,network,MSN4600C,.*,2,30000\.00,60000\.00,'
+check "52 nodes: two OOB switches" matches "$(cat many.csv)" '^[0-9]+,network,MSN2201,.*,2,6000\.00,12000\.00,'
+check "52 nodes: 104 front-end AOCs across racks" matches "$(cat many.csv)" '^[0-9]+,cable,AOC-100G-QSFP28,.*,104,400\.00,41600\.00,'
+check "52 nodes: 52 OOB cable runs across racks" matches "$(cat many.csv)" '^[0-9]+,cable,CAT6A-RUN,.*,52,40\.00,2080\.00,'
+check "52 nodes: no copper DAC across racks" lacks "$(cat many.csv)" "DAC-100G-QSFP28"
+
 run "$ACCELSIZER" bom --help
 check "--help: exit 0" rc 0
 check "--help: documents formula neutralisation" contains "$out" "leading apostrophe"

@@ -551,6 +551,21 @@ static const struct bom_line *find_line(const struct bom *b, enum bom_category c
 	return NULL;
 }
 
+/* The front-end and OOB networks' lines (in the fabric's part of capex). */
+static double network_usd(const struct bom *b)
+{
+	const struct catalog_defaults *d = &cat->defaults;
+	int64_t c = 0;
+	for (size_t i = 0; i < b->n; i++)
+		for (size_t j = 0; j < d->n_networks; j++) {
+			const struct catalog_network *nw = &d->networks[j];
+			if (!strcmp(b->lines[i].sku, nw->sku) || !strcmp(b->lines[i].sku, nw->copper_sku) ||
+			    !strcmp(b->lines[i].sku, nw->optics_sku))
+				c += b->lines[i].extended_cents;
+		}
+	return c / 100.0;
+}
+
 static int64_t hardware_cents(const struct bom *b)
 {
 	int64_t hw = 0;
@@ -641,9 +656,11 @@ START_TEST(single_node_inference_bom)
 	ck_assert_int_eq(sup->extended_cents,
 			 llround((double)hardware_cents(&b) * cat->defaults.support_years.value *
 				 cat->defaults.support_fraction_per_year.value));
-	/* one node: no fabric */
+	/* one node: no scale-out fabric, but its front-end and OOB cables */
 	if (r.nodes + r.spare_nodes == 1) {
-		ck_assert_ptr_null(find_line(&b, BOM_CABLE, NULL));
+		for (size_t i = 0; i < b.n; i++)
+			if (b.lines[i].category == BOM_CABLE)
+				ck_assert_int_le(b.lines[i].qty, 2);
 		ck_assert_ptr_null(b.fabric);
 	}
 	bom_fini(&b);
@@ -757,7 +774,7 @@ START_TEST(ports_on_accelerator_need_no_nics)
 	ck_assert_int_eq(cable->qty, r.cables);
 	double capex = r.capex_usd, fabric = r.capex_fabric_usd, kw = r.power_kw;
 	ck_assert_double_eq_tol(fabric, (r.leaf_switches + r.spine_switches) * f->switch_price_usd +
-					r.cables * f->cable_price_usd, 1e-6);
+					r.cables * f->cable_price_usd + network_usd(&b), 1e-6);
 	bom_fini(&b);
 
 	/* The same cluster with NIC cards: the NICs' price and power on top,
@@ -1016,6 +1033,80 @@ START_TEST(no_platform_is_an_error)
 }
 END_TEST
 
+/* The front-end and out-of-band networks, counted by hand from the
+ * catalog's networks (SN4600C: 64 ports, 2 a node; SN2201: 48 ports, 1 a
+ * node): 4 nodes in one rack: 8 ports, 1 + 1 switches, 8 + 4 copper
+ * cables; 40 nodes in 10 racks: 80 ports over 64 is 2 front-end switches,
+ * 40 over 48 is 1 OOB switch, 80 + 40 cables across racks (optics). */
+struct net_count {
+	long sw[2], cable[2];
+	const char *cable_sku[2];
+};
+
+static void count_net(const struct engine_quote_line *l, void *ctx)
+{
+	struct net_count *n = ctx;
+	const struct catalog_defaults *d = &cat->defaults;
+	for (int i = 0; i < 2 && (size_t)i < d->n_networks; i++) {
+		const struct catalog_network *nw = &d->networks[i];
+		if (l->item == QUOTE_SWITCH && !strcmp(l->sku, nw->sku))
+			n->sw[i] += l->qty;
+		if (l->item == QUOTE_CABLE &&
+		    (!strcmp(l->sku, nw->copper_sku) || !strcmp(l->sku, nw->optics_sku))) {
+			n->cable[i] += l->qty;
+			n->cable_sku[i] = l->sku;
+		}
+	}
+}
+
+static void quote_nodes(int nodes, double racks, struct net_count *n)
+{
+	struct engine_result r;
+	memset(&r, 0, sizeof r);
+	r.accel = catalog_accel(cat, "h100-sxm");
+	r.platform = catalog_platform(cat, "hgx-h100-8");
+	ck_assert_ptr_nonnull(r.platform);
+	r.nodes = nodes;
+	r.racks = racks;
+	struct workload w;
+	engine_workload_init(&w, cat);
+	memset(n, 0, sizeof *n);
+	struct engine_quote_totals t;
+	engine_quote(cat, &w, &r, count_net, n, &t);
+}
+
+START_TEST(frontend_and_oob_networks_counted)
+{
+	const struct catalog_defaults *d = &cat->defaults;
+	ck_assert_uint_eq(d->n_networks, 2);
+	ck_assert_str_eq(d->networks[0].role, "frontend");
+	ck_assert_int_eq(d->networks[0].ports, 64);
+	ck_assert_int_eq(d->networks[0].ports_per_node, 2);
+	ck_assert_str_eq(d->networks[1].role, "oob");
+	ck_assert_int_eq(d->networks[1].ports, 48);
+	ck_assert_int_eq(d->networks[1].ports_per_node, 1);
+	struct net_count n;
+	quote_nodes(4, 1, &n);
+	ck_assert_int_eq(n.sw[0], 1);
+	ck_assert_int_eq(n.sw[1], 1);
+	ck_assert_int_eq(n.cable[0], 8);
+	ck_assert_int_eq(n.cable[1], 4);
+	ck_assert_str_eq(n.cable_sku[0], d->networks[0].copper_sku);
+	ck_assert_str_eq(n.cable_sku[1], d->networks[1].copper_sku);
+	quote_nodes(40, 10, &n);
+	ck_assert_int_eq(n.sw[0], 2);
+	ck_assert_int_eq(n.sw[1], 1);
+	ck_assert_int_eq(n.cable[0], 80);
+	ck_assert_int_eq(n.cable[1], 40);
+	ck_assert_str_eq(n.cable_sku[0], d->networks[0].optics_sku);
+	ck_assert_str_eq(n.cable_sku[1], d->networks[1].optics_sku);
+	/* one node still has one switch of each */
+	quote_nodes(1, 1, &n);
+	ck_assert_int_eq(n.sw[0], 1);
+	ck_assert_int_eq(n.sw[1], 1);
+}
+END_TEST
+
 #define ADD(s, fn) TAP_ADD(s, fn)
 
 int main(void)
@@ -1047,6 +1138,7 @@ int main(void)
 	ADD(s, real_bom_csv_round_trip);
 	ADD(s, summary_states_scenario_assumptions_version_date);
 	ADD(s, no_platform_is_an_error);
+	ADD(s, frontend_and_oob_networks_counted);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;
