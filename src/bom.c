@@ -18,7 +18,7 @@
 
 static const char *const category_names[BOM_CATEGORY_COUNT] = {
 	"accelerator", "server", "network", "cable", "rack", "power", "support", "service",
-	"licence", "margin",
+	"licence", "margin", "storage",
 };
 
 const char *bom_category_name(enum bom_category c)
@@ -206,6 +206,20 @@ struct builder {
 	bool ok;
 };
 
+/* The notes of a front-end or out-of-band network's switch or cable. */
+static void describe_network(const struct engine_quote_line *l, long all_nodes, struct notes *n)
+{
+	const struct catalog_network *nw = l->network;
+	const char *what = !strcmp(nw->role, "oob") ? "out-of-band management"
+		: "front-end, in-band management and storage";
+	if (l->item == QUOTE_SWITCH)
+		note(n, "%s network: %ld node ports (%d per node) on %d-port switches, at least one",
+		     what, all_nodes * nw->ports_per_node, nw->ports_per_node, nw->ports);
+	else
+		note(n, "%s network: one per node port, %s", what,
+		     l->optics ? "optics across racks" : "copper within one rack");
+}
+
 /* The description and the notes of one of the engine's
  * quote lines: all bom.c adds to them (quantities and prices are the
  * engine's, engine_quote()). */
@@ -221,15 +235,7 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 	snprintf(desc, descsz, "%s", l->description ? l->description : "");
 	*origin = INDICATIVE;
 	if (l->network) {
-		const struct catalog_network *nw = l->network;
-		const char *what = !strcmp(nw->role, "oob") ? "out-of-band management"
-			: "front-end, in-band management and storage";
-		if (l->item == QUOTE_SWITCH)
-			note(n, "%s network: %ld node ports (%d per node) on %d-port switches, at least one",
-			     what, all_nodes * nw->ports_per_node, nw->ports_per_node, nw->ports);
-		else
-			note(n, "%s network: one per node port, %s", what,
-			     l->optics ? "optics across racks" : "copper within one rack");
+		describe_network(l, all_nodes, n);
 		*origin = "indicative price (defaults.networks)";
 		return;
 	}
@@ -324,6 +330,11 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 		note(n, "per node, spares included: racking, cabling, firmware, GPU and all-reduce "
 		     "burn-in, acceptance report");
 		*origin = "estimate (defaults.burn_in_usd_per_node)";
+		return;
+	case QUOTE_STORAGE:
+		snprintf(desc, descsz, "Shared storage, per TB");
+		note(n, "the TB asked for (--storage-tb), rounded up to whole TB");
+		*origin = "indicative price (defaults.storage_usd_per_tb)";
 		return;
 	default:
 		return;

@@ -37,7 +37,7 @@
 
 enum bom_category {
 	BOM_ACCELERATOR, BOM_SERVER, BOM_NETWORK, BOM_CABLE, BOM_RACK, BOM_POWER,
-	BOM_SUPPORT, BOM_SERVICE, BOM_LICENCE, BOM_MARGIN, BOM_CATEGORY_COUNT
+	BOM_SUPPORT, BOM_SERVICE, BOM_LICENCE, BOM_MARGIN, BOM_STORAGE, BOM_CATEGORY_COUNT
 };
 const char *bom_category_name(enum bom_category c);	/* "accelerator" */
 bool bom_category_parse(const char *s, enum bom_category *out);

@@ -371,6 +371,7 @@ void catalog_model_figure_set(struct catalog_model *m, const struct catalog_mode
 	X(pdu_price_usd,               "USD",     "one metered PDU") \
 	X(support_years,               "years",   "support contract length") \
 	X(support_fraction_per_year,   "ratio",   "yearly support as a share of hardware price") \
+	X(storage_usd_per_tb,          "USD/TB",  "shared storage per TB (--storage-tb)") \
 	X(burn_in_usd_per_node,        "USD",     "installation and burn-in service per node, spares included") \
 	X(spare_nodes,                 "nodes",   "spare nodes added to training and fine-tuning by default") \
 	X(spare_nodes_serving,         "nodes",   "spare nodes added to a serving deployment by default (N+1)") \

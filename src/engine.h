@@ -151,6 +151,9 @@ struct workload {
 	enum cooling_filter cooling;
 	enum fabric_choice fabric;
 	int node_gpus;
+	/* Shared storage the cluster buys, TB (0 = none): a catalog line at
+	 * defaults.storage_usd_per_tb. */
+	double storage_tb;
 
 	/* Not a setting (no field, never saved): true when the workload is
 	 * one of several on a cluster (engine_cluster_size()), so a MIG slice
@@ -202,7 +205,7 @@ enum engine_field_id {
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_RACK_KW,
-	EF_COOLING, EF_FABRIC, EF_NODE_GPUS,
+	EF_COOLING, EF_FABRIC, EF_NODE_GPUS, EF_STORAGE_TB,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
 	EF_SUPPORT_YEARS, EF_SUPPORT_FRACTION,
 	EF_COUNT
@@ -562,11 +565,12 @@ bool engine_tradeoff_curve(const struct catalog *c, const struct workload *w, co
 #define ENGINE_SKU_PDU "PDU"
 #define ENGINE_SKU_SUPPORT "SUPPORT"
 #define ENGINE_SKU_BURN_IN "BURN-IN"
+#define ENGINE_SKU_STORAGE "STORAGE"
 #define ENGINE_SKU_MARGIN "MARGIN"
 
 enum engine_quote_item {
 	QUOTE_SERVER, QUOTE_ACCEL, QUOTE_PART, QUOTE_NIC, QUOTE_SWITCH, QUOTE_CABLE,
-	QUOTE_RACK, QUOTE_PDU, QUOTE_SUPPORT, QUOTE_SERVICE, QUOTE_LICENCE, QUOTE_MARGIN,
+	QUOTE_RACK, QUOTE_PDU, QUOTE_SUPPORT, QUOTE_SERVICE, QUOTE_LICENCE, QUOTE_MARGIN, QUOTE_STORAGE,
 	QUOTE_ITEM_COUNT
 };
 /* The capex breakdown, as the reports name it: capex_<name>_usd. */

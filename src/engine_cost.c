@@ -49,6 +49,7 @@ static const enum engine_capex_part item_part[QUOTE_ITEM_COUNT] = {
 	[QUOTE_RACK] = CAPEX_RACKS, [QUOTE_PDU] = CAPEX_RACKS,
 	[QUOTE_SUPPORT] = CAPEX_SUPPORT, [QUOTE_SERVICE] = CAPEX_SERVICES,
 	[QUOTE_LICENCE] = CAPEX_LICENCES, [QUOTE_MARGIN] = CAPEX_MARGIN,
+	[QUOTE_STORAGE] = CAPEX_HARDWARE,
 };
 
 enum engine_capex_part engine_quote_part(enum engine_quote_item item)
@@ -71,6 +72,7 @@ const char *engine_quote_category(const struct engine_quote_line *l)
 		[QUOTE_NIC] = "network", [QUOTE_SWITCH] = "network", [QUOTE_CABLE] = "cable",
 		[QUOTE_RACK] = "rack", [QUOTE_PDU] = "power", [QUOTE_SUPPORT] = "support",
 		[QUOTE_SERVICE] = "service", [QUOTE_LICENCE] = "licence", [QUOTE_MARGIN] = "margin",
+		[QUOTE_STORAGE] = "storage",
 	};
 	if (l->item == QUOTE_PART && l->part && l->part->category)
 		return l->part->category;	/* the catalog's, checked against bom.h's list */
@@ -261,6 +263,12 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 	quote_hardware(&q, r, all_nodes, gpus);
 	long racks = isfinite(r->racks) ? (long)llround(r->racks) : 0;
 	quote_networks(&q, c, all_nodes, racks);
+	/* Shared storage (--storage-tb), priced per TB. */
+	double tb = w && w->storage_tb > 0 ? w->storage_tb : 0;
+	if (tb > 0)
+		quote_line(&q, &(struct engine_quote_line){
+			.item = QUOTE_STORAGE, .sku = ENGINE_SKU_STORAGE, .qty = (long)ceil(tb),
+			.catalog_cents = cents(&q, d->storage_usd_per_tb.value) });
 
 	/* Racks as eng_cost() counted them: a whole-rack node (GB200 NVL72)
 	 * brings its own enclosure and power shelves, so only the racks for

@@ -336,6 +336,13 @@ static const struct engine_field fields[EF_COUNT] = {
 		W(node_gpus), ALL, .lim = { 1, 128, true, true, "auto" }, NUM_PLAIN, .unit = "GPUs",
 		.omit_zero = true, .label = "GPUs per node", .step = 4, .start = 8,
 		.hint = "server shape; auto: the cheapest the catalog has for the accelerator" },
+	/* shared storage: none by default, up to 1 EB */
+	[EF_STORAGE_TB] = { "storage_tb", "node", "storage-tb", "N",
+		"shared storage to buy, TB (default: none; priced at defaults.storage_usd_per_tb)",
+		EFT_DOUBLE, W(storage_tb), ALL, .lim = { 1, 1e6, false, true, "none" }, NUM_PLAIN,
+		.unit = "TB",
+		.omit_zero = true, .label = "Storage", .step = 100, .start = 100,
+		.hint = "shared storage for datasets and checkpoints; 0 = none" },
 
 	/* The TCO's assumptions (engine_tco_inputs()): 'default' = the price
 	 * list's line, else catalog/defaults.yaml's sourced figure. */

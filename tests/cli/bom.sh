@@ -250,6 +250,21 @@ check "52 nodes: 104 front-end AOCs across racks" matches "$(cat many.csv)" '^[0
 check "52 nodes: 52 OOB cable runs across racks" matches "$(cat many.csv)" '^[0-9]+,cable,CAT6A-RUN,.*,52,40\.00,2080\.00,'
 check "52 nodes: no copper DAC across racks" lacks "$(cat many.csv)" "DAC-100G-QSFP28"
 
+# ---- --storage-tb: a storage line at defaults.storage_usd_per_tb ----
+run "$ACCELSIZER" bom --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --storage-tb 99.5 -o stor.csv
+check "--storage-tb 99.5: exit 0" rc 0
+check "--storage-tb 99.5: 100 TB at 150 USD" matches "$(cat stor.csv)" '^[0-9]+,storage,STORAGE,.*,100,150\.00,15000\.00,'
+check "--storage-tb: the total grows by the line and its support" equals \
+	"$(awk -F, '$2 == "total" { print $7 }' stor.csv)" \
+	"$(awk -F, '$2 == "total" { printf "%.2f", $7 + 15000 * 1.3 }' one.csv)"
+check "without --storage-tb: no storage line" lacks "$(cat one.csv)" ",storage,"
+printf 'schema: 1\nworkload:\n  class: inference\n  model: llama-3.1-8b\nnode:\n  spare_nodes: 0\n  storage_tb: 99.5\n' >stor.yaml
+run "$ACCELSIZER" bom --scenario stor.yaml --accelerator h100-sxm -o stor2.csv
+check "scenario node.storage_tb: the same BOM as the flag" equals "$(cat stor2.csv)" "$(cat stor.csv)"
+run "$ACCELSIZER" bom --model llama-3.1-8b --storage-tb -1 -o bad.csv
+check "--storage-tb -1: exit 2" rc 2
+check "--storage-tb -1: names the flag" contains "$err" "--storage-tb"
+
 run "$ACCELSIZER" bom --help
 check "--help: exit 0" rc 0
 check "--help: documents formula neutralisation" contains "$out" "leading apostrophe"
