@@ -17,7 +17,7 @@
 /* Print: two A4 or Letter pages (the page size is the printer's; the
  * margins fit both), the second starting at the validation plan. */
 const char proposal_css[] =
-	"@page { margin: 10mm; }\n"
+	"@page { margin: 8mm; }\n"
 	"body { font: 8pt/1.3 \"Helvetica Neue\", Arial, sans-serif; color: #1a1a1a;\n"
 	"  max-width: 186mm; margin: 8mm auto; padding: 0 4mm; }\n"
 	"h1 { font-size: 15pt; margin: 0 0 1.5mm; color: #1d3f73; }\n"

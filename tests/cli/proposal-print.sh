@@ -40,7 +40,7 @@ for call in bank-chat lab-pretrain startup-lora; do
 	run "$ACCELSIZER" proposal --scenario "$TOP_SRCDIR/examples/$call.yaml" -o "$TMPD/$call.html"
 	check "$call: proposal written" rc 0
 	for paper in A4 letter; do
-		sed "s/@page { margin: 10mm; }/@page { size: $paper; margin: 10mm; }/" "$TMPD/$call.html" \
+		sed "s/@page { margin: \([0-9]*mm\); }/@page { size: $paper; margin: \1; }/" "$TMPD/$call.html" \
 			>"$TMPD/$call-$paper.html"
 		check "$call, $paper: the page rule was found" contains "$(cat "$TMPD/$call-$paper.html")" \
 			"size: $paper"
