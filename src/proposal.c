@@ -1007,9 +1007,14 @@ static void write_bom(struct pw *w, const struct proposal *p)
 	const struct bom *b = &p->bom;
 	int64_t sum[BOM_CATEGORY_COUNT] = { 0 };
 	size_t lines[BOM_CATEGORY_COUNT] = { 0 };
+	/* Cables in the network's row: every cluster has the front-end and
+	 * management networks' cables, and the two pages have no room for a
+	 * row of their own. */
 	for (size_t i = 0; i < b->n; i++) {
-		sum[b->lines[i].category] += b->lines[i].extended_cents;
-		lines[b->lines[i].category]++;
+		enum bom_category c = b->lines[i].category == BOM_CABLE ? BOM_NETWORK
+									: b->lines[i].category;
+		sum[c] += b->lines[i].extended_cents;
+		lines[c]++;
 	}
 	section(w, "bom", "Bill of materials", NULL);
 	pw_table(w, "bom", align, head, 3);
@@ -1019,7 +1024,8 @@ static void write_bom(struct pw *w, const struct proposal *p)
 		char n[24], usd[48];
 		snprintf(n, sizeof n, "%zu", lines[c]);
 		pw_cents(p, sum[c], usd, sizeof usd);
-		const char *cells[] = { bom_category_name((enum bom_category)c), n, usd };
+		const char *cells[] = { c == BOM_NETWORK ? "network and cables"
+					: bom_category_name((enum bom_category)c), n, usd };
 		pw_row(w, align, cells, 3, false);
 	}
 	char n[24], usd[48];
