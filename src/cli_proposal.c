@@ -134,8 +134,8 @@ static int write_out(const struct opts *o, const struct proposal *p, enum propos
 	}
 	char total[32];
 	bom_format_cents(p->bom.total_cents, total, sizeof total);
-	printf("%s: proposal for %d x %s, BOM total %s USD\n", o->out, p->rec->gpus, p->rec->accel->id,
-	       total);
+	printf("%s: proposal for %d x %s, BOM total %s %s\n", o->out, p->rec->gpus, p->rec->accel->id,
+	       total, p->currency);
 	return EXIT_OK;
 }
 

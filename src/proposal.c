@@ -759,6 +759,19 @@ static void c_unit_cost(const struct proposal *p, const struct engine_result *r,
 		pw_usd(p, r->run_cost_usd, b, n);
 }
 
+static void c_rent(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
+{
+	char usd[48], be[96];
+	engine_rent_breakeven(r, be, sizeof be);
+	if (r->rent_basis < 0 || !isfinite(r->rent_usd)) {
+		snprintf(b, n, "no rental price");
+		return;
+	}
+	pw_usd(p, r->rent_usd, usd, sizeof usd);
+	snprintf(b, n, "%s %s (%s); %s", usd, r->cls == WL_INFERENCE ? "a year" : "the run",
+		 engine_rent_term_name((enum engine_rent_term)r->rent_basis), be);
+}
+
 static void c_binding(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
 {
 	(void)p;
@@ -785,6 +798,7 @@ static void write_configurations(struct pw *w, const struct proposal *p)
 		{ "TCO", c_tco, ENGINE_CLASSES_ALL },
 		{ "Cost per M tokens", c_unit_cost, ENGINE_CLASS(WL_INFERENCE) },
 		{ "Cost of the run", c_unit_cost, ENGINE_CLASS(WL_PRETRAIN) | ENGINE_CLASS(WL_FINETUNE) },
+		{ "Renting instead", c_rent, ENGINE_CLASSES_ALL },
 		{ "Binding resource", c_binding, ENGINE_CLASSES_ALL },
 	};
 	const struct engine_result *col[1 + PROPOSAL_ALTERNATIVES] = { p->rec };
@@ -1087,8 +1101,71 @@ static void write_tco(struct pw *w, const struct proposal *p)
 	pw_row(w, align, total, 7, true);
 	pw_table_end(w);
 	pw_para_begin(w);
-	pw_text(w, "Projected, to the dollar: the capex is the quote above (support for its term "
-		   "included), the other columns what running it costs by the assumptions below.");
+	pw_textf(w, "Projected, %s: the capex is the quote above (support for its term "
+		 "included), the other columns what running it costs by the assumptions below.",
+		 strcmp(p->currency, "USD") ? "in whole units" : "to the dollar");
+	pw_para_end(w);
+	section_end(w);
+}
+
+/* ---- rent or buy (engine_rent(); docs/design.md, "Rent or buy") ---- */
+
+/* The rented GPUs' cost, term by term where a rate is known, the month
+ * buying breaks even against each, and the engine's one-sentence answer
+ * (against the cheapest term, the figures recommend --format yaml
+ * prints as rent_usd and breakeven_months). */
+static void write_rent(struct pw *w, const struct proposal *p)
+{
+	static const char *const head_serve[] = { "Term", "Per GPU-hour", "A month", "A year",
+						  "Buying breaks even" };
+	static const char *const head_train[] = { "Term", "Per GPU-hour", "A month", "The run",
+						  "Buying breaks even" };
+	static const char align[] = "lrrrl";
+	static const char *const from[] = { "catalog, indicative", "your price list" };
+	const struct engine_result *r = p->rec;
+	struct engine_rent rb;
+	char sentence[192];
+	engine_rent(p->c, &p->w, r, &rb);
+	engine_rent_statement(r, sentence, sizeof sentence);
+	section(w, "rent", "Rent or buy", NULL);
+	if (rb.basis < 0) {
+		pw_para_begin(w);
+		pw_textf(w, "No rental price for the %s (a price-list line %s%s gives one).",
+			 r->accel->name, ENGINE_SKU_RENT_PREFIX_OD, r->accel->id);
+		pw_para_end(w);
+		section_end(w);
+		return;
+	}
+	pw_table(w, "rent", align, r->cls == WL_INFERENCE ? head_serve : head_train, 5);
+	for (int t = 0; t < RENT_TERM_COUNT; t++) {
+		char term[64], rate[48], month[40], run[40], be[64], cur[16];
+		snprintf(term, sizeof term, "%s (%s)", engine_rent_term_name((enum engine_rent_term)t),
+			 from[rb.from_prices[t]]);
+		if (!(rb.rate[t] > 0)) {
+			snprintf(term, sizeof term, "%s", engine_rent_term_name((enum engine_rent_term)t));
+			const char *cells[] = { term, "no price", "-", "-", "-" };
+			pw_row(w, align, cells, 5, false);
+			continue;
+		}
+		snprintf(rate, sizeof rate, "%s%.2f", money_prefix(p, cur, sizeof cur), rb.rate[t]);
+		pw_usd(p, rb.month[t], month, sizeof month);
+		pw_usd(p, rb.rent[t], run, sizeof run);
+		if (rb.breakeven[t] > 0)
+			snprintf(be, sizeof be, "after %d month%s", rb.breakeven[t],
+				 rb.breakeven[t] == 1 ? "" : "s");
+		else
+			snprintf(be, sizeof be, "not within %d year%s", r->tco_years,
+				 r->tco_years == 1 ? "" : "s");
+		const char *cells[] = { term, rate, month, run, be };
+		pw_row(w, align, cells, 5, t == rb.basis);
+	}
+	pw_table_end(w);
+	char gpus[64];
+	snprintf(gpus, sizeof gpus, "%d working GPU%s", r->gpus, r->gpus == 1 ? "" : "s");
+	pw_para_begin(w);
+	pw_strong(w, "The answer:");
+	pw_textf(w, " %s. Renting: the %s (a provider replaces a failed one), %s.", sentence, gpus,
+		 r->cls == WL_INFERENCE ? "every hour" : "the hours the run is busy");
 	pw_para_end(w);
 	section_end(w);
 }
@@ -1134,12 +1211,18 @@ static void write_tco_inputs(struct pw *w, const struct proposal *p)
 			d = &p->c->defaults.name;
 		CATALOG_DEFAULTS(X)
 #undef X
-		char v[64], num[32], src[1024];
+		char v[64], num[32], src[1024], key[64];
+		const char *unit = f->unit ? f->unit : "";
 		bom_format_number(in.v[i], num, sizeof num);
-		snprintf(v, sizeof v, "%s %s", num, f->unit ? f->unit : "");
+		/* a money input is in the list's currency (engine_tco_inputs()
+		 * converts the catalog's USD): "EUR/kWh", electricity_eur_per_kwh */
+		if (!strncmp(unit, "USD", 3))
+			snprintf(v, sizeof v, "%s %s%s", num, p->currency, unit + 3);
+		else
+			snprintf(v, sizeof v, "%s %s", num, unit);
 		snprintf(src, sizeof src, "%s%s", from[in.from[i]],
 			 in.from[i] == TCO_FROM_CATALOG && d && d->source ? d->source : "");
-		assumption(w, f->key, v, src);
+		assumption(w, prices_money_name(f->key, p->currency, key, sizeof key), v, src);
 	}
 }
 
@@ -1241,8 +1324,11 @@ bool proposal_fwrite(const struct proposal *p, enum proposal_format f, FILE *fp)
 	/* side by side in HTML: the second page's room */
 	pw_raw(&w, f == PROPOSAL_HTML ? "<div class=\"pair\">\n" : "");
 	write_bom(&w, p);
+	/* the TCO and renting instead, one under the other beside the BOM */
+	pw_raw(&w, f == PROPOSAL_HTML ? "<div class=\"stack\">\n" : "");
 	write_tco(&w, p);
-	pw_raw(&w, f == PROPOSAL_HTML ? "</div>\n" : "");
+	write_rent(&w, p);
+	pw_raw(&w, f == PROPOSAL_HTML ? "</div>\n</div>\n" : "");
 	write_assumptions(&w, p);
 	write_foot(&w, p);
 	return w.ok && !ferror(fp);

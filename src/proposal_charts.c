@@ -39,6 +39,9 @@ const char proposal_css[] =
 	"ul.sources li { overflow-wrap: anywhere; }\n"
 	".pair { display: flex; gap: 4mm; align-items: flex-start; }\n"
 	".pair > section { flex: 1 1 0; }\n"
+	".pair > .stack { flex: 1 1 0; }\n"
+	".stack > section + section h2 { margin-top: 1.5mm; }\n"
+	"section#rent p { font-size: 7pt; line-height: 1.2; }\n"
 	".pair > section#bom { flex: 0 0 38%; }\n"
 	"section { page-break-inside: avoid; break-inside: avoid; }\n"
 	"h2 { page-break-after: avoid; break-after: avoid; }\n"
@@ -50,7 +53,7 @@ const char proposal_css[] =
 	"figcaption { font-size: 7.5pt; color: #555; }\n"
 	"svg { display: block; width: 100%; height: auto; max-height: 48mm; }\n"
 	"svg text { font: 9px Arial, sans-serif; fill: #1a1a1a; }\n"
-	"footer { margin-top: 3mm; padding-top: 1mm; border-top: 0.2mm solid #ccc;\n"
+	"footer { margin-top: 2mm; padding-top: 1mm; border-top: 0.2mm solid #ccc;\n"
 	"  font-size: 7.5pt; color: #555; }\n"
 	"@media print { body { margin: 0; padding: 0; max-width: none; } }\n";
 

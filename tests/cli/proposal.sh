@@ -239,4 +239,56 @@ check "/dev/full: exit 2" rc 2
 check "/dev/full: says so" contains "$err" "/dev/full"
 check "no temporary file left" equals "$(ls -a "$TMPD" | grep -c '\.tmp')" 0
 
+
+# ---- rent or buy (issue 17 item 7): the section after the TCO, the
+# side-by-side row, and the figures recommend --format yaml prints ----
+# yaml_of KEY: the first KEY: value of $out (the recommended result's).
+yaml_of() {
+	printf '%s\n' "$out" | sed -n "s/^  $1: //p" | head -n 1
+}
+# shellcheck disable=SC2086
+run "$A" recommend $BANK --accelerator h100-pcie --format yaml
+rent=$(printf '%.0f' "$(yaml_of rent_usd)")
+be=$(yaml_of breakeven_months)
+rent_g=$(printf '%s' "$rent" | sed ':a;s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/;ta')
+check "recommend prices renting the h100-pcie" matches "$rent" '^[0-9]+$'
+for fmt in md html; do
+	# shellcheck disable=SC2086
+	run "$A" proposal $BANK --accelerator h100-pcie --format $fmt -o -
+	check "rent, $fmt: exit 0" rc 0
+	rs=$(printf '%s\n' "$out" | sed -n '/Rent or buy/,$p')
+	check "rent, $fmt: a Rent or buy section" contains "$out" "Rent or buy"
+	check "rent, $fmt: the year's rent recommend prints" contains "$rs" "\$$rent_g"
+	check "rent, $fmt: the break-even month recommend prints" contains "$rs" \
+		"buying breaks even after $be months against on-demand rental"
+	check "rent, $fmt: terms without a price say so" contains "$rs" "no price"
+	check "rent, $fmt: a row in the side-by-side table" contains "$out" \
+		"\$$rent_g a year (on-demand); buying breaks even after $be months"
+done
+run "$A" proposal --scenario "$TOP_SRCDIR/examples/bank-chat.yaml" --accelerator b200 --format md -o -
+check "rent, b200: says plainly there is no rental price" contains "$out" \
+	"No rental price for the NVIDIA B200"
+check "rent, b200: names the price-list line that gives one" contains "$out" "RENT-ON-DEMAND:b200"
+
+# ---- currency: a EUR price list's figures everywhere money is printed ----
+EUR=$TOP_SRCDIR/tests/fixtures/prices/good/quote-eur.csv
+run "$A" proposal --model llama-3.1-8b --accelerator h100-sxm --prices "$EUR" -o "$TMPD/eur.md"
+check "EUR: exit 0" rc 0
+check "EUR: the line it prints says EUR" matches "$out" 'BOM total [0-9.]+ EUR$'
+check "EUR: the line it prints does not say USD" lacks "$out" "USD"
+md=$(cat "$TMPD/eur.md")
+check "EUR: the BOM total in EUR" contains "$md" "**Total (EUR)**"
+check "EUR: the rent from the price list, in EUR" contains "$md" \
+	"| **1-year reserved (your price list)** | **EUR 1.95** |"
+# (the catalog's sources quote their dollars; the figures are EUR)
+check "EUR: no dollar sign on a figure" equals "$(printf '%s\n' "$md" | grep -v 'catalog defaults' |
+	grep -c '\$[0-9]')" 0
+check "EUR: the colocation rate in EUR" contains "$md" "| colocation_eur_per_kw_month | 169.335 EUR/kW/month |"
+check "EUR: no rate in USD" lacks "$md" "USD/"
+check "EUR: not 'to the dollar'" lacks "$md" "to the dollar"
+run "$A" bom --model llama-3.1-8b --accelerator h100-sxm --prices "$EUR" -o "$TMPD/eur.csv"
+check "EUR bom: exit 0" rc 0
+check "EUR bom: the line it prints says EUR" contains "$out" " EUR, "
+check "EUR bom: the line it prints does not say USD" lacks "$out" "USD"
+
 done_testing
