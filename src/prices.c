@@ -751,7 +751,10 @@ static void parse_bytes(struct ctx *c, struct csv_parser *p, const char *text, s
 			     "a closing quote" : csv_strerror(csv_error(p)));
 			return;
 		}
-		if (b == '\n') {
+		/* LF, CRLF and a lone CR (libcsv ends a record at each) are one
+		 * line end each */
+		bool cr_alone = b == '\r' && (i + 1 == len || text[i + 1] != '\n');
+		if (b == '\n' || cr_alone) {
 			c->here.line++;
 			c->here.col = 1;
 		} else if ((b & 0xC0) != 0x80) {
