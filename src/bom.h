@@ -101,6 +101,13 @@ bool bom_add(struct bom *b, enum bom_category cat, const char *sku, const char *
 	     long qty, int64_t unit_cents, double power_w_each, double rack_units_each,
 	     const char *notes);
 
+/* The marker of a line no source and no price list prices: quoted with
+ * its quantity, blank money cells, and the total excludes it. */
+#define BOM_UNPRICED "unpriced"
+/* "line 7, line 8": the unpriced lines, for a total's note; "..." ends a
+ * list too long for buf. */
+void bom_unpriced_list(const struct bom *b, char *buf, size_t bufsz);
+
 /* True when a line carries this SKU. */
 bool bom_has_sku(const struct bom *b, const char *sku);
 

@@ -371,7 +371,6 @@ void catalog_model_figure_set(struct catalog_model *m, const struct catalog_mode
 	X(pdu_price_usd,               "USD",     "one metered PDU") \
 	X(support_years,               "years",   "support contract length") \
 	X(support_fraction_per_year,   "ratio",   "yearly support as a share of hardware price") \
-	X(storage_usd_per_tb,          "USD/TB",  "shared storage per TB (--storage-tb)") \
 	X(burn_in_usd_per_node,        "USD",     "installation and burn-in service per node, spares included") \
 	X(spare_nodes,                 "nodes",   "spare nodes added to training and fine-tuning by default") \
 	X(spare_nodes_serving,         "nodes",   "spare nodes added to a serving deployment by default (N+1)") \
@@ -388,12 +387,15 @@ struct catalog_licence {
 /* A facility network every cluster has besides its scale-out fabric
  * (defaults.yaml "networks"): the front-end / in-band management and
  * storage Ethernet, and the out-of-band management network.  Switches
- * for ceil(nodes x ports_per_node / ports), at least one; a cable per
- * node port, copper when the cluster is in one rack, optics across racks. */
+ * for ceil(nodes x ports_per_node / ports) rounded up to a multiple of
+ * min_switches (at least that many); a cable per node port, copper when
+ * the cluster is in one rack, optics across racks.  A price or power of 0
+ * is one no source gave: the line is quoted without it. */
 struct catalog_network {
 	char *role;			/* "frontend" or "oob" */
 	char *sku, *name;		/* the switch */
 	int ports, ports_per_node, rack_units;
+	int min_switches;		/* 0 (absent) is 1 */
 	double power_w, price_usd;
 	char *copper_sku, *copper_description;
 	double copper_price_usd;

@@ -290,17 +290,22 @@ static const struct catalog_field network_fields[] = {
 	STR("switch.sku", NW, sku, REQ),
 	STR("switch.name", NW, name, REQ),
 	INT("switch.ports", NW, ports, REQ, 1, 10000),
+	/* a redundant pair is bought whole: 2; absent: 1 */
+	INT("switch.min", NW, min_switches, 0, 1, 16),
 	INT("ports_per_node", NW, ports_per_node, REQ, 1, 64),
 	INT("switch.rack_units", NW, rack_units, REQ, 1, 48),
-	NUM("switch.power_w", NW, power_w, REQ, 0, 100000),
-	NUM("switch.price_usd", NW, price_usd, REQ, 0, 1e8),
+	/* Prices and power only where a source gives them: absent, the line
+	 * is quoted without a price (a price list gives it) and the switch
+	 * adds no power (its BOM line says so). */
+	NUM("switch.power_w", NW, power_w, 0, 1, 100000),
+	NUM("switch.price_usd", NW, price_usd, 0, 0.01, 1e8),
 	STR("copper.sku", NW, copper_sku, REQ),
 	STR("copper.description", NW, copper_description, REQ),
-	NUM("copper.price_usd", NW, copper_price_usd, REQ, 0, 1e6),
+	NUM("copper.price_usd", NW, copper_price_usd, 0, 0.01, 1e6),
 	STR("optics.sku", NW, optics_sku, REQ),
 	STR("optics.description", NW, optics_description, REQ),
-	NUM("optics.price_usd", NW, optics_price_usd, REQ, 0, 1e6),
-	NUM("optics.power_w", NW, optics_power_w, REQ, 0, 1000),
+	NUM("optics.price_usd", NW, optics_price_usd, 0, 0.01, 1e6),
+	NUM("optics.power_w", NW, optics_power_w, 0, 0.01, 1000),
 	SOURCES(NW),
 };
 #undef NW

@@ -151,8 +151,9 @@ struct workload {
 	enum cooling_filter cooling;
 	enum fabric_choice fabric;
 	int node_gpus;
-	/* Shared storage the cluster buys, TB (0 = none): a catalog line at
-	 * defaults.storage_usd_per_tb. */
+	/* Shared storage the cluster buys, TB (0 = none): a BOM line priced
+	 * only by a price list's STORAGE line (no source gives a catalog
+	 * price). */
 	double storage_tb;
 
 	/* Not a setting (no field, never saved): true when the workload is
@@ -444,6 +445,11 @@ struct engine_result {
 	double capex_support_usd, capex_services_usd, capex_licences_usd, capex_margin_usd;
 	double capex_gpus_usd, capex_nodes_usd;
 	bool accel_priced;		/* the GPU has a price (catalog or price list) */
+	/* Quote lines with no price in the catalog or the price list (the
+	 * front-end and OOB networks' parts, storage, a GPU the catalog
+	 * cannot price): capex and every figure built on it exclude them, and
+	 * the reports say so (unpriced_lines). */
+	int unpriced_lines;
 	/* Where the time goes (inference: one decode step at the batch;
 	 * training: one step), seconds; NAN where it does not apply. */
 	double t_compute_s, t_memory_s, t_comm_s, t_bubble_s;
@@ -609,6 +615,7 @@ struct engine_quote_totals {
 	int64_t gpus_cents, nodes_cents;	/* inside CAPEX_HARDWARE */
 	int64_t total_cents;
 	bool accel_priced;
+	int unpriced_lines;		/* lines quoted with no price (not in total_cents) */
 	bool overflow;			/* amounts past int64 cents: totals invalid */
 };
 

@@ -116,6 +116,10 @@ static void quote_line(struct quote_walk *q, struct engine_quote_line *l)
 		t->overflow = true;
 		return;
 	}
+	/* A line with nothing charged is not free: no catalog price and none
+	 * in the price list.  The totals exclude it and say how many. */
+	if (l->unit_cents <= 0 && !l->fixed && l->item != QUOTE_SUPPORT)
+		t->unpriced_lines++;
 	if (l->item == QUOTE_ACCEL) {
 		t->gpus_cents += l->extended_cents;
 		t->accel_priced = l->unit_cents > 0;
@@ -182,15 +186,18 @@ static void quote_hardware(struct quote_walk *q, const struct engine_result *r, 
 }
 
 /* A facility network's switches for the cluster's nodes (struct
- * catalog_network): enough node-facing ports for every node's ports, at
- * least one switch even for one node. */
+ * catalog_network): enough node-facing ports for every node's ports,
+ * rounded up to whole redundant sets (min_switches: a node's two ports go
+ * to two separate switches), so one node still has a set. */
 long eng_network_switches(const struct catalog_network *nw, long nodes)
 {
 	if (!nw || nw->ports <= 0 || nodes <= 0)
 		return 0;
+	long set = nw->min_switches > 1 ? nw->min_switches : 1;
 	long links = nodes * nw->ports_per_node;
 	long sw = (links + nw->ports - 1) / nw->ports;
-	return sw > 0 ? sw : 1;
+	sw = (sw + set - 1) / set * set;
+	return sw > 0 ? sw : set;
 }
 
 /* The front-end and out-of-band networks (defaults.yaml "networks"):
@@ -263,12 +270,12 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 	quote_hardware(&q, r, all_nodes, gpus);
 	long racks = isfinite(r->racks) ? (long)llround(r->racks) : 0;
 	quote_networks(&q, c, all_nodes, racks);
-	/* Shared storage (--storage-tb), priced per TB. */
+	/* Shared storage (--storage-tb), per TB: no source gives a price for
+	 * it, so only a price list's STORAGE line does. */
 	double tb = w && w->storage_tb > 0 ? w->storage_tb : 0;
 	if (tb > 0)
 		quote_line(&q, &(struct engine_quote_line){
-			.item = QUOTE_STORAGE, .sku = ENGINE_SKU_STORAGE, .qty = (long)ceil(tb),
-			.catalog_cents = cents(&q, d->storage_usd_per_tb.value) });
+			.item = QUOTE_STORAGE, .sku = ENGINE_SKU_STORAGE, .qty = (long)ceil(tb) });
 
 	/* Racks as eng_cost() counted them: a whole-rack node (GB200 NVL72)
 	 * brings its own enclosure and power shelves, so only the racks for
@@ -370,6 +377,7 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 	struct engine_quote_totals t;
 	engine_quote(c, w, r, NULL, NULL, &t);
 	r->accel_priced = t.accel_priced;
+	r->unpriced_lines = t.unpriced_lines;
 	if (t.overflow) {
 		r->capex_usd = INFINITY;
 		return;

@@ -338,7 +338,7 @@ static const struct engine_field fields[EF_COUNT] = {
 		.hint = "server shape; auto: the cheapest the catalog has for the accelerator" },
 	/* shared storage: none by default, up to 1 EB */
 	[EF_STORAGE_TB] = { "storage_tb", "node", "storage-tb", "N",
-		"shared storage to buy, TB (default: none; priced at defaults.storage_usd_per_tb)",
+		"shared storage to buy, TB (default: none; priced by a price list's STORAGE line)",
 		EFT_DOUBLE, W(storage_tb), ALL, .lim = { 1, 1e6, false, true, "none" }, NUM_PLAIN,
 		.unit = "TB",
 		.omit_zero = true, .label = "Storage", .step = 100, .start = 100,

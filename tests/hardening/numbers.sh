@@ -82,7 +82,7 @@ same_as() {	# same_as NAME ARGS-A -- ARGS-B: both accepted, the same CSV
 }
 same_as "--budget-usd 3M is 3000000" --budget-usd 3M -- --budget-usd 3000000
 same_as "--budget-usd \$3,000,000 is 3000000" --budget-usd '$3,000,000' -- --budget-usd 3000000
-same_as "--budget-usd \$350k is 350000" --budget-usd '$350k' --spare-nodes 0 -- --budget-usd 350000 --spare-nodes 0
+same_as "--budget-usd \$250k is 250000" --budget-usd '$250k' --spare-nodes 0 -- --budget-usd 250000 --spare-nodes 0
 same_as "--input-tokens 2k is 2000" --input-tokens 2k -- --input-tokens 2000
 same_as "--input-tokens 2,048 is 2048" --input-tokens 2,048 -- --input-tokens 2048
 same_as "--concurrency 1,000 is 1000" --concurrency 1,000 -- --concurrency 1000

@@ -198,14 +198,16 @@ START_TEST(engine_racks_are_the_elevation)
 	}
 	ck_assert_int_eq(nodes, r.nodes + r.spare_nodes);
 	/* The elevation does not place the front-end and OOB switches yet
-	 * (one of each per 64 / 48 node ports, optics across racks): the
-	 * engine's power has them on top of the racks'. */
+	 * (sets of switch.min per ports, optics across racks): the engine's
+	 * power has them, where the catalog gives it, on top of the racks'. */
 	double net_w = 0;
 	long all_nodes = r.nodes + r.spare_nodes;
 	for (size_t i = 0; i < cat->defaults.n_networks; i++) {
 		const struct catalog_network *nw = &cat->defaults.networks[i];
 		long links = all_nodes * nw->ports_per_node;
-		net_w += (double)((links + nw->ports - 1) / nw->ports) * nw->power_w +
+		long set = nw->min_switches > 1 ? nw->min_switches : 1;
+		long sw = ((links + nw->ports - 1) / nw->ports + set - 1) / set * set;
+		net_w += (double)sw * nw->power_w +
 			 (r.racks > 1 ? links * nw->optics_power_w : 0);
 	}
 	ck_assert_double_eq_tol(sum + net_w / 1000, r.power_kw, 1e-6);
