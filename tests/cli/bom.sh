@@ -281,6 +281,24 @@ check "recommend --prices: capex is the priced BOM's total" equals \
 	"$(csv_col rec2.csv capex_usd)" "$(awk -F, '$2 == "total" { print $7 }' priced.csv)"
 check "recommend --prices: no unpriced warning" lacks "$err" "unpriced"
 
+# A catalog whose source gives the switch's price and power (a user's
+# catalog with their datasheet): the line is priced and its power counted;
+# a price of 0 is refused at its line and column (absent is "no price").
+cp -r "$TOP_SRCDIR/catalog" mycat
+chmod -R u+w mycat
+awk '{ print } /^      min: 2$/ && !done { print "      price_usd: 12000"; print "      power_w: 466"; done = 1 }' \
+	"$TOP_SRCDIR/catalog/defaults.yaml" >mycat/defaults.yaml
+ACCELSIZER_NO_CACHE=1 run "$ACCELSIZER" bom --catalog mycat --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 -o mine.csv
+check "a sourced switch price: exit 0" rc 0
+check "a sourced switch price: the pair priced, its power counted" matches "$(cat mine.csv)" '^[0-9]+,network,MSN4600C,.*,2,12000\.00,24000\.00,466,2,.*catalog price \(defaults\.networks\)'
+check "a sourced switch price: 3 lines left unpriced" contains "$out" "3 unpriced lines not in it"
+check "a sourced switch power: in the total's power" equals "$(awk -F, '$2 == "total" { print $8 }' mine.csv)" \
+	"$(awk -F, '$2 == "total" { print $8 + 932 }' one.csv)"
+sed 's/^      price_usd: 12000$/      price_usd: 0/' mycat/defaults.yaml >mycat/d.yaml && mv mycat/d.yaml mycat/defaults.yaml
+ACCELSIZER_NO_CACHE=1 run "$ACCELSIZER" bom --catalog mycat --model llama-3.1-8b -o zero.csv
+check "a switch price of 0: exit 2" rc 2
+check "a switch price of 0: file, line, column and key" matches "$err" 'defaults\.yaml:[0-9]+:[0-9]+: switch\.price_usd must be in \[0\.01, '
+
 # ---- --storage-tb: a storage line, priced only by a price list ----
 run "$ACCELSIZER" bom --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --storage-tb 99.5 -o stor.csv
 check "--storage-tb 99.5: exit 0" rc 0
