@@ -383,10 +383,8 @@ bool cli_report_yaml(FILE *f, const struct catalog *c, const struct workload *w,
 	(void)c;
 	struct out_yaml m;
 	clamp_range(r, &first, &count);
-	if (!out_yaml_begin(&m, f)) {
-		out_yaml_end(&m, NULL);
+	if (!out_yaml_begin(&m, f))
 		return false;
-	}
 	out_yaml_map(&m, true);
 
 	out_yaml_scalar(&m, "workload", OUT_YAML_PLAIN);
@@ -822,10 +820,8 @@ bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 	}
 	if (fmt == CLI_FMT_YAML) {
 		struct out_yaml m;
-		if (!out_yaml_begin(&m, f)) {
-			out_yaml_end(&m, NULL);
+		if (!out_yaml_begin(&m, f))
 			return false;
-		}
 		out_yaml_map(&m, true);
 		out_yaml_scalar(&m, "accelerator", OUT_YAML_PLAIN);
 		out_yaml_scalar(&m, res->accel->id, OUT_YAML_TEXT);
@@ -845,10 +841,8 @@ bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 static bool plans_yaml(FILE *f, const struct cli_plan_part *parts, size_t n)
 {
 	struct out_yaml m;
-	if (!out_yaml_begin(&m, f)) {
-		out_yaml_end(&m, NULL);
+	if (!out_yaml_begin(&m, f))
 		return false;
-	}
 	out_yaml_map(&m, true);
 	out_yaml_scalar(&m, "accelerator", OUT_YAML_PLAIN);
 	out_yaml_scalar(&m, parts[0].res->accel->id, OUT_YAML_TEXT);

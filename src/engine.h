@@ -274,6 +274,11 @@ double engine_field_get(const struct workload *w, const struct engine_field *f);
 /* The bytes the field takes in struct workload at f->off. */
 size_t engine_field_size(const struct engine_field *f);
 void engine_field_put(struct workload *w, const struct engine_field *f, double stored);
+/* A field's word ("max", "auto", "default": the engine chooses): whether
+ * the workload holds it, and setting it.  Concurrency's word is its own
+ * flag (concurrency_max); every other word is stored as -1. */
+bool engine_field_is_word(const struct workload *w, const struct engine_field *f);
+void engine_field_put_word(struct workload *w, const struct engine_field *f);
 /* A model's parameter count from its shapes (the rule, engine_workload.c:
  * embedding and output head, tied or not; per layer the attention
  * projections, GQA or MLA, and the feed-forward, dense or the routed and
