@@ -436,7 +436,9 @@ START_TEST(ttft_target_drives_tensor_parallel)
 	w.input_tokens = 3000;
 	w.output_tokens = 100;
 	size_on(&w, "h100-sxm", -1, &loose);
-	w.ttft_ms = loose.ttft_ms * 0.6;
+	/* below the lone prefill on the smallest group; the p99 also carries
+	 * the other users' prompts that arrive beside it */
+	w.ttft_ms = loose.ttft_ms * 0.7;
 	size_on(&w, "h100-sxm", -1, &tight);
 	ck_assert(tight.fits);
 	ck_assert_int_gt(tight.tp, loose.tp);
