@@ -252,6 +252,16 @@ double eng_train_ep_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 	return layer_passes(x, l) * x->moe_share * n * (t + (l->ep - 1) * x->lat);
 }
 
+/* The time a kernel of memory time mem and math time math takes beyond
+ * its math: the longer of the two plus the part of the shorter that does
+ * not hide behind it (defaults.serving_overlap: a GEMM near the ridge
+ * keeps neither the memory system nor the math units busy), less the
+ * math already in the compute term. */
+static double beyond_math(double mem, double math, double ov)
+{
+	return mem > math ? mem - math + (1.0 - ov) * math : (1.0 - ov) * mem;
+}
+
 /* The routed experts' weight traffic.  Every micro-batch each GPU reads
  * the weights of the E/ep experts it holds in the forward and
  * data-gradient passes (and the recomputed forward under full recompute)
@@ -259,11 +269,11 @@ double eng_train_ep_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
  * weight-gradient pass (Megatron's gradient-accumulation fusion), bytes
  * that do not shrink with the tokens an expert sees, while the FLOPs do:
  * per pass, the FLOPs to bytes ratio is proportional to the tokens per
- * expert, T = tokens per GPU x k x ep / E.  A pass takes the longer of its
- * expert GEMMs' math (already in the compute term, at the dense
- * efficiency times defaults.training_moe_efficiency) and its bytes at
- * the memory bandwidth: this is the excess over the math, per MoE layer
- * and micro-batch.  A frozen base (LoRA) has no accumulators. */
+ * expert, T = tokens per GPU x k x ep / E.  Each pass is one grouped GEMM
+ * whose math (at the dense efficiency times
+ * defaults.training_moe_efficiency) is in the compute term; this is the
+ * time its bytes add, per MoE layer and micro-batch.  A frozen base
+ * (LoRA) has no accumulators. */
 double eng_train_expert_mem(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
 	const struct catalog_model *m = x->m;
@@ -276,16 +286,13 @@ double eng_train_expert_mem(const struct eng_tctx *x, const struct eng_tlayout *
 	 * x ep token visits, 2 FLOPs per weight each */
 	double flops = 2.0 * tok * m->experts_active * (x->expert_params / layers / m->experts);
 	double f = x->c->defaults.training_moe_efficiency.value;
-	double rate = x->peak * x->eff * (f > 0 && f < 1 ? f : 1.0);
-	double t_math = flops / rate;
-	double t_read = p_local * x->pr.weight_bytes / x->bw;
+	double ov = x->c->defaults.serving_overlap.value;
+	double t_math = flops / (x->peak * x->eff * (f > 0 && f < 1 ? f : 1.0));
 	double reads = l->rec == RECOMPUTE_FULL ? 3.0 : 2.0;
-	double excess = reads * (t_read > t_math ? t_read - t_math : 0);
-	if (!x->frozen) {
-		double t_acc = p_local * 8.0 / x->bw;
-		excess += t_acc > t_math ? t_acc - t_math : 0;
-	}
-	return layer_passes(x, l) * x->moe_share * excess;
+	double t = reads * beyond_math(p_local * x->pr.weight_bytes / x->bw, t_math, ov);
+	if (!x->frozen)
+		t += beyond_math(p_local * 8.0 / x->bw, t_math, ov);
+	return layer_passes(x, l) * x->moe_share * t;
 }
 
 double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
