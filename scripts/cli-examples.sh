@@ -37,7 +37,11 @@ case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli-examples.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir "$tmp/work"
-ACCELSIZER_CATALOG=$top/catalog
+# The catalog by a relative name from the work folder, where every example
+# runs: `catalog show` prints the file's path as the folder was named, and
+# the page must not carry the path of the checkout it was made in.
+ln -s "$top/catalog" "$tmp/work/catalog"
+ACCELSIZER_CATALOG=catalog
 LC_ALL=C.UTF-8
 export ACCELSIZER_CATALOG LC_ALL
 unset ACCELSIZER_THEME XDG_CONFIG_HOME 2>/dev/null || true

@@ -38,12 +38,12 @@ static const struct {
 	[PREC_FP64] = { "fp64", 8 },
 };
 
-static const char *const form_names[FORM_COUNT] = {
+const char *const catalog_form_names[FORM_COUNT] = {
 	[FORM_SXM] = "sxm", [FORM_OAM] = "oam", [FORM_PCIE] = "pcie",
 	[FORM_SUPERCHIP] = "superchip",
 };
 
-static const char *const stack_names[STACK_COUNT] = {
+const char *const catalog_stack_names[STACK_COUNT] = {
 	[STACK_CUDA] = "cuda", [STACK_ROCM] = "rocm", [STACK_GAUDI] = "gaudi",
 };
 
@@ -52,14 +52,12 @@ static const char *const serving_stack_names[SS_COUNT] = {
 	[SS_OPTIMUM_HABANA] = "optimum-habana",
 };
 
-static const char *const topology_names[TOPO_COUNT] = {
+const char *const catalog_topology_names[TOPO_COUNT] = {
 	[TOPO_SWITCHED] = "switched", [TOPO_MESH] = "mesh",
 	[TOPO_BRIDGED_PAIRS] = "bridged-pairs", [TOPO_PCIE] = "pcie",
 };
 
-/* Index of s in names (case-insensitive, so "FP8" on a command line
- * works), or -1. */
-static int find_name(const char *const *names, int n, const char *s)
+int catalog_name_find(const char *const *names, int n, const char *s)
 {
 	if (!s)
 		return -1;
@@ -99,12 +97,12 @@ double precision_bytes(enum precision p)
 
 const char *form_factor_name(enum form_factor f)
 {
-	return (unsigned)f < FORM_COUNT ? form_names[f] : "?";
+	return (unsigned)f < FORM_COUNT ? catalog_form_names[f] : "?";
 }
 
 bool form_factor_parse(const char *s, enum form_factor *out)
 {
-	int i = find_name(form_names, FORM_COUNT, s);
+	int i = catalog_name_find(catalog_form_names, FORM_COUNT, s);
 	if (i < 0)
 		return false;
 	*out = (enum form_factor)i;
@@ -113,12 +111,12 @@ bool form_factor_parse(const char *s, enum form_factor *out)
 
 const char *stack_name(enum stack s)
 {
-	return (unsigned)s < STACK_COUNT ? stack_names[s] : "?";
+	return (unsigned)s < STACK_COUNT ? catalog_stack_names[s] : "?";
 }
 
 bool stack_parse(const char *s, enum stack *out)
 {
-	int i = find_name(stack_names, STACK_COUNT, s);
+	int i = catalog_name_find(catalog_stack_names, STACK_COUNT, s);
 	if (i < 0)
 		return false;
 	*out = (enum stack)i;
@@ -132,7 +130,7 @@ const char *serving_stack_name(enum serving_stack s)
 
 bool serving_stack_parse(const char *s, enum serving_stack *out)
 {
-	int i = find_name(serving_stack_names, SS_COUNT, s);
+	int i = catalog_name_find(serving_stack_names, SS_COUNT, s);
 	if (i < 0)
 		return false;
 	*out = (enum serving_stack)i;
@@ -141,12 +139,12 @@ bool serving_stack_parse(const char *s, enum serving_stack *out)
 
 const char *topology_name(enum topology t)
 {
-	return (unsigned)t < TOPO_COUNT ? topology_names[t] : "?";
+	return (unsigned)t < TOPO_COUNT ? catalog_topology_names[t] : "?";
 }
 
 bool topology_parse(const char *s, enum topology *out)
 {
-	int i = find_name(topology_names, TOPO_COUNT, s);
+	int i = catalog_name_find(catalog_topology_names, TOPO_COUNT, s);
 	if (i < 0)
 		return false;
 	*out = (enum topology)i;

@@ -94,6 +94,11 @@ struct catalog_stack_platform {
 	 * serving_layer_overhead_us). */
 	struct sourced step_overhead_us;	/* one iteration */
 	struct sourced layer_overhead_us;	/* per layer of an iteration */
+	/* The share of the memory left after the weights and the runtime that
+	 * the stack gives its KV cache (TensorRT-LLM's
+	 * kv_cache_free_gpu_mem_fraction); 0 = the accelerator's
+	 * usable_fraction of the whole memory (vLLM's gpu_memory_utilization). */
+	struct sourced kv_free_fraction;
 };
 
 struct catalog_serving_stack {
@@ -133,6 +138,8 @@ struct catalog_accel {
 	struct sourced eff_link;	/* share of link bandwidth achieved */
 	struct sourced eff_training;	/* MFU in training; value 0 = default */
 	struct sourced eff_training_fp8;	/* same at FP8; value 0 = eff_training */
+	struct sourced eff_training_fp4;	/* share of the FP4 peak at NVFP4; value
+					 * 0 = an fp4 request trains at FP8 */
 	struct sourced eff_compute_fp4;	/* share of dense peak at fp4; value 0 =
 					 * eff_compute applies */
 	/* Private to catalog.c: the most board power per dense 16-bit TFLOPS

@@ -41,20 +41,6 @@ static void slot_set(void *base, size_t off, uintptr_t v)
 	memcpy((char *)base + off, &v, sizeof v);
 }
 
-static const void *ptr_get(const void *base, size_t off)
-{
-	const void *p;
-	memcpy(&p, (const char *)base + off, sizeof p);
-	return p;
-}
-
-static size_t count_get(const void *base, size_t off)
-{
-	size_t n;
-	memcpy(&n, (const char *)base + off, sizeof n);
-	return n;
-}
-
 uint64_t catalog_image_checksum(uint64_t h, const void *data, size_t n)
 {
 	const unsigned char *p = data;
@@ -122,8 +108,8 @@ static void put_arrays(struct writer *w, const struct catalog_schema *s, size_t 
 		 * at an int field near the end of a small item (a partition's
 		 * max_per_gpu) read past it (AddressSanitizer, fuzz_cache) */
 		bool list = f->type == CF_STRLIST || f->type == CF_LIST;
-		const void *arr = list ? ptr_get(orig, f->off) : NULL;
-		size_t n = list ? count_get(orig, f->off_n) : 0;
+		const void *arr = list ? catalog_slot_ptr(orig, f->off) : NULL;
+		size_t n = list ? catalog_slot_count(orig, f->off_n) : 0;
 		if (f->type == CF_STRLIST) {
 			put_array(&w->b, at + f->off, arr, n, sizeof(char *));
 		} else if (f->type == CF_LIST) {
@@ -132,7 +118,7 @@ static void put_arrays(struct writer *w, const struct catalog_schema *s, size_t 
 				put_arrays(w, f->sub, sub + j * f->sub->size,
 					   (const char *)arr + j * f->sub->size);
 		} else if (f->type == CF_ACCEL_REF) {
-			const struct catalog_accel *a = ptr_get(orig, f->off_n), *all = w->c->accels;
+			const struct catalog_accel *a = catalog_slot_ptr(orig, f->off_n), *all = w->c->accels;
 			uintptr_t v = 0;
 			if (a && (a < all || a >= all + w->c->n_accels))
 				w->foreign = true;
@@ -171,22 +157,22 @@ static void put_strs(struct writer *w, const struct catalog_schema *s, size_t at
 		const struct catalog_field *f = &s->f[i];
 		/* a pointer only where the field holds one (see put_arrays) */
 		const char *const *arr = f->type == CF_STRLIST || f->type == CF_LIST
-					 ? ptr_get(orig, f->off) : NULL;
+					 ? catalog_slot_ptr(orig, f->off) : NULL;
 		if (catalog_field_is_str(f)) {
-			put_str(&w->b, at + f->off, ptr_get(orig, f->off));
+			put_str(&w->b, at + f->off, catalog_slot_ptr(orig, f->off));
 		} else if (f->type == CF_STRLIST && arr) {
 			size_t list = slot_get(w->b.p, at + f->off) - 1;
-			for (size_t j = 0; j < count_get(orig, f->off_n); j++)
+			for (size_t j = 0; j < catalog_slot_count(orig, f->off_n); j++)
 				put_str(&w->b, list + j * sizeof(char *), arr[j]);
 		} else if (f->type == CF_LIST && arr) {
 			size_t sub = slot_get(w->b.p, at + f->off) - 1;
-			for (size_t j = 0; j < count_get(orig, f->off_n); j++)
+			for (size_t j = 0; j < catalog_slot_count(orig, f->off_n); j++)
 				put_strs(w, f->sub, sub + j * f->sub->size,
 					 (const char *)arr + j * f->sub->size);
 		}
 	}
 	if (s->has_file && !w->b.oom)
-		put_str(&w->b, at + s->file_off, file_str(w, ptr_get(orig, s->file_off)));
+		put_str(&w->b, at + s->file_off, file_str(w, catalog_slot_ptr(orig, s->file_off)));
 }
 
 /* Writes with put (put_arrays or put_strs) every item of every kind, at
@@ -318,10 +304,10 @@ static bool fix_arrays(struct fix *f, const struct catalog_schema *s, size_t at)
 		if (!scalar_ok(r, item))
 			return false;
 		if (r->type == CF_STRLIST) {
-			if (!fix_array(f, at + r->off, count_get(item, r->off_n), sizeof(char *), &arr))
+			if (!fix_array(f, at + r->off, catalog_slot_count(item, r->off_n), sizeof(char *), &arr))
 				return false;
 		} else if (r->type == CF_LIST) {
-			size_t n = count_get(item, r->off_n);
+			size_t n = catalog_slot_count(item, r->off_n);
 			if (!fix_array(f, at + r->off, n, r->sub->size, &arr))
 				return false;
 			for (size_t j = 0; j < n; j++)
@@ -350,11 +336,11 @@ static bool fix_strs(struct fix *f, const struct catalog_schema *s, size_t at)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct catalog_field *r = &s->f[i];
 		if (catalog_field_is_str(r)) {
-			if (!fix_str(f, at + r->off) || (r->type == CF_ID && !ptr_get(f->p + at, r->off)))
+			if (!fix_str(f, at + r->off) || (r->type == CF_ID && !catalog_slot_ptr(f->p + at, r->off)))
 				return false;
 		} else if (r->type == CF_STRLIST || r->type == CF_LIST) {
-			const unsigned char *arr = ptr_get(f->p + at, r->off);
-			size_t n = count_get(f->p + at, r->off_n);
+			const unsigned char *arr = catalog_slot_ptr(f->p + at, r->off);
+			size_t n = catalog_slot_count(f->p + at, r->off_n);
 			size_t sz = r->type == CF_LIST ? r->sub->size : sizeof(char *);
 			for (size_t j = 0; arr && j < n; j++) {
 				size_t e = (size_t)(arr - f->p) + j * sz;
@@ -363,7 +349,7 @@ static bool fix_strs(struct fix *f, const struct catalog_schema *s, size_t at)
 			}
 		}
 	}
-	if (s->has_file && (!fix_str(f, at + s->file_off) || !ptr_get(f->p + at, s->file_off)))
+	if (s->has_file && (!fix_str(f, at + s->file_off) || !catalog_slot_ptr(f->p + at, s->file_off)))
 		return false;
 	return true;
 }
@@ -375,7 +361,7 @@ static bool fix_items(struct fix *f, const size_t *items,
 {
 	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
 		const struct catalog_schema *s = catalog_kinds[k].s;
-		size_t n = count_get(f->p, catalog_kinds[k].n_off);
+		size_t n = catalog_slot_count(f->p, catalog_kinds[k].n_off);
 		for (size_t i = 0; i < n; i++)
 			if (!fix(f, s, items[k] + i * s->size))
 				return false;
@@ -397,7 +383,7 @@ static bool fix_up(unsigned char *p, size_t len, size_t str_start, const unsigne
 	 * bounds them by the bytes that are there */
 	size_t items[CATALOG_N_KINDS];
 	for (size_t k = 0; k < CATALOG_N_KINDS; k++)
-		if (!fix_array(&f, catalog_kinds[k].arr_off, count_get(p, catalog_kinds[k].n_off),
+		if (!fix_array(&f, catalog_kinds[k].arr_off, catalog_slot_count(p, catalog_kinds[k].n_off),
 			       catalog_kinds[k].s->size, &items[k]))
 			return false;
 	if (!fix_items(&f, items, fix_arrays))
@@ -422,7 +408,7 @@ static size_t placed_extra(const unsigned char *img, size_t len, size_t str_star
 {
 	size_t files = 2;	/* defaults.yaml and dir itself */
 	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
-		size_t n = count_get(img, catalog_kinds[k].n_off);
+		size_t n = catalog_slot_count(img, catalog_kinds[k].n_off);
 		if (n > len)
 			return SIZE_MAX;	/* foreign: fix_up() refuses it */
 		files += n;
@@ -457,7 +443,7 @@ static void place_files(struct catalog *c, char *end, const char *dir)
 		char *arr = catalog_kind_items(c, k, &n);
 		for (size_t i = 0; i < n; i++) {
 			char *item = arr + i * s->size;
-			char *file = (char *)ptr_get(item, s->file_off);
+			char *file = (char *)catalog_slot_ptr(item, s->file_off);
 			file = place(&end, dir, dlen, file);
 			memcpy(item + s->file_off, &file, sizeof file);
 		}

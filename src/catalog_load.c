@@ -52,6 +52,21 @@
 	NUM(k ".value", T, m.value, (fl) | REQ, lo, hi), \
 	STR(k ".source", T, m.source, (fl) | REQ | SRC), \
 	{ .key = k ".calibrated_from", .type = CF_IDLIST, .off = offsetof(T, m.calibrated_from) }
+/* One of an enum's words (catalog_schema.h); the message lists them. */
+#define ENUM(k, T, m, fl, words, n) \
+	{ .key = k, .type = CF_ENUM, .flags = (fl), .off = offsetof(T, m), .names = words, .count = n }
+/* A list of mappings, each read with the table sub: the array at m, its
+ * length at n_m. */
+#define LIST(k, T, m, fl, sub_) { .key = k, .type = CF_LIST, .flags = (fl), .off = offsetof(T, m), \
+				  .off_n = offsetof(T, n_##m), .sub = &(sub_) }
+/* The table of a list's elements (a file kind's is SCHEMA, below). */
+#define LIST_SCHEMA(what, f, T) { what, f, sizeof f / sizeof f[0], sizeof(T), false, 0, NULL }
+/* A part bought by the unit, as a fabric names its cable and NIC. */
+#define PART(k, T, m, max_usd, max_w) \
+	STR(k ".sku", T, m##_sku, REQ), \
+	STR(k ".description", T, m##_description, REQ), \
+	NUM(k ".price_usd", T, m##_price_usd, REQ, 0, max_usd), \
+	NUM(k ".power_w", T, m##_power_w, REQ, 0, max_w)
 #define PRICE(T, hi) \
 	NUM("price.usd", T, price.usd, REQ, 0, hi), \
 	DATE("price.date", T, price.date, REQ), \
@@ -64,10 +79,6 @@
 	NUM("rent_" k ".usd_per_gpu_hour", A, rent[i].usd, REQ | OPTGROUP, 0.01, 1000), \
 	DATE("rent_" k ".date", A, rent[i].date, REQ | OPTGROUP), \
 	STR("rent_" k ".source", A, rent[i].source, REQ | OPTGROUP | SRC)
-
-static bool parse_form(const char *s, void *out) { return form_factor_parse(s, out); }
-static bool parse_stack(const char *s, void *out) { return stack_parse(s, out); }
-static bool parse_topology(const char *s, void *out) { return topology_parse(s, out); }
 
 #define PEAK(p) NUM("peak_tflops." #p, struct catalog_accel, peak_tflops[PREC_##p##_IDX], \
 		    0, 0.001, 1e6)
@@ -95,10 +106,8 @@ static const struct catalog_field partition_fields[] = {
 	INT("max_per_gpu", PT, max_per_gpu, REQ, 1, 64),
 };
 #undef PT
-const struct catalog_schema catalog_partition_schema = {
-	"partition", partition_fields, sizeof partition_fields / sizeof partition_fields[0],
-	sizeof(struct catalog_partition), false, 0, NULL
-};
+const struct catalog_schema catalog_partition_schema =
+	LIST_SCHEMA("partition", partition_fields, struct catalog_partition);
 
 #define A struct catalog_accel
 static const struct catalog_field accel_fields[] = {
@@ -106,8 +115,7 @@ static const struct catalog_field accel_fields[] = {
 	STR("name", A, name, REQ),
 	STR("vendor", A, vendor, REQ),
 	STR("architecture", A, architecture, REQ),
-	{ .key = "form_factor", .type = CF_ENUM, .flags = REQ, .off = offsetof(A, form),
-	  .parse = parse_form, .count = FORM_COUNT, .choices = "sxm, oam, pcie, superchip" },
+	ENUM("form_factor", A, form, REQ, catalog_form_names, FORM_COUNT),
 	NUM("memory.capacity_gb", A, mem_gb, REQ, 1, 10000),
 	STR("memory.type", A, mem_type, REQ),
 	NUM("memory.bandwidth_tb_s", A, mem_bw_tb_s, REQ, 0.01, 1000),
@@ -126,16 +134,15 @@ static const struct catalog_field accel_fields[] = {
 	NUM("host_pcie_gb_s", A, host_pcie_gb_s, 0, 1, 2048),
 	NUM("power_w", A, power_w, REQ, 1, 100000),
 	/* An empty list: the part has no MIG-like partitions. */
-	{ .key = "partitions", .type = CF_LIST, .flags = REQ, .off = offsetof(A, partitions),
-	  .off_n = offsetof(A, n_partitions), .sub = &catalog_partition_schema },
-	{ .key = "stack", .type = CF_ENUM, .flags = REQ, .off = offsetof(A, stack),
-	  .parse = parse_stack, .count = STACK_COUNT, .choices = "cuda, rocm, gaudi" },
+	LIST("partitions", A, partitions, REQ, catalog_partition_schema),
+	ENUM("stack", A, stack, REQ, catalog_stack_names, STACK_COUNT),
 	SOURCED("efficiency.compute", A, eff_compute, 0, 0.01, 1),
 	SOURCED("efficiency.memory_bw", A, eff_mem_bw, 0, 0.01, 1),
 	SOURCED("efficiency.link", A, eff_link, 0, 0.01, 1),
 	SOURCED("efficiency.training", A, eff_training, OPTGROUP, 0.01, 1),
 	SOURCED("efficiency.compute_fp4", A, eff_compute_fp4, OPTGROUP, 0.01, 1),
 	SOURCED("efficiency.training_fp8", A, eff_training_fp8, OPTGROUP, 0.01, 1),
+	SOURCED("efficiency.training_fp4", A, eff_training_fp4, OPTGROUP, 0.01, 1),
 	PRICE(A, 1e7),
 	RENT("on_demand", 0), RENT("reserved_1y", 1), RENT("reserved_3y", 2),
 	SOURCES(A),
@@ -155,10 +162,8 @@ static const struct catalog_field bom_fields[] = {
 	STR("source", L, source, REQ | SRC),
 };
 #undef L
-const struct catalog_schema catalog_bom_schema = {
-	"BOM line", bom_fields, sizeof bom_fields / sizeof bom_fields[0],
-	sizeof(struct catalog_bom_line), false, 0, NULL
-};
+const struct catalog_schema catalog_bom_schema =
+	LIST_SCHEMA("BOM line", bom_fields, struct catalog_bom_line);
 
 #define P struct catalog_platform
 static const struct catalog_field platform_fields[] = {
@@ -167,8 +172,7 @@ static const struct catalog_field platform_fields[] = {
 	{ .key = "accelerator", .type = CF_ACCEL_REF, .flags = REQ, .off = offsetof(P, accel_id),
 	  .off_n = offsetof(P, accel) },
 	INT("gpus_per_node", P, gpus_per_node, REQ, 1, 128),
-	{ .key = "topology", .type = CF_ENUM, .flags = REQ, .off = offsetof(P, topology),
-	  .parse = parse_topology, .count = TOPO_COUNT, .choices = "switched, mesh, bridged-pairs, pcie" },
+	ENUM("topology", P, topology, REQ, catalog_topology_names, TOPO_COUNT),
 	INT("nics.count", P, nic_count, REQ, 0, 1024),
 	NUM("nics.speed_gbit", P, nic_gbit, REQ, 1, 10000),
 	STR("nics.kind", P, nic_kind, REQ),
@@ -183,8 +187,7 @@ static const struct catalog_field platform_fields[] = {
 	{ .key = "cooling", .type = CF_CHOICE, .off = offsetof(P, cooling), .choices = "air, liquid" },
 	STR("sku", P, sku, REQ),
 	PRICE(P, 1e8),
-	{ .key = "bom", .type = CF_LIST, .flags = REQ, .off = offsetof(P, bom),
-	  .off_n = offsetof(P, n_bom), .sub = &catalog_bom_schema },
+	LIST("bom", P, bom, REQ, catalog_bom_schema),
 	SOURCES(P),
 };
 #undef P
@@ -202,14 +205,8 @@ static const struct catalog_field fabric_fields[] = {
 	INT("switch.rack_units", F, switch_rack_units, REQ, 1, 48),
 	NUM("switch.power_w", F, switch_power_w, REQ, 0, 100000),
 	NUM("switch.price_usd", F, switch_price_usd, REQ, 0, 1e8),
-	STR("cable.sku", F, cable_sku, REQ),
-	STR("cable.description", F, cable_description, REQ),
-	NUM("cable.price_usd", F, cable_price_usd, REQ, 0, 1e6),
-	NUM("cable.power_w", F, cable_power_w, REQ, 0, 1000),
-	STR("nic.sku", F, nic_sku, REQ),
-	STR("nic.description", F, nic_description, REQ),
-	NUM("nic.price_usd", F, nic_price_usd, REQ, 0, 1e6),
-	NUM("nic.power_w", F, nic_power_w, REQ, 0, 1000),
+	PART("cable", F, cable, 1e6, 1000),
+	PART("nic", F, nic, 1e6, 1000),
 	SOURCED("efficiency", F, efficiency, 0, 0.01, 1),
 	NUM("latency_us", F, latency_us, REQ | GT_MIN, 0, 1e6),
 	SOURCES(F),
@@ -223,28 +220,27 @@ static const struct catalog_field fabric_fields[] = {
  * 0.05 to 2: a stack a twentieth as fast, or twice as fast, as the one the
  * accelerator was measured on.  Fixed costs from 1 us to 1 s an iteration,
  * 1 ns to 1 ms a layer; each optional on its own (absent: the
- * defaults'). */
+ * defaults').  kv_free_fraction, optional: a stack that sizes its KV cache
+ * as a share of the memory left after loading (absent: a share of the
+ * whole, the accelerator's usable_fraction). */
 #define SP struct catalog_stack_platform
 static const struct catalog_field stack_platform_fields[] = {
-	{ .key = "platform", .type = CF_ENUM, .flags = REQ, .off = offsetof(SP, platform),
-	  .parse = parse_stack, .count = STACK_COUNT, .choices = "cuda, rocm, gaudi" },
+	ENUM("platform", SP, platform, REQ, catalog_stack_names, STACK_COUNT),
 	{ .key = "default", .type = CF_BOOL, .off = offsetof(SP, is_default) },
 	SOURCED("compute", SP, compute, 0, 0.05, 2),
 	SOURCED("step_overhead_us", SP, step_overhead_us, OPTGROUP, 1, 1e6),
 	SOURCED("layer_overhead_us", SP, layer_overhead_us, OPTGROUP, 0.001, 1000),
+	SOURCED("kv_free_fraction", SP, kv_free_fraction, OPTGROUP, 0.05, 1),
 };
 #undef SP
-const struct catalog_schema catalog_stack_platform_schema = {
-	"platform entry", stack_platform_fields, sizeof stack_platform_fields / sizeof stack_platform_fields[0],
-	sizeof(struct catalog_stack_platform), false, 0, NULL
-};
+const struct catalog_schema catalog_stack_platform_schema =
+	LIST_SCHEMA("platform entry", stack_platform_fields, struct catalog_stack_platform);
 
 #define SS struct catalog_serving_stack
 static const struct catalog_field serving_stack_fields[] = {
 	ID(SS),
 	STR("name", SS, name, REQ),
-	{ .key = "runs_on", .type = CF_LIST, .flags = REQ, .off = offsetof(SS, runs_on),
-	  .off_n = offsetof(SS, n_runs_on), .sub = &catalog_stack_platform_schema },
+	LIST("runs_on", SS, runs_on, REQ, catalog_stack_platform_schema),
 	SOURCES(SS),
 };
 #undef SS
@@ -278,10 +274,8 @@ static const struct catalog_field licence_fields[] = {
 	STR("source", LI, source, REQ | SRC),
 };
 #undef LI
-const struct catalog_schema catalog_licence_schema = {
-	"licence", licence_fields, sizeof licence_fields / sizeof licence_fields[0],
-	sizeof(struct catalog_licence), false, 0, NULL
-};
+const struct catalog_schema catalog_licence_schema =
+	LIST_SCHEMA("licence", licence_fields, struct catalog_licence);
 
 /* defaults.yaml: the rows come from CATALOG_DEFAULTS, the ranges from the
  * unit (see default_range). */
@@ -292,8 +286,7 @@ static const struct catalog_field default_fields[] = {
 	CATALOG_DEFAULTS(X)
 #undef X
 	/* Optional: software sold per GPU per year. */
-	{ .key = "licences", .type = CF_LIST, .off = offsetof(D, licences),
-	  .off_n = offsetof(D, n_licences), .sub = &catalog_licence_schema },
+	LIST("licences", D, licences, 0, catalog_licence_schema),
 };
 #undef D
 
@@ -708,8 +701,8 @@ static const char *id_taken(struct catalog_load_ctx *x, const char *id)
 {
 	for (size_t k = 0; k < x->kind && k < CATALOG_N_KINDS; k++) {
 		const struct catalog_kind *kd = &catalog_kinds[k];
-		char *arr = *(char **)at(x->cat, kd->arr_off);
-		size_t n = *(size_t *)at(x->cat, kd->n_off);
+		size_t n;
+		char *arr = catalog_kind_items(x->cat, k, &n);
 		for (size_t i = 0; i < n; i++) {
 			char *item = arr + i * kd->s->size;
 			const char *other = *(char **)(item + kd->id_off);
@@ -903,6 +896,26 @@ static void read_number(struct catalog_load_ctx *x, const struct catalog_field *
 		*(double *)at(base, f->off) = f->scale ? d * f->scale : d;
 }
 
+/* One of the row's words, kept as its index (CF_ENUM slots are int-sized,
+ * catalog_image.c asserts it); else the message lists the words. */
+static void read_enum(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v,
+		      void *base)
+{
+	int i = v->kind == YN_SCALAR ? catalog_name_find(f->names, f->count, v->scalar) : -1;
+	if (i >= 0) {
+		memcpy(at(base, f->off), &i, sizeof i);
+		return;
+	}
+	char words[160], what[80];
+	size_t used = 0;
+	words[0] = '\0';
+	for (int k = 0; k < f->count && used < sizeof words; k++) {
+		int w = snprintf(words + used, sizeof words - used, "%s%s", k ? ", " : "", f->names[k]);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	err_at(x, v, "%s: expected one of %s, got %s", f->key, words, ynode_describe(v, what, sizeof what));
+}
+
 /* Reads one value v for row f into base. */
 static void read_value(struct catalog_load_ctx *x, const struct catalog_field *f, const struct ynode *v, void *base)
 {
@@ -918,9 +931,7 @@ static void read_value(struct catalog_load_ctx *x, const struct catalog_field *f
 		read_text(x, f, v, base);
 		return;
 	case CF_ENUM:
-		if (v->kind != YN_SCALAR || !f->parse(v->scalar, at(base, f->off)))
-			err_at(x, v, "%s: expected one of %s, got %s", f->key, f->choices,
-			       ynode_describe(v, what, sizeof what));
+		read_enum(x, f, v, base);
 		return;
 	case CF_ACCEL_REF:
 		read_accel_ref(x, f, v, base);
@@ -1686,10 +1697,8 @@ bool catalog_values_ok(const struct catalog *c)
 	if (!c)
 		return false;
 	for (size_t k = 0; k < CATALOG_N_KINDS; k++) {
-		const char *arr;
 		size_t n;
-		memcpy(&arr, (const char *)c + catalog_kinds[k].arr_off, sizeof arr);
-		memcpy(&n, (const char *)c + catalog_kinds[k].n_off, sizeof n);
+		const char *arr = catalog_kind_items(c, k, &n);
 		for (size_t i = 0; i < n; i++)
 			if (!values_ok(catalog_kinds[k].s, arr + i * catalog_kinds[k].s->size))
 				return false;

@@ -10,24 +10,8 @@
 
 void *catalog_kind_items(const struct catalog *c, size_t k, size_t *n)
 {
-	void *arr;
-	memcpy(&arr, (const char *)c + catalog_kinds[k].arr_off, sizeof arr);
-	memcpy(n, (const char *)c + catalog_kinds[k].n_off, sizeof *n);
-	return arr;
-}
-
-static void *ptr_at(const void *base, size_t off)
-{
-	void *p;
-	memcpy(&p, (const char *)base + off, sizeof p);
-	return p;
-}
-
-static size_t count_at(const void *base, size_t off)
-{
-	size_t n;
-	memcpy(&n, (const char *)base + off, sizeof n);
-	return n;
+	*n = catalog_slot_count(c, catalog_kinds[k].n_off);
+	return catalog_slot_ptr(c, catalog_kinds[k].arr_off);
 }
 
 void catalog_item_free(const struct catalog_schema *s, void *base)
@@ -35,23 +19,23 @@ void catalog_item_free(const struct catalog_schema *s, void *base)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct catalog_field *f = &s->f[i];
 		if (catalog_field_is_str(f)) {
-			free(ptr_at(base, f->off));
+			free(catalog_slot_ptr(base, f->off));
 		} else if (f->type == CF_STRLIST) {
-			char **list = ptr_at(base, f->off);
-			size_t n = count_at(base, f->off_n);
+			char **list = catalog_slot_ptr(base, f->off);
+			size_t n = catalog_slot_count(base, f->off_n);
 			for (size_t j = 0; list && j < n; j++)
 				free(list[j]);
 			free(list);
 		} else if (f->type == CF_LIST) {
-			char *arr = ptr_at(base, f->off);
-			size_t n = count_at(base, f->off_n);
+			char *arr = catalog_slot_ptr(base, f->off);
+			size_t n = catalog_slot_count(base, f->off_n);
 			for (size_t j = 0; arr && j < n; j++)
 				catalog_item_free(f->sub, arr + j * f->sub->size);
 			free(arr);
 		}
 	}
 	if (s->has_file)
-		free(ptr_at(base, s->file_off));
+		free(catalog_slot_ptr(base, s->file_off));
 }
 
 size_t catalog_item_unconfirmed(const struct catalog_schema *s, const void *base)
@@ -60,17 +44,17 @@ size_t catalog_item_unconfirmed(const struct catalog_schema *s, const void *base
 	for (size_t i = 0; i < s->n; i++) {
 		const struct catalog_field *f = &s->f[i];
 		if (f->type == CF_STRLIST && (f->flags & CF_SOURCE)) {
-			char **list = ptr_at(base, f->off);
-			size_t n = count_at(base, f->off_n);
+			char **list = catalog_slot_ptr(base, f->off);
+			size_t n = catalog_slot_count(base, f->off_n);
 			for (size_t j = 0; list && j < n; j++)
 				k += catalog_source_unconfirmed(list[j]);
 		} else if (f->type == CF_LIST) {
-			const char *arr = ptr_at(base, f->off);
-			size_t n = count_at(base, f->off_n);
+			const char *arr = catalog_slot_ptr(base, f->off);
+			size_t n = catalog_slot_count(base, f->off_n);
 			for (size_t j = 0; arr && j < n; j++)
 				k += catalog_item_unconfirmed(f->sub, arr + j * f->sub->size);
 		} else if ((f->flags & CF_SOURCE) && catalog_field_is_str(f)) {
-			k += catalog_source_unconfirmed(ptr_at(base, f->off));
+			k += catalog_source_unconfirmed(catalog_slot_ptr(base, f->off));
 		}
 	}
 	return k;

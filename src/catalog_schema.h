@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "catalog.h"
 
@@ -29,7 +30,7 @@ enum catalog_ftype {
 	CF_BOOL,	/* bool, plain YAML true or false */
 	CF_INT,		/* int */
 	CF_LONG,	/* long */
-	CF_ENUM,	/* string parsed by ->parse into an int-sized enum < ->count */
+	CF_ENUM,	/* one of ->names (any case), kept as its index: an int-sized enum */
 	CF_CHOICE,	/* string (char *) that must be one of ->choices */
 	CF_STRLIST,	/* list of strings: char ** at off, size_t count at off_n */
 	CF_LIST,	/* list of mappings read with ->sub: array at off, count at off_n */
@@ -56,9 +57,9 @@ struct catalog_field {
 	size_t off, off_n;
 	double min, max;
 	double scale;		/* CF_NUM: stored value = value x scale (0: 1) */
-	bool (*parse)(const char *s, void *out);	/* CF_ENUM */
+	const char *const *names;	/* CF_ENUM: the words, indexed by value */
 	int count;		/* CF_ENUM: values are 0 .. count - 1 */
-	const char *choices;	/* CF_ENUM, CF_CHOICE: "a, b, c" for messages */
+	const char *choices;	/* CF_CHOICE: "a, b, c", for messages too */
 	const struct catalog_schema *sub;	/* CF_LIST */
 };
 
@@ -91,6 +92,17 @@ extern const struct catalog_schema catalog_accel_schema, catalog_partition_schem
 	catalog_platform_schema, catalog_bom_schema, catalog_fabric_schema, catalog_model_schema,
 	catalog_licence_schema, catalog_serving_stack_schema, catalog_stack_platform_schema;
 
+/* The words of the catalog's enums, indexed by value (catalog.c): the
+ * loader's CF_ENUM rows, its messages and the *_name() functions share
+ * them. */
+extern const char *const catalog_form_names[FORM_COUNT];
+extern const char *const catalog_stack_names[STACK_COUNT];
+extern const char *const catalog_topology_names[TOPO_COUNT];
+
+/* Index of s among names[0 .. n - 1], case-insensitive (so "FP8" on a
+ * command line works), or -1. */
+int catalog_name_find(const char *const *names, int n, const char *s);
+
 /* The key of the row that stores the member at off of an item of s
  * ("memory.capacity_gb"), or with group the mapping that holds it
  * ("efficiency.compute" for efficiency.compute.value, "experts" for
@@ -98,6 +110,23 @@ extern const struct catalog_schema catalog_accel_schema, catalog_partition_schem
  * labels (`catalog show`), so no key is spelled twice. */
 const char *catalog_schema_key(const struct catalog_schema *s, size_t off, bool group,
 			       char *buf, size_t n);
+
+/* The pointer, or the count, in the slot at byte offset off of a catalog
+ * struct (a table's off or off_n); memcpy, since the table, not a type,
+ * says what the slot holds.  Inline: the image code reads every slot. */
+static inline void *catalog_slot_ptr(const void *base, size_t off)
+{
+	void *p;
+	memcpy(&p, (const char *)base + off, sizeof p);
+	return p;
+}
+
+static inline size_t catalog_slot_count(const void *base, size_t off)
+{
+	size_t n;
+	memcpy(&n, (const char *)base + off, sizeof n);
+	return n;
+}
 
 /* Is this row a string the struct owns (char * at off)?  Inline: the
  * image reader asks it for every row of every item. */

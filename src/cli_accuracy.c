@@ -321,10 +321,8 @@ static bool write_yaml(const struct accuracy_row *rows, size_t n, struct group *
 		       struct accuracy_row *sub)
 {
 	struct out_yaml yaml, *y = &yaml;
-	if (!out_yaml_begin(y, stdout)) {
-		out_yaml_end(y, NULL);
+	if (!out_yaml_begin(y, stdout))
 		return false;
-	}
 	char src[1024], fam[48];
 	out_yaml_map(y, true);
 	out_yaml_key(y, "results");

@@ -390,6 +390,8 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 		      fig(c->defaults.training_mfu.value, v, sizeof v));
 	if (a->eff_training_fp8.value > 0)
 		show_sourced(GROUP(accel, eff_training_fp8.value), &a->eff_training_fp8);
+	if (a->eff_training_fp4.value > 0)
+		show_sourced(GROUP(accel, eff_training_fp4.value), &a->eff_training_fp4);
 	show_price(GROUP(accel, price.usd), &a->price);
 	/* Rental per GPU-hour: only the terms the catalog has a figure for. */
 	show_rent(GROUP(accel, rent[0].usd), &a->rent[0]);

@@ -99,10 +99,8 @@ static bool write_yaml(FILE *f, const struct cluster *m)
 	const struct cli_field *fields = cli_result_fields(&nf);
 	char buf[256];
 	struct out_yaml y;
-	if (!out_yaml_begin(&y, f)) {
-		out_yaml_end(&y, NULL);
+	if (!out_yaml_begin(&y, f))
 		return false;
-	}
 	out_yaml_map(&y, true);
 	out_yaml_key(&y, "share_gpus");
 	out_yaml_scalar(&y, m->s->share_gpus ? "true" : "false", OUT_YAML_PLAIN);

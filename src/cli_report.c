@@ -69,6 +69,10 @@
 	X(ttft_p99_ms,           NUM,  1, fin(r->ttft_p99_ms)) \
 	X(tpot_p99_ms,           NUM,  2, fin(r->tpot_p99_ms)) \
 	X(step_ms,               NUM,  2, r->step_ms) \
+	/* speculative decoding as sized: k drafted, acceptance, tokens a step */ \
+	X(spec_k,                NUMI, 0, r->spec_k > 0 ? (double)r->spec_k : NAN) \
+	X(spec_acceptance,       NUM,  2, r->spec_k > 0 ? r->spec_acceptance : NAN) \
+	X(spec_tokens_per_step,  NUM,  2, r->spec_k > 0 ? r->spec_tokens_per_step : NAN) \
 	X(train_hours,           NUM,  2, r->train_hours) \
 	X(train_hours_low,       NUM,  2, band_low(r, BAND_TRAIN_HOURS)) \
 	X(train_hours_high,      NUM,  2, band_high(r, BAND_TRAIN_HOURS)) \
@@ -379,10 +383,8 @@ bool cli_report_yaml(FILE *f, const struct catalog *c, const struct workload *w,
 	(void)c;
 	struct out_yaml m;
 	clamp_range(r, &first, &count);
-	if (!out_yaml_begin(&m, f)) {
-		out_yaml_end(&m, NULL);
+	if (!out_yaml_begin(&m, f))
 		return false;
-	}
 	out_yaml_map(&m, true);
 
 	out_yaml_scalar(&m, "workload", OUT_YAML_PLAIN);
@@ -818,10 +820,8 @@ bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 	}
 	if (fmt == CLI_FMT_YAML) {
 		struct out_yaml m;
-		if (!out_yaml_begin(&m, f)) {
-			out_yaml_end(&m, NULL);
+		if (!out_yaml_begin(&m, f))
 			return false;
-		}
 		out_yaml_map(&m, true);
 		out_yaml_scalar(&m, "accelerator", OUT_YAML_PLAIN);
 		out_yaml_scalar(&m, res->accel->id, OUT_YAML_TEXT);
@@ -841,10 +841,8 @@ bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 static bool plans_yaml(FILE *f, const struct cli_plan_part *parts, size_t n)
 {
 	struct out_yaml m;
-	if (!out_yaml_begin(&m, f)) {
-		out_yaml_end(&m, NULL);
+	if (!out_yaml_begin(&m, f))
 		return false;
-	}
 	out_yaml_map(&m, true);
 	out_yaml_scalar(&m, "accelerator", OUT_YAML_PLAIN);
 	out_yaml_scalar(&m, parts[0].res->accel->id, OUT_YAML_TEXT);

@@ -118,6 +118,17 @@ static bool set_choice(struct ctx *k, const struct engine_field *f, const char *
 	return true;
 }
 
+/* "unknown model 'x'; did you mean 'y'?", or which command lists them. */
+static void unknown(const struct ctx *k, const char *f, const char *v, unsigned kind, const char *what,
+		    const char *list)
+{
+	const char *near = catalog_suggest(k->c, kind, v);
+	if (near)
+		fprintf(stderr, PROG ": %s: unknown %s '%s'; did you mean '%s'?\n", f, what, v, near);
+	else
+		fprintf(stderr, PROG ": %s: unknown %s '%s' (see '%s')\n", f, what, v, list);
+}
+
 static bool set_model(struct ctx *k, const char *f, const char *v)
 {
 	if (k->x->model_config) {
@@ -126,12 +137,7 @@ static bool set_model(struct ctx *k, const char *f, const char *v)
 	}
 	const struct catalog_model *m = catalog_model(k->c, v);
 	if (!m) {
-		const char *near = catalog_suggest(k->c, CATALOG_MODELS, v);
-		if (near)
-			fprintf(stderr, PROG ": %s: unknown model '%s'; did you mean '%s'?\n", f, v, near);
-		else
-			fprintf(stderr, PROG ": %s: unknown model '%s' (see 'accelsizer catalog list --models')\n",
-				f, v);
+		unknown(k, f, v, CATALOG_MODELS, "model", "accelsizer catalog list --models");
 		return false;
 	}
 	k->w->model = m;
@@ -162,26 +168,12 @@ static bool set_accel(struct ctx *k, const char *f, const char *v)
 {
 	const struct catalog_accel *a = catalog_accel(k->c, v);
 	if (!a) {
-		const char *near = catalog_suggest(k->c, CATALOG_ACCELERATORS, v);
-		if (near)
-			fprintf(stderr, PROG ": %s: unknown accelerator '%s'; did you mean '%s'?\n", f, v, near);
-		else
-			fprintf(stderr, PROG ": %s: unknown accelerator '%s' (see 'accelsizer catalog list')\n",
-				f, v);
+		unknown(k, f, v, CATALOG_ACCELERATORS, "accelerator", "accelsizer catalog list");
 		return false;
 	}
 	k->w->accel = a;
 	k->x->set_accel = true;
 	return true;
-}
-
-/* Its word ("--concurrency max"): the engine chooses. */
-static void set_word(struct workload *w, const struct engine_field *f)
-{
-	if (f == engine_field(EF_CONCURRENCY))
-		w->concurrency_max = true;
-	else
-		engine_field_put(w, f, -1);
 }
 
 static bool set_field(struct ctx *k, const struct engine_field *f, const char *flag, const char *v)
@@ -201,7 +193,7 @@ static bool set_field(struct ctx *k, const struct engine_field *f, const char *f
 		break;
 	}
 	if (f->word && v && !strcmp(v, f->word)) {
-		set_word(k->w, f);
+		engine_field_put_word(k->w, f);
 		return true;
 	}
 	double d;
@@ -485,9 +477,9 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 		return EXIT_BADINPUT;
 	}
 	if (w->cls != WL_INFERENCE &&
-	    (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
+	    (w->precision == PREC_INT4 || w->precision == PREC_INT8 ||
 	     w->precision == PREC_MXFP4 || w->precision == PREC_W8A16)) {
-		fprintf(stderr, PROG ": --precision: %s is an inference format; train at bf16, fp16 or fp8 "
+		fprintf(stderr, PROG ": --precision: %s is an inference format; train at bf16, fp16, fp8 or fp4 (NVFP4) "
 			"(--method qlora stores the frozen base in 4 bit by itself)\n", precision_name(w->precision));
 		return EXIT_BADINPUT;
 	}

@@ -274,6 +274,11 @@ double engine_field_get(const struct workload *w, const struct engine_field *f);
 /* The bytes the field takes in struct workload at f->off. */
 size_t engine_field_size(const struct engine_field *f);
 void engine_field_put(struct workload *w, const struct engine_field *f, double stored);
+/* A field's word ("max", "auto", "default": the engine chooses): whether
+ * the workload holds it, and setting it.  Concurrency's word is its own
+ * flag (concurrency_max); every other word is stored as -1. */
+bool engine_field_is_word(const struct workload *w, const struct engine_field *f);
+void engine_field_put_word(struct workload *w, const struct engine_field *f);
 /* A model's parameter count from its shapes (the rule, engine_workload.c:
  * embedding and output head, tied or not; per layer the attention
  * projections, GQA or MLA, and the feed-forward, dense or the routed and
@@ -372,6 +377,11 @@ struct engine_result {
 	 * output token; ttft_ms is one request's prefill alone */
 	double ttft_p50_ms, ttft_p99_ms, tpot_p99_ms;
 	double arrival_rate;		/* requests/s served at that load */
+	/* speculative decoding (engine_spec.c) as sized: tokens drafted a
+	 * step (0 = none), the acceptance it assumed and the tokens a step
+	 * of the model yields on average */
+	int spec_k;
+	double spec_acceptance, spec_tokens_per_step;
 	/* --disaggregated: the two pools (gpus is their sum; the other
 	 * serving figures are the decode pool's, the first-token times the
 	 * prefill pool's plus the KV transfer) and the aggregated layout's

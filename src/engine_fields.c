@@ -450,6 +450,21 @@ double engine_field_get(const struct workload *w, const struct engine_field *f)
 	return NAN;
 }
 
+bool engine_field_is_word(const struct workload *w, const struct engine_field *f)
+{
+	if (f == engine_field(EF_CONCURRENCY))
+		return w->concurrency_max;
+	return f->word && engine_field_get(w, f) == -1;
+}
+
+void engine_field_put_word(struct workload *w, const struct engine_field *f)
+{
+	if (f == engine_field(EF_CONCURRENCY))
+		w->concurrency_max = true;
+	else
+		engine_field_put(w, f, -1);
+}
+
 void engine_field_put(struct workload *w, const struct engine_field *f, double v)
 {
 	char *p = (char *)w + f->off;

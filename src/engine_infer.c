@@ -40,6 +40,9 @@ struct ictx {
 	const struct catalog_model *m;
 	struct eng_precision pr;
 	double usable;			/* bytes per GPU */
+	double kv_free;			/* the stack's KV share of the memory left
+					 * after loading (then usable is the whole
+					 * memory); 0 = all of usable */
 	double bw;			/* achieved memory bandwidth, bytes/s */
 	double flops;			/* achieved decode FLOP/s per GPU */
 	double pflops;			/* achieved prefill FLOP/s per GPU */
@@ -69,6 +72,8 @@ struct ictx {
 	double moe_shared_active;	/* active parameters outside the experts */
 	double moe_gemm;		/* the routed experts' grouped-GEMM share of
 					 * the dense one (defaults) */
+	double xrate;			/* the experts' compute rate over the rest's
+					 * (mxfp4 on fp4 units: fp8 over 16 bit) */
 	int fixed_gpus;			/* 0 = the engine sizes */
 	long batch_cap;			/* --batch on this accelerator; 0 = none */
 	const struct catalog_partition *part;	/* a MIG slice, or NULL */
@@ -140,6 +145,18 @@ static double params_read(const struct ictx *x, double b)
 	return x->moe_shared + x->moe_experts * -expm1(e);
 }
 
+/* Bytes of weights a step reads for `tok` tokens: the shared ones whole,
+ * the experts they touch (1/e of them on one GPU of a DEP group); each
+ * part at its own format (mxfp4 stores only the experts in 4 bit). */
+static double wread_bytes(const struct ictx *x, double tok, int e)
+{
+	double r = params_read(x, tok);
+	const struct eng_precision *pr = &x->pr;
+	if (x->moe_log == 0 || (pr->shared_bytes == pr->expert_bytes && e == 1))
+		return r * pr->weight_bytes;
+	return x->moe_shared * pr->shared_bytes + (r - x->moe_shared) / e * pr->expert_bytes;
+}
+
 /* Both all-reduces of every layer for `tokens` tokens per call, plus the
  * pipeline hand-offs, seconds. */
 /* Attention data parallel (DEP) over e GPUs: each GPU routes its own
@@ -191,6 +208,17 @@ static double comm_s(const struct ictx *x, const struct ilayout *l, double token
 	return s;
 }
 
+/* Bytes per GPU the KV cache may take.  TensorRT-LLM loads the engine
+ * (weights, activation buffers) first and gives its KV cache a share of
+ * what is left (kv_cache_free_gpu_mem_fraction); vLLM takes a share of the
+ * whole memory (gpu_memory_utilization, the accelerator's usable_fraction)
+ * for everything. */
+static double kv_room(const struct ictx *x, const struct ilayout *l)
+{
+	double left = x->usable - l->w_gpu - l->fixed_gpu;
+	return x->kv_free > 0 ? x->kv_free * left : left;
+}
+
 /* A kernel that both streams memory and computes: the longer of the two
  * plus the part of the shorter that does not hide behind it.  A pure
  * roofline (ov = 1) is reached only far from the ridge; near it neither
@@ -235,14 +263,14 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	/* speculating, the target computes k + 1 tokens a sequence */
 	double bv = b * x->spec.verify;
 	double tok = bv + p;
-	double wbytes = params_read(x, tok / (alone ? 1 : l->pp)) * x->pr.weight_bytes / l->t;
+	double wbytes = wread_bytes(x, tok / (alone ? 1 : l->pp), 1) / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
 	double gemm_t = 2.0 * x->pa / par * (bv / x->flops + p / x->pflops);
 	if (l->dp) {
 		/* every GPU reads the attention and shared weights whole and
 		 * its 1/e of the experts the group's tokens touch; one request
 		 * alone computes its attention and shared layers on one GPU */
-		wbytes = (x->moe_shared + (params_read(x, tok) - x->moe_shared) / l->e) * x->pr.weight_bytes;
+		wbytes = wread_bytes(x, tok, l->e);
 		if (alone)
 			gemm_t += 2.0 * x->moe_shared_active * (1.0 - 1.0 / l->t) * (bv / x->flops + p / x->pflops);
 	}
@@ -258,7 +286,7 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 			imb += sqrt(2.0 * log((double)l->e) / mexp);
 		}
 		double ex = (x->pa - x->moe_shared_active) / x->pa;	/* the experts' share */
-		gemm_t *= 1.0 + ex * (imb / x->moe_gemm - 1.0);
+		gemm_t *= 1.0 + ex * (imb / (x->moe_gemm * x->xrate) - 1.0);
 	}
 	int apar = alone && l->dp ? 1 : par;
 	double attn_fl = bv * x->attn_mean / apar;
@@ -468,11 +496,12 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	l->kv_mean_gpu = (eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, kv_t, x->ctx_mean) * kv_share +
 			  x->spec.kv_per_token * x->ctx_mean / t) / pp;
 	if (dp)
-		l->w_gpu = (x->moe_shared + x->spec.weights + x->moe_experts / e) * x->pr.weight_bytes;
+		l->w_gpu = x->moe_shared * x->pr.shared_bytes + x->spec.weights * x->pr.weight_bytes +
+			   x->moe_experts / e * x->pr.expert_bytes;
 	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) + x->workspace;
 	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t > x->reach ? x->reach : t);
 	l->pp_bw = l->g <= x->node_max ? eng_fmax(l->link_bw, x->link_bw2) : x->nic_bw;
-	double room = x->usable - l->w_gpu - l->fixed_gpu;
+	double room = kv_room(x, l);
 	/* A fixed number of users may all reach the full context at once, so
 	 * each gets I + O tokens of KV.  At maximum concurrency continuous
 	 * batching keeps sequences at every stage of their output: on average
@@ -489,6 +518,11 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	l->btps = targets && l->ttft_ok ? batch_for_targets(x, l, hi) : targets ? 0 : l->bmem;
 }
 
+static double share_of_peak(const struct catalog_accel *a, enum precision p)
+{
+	return p == PREC_FP4 && a->eff_compute_fp4.value > 0 ? a->eff_compute_fp4.value : a->eff_compute.value;
+}
+
 static bool ctx_init(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, const struct catalog_partition *part, struct ictx *x)
 {
@@ -502,20 +536,26 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->usable = eng_usable_bytes(a);
 	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
 	/* the share of peak at fp4 where the catalog has one (Blackwell) */
-	double eff = x->pr.compute == PREC_FP4 && a->eff_compute_fp4.value > 0 ? a->eff_compute_fp4.value
-										 : a->eff_compute.value;
+	double eff = share_of_peak(a, x->pr.compute);
+	/* the experts' own format (mxfp4): their peak at its share, over the
+	 * rest's; 1 for every format that quantises the whole model */
+	x->xrate = x->pr.peak_flops > 0 && eff > 0
+		   ? x->pr.expert_peak_flops * share_of_peak(a, x->pr.expert_compute) / (x->pr.peak_flops * eff) : 1;
 	/* the serving stack's share of what the accelerator reached on its
 	 * vendor's default stack, and its own fixed costs where it has them */
 	const struct catalog_stack_platform *on = NULL;
 	x->stack = engine_serving_stack(c, w, a, &on);
 	if (on)
 		eff *= on->compute.value;
+	x->kv_free = on ? on->kv_free_fraction.value : 0;
 	x->flops = x->pr.peak_flops * eff * eng_power_clock(c, a);
 	x->ov = d->serving_overlap.value;
 	x->moe_gemm = d->moe_grouped_gemm_efficiency.value > 0 ? d->moe_grouped_gemm_efficiency.value : 1;
 	x->part = part;
 	if (part)
 		eng_partition_scale(a, part, &x->usable, &x->bw, &x->flops);
+	if (x->kv_free > 0 && a->mem_usable_fraction > 0)
+		x->usable /= a->mem_usable_fraction;
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
 	x->lat = d->collective_latency_us.value * 1e-6;
 	double step_us = on && on->step_overhead_us.value > 0 ? on->step_overhead_us.value
@@ -543,11 +583,10 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->attn_pre = eng_attn_flops_token(x->m, x->I - x->Ip / 2.0);
 	eng_spec_init(w, x->pr.kv_bytes, &x->spec);
 	const struct catalog_model *m = x->m;
-	if (m->experts > 0 && m->experts_active > 0 && m->experts_active < m->experts && x->pa < m->params) {
-		double k_e = (double)m->experts_active / m->experts;
-		x->moe_experts = (m->params - x->pa) / (1.0 - k_e);
+	x->moe_experts = eng_params_experts(m);
+	if (x->moe_experts > 0) {
 		x->moe_shared = m->params - x->moe_experts;
-		x->moe_log = log1p(-k_e);
+		x->moe_log = log1p(-(double)m->experts_active / m->experts);
 		x->moe_shared_active = x->moe_shared;
 	}
 	const struct catalog_platform *big = eng_platform_biggest(c, w, a, &x->node_max);
@@ -1173,7 +1212,7 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	} else {
 		r->binding = RES_MEMORY;
 		eng_reason(r, "memory-bound: KV room for only %ld sequence%s per %s%d replica (%F GB free per GPU)",
-			   b, eng_s(b), lay_kind(l), l->t, (x->usable - l->w_gpu - l->fixed_gpu) / ENG_GB);
+			   b, eng_s(b), lay_kind(l), l->t, kv_room(x, l) / ENG_GB);
 	}
 	if (link_binds(x, r)) {
 		r->binding = RES_INTERCONNECT;
@@ -1339,12 +1378,6 @@ void eng_infer_on(const struct catalog *c, const struct workload *w, const struc
 	if (!ctx_init(c, w, a, part, &x)) {
 		r->fits = false;
 		r->binding = RES_NONE;
-		if (x.pr.unsupported) {
-			eng_reason(r, "%s weights need fp4 tensor units: %s has no fp4 peak in the catalog "
-				   "(run the model at bf16 or fp8 there)", precision_name(x.pr.requested),
-				   a->name);
-			return;
-		}
 		eng_reason(r, "%s", x.node_max > 0
 			 ? "the catalog gives no usable peak, bandwidth or efficiency for this accelerator"
 			 : "no server (platform) for this accelerator in the catalog");
@@ -1353,6 +1386,11 @@ void eng_infer_on(const struct catalog *c, const struct workload *w, const struc
 	r->precision_used = x.pr.used;
 	r->precision_fallback = x.pr.fallback;
 	r->serving_stack = x.stack;
+	if (x.spec.k > 0) {
+		r->spec_k = x.spec.k;
+		r->spec_acceptance = w->spec_acceptance;
+		r->spec_tokens_per_step = x.spec.gain;
+	}
 
 	bool mine = w->accel == a;
 	struct iforce f = { mine && w->tp > 0 ? w->tp : 0, mine && w->pp > 0 ? w->pp : 0,

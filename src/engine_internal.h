@@ -25,17 +25,24 @@ struct eng_precision {
 	enum precision requested;
 	enum precision used;		/* storage and compute after any fallback */
 	bool fallback;			/* used != requested because of the hardware */
-	double weight_bytes;		/* per stored weight */
+	double weight_bytes;		/* per stored weight, the model's mean */
 	double kv_bytes;		/* per stored KV value */
 	double peak_flops;		/* dense, FLOP/s, at the compute precision */
 	enum precision compute;		/* whose peak is used (int4 -> bf16) */
-	bool unsupported;		/* the card cannot run it at all (mxfp4
-					 * without fp4 units): peak_flops 0 */
+	/* A format that quantises only the routed experts (mxfp4, as gpt-oss
+	 * ships) stores and multiplies them apart from the rest; for every
+	 * other format these equal weight_bytes, compute and peak_flops. */
+	double shared_bytes;		/* per weight outside the routed experts */
+	double expert_bytes;		/* per routed-expert weight */
+	enum precision expert_compute;
+	double expert_peak_flops;
 };
 
 /* engine_precision.c */
 void eng_precision_resolve(const struct workload *w, const struct catalog_accel *a,
 			   struct eng_precision *out);
+void eng_precision_resolve_train(const struct workload *w, const struct catalog_accel *a,
+				 struct eng_precision *out);
 
 /* engine_power.c: the share of its own peak clock a board sustains under
  * its power limit, against the best-powered part of its family (1 = all). */
@@ -74,6 +81,11 @@ double eng_kv_seq_bytes_gpu(const struct catalog_model *m, double kv_bytes, int 
 /* Weights read per decode step for a batch of b sequences (MoE: the experts
  * b tokens touch), in parameters. */
 double eng_params_read(const struct catalog_model *m, double b);
+/* The routed experts' parameters, all of them (0 for a dense model). */
+double eng_params_experts(const struct catalog_model *m);
+/* Bytes of the model's weights (all, or the active ones) stored at p:
+ * mxfp4 stores only the routed experts in 4 bit, the rest in bf16. */
+double eng_weights_bytes(const struct catalog_model *m, enum precision p, bool active);
 /* Attention FLOPs for one token attending to ctx earlier tokens, forward. */
 double eng_attn_flops_token(const struct catalog_model *m, double ctx);
 /* LoRA adapter parameters at rank r. */

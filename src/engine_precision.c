@@ -13,9 +13,15 @@
  *        compute at bf16/fp16 after dequantisation: not a fallback;
  *   w8a16 the same with fp8 weights, 1 byte each, on any card (no fp8
  *        units needed).
- *   mxfp4 is what the weights ship in (gpt-oss): 4.25 bits a weight, run
- *        on the card's fp4 units; a card without an fp4 peak is refused
- *        (unsupported) rather than silently sized at another format.
+ *   mxfp4 is what gpt-oss ships: its routed experts in MXFP4 (4.25 bits a
+ *        weight), every other weight in bf16 (TensorRT-LLM
+ *        examples/models/core/gpt_oss/README.md: "MoE weights quantized
+ *        with mxfp4. All the other weights are in bf16").  The experts are
+ *        multiplied with mxfp8 activations on a card with fp4 units
+ *        (Blackwell, "UTCQMMA": the fp8 rate) and dequantised to 16 bit
+ *        with bf16 activations on one without (Hopper, "simulated mxfp4,
+ *        HGMMA"); the rest runs at 16 bit.  A dense model has no experts,
+ *        so all of it is MXFP4 at the experts' rate.
  *
  * The KV cache keeps its requested format: it is storage only and serving
  * engines convert it on the fly (vLLM's fp8 KV cache also runs on Ampere).
@@ -44,9 +50,9 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 	out->used = req;
 	out->compute = req;
 	out->fallback = false;
-	out->unsupported = false;
 
 	int got;
+	int expert = -1;	/* the experts' own compute, mxfp4 only */
 	switch (req) {
 	case PREC_FP32: {
 		static const enum precision l[] = { PREC_TF32, PREC_FP32, PREC_FP64, PREC_BF16 };
@@ -82,10 +88,15 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 		out->used = out->compute;
 		break;
 	}
-	case PREC_MXFP4:
-		out->compute = PREC_FP4;
-		out->unsupported = !(peak(a, PREC_FP4) > 0);
+	case PREC_MXFP4: {
+		static const enum precision l16[] = { PREC_BF16, PREC_FP16 };
+		static const enum precision lq[] = { PREC_FP8, PREC_FP4 };
+		got = first_with_peak(a, l16, 2);
+		out->compute = got >= 0 ? (enum precision)got : PREC_BF16;
+		got = peak(a, PREC_FP4) > 0 ? first_with_peak(a, lq, 2) : -1;
+		expert = got >= 0 ? (enum precision)got : out->compute;
 		break;
+	}
 	case PREC_INT8: {
 		static const enum precision l[] = { PREC_INT8, PREC_BF16, PREC_FP16 };
 		got = first_with_peak(a, l, 3);
@@ -113,4 +124,36 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 	out->weight_bytes = precision_bytes(out->used);
 	out->kv_bytes = precision_bytes(w->kv_precision);
 	out->peak_flops = peak(a, out->compute) * 1e12;
+	out->shared_bytes = out->expert_bytes = out->weight_bytes;
+	out->expert_compute = out->compute;
+	out->expert_peak_flops = out->peak_flops;
+	if (expert < 0)
+		return;
+	const struct catalog_model *m = w->model;
+	out->expert_compute = (enum precision)expert;
+	out->expert_peak_flops = peak(a, out->expert_compute) * 1e12;
+	if (m && eng_params_experts(m) > 0 && m->params > 0) {
+		out->shared_bytes = precision_bytes(PREC_BF16);
+		out->weight_bytes = eng_weights_bytes(m, req, false) / m->params;
+	} else {
+		out->compute = out->expert_compute;
+		out->peak_flops = out->expert_peak_flops;
+	}
+}
+
+/* Training at fp4 (NVFP4) runs at the FP4 peak only where a published
+ * NVFP4 training result sets the share of it the training math reaches
+ * (efficiency.training_fp4, docs/accuracy.md); elsewhere the request
+ * trains at FP8, a fallback like a missing peak's. */
+void eng_precision_resolve_train(const struct workload *w, const struct catalog_accel *a,
+				 struct eng_precision *out)
+{
+	eng_precision_resolve(w, a, out);
+	if (out->compute != PREC_FP4 || a->eff_training_fp4.value > 0)
+		return;
+	struct workload fp8 = *w;
+	fp8.precision = PREC_FP8;
+	eng_precision_resolve(&fp8, a, out);
+	out->requested = w->precision;
+	out->fallback = true;
 }

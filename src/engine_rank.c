@@ -48,6 +48,7 @@ void eng_result_clear(struct engine_result *r, const struct catalog_accel *a)
 	r->samples_per_s = r->goodput = r->interruptions_per_day = NAN;
 	r->output_tokens_per_s = r->tokens_per_s_per_user = r->ttft_ms = r->step_ms = NAN;
 	r->ttft_p50_ms = r->ttft_p99_ms = r->tpot_p99_ms = r->arrival_rate = NAN;
+	r->spec_acceptance = r->spec_tokens_per_step = NAN;
 	r->train_hours = r->gpu_hours = r->scaling_efficiency = r->step_s = r->mfu = NAN;
 	r->usd_per_mtok = r->run_cost_usd = r->perf_per_watt = NAN;
 	r->rent_usd = r->breakeven_months = NAN;

@@ -78,10 +78,12 @@ static void moe_terms(struct eng_tctx *x)
 static double training_efficiency(const struct catalog *c, const struct catalog_accel *a,
 				  const struct eng_precision *pr)
 {
-	/* FP8 (and the 4-bit formats run at an FP8-or-faster peak) reach a
-	 * different share of their peak than BF16: their own figure when the
-	 * catalog has one. */
-	bool low = pr->compute == PREC_FP8 || pr->compute == PREC_FP4 || pr->compute == PREC_INT8;
+	/* NVFP4 (eng_precision_resolve_train() keeps FP4 only with its own
+	 * figure) and FP8 reach a different share of their peak than BF16:
+	 * their own figure when the catalog has one. */
+	if (pr->compute == PREC_FP4)
+		return a->eff_training_fp4.value;
+	bool low = pr->compute == PREC_FP8 || pr->compute == PREC_INT8;
 	if (low && a->eff_training_fp8.value > 0)
 		return a->eff_training_fp8.value;
 	return a->eff_training.value > 0 ? a->eff_training.value : c->defaults.training_mfu.value;
@@ -96,7 +98,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->w = w;
 	x->a = a;
 	x->m = w->model;
-	eng_precision_resolve(w, a, &x->pr);
+	eng_precision_resolve_train(w, a, &x->pr);
 	x->usable = eng_usable_bytes(a);
 	x->peak = x->pr.peak_flops;
 	x->eff = training_efficiency(c, a, &x->pr);
@@ -447,8 +449,11 @@ static void explain_train(const struct eng_tctx *x, const struct tsize *z, struc
 	int G = z->G;
 	switch (r->binding) {
 	case RES_PRECISION:
-		eng_reason(r, "no %s on %s: trains at %s (%ld TFLOPS), %F h on %d GPU%s",
-			   precision_name(x->pr.requested), a->name, precision_name(x->pr.used),
+		eng_reason(r, "no %s%s on %s: trains at %s (%ld TFLOPS), %F h on %d GPU%s",
+			   precision_name(x->pr.requested),
+			   x->pr.requested == PREC_FP4 && a->peak_tflops[PREC_FP4] > 0
+				   ? " training share (efficiency.training_fp4)" : "",
+			   a->name, precision_name(x->pr.used),
 			   eng_l(x->peak / 1e12), r->train_hours, G, eng_s(G));
 		return;
 	case RES_INTERCONNECT:

@@ -105,8 +105,7 @@ static bool fields_in_limits(const struct workload *w, char *why, size_t whysz)
 			continue;	/* --days is target_hours, checked as such */
 		if (f->lora_only && w->method == FT_FULL)
 			continue;
-		if ((i == EF_CONCURRENCY && w->concurrency_max) ||
-		    (f->word && i != EF_CONCURRENCY && engine_field_get(w, f) == -1))
+		if (engine_field_is_word(w, f))
 			continue;
 		double v = engine_field_get(w, f) / (f->scale > 0 ? f->scale : 1);
 		if (!in_limit(f->key, &f->lim, v, why, whysz))
@@ -162,10 +161,10 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 			 w->lora_rank, m->name, m->hidden, m->hidden, m->hidden, m->hidden);
 		return fail(why, whysz, buf);
 	}
-	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 || w->precision == PREC_FP4 ||
+	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 ||
 	    w->precision == PREC_MXFP4 || w->precision == PREC_W8A16) {
 		snprintf(buf, sizeof buf,
-			 "%s is an inference format: train at bf16, fp16 or fp8 (QLoRA stores the base in 4 bit by itself)",
+			 "%s is an inference format: train at bf16, fp16, fp8 or fp4 (NVFP4) (QLoRA stores the base in 4 bit by itself)",
 			 precision_name(w->precision));
 		return fail(why, whysz, buf);
 	}
@@ -319,18 +318,38 @@ double eng_kv_seq_bytes_gpu(const struct catalog_model *m, double kv_bytes, int 
 	return kv_layer_bytes(m, kv_bytes, t) * (full * ctx + win * wctx);
 }
 
-double eng_params_read(const struct catalog_model *m, double b)
+/* active = shared + experts_all x k/E and total = shared + experts_all,
+ * so experts_all = (P - P_a) / (1 - k/E). */
+double eng_params_experts(const struct catalog_model *m)
 {
 	double p = m->params, pa = eng_params_active(m);
 	if (m->experts <= 0 || m->experts_active <= 0 || m->experts_active >= m->experts || pa >= p)
-		return pa;
-	/* active = shared + experts_all x k/E and total = shared + experts_all,
-	 * so experts_all = (P - P_a) / (1 - k/E).  A batch of b tokens routed
-	 * to k of E experts each touches a share 1 - (1 - k/E)^b of them
-	 * (uniform routing): one token reads P_a, a large batch reads P. */
+		return 0;
+	return (p - pa) / (1.0 - (double)m->experts_active / m->experts);
+}
+
+double eng_weights_bytes(const struct catalog_model *m, enum precision p, bool active)
+{
+	double n = active ? eng_params_active(m) : m->params;
+	double experts = p == PREC_MXFP4 ? eng_params_experts(m) : 0;
+	if (!(experts > 0))
+		return n * precision_bytes(p);
+	/* the routed experts in MXFP4, the rest in bf16 (engine_precision.c) */
+	double shared = m->params - experts;
+	double x = active ? n - shared : experts;
+	return shared * precision_bytes(PREC_BF16) + x * precision_bytes(p);
+}
+
+double eng_params_read(const struct catalog_model *m, double b)
+{
+	double experts_all = eng_params_experts(m);
+	if (!(experts_all > 0))
+		return eng_params_active(m);
+	/* A batch of b tokens routed to k of E experts each touches a share
+	 * 1 - (1 - k/E)^b of them (uniform routing): one token reads P_a, a
+	 * large batch reads P. */
 	double k_e = (double)m->experts_active / m->experts;
-	double experts_all = (p - pa) / (1.0 - k_e);
-	double shared = p - experts_all;
+	double shared = m->params - experts_all;
 	double touched = 1.0 - pow(1.0 - k_e, fmax(b, 1.0));
 	return shared + experts_all * touched;
 }
@@ -436,14 +455,14 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 		double ctx = (double)(w->input_tokens + w->output_tokens);
 		double mean_ctx = w->input_tokens + w->output_tokens / 2.0;
 		double n = w->concurrency_max ? 1.0 : (double)w->concurrency;
-		out->weights_gb = m->params * precision_bytes(w->precision) / ENG_GB;
+		out->weights_gb = eng_weights_bytes(m, w->precision, false) / ENG_GB;
 		out->kv_gb = n * eng_kv_seq_bytes_gpu(m, kvb, 1, ctx) / ENG_GB;
 		/* A request: prefill 2 x P_a x I plus causal attention (on
 		 * average I/2 earlier tokens), then O decode tokens. */
 		double in = (double)w->input_tokens, o = (double)w->output_tokens;
 		out->flops_total = 2.0 * pa * (in + o) + in * eng_attn_flops_token(m, in / 2.0) +
 				   o * eng_attn_flops_token(m, in + o / 2.0);
-		out->bytes_per_token = pa * precision_bytes(w->precision) +
+		out->bytes_per_token = eng_weights_bytes(m, w->precision, true) +
 				       eng_kv_seq_bytes_gpu(m, kvb, 1, mean_ctx);
 		/* Two all-reduces of d activations (16 bit) per layer and token. */
 		out->link_bytes_per_step = 2.0 * m->layers * m->hidden * 2.0;

@@ -755,6 +755,7 @@ static void check_calibration(struct ctx *x, const struct ledger *l, bool requir
 		check_figure(x, l, a->file, "efficiency.link", &a->eff_link, required);
 		check_figure(x, l, a->file, "efficiency.training", &a->eff_training, required);
 		check_figure(x, l, a->file, "efficiency.training_fp8", &a->eff_training_fp8, required);
+		check_figure(x, l, a->file, "efficiency.training_fp4", &a->eff_training_fp4, required);
 		check_figure(x, l, a->file, "efficiency.compute_fp4", &a->eff_compute_fp4, required);
 	}
 	for (size_t i = 0; i < c->n_fabrics; i++)

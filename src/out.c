@@ -514,7 +514,7 @@ bool out_yaml_begin(struct out_yaml *y, FILE *fp)
 {
 	memset(y, 0, sizeof *y);
 	if (!yaml_emitter_initialize(&y->e))
-		return false;
+		return false;	/* libyaml freed what it had taken */
 	yaml_emitter_set_output_file(&y->e, fp);
 	yaml_emitter_set_unicode(&y->e, 1);	/* UTF-8 as is, not \u escapes */
 	yaml_emitter_set_width(&y->e, -1);	/* no folding of long text */
@@ -526,6 +526,8 @@ bool out_yaml_begin(struct out_yaml *y, FILE *fp)
 		yaml_document_start_event_initialize(&y->ev, NULL, NULL, NULL, 1);
 		emit(y);
 	}
+	if (!y->ok)
+		yaml_emitter_delete(&y->e);
 	return y->ok;
 }
 

@@ -125,8 +125,8 @@ struct out_yaml {
 	bool ok;
 };
 
-/* Starts a stream and a document on fp; false when out of memory (then
- * out_yaml_end() still cleans up). */
+/* Starts a stream and a document on fp; false when out of memory, with
+ * nothing left to clean up (no out_yaml_end() then). */
 bool out_yaml_begin(struct out_yaml *y, FILE *fp);
 void out_yaml_scalar(struct out_yaml *y, const char *s, enum out_yaml_style style);
 void out_yaml_key(struct out_yaml *y, const char *key);

@@ -210,22 +210,6 @@ static bool within(struct loader *l, const struct ynode *n, const char *key,
 	return lerr(l, n, "'%s' %s is %s", key, n->scalar, why);
 }
 
-/* A field's word: "max", "auto", "default" (the engine chooses). */
-static bool at_word(const struct workload *w, const struct engine_field *f)
-{
-	if (f == engine_field(EF_CONCURRENCY))
-		return w->concurrency_max;
-	return f->word && engine_field_get(w, f) == -1;
-}
-
-static void set_word(struct workload *w, const struct engine_field *f)
-{
-	if (f == engine_field(EF_CONCURRENCY))
-		w->concurrency_max = true;
-	else
-		engine_field_put(w, f, -1);
-}
-
 static bool apply_choice(struct loader *l, const struct engine_field *f, const struct ynode *n)
 {
 	const char *word;
@@ -292,7 +276,7 @@ static bool apply_field(struct loader *l, const struct engine_field *f, const st
 	case EFT_LONG:
 	case EFT_DOUBLE: {
 		if (f->word && n && n->kind == YN_SCALAR && !strcmp(n->scalar, f->word)) {
-			set_word(w, f);
+			engine_field_put_word(w, f);
 			return true;
 		}
 		double d;
@@ -780,13 +764,13 @@ static void field_value(const struct workload *w, const struct engine_field *f, 
 		return;
 	case EFT_INT:
 	case EFT_LONG:
-		if (at_word(w, f))
+		if (engine_field_is_word(w, f))
 			snprintf(buf, sz, "%s", f->word);
 		else
 			snprintf(buf, sz, "%.0f", engine_field_get(w, f));
 		return;
 	case EFT_DOUBLE:
-		if (at_word(w, f))
+		if (engine_field_is_word(w, f))
 			snprintf(buf, sz, "%s", f->word);
 		else
 			format_double(engine_field_get(w, f), buf, sz);
@@ -969,7 +953,6 @@ bool scenario_emit(const struct scenario *s, FILE *fp, char *err, size_t errsz)
 		}
 	struct out_yaml m;
 	if (!out_yaml_begin(&m, fp)) {
-		out_yaml_end(&m, NULL);
 		snprintf(err, errsz, "out of memory");
 		return false;
 	}

@@ -51,6 +51,13 @@ struct tui_action_def {
 extern const struct tui_action_def tui_action_defs[ACT_COUNT];
 /* The action bound to a key, or ACT_NONE. */
 enum tui_action tui_action_for_key(int ch);
+/* How the help screen and the key bar name an action's keys ("A", "Esc"),
+ * for a message that tells which key to press: the table stays the one
+ * place a key is written (docs/design.md, "How to add"). */
+static inline const char *tui_key(enum tui_action a)
+{
+	return tui_action_defs[a].keys;
+}
 
 /* What a handler did with a key. */
 enum {

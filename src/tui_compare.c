@@ -221,8 +221,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	char head[160];
 	snprintf(head, sizeof head, "Compare %d accelerators", k);
 	int x = tui_put(t, win, 0, 0, w, ROLE_header, head);
-	snprintf(head, sizeof head, "   differences in bold, %s best; Esc closes, Up/Down scroll",
-		 tui_glyph(t, GLYPH_best));
+	snprintf(head, sizeof head, "   differences in bold, %s best; %s closes, %s/%s scroll",
+		 tui_glyph(t, GLYPH_best), tui_key(ACT_BACK), tui_key(ACT_UP), tui_key(ACT_DOWN));
 	tui_put(t, win, 0, x, w - x, ROLE_muted, head);
 	if (!k)
 		return;
@@ -402,8 +402,8 @@ static void pin_draw(struct tui *t, WINDOW *win, int h, int w)
 	char head[200];
 	snprintf(head, sizeof head, "Pinned vs current: %d row%s differ", nd, nd == 1 ? "" : "s");
 	int x = tui_put(t, win, 0, 0, w, ROLE_header, head);
-	snprintf(head, sizeof head, "  %s marks them; a re-pins, u undoes, Esc closes",
-		 tui_glyph(t, GLYPH_differs));
+	snprintf(head, sizeof head, "  %s marks them; %s re-pins, %s undoes, %s closes",
+		 tui_glyph(t, GLYPH_differs), tui_key(ACT_PIN), tui_key(ACT_UNDO), tui_key(ACT_BACK));
 	tui_put(t, win, 0, x, w - x, ROLE_muted, head);
 	int lw = w >= 110 ? 36 : 26, cw = (w - lw) / 2;
 	tui_put(t, win, 1, lw, cw - 1, ROLE_header, "Pinned");

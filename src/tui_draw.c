@@ -398,36 +398,34 @@ char *tui_fmt_pct(char *buf, size_t n, double pct)
 	return buf;
 }
 
-char *tui_fmt_usd(char *buf, size_t n, double usd, const char *cur)
+/* An amount in the price list's currency ("$", "EUR "), grouped, with
+ * its decimals; "-" when it is not a number. */
+static char *money(char *buf, size_t n, double usd, const char *cur, int decimals)
 {
 	char g[64], pre[8];
 	DASH(buf, n, usd);
-	snprintf(buf, n, "%s%s", prices_money_prefix(cur, pre, sizeof pre), tui_fmt_num(g, sizeof g, usd, 0));
+	snprintf(buf, n, "%s%s", prices_money_prefix(cur, pre, sizeof pre), tui_fmt_num(g, sizeof g, usd, decimals));
 	return buf;
+}
+
+char *tui_fmt_usd(char *buf, size_t n, double usd, const char *cur)
+{
+	return money(buf, n, usd, cur, 0);
 }
 
 char *tui_fmt_usd_cents(char *buf, size_t n, double usd, const char *cur)
 {
-	char g[64], pre[8];
-	DASH(buf, n, usd);
-	snprintf(buf, n, "%s%s", prices_money_prefix(cur, pre, sizeof pre), tui_fmt_num(g, sizeof g, usd, 2));
-	return buf;
+	return money(buf, n, usd, cur, 2);
 }
 
 char *tui_fmt_usd_mtok(char *buf, size_t n, double usd, const char *cur)
 {
-	char g[64], pre[8];
-	DASH(buf, n, usd);
-	snprintf(buf, n, "%s%s", prices_money_prefix(cur, pre, sizeof pre), tui_fmt_num(g, sizeof g, usd, 3));
-	return buf;
+	return money(buf, n, usd, cur, 3);
 }
 
 char *tui_fmt_usd_hour(char *buf, size_t n, double usd, const char *cur)
 {
-	char g[64], pre[8];
-	DASH(buf, n, usd);
-	snprintf(buf, n, "%s%s", prices_money_prefix(cur, pre, sizeof pre), tui_fmt_num(g, sizeof g, usd, 2));
-	return buf;
+	return money(buf, n, usd, cur, 2);
 }
 
 bool tui_fmt_band(const struct tui *t, const struct engine_result *r, enum engine_band_figure k,

@@ -91,7 +91,7 @@ const struct engine_cluster *tui_wl_cluster(const struct tui *t, const struct ca
 void tui_wl_list(const struct tui *t, char *buf, size_t n)
 {
 	if (!tui_wl_multi(t)) {
-		snprintf(buf, n, "one (A adds another to size them on one cluster)");
+		snprintf(buf, n, "one (%s adds another to size them on one cluster)", tui_key(ACT_WL_ADD));
 		return;
 	}
 	size_t used = 0;
@@ -108,8 +108,9 @@ void tui_wl_list(const struct tui *t, char *buf, size_t n)
 
 void tui_wl_editing(const struct tui *t, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s, %zu of %zu (w switches, r renames, x removes)",
-		 t->sc.entries[t->workload.current].name, t->workload.current + 1, t->sc.n_entries);
+	snprintf(buf, n, "%s, %zu of %zu (%s switches, %s renames, %s removes)",
+		 t->sc.entries[t->workload.current].name, t->workload.current + 1, t->sc.n_entries,
+		 tui_key(ACT_WL_NEXT), tui_key(ACT_WL_RENAME), tui_key(ACT_WL_REMOVE));
 }
 
 /* "chat: 2 GPUs as 1x TP2"; "small: 4 x 1g.20gb slices on 1 GPU". */
@@ -216,8 +217,8 @@ static int add(struct tui *t)
 	t->sc.n_entries = n + 1;
 	t->workload.current = n;
 	t->sc.w = es[n].w;
-	tui_status(t, false, "Added %s, a copy of %s: set its model and load; w switches, r renames.",
-		   name, from);
+	tui_status(t, false, "Added %s, a copy of %s: set its model and load; %s switches, %s renames.",
+		   name, from, tui_key(ACT_WL_NEXT), tui_key(ACT_WL_RENAME));
 	return TUI_HANDLED | TUI_CHANGED;
 oom:
 	if (t->sc.n_entries == 1) {
@@ -264,7 +265,7 @@ static int remove_current(struct tui *t)
 static int next(struct tui *t)
 {
 	if (!tui_wl_multi(t)) {
-		tui_status(t, false, "The scenario holds one workload: A adds another.");
+		tui_status(t, false, "The scenario holds one workload: %s adds another.", tui_key(ACT_WL_ADD));
 		return TUI_HANDLED;
 	}
 	tui_wl_store(t);
@@ -288,7 +289,8 @@ int tui_wl_action(struct tui *t, enum tui_action a)
 		return remove_current(t);
 	case ACT_WL_RENAME:
 		if (!tui_wl_multi(t)) {
-			tui_status(t, false, "One workload needs no name: a adds a second, and each gets one.");
+			tui_status(t, false, "One workload needs no name: %s adds a second, and each gets one.",
+				   tui_key(ACT_WL_ADD));
 			return TUI_HANDLED;
 		}
 		tui_prompt_start(t, PROMPT_RENAME, t->sc.entries[t->workload.current].name);

@@ -123,15 +123,15 @@ check "accelsizer.1 has an EXIT STATUS section" contains "$(cat "$MAN1")" ".Sh E
 
 # ---- catalog keys: every key of the loader's tables is in accelsizer-catalog.5 ----
 # The tables are X_fields[] (struct catalog_field) in catalog_load.c: rows NUM("key", ...),
-# INT/STR/DATE/SOURCED("key", ...), { .key = "key" ...}, PEAK(p),
-# ID(T), SOURCES(T), PRICE(T, ...), RENT("term", i); defaults.yaml's rows come from
+# INT/STR/DATE/SOURCED/ENUM/LIST("key", ...), { .key = "key" ...}, PEAK(p),
+# ID(T), SOURCES(T), PRICE(T, ...), RENT("term", i), PART("part", ...); defaults.yaml's rows come from
 # CATALOG_DEFAULTS in catalog.h.
 catalog_keys() {
 	sed -n '/^static const struct catalog_field [a-z]*_fields\[\] = {/,/^};/p' "$SRC/catalog_load.c" |
 		grep -v '^#' | awk '
 		{
 			line = $0
-			while (match(line, /(NUM|INT|STR|DATE|SOURCED)\("[^"]+"/)) {
+			while (match(line, /(NUM|INT|STR|DATE|SOURCED|ENUM|LIST)\("[^"]+"/)) {
 				s = substr(line, RSTART, RLENGTH); sub(/^[A-Z]+\("/, "", s); sub(/"$/, "", s)
 				print s; line = substr(line, RSTART + RLENGTH)
 			}
@@ -152,6 +152,12 @@ catalog_keys() {
 			while (match(line, /RENT\("[a-z0-9_]+"/)) {
 				s = substr(line, RSTART + 6, RLENGTH - 7)
 				print "rent_" s ".usd_per_gpu_hour"; print "rent_" s ".date"; print "rent_" s ".source"
+				line = substr(line, RSTART + RLENGTH)
+			}
+			line = $0
+			while (match(line, /PART\("[a-z0-9_]+"/)) {
+				s = substr(line, RSTART + 6, RLENGTH - 7)
+				print s ".sku"; print s ".description"; print s ".price_usd"; print s ".power_w"
 				line = substr(line, RSTART + RLENGTH)
 			}
 		}'

@@ -111,10 +111,21 @@ printf 'sku,unit_price_usd\nRENT-1Y:h100sxm,2\n' >typo.csv
 run "$ACCELSIZER" bom --accelerator h100-pcie --prices typo.csv -o typo-bom.csv
 check "a RENT line for no accelerator: warned at its line" contains "$err" \
 	"warning: typo.csv:2:1: sku 'RENT-1Y:h100sxm' names no accelerator of the catalog"
-# no rental figure for the accelerator: nothing is made up
-run "$ACCELSIZER" recommend --accelerator mi300x --format csv -o m.csv
+# no rental figure for the accelerator (no first-hand source for the B200): nothing is made up
+run "$ACCELSIZER" recommend --accelerator b200 --format csv -o m.csv
 check "no rental price: rent empty" equals "$(csv_col m.csv rent_usd)" ""
 check "no rental price: no basis" equals "$(csv_col m.csv rent_basis)" ""
+# the catalog's first-hand on-demand rates (provider pages, read 2026-12-01):
+# 8 working MI300X at DigitalOcean's $1.99, 4 A100 SXM at Barrack AI's $1.59,
+# a year of serving
+run "$ACCELSIZER" recommend --accelerator mi300x --gpus 8 --format csv -o m8.csv
+check "MI300X: on-demand basis" equals "$(csv_col m8.csv rent_basis)" "on-demand"
+near "MI300X: 8 x 1.99 a GPU-hour, a year" "$(csv_col m8.csv rent_usd)" "$(calc "8 * 1.99 * 8766")"
+for pair in a100-sxm-80gb:1.59 a100-pcie-80gb:1.55 l40s:1.57; do
+	id=${pair%%:*} rate=${pair#*:}
+	run "$ACCELSIZER" catalog show "$id"
+	check "$id: rent_on_demand $rate, with its date" matches "$out" "rent_on_demand +USD $rate per GPU-hour as of 2026-12-01"
+done
 
 # training rents the GPUs for the run
 run "$ACCELSIZER" recommend --workload pretrain --model llama-3.1-8b --tokens 100B --accelerator h100-sxm \

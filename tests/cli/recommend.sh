@@ -184,14 +184,15 @@ check "unreachable target says nothing can" contains "$err" "nothing in the cata
 
 # ---- memory as the runtime sees it ----
 # Llama-2-70B at fp16, one user, 1024 in / 256 out: 2 x H100 (85.52 GB as
-# nvidia-smi reports it x 0.90 = 77 GB each holds half the weights and the
-# workspace), 1 x MI300X.  gpus is the 4th csv column (nothing before it
+# nvidia-smi reports it, all of which TensorRT-LLM may fill, each holds half
+# the weights and the workspace; its KV cache takes 0.90 of the rest),
+# 1 x MI300X.  gpus is the 4th csv column (nothing before it
 # holds a comma).
 ONE="--model llama-2-70b --precision fp16 --concurrency 1 --input-tokens 1024 --output-tokens 256"
 run $A recommend $ONE --accelerator h100-sxm --format csv
 check "70B fp16 one user on H100: exit 0" rc 0
 check "70B fp16 one user needs 2 x H100 SXM" equals "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f4 | tr -d '"')" "2"
-check "the reason names the marketed 80 GB and the 77 GB usable" contains "$out" "more than one 80 GB GPU (77 GB usable)"
+check "the reason names the marketed 80 GB and the 86 GB usable" contains "$out" "more than one 80 GB GPU (86 GB usable)"
 run $A recommend $ONE --accelerator h100-sxm
 check "headline: 1 user, singular" contains "$out" "1024 in / 256 out tokens, 1 user,"
 check "reason: the one user's KV cache in tenths of a GB" contains "$out" "; 1 user's KV cache adds 0.4 GB"
@@ -269,9 +270,9 @@ check "validate of an unfit accelerator exits 1" rc 1
 run "$ACCELSIZER" recommend --model llama-3.1-70b --accelerator l4 --gpus 1 --format csv
 check "--gpus 1 too small: exit 1" rc 1
 check "--gpus 1 too small: the row keeps 1 GPU" matches "$out" '^"[0-9a-z]*","l4","[^"]*","1",'
-check "--gpus 1 too small: reason names 1 GPU" contains "$out" "needs 141 GB of weights: more than 1 x 24 GB GPU (22 GB usable)"
+check "--gpus 1 too small: reason names 1 GPU" contains "$out" "needs 141 GB of weights: more than 1 x 24 GB GPU (24 GB usable)"
 run "$ACCELSIZER" recommend --model llama-3.1-70b --accelerator l4 --gpus 8
 check "weights fit 8 GPUs but not with workspace: exit 1" rc 1
-check "weights fit 8 GPUs but not with workspace: why" contains "$err" "141 GB of weights on 8 x 24 GB GPUs is 18 GB each; with 6.6 GB of runtime workspace and 0.1 GB of KV per sequence that exceeds 22 GB usable"
+check "weights fit 8 GPUs but not with workspace: why" contains "$err" "141 GB of weights on 8 x 24 GB GPUs is 18 GB each; with 6.6 GB of runtime workspace and 0.1 GB of KV per sequence that exceeds 24 GB usable"
 
 done_testing

@@ -3,7 +3,8 @@
 # --draft-model ID or mtp.  The header states the tokens a step yields
 # (Leviathan et al.: (1 - a^(k+1)) / (1 - a)), the draft's cost and one
 # user's speed-up; the same GPUs serve faster per user and per GPU; the
-# first token is unchanged; bad combinations exit 2 naming the flags; a
+# first token is unchanged; csv and yaml carry k, the acceptance and the
+# tokens a step yields; bad combinations exit 2 naming the flags; a
 # scenario carries the draft.
 . "$TOP_SRCDIR/tests/lib.sh"
 mkdir "$TMPD/w" && cd "$TMPD/w" || exit 1
@@ -25,6 +26,14 @@ check "faster per user" matches "$(awk -v a="$(csv_col spec.csv tokens_per_s_per
 check "more tokens per GPU" matches "$(awk -v a="$(csv_col spec.csv tokens_per_s_per_gpu)" \
 	-v b="$(csv_col plain.csv tokens_per_s_per_gpu)" 'BEGIN { print (a > b) ? "yes" : a " vs " b }')" '^yes$'
 check "the first token unchanged" equals "$(csv_col spec.csv ttft_ms)" "$(csv_col plain.csv ttft_ms)"
+check "csv: the tokens drafted a step" equals "$(csv_col spec.csv spec_k)" "4"
+check "csv: the acceptance assumed" equals "$(csv_col spec.csv spec_acceptance)" "0.80"
+check "csv: the tokens a step yields" equals "$(csv_col spec.csv spec_tokens_per_step)" "3.36"
+check "csv: no speculation, the columns empty" equals "$(csv_col plain.csv spec_k)" ""
+# shellcheck disable=SC2086
+run "$ACCELSIZER" recommend $base --draft-model llama-3.1-8b --speculative-acceptance 0.8 --speculative-tokens 4 \
+	--format yaml
+check "yaml: the tokens a step yields" contains "$out" "spec_tokens_per_step: 3.36"
 run "$ACCELSIZER" recommend --model deepseek-v3 --precision fp8 --draft-model mtp --speculative-acceptance 0.85
 check "mtp: DeepSeek-V3 drafts one token with its module" contains "$out" \
 	"1 token drafted a step by its MTP modules, accepted at 0.85: 1.85 tokens per step"

@@ -137,5 +137,8 @@ tui_keys x
 check_screen_re "x goes back to one" "Workloads +one \\(A adds another"
 tui_keys x
 check_screen "nothing to remove from one" "there is none to remove"
+tui_keys r
+check_screen "r on one workload names the key that adds one (A, not a: a pins)" \
+	"One workload needs no name: A adds a second, and each gets one."
 
 done_testing

@@ -109,6 +109,7 @@ static void accel_eq(const struct catalog_accel *x, const struct catalog_accel *
 	sourced_eq(&x->eff_link, &y->eff_link, where);
 	sourced_eq(&x->eff_training, &y->eff_training, where);
 	sourced_eq(&x->eff_training_fp8, &y->eff_training_fp8, where);
+	sourced_eq(&x->eff_training_fp4, &y->eff_training_fp4, where);
 	NUM(price.usd); STR(price.date); STR(price.source);
 	list_eq(x->sources, x->n_sources, y->sources, y->n_sources, where);
 	STR(file);

@@ -131,12 +131,11 @@ START_TEST(longs_match_snprintf)
 }
 END_TEST
 
+/* 600000 snprintf comparisons under the sanitizers need more than Check's
+ * default timeout. */
 static void add(Suite *s, const char *name, const TTest *t)
 {
-	TCase *tc = tcase_create(name);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, t);
-	suite_add_tcase(s, tc);
+	tap_add_timeout(s, name, t, 60);
 }
 
 int main(void)

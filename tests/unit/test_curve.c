@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "engine.h"
+#include "fixture.h"
 #include "tap.h"
 
 static struct catalog *cat;
@@ -101,23 +102,13 @@ START_TEST(training_has_no_curve)
 }
 END_TEST
 
-#define ADD(s, fn) do { TCase *tc_ = tcase_create(#fn); tcase_add_test(tc_, fn); \
-		suite_add_tcase(s, tc_); } while (0)
-
 int main(void)
 {
-	struct catalog_errors ce = { .n = 0 };
-	cat = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
-	if (!cat) {
-		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
-		catalog_errors_fini(&ce);
-		return 1;
-	}
-	catalog_errors_fini(&ce);
+	cat = fixture_shipped_catalog();
 	Suite *s = suite_create("curve");
-	ADD(s, every_serving_result_has_a_sane_curve);
-	ADD(s, batch_trades_speed_for_throughput);
-	ADD(s, training_has_no_curve);
+	TAP_ADD(s, every_serving_result_has_a_sane_curve);
+	TAP_ADD(s, batch_trades_speed_for_throughput);
+	TAP_ADD(s, training_has_no_curve);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;

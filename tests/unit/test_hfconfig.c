@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "hfconfig.h"
 #include "scenario.h"
+#include "fixture.h"
 #include "tap.h"
 
 #define HF ABS_TOP_SRCDIR "/tests/fixtures/hf"
@@ -199,29 +200,19 @@ START_TEST(scenario_saves_the_figures)
 }
 END_TEST
 
-#define ADD(s, fn) do { TCase *tc_ = tcase_create(#fn); tcase_add_test(tc_, fn); \
-		suite_add_tcase(s, tc_); } while (0)
-
 int main(void)
 {
-	struct catalog_errors ce = { .n = 0 };
-	cat = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
-	if (!cat) {
-		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
-		catalog_errors_fini(&ce);
-		return 1;
-	}
-	catalog_errors_fini(&ce);
+	cat = fixture_shipped_catalog();
 	Suite *s = suite_create("hfconfig");
 	TCase *tc = tcase_create("fixture_gives_the_catalog_figures");
 	tcase_add_loop_test(tc, fixture_gives_the_catalog_figures, 0, N_FIXTURES);
 	suite_add_tcase(s, tc);
-	ADD(s, llama_count_by_hand);
-	ADD(s, deepseek_mtp_and_mixtral_active);
-	ADD(s, tied_embeddings_counted_once);
-	ADD(s, sliding_window_layers);
-	ADD(s, bad_configs_refused_at_their_place);
-	ADD(s, scenario_saves_the_figures);
+	TAP_ADD(s, llama_count_by_hand);
+	TAP_ADD(s, deepseek_mtp_and_mixtral_active);
+	TAP_ADD(s, tied_embeddings_counted_once);
+	TAP_ADD(s, sliding_window_layers);
+	TAP_ADD(s, bad_configs_refused_at_their_place);
+	TAP_ADD(s, scenario_saves_the_figures);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;

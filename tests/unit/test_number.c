@@ -103,12 +103,10 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("number");
-	TCase *tc;
-#define ADD(name, fn) tc = tcase_create(name); tcase_add_test(tc, fn); suite_add_tcase(s, tc)
-	ADD("counts: separators, k M B G T, exponents, spaces", counts);
-	ADD("hex, inf, nan, misplaced separators refused in every syntax", refused_everywhere);
-	ADD("suffixes only where their syntax allows them", suffixes_belong_to_their_syntax);
-	ADD("money: $ and k M B", money);
-	ADD("times: ms s min h d in the field's unit", times);
+	tap_add(s, "counts: separators, k M B G T, exponents, spaces", counts);
+	tap_add(s, "hex, inf, nan, misplaced separators refused in every syntax", refused_everywhere);
+	tap_add(s, "suffixes only where their syntax allows them", suffixes_belong_to_their_syntax);
+	tap_add(s, "money: $ and k M B", money);
+	tap_add(s, "times: ms s min h d in the field's unit", times);
 	return tap_run(s);
 }

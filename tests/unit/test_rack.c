@@ -12,11 +12,8 @@
 
 #include "catalog.h"
 #include "engine.h"
+#include "fixture.h"
 #include "tap.h"
-
-#ifndef ABS_TOP_SRCDIR
-#define ABS_TOP_SRCDIR "."
-#endif
 
 static struct catalog *cat;
 
@@ -201,26 +198,17 @@ START_TEST(engine_racks_are_the_elevation)
 }
 END_TEST
 
-#define ADD(s, t) do { TCase *tc = tcase_create(#t); tcase_add_test(tc, t); suite_add_tcase(s, tc); } while (0)
-
 int main(void)
 {
-	struct catalog_errors ce = { .n = 0 };
-	cat = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
-	if (!cat) {
-		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
-		catalog_errors_fini(&ce);
-		return 1;
-	}
-	catalog_errors_fini(&ce);
+	cat = fixture_shipped_catalog();
 	Suite *s = suite_create("rack");
-	ADD(s, four_nodes_at_40_kw);
-	ADD(s, fifteen_kw_racks_hold_one_node);
-	ADD(s, spares_and_a_leaf_switch);
-	ADD(s, switches_overflow_to_a_network_rack);
-	ADD(s, whole_rack_nodes);
-	ADD(s, node_over_the_rack_limit);
-	ADD(s, engine_racks_are_the_elevation);
+	TAP_ADD(s, four_nodes_at_40_kw);
+	TAP_ADD(s, fifteen_kw_racks_hold_one_node);
+	TAP_ADD(s, spares_and_a_leaf_switch);
+	TAP_ADD(s, switches_overflow_to_a_network_rack);
+	TAP_ADD(s, whole_rack_nodes);
+	TAP_ADD(s, node_over_the_rack_limit);
+	TAP_ADD(s, engine_racks_are_the_elevation);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;

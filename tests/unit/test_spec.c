@@ -14,6 +14,7 @@
 
 #include "engine.h"
 #include "scenario.h"
+#include "fixture.h"
 #include "tap.h"
 
 static struct catalog *cat;
@@ -185,26 +186,16 @@ START_TEST(scenario_keeps_the_draft)
 }
 END_TEST
 
-#define ADD(s, fn) do { TCase *tc_ = tcase_create(#fn); tcase_add_test(tc_, fn); \
-		suite_add_tcase(s, tc_); } while (0)
-
 int main(void)
 {
-	struct catalog_errors ce = { .n = 0 };
-	cat = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
-	if (!cat) {
-		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
-		catalog_errors_fini(&ce);
-		return 1;
-	}
-	catalog_errors_fini(&ce);
+	cat = fixture_shipped_catalog();
 	Suite *s = suite_create("speculative");
-	ADD(s, tokens_per_step_and_the_draft_length);
-	ADD(s, deepseek_mtp_drafts_one_token);
-	ADD(s, one_user_faster_by_less_than_the_gain);
-	ADD(s, refusals);
-	ADD(s, a_draft_alone_does_nothing);
-	ADD(s, scenario_keeps_the_draft);
+	TAP_ADD(s, tokens_per_step_and_the_draft_length);
+	TAP_ADD(s, deepseek_mtp_drafts_one_token);
+	TAP_ADD(s, one_user_faster_by_less_than_the_gain);
+	TAP_ADD(s, refusals);
+	TAP_ADD(s, a_draft_alone_does_nothing);
+	TAP_ADD(s, scenario_keeps_the_draft);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;

@@ -139,6 +139,50 @@ START_TEST(fp8_training_takes_its_own_share)
 }
 END_TEST
 
+/* NVFP4 training (issue 16 item 4): at fp4 an accelerator with
+ * efficiency.training_fp4 trains at its FP4 peak and that share; one
+ * without it (H100: no FP4 peak; B200 with its figure taken away) trains
+ * at FP8, a precision fallback named in the reason.  MXFP4 stays an
+ * inference format. */
+START_TEST(nvfp4_training_takes_its_own_share)
+{
+	struct workload w;
+	struct engine_result r4, r8, rh;
+	char why[256];
+	training(&w, WL_PRETRAIN, "llama-3.1-8b", PREC_FP4, 8192, 128);
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 1;
+	w.micro_batch = 2;
+	w.recompute = RECOMPUTE_SELECTIVE;
+	ck_assert_msg(engine_workload_valid(&w, why, sizeof why), "%s", why);
+	struct catalog_accel *a = (struct catalog_accel *)A("b200");
+	double fp4 = a->eff_training_fp4.value;
+	ck_assert(fp4 > 0 && a->peak_tflops[PREC_FP4] > 0);
+	size_on(&w, "b200", 8, &r4);
+	ck_assert_msg(r4.fits, "%s", r4.reason);
+	ck_assert_int_eq(r4.precision_used, PREC_FP4);
+	ck_assert(!r4.precision_fallback);
+	a->eff_training_fp4.value = 0;
+	size_on(&w, "b200", 8, &r8);
+	a->eff_training_fp4.value = fp4;
+	ck_assert_msg(r8.fits, "%s", r8.reason);
+	ck_assert_int_eq(r8.precision_used, PREC_FP8);
+	ck_assert(r8.precision_fallback && r8.binding == RES_PRECISION);
+	ck_assert_msg(strstr(r8.reason, "efficiency.training_fp4"), "%s", r8.reason);
+	ck_assert_double_eq_tol(r4.t_compute_s / r8.t_compute_s,
+				a->peak_tflops[PREC_FP8] * a->eff_training_fp8.value /
+					(a->peak_tflops[PREC_FP4] * fp4), 1e-9);
+	w.micro_batch = 1;
+	w.recompute = RECOMPUTE_FULL;
+	size_on(&w, "h100-sxm", 8, &rh);
+	ck_assert_msg(rh.fits && rh.precision_used == PREC_FP8 && rh.precision_fallback, "%s", rh.reason);
+	w.precision = PREC_MXFP4;
+	ck_assert(!engine_workload_valid(&w, why, sizeof why));
+	ck_assert_msg(strstr(why, "mxfp4 is an inference format"), "%s", why);
+}
+END_TEST
+
 /* MoE: the routed experts' FLOPs run at defaults.training_moe_efficiency of
  * the dense share, so lowering it slows Mixtral's compute and leaves a
  * dense model's alone; the token permutation adds elementwise traffic, and
@@ -231,6 +275,7 @@ int main(void)
 	ADD(s, fp8_training_takes_its_own_share);
 	ADD(s, moe_experts_at_their_own_share);
 	ADD(s, narrow_experts_memory_falls_with_ep);
+	ADD(s, nvfp4_training_takes_its_own_share);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;

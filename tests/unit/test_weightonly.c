@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "fixture.h"
 #include "tap.h"
 
 static struct catalog *cat;
@@ -102,24 +103,14 @@ START_TEST(training_refuses_weight_only)
 }
 END_TEST
 
-#define ADD(s, fn) do { TCase *tc_ = tcase_create(#fn); tcase_add_test(tc_, fn); \
-		suite_add_tcase(s, tc_); } while (0)
-
 int main(void)
 {
-	struct catalog_errors ce = { .n = 0 };
-	cat = catalog_load(ABS_TOP_SRCDIR "/catalog", &ce);
-	if (!cat) {
-		printf("Bail out! the shipped catalog does not load: %s\n", ce.n ? ce.msg[0] : "?");
-		catalog_errors_fini(&ce);
-		return 1;
-	}
-	catalog_errors_fini(&ce);
+	cat = fixture_shipped_catalog();
 	Suite *s = suite_create("weight-only");
-	ADD(s, names);
-	ADD(s, bytes_from_weights_compute_at_16_bit);
-	ADD(s, w8a16_runs_without_fp8_units);
-	ADD(s, training_refuses_weight_only);
+	TAP_ADD(s, names);
+	TAP_ADD(s, bytes_from_weights_compute_at_16_bit);
+	TAP_ADD(s, w8a16_runs_without_fp8_units);
+	TAP_ADD(s, training_refuses_weight_only);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;
