@@ -355,8 +355,9 @@ static void fill_train(const struct eng_tctx *x, const struct tsize *z, struct e
 	r->mem_util_pct = 100.0 * b->mem_gpu / x->usable;
 	r->step_s = b->step;
 	r->t_compute_s = b->compute;
-	r->t_memory_s = b->elem + b->expert_mem;	/* memory-bound work */
-	double comm = b->tp_comm + b->cp_comm + b->ep_comm + b->pp_comm;
+	double expert_mem = eng_train_expert_mem(x, b);	/* carried in ep_comm */
+	r->t_memory_s = b->elem + expert_mem;	/* memory-bound work */
+	double comm = b->tp_comm + b->cp_comm + (b->ep_comm - expert_mem) + b->pp_comm;
 	r->t_comm_s = comm + b->dp_exposed;
 	r->t_bubble_s = b->bubble;
 	r->mfu = x->model_tok * x->gbt / (b->step * G * x->peak);

@@ -72,7 +72,10 @@ struct eng_tlayout {
 	double imb;			/* layers on the fullest stage / (layers / p) */
 	double link_t;			/* eng_link_bw() for the TP group */
 	double mem_gpu;			/* bytes */
-	double compute, elem, bubble, tp_comm, cp_comm, ep_comm, expert_mem, pp_comm, dp_comm, dp_exposed, step;
+	/* ep_comm: the MoE layers' own costs, the EP all-to-alls and the
+	 * local experts' weight traffic (eng_train_expert_mem(); the result
+	 * reports the latter as memory time) */
+	double compute, elem, bubble, tp_comm, cp_comm, ep_comm, pp_comm, dp_comm, dp_exposed, step;
 };
 
 /* search() is a pure function of the context and G, and the sizing below

@@ -111,7 +111,7 @@ static unsigned vmask_of(const struct tsearch *S, int p)
  * for one recompute choice. */
 struct tterms {
 	bool set;
-	double compute, elem, tp, cp, ep, em;
+	double compute, elem, tp, cp, ep;	/* ep: the MoE layers' own costs, see eng_tlayout */
 };
 
 static void shape_terms(const struct tsearch *S, const struct eng_tlayout *shape, int rec, struct tterms *k)
@@ -122,8 +122,7 @@ static void shape_terms(const struct tsearch *S, const struct eng_tlayout *shape
 	k->elem = S->elem_g * l.imb;
 	k->tp = eng_train_tp_comm(S->x, &l);
 	k->cp = eng_train_cp_comm(S->x, &l);
-	k->ep = eng_train_ep_comm(S->x, &l);
-	k->em = S->x->expert_params > 0 ? eng_train_expert_mem(S->x, &l) : 0;
+	k->ep = S->x->m->experts > 1 ? eng_train_ep_comm(S->x, &l) + eng_train_expert_mem(S->x, &l) : 0;
 	k->set = true;
 }
 
@@ -138,9 +137,8 @@ static double step_parts(const struct eng_tctx *x, const struct tterms *k, struc
 	l->tp_comm = k->tp;
 	l->cp_comm = k->cp;
 	l->ep_comm = k->ep;
-	l->expert_mem = k->em;
 	l->pp_comm = eng_train_pp_comm(x, l);
-	return l->compute + l->elem + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->expert_mem + l->pp_comm;
+	return l->compute + l->elem + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm;
 }
 
 
@@ -298,7 +296,7 @@ static bool shape_slow(const struct tsearch *S, const struct eng_tlayout *shape,
 		return true;
 	shape_terms(S, shape, rec0, &k[rec0]);
 	l.v = 1;
-	double lb = l.compute + l.elem + l.bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep + k[rec0].em +
+	double lb = l.compute + l.elem + l.bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep +
 		    eng_train_pp_comm(x, &l);
 	if (lb > limit)
 		return true;

@@ -83,43 +83,38 @@ static double edp_ranks(const struct eng_tlayout *l)
 	return (double)l->t * l->c * l->d / l->ep;
 }
 
-/* Model state of n parameters replicated over dd ranks, by ZeRO stage
- * (inlined: the search asks for it at every shape). */
-static inline __attribute__((always_inline)) double state_of(const struct eng_tctx *x, int zero, double n, double dd)
-{
-	const struct catalog_defaults *d = &x->c->defaults;
-	if (x->frozen)
-		return n * x->base_bytes / (zero >= 3 ? dd : 1);
-	/* Mixed-precision Adam: 2 (weights) + 2 (grads) + rest (fp32 master
-	 * and moments), sharded by stage: 1 the rest, 2 also the grads, 3
-	 * also the weights. */
-	double adam = d->adam_bytes_per_param.value;
-	double opt = adam - 4.0;
-	switch (zero) {
-	case 0: return n * adam;
-	case 1: return n * (4.0 + opt / dd);
-	case 2: return n * (2.0 + (2.0 + opt) / dd);
-	default: return n * adam / dd;
-	}
-}
-
 double eng_train_state(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
 	const struct catalog_defaults *d = &x->c->defaults;
 	/* Megatron's distributed optimizer (and FSDP) shard over the data
 	 * and context ranks together: both hold the same weights; the
-	 * experts' state over their own expert-data-parallel ranks. */
+	 * experts' state over their own expert-data-parallel ranks.  n: the
+	 * parameters a GPU holds, nd: their share once sharded. */
 	double dd = (double)l->d * l->c;
-	double s = state_of(x, l->zero, shared_gpu(x, l), dd);
-	if (x->expert_params > 0)
-		s += state_of(x, l->zero, experts_gpu(x, l), edp_ranks(l));
-	if (x->frozen) {
-		/* Adam state only for the adapters. */
-		double ad = x->adapters / ((double)l->t * l->p) * l->imb;
-		double per = d->adapter_bytes_per_param.value;
-		s += ad * per / (l->zero >= 1 ? dd : 1);
+	double n = shared_gpu(x, l), nd = n / dd;
+	if (x->expert_params > 0) {
+		double e = experts_gpu(x, l);
+		n += e;
+		nd += e / edp_ranks(l);
 	}
-	return s;
+	if (x->frozen) {
+		/* Frozen base at its storage precision (ZeRO-3/FSDP shards it
+		 * too); Adam state only for the adapters. */
+		double ad = x->adapters / ((double)l->t * l->p) * l->imb;
+		return (l->zero >= 3 ? nd : n) * x->base_bytes +
+		       ad * d->adapter_bytes_per_param.value / (l->zero >= 1 ? dd : 1);
+	}
+	/* Mixed-precision Adam: 2 (weights) + 2 (grads) + rest (fp32 master
+	 * and moments), sharded by stage: 1 the rest, 2 also the grads, 3
+	 * also the weights. */
+	double adam = d->adam_bytes_per_param.value;
+	double opt = adam - 4.0;
+	switch (l->zero) {
+	case 0: return n * adam;
+	case 1: return n * 4.0 + nd * opt;
+	case 2: return n * 2.0 + nd * (2.0 + opt);
+	default: return nd * adam;
+	}
 }
 
 /* A floor on the memory per GPU of every layout on G > 1 GPUs: the
@@ -306,34 +301,41 @@ double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 	return (double)l->m * 2.0 * l->v * (msg / bw + x->lat);
 }
 
-/* One data-parallel exchange of a step: the gradients' reduce-scatter and
- * the updated weights' all-gather (ZeRO-1/2, distributed optimizer), or
- * one all-reduce, the same traffic; ZeRO-3 gathers the weights before
- * forward and backward, two all-gathers of half an all-reduce's each. */
-static inline __attribute__((always_inline)) double dp_exchange(const struct eng_tctx *x, const struct eng_tlayout *l, double params, double grads,
-			  int n, int stride)
+/* The experts' share of the exchange below, over their
+ * expert-data-parallel ranks, which sit ep ranks apart in the stage. */
+static double experts_dp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
-	if (n <= 1 || !(params > 0))
+	int edp = (int)edp_ranks(l);
+	if (edp <= 1)
 		return 0;
-	double bw = group_bw(x, n, stride);
-	double s = grads > 0 ? eng_ring_allreduce_s(grads * 2.0, n, bw, x->lat) : 0;
+	double bw = group_bw(x, edp, l->ep);
+	double e = experts_gpu(x, l);
+	double s = x->frozen ? 0 : eng_ring_allreduce_s(e * 2.0, edp, bw, x->lat);
 	if (l->zero >= 3)
-		s += eng_ring_allreduce_s(params * (x->frozen ? x->base_bytes : 2.0), n, bw, x->lat);
+		s += eng_ring_allreduce_s(e * (x->frozen ? x->base_bytes : 2.0), edp, bw, x->lat);
 	return s;
 }
 
+/* The gradients' reduce-scatter and the updated weights' all-gather
+ * (ZeRO-1/2, distributed optimizer), or one all-reduce: the same traffic;
+ * ZeRO-3 also gathers the weights before forward and backward, two
+ * all-gathers of half an all-reduce's each.  The shared parameters over
+ * the d x c ranks; the experts over their expert-data-parallel ranks,
+ * which sit ep ranks apart in the stage. */
 double eng_train_dp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
 	int dd = l->d * l->c;
-	double shared = shared_gpu(x, l);
-	double grads = x->frozen ? x->adapters / ((double)l->t * l->p) * l->imb : shared;
-	double s = dp_exchange(x, l, shared, grads, dd, l->t);
-	/* The experts' gradients over the expert-data-parallel ranks, which
-	 * sit ep ranks apart in the stage. */
-	if (x->expert_params > 0) {
-		double e = experts_gpu(x, l);
-		s += dp_exchange(x, l, e, x->frozen ? 0 : e, (int)edp_ranks(l), l->ep);
+	double s = 0;
+	if (dd > 1) {
+		double bw = group_bw(x, dd, l->t);
+		double shared = shared_gpu(x, l);
+		double grads = x->frozen ? x->adapters / ((double)l->t * l->p) * l->imb : shared;
+		s = eng_ring_allreduce_s(grads * 2.0, dd, bw, x->lat);
+		if (l->zero >= 3)
+			s += eng_ring_allreduce_s(shared * (x->frozen ? x->base_bytes : 2.0), dd, bw, x->lat);
 	}
+	if (x->expert_params > 0)
+		s += experts_dp_comm(x, l);
 	return s;
 }
 
@@ -349,5 +351,5 @@ void eng_train_step_finish(const struct eng_tctx *x, struct eng_tlayout *l)
 	if (hidden > window)
 		hidden = window;
 	l->dp_exposed = l->dp_comm - hidden;
-	l->step = work + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->expert_mem + l->pp_comm + l->dp_exposed;
+	l->step = work + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm + l->dp_exposed;
 }
