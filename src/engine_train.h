@@ -72,6 +72,9 @@ struct eng_tlayout {
 	double imb;			/* layers on the fullest stage / (layers / p) */
 	double link_t;			/* eng_link_bw() for the TP group */
 	double mem_gpu;			/* bytes */
+	/* ep_comm: the MoE layers' own costs, the EP all-to-alls and the
+	 * local experts' weight traffic (eng_train_expert_mem(); the result
+	 * reports the latter as memory time) */
 	double compute, elem, bubble, tp_comm, cp_comm, ep_comm, pp_comm, dp_comm, dp_exposed, step;
 };
 
@@ -114,6 +117,7 @@ int eng_train_tp_allreduces(int rec);
 double eng_train_tp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_cp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_ep_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
+double eng_train_expert_mem(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_dp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
 void eng_train_step_finish(const struct eng_tctx *x, struct eng_tlayout *l);

@@ -111,7 +111,7 @@ static unsigned vmask_of(const struct tsearch *S, int p)
  * for one recompute choice. */
 struct tterms {
 	bool set;
-	double compute, elem, tp, cp, ep;
+	double compute, elem, tp, cp, ep;	/* ep: the MoE layers' own costs, see eng_tlayout */
 };
 
 static void shape_terms(const struct tsearch *S, const struct eng_tlayout *shape, int rec, struct tterms *k)
@@ -122,7 +122,7 @@ static void shape_terms(const struct tsearch *S, const struct eng_tlayout *shape
 	k->elem = S->elem_g * l.imb;
 	k->tp = eng_train_tp_comm(S->x, &l);
 	k->cp = eng_train_cp_comm(S->x, &l);
-	k->ep = eng_train_ep_comm(S->x, &l);
+	k->ep = S->x->m->experts > 1 ? eng_train_ep_comm(S->x, &l) + eng_train_expert_mem(S->x, &l) : 0;
 	k->set = true;
 }
 
@@ -296,7 +296,8 @@ static bool shape_slow(const struct tsearch *S, const struct eng_tlayout *shape,
 		return true;
 	shape_terms(S, shape, rec0, &k[rec0]);
 	l.v = 1;
-	double lb = l.compute + l.elem + l.bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep + eng_train_pp_comm(x, &l);
+	double lb = l.compute + l.elem + l.bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep +
+		    eng_train_pp_comm(x, &l);
 	if (lb > limit)
 		return true;
 	l.zero = 0;
@@ -425,24 +426,26 @@ static bool mb_ok(const struct eng_tctx *x, int d, int b)
 	return (x->w->micro_batch > 0 || b <= MB_MAX) && (double)d * b <= x->seqs;
 }
 
-/* Expert parallel e divides the experts and the data x context ranks. */
-static bool ep_ok(const struct eng_tctx *x, int dc, int e)
+/* Expert parallel e divides the experts and the n = t x c x d GPUs of a
+ * stage (MoE parallel folding, expert tensor parallelism 1: see
+ * engine_train_step.c). */
+static bool ep_ok(const struct eng_tctx *x, int n, int e)
 {
 	if (x->m->experts <= 1)
 		return e == 1 && x->w->ep <= 1;
 	if (x->w->ep > 0 && e != x->w->ep)
 		return false;
-	return e <= dc && e <= x->m->experts && x->m->experts % e == 0 && dc % e == 0;
+	return e <= n && e <= x->m->experts && x->m->experts % e == 0 && n % e == 0;
 }
 
-/* The most expert parallelism of a (c, d), 0 when none is allowed: the
- * experts' state only shrinks with it. */
-static int ep_most(const struct eng_tctx *x, int dc)
+/* The most expert parallelism of a stage of n GPUs, 0 when none is
+ * allowed: the experts' state only shrinks with it. */
+static int ep_most(const struct eng_tctx *x, int n)
 {
-	int e = x->m->experts > 1 && x->w->ep <= 0 ? (dc < x->m->experts ? dc : x->m->experts) : 1;
+	int e = x->m->experts > 1 && x->w->ep <= 0 ? (n < x->m->experts ? n : x->m->experts) : 1;
 	if (x->w->ep > 0)
 		e = x->w->ep;
-	while (e >= 1 && !ep_ok(x, dc, e))
+	while (e >= 1 && !ep_ok(x, n, e))
 		e = x->w->ep > 0 ? 0 : e - 1;
 	return e;
 }
@@ -501,7 +504,7 @@ static bool group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tla
 		return false;
 	int d = S->G / (g->t * c * g->p);
 	int b = deg_first(x->w->micro_batch);
-	int e = ep_most(x, d * c);
+	int e = ep_most(x, g->t * d * c);
 	if (!mb_ok(x, d, b) || e < 1)
 		return false;
 	shape_init(S, g, c, b, e, shape);
@@ -525,9 +528,9 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 		bool first = true, stop_c = false;
 		for (int b = deg_first(w->micro_batch); b && mb_ok(x, d, b); b = deg_next(w->micro_batch, b)) {
 			bool stop_b = false;
-			int e_hi = ep_most(x, d * c);
+			int e_hi = ep_most(x, g->t * d * c);
 			for (int e = e_hi; e >= 1 && !stop_b; e--) {
-				if (e < e_hi && !ep_ok(x, d * c, e))
+				if (e < e_hi && !ep_ok(x, g->t * d * c, e))
 					continue;
 				struct eng_tlayout shape;
 				struct tstate st;

@@ -18,6 +18,8 @@
  *               (forward, and K/V plus their gradients backward), hidden
  *               behind the attention they feed up to its time
  *   EP          four all-to-alls of the routed tokens per MoE layer
+ *   experts     the local experts' weights and fp32 gradient accumulators
+ *               read every micro-batch, beyond the expert GEMMs' math
  *   PP          point-to-point sends of each micro-batch between stages
  *   DP          gradient reduce-scatter and weight all-gather (ring) over
  *               the data x context ranks, hidden behind the backward pass
@@ -56,28 +58,51 @@ static double group_bw(const struct eng_tctx *x, int n, int stride)
 	return eng_link_bw(x->c, x->a, x->plat, n);
 }
 
-/* Parameters one GPU holds before ZeRO sharding (MoE experts spread over
- * the expert-parallel group). */
-static double params_gpu(const struct eng_tctx *x, const struct eng_tlayout *l)
+/* Parameters one GPU holds before ZeRO sharding.  The shared ones are
+ * split by tensor and pipeline parallelism; the routed experts by
+ * pipeline and expert parallelism alone: Megatron's MoE parallel folding
+ * with expert tensor parallelism 1, the experts' ranks laid over the
+ * stage's t x c x d GPUs (NVIDIA's MoE recipes: Qwen3 235B on 256 H100 at
+ * TP 2, EP 32, ETP 1, EDP 1, yanring/Megatron-MoE-ModelZoo
+ * best_practice/Qwen3/readme.md; DeepSeek-V3 on 1,024 H100 at TP 2, EP 64,
+ * ETP 1, DP 32, NVIDIA/dgxc-benchmarking deepseek_v3/pretrain). */
+static double shared_gpu(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
-	return (x->shared_params + x->expert_params / l->ep) / ((double)l->t * l->p) * l->imb;
+	return x->shared_params / ((double)l->t * l->p) * l->imb;
 }
 
+static double experts_gpu(const struct eng_tctx *x, const struct eng_tlayout *l)
+{
+	return x->expert_params / ((double)l->ep * l->p) * l->imb;
+}
+
+/* The data-parallel ranks that hold the same weights: d x c for the
+ * shared parameters, the expert-data-parallel t c d / ep for the experts. */
+static double edp_ranks(const struct eng_tlayout *l)
+{
+	return (double)l->t * l->c * l->d / l->ep;
+}
 
 double eng_train_state(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
 	const struct catalog_defaults *d = &x->c->defaults;
-	double ppg = params_gpu(x, l);
 	/* Megatron's distributed optimizer (and FSDP) shard over the data
-	 * and context ranks together: both hold the same weights. */
+	 * and context ranks together: both hold the same weights; the
+	 * experts' state over their own expert-data-parallel ranks.  n: the
+	 * parameters a GPU holds, nd: their share once sharded. */
 	double dd = (double)l->d * l->c;
+	double n = shared_gpu(x, l), nd = n / dd;
+	if (x->expert_params > 0) {
+		double e = experts_gpu(x, l);
+		n += e;
+		nd += e / edp_ranks(l);
+	}
 	if (x->frozen) {
 		/* Frozen base at its storage precision (ZeRO-3/FSDP shards it
 		 * too); Adam state only for the adapters. */
-		double base = ppg * x->base_bytes / (l->zero >= 3 ? dd : 1);
 		double ad = x->adapters / ((double)l->t * l->p) * l->imb;
-		double per = d->adapter_bytes_per_param.value;
-		return base + ad * per / (l->zero >= 1 ? dd : 1);
+		return (l->zero >= 3 ? nd : n) * x->base_bytes +
+		       ad * d->adapter_bytes_per_param.value / (l->zero >= 1 ? dd : 1);
 	}
 	/* Mixed-precision Adam: 2 (weights) + 2 (grads) + rest (fp32 master
 	 * and moments), sharded by stage: 1 the rest, 2 also the grads, 3
@@ -85,10 +110,10 @@ double eng_train_state(const struct eng_tctx *x, const struct eng_tlayout *l)
 	double adam = d->adam_bytes_per_param.value;
 	double opt = adam - 4.0;
 	switch (l->zero) {
-	case 0: return ppg * adam;
-	case 1: return ppg * (4.0 + opt / dd);
-	case 2: return ppg * (2.0 + (2.0 + opt) / dd);
-	default: return ppg * adam / dd;
+	case 0: return n * adam;
+	case 1: return n * 4.0 + nd * opt;
+	case 2: return n * 2.0 + nd * (2.0 + opt);
+	default: return nd * adam;
 	}
 }
 
@@ -202,17 +227,16 @@ double eng_train_cp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 /* Expert parallelism: each MoE layer sends the micro-batch's routed tokens
  * (k copies) to their experts and back, forward and backward: four
  * all-to-alls, (e - 1)/e of the bytes leaving the GPU; the share bound for
- * other nodes goes over the NICs. */
+ * other nodes goes over the NICs.  Each GPU sends its sequence-parallel
+ * share of the tokens (1/t). */
 double eng_train_ep_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
 	if (l->ep <= 1)
 		return 0;
 	double tok = l->b * x->s / l->c / l->t;
 	double bytes = tok * x->m->experts_active * x->m->hidden * 2.0;
-	int span = l->t * l->c;
-	int local = span >= x->node ? 1 : x->node / span;
-	if (local > l->ep)
-		local = l->ep;
+	/* the expert-parallel ranks are consecutive ones of the stage */
+	int local = l->ep < x->node ? l->ep : x->node;
 	double link = local > 1 ? eng_link_bw(x->c, x->a, x->plat, local) : 0;
 	double t = 0;
 	if (local > 1)
@@ -221,6 +245,49 @@ double eng_train_ep_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 		t += x->nic_bw > 0 ? bytes * (double)(l->ep - local) / l->ep / x->nic_bw : INFINITY;
 	int n = l->rec == RECOMPUTE_FULL ? 6 : 4;
 	return layer_passes(x, l) * x->moe_share * n * (t + (l->ep - 1) * x->lat);
+}
+
+/* The time a kernel of memory time mem and math time math takes beyond
+ * its math: the longer of the two plus the part of the shorter that does
+ * not hide behind it (defaults.serving_overlap: a GEMM near the ridge
+ * keeps neither the memory system nor the math units busy), less the
+ * math already in the compute term. */
+static double beyond_math(double mem, double math, double ov)
+{
+	return mem > math ? mem - math + (1.0 - ov) * math : (1.0 - ov) * mem;
+}
+
+/* The routed experts' weight traffic.  Every micro-batch each GPU reads
+ * the weights of the E/ep experts it holds in the forward and
+ * data-gradient passes (and the recomputed forward under full recompute)
+ * and reads and writes their fp32 main-gradient accumulators in the
+ * weight-gradient pass (Megatron's gradient-accumulation fusion), bytes
+ * that do not shrink with the tokens an expert sees, while the FLOPs do:
+ * per pass, the FLOPs to bytes ratio is proportional to the tokens per
+ * expert, T = tokens per GPU x k x ep / E.  Each pass is one grouped GEMM
+ * whose math (at the dense efficiency times
+ * defaults.training_moe_efficiency) is in the compute term; this is the
+ * time its bytes add, per MoE layer and micro-batch.  A frozen base
+ * (LoRA) has no accumulators. */
+double eng_train_expert_mem(const struct eng_tctx *x, const struct eng_tlayout *l)
+{
+	const struct catalog_model *m = x->m;
+	if (!(x->expert_params > 0) || !(x->moe_share > 0))
+		return 0;
+	double layers = x->moe_share * m->layers;
+	double p_local = x->expert_params / layers / l->ep;	/* one MoE layer's experts on this GPU */
+	double tok = l->b * x->s / ((double)l->c * l->t);	/* tokens a GPU dispatches */
+	/* expert FLOPs per pass on this GPU: its share of the group's k tok
+	 * x ep token visits, 2 FLOPs per weight each */
+	double flops = 2.0 * tok * m->experts_active * (x->expert_params / layers / m->experts);
+	double f = x->c->defaults.training_moe_efficiency.value;
+	double ov = x->c->defaults.serving_overlap.value;
+	double t_math = flops / (x->peak * x->eff * (f > 0 && f < 1 ? f : 1.0));
+	double reads = l->rec == RECOMPUTE_FULL ? 3.0 : 2.0;
+	double t = reads * beyond_math(p_local * x->pr.weight_bytes / x->bw, t_math, ov);
+	if (!x->frozen)
+		t += beyond_math(p_local * 8.0 / x->bw, t_math, ov);
+	return layer_passes(x, l) * x->moe_share * t;
 }
 
 double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
@@ -234,24 +301,41 @@ double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 	return (double)l->m * 2.0 * l->v * (msg / bw + x->lat);
 }
 
+/* The experts' share of the exchange below, over their
+ * expert-data-parallel ranks, which sit ep ranks apart in the stage. */
+static double experts_dp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
+{
+	int edp = (int)edp_ranks(l);
+	if (edp <= 1)
+		return 0;
+	double bw = group_bw(x, edp, l->ep);
+	double e = experts_gpu(x, l);
+	double s = x->frozen ? 0 : eng_ring_allreduce_s(e * 2.0, edp, bw, x->lat);
+	if (l->zero >= 3)
+		s += eng_ring_allreduce_s(e * (x->frozen ? x->base_bytes : 2.0), edp, bw, x->lat);
+	return s;
+}
+
+/* The gradients' reduce-scatter and the updated weights' all-gather
+ * (ZeRO-1/2, distributed optimizer), or one all-reduce: the same traffic;
+ * ZeRO-3 also gathers the weights before forward and backward, two
+ * all-gathers of half an all-reduce's each.  The shared parameters over
+ * the d x c ranks; the experts over their expert-data-parallel ranks,
+ * which sit ep ranks apart in the stage. */
 double eng_train_dp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
 	int dd = l->d * l->c;
-	if (dd <= 1)
-		return 0;
-	double bw = group_bw(x, dd, l->t);
-	double ppg = params_gpu(x, l);
-	double grads = (x->frozen ? x->adapters / ((double)l->t * l->p) * l->imb : ppg) * 2.0;
-	/* Reduce-scatter of the gradients and all-gather of the updated
-	 * weights (ZeRO-1/2, distributed optimizer), or one all-reduce: the
-	 * same traffic. */
-	double s = eng_ring_allreduce_s(grads, dd, bw, x->lat);
-	if (l->zero >= 3) {
-		/* Weights gathered before forward and backward: two
-		 * all-gathers, each half an all-reduce's traffic. */
-		double wbytes = ppg * (x->frozen ? x->base_bytes : 2.0);
-		s += eng_ring_allreduce_s(wbytes, dd, bw, x->lat);
+	double s = 0;
+	if (dd > 1) {
+		double bw = group_bw(x, dd, l->t);
+		double shared = shared_gpu(x, l);
+		double grads = x->frozen ? x->adapters / ((double)l->t * l->p) * l->imb : shared;
+		s = eng_ring_allreduce_s(grads * 2.0, dd, bw, x->lat);
+		if (l->zero >= 3)
+			s += eng_ring_allreduce_s(shared * (x->frozen ? x->base_bytes : 2.0), dd, bw, x->lat);
 	}
+	if (x->expert_params > 0)
+		s += experts_dp_comm(x, l);
 	return s;
 }
 

@@ -1567,6 +1567,50 @@ START_TEST(expert_parallel_layout)
 END_TEST
 
 
+/* NVIDIA's layout for Qwen3 235B on 256 H100 (Megatron-Bridge 25.11 and
+ * 26.02: TP 2, PP 8, EP 32 on 16 data-parallel ranks) folds the experts
+ * over the tensor and data ranks with expert tensor parallelism 1: it fits
+ * and is run as published.  The experts' state shrinks with EP; their
+ * weight and gradient-accumulator traffic, per micro-batch, too. */
+static void qwen3_pretrain(struct workload *w)
+{
+	engine_workload_init(w, cat);
+	engine_workload_class_defaults(w, WL_PRETRAIN);
+	w->model = M("qwen3-235b-a22b");
+	w->precision = w->kv_precision = PREC_FP8;
+	w->tokens = 1e12;
+	w->seq_len = 4096;
+	w->global_batch_tokens = 2048.0 * 4096;
+	w->cp = 1;
+	w->micro_batch = 1;
+}
+
+START_TEST(moe_published_layout_folds_experts)
+{
+	struct workload w;
+	struct engine_result r, e8;
+	qwen3_pretrain(&w);
+	w.tp = 2;
+	w.pp = 8;
+	w.ep = 32;
+	size_on(&w, "h100-sxm", 256, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.tp, 2);
+	ck_assert_int_eq(r.dp, 16);
+	ck_assert_int_eq(r.ep, 32);
+	w.ep = 8;
+	size_on(&w, "h100-sxm", 256, &e8);
+	ck_assert(e8.fits);
+	ck_assert(e8.mem_per_gpu_gb > r.mem_per_gpu_gb);
+	/* four times the local experts: more weight traffic a micro-batch */
+	ck_assert(e8.t_memory_s > r.t_memory_s);
+	/* EP beyond the stage's GPUs (t d = 32) is refused */
+	w.ep = 64;
+	size_on(&w, "h100-sxm", 256, &r);
+	ck_assert(!r.fits);
+}
+END_TEST
+
 /* Attention data parallel (DEP) dispatch and combine, by hand: 256
  * tokens on a GPU, hidden 2880, top-4, 16-bit: 256 x 2880 x 4 x 2 =
  * 5,898,240 bytes out; EP4 inside a node sends 3/4 of it over a 450 GB/s
@@ -2112,6 +2156,7 @@ int main(void)
 	ADD(s, kv_deepseek_v3_mla);
 	ADD(s, kv_sliding_window_caps_context);
 	ADD(s, moe_active_vs_total);
+	ADD(s, moe_published_layout_folds_experts);
 	ADD(s, dep_all_to_all_by_hand);
 	ADD(s, attention_dp_layout);
 	ADD(s, int4_is_weight_only);

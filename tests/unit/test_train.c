@@ -207,7 +207,9 @@ END_TEST
 
 /* MoE: the routed experts' FLOPs run at defaults.training_moe_efficiency of
  * the dense share, so lowering it slows Mixtral's compute and leaves a
- * dense model's alone; the token permutation adds elementwise traffic. */
+ * dense model's alone; the token permutation adds elementwise traffic, and
+ * the local experts' weights and fp32 accumulators per micro-batch add
+ * memory time, little for Mixtral's one wide expert a GPU at EP 8. */
 START_TEST(moe_experts_at_their_own_share)
 {
 	struct workload w, d;
@@ -227,7 +229,8 @@ START_TEST(moe_experts_at_their_own_share)
 	d.recompute = RECOMPUTE_SELECTIVE;
 	double *f = &cat->defaults.training_moe_efficiency.value;
 	double keep = *f;
-	ck_assert(keep > 0 && keep < 1);
+	ck_assert(keep > 0 && keep <= 1);
+	*f = 0.8;
 	size_on(&w, "b200", 64, &r1);
 	size_on(&d, "b200", 8, &d1);
 	*f = 1.0;
@@ -239,13 +242,45 @@ START_TEST(moe_experts_at_their_own_share)
 	ck_assert_double_eq_tol(d1.t_compute_s, d2.t_compute_s, 1e-12);
 	/* elementwise traffic: training_elementwise_bytes h a token a layer,
 	 * and 16 k h bytes a token a MoE layer for the permutation (every
-	 * Mixtral layer), at the card's streaming bandwidth */
+	 * Mixtral layer), at the card's streaming bandwidth; the dense model
+	 * has nothing else */
 	const struct catalog_model *m = M("mixtral-8x7b");
 	const struct catalog_accel *a = A("b200");
 	double bytes_tok = (cat->defaults.training_elementwise_bytes.value + 16.0 * m->experts_active) *
 			   m->hidden * m->layers;
 	double bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
-	ck_assert_double_eq_tol(r1.t_memory_s, bytes_tok * w.global_batch_tokens / (64 * bw), 1e-9 * r1.t_memory_s);
+	double elem = bytes_tok * w.global_batch_tokens / (64 * bw);
+	ck_assert(r1.t_memory_s > elem);
+	ck_assert(r1.t_memory_s - elem < 0.1 * r1.t_compute_s);
+	double d_tok = cat->defaults.training_elementwise_bytes.value * M("llama-3.1-8b")->hidden *
+		       M("llama-3.1-8b")->layers;
+	ck_assert_double_eq_tol(d1.t_memory_s, d_tok * d.global_batch_tokens / (8 * bw), 1e-9 * d1.t_memory_s);
+}
+END_TEST
+
+/* Narrow experts (Qwen3 235B, 128 of width 1,536): at EP 1 each GPU reads
+ * all 128 experts' weights and accumulators every micro-batch for the few
+ * tokens each sees; at EP 4 (the 4 GPUs of a stage of PP 16 on 64) it
+ * holds 32 and each sees 4 times the tokens, so the memory time per step
+ * falls several-fold and the step with it, while the expert math stays. */
+START_TEST(narrow_experts_memory_falls_with_ep)
+{
+	struct workload w;
+	struct engine_result e1, e8;
+	training(&w, WL_PRETRAIN, "qwen3-235b-a22b", PREC_FP8, 4096, 1024);
+	w.tp = 1;
+	w.pp = 16;
+	w.cp = 1;
+	w.micro_batch = 1;
+	w.recompute = RECOMPUTE_SELECTIVE;
+	w.ep = 1;
+	size_on(&w, "b200", 64, &e1);
+	w.ep = 4;
+	size_on(&w, "b200", 64, &e8);
+	ck_assert_msg(e1.fits && e8.fits, "refused: %s / %s", e1.reason, e8.reason);
+	ck_assert_double_eq_tol(e1.t_compute_s, e8.t_compute_s, 1e-9 * e1.t_compute_s);
+	ck_assert(e1.t_memory_s > 2.5 * e8.t_memory_s);
+	ck_assert(e1.step_s > e8.step_s);
 }
 END_TEST
 
@@ -261,6 +296,7 @@ int main(void)
 	ADD(s, llama405b_bf16_8192_h100_meta_layout);
 	ADD(s, fp8_training_takes_its_own_share);
 	ADD(s, moe_experts_at_their_own_share);
+	ADD(s, narrow_experts_memory_falls_with_ep);
 	ADD(s, nvfp4_training_takes_its_own_share);
 	ADD(s, training_takes_the_power_limited_clock);
 	int rc = tap_run(s);
