@@ -829,8 +829,8 @@ static void start_edit(struct tui *t, const struct tui_field *f, int focus)
 	tui_line_set_selected(&t->edit, val);
 	t->editing = true;
 	t->edit_field = focus;
-	tui_status(t, false, "Editing %s: type to replace, arrows to edit, Enter keeps, Esc cancels.",
-		   f->label);
+	tui_status(t, false, "Editing %s: type to replace, arrows to edit, %s keeps, %s cancels.",
+		   f->label, tui_key(ACT_EDIT), tui_key(ACT_BACK));
 }
 
 int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_field *fields,
