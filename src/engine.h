@@ -818,6 +818,8 @@ size_t engine_elevation_rack(const struct engine_elevation *e, int i,
 			     struct engine_rack_slot *slots, size_t max, double *kw);
 /* One line for rack i: "rack 1: nodes 1-4 U1-32, leaf 1 U42; 40.8 of 40 kW". */
 char *engine_elevation_rack_line(const struct engine_elevation *e, int i, char *buf, size_t n);
+/* Its contents alone, bottom up: "node 1-4 U1-32, leaf 1 U42". */
+char *engine_elevation_rack_contents(const struct engine_elevation *e, int i, char *buf, size_t n);
 const char *engine_rack_kind_name(enum engine_rack_kind k);	/* "node", "spare node", ... */
 
 /* Step 5 of the brief: what to run on the candidate hardware. */
