@@ -21,7 +21,7 @@ const char proposal_css[] =
 	"body { font: 8pt/1.22 \"Helvetica Neue\", Arial, sans-serif; color: #1a1a1a;\n"
 	"  max-width: 186mm; margin: 8mm auto; padding: 0 4mm; }\n"
 	"h1 { font-size: 15pt; margin: 0 0 1.5mm; color: #1d3f73; }\n"
-	"h2 { font-size: 10pt; margin: 2mm 0 0.8mm; color: #1d3f73;\n"
+	"h2 { font-size: 9pt; margin: 2mm 0 0.8mm; color: #1d3f73;\n"
 	"  border-bottom: 0.4mm solid #1d3f73; }\n"
 	"p { margin: 1mm 0; }\n"
 	"ul { margin: 1mm 0; padding-left: 5mm; }\n"
@@ -34,9 +34,19 @@ const char proposal_css[] =
 	"tr.total td { font-weight: bold; border-top: 0.4mm solid #333; }\n"
 	"table.meta { width: auto; }\n"
 	"table.meta th { padding-right: 5mm; color: #444; font-weight: normal; }\n"
-	"table.plan td { font-size: 6.5pt; line-height: 1.15; }\n"
-	"ul.sources { padding-left: 3mm; font-size: 6pt; line-height: 1.2;\n"
-	"  column-count: 2; column-gap: 5mm; }\n"
+	/* the plan's rows at one size, a fixed share each column: the
+	 * benchmark cell (a tbody th) may wrap, so the notes keep their width */
+	"table.plan { table-layout: fixed; margin: 0.3mm 0 0.8mm; }\n"
+	"table.plan td, table.plan tbody th { font-size: 6pt; line-height: 1.1;\n"
+	"  white-space: normal; }\n"
+	"table.plan th, table.plan td { padding: 0 1mm; }\n"
+	"table.plan thead th:nth-child(1) { width: 27%; }\n"
+	"table.plan thead th:nth-child(2) { width: 12%; }\n"
+	"table.plan thead th:nth-child(3), table.plan thead th:nth-child(4) { width: 9%; }\n"
+	"section#validation p { margin: 0.5mm 0; }\n"
+	".pair td, .pair th { font-size: 6.5pt; line-height: 1.1; padding: 0 1mm; }\n"
+	"ul.sources { padding-left: 3mm; font-size: 6pt;\n"
+	"  column-count: 3; column-gap: 4mm; line-height: 1.1; margin: 0.5mm 0; }\n"
 	"table.elevation td, table.elevation th { font-size: 7pt; line-height: 1.15; }\n"
 	"ul.sources li { overflow-wrap: anywhere; }\n"
 	".pair { display: flex; gap: 4mm; align-items: flex-start; }\n"
@@ -55,8 +65,8 @@ const char proposal_css[] =
 	"figcaption { font-size: 7.5pt; color: #555; }\n"
 	"svg { display: block; width: 100%; height: auto; max-height: 43mm; }\n"
 	"svg text { font: 9px Arial, sans-serif; fill: #1a1a1a; }\n"
-	"footer { margin-top: 2mm; padding-top: 1mm; border-top: 0.2mm solid #ccc;\n"
-	"  font-size: 7.5pt; color: #555; }\n"
+	"footer { margin-top: 1mm; padding-top: 0.5mm; border-top: 0.2mm solid #ccc;\n"
+	"  font-size: 6.5pt; color: #555; }\n"
 	"@media print { body { margin: 0; padding: 0; max-width: none; } }\n";
 
 /* ---- fit bars ---- */

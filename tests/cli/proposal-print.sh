@@ -1,6 +1,6 @@
 #!/bin/sh
 # The proposal prints on two pages (issue 17 item 7): each call of
-# examples/ laid out by WeasyPrint on A4 and on Letter (the paper a
+# examples/, the longest elevation and the most workloads, laid out by WeasyPrint on A4 and on Letter (the paper a
 # printer would choose: the page rule has no size of its own) gives two
 # pages, the first ending before the validation plan and the second
 # holding the rest and the footer.  WeasyPrint (Debian: weasyprint,
@@ -36,8 +36,15 @@ for page in HTML(sys.argv[1]).render().pages:
     print(' '.join(out))
 EOF
 
-for call in bank-chat lab-pretrain startup-lora; do
-	run "$ACCELSIZER" proposal --scenario "$TOP_SRCDIR/examples/$call.yaml" -o "$TMPD/$call.html"
+# the three calls, a 256-GPU H100 pretraining (32 nodes in 11 racks: the
+# longest elevation) and three workloads on one purchase (the most tables)
+for call in bank-chat lab-pretrain startup-lora big three; do
+	case $call in
+	big) set -- --workload pretrain --model llama-3.1-70b --accelerator h100-sxm --gpus 256 ;;
+	three) set -- --scenario "$TOP_SRCDIR/tests/fixtures/scenarios/workloads/three.yaml" ;;
+	*) set -- --scenario "$TOP_SRCDIR/examples/$call.yaml" ;;
+	esac
+	run "$ACCELSIZER" proposal "$@" -o "$TMPD/$call.html"
 	check "$call: proposal written" rc 0
 	for paper in A4 letter; do
 		sed "s/@page { margin: \([0-9]*mm\); }/@page { size: $paper; margin: \1; }/" "$TMPD/$call.html" \
