@@ -152,6 +152,7 @@ _accelsizer() {
 	--model) values=$(_accelsizer_ids "$prog" "$catalog" --models) ;;
 	--draft-model) values="mtp $(_accelsizer_ids "$prog" "$catalog" --models)" ;;
 	--accelerator) values=$(_accelsizer_ids "$prog" "$catalog") ;;
+	--platform) values="auto $(_accelsizer_ids "$prog" "$catalog" --platforms)" ;;
 	--theme)
 		COMPREPLY=($(compgen -W "$_accelsizer_themes" -- "$cur"))
 		[[ $cur == */* || $cur == .* ]] && _accelsizer_files "$cur" yaml

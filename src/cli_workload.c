@@ -176,6 +176,24 @@ static bool set_accel(struct ctx *k, const char *f, const char *v)
 	return true;
 }
 
+/* One of the catalog's platforms, or "auto" (the engine chooses); whether
+ * it is one for the accelerator is checked once every flag is read. */
+static bool set_platform(struct ctx *k, const char *f, const char *v)
+{
+	if (!strcmp(v, "auto")) {
+		k->w->platform = NULL;
+		return true;
+	}
+	const struct catalog_platform *p = catalog_platform(k->c, v);
+	if (!p) {
+		unknown(k, f, v, CATALOG_PLATFORMS, "platform", "accelsizer catalog list --platforms");
+		return false;
+	}
+	k->w->platform = p;
+	k->x->set_platform = true;
+	return true;
+}
+
 static bool set_field(struct ctx *k, const struct engine_field *f, const char *flag, const char *v)
 {
 	switch (f->type) {
@@ -187,6 +205,8 @@ static bool set_field(struct ctx *k, const struct engine_field *f, const char *f
 		return set_accel(k, flag, v);
 	case EFT_DRAFT:
 		return set_draft(k, flag, v);
+	case EFT_PLATFORM:
+		return set_platform(k, flag, v);
 	case EFT_INT:
 	case EFT_LONG:
 	case EFT_DOUBLE:
@@ -445,7 +465,7 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 {
 	struct ctx k = { .c = c, .w = w, .x = x };
 	x->set_precision = x->set_kv_precision = x->set_gpus = x->set_accel = x->set_workload = false;
-	x->set_draft = false;
+	x->set_draft = x->set_platform = false;
 	int rc = pass(argc, argv, &k, true);
 	if (!rc)
 		rc = pass(argc, argv, &k, false);
@@ -463,7 +483,20 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 		fprintf(stderr, PROG ": --gpus needs --accelerator: which accelerator should have that many?\n");
 		return EXIT_BADINPUT;
 	}
-	/* The checks users trip over most, with the flags named. */
+	/* The checks users trip over most, with the flags named (a
+	 * scenario's own mismatch is engine_workload_valid()'s to say). */
+	const struct catalog_platform *p = x->set_platform || x->set_accel ? w->platform : NULL;
+	if (p && w->accel && p->accel != w->accel) {
+		fprintf(stderr, PROG ": --platform: %s is a server for %s, not for --accelerator %s (its "
+			"platforms: 'accelsizer catalog show %s')\n", p->id, p->accel_id, w->accel->id,
+			w->accel->id);
+		return EXIT_BADINPUT;
+	}
+	if (p && w->node_gpus > 0 && p->gpus_per_node != w->node_gpus) {
+		fprintf(stderr, PROG ": --platform: %s holds %d GPUs per node, not the %d of --node-gpus\n",
+			p->id, p->gpus_per_node, w->node_gpus);
+		return EXIT_BADINPUT;
+	}
 	if (w->cls == WL_INFERENCE && w->model && w->model->max_context > 0 &&
 	    w->input_tokens + w->output_tokens > w->model->max_context) {
 		fprintf(stderr, PROG ": --input-tokens + --output-tokens: %ld tokens exceed %s's context of %ld\n",

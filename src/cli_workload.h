@@ -50,6 +50,7 @@ struct cli_extra {
 	bool help;			/* -h / --help */
 	/* Set by cli_workload_parse(): which workload flags were given. */
 	bool set_precision, set_kv_precision, set_gpus, set_accel, set_workload, set_draft;
+	bool set_platform;
 };
 
 struct prices;

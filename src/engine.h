@@ -151,6 +151,10 @@ struct workload {
 	enum cooling_filter cooling;
 	enum fabric_choice fabric;
 	int node_gpus;
+	/* The server platform its own accelerator is sized on (one of the
+	 * catalog's platforms for it: another vendor's server or shape);
+	 * NULL = the engine chooses.  Other accelerators are not affected. */
+	const struct catalog_platform *platform;
 
 	/* Not a setting (no field, never saved): true when the workload is
 	 * one of several on a cluster (engine_cluster_size()), so a MIG slice
@@ -202,7 +206,7 @@ enum engine_field_id {
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_RACK_KW,
-	EF_COOLING, EF_FABRIC, EF_NODE_GPUS,
+	EF_COOLING, EF_FABRIC, EF_NODE_GPUS, EF_PLATFORM,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
 	EF_SUPPORT_YEARS, EF_SUPPORT_FRACTION,
 	EF_COUNT
@@ -214,6 +218,7 @@ enum engine_field_type {
 	EFT_MODEL,		/* const struct catalog_model * (catalog or custom) */
 	EFT_ACCEL,		/* const struct catalog_accel * */
 	EFT_DRAFT,		/* const struct catalog_model *: a catalog id or "mtp" */
+	EFT_PLATFORM,		/* const struct catalog_platform *: a catalog id */
 };
 
 

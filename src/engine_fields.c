@@ -336,6 +336,14 @@ static const struct engine_field fields[EF_COUNT] = {
 		W(node_gpus), ALL, .lim = { 1, 128, true, true, "auto" }, NUM_PLAIN, .unit = "GPUs",
 		.omit_zero = true, .label = "GPUs per node", .step = 4, .start = 8,
 		.hint = "server shape; auto: the cheapest the catalog has for the accelerator" },
+	/* One of the accelerator's platforms (catalog/platforms/), for where
+	 * the catalog has several (server vendors, 4- or 8-card shapes); it
+	 * pins the node of its own accelerator only, so the ranking still
+	 * shows the others (engine_node.c). */
+	[EF_PLATFORM] = { "platform", "node", "platform", "ID",
+		"the server platform its accelerator is sized on (a catalog id, 'accelsizer catalog show "
+		"ACCEL' lists them; default: the cheapest)", EFT_PLATFORM, W(platform), ALL, .label = "Platform",
+		.hint = "Left/Right or +/- cycle: auto, then the catalog's platforms for the accelerator" },
 
 	/* The TCO's assumptions (engine_tco_inputs()): 'default' = the price
 	 * list's line, else catalog/defaults.yaml's sourced figure. */
@@ -419,6 +427,7 @@ size_t engine_field_size(const struct engine_field *f)
 	case EFT_MODEL:
 	case EFT_ACCEL:
 	case EFT_DRAFT:
+	case EFT_PLATFORM:
 		return sizeof(void *);
 	default:
 		return sizeof(int);
@@ -445,6 +454,7 @@ double engine_field_get(const struct workload *w, const struct engine_field *f)
 	case EFT_MODEL:
 	case EFT_ACCEL:
 	case EFT_DRAFT:
+	case EFT_PLATFORM:
 		break;
 	}
 	return NAN;
@@ -484,6 +494,7 @@ void engine_field_put(struct workload *w, const struct engine_field *f, double v
 	case EFT_MODEL:
 	case EFT_ACCEL:
 	case EFT_DRAFT:
+	case EFT_PLATFORM:
 		break;
 	}
 }

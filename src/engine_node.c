@@ -4,7 +4,7 @@
  * The node (platform) comes from the catalog: an 8-GPU baseboard for SXM
  * and OAM parts, a 4- or 8-card server for PCIe cards (the cheapest that
  * holds the tensor-parallel group), among those the workload's --node-gpus
- * and --cooling allow.  Past one node the GPUs talk over a scale-out
+ * and --cooling allow; --platform names it for its own accelerator.  Past one node the GPUs talk over a scale-out
  * fabric: of the kind the platform's nics.fabrics lists first (or
  * --fabric's, when the NICs run it), the one whose port speed matches,
  * built as a non-blocking fat tree (leaf switches with half their ports
@@ -55,6 +55,12 @@ bool eng_platform_liquid(const struct catalog_platform *p)
 static size_t platforms_for(const struct catalog *c, const struct workload *w,
 			    const struct catalog_accel *a, const struct catalog_platform **ps)
 {
+	/* --platform pins its own accelerator's node; the filters still
+	 * judge it (eng_filters(): --cooling, --fabric) */
+	if (w && w->platform && w->platform->accel == a) {
+		ps[0] = w->platform;
+		return 1;
+	}
 	size_t n = catalog_platforms_for(c, a, ps, MAX_PLATFORMS);
 	if (n > MAX_PLATFORMS)
 		n = MAX_PLATFORMS;

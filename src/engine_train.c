@@ -101,7 +101,10 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	eng_precision_resolve_train(w, a, &x->pr);
 	x->usable = eng_usable_bytes(a);
 	x->peak = x->pr.peak_flops;
-	x->eff = training_efficiency(c, a, &x->pr);
+	/* The clock a board sustains under its power limit, as in serving
+	 * (engine_power.c): a part with less board power per unit of peak than
+	 * its die's best reaches less of its datasheet peak in the GEMMs. */
+	x->eff = training_efficiency(c, a, &x->pr) * eng_power_clock(c, a);
 	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
 	x->lat = d->collective_latency_us.value * 1e-6;
 	x->overlap = d->training_overlap.value;

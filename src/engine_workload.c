@@ -116,6 +116,27 @@ static bool fields_in_limits(const struct workload *w, char *why, size_t whysz)
 
 static bool spec_valid(const struct workload *w, char *why, size_t whysz);
 
+/* A chosen platform must be one of the chosen accelerator's, of the
+ * chosen server shape. */
+static bool platform_valid(const struct workload *w, char *why, size_t whysz)
+{
+	const struct catalog_platform *p = w->platform;
+	char buf[192];
+	if (!p)
+		return true;
+	if (w->accel && p->accel != w->accel) {
+		snprintf(buf, sizeof buf, "platform %s is a server for %s, not for the accelerator %s",
+			 p->id, p->accel_id, w->accel->id);
+		return fail(why, whysz, buf);
+	}
+	if (w->node_gpus > 0 && p->gpus_per_node != w->node_gpus) {
+		snprintf(buf, sizeof buf, "platform %s holds %d GPUs, not the %d of node_gpus", p->id,
+			 p->gpus_per_node, w->node_gpus);
+		return fail(why, whysz, buf);
+	}
+	return true;
+}
+
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 {
 	char buf[192];
@@ -138,6 +159,8 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 		return false;
 	if (w->gpus != -1 && !w->accel)
 		return fail(why, whysz, "a GPU count needs an accelerator to apply to");
+	if (!platform_valid(w, why, whysz))
+		return false;
 
 	if (w->cls == WL_INFERENCE) {
 		if (m->max_context > 0 && w->input_tokens + w->output_tokens > m->max_context) {

@@ -270,6 +270,23 @@ static bool apply_field(struct loader *l, const struct engine_field *f, const st
 		w->draft_model = d;
 		return true;
 	}
+	case EFT_PLATFORM: {
+		if (ynode_is_null(n)) {
+			w->platform = NULL;
+			return true;
+		}
+		if (!want_word(l, n, f->key, &word))
+			return false;
+		if (!strcmp(word, "auto")) {
+			w->platform = NULL;
+			return true;
+		}
+		const struct catalog_platform *p = catalog_platform(l->c, word);
+		if (!p)
+			return unknown_id(l, n, "platform", CATALOG_PLATFORMS, word);
+		w->platform = p;
+		return true;
+	}
 	case EFT_MODEL:
 		return false;	/* load_workload() takes model and custom_model */
 	case EFT_INT:
@@ -759,6 +776,9 @@ static void field_value(const struct workload *w, const struct engine_field *f, 
 	case EFT_DRAFT:
 		snprintf(buf, sz, "%s", w->draft_model ? w->draft_model->id : "");
 		return;
+	case EFT_PLATFORM:
+		snprintf(buf, sz, "%s", w->platform ? w->platform->id : "");
+		return;
 	case EFT_MODEL:
 		buf[0] = '\0';
 		return;
@@ -802,7 +822,8 @@ void scenario_each_setting(const struct workload *w, scenario_setting_fn fn, voi
 		const struct engine_field *f = engine_field((enum engine_field_id)i);
 		if (!f->key || !(f->classes & cls))
 			continue;
-		if ((f->type == EFT_ACCEL && !w->accel) || (f->type == EFT_DRAFT && !w->draft_model))
+		if ((f->type == EFT_ACCEL && !w->accel) || (f->type == EFT_DRAFT && !w->draft_model) ||
+		    (f->type == EFT_PLATFORM && !w->platform))
 			continue;
 		/* A rank means nothing for a full fine-tune. */
 		if (f->lora_only && w->method == FT_FULL)
@@ -885,7 +906,7 @@ static void emit_fields(struct out_yaml *m, const struct workload *w, const char
 	for (int i = 0; i < EF_COUNT; i++) {
 		const struct engine_field *f = engine_field((enum engine_field_id)i);
 		if (!f->key || strcmp(f->section, section) || (f->type == EFT_ACCEL && !w->accel) ||
-		    (f->type == EFT_DRAFT && !w->draft_model))
+		    (f->type == EFT_DRAFT && !w->draft_model) || (f->type == EFT_PLATFORM && !w->platform))
 			continue;
 		if (f->type == EFT_MODEL) {
 			if (!w->model)

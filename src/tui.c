@@ -264,7 +264,8 @@ static int global_action(struct tui *t, enum tui_action a)
 		if (t->step + 1 < TUI_NSTEPS)
 			tui_goto_step(t, t->step + 1);
 		else
-			tui_status(t, false, "This is the last step: e exports the BOM, s saves the scenario.");
+			tui_status(t, false, "This is the last step: %s exports the BOM, %s saves the scenario.",
+				   tui_key(ACT_EXPORT), tui_key(ACT_SAVE));
 		return TUI_HANDLED;
 	case ACT_PREV_STEP:
 		if (t->step > 0)

@@ -409,6 +409,7 @@ enum tui_field_kind {
 	TF_NUMBER,		/* typed, validated, stepped with +/- */
 	TF_MODEL,		/* opens the model pick list */
 	TF_DRAFT,		/* speculative decoding's draft, cycled with Left/Right/+/- */
+	TF_PLATFORM,		/* the chosen accelerator's platform, cycled likewise */
 	TF_INFO,		/* read-only figure */
 	TF_TEXT,		/* free text of the scenario (customer...) */
 };

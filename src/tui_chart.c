@@ -162,7 +162,9 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	const struct engine_result *res[TUI_MAX_MARKED];
 	int k = chosen_results(t, res);
 	int x = tui_put(t, win, 0, 0, w, ROLE_header, "Trade-off: tokens/s per GPU against tokens/s per user as the batch grows");
-	tui_put(t, win, 0, x, w - x, ROLE_muted, "   Esc closes");
+	char hint[32];
+	snprintf(hint, sizeof hint, "   %s closes", tui_key(ACT_BACK));
+	tui_put(t, win, 0, x, w - x, ROLE_muted, hint);
 	if (t->sc.w.cls != WL_INFERENCE) {
 		tui_put(t, win, 2, 0, w, ROLE_muted, "The trade-off of batch against speed per user is for serving (Class: inference).");
 		return;

@@ -220,7 +220,7 @@ static enum tui_field_store store_of(enum engine_field_type t)
 static void resolve_field(struct tui_field *o, const struct engine_field *e)
 {
 	o->kind = e->type == EFT_ENUM ? TF_CHOICE : e->type == EFT_MODEL ? TF_MODEL
-		: e->type == EFT_DRAFT ? TF_DRAFT : TF_NUMBER;
+		: e->type == EFT_DRAFT ? TF_DRAFT : e->type == EFT_PLATFORM ? TF_PLATFORM : TF_NUMBER;
 	o->label = o->label ? o->label : e->label;
 	o->unit = o->unit ? o->unit : e->unit;
 	o->hint = o->hint ? o->hint : e->hint;
@@ -318,6 +318,26 @@ static void number_text(char *buf, size_t n, double shown, bool integer)
 		snprintf(buf, n, "%g", shown);
 }
 
+/* The accelerator step 4 shows: the chosen one, else the top ranked. */
+static const struct catalog_accel *platform_accel(const struct tui *t)
+{
+	const struct engine_result *r = tui_chosen(t);
+	return r ? r->accel : t->sc.w.accel;
+}
+
+/* auto, the platform chosen, or one chosen for another accelerator (it
+ * does not apply to this one). */
+static void platform_text(const struct tui *t, char *buf, size_t n)
+{
+	const struct catalog_platform *p = t->sc.w.platform;
+	if (!p)
+		snprintf(buf, n, "auto");
+	else if (p->accel == platform_accel(t))
+		snprintf(buf, n, "%s", p->id);	/* its name is the Node shape row */
+	else
+		snprintf(buf, n, "auto (%s: %s)", p->id, tui_accel_short(p->accel));
+}
+
 void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, size_t n)
 {
 	switch (f->kind) {
@@ -335,6 +355,9 @@ void tui_field_text(const struct tui *t, const struct tui_field *f, char *buf, s
 		return;
 	case TF_DRAFT:
 		snprintf(buf, n, "%s", t->sc.w.draft_model ? t->sc.w.draft_model->name : "none");
+		return;
+	case TF_PLATFORM:
+		platform_text(t, buf, n);
 		return;
 	case TF_TEXT: {
 		const char *s = *(char *const *)field_ptr((struct tui *)t, f);
@@ -503,10 +526,52 @@ static int draft_step(struct tui *t, int dir)
 	return TUI_HANDLED | TUI_CHANGED;
 }
 
+/* The platform's choices in order: auto, then the catalog's platforms for
+ * the accelerator step 4 shows (catalog order); choosing one chooses that
+ * accelerator, as any step 4 override does, and a server shape it does
+ * not have goes back to auto (engine_workload_valid() holds them to it). */
+static int platform_step(struct tui *t, int dir)
+{
+	const struct catalog_accel *a = platform_accel(t);
+	const struct catalog_platform *ps[16];
+	if (!a) {
+		tui_status(t, true, "No accelerator to choose a platform for.");
+		return TUI_HANDLED;
+	}
+	long n = (long)catalog_platforms_for(t->cat, a, ps, 16);
+	if (n > 16)
+		n = 16;
+	long at = 0;
+	for (long i = 0; i < n; i++)
+		if (ps[i] == t->sc.w.platform)
+			at = i + 1;
+	long j = ((at + dir) % (n + 1) + (n + 1)) % (n + 1);
+	const struct catalog_platform *next = j == 0 ? NULL : ps[j - 1];
+	t->sc.w.platform = next;
+	if (!t->sc.w.accel)
+		t->sc.w.accel = a;
+	if (next && t->sc.w.node_gpus > 0 && t->sc.w.node_gpus != next->gpus_per_node)
+		t->sc.w.node_gpus = 0;
+	if (next)
+		tui_status(t, false, "Platform: %s, %d GPUs per node.", next->name, next->gpus_per_node);
+	else
+		tui_status(t, false, "Platform: auto (the cheapest of the %ld for the %s).", n,
+			   tui_accel_name(a));
+	return TUI_HANDLED | TUI_CHANGED;
+}
+
+/* A row whose value is cycled through its choices (Enter, Left/Right, +/-). */
+static bool cycles(const struct tui_field *f)
+{
+	return f->kind == TF_CHOICE || f->kind == TF_DRAFT || f->kind == TF_PLATFORM;
+}
+
 static int field_step(struct tui *t, const struct tui_field *f, int dir)
 {
 	if (f->kind == TF_DRAFT)
 		return draft_step(t, dir);
+	if (f->kind == TF_PLATFORM)
+		return platform_step(t, dir);
 	if (f->kind == TF_CHOICE) {
 		int v = (int)field_get(t, f) - f->choice_first;
 		v = (v + dir + f->choice_count) % f->choice_count;
@@ -764,8 +829,8 @@ static void start_edit(struct tui *t, const struct tui_field *f, int focus)
 	tui_line_set_selected(&t->edit, val);
 	t->editing = true;
 	t->edit_field = focus;
-	tui_status(t, false, "Editing %s: type to replace, arrows to edit, Enter keeps, Esc cancels.",
-		   f->label);
+	tui_status(t, false, "Editing %s: type to replace, arrows to edit, %s keeps, %s cancels.",
+		   f->label, tui_key(ACT_EDIT), tui_key(ACT_BACK));
 }
 
 int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_field *fields,
@@ -827,7 +892,7 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 		move_focus(t, fields, n, l, tui_list_move_of(a, 0));
 		return TUI_HANDLED;
 	case ACT_EDIT:
-		if (f->kind == TF_CHOICE || f->kind == TF_DRAFT)
+		if (cycles(f))
 			return field_step(t, f, +1);
 		if (f->kind == TF_MODEL) {
 			tui_picker_open(t);
@@ -840,14 +905,14 @@ int tui_form_key(struct tui *t, enum tui_action a, int ch, const struct tui_fiel
 		return TUI_UNHANDLED;
 	case ACT_INC:
 	case ACT_RIGHT:
-		if (a == ACT_RIGHT && f->kind != TF_CHOICE && f->kind != TF_MODEL && f->kind != TF_DRAFT)
+		if (a == ACT_RIGHT && !cycles(f) && f->kind != TF_MODEL)
 			return TUI_UNHANDLED;
 		if (f->kind == TF_MODEL)
 			return tui_picker_cycle(t, +1);
 		return field_step(t, f, +1);
 	case ACT_DEC:
 	case ACT_LEFT:
-		if (a == ACT_LEFT && f->kind != TF_CHOICE && f->kind != TF_MODEL && f->kind != TF_DRAFT)
+		if (a == ACT_LEFT && !cycles(f) && f->kind != TF_MODEL)
 			return TUI_UNHANDLED;
 		if (f->kind == TF_MODEL)
 			return tui_picker_cycle(t, -1);

@@ -324,12 +324,12 @@ void tui_draw_small(struct tui *t, WINDOW *win, int h, int w)
 {
 	char msg[96], size[64];
 	snprintf(msg, sizeof msg, "terminal too small (need %dx%d)", TUI_MIN_COLS, TUI_MIN_LINES);
-	snprintf(size, sizeof size, "now %dx%d; enlarge it, or q to quit", w, h);
+	snprintf(size, sizeof size, "now %dx%d; enlarge it, or %s to quit", w, h, tui_key(ACT_QUIT));
 	/* A very small window gets the short forms rather than cut ones. */
 	if (tui_width(msg) > w)
 		snprintf(msg, sizeof msg, "need %dx%d", TUI_MIN_COLS, TUI_MIN_LINES);
 	if (tui_width(size) > w)
-		snprintf(size, sizeof size, "now %dx%d, q quits", w, h);
+		snprintf(size, sizeof size, "now %dx%d, %s quits", w, h, tui_key(ACT_QUIT));
 	int y = h / 2 - 1;
 	if (y < 0)
 		y = 0;

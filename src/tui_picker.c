@@ -69,7 +69,8 @@ void tui_picker_open(struct tui *t)
 	if (t->sc.has_custom)
 		P->list.focus = (int)t->cat->n_models + 1;	/* past From config.json... */
 	tui_open_overlay(t, &tui_picker_view);
-	tui_status(t, false, "Type to filter models; Enter picks, Esc keeps the current one.");
+	tui_status(t, false, "Type to filter models; %s picks, %s keeps the current one.", tui_key(ACT_EDIT),
+		   tui_key(ACT_BACK));
 }
 
 static int choose_model(struct tui *t, const struct catalog_model *m)

@@ -42,7 +42,7 @@ static void model_info(const struct tui *t, char *buf, size_t n)
 {
 	const struct catalog_model *m = t->sc.w.model;
 	if (!m) {
-		snprintf(buf, n, "Enter picks a model");
+		snprintf(buf, n, "%s picks a model", tui_key(ACT_EDIT));
 		return;
 	}
 	char p[32], ctx[32];

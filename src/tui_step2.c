@@ -250,6 +250,8 @@ int tui_choose_accel(struct tui *t, const struct engine_result *r)
 	/* overrides belonged to the previous choice */
 	t->sc.w.gpus = -1;
 	t->sc.w.spare_nodes = -1;
+	if (t->sc.w.platform && t->sc.w.platform->accel != r->accel)
+		t->sc.w.platform = NULL;
 	tui_status(t, false, "Chose %s%s; step 4 shows its node.", tui_accel_name(r->accel),
 		   r->fits ? "" : " (it does not fit as sized)");
 	return TUI_HANDLED | TUI_CHANGED;

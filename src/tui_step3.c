@@ -185,8 +185,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		const struct engine_result *fr = &t->rep.results[l->focus];
 		tui_put_result_line(t, win, h - 2, w, 1, "", fr);
 		if (S->n_marked) {
-			snprintf(why, sizeof why, "%d marked for compare (c); Enter chooses, Space marks",
-				 S->n_marked);
+			snprintf(why, sizeof why, "%d marked for compare (%s); %s chooses, %s marks",
+				 S->n_marked, tui_key(ACT_COMPARE), tui_key(ACT_EDIT), tui_key(ACT_MARK));
 		} else if (fr->fits && fr->platform && fr->rent_basis >= 0) {
 			/* rent or buy for the row under the cursor (engine_rent()),
 			 * short enough for the table's width beside the panel */
@@ -196,8 +196,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 				 fr->currency), fr->cls != WL_INFERENCE ? " for the run" : "/yr",
 				 engine_rent_term_key(fr->rent_basis), rent);
 		} else {
-			snprintf(why, sizeof why, "Enter chooses; Space marks up to %d to compare (c)",
-				 TUI_MAX_MARKED);
+			snprintf(why, sizeof why, "%s chooses; %s marks up to %d to compare (%s)",
+				 tui_key(ACT_EDIT), tui_key(ACT_MARK), TUI_MAX_MARKED, tui_key(ACT_COMPARE));
 		}
 		tui_put(t, win, h - 1, 0, w, ROLE_muted, why);
 	}
@@ -215,12 +215,13 @@ static int toggle_mark(struct tui *t, const struct catalog_accel *a)
 			return TUI_HANDLED;
 		}
 	if (S->n_marked >= TUI_MAX_MARKED) {
-		tui_status(t, true, "Up to %d accelerators can be compared; unmark one first (Space).",
-			   TUI_MAX_MARKED);
+		tui_status(t, true, "Up to %d accelerators can be compared; unmark one first (%s).",
+			   TUI_MAX_MARKED, tui_key(ACT_MARK));
 		return TUI_HANDLED;
 	}
 	S->marked[S->n_marked++] = a;
-	tui_status(t, false, "Marked %s (%d of %d); c compares.", a->name, S->n_marked, TUI_MAX_MARKED);
+	tui_status(t, false, "Marked %s (%d of %d); %s compares.", a->name, S->n_marked, TUI_MAX_MARKED,
+		   tui_key(ACT_COMPARE));
 	return TUI_HANDLED;
 }
 
@@ -239,7 +240,7 @@ static int key(struct tui *t, enum tui_action a, int ch)
 		return TUI_HANDLED;
 	case ACT_COMPARE:
 		if (S->n_marked < 2) {
-			tui_status(t, true, "Mark two or three accelerators with Space first.");
+			tui_status(t, true, "Mark two or three accelerators with %s first.", tui_key(ACT_MARK));
 			return TUI_HANDLED;
 		}
 		tui_open_overlay(t, &tui_compare_view);

@@ -452,6 +452,7 @@ static const struct tui_field rows[] = {
 	{ .field = EF_COOLING + 1 },
 	{ .field = EF_FABRIC + 1 },
 	{ .field = EF_NODE_GPUS + 1 },
+	{ .field = EF_PLATFORM + 1 },
 	{ .label = "Capex", .kind = TF_INFO, .info = info_capex },
 	{ .label = "Hardware", .kind = TF_INFO, .info = info_hardware },
 	{ .label = "Fabric", .kind = TF_INFO, .info = info_fabric_usd },

@@ -408,7 +408,8 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 	else
 		draw_plan(t, win, y0, w);
 	/* the other half is one key away: say so on the title line */
-	const char *hint = bom ? "  Tab: validation plan" : "  Tab: bill of materials";
+	char hint[48];
+	snprintf(hint, sizeof hint, "  %s: %s", tui_key(ACT_NEXT_FIELD), bom ? "validation plan" : "bill of materials");
 	int hw = tui_width(hint);
 	tui_put(t, win, y0, w - hw, hw, ROLE_muted, hint);
 }

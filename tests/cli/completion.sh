@@ -82,6 +82,12 @@ check "catalog list has ids" matches "$accels" '^h100-sxm$'
 check "--accelerator offers every accelerator id" equals "$(comp recommend --accelerator "")" "$accels"
 check "--accelerator h1 narrows to the H100s" equals "$(comp bom --accelerator h1)" \
 	"$(printf '%s\n' "$accels" | grep '^h1')"
+run "$A" catalog list --platforms
+platforms=$(printf '%s\n' "$out" | awk 'NR > 1 { print $1 }' | sort)
+check "--platform offers auto and every platform id" equals "$(comp recommend --platform "")" \
+	"$(printf 'auto\n%s\n' "$platforms" | sort)"
+check "--platform pcie-h100 narrows to the H100 PCIe servers" equals "$(comp bom --platform pcie-h100-)" \
+	"$(lines pcie-h100-4 pcie-h100-8 pcie-h100-nvl-4 pcie-h100-nvl-8)"
 run "$A" catalog list --models
 models=$(printf '%s\n' "$out" | awk 'NR > 1 { print $1 }' | sort)
 check "--model offers every model id" equals "$(comp recommend --model "")" "$models"

@@ -77,5 +77,26 @@ sed 's/^id: sglang/id: tgi/' cat/serving-stacks/sglang.yaml > cat/serving-stacks
 run "$ACCELSIZER" catalog check --catalog cat
 check "an unknown stack id: refused" rc 2
 check "an unknown stack id: the message lists the known" contains "$err" "unknown serving stack 'tgi'"
+rm -r cat
+
+# Memory is the stack's: TensorRT-LLM fills the whole 85.52 GB of an H100
+# with weights and gives its KV cache 0.90 of what is left; vLLM fits all
+# in 0.90 of it.  Llama 3.1 70B at fp8 on one H100: a batch against about
+# one sequence.
+FIT="--model llama-3.1-70b --precision fp8 --input-tokens 1000 --output-tokens 1000 --concurrency max --accelerator h100-sxm --gpus 1 --tokens-per-s-per-user 0 --ttft-ms 0 --format csv"
+run "$ACCELSIZER" recommend $FIT -o trt.csv
+check "70B fp8 on one H100, TensorRT-LLM: exit 0" rc 0
+check "TensorRT-LLM: the whole 85.5 GB is available" equals "$(csv_col trt.csv mem_avail_per_gpu_gb)" "85.5"
+run "$ACCELSIZER" recommend $FIT --serving-stack vllm -o vllm.csv
+check "vLLM: 0.90 of it" equals "$(csv_col vllm.csv mem_avail_per_gpu_gb)" "77.0"
+check "TensorRT-LLM's KV room holds a batch, vLLM's about one sequence" \
+	equals "$(awk -v a="$(csv_col trt.csv batch_per_replica)" -v b="$(csv_col vllm.csv batch_per_replica)" 'BEGIN { print (a >= 10 && b <= 2) ? "yes" : a " " b }')" "yes"
+# kv_free_fraction is a sourced share in (0.05, 1]
+cp -r "$TOP_SRCDIR/catalog" cat
+sed -i 's/^      value: 0.90$/      value: 1.5/' cat/serving-stacks/tensorrt-llm.yaml
+run "$ACCELSIZER" catalog check --catalog cat
+check "kv_free_fraction 1.5: refused" rc 2
+check "kv_free_fraction 1.5: the message names the key and file" matches "$err" "tensorrt-llm.yaml:[0-9]+:[0-9]+:.*kv_free_fraction"
+rm -r cat
 
 done_testing

@@ -2001,7 +2001,7 @@ START_TEST(uneven_pipeline_stages)
 	const struct catalog_accel *a = A("h100-sxm");
 	ck_assert_double_eq_tol(r.t_compute_s,
 				hw * w.global_batch_tokens / (16384.0 * a->peak_tflops[PREC_BF16] * 1e12 *
-							      a->eff_training.value) * imb,
+							      a->eff_training.value * eng_power_clock(cat, a)) * imb,
 				1e-9 * r.t_compute_s);
 }
 END_TEST

@@ -183,6 +183,28 @@ START_TEST(nvfp4_training_takes_its_own_share)
 }
 END_TEST
 
+/* Training takes the power-limited clock as serving does (engine_power.c):
+ * the MI300X (750 W) and MI325X (1,000 W) share a die and a peak, so on the
+ * same forced layout the MI300X's compute is slower by that share. */
+START_TEST(training_takes_the_power_limited_clock)
+{
+	struct workload w;
+	struct engine_result r0, r5;
+	training(&w, WL_PRETRAIN, "llama-3.1-8b", PREC_BF16, 8192, 128);
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 1;
+	w.micro_batch = 1;
+	w.recompute = RECOMPUTE_SELECTIVE;
+	size_on(&w, "mi300x", 8, &r0);
+	size_on(&w, "mi325x", 8, &r5);
+	ck_assert_msg(r0.fits && r5.fits, "%s / %s", r0.reason, r5.reason);
+	double share = eng_power_clock(cat, A("mi300x")) / eng_power_clock(cat, A("mi325x"));
+	ck_assert(share < 0.8);
+	ck_assert_double_eq_tol(r5.t_compute_s / r0.t_compute_s, share, 1e-9);
+}
+END_TEST
+
 /* MoE: the routed experts' FLOPs run at defaults.training_moe_efficiency of
  * the dense share, so lowering it slows Mixtral's compute and leaves a
  * dense model's alone; the token permutation adds elementwise traffic, and
@@ -276,6 +298,7 @@ int main(void)
 	ADD(s, moe_experts_at_their_own_share);
 	ADD(s, narrow_experts_memory_falls_with_ep);
 	ADD(s, nvfp4_training_takes_its_own_share);
+	ADD(s, training_takes_the_power_limited_clock);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Step 4's Platform row (issue 17 item 5): auto, then the catalog's
+# platforms for the accelerator on screen; a choice re-sizes the node and
+# the numbers are recommend --platform's for the same choice.
+. "$TOP_SRCDIR/tests/tui/lib-tmux.sh"
+
+S="$TMPD/pcie.yaml"
+printf 'schema: 1\nworkload:\n  class: inference\naccelerator: h100-pcie\n' >"$S"
+run "$ACCELSIZER" recommend --scenario "$S" --platform pcie-h100-8 --format csv -o "$TMPD/p8.csv"
+check "recommend --platform pcie-h100-8: exit 0" rc 0
+usd() { awk -v v="$1" 'BEGIN { split(v, p, "."); i = p[1]; s = "";
+	while (length(i) > 3) { s = "," substr(i, length(i) - 2) s; i = substr(i, 1, length(i) - 3) }
+	printf "$%s%s.%s", i, s, p[2] }'; }
+
+tui_start 120 40 --scenario "$S"
+tui_wait "Input tokens"
+tui_keys 4
+tui_wait "Parallel layout"
+check_screen "the 4-card server by default" "Node shape             PCIe server, 4 x H100 PCIe"
+check_screen "the platform row starts at auto" "Platform               auto"
+# editable rows: GPUs, Spare nodes, Rack power, Cooling, Fabric, GPUs per
+# node, Platform
+tui_keys Down Down Down Down Down Down
+tui_keys Right
+check_screen_re "Right: the catalog's first platform for it" "Platform +[^a-z ]* ?pcie-h100-4( |$)"
+tui_keys Right
+check_screen_re "Right again: the 8-card server" "Platform +[^a-z ]* ?pcie-h100-8( |$)"
+check_screen "the node is re-sized on it" "Node shape             PCIe server, 8 x H100 PCIe"
+check_screen_re "working and spare nodes as recommend counts them" \
+	"Nodes +$(csv_col "$TMPD/p8.csv" nodes) working \\+ $(csv_col "$TMPD/p8.csv" spare_nodes) spare"
+check_screen "the capex is recommend --platform's to the cent" "Capex                  $(usd "$(csv_col "$TMPD/p8.csv" capex_usd)")"
+check_screen "the status line says what was chosen" "Platform: PCIe server, 8 x H100 PCIe, 8 GPUs per node."
+tui_keys Right
+check_screen_re "Right past the last: auto again" "Platform +[^a-z ]* ?auto"
+check_screen "auto: the 4-card server again" "Node shape             PCIe server, 4 x H100 PCIe"
+tui_keys q
+tui_settle
+case $screen in *"discard"*) tui_keys d ;; *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
+tui_exit_status
+check "quits cleanly" equals "$rc" 0
+
+done_testing
