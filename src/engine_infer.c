@@ -344,8 +344,11 @@ static double prefill_alone_s(const struct ictx *x, const struct ilayout *l)
  * after the decode tokens (an M/D/1 queue whose server takes
  * I / (budget - b) iterations per prompt: mean wait rho s / (2 (1 - rho)),
  * tail exponential, P(W > t) = rho exp(-rho t / W), Kingman), then runs
- * its ceil(I / (budget - b)) chunks.  Percentiles of the three parts are
- * added, which bounds the sum's percentile from above.
+ * its ceil(I / (budget - b)) chunks, each in an iteration that also
+ * carries the other prompts arriving meanwhile: b / O of them on average
+ * (Poisson arrivals see time averages), at p99 the p99 of that Poisson
+ * count.  Percentiles of the three parts are added, which bounds the
+ * sum's percentile from above.
  */
 static void load_at(const struct ictx *x, const struct ilayout *l, double b, struct iload *o, bool ttft)
 {
@@ -378,12 +381,16 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 	}
 	double w50 = eng_md1_wait(rho, svc, 0.5);
 	double w99 = eng_md1_wait(rho, svc, Q99);
-	/* the chunks that carry the prompt: the mean iteration with at least
-	 * one chunk of it */
-	iter_step(x, l, b, eng_fmax(b * x->Ip / x->O, x->Ip / chunks), false, &s);
+	/* The iterations that carry the prompt's chunks: beside its own
+	 * chunk, the prompts of m others (within the budget's room) */
+	double m = b / x->O, cap = eng_fmax(room, x->Ip / chunks);
+	iter_step(x, l, b, eng_fmin(m * x->Ip + x->Ip / chunks, cap), false, &s);
 	double own = chunks * s.total * x->spec.gain;
+	/* at p99 the others' prompts in it are the p99 of a Poisson count */
+	iter_step(x, l, b, eng_fmin((m + Z99 * sqrt(m)) * x->Ip + x->Ip / chunks, cap), false, &s);
+	double own99 = chunks * s.total * x->spec.gain;
 	o->ttft50 = 0.5 * it + w50 + own;
-	o->ttft99 = Q99 * it + w99 + own;
+	o->ttft99 = Q99 * it + w99 + own99;
 }
 
 /* Output tokens/s of one replica running a batch of b in steady state. */

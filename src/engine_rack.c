@@ -195,17 +195,15 @@ static size_t add(char *buf, size_t n, size_t at, const char *fmt, ...)
 
 #define LINE_SLOTS 64
 
-char *engine_elevation_rack_line(const struct engine_elevation *e, int i, char *buf, size_t n)
+/* Rack i's contents bottom up into buf from `at`; returns where it ended
+ * and the rack's draw in *kw. */
+static size_t contents(const struct engine_elevation *e, int i, char *buf, size_t n, size_t at,
+		       double *kw)
 {
-	if (!buf || n == 0)
-		return buf;
-	buf[0] = '\0';
 	struct engine_rack_slot s[LINE_SLOTS];
-	double kw;
-	size_t k = engine_elevation_rack(e, i, s, LINE_SLOTS, &kw);
+	size_t k = engine_elevation_rack(e, i, s, LINE_SLOTS, kw);
 	if (k > LINE_SLOTS)
 		k = LINE_SLOTS;
-	size_t at = add(buf, n, 0, "rack %d:", i + 1);
 	/* Bottom up, runs of one kind with consecutive numbers grouped. */
 	for (size_t a = k; a > 0;) {
 		size_t b = a - 1;
@@ -215,7 +213,7 @@ char *engine_elevation_rack_line(const struct engine_elevation *e, int i, char *
 		const struct engine_rack_slot *lo = &s[a - 1], *hi = &s[b];
 		int n_lo = imin(lo->number, hi->number), n_hi = lo->number + hi->number - n_lo;
 		int u_hi = hi->u + hi->height - 1;
-		at = add(buf, n, at, "%s %s %d", a == k ? "" : ",", short_names[lo->kind], n_lo);
+		at = add(buf, n, at, "%s%s %d", a == k ? "" : ", ", short_names[lo->kind], n_lo);
 		if (n_hi != n_lo)
 			at = add(buf, n, at, "-%d", n_hi);
 		at = add(buf, n, at, " U%d", lo->u);
@@ -223,6 +221,27 @@ char *engine_elevation_rack_line(const struct engine_elevation *e, int i, char *
 			at = add(buf, n, at, "-%d", u_hi);
 		a = b;
 	}
+	return at;
+}
+
+char *engine_elevation_rack_contents(const struct engine_elevation *e, int i, char *buf, size_t n)
+{
+	double kw;
+	if (buf && n > 0) {
+		buf[0] = '\0';
+		contents(e, i, buf, n, 0, &kw);
+	}
+	return buf;
+}
+
+char *engine_elevation_rack_line(const struct engine_elevation *e, int i, char *buf, size_t n)
+{
+	if (!buf || n == 0)
+		return buf;
+	buf[0] = '\0';
+	double kw;
+	size_t at = add(buf, n, 0, "rack %d: ", i + 1);
+	at = contents(e, i, buf, n, at, &kw);
 	add(buf, n, at, "; %.1f of %.0f kW%s", kw, e->rack_kw,
 	    kw > e->rack_kw + 1e-9 ? " (over)" : "");
 	return buf;

@@ -1020,24 +1020,31 @@ static void write_bom(struct pw *w, const struct proposal *p)
 	static const char align[] = "lrr";
 	const struct bom *b = &p->bom;
 	int64_t sum[BOM_CATEGORY_COUNT] = { 0 };
-	size_t lines[BOM_CATEGORY_COUNT] = { 0 };
+	size_t lines[BOM_CATEGORY_COUNT] = { 0 }, unpriced[BOM_CATEGORY_COUNT] = { 0 };
+	/* Cables in the network's row: every cluster has the front-end and
+	 * management networks' cables, and the two pages have no room for a
+	 * row of their own. */
 	for (size_t i = 0; i < b->n; i++) {
-		sum[b->lines[i].category] += b->lines[i].extended_cents;
-		lines[b->lines[i].category]++;
+		enum bom_category c = b->lines[i].category == BOM_CABLE ? BOM_NETWORK
+									: b->lines[i].category;
+		sum[c] += b->lines[i].extended_cents;
+		lines[c]++;
+		unpriced[c] += !b->lines[i].priced;
 	}
 	section(w, "bom", "Bill of materials", NULL);
 	pw_table(w, "bom", align, head, 3);
 	for (int c = 0; c < BOM_CATEGORY_COUNT; c++) {
 		if (!lines[c])
 			continue;
-		char n[24], usd[48];
-		snprintf(n, sizeof n, "%zu", lines[c]);
+		char n[64], usd[48];
+		snprintf(n, sizeof n, "%zu%s", lines[c], unpriced[c] ? "*" : "");
 		pw_cents(p, sum[c], usd, sizeof usd);
-		const char *cells[] = { bom_category_name((enum bom_category)c), n, usd };
+		const char *cells[] = { c == BOM_NETWORK ? "network and cables"
+					: bom_category_name((enum bom_category)c), n, usd };
 		pw_row(w, align, cells, 3, false);
 	}
-	char n[24], usd[48];
-	snprintf(n, sizeof n, "%zu", b->n);
+	char n[64], usd[48];
+	snprintf(n, sizeof n, "%zu%s", b->n, b->n_unpriced ? "*" : "");
 	pw_cents(p, b->total_cents, usd, sizeof usd);
 	char label[32];
 	snprintf(label, sizeof label, "Total (%s)", p->currency);
@@ -1047,14 +1054,19 @@ static void write_bom(struct pw *w, const struct proposal *p)
 	char kw[32];
 	pw_num(b->total_power_w / 1000.0, kw, sizeof kw);
 	pw_para_begin(w);
-	pw_textf(w, "%s kW and %.0f rack units in %d rack%s. %s The full list, line by line, is the BOM "
-		 "(accelsizer bom) for the same scenario; its total is this one to the cent.", kw,
-		 b->total_rack_units, b->racks, b->racks == 1 ? "" : "s",
+	pw_textf(w, "%s kW and %.0f rack units in %d rack%s. %s", kw, b->total_rack_units, b->racks,
+		 b->racks == 1 ? "" : "s",
 		 p->w.prices ? "Prices are from your price list where it names the part, else indicative "
 			       "catalog list prices."
 			     : "Prices are indicative catalog list prices, not a quote.");
+	/* An unpriced line (no source, no price list line) is marked * in the
+	 * table and said here; the page has room for one sentence. */
 	if (b->n_unpriced)
-		pw_textf(w, " %zu line%s without a price.", b->n_unpriced, b->n_unpriced == 1 ? " has" : "s have");
+		pw_textf(w, " *%zu line%s unpriced (price list), not in the total. The full list is the BOM "
+			 "(accelsizer bom), to the cent.", b->n_unpriced, b->n_unpriced == 1 ? "" : "s");
+	else
+		pw_textf(w, " The full list, line by line, is the BOM (accelsizer bom) for the same "
+			 "scenario; its total is this one to the cent.");
 	pw_para_end(w);
 	section_end(w);
 }
@@ -1164,6 +1176,90 @@ static void write_rent(struct pw *w, const struct proposal *p)
 	section_end(w);
 }
 
+/* ---- the rack elevation (engine_elevation(); docs/design.md, "The rack
+ * elevation") ---- */
+
+#define ELEV_SLOTS 256
+
+/* Whether racks a and b hold the same kinds at the same units and draw
+ * the same: one row of the table says both. */
+static bool racks_alike(const struct engine_elevation *e, int a, int b)
+{
+	struct engine_rack_slot sa[ELEV_SLOTS], sb[ELEV_SLOTS];
+	double ka, kb;
+	size_t na = engine_elevation_rack(e, a, sa, ELEV_SLOTS, &ka);
+	size_t nb = engine_elevation_rack(e, b, sb, ELEV_SLOTS, &kb);
+	if (na != nb || na > ELEV_SLOTS || fabs(ka - kb) > 1e-9)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (sa[i].kind != sb[i].kind || sa[i].u != sb[i].u || sa[i].height != sb[i].height)
+			return false;
+	return true;
+}
+
+/* Racks first..last (0-based, alike): their numbers, what they hold (the
+ * first's and the last's contents, as bom --elevation writes each) and
+ * what each draws. */
+static void elevation_row(struct pw *w, const struct engine_elevation *e, int first, int last)
+{
+	static const char align[] = "llr";
+	char racks[32], holds[512], a[240], b[240], draw[64];
+	double kw;
+	engine_elevation_rack(e, first, NULL, 0, &kw);
+	engine_elevation_rack_contents(e, first, a, sizeof a);
+	if (first == last) {
+		snprintf(racks, sizeof racks, "%d", first + 1);
+		snprintf(holds, sizeof holds, "%s", a);
+	} else {
+		snprintf(racks, sizeof racks, "%d-%d", first + 1, last + 1);
+		engine_elevation_rack_contents(e, last, b, sizeof b);
+		snprintf(holds, sizeof holds, "%s; ... rack %d: %s", a, last + 1, b);
+	}
+	snprintf(draw, sizeof draw, "%.1f of %.0f kW%s%s", kw, e->rack_kw,
+		 kw > e->rack_kw + 1e-9 ? " (over)" : "", first == last ? "" : " each");
+	const char *cells[] = { racks, holds, draw };
+	pw_row(w, align, cells, 3, false);
+}
+
+/* Which node sits in which rack at which unit, the PDUs and each rack's
+ * draw: the same packing as the BOM's racks and `bom --elevation`. */
+static void write_elevation(struct pw *w, const struct proposal *p)
+{
+	static const char *const head[] = { "Rack", "Holds, from U1 up", "Draw" };
+	struct engine_elevation e;
+	engine_elevation(p->c, &p->bom.result, &e);
+	if (!e.platform)
+		return;
+	char kw[32], nw[32];
+	pw_num(e.rack_kw, kw, sizeof kw);
+	pw_num(round(e.node_w / 100.0) / 10.0, nw, sizeof nw);
+	section(w, "elevation", "Rack elevation", NULL);
+	pw_para_begin(w);
+	pw_textf(w, "%d node%s (%d working + %d spare) of %s in %d rack%s of %dU at %s kW (%s)",
+		 e.nodes + e.spare_nodes, e.nodes + e.spare_nodes == 1 ? "" : "s", e.nodes, e.spare_nodes,
+		 e.platform->name, e.racks, e.racks == 1 ? "" : "s", e.rack_u, kw,
+		 e.rack_kw_set ? "your input" : "defaults.rack_kw");
+	if (e.whole_rack)
+		pw_textf(w, "; each node is a rack of its own, with its own power shelves");
+	else
+		pw_textf(w, ", %d PDU%s each (0U, at the rear); up to %d node%s a rack, %dU and %s kW "
+			 "each%s", e.pdus_per_rack, e.pdus_per_rack == 1 ? "" : "s", e.nodes_per_rack,
+			 e.nodes_per_rack == 1 ? "" : "s", e.node_u, nw,
+			 e.over_kw ? " (one node draws more than a rack feeds)" : "");
+	pw_textf(w, "%s.", e.leaf_switches + e.spine_switches > 0 ? "; switches from the top" : "");
+	pw_para_end(w);
+	pw_table(w, "elevation", "llr", head, 3);
+	for (int i = 0; i < e.racks;) {
+		int j = i;
+		while (j + 1 < e.racks && racks_alike(&e, i, j + 1))
+			j++;
+		elevation_row(w, &e, i, j);
+		i = j + 1;
+	}
+	pw_table_end(w);
+	section_end(w);
+}
+
 /* ---- assumptions and their sources ---- */
 
 /* One assumption: a table row in Markdown; in HTML an item of a list
@@ -1186,11 +1282,12 @@ static void assumption(struct pw *w, const char *name, const char *value, const 
 	pw_raw(w, "</li>\n");
 }
 
-/* The defaults the quote and the TCO rest on (CATALOG_DEFAULTS keys),
- * with their sources; the engine's others are named by count. */
+/* The defaults the quote rests on (CATALOG_DEFAULTS keys), with their
+ * sources, besides the TCO's inputs (write_tco_inputs(): the support term
+ * and share among them, as used) and the spare nodes (by class); the
+ * engine's others are named by count. */
 #define PROPOSAL_COST_DEFAULTS(X) \
-	X(rack_units) X(rack_price_usd) X(pdu_per_rack) X(pdu_price_usd) \
-	X(support_years) X(support_fraction_per_year) X(burn_in_usd_per_node) X(spare_nodes)
+	X(rack_units) X(rack_price_usd) X(pdu_per_rack) X(pdu_price_usd) X(burn_in_usd_per_node)
 
 static void write_tco_inputs(struct pw *w, const struct proposal *p)
 {
@@ -1272,6 +1369,11 @@ static void write_assumptions(struct pw *w, const struct proposal *p)
 	assumption(w, #name, num, d->name.source ? d->name.source : "catalog defaults.yaml");
 	PROPOSAL_COST_DEFAULTS(X)
 #undef X
+	/* N+1 for serving, none for training (engine_node.c) */
+	const struct sourced *sp = r->cls == WL_INFERENCE ? &d->spare_nodes_serving : &d->spare_nodes;
+	snprintf(v, sizeof v, "%d", r->spare_nodes);
+	assumption(w, r->cls == WL_INFERENCE ? "spare_nodes_serving" : "spare_nodes", v,
+		   p->w.spare_nodes >= 0 ? "your input" : sp->source ? sp->source : "catalog defaults.yaml");
 	const struct catalog_accel *a = r->accel;
 	for (size_t i = 0; i < p->bom.n; i++) {
 		const struct bom_line *l = &p->bom.lines[i];
@@ -1314,6 +1416,9 @@ bool proposal_fwrite(const struct proposal *p, enum proposal_format f, FILE *fp)
 	write_workload(&w, p);
 	write_configurations(&w, p);
 	write_performance(&w, p);
+	/* the first page's end: the configuration's racks (the second page
+	 * has the plan, the BOM, the TCO and the sources) */
+	write_elevation(&w, p);
 	write_validation(&w, p);
 	/* side by side in HTML: the second page's room */
 	pw_raw(&w, f == PROPOSAL_HTML ? "<div class=\"pair\">\n" : "");

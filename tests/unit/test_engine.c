@@ -436,7 +436,9 @@ START_TEST(ttft_target_drives_tensor_parallel)
 	w.input_tokens = 3000;
 	w.output_tokens = 100;
 	size_on(&w, "h100-sxm", -1, &loose);
-	w.ttft_ms = loose.ttft_ms * 0.6;
+	/* below the lone prefill on the smallest group; the p99 also carries
+	 * the other users' prompts that arrive beside it */
+	w.ttft_ms = loose.ttft_ms * 0.7;
 	size_on(&w, "h100-sxm", -1, &tight);
 	ck_assert(tight.fits);
 	ck_assert_int_gt(tight.tp, loose.tp);
@@ -716,7 +718,12 @@ START_TEST(capex_and_power_add_up)
 				r.capex_racks_usd) * d->support_years.value *
 				d->support_fraction_per_year.value, 0.01);
 	ck_assert_double_eq_tol(r.capex_services_usd, 2 * d->burn_in_usd_per_node.value, 0.005);
-	ck_assert_double_eq_tol(r.power_kw, 2 * p->max_power_w / 1000, 1e-9);
+	/* two nodes in one rack, and one front-end and one OOB switch each
+	 * (copper cables, no power of their own) */
+	double net_w = 0;
+	for (size_t i = 0; i < d->n_networks; i++)
+		net_w += d->networks[i].power_w;
+	ck_assert_double_eq_tol(r.power_kw, (2 * p->max_power_w + net_w) / 1000, 1e-9);
 	/* The TCO over defaults.tco_years: capex + energy + colocation +
 	 * support after the prepaid term + licences (issue 17). */
 	double yrs = d->tco_years.value;
