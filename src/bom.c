@@ -18,7 +18,7 @@
 
 static const char *const category_names[BOM_CATEGORY_COUNT] = {
 	"accelerator", "server", "network", "cable", "rack", "power", "support", "service",
-	"licence", "margin",
+	"licence", "margin", "storage",
 };
 
 const char *bom_category_name(enum bom_category c)
@@ -147,6 +147,24 @@ bool bom_add(struct bom *b, enum bom_category cat, const char *sku, const char *
 	return true;
 }
 
+void bom_unpriced_list(const struct bom *b, char *buf, size_t bufsz)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < b->n && len < bufsz; i++) {
+		if (b->lines[i].priced)
+			continue;
+		int k = snprintf(buf + len, bufsz - len, "%sline %d", len ? ", " : "", b->lines[i].line);
+		if (k < 0 || (size_t)k >= bufsz - len) {
+			/* no room for every line: say there are more */
+			if (bufsz > 4)
+				snprintf(buf + (len < bufsz - 4 ? len : bufsz - 4), 4, "...");
+			return;
+		}
+		len += (size_t)k;
+	}
+}
+
 bool bom_has_sku(const struct bom *b, const char *sku)
 {
 	for (size_t i = 0; i < b->n; i++)
@@ -206,6 +224,30 @@ struct builder {
 	bool ok;
 };
 
+/* The notes of a front-end or out-of-band network's switch or cable. */
+static void describe_network(const struct engine_quote_line *l, long all_nodes, struct notes *n)
+{
+	const struct catalog_network *nw = l->network;
+	const char *what = !strcmp(nw->role, "oob") ? "out-of-band management"
+		: "front-end, in-band management and storage";
+	if (l->item == QUOTE_SWITCH) {
+		if (nw->min_switches > 1)
+			note(n, "%s network: %ld node ports (%d per node, to %d separate switches) on "
+			     "%d-port switches, in sets of %d", what, all_nodes * nw->ports_per_node,
+			     nw->ports_per_node, nw->min_switches, nw->ports, nw->min_switches);
+		else
+			note(n, "%s network: %ld node port%s (%d per node) on %d-port switches, at least one",
+			     what, all_nodes * nw->ports_per_node,
+			     all_nodes * nw->ports_per_node == 1 ? "" : "s", nw->ports_per_node, nw->ports);
+	} else {
+		note(n, "%s network: one per node port, %s", what,
+		     l->optics ? "optics across racks" : "copper within one rack");
+	}
+	/* a switch always draws power: 0 is a figure no source gave */
+	if (l->item == QUOTE_SWITCH && l->power_w_each <= 0)
+		note(n, "power: no datasheet figure in the catalog, not in power_kw");
+}
+
 /* The description and the notes of one of the engine's
  * quote lines: all bom.c adds to them (quantities and prices are the
  * engine's, engine_quote()). */
@@ -220,6 +262,11 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 	char a[32], b[32], c[32];
 	snprintf(desc, descsz, "%s", l->description ? l->description : "");
 	*origin = INDICATIVE;
+	if (l->network) {
+		describe_network(l, all_nodes, n);
+		*origin = "catalog price (defaults.networks)";
+		return;
+	}
 	switch (l->item) {
 	case QUOTE_SERVER:
 		bom_format_number(p->max_power_w, a, sizeof a);
@@ -312,6 +359,11 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 		     "burn-in, acceptance report");
 		*origin = "estimate (defaults.burn_in_usd_per_node)";
 		return;
+	case QUOTE_STORAGE:
+		snprintf(desc, descsz, "Shared storage, per TB");
+		note(n, "the TB asked for (--storage-tb), rounded up to whole TB");
+		*origin = NULL;		/* only a price list's STORAGE line prices it */
+		return;
 	default:
 		return;
 	}
@@ -351,8 +403,8 @@ static void add_quote_line(const struct engine_quote_line *l, void *ctx)
 		else
 			note(&n, "%s", origin);
 	}
-	if (!pe && l->unit_cents <= 0)
-		note(&n, "no price: add it to your price list");
+	if (l->unit_cents <= 0)
+		note(&n, BOM_UNPRICED ": give SKU %s a price in your price list (--prices)", l->sku);
 	if (!bom_add(bd->b, cat, l->sku, description, l->qty, l->unit_cents, l->power_w_each,
 		     l->rack_units_each, n.buf))
 		bd->ok = false;
@@ -470,8 +522,13 @@ static bool fwrite_csv(const struct bom *b, const struct catalog *c, const struc
 		char line[24], qty[24], unit[32], ext[32], pw[32], ru[32];
 		snprintf(line, sizeof line, "%d", l->line);
 		snprintf(qty, sizeof qty, "%ld", l->qty);
-		bom_format_cents(l->unit_cents, unit, sizeof unit);
-		bom_format_cents(l->extended_cents, ext, sizeof ext);
+		/* an unpriced line has no figure, not 0: blank money cells */
+		if (l->priced) {
+			bom_format_cents(l->unit_cents, unit, sizeof unit);
+			bom_format_cents(l->extended_cents, ext, sizeof ext);
+		} else {
+			unit[0] = ext[0] = '\0';
+		}
 		bom_format_number(l->power_w_each, pw, sizeof pw);
 		bom_format_number(l->rack_units_each, ru, sizeof ru);
 		/* SKUs, descriptions and notes come from the catalog and price
@@ -484,12 +541,17 @@ static bool fwrite_csv(const struct bom *b, const struct catalog *c, const struc
 	}
 	/* Totals in the columns' own units (W, U): qty x each, summed, so a
 	 * spreadsheet never adds W to kW. */
-	char ext[32], pw[32], ru[32], notes[160];
+	char ext[32], pw[32], ru[32], notes[400], which[200];
 	bom_format_cents(b->total_cents, ext, sizeof ext);
 	bom_format_number(b->total_power_w, pw, sizeof pw);
 	bom_format_number(b->total_rack_units, ru, sizeof ru);
-	snprintf(notes, sizeof notes, "totals: power in W and rack units in U, qty x each summed%s",
-		 b->n_unpriced ? "; some lines have no price" : "");
+	bom_unpriced_list(b, which, sizeof which);
+	if (b->n_unpriced)
+		snprintf(notes, sizeof notes, "totals: power in W and rack units in U, qty x each "
+			 "summed; the total EXCLUDES %zu " BOM_UNPRICED " line%s (%s): from price list",
+			 b->n_unpriced, b->n_unpriced == 1 ? "" : "s", which);
+	else
+		snprintf(notes, sizeof notes, "totals: power in W and rack units in U, qty x each summed");
 	const char *cells[] = { "", "total", "", "Total", "", "", ext, pw, ru, notes };
 	out_csv_row(&o, cells, 10, OUT_PLAIN);
 	return out_csv_finish(&o);
@@ -706,9 +768,12 @@ bool bom_fwrite_summary(const struct bom *b, const struct catalog *c, const stru
 	fprintf(fp, "  %-28s %s\n", "power_kw", kw);
 	fprintf(fp, "  %-28s %s\n", "rack_units", ru);
 	fprintf(fp, "  %-28s %zu\n", "bom_lines", b->n);
-	if (b->n_unpriced)
-		fprintf(fp, "  %-28s %zu (see \"no price\" in the notes column)\n", "lines_without_price",
-			b->n_unpriced);
+	if (b->n_unpriced) {
+		char which[200];
+		bom_unpriced_list(b, which, sizeof which);
+		fprintf(fp, "  %-28s %zu (%s): the price above EXCLUDES them; a price list "
+			"(--prices) gives their prices\n", "unpriced_lines", b->n_unpriced, which);
+	}
 
 	summary_tco(fp, b, c, w);
 	summary_rent(fp, b, c, w);

@@ -37,7 +37,7 @@
 
 enum bom_category {
 	BOM_ACCELERATOR, BOM_SERVER, BOM_NETWORK, BOM_CABLE, BOM_RACK, BOM_POWER,
-	BOM_SUPPORT, BOM_SERVICE, BOM_LICENCE, BOM_MARGIN, BOM_CATEGORY_COUNT
+	BOM_SUPPORT, BOM_SERVICE, BOM_LICENCE, BOM_MARGIN, BOM_STORAGE, BOM_CATEGORY_COUNT
 };
 const char *bom_category_name(enum bom_category c);	/* "accelerator" */
 bool bom_category_parse(const char *s, enum bom_category *out);
@@ -100,6 +100,13 @@ bool bom_build(const struct catalog *c, const struct workload *w,
 bool bom_add(struct bom *b, enum bom_category cat, const char *sku, const char *description,
 	     long qty, int64_t unit_cents, double power_w_each, double rack_units_each,
 	     const char *notes);
+
+/* The marker of a line no source and no price list prices: quoted with
+ * its quantity, blank money cells, and the total excludes it. */
+#define BOM_UNPRICED "unpriced"
+/* "line 7, line 8": the unpriced lines, for a total's note; "..." ends a
+ * list too long for buf. */
+void bom_unpriced_list(const struct bom *b, char *buf, size_t bufsz);
 
 /* True when a line carries this SKU. */
 bool bom_has_sku(const struct bom *b, const char *sku);

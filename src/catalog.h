@@ -391,12 +391,35 @@ struct catalog_licence {
 	char *date, *source;
 };
 
+/* A facility network every cluster has besides its scale-out fabric
+ * (defaults.yaml "networks"): the front-end / in-band management and
+ * storage Ethernet, and the out-of-band management network.  Switches
+ * for ceil(nodes x ports_per_node / ports) rounded up to a multiple of
+ * min_switches (at least that many); a cable per node port, copper when
+ * the cluster is in one rack, optics across racks.  A price or power of 0
+ * is one no source gave: the line is quoted without it. */
+struct catalog_network {
+	char *role;			/* "frontend" or "oob" */
+	char *sku, *name;		/* the switch */
+	int ports, ports_per_node, rack_units;
+	int min_switches;		/* 0 (absent) is 1 */
+	double power_w, price_usd;
+	char *copper_sku, *copper_description;
+	double copper_price_usd;
+	char *optics_sku, *optics_description;
+	double optics_price_usd, optics_power_w;
+	char **sources;
+	size_t n_sources;
+};
+
 struct catalog_defaults {
 #define X(name, unit, doc) struct sourced name;
 	CATALOG_DEFAULTS(X)
 #undef X
 	struct catalog_licence *licences;
 	size_t n_licences;
+	struct catalog_network *networks;
+	size_t n_networks;
 	char *version;			/* catalog version, for BOM summaries */
 	char *file;
 };

@@ -277,6 +277,35 @@ static const struct catalog_field licence_fields[] = {
 const struct catalog_schema catalog_licence_schema =
 	LIST_SCHEMA("licence", licence_fields, struct catalog_licence);
 
+#define NW struct catalog_network
+static const struct catalog_field network_fields[] = {
+	{ .key = "role", .type = CF_CHOICE, .flags = REQ, .off = offsetof(NW, role),
+	  .choices = "frontend, oob" },
+	STR("switch.sku", NW, sku, REQ),
+	STR("switch.name", NW, name, REQ),
+	INT("switch.ports", NW, ports, REQ, 1, 10000),
+	/* a redundant pair is bought whole: 2; absent: 1 */
+	INT("switch.min", NW, min_switches, 0, 1, 16),
+	INT("ports_per_node", NW, ports_per_node, REQ, 1, 64),
+	INT("switch.rack_units", NW, rack_units, REQ, 1, 48),
+	/* Prices and power only where a source gives them: absent, the line
+	 * is quoted without a price (a price list gives it) and the switch
+	 * adds no power (its BOM line says so). */
+	NUM("switch.power_w", NW, power_w, 0, 1, 100000),
+	NUM("switch.price_usd", NW, price_usd, 0, 0.01, 1e8),
+	STR("copper.sku", NW, copper_sku, REQ),
+	STR("copper.description", NW, copper_description, REQ),
+	NUM("copper.price_usd", NW, copper_price_usd, 0, 0.01, 1e6),
+	STR("optics.sku", NW, optics_sku, REQ),
+	STR("optics.description", NW, optics_description, REQ),
+	NUM("optics.price_usd", NW, optics_price_usd, 0, 0.01, 1e6),
+	NUM("optics.power_w", NW, optics_power_w, 0, 0.01, 1000),
+	SOURCES(NW),
+};
+#undef NW
+const struct catalog_schema catalog_network_schema =
+	LIST_SCHEMA("network", network_fields, struct catalog_network);
+
 /* defaults.yaml: the rows come from CATALOG_DEFAULTS, the ranges from the
  * unit (see default_range). */
 #define D struct catalog_defaults
@@ -287,6 +316,8 @@ static const struct catalog_field default_fields[] = {
 #undef X
 	/* Optional: software sold per GPU per year. */
 	LIST("licences", D, licences, 0, catalog_licence_schema),
+	/* Optional: the front-end and out-of-band networks (engine_quote()). */
+	LIST("networks", D, networks, 0, catalog_network_schema),
 };
 #undef D
 

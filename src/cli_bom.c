@@ -21,6 +21,7 @@
 #include "bom.h"
 #include "cli.h"
 #include "cli_multi.h"
+#include "cli_report.h"
 #include "cli_outputs.h"
 #include "cli_workload.h"
 #include "out.h"
@@ -324,13 +325,19 @@ int cli_bom_main(int argc, char **argv)
 		char total[32], kw[32];
 		bom_format_cents(b.total_cents, total, sizeof total);
 		bom_format_number(b.total_power_w / 1000.0, kw, sizeof kw);
-		printf("%s: %zu lines for %d x %s (%d node%s + %d spare), total %s %s, %s kW, "
-		       "%d rack%s\n", o.out, b.n, res->gpus, res->accel->id, res->nodes,
-		       res->nodes == 1 ? "" : "s", res->spare_nodes, total, b.result.currency, kw, b.racks,
-		       b.racks == 1 ? "" : "s");
+		char without[64] = "";
 		if (b.n_unpriced)
-			printf("%zu line%s without a price: see \"no price\" in the notes column\n",
-			       b.n_unpriced, b.n_unpriced == 1 ? "" : "s");
+			snprintf(without, sizeof without, ", %zu " BOM_UNPRICED " line%s not in it", b.n_unpriced,
+				 b.n_unpriced == 1 ? "" : "s");
+		printf("%s: %zu lines for %d x %s (%d node%s + %d spare), total %s %s%s, %s kW, "
+		       "%d rack%s\n", o.out, b.n, res->gpus, res->accel->id, res->nodes,
+		       res->nodes == 1 ? "" : "s", res->spare_nodes, total, b.result.currency, without, kw,
+		       b.racks, b.racks == 1 ? "" : "s");
+	}
+	if (rc == EXIT_OK && b.n_unpriced) {
+		char which[200];
+		bom_unpriced_list(&b, which, sizeof which);
+		cli_warn_unpriced((int)b.n_unpriced, res->accel->id, which);
 	}
 out:
 	cluster_fini(&m);

@@ -575,6 +575,26 @@ static void show_defaults(const struct catalog *c)
 		      l->sku, l->name, l->vendor, fig(l->usd_per_gpu_year, v, sizeof v), l->date,
 		      l->source, mark(l->source));
 	}
+	/* the front-end and OOB networks every quote has, and what of them no
+	 * source gives (quoted as unpriced lines) */
+	for (size_t i = 0; i < c->defaults.n_networks; i++) {
+		const struct catalog_network *nw = &c->defaults.networks[i];
+		char pw[32], pr[48];
+		if (nw->power_w > 0)
+			snprintf(pw, sizeof pw, "%s W", fig(nw->power_w, v, sizeof v));
+		else
+			snprintf(pw, sizeof pw, "not in the catalog");
+		if (nw->price_usd > 0)
+			snprintf(pr, sizeof pr, "USD %s", fig(nw->price_usd, v, sizeof v));
+		else
+			snprintf(pr, sizeof pr, "none (from price list)");
+		field(KEY(defaults, networks), "%s: %s %s, %d ports in sets of %d, %d per node, %dU; "
+		      "power %s; price %s; cables %s / %s", nw->role, nw->sku, nw->name, nw->ports,
+		      nw->min_switches > 1 ? nw->min_switches : 1, nw->ports_per_node, nw->rack_units, pw,
+		      pr, nw->copper_sku, nw->optics_sku);
+		for (size_t j = 0; j < nw->n_sources; j++)
+			field("", "source: %s%s", nw->sources[j], mark(nw->sources[j]));
+	}
 }
 
 /* ---- option parsing ---- */

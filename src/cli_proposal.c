@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "cli_multi.h"
 #include "cli_outputs.h"
+#include "cli_report.h"
 #include "cli_workload.h"
 #include "out.h"
 #include "prices.h"
@@ -136,6 +137,11 @@ static int write_out(const struct opts *o, const struct proposal *p, enum propos
 	bom_format_cents(p->bom.total_cents, total, sizeof total);
 	printf("%s: proposal for %d x %s, BOM total %s %s\n", o->out, p->rec->gpus, p->rec->accel->id,
 	       total, p->currency);
+	if (p->bom.n_unpriced) {
+		char which[200];
+		bom_unpriced_list(&p->bom, which, sizeof which);
+		cli_warn_unpriced((int)p->bom.n_unpriced, p->rec->accel->id, which);
+	}
 	return EXIT_OK;
 }
 

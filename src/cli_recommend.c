@@ -284,6 +284,15 @@ int cli_recommend_main(int argc, char **argv)
 		char rb[ENGINE_REASON_MAX], sb[ENGINE_REASON_MAX];
 		const char *why = top ? out_inert(engine_result_reason(top, rb, sizeof rb), sb, sizeof sb)
 				      : "empty catalog";
+		/* the first fitting result is what the table recommends */
+		const struct engine_result *best = top;
+		for (size_t i = first; !w->accel && i < r.rep.n; i++)
+			if (r.rep.results[i].fits && !r.rep.results[i].filtered) {
+				best = &r.rep.results[i];
+				break;
+			}
+		if (best && best->platform && best->fits)
+			cli_warn_unpriced(best->unpriced_lines, best->accel->id, NULL);
 		if (w->accel && top && !top->fits) {
 			fprintf(stderr, "accelsizer: %s cannot meet this workload: %s\n", top->accel->id,
 				why);

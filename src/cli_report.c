@@ -98,6 +98,8 @@
 	X(capex_services_usd,    NUM,  2, r->platform ? r->capex_services_usd : NAN) \
 	X(capex_licences_usd,    NUM,  2, r->platform ? r->capex_licences_usd : NAN) \
 	X(capex_margin_usd,      NUM,  2, r->platform ? r->capex_margin_usd : NAN) \
+	/* quote lines no price covers: capex and all built on it exclude them */ \
+	X(unpriced_lines,        NUMI, 0, r->platform ? (double)r->unpriced_lines : NAN) \
 	X(power_kw,              NUM,  2, pos(r->power_kw)) \
 	X(rack_units,            NUM,  0, pos(r->rack_units)) \
 	X(racks,                 NUM,  0, pos(r->racks)) \
@@ -895,4 +897,14 @@ bool cli_plans_write(FILE *f, enum cli_format fmt, const struct cli_plan_part *p
 		plan_table_rows(f, pt->plan);
 	}
 	return !ferror(f);
+}
+
+void cli_warn_unpriced(int n, const char *accel_id, const char *which)
+{
+	if (n <= 0)
+		return;
+	fprintf(stderr, "accelsizer: warning: the capex of %s excludes %d unpriced BOM line%s (%s): "
+		"no source gives their price; a price list (--prices) does, and until then the "
+		"ranking, budget and TCO leave them out\n", accel_id, n, n == 1 ? "" : "s",
+		which ? which : "accelsizer bom lists them");
 }

@@ -46,6 +46,12 @@ bool cli_report_yaml(FILE *f, const struct catalog *c, const struct workload *w,
 bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w,
 		      const struct engine_report *r, size_t first, size_t count);
 
+/* On stderr, when a quote has lines no catalog or price list prices:
+ * "accelsizer: warning: capex excludes N unpriced BOM lines ...", so a
+ * quote cannot look complete when it is not.  which: the lines, or NULL
+ * (then `accelsizer bom` is named as the place that lists them). */
+void cli_warn_unpriced(int n, const char *accel_id, const char *which);
+
 /* The validation plan for one result, in the three formats. */
 bool cli_plan_write(FILE *f, enum cli_format fmt, const struct workload *w,
 		    const struct engine_result *res, const struct engine_plan *plan);

@@ -155,6 +155,10 @@ struct workload {
 	 * catalog's platforms for it: another vendor's server or shape);
 	 * NULL = the engine chooses.  Other accelerators are not affected. */
 	const struct catalog_platform *platform;
+	/* Shared storage the cluster buys, TB (0 = none): a BOM line priced
+	 * only by a price list's STORAGE line (no source gives a catalog
+	 * price). */
+	double storage_tb;
 
 	/* Not a setting (no field, never saved): true when the workload is
 	 * one of several on a cluster (engine_cluster_size()), so a MIG slice
@@ -206,7 +210,7 @@ enum engine_field_id {
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_RACK_KW,
-	EF_COOLING, EF_FABRIC, EF_NODE_GPUS, EF_PLATFORM,
+	EF_COOLING, EF_FABRIC, EF_NODE_GPUS, EF_PLATFORM, EF_STORAGE_TB,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
 	EF_SUPPORT_YEARS, EF_SUPPORT_FRACTION,
 	EF_COUNT
@@ -456,6 +460,11 @@ struct engine_result {
 	double capex_support_usd, capex_services_usd, capex_licences_usd, capex_margin_usd;
 	double capex_gpus_usd, capex_nodes_usd;
 	bool accel_priced;		/* the GPU has a price (catalog or price list) */
+	/* Quote lines with no price in the catalog or the price list (the
+	 * front-end and OOB networks' parts, storage, a GPU the catalog
+	 * cannot price): capex and every figure built on it exclude them, and
+	 * the reports say so (unpriced_lines). */
+	int unpriced_lines;
 	/* Where the time goes (inference: one decode step at the batch;
 	 * training: one step), seconds; NAN where it does not apply. */
 	double t_compute_s, t_memory_s, t_comm_s, t_bubble_s;
@@ -577,11 +586,12 @@ bool engine_tradeoff_curve(const struct catalog *c, const struct workload *w, co
 #define ENGINE_SKU_PDU "PDU"
 #define ENGINE_SKU_SUPPORT "SUPPORT"
 #define ENGINE_SKU_BURN_IN "BURN-IN"
+#define ENGINE_SKU_STORAGE "STORAGE"
 #define ENGINE_SKU_MARGIN "MARGIN"
 
 enum engine_quote_item {
 	QUOTE_SERVER, QUOTE_ACCEL, QUOTE_PART, QUOTE_NIC, QUOTE_SWITCH, QUOTE_CABLE,
-	QUOTE_RACK, QUOTE_PDU, QUOTE_SUPPORT, QUOTE_SERVICE, QUOTE_LICENCE, QUOTE_MARGIN,
+	QUOTE_RACK, QUOTE_PDU, QUOTE_SUPPORT, QUOTE_SERVICE, QUOTE_LICENCE, QUOTE_MARGIN, QUOTE_STORAGE,
 	QUOTE_ITEM_COUNT
 };
 /* The capex breakdown, as the reports name it: capex_<name>_usd. */
@@ -602,6 +612,9 @@ struct engine_quote_line {
 	const struct price_entry *price;	/* the price list's entry, or NULL */
 	int32_t discount_upct;		/* the list's discount applied (line or category) */
 	const struct catalog_licence *licence;	/* QUOTE_LICENCE from the catalog, or NULL */
+	const struct catalog_network *network;	/* QUOTE_SWITCH, QUOTE_CABLE of a front-end or
+						   OOB network (not the scale-out fabric), or NULL */
+	bool optics;			/* QUOTE_CABLE of a network: across racks */
 	int years;			/* QUOTE_SUPPORT, QUOTE_LICENCE: the term */
 	bool fixed;			/* priced by the engine (margin, licence rate): no list lookup */
 	int64_t unit_cents;		/* charged: the price list's, else catalog_cents */
@@ -617,6 +630,7 @@ struct engine_quote_totals {
 	int64_t gpus_cents, nodes_cents;	/* inside CAPEX_HARDWARE */
 	int64_t total_cents;
 	bool accel_priced;
+	int unpriced_lines;		/* lines quoted with no price (not in total_cents) */
 	bool overflow;			/* amounts past int64 cents: totals invalid */
 };
 

@@ -49,6 +49,7 @@ static const enum engine_capex_part item_part[QUOTE_ITEM_COUNT] = {
 	[QUOTE_RACK] = CAPEX_RACKS, [QUOTE_PDU] = CAPEX_RACKS,
 	[QUOTE_SUPPORT] = CAPEX_SUPPORT, [QUOTE_SERVICE] = CAPEX_SERVICES,
 	[QUOTE_LICENCE] = CAPEX_LICENCES, [QUOTE_MARGIN] = CAPEX_MARGIN,
+	[QUOTE_STORAGE] = CAPEX_HARDWARE,
 };
 
 enum engine_capex_part engine_quote_part(enum engine_quote_item item)
@@ -71,6 +72,7 @@ const char *engine_quote_category(const struct engine_quote_line *l)
 		[QUOTE_NIC] = "network", [QUOTE_SWITCH] = "network", [QUOTE_CABLE] = "cable",
 		[QUOTE_RACK] = "rack", [QUOTE_PDU] = "power", [QUOTE_SUPPORT] = "support",
 		[QUOTE_SERVICE] = "service", [QUOTE_LICENCE] = "licence", [QUOTE_MARGIN] = "margin",
+		[QUOTE_STORAGE] = "storage",
 	};
 	if (l->item == QUOTE_PART && l->part && l->part->category)
 		return l->part->category;	/* the catalog's, checked against bom.h's list */
@@ -114,6 +116,10 @@ static void quote_line(struct quote_walk *q, struct engine_quote_line *l)
 		t->overflow = true;
 		return;
 	}
+	/* A line with nothing charged is not free: no catalog price and none
+	 * in the price list.  The totals exclude it and say how many. */
+	if (l->unit_cents <= 0 && !l->fixed && l->item != QUOTE_SUPPORT)
+		t->unpriced_lines++;
 	if (l->item == QUOTE_ACCEL) {
 		t->gpus_cents += l->extended_cents;
 		t->accel_priced = l->unit_cents > 0;
@@ -179,6 +185,46 @@ static void quote_hardware(struct quote_walk *q, const struct engine_result *r, 
 	}
 }
 
+/* A facility network's switches for the cluster's nodes (struct
+ * catalog_network): enough node-facing ports for every node's ports,
+ * rounded up to whole redundant sets (min_switches: a node's two ports go
+ * to two separate switches), so one node still has a set. */
+long eng_network_switches(const struct catalog_network *nw, long nodes)
+{
+	if (!nw || nw->ports <= 0 || nodes <= 0)
+		return 0;
+	long set = nw->min_switches > 1 ? nw->min_switches : 1;
+	long links = nodes * nw->ports_per_node;
+	long sw = (links + nw->ports - 1) / nw->ports;
+	sw = (sw + set - 1) / set * set;
+	return sw > 0 ? sw : set;
+}
+
+/* The front-end and out-of-band networks (defaults.yaml "networks"):
+ * their switches and one cable per node port, copper while the whole
+ * cluster is in one rack (a passive DAC or patch cable reaches within a
+ * rack), optics across racks. */
+static void quote_networks(struct quote_walk *q, const struct catalog *c, long all_nodes, long racks)
+{
+	const struct catalog_defaults *d = &c->defaults;
+	for (size_t i = 0; i < d->n_networks; i++) {
+		const struct catalog_network *nw = &d->networks[i];
+		quote_line(q, &(struct engine_quote_line){
+			.item = QUOTE_SWITCH, .sku = nw->sku, .description = nw->name, .network = nw,
+			.qty = eng_network_switches(nw, all_nodes),
+			.catalog_cents = cents(q, nw->price_usd), .power_w_each = nw->power_w,
+			.rack_units_each = nw->rack_units });
+		bool copper = racks <= 1;
+		quote_line(q, &(struct engine_quote_line){
+			.item = QUOTE_CABLE, .sku = copper ? nw->copper_sku : nw->optics_sku,
+			.description = copper ? nw->copper_description : nw->optics_description,
+			.network = nw, .optics = !copper,
+			.qty = all_nodes * nw->ports_per_node,
+			.catalog_cents = cents(q, copper ? nw->copper_price_usd : nw->optics_price_usd),
+			.power_w_each = copper ? 0 : nw->optics_power_w });
+	}
+}
+
 /* Software per GPU for the support term: the workload's or price list's
  * LICENCE rate (any vendor), and each catalog licence of the
  * accelerator's vendor that the price list names. */
@@ -222,11 +268,18 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 	long all_nodes = (long)r->nodes + (r->spare_nodes > 0 ? r->spare_nodes : 0);
 	long gpus = r->gpus_installed > 0 ? r->gpus_installed : all_nodes * p->gpus_per_node;
 	quote_hardware(&q, r, all_nodes, gpus);
+	long racks = isfinite(r->racks) ? (long)llround(r->racks) : 0;
+	quote_networks(&q, c, all_nodes, racks);
+	/* Shared storage (--storage-tb), per TB: no source gives a price for
+	 * it, so only a price list's STORAGE line does. */
+	double tb = w && w->storage_tb > 0 ? w->storage_tb : 0;
+	if (tb > 0)
+		quote_line(&q, &(struct engine_quote_line){
+			.item = QUOTE_STORAGE, .sku = ENGINE_SKU_STORAGE, .qty = (long)ceil(tb) });
 
 	/* Racks as eng_cost() counted them: a whole-rack node (GB200 NVL72)
 	 * brings its own enclosure and power shelves, so only the racks for
 	 * the switches are bought. */
-	long racks = isfinite(r->racks) ? (long)llround(r->racks) : 0;
 	if (p->whole_rack)
 		racks = racks > all_nodes ? racks - all_nodes : 0;
 	long pdu_per_rack = (long)llround(d->pdu_per_rack.value);
@@ -296,6 +349,14 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 		if (!eng_lists_nic(p, f))
 			watts += n->nics * f->nic_power_w;
 	}
+	/* The front-end and out-of-band switches (their cables' power is
+	 * counted once the rack count is known, below). */
+	for (size_t i = 0; i < d->n_networks; i++) {
+		const struct catalog_network *nw = &d->networks[i];
+		long sw = eng_network_switches(nw, all_nodes);
+		watts += sw * nw->power_w;
+		ru += (double)sw * nw->rack_units;
+	}
 
 	r->power_kw = watts / 1000.0;
 	r->rack_units = ru;
@@ -307,11 +368,16 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 	struct engine_elevation e;
 	engine_elevation(c, r, &e);
 	r->racks = e.racks > 0 ? e.racks : 1;
+	if (r->racks > 1)		/* optics across racks (quote_networks()) */
+		for (size_t i = 0; i < d->n_networks; i++)
+			r->power_kw += (double)all_nodes * d->networks[i].ports_per_node *
+				       d->networks[i].optics_power_w / 1000.0;
 
 	/* Capex is the quote, to the cent (engine_quote()). */
 	struct engine_quote_totals t;
 	engine_quote(c, w, r, NULL, NULL, &t);
 	r->accel_priced = t.accel_priced;
+	r->unpriced_lines = t.unpriced_lines;
 	if (t.overflow) {
 		r->capex_usd = INFINITY;
 		return;

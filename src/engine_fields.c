@@ -344,6 +344,13 @@ static const struct engine_field fields[EF_COUNT] = {
 		"the server platform its accelerator is sized on (a catalog id, 'accelsizer catalog show "
 		"ACCEL' lists them; default: the cheapest)", EFT_PLATFORM, W(platform), ALL, .label = "Platform",
 		.hint = "Left/Right or +/- cycle: auto, then the catalog's platforms for the accelerator" },
+	/* shared storage: none by default, up to 1 EB */
+	[EF_STORAGE_TB] = { "storage_tb", "node", "storage-tb", "N",
+		"shared storage to buy, TB (default: none; priced by a price list's STORAGE line)",
+		EFT_DOUBLE, W(storage_tb), ALL, .lim = { 1, 1e6, false, true, "none" }, NUM_PLAIN,
+		.unit = "TB",
+		.omit_zero = true, .label = "Storage", .step = 100, .start = 100,
+		.hint = "shared storage for datasets and checkpoints; 0 = none" },
 
 	/* The TCO's assumptions (engine_tco_inputs()): 'default' = the price
 	 * list's line, else catalog/defaults.yaml's sourced figure. */

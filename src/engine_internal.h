@@ -181,6 +181,7 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 	      const struct eng_node *n, struct engine_result *r);
 /* Whether the node already has the fabric's NICs: its scale-out ports are
  * on the accelerators (Gaudi 3), or its own BOM lists the fabric's NIC. */
+long eng_network_switches(const struct catalog_network *nw, long nodes);
 bool eng_lists_nic(const struct catalog_platform *p, const struct catalog_fabric *f);
 void eng_cost_rates(const struct catalog *c, const struct workload *w, struct engine_result *r);
 

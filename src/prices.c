@@ -483,7 +483,7 @@ static bool add_rule(struct ctx *c, const struct price_entry *e)
 	enum bom_category bc;
 	if (*cat && !bom_category_parse(cat, &bc)) {
 		fail(c, field_at(c, COL_CATEGORY), "unknown category '%s' (accelerator, server, "
-		     "network, cable, rack, power, support, service, licence)", cat);
+		     "network, cable, rack, power, support, service, licence, storage)", cat);
 		return false;
 	}
 	if (!e->has_discount || e->has_price) {

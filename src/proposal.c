@@ -1020,24 +1020,31 @@ static void write_bom(struct pw *w, const struct proposal *p)
 	static const char align[] = "lrr";
 	const struct bom *b = &p->bom;
 	int64_t sum[BOM_CATEGORY_COUNT] = { 0 };
-	size_t lines[BOM_CATEGORY_COUNT] = { 0 };
+	size_t lines[BOM_CATEGORY_COUNT] = { 0 }, unpriced[BOM_CATEGORY_COUNT] = { 0 };
+	/* Cables in the network's row: every cluster has the front-end and
+	 * management networks' cables, and the two pages have no room for a
+	 * row of their own. */
 	for (size_t i = 0; i < b->n; i++) {
-		sum[b->lines[i].category] += b->lines[i].extended_cents;
-		lines[b->lines[i].category]++;
+		enum bom_category c = b->lines[i].category == BOM_CABLE ? BOM_NETWORK
+									: b->lines[i].category;
+		sum[c] += b->lines[i].extended_cents;
+		lines[c]++;
+		unpriced[c] += !b->lines[i].priced;
 	}
 	section(w, "bom", "Bill of materials", NULL);
 	pw_table(w, "bom", align, head, 3);
 	for (int c = 0; c < BOM_CATEGORY_COUNT; c++) {
 		if (!lines[c])
 			continue;
-		char n[24], usd[48];
-		snprintf(n, sizeof n, "%zu", lines[c]);
+		char n[64], usd[48];
+		snprintf(n, sizeof n, "%zu%s", lines[c], unpriced[c] ? "*" : "");
 		pw_cents(p, sum[c], usd, sizeof usd);
-		const char *cells[] = { bom_category_name((enum bom_category)c), n, usd };
+		const char *cells[] = { c == BOM_NETWORK ? "network and cables"
+					: bom_category_name((enum bom_category)c), n, usd };
 		pw_row(w, align, cells, 3, false);
 	}
-	char n[24], usd[48];
-	snprintf(n, sizeof n, "%zu", b->n);
+	char n[64], usd[48];
+	snprintf(n, sizeof n, "%zu%s", b->n, b->n_unpriced ? "*" : "");
 	pw_cents(p, b->total_cents, usd, sizeof usd);
 	char label[32];
 	snprintf(label, sizeof label, "Total (%s)", p->currency);
@@ -1047,14 +1054,19 @@ static void write_bom(struct pw *w, const struct proposal *p)
 	char kw[32];
 	pw_num(b->total_power_w / 1000.0, kw, sizeof kw);
 	pw_para_begin(w);
-	pw_textf(w, "%s kW and %.0f rack units in %d rack%s. %s The full list, line by line, is the BOM "
-		 "(accelsizer bom) for the same scenario; its total is this one to the cent.", kw,
-		 b->total_rack_units, b->racks, b->racks == 1 ? "" : "s",
+	pw_textf(w, "%s kW and %.0f rack units in %d rack%s. %s", kw, b->total_rack_units, b->racks,
+		 b->racks == 1 ? "" : "s",
 		 p->w.prices ? "Prices are from your price list where it names the part, else indicative "
 			       "catalog list prices."
 			     : "Prices are indicative catalog list prices, not a quote.");
+	/* An unpriced line (no source, no price list line) is marked * in the
+	 * table and said here; the page has room for one sentence. */
 	if (b->n_unpriced)
-		pw_textf(w, " %zu line%s without a price.", b->n_unpriced, b->n_unpriced == 1 ? " has" : "s have");
+		pw_textf(w, " *%zu line%s unpriced (price list), not in the total. The full list is the BOM "
+			 "(accelsizer bom), to the cent.", b->n_unpriced, b->n_unpriced == 1 ? "" : "s");
+	else
+		pw_textf(w, " The full list, line by line, is the BOM (accelsizer bom) for the same "
+			 "scenario; its total is this one to the cent.");
 	pw_para_end(w);
 	section_end(w);
 }

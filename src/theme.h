@@ -73,7 +73,9 @@ enum theme_role {
 	X(chart_op,  "\u25c9", "O", 1, "the trade-off chart: the operating point the sizing chose") \
 	X(chart_target, "\u2506", ":", 1, "the trade-off chart: the per-user speed target") \
 	X(at_least,  "\u2265", ">=", 2, "a validation threshold a measurement must reach (step 5)") \
-	X(at_most,   "\u2264", "<=", 2, "a validation threshold a measurement must stay under (step 5)")
+	X(at_most,   "\u2264", "<=", 2, "a validation threshold a measurement must stay under (step 5)") \
+	X(plus_minus, "\u00b1", "+/-", 3, "before an error band's half width, as in 12% (6 published)") \
+	X(dot_sep,   "\u00b7", "-", 1, "between the headline figure and whose it is on one status line")
 
 enum theme_glyph {
 #define X(g, u, a, cols, doc) GLYPH_##g,
@@ -97,7 +99,7 @@ struct theme_style {
 	unsigned attrs;		/* THEME_BOLD | ... */
 };
 
-#define THEME_GLYPH_MAX 8	/* bytes, at most two display columns */
+#define THEME_GLYPH_MAX 8	/* bytes, at most three display columns */
 
 struct theme {
 	char name[64];

@@ -438,8 +438,8 @@ bool tui_fmt_band(const struct tui *t, const struct engine_result *r, enum engin
 	}
 	double lo = (b->low / v - 1) * 100, hi = (b->high / v - 1) * 100;
 	if (lo <= 0 && hi >= 0 && fabs(-lo - hi) < 1.0)
-		snprintf(buf, n, "%s%.0f%% (%d published)", t->utf8 ? "\u00b1" : "+/-",
-			 fmax(-lo, hi), b->n);
+		snprintf(buf, n, "%s%.0f%% (%d published)", tui_glyph(t, GLYPH_plus_minus), fmax(-lo, hi),
+			 b->n);
 	else
 		snprintf(buf, n, "%+.0f%%..%+.0f%% (%d published)", lo, hi, b->n);
 	return true;
@@ -509,9 +509,11 @@ void tui_put_result_line(struct tui *t, WINDOW *win, int y, int w, int lines, co
 	/* one line: the figure and its band, then whose and why */
 	int x = 0;
 	if (fig) {
+		char sep[THEME_GLYPH_MAX + 2];
+		snprintf(sep, sizeof sep, " %s ", tui_glyph(t, GLYPH_dot_sep));
 		x = tui_put_headline(t, win, y, 0, w, ROLE_status, r);
 		if (x < w)
-			x += tui_put(t, win, y, x, w - x, ROLE_status, t->utf8 ? " \u00b7 " : " - ");
+			x += tui_put(t, win, y, x, w - x, ROLE_status, sep);
 	}
 	if (x < w)
 		x += tui_put(t, win, y, x, w - x, ROLE_status, head);

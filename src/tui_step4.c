@@ -226,7 +226,12 @@ static void info_capex(const struct tui *t, char *buf, size_t n)
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r);
 	char a[48];
-	snprintf(buf, n, "%s  the BOM total", tui_fmt_usd_cents(a, sizeof a, r->capex_usd, r->currency));
+	if (r->unpriced_lines > 0)
+		snprintf(buf, n, "%s  %d unpriced line%s NOT in it",
+			 tui_fmt_usd_cents(a, sizeof a, r->capex_usd, r->currency), r->unpriced_lines,
+			 r->unpriced_lines == 1 ? "" : "s");
+	else
+		snprintf(buf, n, "%s  the BOM total", tui_fmt_usd_cents(a, sizeof a, r->capex_usd, r->currency));
 }
 
 static void capex_part(const struct tui *t, char *buf, size_t n, double usd, const char *what)

@@ -341,8 +341,11 @@ static void draw_bom(struct tui *t, WINDOW *win, int y, int h, int w)
 	}
 	bom_format_cents(b->bom.total_cents, total, sizeof total);
 	char kw[32];
-	snprintf(head, sizeof head, "Bill of materials: %zu lines, %s %s, %s kW, %.0fU", b->bom.n,
-		 b->bom.result.currency, total,
+	char without[48] = "";
+	if (b->bom.n_unpriced)	/* the total leaves them out: said beside it */
+		snprintf(without, sizeof without, " (%zu " BOM_UNPRICED " not in it)", b->bom.n_unpriced);
+	snprintf(head, sizeof head, "Bill of materials: %zu lines, %s %s%s, %s kW, %.0fU", b->bom.n,
+		 b->bom.result.currency, total, without,
 		 tui_fmt_kw(kw, sizeof kw, b->bom.total_power_w / 1000.0), b->bom.total_rack_units);
 	tui_put(t, win, y++, 0, w, ROLE_header, head);
 
@@ -370,7 +373,7 @@ static void draw_bom(struct tui *t, WINDOW *win, int y, int h, int w)
 		if (l->priced)
 			bom_format_cents(l->extended_cents, e, sizeof e);
 		else
-			snprintf(e, sizeof e, "no price");
+			snprintf(e, sizeof e, BOM_UNPRICED);
 		tui_put_right(t, win, y, qw + 2 + dw, ew, l->priced ? ROLE_value : ROLE_bar_tight, e);
 	}
 	if (*top > 0 || *top + rows < n) {

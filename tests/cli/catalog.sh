@@ -124,6 +124,13 @@ check "show defaults exits 0" rc 0
 check "show defaults: version" contains "$out" "  version                    fixture-1"
 check "show defaults: a default with its unit and source" contains "$out" \
 	"  electricity_usd_per_kwh    0.12 USD/kWh  (source: fixture electricity_usd_per_kwh)"
+# the bundled catalog's networks: what a source gives, and that no price
+# or switch power was read (their BOM lines are unpriced)
+run "$A" catalog show defaults
+check "show defaults: the front-end network, its shape" contains "$out" \
+	"frontend: MSN4600C NVIDIA Spectrum-3 SN4600C, 64 x 100GbE QSFP28, 2U (front-end: in-band management and storage), 64 ports in sets of 2, 2 per node, 2U; power not in the catalog; price none (from price list); cables DAC-100G-QSFP28 / MFA1A00-C0xx"
+check "show defaults: the OOB network's sources" contains "$out" \
+	"source: ports_per_node 1: DGX BasePOD Core Components"
 
 run "$A" catalog show h100-sxn --catalog "$GOOD"
 check "show unknown id exits 2" rc 2

@@ -29,7 +29,7 @@ tui_wait "Input tokens"
 tui_keys 4
 tui_wait "Parallel layout"
 check_screen "step 4: capex in the list's currency, to the cent" \
-	"Capex                  $(eur "$(csv_col "$TMPD/rec.csv" capex_eur)")  the BOM total"
+	"Capex                  $(eur "$(csv_col "$TMPD/rec.csv" capex_eur)")  $(csv_col "$TMPD/rec.csv" unpriced_lines) unpriced lines NOT in it"
 check_screen "step 4: the licences line" \
 	"Licences               $(eur "$(csv_col "$TMPD/rec.csv" capex_licences_eur)")  software per GPU, 5 years"
 check_screen "step 4: the margin line" \

@@ -128,6 +128,19 @@ static void free_table(struct table *t)
 	free(t->ncells);
 }
 
+/* A line's money cell: blank only on an unpriced line (its notes say
+ * so), which counts 0 in the total. */
+static int64_t cents_of(const char *s);
+static int64_t line_cents(const char *cell, const char *notes)
+{
+	if (!*cell) {
+		ck_assert_msg(strstr(notes, BOM_UNPRICED ": ") != NULL, "a blank price on a priced line: %s",
+			      notes);
+		return 0;
+	}
+	return cents_of(cell);
+}
+
 /* "123.45" -> 12345, checking the plain format on the way. */
 static int64_t cents_of(const char *s)
 {
@@ -369,7 +382,7 @@ START_TEST(csv_round_trip_lines_and_totals)
 	ck_assert(bom_add(&b, BOM_CABLE, "CBL", "Cable", 3, 10, 0.5, 0, NULL));
 	ck_assert(bom_add(&b, BOM_NETWORK, "NIC", "NIC", 7, 133333, 23.5, 0, ""));
 	ck_assert(bom_add(&b, BOM_SERVICE, "NOPRICE", "Unpriced", 2, 0, 0, 0,
-			  "no price: add it to your price list"));
+			  BOM_UNPRICED ": give SKU NOPRICE a price in your price list (--prices)"));
 	ck_assert_int_eq(b.n_unpriced, 1);
 	const char *p = path_in("bom.csv");
 	char err[512] = "";
@@ -393,11 +406,11 @@ START_TEST(csv_round_trip_lines_and_totals)
 		ck_assert_str_eq(r[2], l->sku);
 		ck_assert_str_eq(r[3], l->description);
 		ck_assert_int_eq(atol(r[4]), l->qty);
-		ck_assert_int_eq(cents_of(r[5]), l->unit_cents);
-		ck_assert_int_eq(cents_of(r[6]), l->extended_cents);
-		ck_assert_int_eq(cents_of(r[6]), cents_of(r[5]) * atol(r[4]));
+		ck_assert_int_eq(line_cents(r[5], r[9]), l->unit_cents);
+		ck_assert_int_eq(line_cents(r[6], r[9]), l->extended_cents);
+		ck_assert_int_eq(line_cents(r[6], r[9]), line_cents(r[5], r[9]) * atol(r[4]));
 		ck_assert_str_eq(r[9], l->notes);
-		sum += cents_of(r[6]);
+		sum += line_cents(r[6], r[9]);
 		watts += atol(r[4]) * strtod(r[7], NULL);
 		units += atol(r[4]) * strtod(r[8], NULL);
 	}
@@ -551,6 +564,21 @@ static const struct bom_line *find_line(const struct bom *b, enum bom_category c
 	return NULL;
 }
 
+/* The front-end and OOB networks' lines (in the fabric's part of capex). */
+static double network_usd(const struct bom *b)
+{
+	const struct catalog_defaults *d = &cat->defaults;
+	int64_t c = 0;
+	for (size_t i = 0; i < b->n; i++)
+		for (size_t j = 0; j < d->n_networks; j++) {
+			const struct catalog_network *nw = &d->networks[j];
+			if (!strcmp(b->lines[i].sku, nw->sku) || !strcmp(b->lines[i].sku, nw->copper_sku) ||
+			    !strcmp(b->lines[i].sku, nw->optics_sku))
+				c += b->lines[i].extended_cents;
+		}
+	return c / 100.0;
+}
+
 static int64_t hardware_cents(const struct bom *b)
 {
 	int64_t hw = 0;
@@ -641,9 +669,11 @@ START_TEST(single_node_inference_bom)
 	ck_assert_int_eq(sup->extended_cents,
 			 llround((double)hardware_cents(&b) * cat->defaults.support_years.value *
 				 cat->defaults.support_fraction_per_year.value));
-	/* one node: no fabric */
+	/* one node: no scale-out fabric, but its front-end and OOB cables */
 	if (r.nodes + r.spare_nodes == 1) {
-		ck_assert_ptr_null(find_line(&b, BOM_CABLE, NULL));
+		for (size_t i = 0; i < b.n; i++)
+			if (b.lines[i].category == BOM_CABLE)
+				ck_assert_int_le(b.lines[i].qty, 2);
 		ck_assert_ptr_null(b.fabric);
 	}
 	bom_fini(&b);
@@ -757,7 +787,7 @@ START_TEST(ports_on_accelerator_need_no_nics)
 	ck_assert_int_eq(cable->qty, r.cables);
 	double capex = r.capex_usd, fabric = r.capex_fabric_usd, kw = r.power_kw;
 	ck_assert_double_eq_tol(fabric, (r.leaf_switches + r.spine_switches) * f->switch_price_usd +
-					r.cables * f->cable_price_usd, 1e-6);
+					r.cables * f->cable_price_usd + network_usd(&b), 1e-6);
 	bom_fini(&b);
 
 	/* The same cluster with NIC cards: the NICs' price and power on top,
@@ -920,7 +950,7 @@ START_TEST(unpriced_lines_say_so)
 	const struct bom_line *gpu = find_line(&b, BOM_ACCELERATOR, "h100-sxm");
 	ck_assert_int_eq(gpu->unit_cents, 0);
 	ck_assert(!gpu->priced);
-	ck_assert_ptr_nonnull(strstr(gpu->notes, "no price: add it to your price list"));
+	ck_assert_ptr_nonnull(strstr(gpu->notes, "unpriced: give SKU h100-sxm a price in your price list"));
 	ck_assert_uint_ge(b.n_unpriced, 1);
 	bom_fini(&b);
 }
@@ -951,8 +981,10 @@ START_TEST(real_bom_csv_round_trip)
 		ck_assert_str_eq(t.rows[i][2], b.lines[i - 1].sku);
 		ck_assert_str_eq(t.rows[i][3], b.lines[i - 1].description);
 		ck_assert_int_eq(atol(t.rows[i][4]), b.lines[i - 1].qty);
-		ck_assert_int_eq(cents_of(t.rows[i][6]), cents_of(t.rows[i][5]) * atol(t.rows[i][4]));
-		sum += cents_of(t.rows[i][6]);
+		const char *notes = t.rows[i][9];
+		ck_assert_int_eq(line_cents(t.rows[i][6], notes),
+				 line_cents(t.rows[i][5], notes) * atol(t.rows[i][4]));
+		sum += line_cents(t.rows[i][6], notes);
 	}
 	ck_assert_int_eq(cents_of(t.rows[t.n - 1][6]), sum);
 	ck_assert_int_eq(sum, b.total_cents);
@@ -1016,6 +1048,128 @@ START_TEST(no_platform_is_an_error)
 }
 END_TEST
 
+/* The front-end and out-of-band networks, counted by hand from the
+ * catalog's networks (SN4600C: 64 ports, 2 a node; SN2201: 48 ports, 1 a
+ * node): 4 nodes in one rack: 8 ports, 1 + 1 switches, 8 + 4 copper
+ * cables; 40 nodes in 10 racks: 80 ports over 64 is 2 front-end switches,
+ * 40 over 48 is 1 OOB switch, 80 + 40 cables across racks (optics). */
+struct net_count {
+	long sw[2], cable[2];
+	const char *cable_sku[2];
+};
+
+static void count_net(const struct engine_quote_line *l, void *ctx)
+{
+	struct net_count *n = ctx;
+	const struct catalog_defaults *d = &cat->defaults;
+	for (int i = 0; i < 2 && (size_t)i < d->n_networks; i++) {
+		const struct catalog_network *nw = &d->networks[i];
+		if (l->item == QUOTE_SWITCH && !strcmp(l->sku, nw->sku))
+			n->sw[i] += l->qty;
+		if (l->item == QUOTE_CABLE &&
+		    (!strcmp(l->sku, nw->copper_sku) || !strcmp(l->sku, nw->optics_sku))) {
+			n->cable[i] += l->qty;
+			n->cable_sku[i] = l->sku;
+		}
+	}
+}
+
+static void quote_nodes(int nodes, double racks, struct net_count *n)
+{
+	struct engine_result r;
+	memset(&r, 0, sizeof r);
+	r.accel = catalog_accel(cat, "h100-sxm");
+	r.platform = catalog_platform(cat, "hgx-h100-8");
+	ck_assert_ptr_nonnull(r.platform);
+	r.nodes = nodes;
+	r.racks = racks;
+	struct workload w;
+	engine_workload_init(&w, cat);
+	memset(n, 0, sizeof *n);
+	struct engine_quote_totals t;
+	engine_quote(cat, &w, &r, count_net, n, &t);
+}
+
+START_TEST(frontend_and_oob_networks_counted)
+{
+	const struct catalog_defaults *d = &cat->defaults;
+	ck_assert_uint_eq(d->n_networks, 2);
+	ck_assert_str_eq(d->networks[0].role, "frontend");
+	ck_assert_int_eq(d->networks[0].ports, 64);
+	ck_assert_int_eq(d->networks[0].ports_per_node, 2);
+	ck_assert_int_eq(d->networks[0].min_switches, 2);
+	ck_assert_str_eq(d->networks[1].role, "oob");
+	ck_assert_int_eq(d->networks[1].ports, 48);
+	ck_assert_int_eq(d->networks[1].ports_per_node, 1);
+	/* no source gave a price: none in the catalog, so none is invented */
+	for (size_t i = 0; i < d->n_networks; i++) {
+		ck_assert(d->networks[i].price_usd == 0);
+		ck_assert(d->networks[i].copper_price_usd == 0);
+		ck_assert(d->networks[i].optics_price_usd == 0);
+	}
+	struct net_count n;
+	/* 4 nodes in one rack: 8 front-end ports, one pair; copper */
+	quote_nodes(4, 1, &n);
+	ck_assert_int_eq(n.sw[0], 2);
+	ck_assert_int_eq(n.sw[1], 1);
+	ck_assert_int_eq(n.cable[0], 8);
+	ck_assert_int_eq(n.cable[1], 4);
+	ck_assert_str_eq(n.cable_sku[0], d->networks[0].copper_sku);
+	ck_assert_str_eq(n.cable_sku[1], d->networks[1].copper_sku);
+	/* 40 nodes in 10 racks: 80 ports over 64 is 2 (a pair), 40 BMC ports
+	 * one switch; optics across racks */
+	quote_nodes(40, 10, &n);
+	ck_assert_int_eq(n.sw[0], 2);
+	ck_assert_int_eq(n.sw[1], 1);
+	ck_assert_int_eq(n.cable[0], 80);
+	ck_assert_int_eq(n.cable[1], 40);
+	ck_assert_str_eq(n.cable_sku[0], d->networks[0].optics_sku);
+	ck_assert_str_eq(n.cable_sku[1], d->networks[1].optics_sku);
+	/* 65 nodes: 130 ports need 3 switches, bought as two pairs; 65 BMC
+	 * ports 2 */
+	quote_nodes(65, 17, &n);
+	ck_assert_int_eq(n.sw[0], 4);
+	ck_assert_int_eq(n.sw[1], 2);
+	/* one node still has a pair and one OOB switch */
+	quote_nodes(1, 1, &n);
+	ck_assert_int_eq(n.sw[0], 2);
+	ck_assert_int_eq(n.sw[1], 1);
+}
+END_TEST
+
+/* The networks' lines are unpriced: the quote counts them and excludes
+ * them from the total, and a price list's lines price them exactly. */
+START_TEST(unpriced_networks_counted_and_priced_by_list)
+{
+	struct workload w;
+	engine_workload_init(&w, cat);
+	w.model = catalog_model(cat, "llama-3.1-8b");
+	w.spare_nodes = 0;
+	struct engine_result r;
+	struct bom b;
+	build_for(&w, "h100-sxm", NULL, &r, &b);
+	ck_assert_int_eq(r.unpriced_lines, 4);
+	ck_assert_uint_eq(b.n_unpriced, 4);
+	ck_assert_int_eq(llround(r.capex_usd * 100), b.total_cents);
+	int64_t before = b.total_cents;
+	bom_fini(&b);
+
+	static const char list[] = "sku,unit_price_usd\nMSN4600C,1000\nDAC-100G-QSFP28,10\n"
+				   "MSN2201,500\nCAT6A-PATCH,1\n";
+	struct prices pl;
+	char err[256] = "";
+	ck_assert_msg(prices_parse("net.csv", list, sizeof list - 1, &pl, err, sizeof err), "%s", err);
+	build_for(&w, "h100-sxm", &pl, &r, &b);
+	ck_assert_int_eq(r.unpriced_lines, 0);
+	ck_assert_uint_eq(b.n_unpriced, 0);
+	/* 2 x 1000 + 2 x 10 + 500 + 1, and support on it (years x share) */
+	double share = cat->defaults.support_years.value * cat->defaults.support_fraction_per_year.value;
+	ck_assert_int_eq(b.total_cents, before + llround(252100 * (1 + share)));
+	bom_fini(&b);
+	prices_fini(&pl);
+}
+END_TEST
+
 #define ADD(s, fn) TAP_ADD(s, fn)
 
 int main(void)
@@ -1047,6 +1201,8 @@ int main(void)
 	ADD(s, real_bom_csv_round_trip);
 	ADD(s, summary_states_scenario_assumptions_version_date);
 	ADD(s, no_platform_is_an_error);
+	ADD(s, frontend_and_oob_networks_counted);
+	ADD(s, unpriced_networks_counted_and_priced_by_list);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;
