@@ -26,9 +26,7 @@ check_screen_re "Right on Fabric: infiniband" "Fabric +[^a-z ]* ?infiniband"
 tui_keys Right
 check_screen_re "Right again: ethernet" "Fabric +[^a-z ]* ?ethernet"
 check_screen "the nodes are re-sized on RoCE" "Scale-out              RoCE 400GbE (Spectrum-4 SN5600)"
-capex=$(csv_col "$TMPD/eth.csv" capex_usd | awk '{ split($1, p, "."); i = p[1]; s = "";
-	while (length(i) > 3) { s = "," substr(i, length(i) - 2) s; i = substr(i, 1, length(i) - 3) }
-	printf "$%s%s.%s", i, s, p[2] }')
+capex=$(tui_money "$(csv_col "$TMPD/eth.csv" capex_usd)")
 check_screen "the capex is recommend --fabric ethernet's to the cent" "Capex                  $capex"
 # Cooling: up one row
 tui_keys Up

@@ -227,3 +227,13 @@ tui_quit() {
 	case $screen in *"Quit without saving"*) tui_keys y ;; esac
 	tui_exit_status
 }
+
+# tui_money VALUE [PREFIX]: a csv money figure as the wizard writes it,
+# "878472.00" -> "$878,472.00" (PREFIX default "$", e.g. "EUR ").
+tui_money() {
+	awk -v v="$1" -v pre="${2-\$}" 'BEGIN {
+		split(v, p, "."); i = p[1]; s = ""
+		while (length(i) > 3) { s = "," substr(i, length(i) - 2) s; i = substr(i, 1, length(i) - 3) }
+		printf "%s%s%s%s\n", pre, i, s, (p[2] != "" ? "." p[2] : "")
+	}'
+}

@@ -12,9 +12,6 @@ S="$TMPD/pcie.yaml"
 printf 'schema: 1\nworkload:\n  class: inference\naccelerator: %s\n' "$A" >"$S"
 run "$ACCELSIZER" recommend --scenario "$S" --accelerator "$B" --format csv -o "$TMPD/b.csv"
 check "recommend --accelerator $B: exit 0" rc 0
-usd() { awk -v v="$1" 'BEGIN { split(v, p, "."); i = p[1]; s = "";
-	while (length(i) > 3) { s = "," substr(i, length(i) - 2) s; i = substr(i, 1, length(i) - 3) }
-	printf "$%s%s.%s", i, s, p[2] }'; }
 
 tui_start 120 40 --scenario "$S"
 tui_wait "Input tokens"
@@ -54,7 +51,7 @@ check_screen_lacks "step 4: no trace of pcie-h100-8" "pcie-h100-8"
 check_screen_re "working and spare nodes as recommend counts them" \
 	"Nodes +$(csv_col "$TMPD/b.csv" nodes) working \\+ $(csv_col "$TMPD/b.csv" spare_nodes) spare"
 check_screen "the capex is recommend --accelerator $B's to the cent" \
-	"Capex                  $(usd "$(csv_col "$TMPD/b.csv" capex_usd)")"
+	"Capex                  $(tui_money "$(csv_col "$TMPD/b.csv" capex_usd)")"
 tui_quit
 check "quits cleanly" equals "$rc" 0
 

@@ -8,9 +8,6 @@ S="$TMPD/pcie.yaml"
 printf 'schema: 1\nworkload:\n  class: inference\naccelerator: h100-pcie\n' >"$S"
 run "$ACCELSIZER" recommend --scenario "$S" --platform pcie-h100-8 --format csv -o "$TMPD/p8.csv"
 check "recommend --platform pcie-h100-8: exit 0" rc 0
-usd() { awk -v v="$1" 'BEGIN { split(v, p, "."); i = p[1]; s = "";
-	while (length(i) > 3) { s = "," substr(i, length(i) - 2) s; i = substr(i, 1, length(i) - 3) }
-	printf "$%s%s.%s", i, s, p[2] }'; }
 
 tui_start 120 40 --scenario "$S"
 tui_wait "Input tokens"
@@ -28,7 +25,7 @@ check_screen_re "Right again: the 8-card server" "Platform +[^a-z ]* ?pcie-h100-
 check_screen "the node is re-sized on it" "Node shape             PCIe server, 8 x H100 PCIe"
 check_screen_re "working and spare nodes as recommend counts them" \
 	"Nodes +$(csv_col "$TMPD/p8.csv" nodes) working \\+ $(csv_col "$TMPD/p8.csv" spare_nodes) spare"
-check_screen "the capex is recommend --platform's to the cent" "Capex                  $(usd "$(csv_col "$TMPD/p8.csv" capex_usd)")"
+check_screen "the capex is recommend --platform's to the cent" "Capex                  $(tui_money "$(csv_col "$TMPD/p8.csv" capex_usd)")"
 check_screen "the status line says what was chosen" "Platform: PCIe server, 8 x H100 PCIe, 8 GPUs per node."
 tui_keys Right
 check_screen_re "Right past the last: auto again" "Platform +[^a-z ]* ?auto"

@@ -8,14 +8,6 @@
 SCEN="$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml"
 printf 'sku,unit_price_usd,discount_pct\nh100-sxm,27500,10\n' >"$TMPD/prices.csv"
 
-# "878472.00" -> "$878,472.00", as the wizard writes money to the cent.
-usd() {
-	awk -v v="$1" 'BEGIN {
-		split(v, p, "."); i = p[1]; s = ""
-		while (length(i) > 3) { s = "," substr(i, length(i) - 2) s; i = substr(i, 1, length(i) - 3) }
-		printf "$%s%s.%s\n", i, s, p[2]
-	}'
-}
 
 # ---- without a price list ----
 run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --format csv -o "$TMPD/rec.csv"
@@ -25,13 +17,13 @@ tui_keys 4
 tui_wait "Parallel layout"
 check_screen_re "step 4: working + spare = total, as recommend counts them" \
 	"Nodes +$(csv_col "$TMPD/rec.csv" nodes) working \\+ $(csv_col "$TMPD/rec.csv" spare_nodes) spare = 2 nodes"
-capex=$(usd "$(csv_col "$TMPD/rec.csv" capex_usd)")
+capex=$(tui_money "$(csv_col "$TMPD/rec.csv" capex_usd)")
 check_screen "step 4: capex is recommend's capex_usd to the cent" "Capex                  $capex"
-check_screen "step 4: hardware part" "Hardware               $(usd "$(csv_col "$TMPD/rec.csv" capex_hardware_usd)")"
-check_screen "step 4: fabric part" "Fabric                 $(usd "$(csv_col "$TMPD/rec.csv" capex_fabric_usd)")"
-check_screen "step 4: racks and PDUs part" "Racks and PDUs         $(usd "$(csv_col "$TMPD/rec.csv" capex_racks_usd)")"
-check_screen "step 4: support part" "Support                $(usd "$(csv_col "$TMPD/rec.csv" capex_support_usd)")"
-check_screen "step 4: services part" "Services               $(usd "$(csv_col "$TMPD/rec.csv" capex_services_usd)")"
+check_screen "step 4: hardware part" "Hardware               $(tui_money "$(csv_col "$TMPD/rec.csv" capex_hardware_usd)")"
+check_screen "step 4: fabric part" "Fabric                 $(tui_money "$(csv_col "$TMPD/rec.csv" capex_fabric_usd)")"
+check_screen "step 4: racks and PDUs part" "Racks and PDUs         $(tui_money "$(csv_col "$TMPD/rec.csv" capex_racks_usd)")"
+check_screen "step 4: support part" "Support                $(tui_money "$(csv_col "$TMPD/rec.csv" capex_support_usd)")"
+check_screen "step 4: services part" "Services               $(tui_money "$(csv_col "$TMPD/rec.csv" capex_services_usd)")"
 
 # One more spare node: still working + spare = total.
 # to the last editable row (TCO years), then up past Support term,
@@ -45,7 +37,7 @@ tui_quit
 run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --prices "$TMPD/prices.csv" \
 	--format csv -o "$TMPD/recp.csv"
 check "recommend --prices: exit 0" rc 0
-pcapex=$(usd "$(csv_col "$TMPD/recp.csv" capex_usd)")
+pcapex=$(tui_money "$(csv_col "$TMPD/recp.csv" capex_usd)")
 check "the price list changes capex" lacks "$pcapex" "$capex"
 tui_start 120 40 --scenario "$SCEN" --prices "$TMPD/prices.csv"
 tui_wait "Input tokens"

@@ -9,13 +9,7 @@ SCEN="$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml"
 EUR="$TOP_SRCDIR/tests/fixtures/prices/good/quote-eur.csv"
 
 # "878472.00" -> "EUR 878,472.00", as the wizard writes money to the cent.
-eur() {
-	awk -v v="$1" -v pre="${2:-EUR }" 'BEGIN {
-		split(v, p, "."); i = p[1]; s = ""
-		while (length(i) > 3) { s = "," substr(i, length(i) - 2) s; i = substr(i, 1, length(i) - 3) }
-		printf "%s%s%s%s\n", pre, i, s, (p[2] != "" ? "." p[2] : "")
-	}'
-}
+eur() { tui_money "$1" "${2:-EUR }"; }
 whole() { eur "$(awk -v v="$1" 'BEGIN { printf "%d", int(v + 0.5) }')" "$2"; }
 
 run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --prices "$EUR" --format csv -o "$TMPD/rec.csv"

@@ -6,15 +6,7 @@
 
 SCEN="$TOP_SRCDIR/tests/fixtures/scenarios/good/inference.yaml"
 
-# "878472.00" -> "$878,472.00", as the wizard writes money to the cent.
-usd() {
-	awk -v v="$1" 'BEGIN {
-		split(v, p, "."); i = p[1]; s = ""
-		while (length(i) > 3) { s = "," substr(i, length(i) - 2) s; i = substr(i, 1, length(i) - 3) }
-		printf "$%s%s.%s\n", i, s, p[2]
-	}'
-}
-whole() { usd "$(awk -v v="$1" 'BEGIN { printf "%.2f", int(v + 0.5) }')" | sed 's/\..*//'; }
+whole() { tui_money "$(awk -v v="$1" 'BEGIN { printf "%.2f", int(v + 0.5) }')" | sed 's/\..*//'; }
 
 step4() {	# step4 SCENARIO CSV: the wizard's step 4 against recommend's csv
 	tui_start 120 40 --scenario "$1"
@@ -23,7 +15,7 @@ step4() {	# step4 SCENARIO CSV: the wizard's step 4 against recommend's csv
 	tui_wait "Parallel layout"
 	years=$(csv_col "$2" tco_years)
 	check_screen "step 4: the TCO is recommend's tco_usd to the cent, over $years years" \
-		"TCO                    $(usd "$(csv_col "$2" tco_usd)")  over $years years, capex included"
+		"TCO                    $(tui_money "$(csv_col "$2" tco_usd)")  over $years years, capex included"
 	check_screen "step 4: energy + colocation" \
 		"Energy + colocation   $(whole "$(csv_col "$2" tco_energy_usd)") + $(whole "$(csv_col "$2" tco_colocation_usd)")"
 	check_screen "step 4: support + licences" \

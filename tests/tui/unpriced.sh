@@ -42,9 +42,7 @@ tui_wait "Input tokens"
 tui_keys 4
 tui_wait "Parallel layout"
 run "$ACCELSIZER" bom --scenario "$S" --prices "$TMPD/net.csv" -o "$TMPD/priced.csv"
-total=$(awk -F, '$2 == "total" { split($7, p, "."); i = p[1]; s = "";
-	while (length(i) > 3) { s = "," substr(i, length(i) - 2) s; i = substr(i, 1, length(i) - 3) }
-	printf "$%s%s.%s", i, s, p[2] }' "$TMPD/priced.csv")
+total=$(tui_money "$(awk -F, '$2 == "total" { print $7 }' "$TMPD/priced.csv")")
 check_screen "priced: the capex is the priced BOM's whole total" "Capex                  $total  the BOM total "
 check_screen_lacks "priced: no unpriced line left" "unpriced"
 tui_quit
