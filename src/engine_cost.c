@@ -249,9 +249,12 @@ static void quote_licences(struct quote_walk *q, const struct catalog *c, const 
 	}
 }
 
-void engine_quote(const struct catalog *c, const struct workload *w, const struct engine_result *r,
-		  void (*fn)(const struct engine_quote_line *l, void *ctx), void *ctx,
-		  struct engine_quote_totals *t)
+/* engine_quote() with the TCO inputs already worked out (eng_cost() has
+ * them from its caller: one engine_tco_inputs() per result). */
+static void quote_with(const struct catalog *c, const struct workload *w, const struct engine_result *r,
+		       const struct engine_tco_inputs *tin,
+		       void (*fn)(const struct engine_quote_line *l, void *ctx), void *ctx,
+		       struct engine_quote_totals *t)
 {
 	memset(t, 0, sizeof *t);
 	const struct catalog_platform *p = r ? r->platform : NULL;
@@ -261,9 +264,7 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 	const struct catalog_defaults *d = &c->defaults;
 	const struct prices *pl = w ? w->prices : NULL;
 	struct quote_walk q = { .prices = pl, .fx = prices_usd_rate(pl), .fn = fn, .ctx = ctx, .t = t };
-	struct engine_tco_inputs in;
-	engine_tco_inputs(c, w, &in);
-	int years = (int)in.v[TCO_SUPPORT_YEARS];
+	int years = (int)tin->v[TCO_SUPPORT_YEARS];
 	/* engine_result.nodes are the working nodes; spares come on top. */
 	long all_nodes = (long)r->nodes + (r->spare_nodes > 0 ? r->spare_nodes : 0);
 	long gpus = r->gpus_installed > 0 ? r->gpus_installed : all_nodes * p->gpus_per_node;
@@ -292,7 +293,7 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 
 	/* Support: years x yearly share x everything above (hardware, fabric,
 	 * racks), rounded once; the burn-in service after it is not covered. */
-	double share = in.v[TCO_SUPPORT_FRACTION];
+	double share = tin->v[TCO_SUPPORT_FRACTION];
 	if (years > 0 && share > 0 && !t->overflow) {
 		int64_t base = t->total_cents;
 		double support = (double)base * years * share;
@@ -307,7 +308,7 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 		quote_line(&q, &(struct engine_quote_line){
 			.item = QUOTE_SERVICE, .sku = ENGINE_SKU_BURN_IN, .qty = all_nodes,
 			.catalog_cents = cents(&q, d->burn_in_usd_per_node.value) });
-	quote_licences(&q, c, r, gpus, years, in.v[TCO_LICENCE]);
+	quote_licences(&q, c, r, gpus, years, tin->v[TCO_LICENCE]);
 	/* The reseller's margin on everything above, as a line of its own. */
 	int64_t margin = t->overflow ? 0 : prices_margin_cents(pl, t->total_cents);
 	if (margin > 0)
@@ -316,8 +317,17 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 			.catalog_cents = margin, .support_base_cents = t->total_cents });
 }
 
+void engine_quote(const struct catalog *c, const struct workload *w, const struct engine_result *r,
+		  void (*fn)(const struct engine_quote_line *l, void *ctx), void *ctx,
+		  struct engine_quote_totals *t)
+{
+	struct engine_tco_inputs in;
+	engine_tco_inputs(c, w, &in);
+	quote_with(c, w, r, &in, fn, ctx, t);
+}
+
 void eng_cost(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
-	      const struct eng_node *n, struct engine_result *r)
+	      const struct eng_node *n, const struct engine_tco_inputs *tin, struct engine_result *r)
 {
 	const struct catalog_defaults *d = &c->defaults;
 	const struct catalog_platform *p = n->platform;
@@ -375,7 +385,7 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 
 	/* Capex is the quote, to the cent (engine_quote()). */
 	struct engine_quote_totals t;
-	engine_quote(c, w, r, NULL, NULL, &t);
+	quote_with(c, w, r, tin, NULL, NULL, &t);
 	r->accel_priced = t.accel_priced;
 	r->unpriced_lines = t.unpriced_lines;
 	if (t.overflow) {
@@ -549,23 +559,22 @@ void engine_tco_year(const struct engine_result *r, int year, struct engine_tco_
  * installed GPU, spares included, per year).  Cost per hour, per
  * million tokens and per training run spread the TCO over its years.
  */
-void eng_cost_rates(const struct catalog *c, const struct workload *w, struct engine_result *r)
+void eng_cost_rates(const struct catalog *c, const struct workload *w, const struct engine_tco_inputs *tin,
+		    struct engine_result *r)
 {
-	struct engine_tco_inputs in;
-	engine_tco_inputs(c, w, &in);
-	int years = (int)in.v[TCO_YEARS];
-	double util = in.v[TCO_UTILISATION], pue = in.v[TCO_PUE];
-	double kwh_price = in.v[TCO_ELECTRICITY];
+	int years = (int)tin->v[TCO_YEARS];
+	double util = tin->v[TCO_UTILISATION], pue = tin->v[TCO_PUE];
+	double kwh_price = tin->v[TCO_ELECTRICITY];
 	double hours = years * ENG_HOURS_PER_YEAR;
 
 	r->energy_kwh_year = r->power_kw * ENG_HOURS_PER_YEAR * pue * util;
 	r->tco_years = years;
 	r->tco_energy_usd = r->energy_kwh_year * kwh_price * years;
-	r->tco_colocation_usd = r->power_kw * in.v[TCO_COLOCATION] * 12.0 * years;
-	int paid = (int)in.v[TCO_SUPPORT_YEARS];
+	r->tco_colocation_usd = r->power_kw * tin->v[TCO_COLOCATION] * 12.0 * years;
+	int paid = (int)tin->v[TCO_SUPPORT_YEARS];
 	r->tco_support_years_paid = paid;
 	r->tco_licence_usd = years > paid ? r->tco_licence_usd_year * (years - paid) : 0;
-	r->tco_support_usd_year = in.v[TCO_SUPPORT_FRACTION] *
+	r->tco_support_usd_year = tin->v[TCO_SUPPORT_FRACTION] *
 				  (r->capex_hardware_usd + r->capex_fabric_usd + r->capex_racks_usd);
 	r->tco_support_usd = years > paid ? r->tco_support_usd_year * (years - paid) : 0;
 	r->tco_usd = r->capex_usd + r->tco_energy_usd + r->tco_colocation_usd + r->tco_support_usd +
@@ -589,7 +598,7 @@ void eng_cost_rates(const struct catalog *c, const struct workload *w, struct en
 	}
 
 	struct engine_rent rb;
-	engine_rent(c, w, r, &rb);
+	eng_rent_with(w, r, tin, &rb);
 	r->rent_basis = rb.basis;
 	if (rb.basis >= 0) {
 		r->rent_usd = rb.rent[rb.basis];

@@ -176,14 +176,20 @@ static inline double eng_fmax(double a, double b)
 	return a > b || isnan(b) ? a : b;
 }
 
-/* engine_cost.c: capex, power, racks, cost per hour; fills *r. */
+/* engine_cost.c: capex, power, racks, cost per hour; fills *r.  tin:
+ * engine_tco_inputs() of (c, w), worked out once by the caller for both
+ * eng_cost() and eng_cost_rates(). */
 void eng_cost(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
-	      const struct eng_node *n, struct engine_result *r);
+	      const struct eng_node *n, const struct engine_tco_inputs *tin, struct engine_result *r);
 /* Whether the node already has the fabric's NICs: its scale-out ports are
  * on the accelerators (Gaudi 3), or its own BOM lists the fabric's NIC. */
 long eng_network_switches(const struct catalog_network *nw, long nodes);
 bool eng_lists_nic(const struct catalog_platform *p, const struct catalog_fabric *f);
-void eng_cost_rates(const struct catalog *c, const struct workload *w, struct engine_result *r);
+void eng_cost_rates(const struct catalog *c, const struct workload *w, const struct engine_tco_inputs *tin,
+		    struct engine_result *r);
+/* engine_rent.c: engine_rent() with tin = engine_tco_inputs(c, w). */
+void eng_rent_with(const struct workload *w, const struct engine_result *r, const struct engine_tco_inputs *tin,
+		   struct engine_rent *out);
 
 /* engine_infer.c / engine_train.c: size one accelerator into *r. */
 void eng_infer(const struct catalog *c, const struct workload *w,

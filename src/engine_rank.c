@@ -202,8 +202,10 @@ void eng_result_place(const struct catalog *c, const struct workload *w,
 			? ENG_SPANS_YES : ENG_SPANS_NO;
 	if (spans == ENG_SPANS_YES)
 		eng_node_fabric(c, w, &n);
-	eng_cost(c, w, a, &n, out);
-	eng_cost_rates(c, w, out);
+	struct engine_tco_inputs tin;
+	engine_tco_inputs(c, w, &tin);
+	eng_cost(c, w, a, &n, &tin, out);
+	eng_cost_rates(c, w, &tin, out);
 }
 
 void eng_result_nodes(const struct catalog *c, const struct workload *w,

@@ -73,8 +73,8 @@ double engine_buy_cumulative(const struct engine_result *r, int month)
 	return total;
 }
 
-void engine_rent(const struct catalog *c, const struct workload *w, const struct engine_result *r,
-		 struct engine_rent *out)
+void eng_rent_with(const struct workload *w, const struct engine_result *r, const struct engine_tco_inputs *tin,
+		   struct engine_rent *out)
 {
 	memset(out, 0, sizeof *out);
 	out->basis = -1;
@@ -83,11 +83,9 @@ void engine_rent(const struct catalog *c, const struct workload *w, const struct
 		return;
 	const struct prices *p = w ? w->prices : NULL;
 	double fx = prices_usd_rate(p);
-	struct engine_tco_inputs in;
-	engine_tco_inputs(c, w, &in);
 	bool train = r->cls != WL_INFERENCE;
 	/* Serving is up every hour; training rents only while it runs. */
-	double busy = train ? in.v[TCO_UTILISATION] : 1.0;
+	double busy = train ? tin->v[TCO_UTILISATION] : 1.0;
 	out->horizon_months = r->tco_years * 12;
 
 	for (int t = 0; t < RENT_TERM_COUNT; t++) {
@@ -113,6 +111,14 @@ void engine_rent(const struct catalog *c, const struct workload *w, const struct
 		if (out->basis < 0 || rate < out->rate[out->basis])
 			out->basis = t;
 	}
+}
+
+void engine_rent(const struct catalog *c, const struct workload *w, const struct engine_result *r,
+		 struct engine_rent *out)
+{
+	struct engine_tco_inputs in;
+	engine_tco_inputs(c, w, &in);
+	eng_rent_with(w, r, &in, out);
 }
 
 void engine_rent_breakeven(const struct engine_result *r, char *buf, size_t n)
