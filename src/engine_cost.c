@@ -27,7 +27,7 @@ static int64_t to_cents(double usd)
 {
 	if (!isfinite(usd) || usd <= 0 || usd > 9e16)
 		return 0;
-	return (int64_t)llround(usd * 100.0);
+	return eng_llround_pos(usd * 100.0);
 }
 
 /* Whether the node already has the fabric's NICs: its scale-out ports are
@@ -97,11 +97,18 @@ static void quote_line(struct quote_walk *q, struct engine_quote_line *l)
 	if (!l->sku)
 		l->sku = "";
 	int64_t catalog = l->catalog_cents > 0 ? l->catalog_cents : 0;
-	if (l->fixed)
+	if (l->fixed) {
 		l->unit_cents = catalog;
-	else
+	} else if (!q->prices) {
+		/* prices_unit_cents() without a list: the catalog's, no entry,
+		 * no discount */
+		l->unit_cents = catalog;
+		l->price = NULL;
+		l->discount_upct = 0;
+	} else {
 		l->unit_cents = prices_unit_cents(q->prices, l->sku, engine_quote_category(l), catalog,
 						  &l->price, &l->discount_upct);
+	}
 	if (l->item == QUOTE_LICENCE && !l->fixed) {
 		/* a licence's price is per GPU per year: the line is the term */
 		int64_t year = l->unit_cents;

@@ -176,6 +176,15 @@ static inline double eng_fmax(double a, double b)
 	return a > b || isnan(b) ? a : b;
 }
 
+/* llround() of a number from 0 to 2^63 without the call into libm, the
+ * same result: the whole part (exact), one up when the fraction, exact
+ * as well, is a half or more (half away from zero). */
+static inline int64_t eng_llround_pos(double v)
+{
+	int64_t i = (int64_t)v;
+	return v - (double)i >= 0.5 ? i + 1 : i;
+}
+
 /* engine_cost.c: capex, power, racks, cost per hour; fills *r.  tin:
  * engine_tco_inputs() of (c, w), worked out once by the caller for both
  * eng_cost() and eng_cost_rates(). */

@@ -99,10 +99,14 @@ void eng_rent_with(const struct workload *w, const struct engine_result *r, cons
 		out->month[t] = r->gpus * rate * ENGINE_HOURS_PER_MONTH * busy;
 		out->rent[t] = train && isfinite(r->train_hours) ? r->gpus * rate * r->train_hours
 				: r->gpus * rate * ENG_HOURS_PER_YEAR;
-		/* The first month buying has cost no more than renting. */
-		double buy = engine_buy_cumulative(r, 0);
+		/* The first month buying has cost no more than renting.  A
+		 * month's running cost is its year's twelfth: worked out once a
+		 * year, added month by month as engine_buy_cumulative() does. */
+		double buy = engine_buy_cumulative(r, 0), running = 0;
 		for (int m = 1; m <= out->horizon_months; m++) {
-			buy += month_running(r, m);
+			if (m % 12 == 1)
+				running = month_running(r, m);
+			buy += running;
 			if (buy <= out->month[t] * m) {
 				out->breakeven[t] = m;
 				break;
