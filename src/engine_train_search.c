@@ -450,13 +450,19 @@ static int ep_most(const struct eng_tctx *x, int n)
 	return e;
 }
 
+/* group_floor()'s terms that do not depend on the recompute. */
+struct gterms {
+	double tp, dpx;
+};
+
 /* A (t, p) group: the shapes with these tensor and pipeline degrees. */
 struct tgroup {
 	int t, p;
 	int c_hi;			/* the most context parallelism; -1 not yet known, 0 none */
 	double link_t;
 	double lb;			/* MIN: no layout of the group is faster */
-	bool done;
+	bool sized;			/* MIN: its leanest shape's memory known */
+	struct gterms terms;		/* MIN: group_floor()'s terms */
 };
 
 static void shape_init(const struct tsearch *S, const struct tgroup *g, int c, int b, int e,
@@ -609,24 +615,35 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
  * least seqs / (d c) sequences through each layer's all-reduces, m b / c
  * of them), the least exposed DP time (the leanest shape has the least
  * expert state; d c is the group's).  The terms come from different
- * layouts, so BOUND_ROUNDING covers the sums' rounding. */
-static double group_floor(const struct tsearch *S, const struct eng_tlayout *lean, int rec0)
+ * layouts, so BOUND_ROUNDING covers the sums' rounding.  Only the floor
+ * depends on rec0: the other two terms (struct gterms) are worked out
+ * once per group. */
+static void group_terms(const struct tsearch *S, const struct eng_tlayout *lean, struct gterms *k)
 {
 	const struct eng_tctx *x = S->x;
-	struct eng_tlayout l;
-	floor_layout(S, lean, rec0, &l);
-	double lb = l.compute + l.elem + l.bubble;
 	double dc = (double)lean->d * lean->c;
+	k->tp = 0;
 	if (lean->t > 1) {
 		double bytes = x->seqs / dc * x->s * x->m->hidden * 2.0;
 		double layers = (double)x->m->layers / lean->p * lean->imb;
-		lb += layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, lean->link_t, 0);
+		k->tp = layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, lean->link_t, 0);
 	}
+	struct eng_tlayout l = *lean;
 	l.zero = 0;
 	double dp = eng_train_dp_comm(x, &l);
-	double window = (S->compute_g[x->rec_hi] * l.imb + l.elem) * 2.0 / 3.0;
+	double window = (S->compute_g[x->rec_hi] * l.imb + S->elem_g * l.imb) * 2.0 / 3.0;
 	double hidden = dp * x->overlap < window ? dp * x->overlap : window;
-	return (lb + (dp - hidden)) * (1.0 - BOUND_ROUNDING);
+	k->dpx = dp - hidden;
+}
+
+static double group_floor(const struct tsearch *S, const struct eng_tlayout *lean, int rec0, const struct gterms *k)
+{
+	double compute = S->compute_g[rec0] * lean->imb;
+	double elem = S->elem_g * lean->imb;
+	double lb = compute + elem + eng_train_bubble_of(compute + elem, lean->p, lean->m, v_most(S, lean->p));
+	if (lean->t > 1)
+		lb += k->tp;
+	return (lb + k->dpx) * (1.0 - BOUND_ROUNDING);
 }
 
 /* MIN: each group's bound from its leanest shape - the lightest recompute
@@ -634,33 +651,66 @@ static double group_floor(const struct tsearch *S, const struct eng_tlayout *lea
  * micro-batches, the most virtual stages); then the groups from the
  * lowest bound while it can beat the fastest step so far.  A group whose
  * leanest shape does not fit is left, its memory the least of the
- * group's. */
-static void walk_min(struct tsearch *S, struct tgroup *g, int n)
+ * group's.
+ *
+ * Which recompute fits a group's leanest shape is sized only when its
+ * turn comes: until then its bound is the one at the lightest recompute
+ * tried (rec_lo), no higher than at any heavier one (no term shrinks with
+ * recompute), so a group never sized could not have won either.  Sized,
+ * a group whose lightest fitting recompute is heavier takes that bound
+ * and waits for its turn again.  lean[] holds each group's leanest shape
+ * meanwhile. */
+/* Puts group k at its place in ord[lo..hi), kept in the order of the
+ * groups' bounds (a NaN bound first: such a group is never skipped). */
+static void ord_insert(const struct tgroup *g, int *ord, int lo, int hi, int k)
 {
-	int live = 0;
-	for (int i = 0; i < n; i++) {
-		struct eng_tlayout shape;
-		struct tstate st;
-		double lowest;
-		g[i].done = true;
-		if (!group_lean(S, &g[i], &shape))
-			continue;
-		int rec0 = shape_fit(S, &shape, &st, &lowest);
-		if (rec0 < 0)
-			continue;
-		g[i].lb = isnan(lowest) ? -INFINITY : group_floor(S, &shape, rec0);
-		g[i].done = false;
-		live++;
+	double lb = isnan(g[k].lb) ? -INFINITY : g[k].lb;
+	int j = hi;
+	while (j > lo && g[ord[j - 1]].lb > lb) {
+		ord[j] = ord[j - 1];
+		j--;
 	}
-	while (live > 0) {
-		int k = -1;
-		for (int i = 0; i < n; i++)
-			if (!g[i].done && (k < 0 || g[i].lb < g[k].lb))
-				k = i;
+	ord[j] = k;
+}
+
+static void walk_min(struct tsearch *S, struct tgroup *g, int n, struct eng_tlayout *lean)
+{
+	const struct eng_tctx *x = S->x;
+	int ord[NGROUP], live = 0;
+	for (int i = 0; i < n; i++) {
+		g[i].sized = false;
+		if (!group_lean(S, &g[i], &lean[i]))
+			continue;
+		group_terms(S, &lean[i], &g[i].terms);
+		g[i].lb = group_floor(S, &lean[i], x->rec_lo, &g[i].terms);
+		ord_insert(g, ord, 0, live++, i);
+	}
+	for (int head = 0; head < live;) {
+		int k = ord[head];
 		if (g[k].lb > cut(S))
 			break;
-		g[k].done = true;
-		live--;
+		if (!g[k].sized) {
+			struct tstate st;
+			double lowest;
+			g[k].sized = true;
+			int rec0 = shape_fit(S, &lean[k], &st, &lowest);
+			if (rec0 < 0) {
+				head++;
+				continue;
+			}
+			if (isnan(lowest))
+				g[k].lb = -INFINITY;
+			else if (rec0 != x->rec_lo || !(g[k].lb > -INFINITY))
+				g[k].lb = group_floor(S, &lean[k], rec0, &g[k].terms);
+			if (rec0 != x->rec_lo && head + 1 < live && g[k].lb > g[ord[head + 1]].lb) {
+				/* no longer the lowest: it waits for its turn */
+				for (int i = head; i + 1 < live; i++)
+					ord[i] = ord[i + 1];
+				ord_insert(g, ord, head, live - 1, k);
+				continue;
+			}
+		}
+		head++;
 		try_group(S, &g[k]);
 	}
 }
@@ -675,6 +725,7 @@ static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_on
 {
 	struct eng_tlayout cand[NCAND];
 	struct tgroup g[NGROUP];
+	struct eng_tlayout lean[NGROUP];
 	struct tsearch S = { .x = x, .G = G, .pass = fit_only ? PASS_FIT : PASS_MIN, .min_mem = INFINITY, .vmask = vmask,
 			     .cand = cand };
 	S.prune_ok = x->lat >= 0 && x->overlap <= 1;
@@ -687,7 +738,7 @@ static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_on
 		*min_mem = S.min_mem;
 		return S.found;
 	}
-	walk_min(&S, g, n);
+	walk_min(&S, g, n, lean);
 	*min_mem = S.min_mem;
 	if (!S.found)
 		return false;
