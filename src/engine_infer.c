@@ -350,7 +350,8 @@ static double prefill_alone_s(const struct ictx *x, const struct ilayout *l)
  * count.  Percentiles of the three parts are added, which bounds the
  * sum's percentile from above.
  */
-static void load_at(const struct ictx *x, const struct ilayout *l, double b, struct iload *o, bool ttft)
+/* The p99 time per token alone (the rest NAN): all some callers need. */
+static void load_tpot(const struct ictx *x, const struct ilayout *l, double b, struct iload *o)
 {
 	struct istep s;
 	double sb = x->open ? sqrt(2.0 * b / 3.0) : 0;
@@ -358,8 +359,13 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 	iter_step(x, l, b + Z99 * sb, arrivals * x->Ip / x->O, false, &s);
 	o->tau99 = s.total;
 	o->ttft50 = o->ttft99 = o->tau = o->lambda = NAN;
-	if (!ttft)
-		return;	/* the time per token is all the caller needs */
+}
+
+/* The rest of the load once load_tpot() has filled o. */
+static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, struct iload *o)
+{
+	struct istep s;
+	s.total = o->tau99;
 	if (x->open)
 		mean_step(x, l, b, &s);	/* else the p99 step is the mean one */
 	o->tau = s.total;
@@ -393,6 +399,13 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 	o->ttft99 = Q99 * it + w99 + own99;
 }
 
+static void load_at(const struct ictx *x, const struct ilayout *l, double b, struct iload *o, bool ttft)
+{
+	load_tpot(x, l, b, o);
+	if (ttft)
+		load_ttft(x, l, b, o);
+}
+
 /* Output tokens/s of one replica running a batch of b in steady state. */
 static double replica_tput(const struct ictx *x, const struct ilayout *l, double b)
 {
@@ -408,7 +421,7 @@ static double target_margin(const struct ictx *x, const struct ilayout *l, doubl
 {
 	struct iload o;
 	double tps = x->w->tokens_per_s_per_user, ttft = x->w->ttft_ms;
-	load_at(x, l, b, &o, false);
+	load_tpot(x, l, b, &o);
 	double m = -1;
 	if (tps > 0)
 		m = o.tau99 * tps - 1.0;
@@ -417,7 +430,7 @@ static double target_margin(const struct ictx *x, const struct ilayout *l, doubl
 	if (m > 0)
 		return m;
 	if (ttft > 0)
-		load_at(x, l, b, &o, true);
+		load_ttft(x, l, b, &o);	/* the time per token is already there */
 	if (ttft > 0)
 		m = eng_fmax(m, eng_fmin(10.0, o.ttft99 * 1000.0 / ttft - 1.0));
 	return m;
