@@ -213,6 +213,13 @@ if [ $have_cg = 1 ]; then
 	[ "$pre_bundled" -lt 2000000 ] 2>/dev/null || v=MISSED
 	printf '  target %-44s %s\n' "recommend --workload pretrain: $(millions "$pre_bundled") < 2 M" "$v"
 	printf '  (info) %-44s\n' "the same on a user catalog's cache image: $(millions "$pre_ir")"
+	# the engine_run budgets are times (section 1, 50 us each); their
+	# instruction counts are the figures that repeat between runs
+	for sc in inference pretrain finetune; do
+		awk -v sc="$sc" '$1 == "engine-" sc "-1x" {
+			printf "  (info) engine_run, whole catalog, %-10s %9d instructions (budget: 50 us, section 1)\n", sc ":", $2 }' \
+			"$tmp/ops.txt"
+	done
 fi
 if [ -n "$wiz_hwm" ]; then
 	v=met

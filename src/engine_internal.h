@@ -204,7 +204,14 @@ void eng_rent_with(const struct workload *w, const struct engine_result *r, cons
 void eng_infer(const struct catalog *c, const struct workload *w,
 	       const struct catalog_accel *a, struct engine_result *r);
 void eng_train(const struct catalog *c, const struct workload *w,
-	       const struct catalog_accel *a, struct engine_result *r);
+	       const struct catalog_accel *a, struct eng_tcache *tc, struct engine_result *r);
+/* engine_train_search.c: the training search's cache of one run
+ * (engine_train.h), held by the report: allocated with it, emptied at
+ * the start of each engine_run() (eng_tcache_begin()); tc may be NULL,
+ * the search then sizes every shape itself. */
+struct eng_tcache *eng_tcache_new(void);
+void eng_tcache_free(struct eng_tcache *tc);
+void eng_tcache_begin(struct eng_tcache *tc);
 /* eng_infer() on one partition of each GPU (part NULL: whole GPUs): a
  * replica is one instance, tensor parallel 1. */
 void eng_infer_on(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,

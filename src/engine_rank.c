@@ -22,7 +22,8 @@ bool engine_report_init(struct engine_report *r, const struct catalog *c)
 	r->results = calloc(n, sizeof *r->results);
 	r->scratch_ = calloc(n, sizeof *r->scratch_);
 	r->order_ = calloc(2 * n, sizeof *r->order_);	/* the second half: merge buffer */
-	if (!r->results || !r->scratch_ || !r->order_) {
+	r->tcache_ = eng_tcache_new();
+	if (!r->results || !r->scratch_ || !r->order_ || !r->tcache_) {
 		engine_report_fini(r);
 		return false;
 	}
@@ -35,6 +36,7 @@ void engine_report_fini(struct engine_report *r)
 	free(r->results);
 	free(r->scratch_);
 	free(r->order_);
+	eng_tcache_free(r->tcache_);
 	memset(r, 0, sizeof *r);
 }
 
@@ -161,9 +163,10 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 
 /* engine_evaluate() with the reason kept unwritten; invalid is why the
  * workload is not valid (engine_workload_valid(), checked once per run),
- * or NULL. */
+ * or NULL; tc the run's training cache, or NULL. */
 static void evaluate(const struct catalog *c, const struct workload *w,
-		     const struct catalog_accel *a, struct engine_result *out, const char *invalid)
+		     const struct catalog_accel *a, struct eng_tcache *tc, struct engine_result *out,
+		     const char *invalid)
 {
 	eng_result_clear(out, a);
 	out->cls = w->cls;
@@ -177,7 +180,7 @@ static void evaluate(const struct catalog *c, const struct workload *w,
 		eng_partition_try(c, w, a, out);
 		eng_disagg_try(c, w, a, out);
 	} else
-		eng_train(c, w, a, out);
+		eng_train(c, w, a, tc, out);
 
 	eng_result_nodes(c, w, a, out);
 	eng_filters(w, out);
@@ -221,7 +224,7 @@ void engine_evaluate(const struct catalog *c, const struct workload *w,
 {
 	char why[160];
 	bool valid = engine_workload_valid(w, why, sizeof why);
-	evaluate(c, w, a, out, valid ? NULL : why);
+	evaluate(c, w, a, NULL, out, valid ? NULL : why);
 	eng_reason_write(out);
 }
 
@@ -340,8 +343,10 @@ void engine_run(const struct catalog *c, const struct workload *w, struct engine
 	size_t n = c->n_accels < r->cap_ ? c->n_accels : r->cap_;
 	char why[160];
 	bool valid = engine_workload_valid(w, why, sizeof why);
+	if (r->tcache_)
+		eng_tcache_begin(r->tcache_);
 	for (size_t i = 0; i < n; i++) {
-		evaluate(c, w, &c->accels[i], &r->scratch_[i], valid ? NULL : why);
+		evaluate(c, w, &c->accels[i], r->tcache_, &r->scratch_[i], valid ? NULL : why);
 		if (!r->lazy_reasons)
 			eng_reason_write(&r->scratch_[i]);
 		r->order_[i] = i;

@@ -90,10 +90,11 @@ static double training_efficiency(const struct catalog *c, const struct catalog_
 }
 
 static bool tctx_init(const struct catalog *c, const struct workload *w,
-		      const struct catalog_accel *a, struct eng_tctx *x)
+		      const struct catalog_accel *a, struct eng_tcache *tc, struct eng_tctx *x)
 {
 	const struct catalog_defaults *d = &c->defaults;
 	memset(x, 0, sizeof *x);
+	x->cache = tc;
 	x->c = c;
 	x->w = w;
 	x->a = a;
@@ -108,8 +109,16 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
 	x->lat = d->collective_latency_us.value * 1e-6;
 	x->overlap = d->training_overlap.value;
-	for (int r = 0; r < RECOMPUTE_COUNT; r++)
-		eng_train_flops_token(w, (enum recompute)r, &x->model_tok, &x->hw_tok[r]);
+	/* the workload's own figures: the run's cache has them after its
+	 * first accelerator */
+	struct eng_twork *wk = tc ? &tc->work : NULL;
+	if (wk && wk->set) {
+		x->model_tok = wk->model_tok;
+		memcpy(x->hw_tok, wk->hw_tok, sizeof x->hw_tok);
+	} else {
+		for (int r = 0; r < RECOMPUTE_COUNT; r++)
+			eng_train_flops_token(w, (enum recompute)r, &x->model_tok, &x->hw_tok[r]);
+	}
 	x->tokens = eng_train_tokens(w);
 	x->s = (double)w->seq_len;
 	x->gbt = w->global_batch_tokens;
@@ -142,9 +151,21 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->link2 = eng_link_bw(c, a, x->plat, 2);
 	for (int k = 1; k < 8; k++)
 		x->link_pow2[k] = eng_link_bw(c, a, x->plat, 1 << k);
-	for (int p = 1; p <= PP_MAX; p++)
-		x->imb[p] = eng_train_stage_imbalance(x->m, p);
-	eng_train_search_prepare(x);
+	if (wk && wk->set) {
+		memcpy(x->imb, wk->imb, sizeof x->imb);
+		x->cp_max = wk->cp_max;
+	} else {
+		for (int p = 1; p <= PP_MAX; p++)
+			x->imb[p] = eng_train_stage_imbalance(x->m, p);
+		eng_train_search_prepare(x);
+	}
+	if (wk && !wk->set) {
+		wk->model_tok = x->model_tok;
+		memcpy(wk->hw_tok, x->hw_tok, sizeof wk->hw_tok);
+		memcpy(wk->imb, x->imb, sizeof wk->imb);
+		wk->cp_max = x->cp_max;
+		wk->set = true;
+	}
 	params_split(x->m, &x->shared_params, &x->expert_params);
 	moe_terms(x);
 	x->zero_monotone = x->frozen || d->adam_bytes_per_param.value >= 4.0;
@@ -489,11 +510,11 @@ static void explain_train(const struct eng_tctx *x, const struct tsize *z, struc
 /* Training and fine-tuning on one accelerator: size (fewest GPUs that fit
  * and meet the target time), bind, explain. */
 void eng_train(const struct catalog *c, const struct workload *w,
-	       const struct catalog_accel *a, struct engine_result *r)
+	       const struct catalog_accel *a, struct eng_tcache *tc, struct engine_result *r)
 {
 	struct eng_tctx x;
 	r->precision_used = w->precision;
-	if (!tctx_init(c, w, a, &x)) {
+	if (!tctx_init(c, w, a, tc, &x)) {
 		r->fits = false;
 		r->binding = RES_NONE;
 		snprintf(r->reason, sizeof r->reason, "%s", x.node > 0

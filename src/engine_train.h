@@ -11,8 +11,6 @@
 
 #include "engine_internal.h"
 
-#include "engine_internal.h"
-
 /* A context-parallel rank keeps at least this many tokens: below it the
  * ring's exchanges outgrow the attention they hide behind (Megatron's
  * long-context recipes keep 4k-16k a rank). */
@@ -63,6 +61,46 @@ struct eng_tctx {
 	double link_pow2[8];
 	double imb[PP_MAX + 1];
 	int cp_max;			/* the most context parallelism cp_ok() allows */
+	struct eng_tcache *cache;	/* the run's, or NULL */
+};
+
+/*
+ * What one engine_run() keeps between its accelerators (the report owns
+ * it; eng_tcache_begin() empties it at the start of every run).  A
+ * shape's memory - model state by ZeRO stage, runtime reserve,
+ * activations at one virtual stage by recompute (eng_train_state(),
+ * eng_train_reserve(), eng_train_activation()) - is a function of the
+ * workload, the GPU count, the shape's degrees (t, p, c, b, e) and the
+ * base's bytes per parameter alone, not of the accelerator: the
+ * accelerators that search the same GPU count size each shape once.  A
+ * figure those functions come to read from the accelerator must join the
+ * key (struct eng_tshape_mem).  The virtual-stage masks and struct
+ * eng_twork depend on the workload alone.
+ */
+#define TCACHE_SLOTS 512
+struct eng_tshape_mem {
+	unsigned gen;			/* valid when the cache's */
+	int G, t, p, c, b, e;
+	double base_bytes;
+	bool filled;			/* zlean..zmax and reserve */
+	bool all_z;			/* state[0..zlean) too */
+	unsigned act_set;		/* bit rec: act1[rec] known */
+	int zlean, zmax;
+	double state[4], reserve, act1[RECOMPUTE_COUNT];
+};
+/* The workload's figures tctx_init() works out for every accelerator
+ * alike: FLOPs per token before the MoE terms, stage imbalance, cp_max. */
+struct eng_twork {
+	bool set;
+	double model_tok, hw_tok[RECOMPUTE_COUNT];
+	double imb[PP_MAX + 1];
+	int cp_max;
+};
+struct eng_tcache {
+	unsigned gen;
+	struct eng_twork work;
+	unsigned vmask[PP_MAX + 1];	/* as struct eng_tmemo's */
+	struct eng_tshape_mem slot[TCACHE_SLOTS];
 };
 
 /* One layout: its degrees, and once sized its memory and step time. */

@@ -18,6 +18,7 @@
  * fastest fitting one wins (its memory and step time: engine_train_step.c).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine_train.h"
@@ -309,14 +310,77 @@ static bool shape_slow(const struct tsearch *S, const struct eng_tlayout *shape,
 }
 
 /* A shape's model state by ZeRO stage (state[zlean..zmax]) and runtime
- * reserve: what its memory adds to the activations. */
+ * reserve: what its memory adds to the activations; mem is its entry in
+ * the run's cache (engine_train.h), NULL without one. */
 struct tstate {
 	int zlean, zmax;
 	double state[4], reserve;
+	struct eng_tshape_mem *mem;
 };
 
-static void shape_state(const struct eng_tctx *x, struct eng_tlayout *shape, struct tstate *st)
+struct eng_tcache *eng_tcache_new(void)
 {
+	return calloc(1, sizeof(struct eng_tcache));
+}
+
+void eng_tcache_free(struct eng_tcache *tc)
+{
+	free(tc);
+}
+
+void eng_tcache_begin(struct eng_tcache *tc)
+{
+	tc->gen++;
+	if (!tc->gen) {		/* wrapped: no slot may look valid */
+		memset(tc->slot, 0, sizeof tc->slot);
+		tc->gen = 1;
+	}
+	memset(tc->vmask, 0, sizeof tc->vmask);
+	tc->work.set = false;
+}
+
+/* The shape's entry in the run's cache, found or taken (open addressing
+ * on its key); NULL without a cache, with a key that cannot be compared
+ * (NaN bytes) or when every slot is taken: the caller then sizes it. */
+static struct eng_tshape_mem *cache_slot(const struct tsearch *S, const struct eng_tlayout *shape)
+{
+	struct eng_tcache *tc = S->x->cache;
+	double bb = S->x->base_bytes;
+	if (!tc || isnan(bb))
+		return NULL;
+	unsigned h = (unsigned)S->G * 2654435761u;
+	h = (h ^ (unsigned)shape->t) * 16777619u;
+	h = (h ^ (unsigned)shape->p) * 16777619u;
+	h = (h ^ (unsigned)shape->c) * 16777619u;
+	h = (h ^ (unsigned)shape->b) * 16777619u;
+	h = (h ^ (unsigned)shape->ep) * 16777619u;
+	for (unsigned i = 0; i < TCACHE_SLOTS; i++) {
+		struct eng_tshape_mem *e = &tc->slot[(h + i) % TCACHE_SLOTS];
+		if (e->gen != tc->gen) {
+			*e = (struct eng_tshape_mem){ .gen = tc->gen, .G = S->G, .t = shape->t, .p = shape->p,
+						      .c = shape->c, .b = shape->b, .e = shape->ep, .base_bytes = bb };
+			return e;
+		}
+		if (e->G == S->G && e->t == shape->t && e->p == shape->p && e->c == shape->c && e->b == shape->b &&
+		    e->e == shape->ep && e->base_bytes == bb)
+			return e;
+	}
+	return NULL;
+}
+
+static void shape_state(const struct tsearch *S, struct eng_tlayout *shape, struct tstate *st)
+{
+	const struct eng_tctx *x = S->x;
+	struct eng_tshape_mem *e = st->mem = cache_slot(S, shape);
+	if (e && e->filled) {
+		st->zlean = e->zlean;
+		st->zmax = e->zmax;
+		for (int z = st->zlean; z <= st->zmax; z++)
+			st->state[z] = e->state[z];
+		st->reserve = e->reserve;
+		shape->zero = st->zmax;
+		return;
+	}
 	st->zmax = shape->d * shape->c == 1 ? 0 : 3;
 	st->zlean = x->zero_monotone ? st->zmax : 0;
 	for (int z = st->zlean; z <= st->zmax; z++) {
@@ -324,6 +388,50 @@ static void shape_state(const struct eng_tctx *x, struct eng_tlayout *shape, str
 		st->state[z] = eng_train_state(x, shape);
 	}
 	st->reserve = eng_train_reserve(x, shape);
+	if (e) {
+		e->filled = true;
+		e->zlean = st->zlean;
+		e->zmax = st->zmax;
+		memcpy(e->state, st->state, sizeof e->state);
+		e->reserve = st->reserve;
+	}
+}
+
+/* The state of the ZeRO stages below zlean, which only a shape that is
+ * tried needs. */
+static void state_below(const struct eng_tctx *x, struct eng_tlayout *shape, struct tstate *st)
+{
+	struct eng_tshape_mem *e = st->mem;
+	if (e && e->all_z) {
+		for (int z = 0; z < st->zlean; z++) {
+			shape->zero = z;
+			st->state[z] = e->state[z];
+		}
+		return;
+	}
+	for (int z = 0; z < st->zlean; z++) {
+		shape->zero = z;
+		st->state[z] = eng_train_state(x, shape);
+	}
+	if (e) {
+		e->all_z = true;
+		for (int z = 0; z < st->zlean; z++)
+			e->state[z] = st->state[z];
+	}
+}
+
+/* The shape's activations at one virtual stage (shape->v is 1). */
+static double lean_act(const struct eng_tctx *x, const struct eng_tlayout *shape, int rec, const struct tstate *st)
+{
+	struct eng_tshape_mem *e = st->mem;
+	if (e && (e->act_set & (1u << rec)))
+		return e->act1[rec];
+	double act = eng_train_activation(x, shape);
+	if (e) {
+		e->act1[rec] = act;
+		e->act_set |= 1u << rec;
+	}
+	return act;
 }
 
 /* The least memory of the shape's layouts at one recompute choice: one
@@ -333,7 +441,7 @@ static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int 
 {
 	shape->v = 1;
 	shape->rec = rec;
-	double act = eng_train_activation(x, shape);
+	double act = lean_act(x, shape, rec, st);
 	double lowest = INFINITY;
 	for (int z = st->zlean; z <= st->zmax; z++) {
 		double mz = eng_train_mem(st->state[z], act, st->reserve);
@@ -369,10 +477,7 @@ static void try_shape(struct tsearch *S, struct eng_tlayout *shape, struct tstat
 	double dp_lb = 0;
 	if (S->pass != PASS_FIT && shape_slow(S, shape, rec0, k, &dp_lb))
 		return;
-	for (int z = 0; z < st->zlean; z++) {
-		shape->zero = z;
-		st->state[z] = eng_train_state(x, shape);
-	}
+	state_below(x, shape, st);
 	try_layouts(S, shape, rec0, st->zmax, st->state, st->reserve, k, dp_lb);
 }
 
@@ -380,7 +485,7 @@ static void try_shape(struct tsearch *S, struct eng_tlayout *shape, struct tstat
  * it (-1 when none; the least memory then goes to min_mem). */
 static int shape_fit(struct tsearch *S, struct eng_tlayout *shape, struct tstate *st, double *lowest)
 {
-	shape_state(S->x, shape, st);
+	shape_state(S, shape, st);
 	int rec0 = lightest_fit(S->x, shape, st, lowest);
 	if (rec0 < 0 && *lowest < S->min_mem)
 		S->min_mem = *lowest;
@@ -593,7 +698,7 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
 		struct tstate st;
 		if (!group_lean(S, &g[i], &shape))
 			continue;
-		shape_state(x, &shape, &st);
+		shape_state(S, &shape, &st);
 		double lowest = lean_mem(x, &shape, x->rec_hi, &st);
 		if (lowest > x->usable) {
 			if (lowest < S->min_mem)
@@ -726,8 +831,8 @@ static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_on
 	struct eng_tlayout cand[NCAND];
 	struct tgroup g[NGROUP];
 	struct eng_tlayout lean[NGROUP];
-	struct tsearch S = { .x = x, .G = G, .pass = fit_only ? PASS_FIT : PASS_MIN, .min_mem = INFINITY, .vmask = vmask,
-			     .cand = cand };
+	struct tsearch S = { .x = x, .G = G, .pass = fit_only ? PASS_FIT : PASS_MIN, .min_mem = INFINITY,
+			     .vmask = x->cache ? x->cache->vmask : vmask, .cand = cand };
 	S.prune_ok = x->lat >= 0 && x->overlap <= 1;
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
 		S.compute_g[r] = eng_train_compute_g(x, G, r);
