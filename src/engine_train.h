@@ -64,6 +64,19 @@ struct eng_tctx {
 	struct eng_tcache *cache;	/* the run's, or NULL */
 };
 
+/* One layout: its degrees, and once sized its memory and step time. */
+struct eng_tlayout {
+	int t, c, p, v, d, ep, zero, b, rec;
+	long m;				/* micro-batches per step per pipeline */
+	double imb;			/* layers on the fullest stage / (layers / p) */
+	double link_t;			/* eng_link_bw() for the TP group */
+	double mem_gpu;			/* bytes */
+	/* ep_comm: the MoE layers' own costs, the EP all-to-alls and the
+	 * local experts' weight traffic (eng_train_expert_mem(); the result
+	 * reports the latter as memory time) */
+	double compute, elem, bubble, tp_comm, cp_comm, ep_comm, pp_comm, dp_comm, dp_exposed, step;
+};
+
 /*
  * What one engine_run() keeps between its accelerators (the report owns
  * it; eng_tcache_begin() empties it at the start of every run).  A
@@ -96,24 +109,23 @@ struct eng_twork {
 	double imb[PP_MAX + 1];
 	int cp_max;
 };
+/* A (t, p) group's leanest shape on G GPUs (engine_train_search.c,
+ * group_lean()), a function of the workload alone but for its TP link
+ * (link_t, set by each accelerator): ok false when the group has none. */
+#define TLEAN_SLOTS 128
+struct eng_tlean {
+	unsigned gen;
+	int G, t, p;
+	int c_hi;
+	bool ok;
+	struct eng_tlayout shape;
+};
 struct eng_tcache {
 	unsigned gen;
 	struct eng_twork work;
+	struct eng_tlean lean[TLEAN_SLOTS];
 	unsigned vmask[PP_MAX + 1];	/* as struct eng_tmemo's */
 	struct eng_tshape_mem slot[TCACHE_SLOTS];
-};
-
-/* One layout: its degrees, and once sized its memory and step time. */
-struct eng_tlayout {
-	int t, c, p, v, d, ep, zero, b, rec;
-	long m;				/* micro-batches per step per pipeline */
-	double imb;			/* layers on the fullest stage / (layers / p) */
-	double link_t;			/* eng_link_bw() for the TP group */
-	double mem_gpu;			/* bytes */
-	/* ep_comm: the MoE layers' own costs, the EP all-to-alls and the
-	 * local experts' weight traffic (eng_train_expert_mem(); the result
-	 * reports the latter as memory time) */
-	double compute, elem, bubble, tp_comm, cp_comm, ep_comm, pp_comm, dp_comm, dp_exposed, step;
 };
 
 /* search() is a pure function of the context and G, and the sizing below
@@ -159,6 +171,10 @@ double eng_train_expert_mem(const struct eng_tctx *x, const struct eng_tlayout *
 double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_dp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
 void eng_train_step_finish(const struct eng_tctx *x, struct eng_tlayout *l);
+/* The same with eng_train_dp_comm(x, l) given: it depends on the shape
+ * and whether ZeRO is at stage 3, not on the virtual stages or the
+ * recompute, so the search works it out once per shape and stage. */
+void eng_train_step_finish_dp(const struct eng_tctx *x, struct eng_tlayout *l, double dp_comm);
 
 /* A layout's memory per GPU: model state, activations, runtime reserve. */
 static inline double eng_train_mem(double state, double act, double reserve)

@@ -203,8 +203,25 @@ static void consider(struct tsearch *S, const struct eng_tlayout *l)
  * leanest layout fits) and ZeRO stages of a shape whose model state per
  * ZeRO stage is state[] and whose v-independent terms are k[] (by
  * recompute, filled as needed). */
+/* eng_train_dp_comm() of a shape with ZeRO below stage 3 ([0]) and at it
+ * ([1]), once each. */
+struct tdp {
+	bool set[2];
+	double v[2];
+};
+
+static double shape_dp(const struct eng_tctx *x, const struct eng_tlayout *l, struct tdp *dp)
+{
+	int i = l->zero >= 3;
+	if (!dp->set[i]) {
+		dp->v[i] = eng_train_dp_comm(x, l);
+		dp->set[i] = true;
+	}
+	return dp->v[i];
+}
+
 static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int rec0, int zmax,
-			const double *state, double reserve, struct tterms *k, double dp_lb)
+			const double *state, double reserve, struct tterms *k, double dp_lb, struct tdp *dp)
 {
 	const struct eng_tctx *x = S->x;
 	unsigned vmask = vmask_of(S, shape->p);
@@ -247,7 +264,7 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
 				if (l.mem_gpu > x->usable)
 					continue;
 				fit012 = fit012 || z < 3;
-				eng_train_step_finish(x, &l);
+				eng_train_step_finish_dp(x, &l, shape_dp(x, &l, dp));
 				consider(S, &l);
 			}
 			if (fit012)
@@ -284,7 +301,7 @@ static void floor_layout(const struct tsearch *S, const struct eng_tlayout *shap
  * can beat cut(S) once its communication is added to the floor, then the
  * least exposed DP time. */
 static bool shape_slow(const struct tsearch *S, const struct eng_tlayout *shape, int rec0, struct tterms *k,
-		       double *dp_lb)
+		       double *dp_lb, struct tdp *dpc)
 {
 	const struct eng_tctx *x = S->x;
 	double limit = cut(S);
@@ -302,7 +319,7 @@ static bool shape_slow(const struct tsearch *S, const struct eng_tlayout *shape,
 	if (lb > limit)
 		return true;
 	l.zero = 0;
-	double dp = eng_train_dp_comm(x, &l);
+	double dp = shape_dp(x, &l, dpc);
 	double window = (S->compute_g[x->rec_hi] * l.imb + l.elem) * 2.0 / 3.0;
 	double hidden = dp * x->overlap < window ? dp * x->overlap : window;
 	*dp_lb = dp - hidden;
@@ -328,6 +345,8 @@ struct eng_tcache *eng_tcache_new(void)
 	tc->gen = 0;
 	for (size_t i = 0; i < TCACHE_SLOTS; i++)
 		tc->slot[i].gen = 0;
+	for (size_t i = 0; i < TLEAN_SLOTS; i++)
+		tc->lean[i].gen = 0;
 	tc->work.set = false;
 	memset(tc->vmask, 0, sizeof tc->vmask);
 	return tc;
@@ -343,6 +362,7 @@ void eng_tcache_begin(struct eng_tcache *tc)
 	tc->gen++;
 	if (!tc->gen) {		/* wrapped: no slot may look valid */
 		memset(tc->slot, 0, sizeof tc->slot);
+		memset(tc->lean, 0, sizeof tc->lean);
 		tc->gen = 1;
 	}
 	memset(tc->vmask, 0, sizeof tc->vmask);
@@ -485,10 +505,11 @@ static void try_shape(struct tsearch *S, struct eng_tlayout *shape, struct tstat
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
 		k[r].set = false;
 	double dp_lb = 0;
-	if (S->pass != PASS_FIT && shape_slow(S, shape, rec0, k, &dp_lb))
+	struct tdp dp = { { false, false }, { 0, 0 } };
+	if (S->pass != PASS_FIT && shape_slow(S, shape, rec0, k, &dp_lb, &dp))
 		return;
 	state_below(x, shape, st);
-	try_layouts(S, shape, rec0, st->zmax, st->state, st->reserve, k, dp_lb);
+	try_layouts(S, shape, rec0, st->zmax, st->state, st->reserve, k, dp_lb, &dp);
 }
 
 /* A shape's memory: its state, and the lightest recompute that can fit
@@ -615,7 +636,7 @@ static int cp_most(const struct tsearch *S, const struct tgroup *g)
  * divides the activations and keeps the model state, sharded over d x c),
  * the smallest micro-batch, the most expert parallelism.  False when the
  * group has no shape. */
-static bool group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *shape)
+static bool lean_shape(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *shape)
 {
 	const struct eng_tctx *x = S->x;
 	if (g->c_hi < 0)
@@ -630,6 +651,52 @@ static bool group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tla
 		return false;
 	shape_init(S, g, c, b, e, shape);
 	return true;
+}
+
+/* The group's entry in the run's cache (struct eng_tlean), found or
+ * taken; NULL without a cache or with every slot taken. */
+static struct eng_tlean *lean_slot(const struct tsearch *S, const struct tgroup *g)
+{
+	struct eng_tcache *tc = S->x->cache;
+	if (!tc)
+		return NULL;
+	unsigned h = (((unsigned)S->G * 2654435761u) ^ (unsigned)g->t) * 16777619u;
+	h = (h ^ (unsigned)g->p) * 16777619u;
+	for (unsigned i = 0; i < TLEAN_SLOTS; i++) {
+		struct eng_tlean *e = &tc->lean[(h + i) % TLEAN_SLOTS];
+		if (e->gen != tc->gen) {
+			e->gen = tc->gen;
+			e->G = S->G;
+			e->t = g->t;
+			e->p = g->p;
+			e->c_hi = -1;	/* not worked out yet */
+			return e;
+		}
+		if (e->G == S->G && e->t == g->t && e->p == g->p)
+			return e;
+	}
+	return NULL;
+}
+
+static bool group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *shape)
+{
+	struct eng_tlean *e = lean_slot(S, g);
+	if (e && e->c_hi >= 0) {
+		g->c_hi = e->c_hi;
+		if (!e->ok)
+			return false;
+		*shape = e->shape;
+		shape->link_t = g->link_t;	/* the accelerator's own */
+		return true;
+	}
+	bool ok = lean_shape(S, g, shape);
+	if (e) {
+		e->c_hi = g->c_hi;
+		e->ok = ok;
+		if (ok)
+			e->shape = *shape;
+	}
+	return ok;
 }
 
 /* Every shape of a group: c from the most, b from the smallest, e from

@@ -341,8 +341,13 @@ double eng_train_dp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 
 void eng_train_step_finish(const struct eng_tctx *x, struct eng_tlayout *l)
 {
+	eng_train_step_finish_dp(x, l, eng_train_dp_comm(x, l));
+}
+
+void eng_train_step_finish_dp(const struct eng_tctx *x, struct eng_tlayout *l, double dp_comm)
+{
 	double work = l->compute + l->elem;
-	l->dp_comm = eng_train_dp_comm(x, l);
+	l->dp_comm = dp_comm;
 	/* Bucketed gradient reduction runs during the backward pass (two
 	 * thirds of the work): up to training_overlap of it hides, never
 	 * more than the backward pass lasts. */
