@@ -241,10 +241,6 @@ enum eng_spans { ENG_SPANS_AUTO, ENG_SPANS_NO, ENG_SPANS_YES };
 void eng_result_place(const struct catalog *c, const struct workload *w,
 		      const struct catalog_accel *a, int group, enum eng_spans spans,
 		      struct engine_result *out);
-/* The platform, nodes, fabric, capex and power for r->gpus of a sized for
- * r->cls (replicas of r->tp x r->pp for serving). */
-void eng_result_nodes(const struct catalog *c, const struct workload *w,
-		      const struct catalog_accel *a, struct engine_result *out);
 void eng_filters(const struct workload *w, struct engine_result *r);
 
 /* A figure for a reason line, rounded: integer formatting is several times

@@ -161,12 +161,21 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 	}
 }
 
+static void place_with(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		       int group, enum eng_spans spans, const struct engine_tco_inputs *tin,
+		       struct engine_result *out);
+/* The platform, nodes, fabric, capex and power for out->gpus of a sized
+ * for out->cls (replicas of tp x pp for serving). */
+static void nodes_with(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		       const struct engine_tco_inputs *tin, struct engine_result *out);
+
 /* engine_evaluate() with the reason kept unwritten; invalid is why the
  * workload is not valid (engine_workload_valid(), checked once per run),
- * or NULL; tc the run's training cache, or NULL. */
+ * or NULL; tc the run's training cache, or NULL; tin engine_tco_inputs()
+ * of (c, w), worked out once per run. */
 static void evaluate(const struct catalog *c, const struct workload *w,
-		     const struct catalog_accel *a, struct eng_tcache *tc, struct engine_result *out,
-		     const char *invalid)
+		     const struct catalog_accel *a, struct eng_tcache *tc, const struct engine_tco_inputs *tin,
+		     struct engine_result *out, const char *invalid)
 {
 	eng_result_clear(out, a);
 	out->cls = w->cls;
@@ -182,13 +191,22 @@ static void evaluate(const struct catalog *c, const struct workload *w,
 	} else
 		eng_train(c, w, a, tc, out);
 
-	eng_result_nodes(c, w, a, out);
+	nodes_with(c, w, a, tin, out);
 	eng_filters(w, out);
 }
 
 void eng_result_place(const struct catalog *c, const struct workload *w,
 		      const struct catalog_accel *a, int group, enum eng_spans spans,
 		      struct engine_result *out)
+{
+	struct engine_tco_inputs tin;
+	engine_tco_inputs(c, w, &tin);
+	place_with(c, w, a, group, spans, &tin, out);
+}
+
+static void place_with(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		       int group, enum eng_spans spans, const struct engine_tco_inputs *tin,
+		       struct engine_result *out)
 {
 	if (out->gpus < 1)
 		return;
@@ -205,26 +223,27 @@ void eng_result_place(const struct catalog *c, const struct workload *w,
 			? ENG_SPANS_YES : ENG_SPANS_NO;
 	if (spans == ENG_SPANS_YES)
 		eng_node_fabric(c, w, &n);
-	struct engine_tco_inputs tin;
-	engine_tco_inputs(c, w, &tin);
-	eng_cost(c, w, a, &n, &tin, out);
-	eng_cost_rates(c, w, &tin, out);
+	eng_cost(c, w, a, &n, tin, out);
+	eng_cost_rates(c, w, tin, out);
 }
 
-void eng_result_nodes(const struct catalog *c, const struct workload *w,
-		      const struct catalog_accel *a, struct engine_result *out)
+static void nodes_with(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		       const struct engine_tco_inputs *tin, struct engine_result *out)
 {
 	/* training assumes the big node */
 	int group = out->cls != WL_INFERENCE ? eng_max_node_gpus(c, w, a) : out->tp;
-	eng_result_place(c, w, a, group, ENG_SPANS_AUTO, out);
+	place_with(c, w, a, group, ENG_SPANS_AUTO, tin, out);
 }
+
 
 void engine_evaluate(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, struct engine_result *out)
 {
 	char why[160];
 	bool valid = engine_workload_valid(w, why, sizeof why);
-	evaluate(c, w, a, NULL, out, valid ? NULL : why);
+	struct engine_tco_inputs tin;
+	engine_tco_inputs(c, w, &tin);
+	evaluate(c, w, a, NULL, &tin, out, valid ? NULL : why);
 	eng_reason_write(out);
 }
 
@@ -345,8 +364,10 @@ void engine_run(const struct catalog *c, const struct workload *w, struct engine
 	bool valid = engine_workload_valid(w, why, sizeof why);
 	if (r->tcache_)
 		eng_tcache_begin(r->tcache_);
+	struct engine_tco_inputs tin;
+	engine_tco_inputs(c, w, &tin);
 	for (size_t i = 0; i < n; i++) {
-		evaluate(c, w, &c->accels[i], r->tcache_, &r->scratch_[i], valid ? NULL : why);
+		evaluate(c, w, &c->accels[i], r->tcache_, &tin, &r->scratch_[i], valid ? NULL : why);
 		if (!r->lazy_reasons)
 			eng_reason_write(&r->scratch_[i]);
 		r->order_[i] = i;
