@@ -284,6 +284,63 @@ START_TEST(narrow_experts_memory_falls_with_ep)
 }
 END_TEST
 
+/* engine_run() sizes a run's accelerators with one cache of the shapes'
+ * memory and the workload's own figures (struct eng_tcache,
+ * engine_train.h); engine_evaluate() sizes one accelerator without it.
+ * Both must give every result the same figures: a memory figure that came
+ * to depend on the accelerator without joining the cache's key would make
+ * them differ. */
+static void same_figures(const struct engine_result *a, const struct engine_result *b)
+{
+	const char *id = a->accel->id;
+	ck_assert_msg(a->fits == b->fits && a->gpus == b->gpus, "%s: fits/gpus differ", id);
+	ck_assert_msg(a->tp == b->tp && a->pp == b->pp && a->cp == b->cp && a->dp == b->dp && a->ep == b->ep &&
+		      a->micro_batch == b->micro_batch && a->virtual_stages == b->virtual_stages &&
+		      a->zero_stage == b->zero_stage && a->recompute_used == b->recompute_used,
+		      "%s: layouts differ", id);
+	const double fa[] = { a->step_s, a->mem_per_gpu_gb, a->train_hours, a->capex_usd, a->tco_usd };
+	const double fb[] = { b->step_s, b->mem_per_gpu_gb, b->train_hours, b->capex_usd, b->tco_usd };
+	for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++)
+		ck_assert_msg(fa[i] == fb[i] || (isnan(fa[i]) && isnan(fb[i])), "%s: figure %zu differs", id, i);
+	char ra[512], rb[512];
+	ck_assert_str_eq(engine_result_reason(a, ra, sizeof ra), engine_result_reason(b, rb, sizeof rb));
+}
+
+START_TEST(run_cache_changes_no_result)
+{
+	static const struct {
+		enum workload_class cls;
+		const char *model;
+		enum precision p;
+		long seq;
+		double batch;
+		double days;
+	} cases[] = {
+		{ WL_PRETRAIN, "llama-2-70b", PREC_BF16, 4096, 1024, 0 },
+		{ WL_PRETRAIN, "mixtral-8x7b", PREC_FP8, 4096, 512, 0 },	/* fp8 falls back on some */
+		{ WL_PRETRAIN, "qwen3-235b-a22b", PREC_FP8, 4096, 1024, 30 },
+		{ WL_FINETUNE, "llama-2-70b", PREC_BF16, 4096, 64, 0 },
+		{ WL_FINETUNE, "llama-3.1-8b", PREC_FP8, 8192, 128, 0 },
+	};
+	struct engine_report rep;
+	ck_assert(engine_report_init(&rep, cat));
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct workload w;
+		training(&w, cases[k].cls, cases[k].model, cases[k].p, cases[k].seq, cases[k].batch);
+		if (cases[k].days > 0)
+			w.target_hours = cases[k].days * 24.0;
+		engine_run(cat, &w, &rep);
+		ck_assert_uint_eq(rep.n, cat->n_accels);
+		for (size_t i = 0; i < rep.n; i++) {
+			struct engine_result alone;
+			engine_evaluate(cat, &w, rep.results[i].accel, &alone);
+			same_figures(&rep.results[i], &alone);
+		}
+	}
+	engine_report_fini(&rep);
+}
+END_TEST
+
 #define ADD(s, fn) TAP_ADD_TIMEOUT(s, fn, 60)
 
 int main(void)
@@ -299,6 +356,7 @@ int main(void)
 	ADD(s, narrow_experts_memory_falls_with_ep);
 	ADD(s, nvfp4_training_takes_its_own_share);
 	ADD(s, training_takes_the_power_limited_clock);
+	ADD(s, run_cache_changes_no_result);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;
