@@ -136,6 +136,10 @@ void eng_node_fabric(const struct catalog *c, const struct workload *w, struct e
 double eng_link_bw(const struct catalog *c, const struct catalog_accel *a,
 		   const struct catalog_platform *p, int t);
 double eng_nic_bw(const struct catalog *c, const struct workload *w, const struct catalog_platform *p);
+/* Expected prompts on the busiest of e attention-data-parallel ranks when
+ * an iteration admits a Poisson count of mean n, each whole on one rank,
+ * dealt round robin (engine_infer.c). */
+double eng_dp_busiest_prompts(double n, int e);
 /* One MoE layer's dispatch and combine all-to-alls under attention data
  * parallel over e GPUs, tokens_gpu tokens on each, top-k routing, `node`
  * GPUs joined by the GPU link (link_bw), the rest over the NICs (nic_bw),

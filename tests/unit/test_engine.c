@@ -1627,6 +1627,23 @@ START_TEST(dep_all_to_all_by_hand)
 }
 END_TEST
 
+/* The busiest attention-DP rank, by hand (the mean of ceil(N / e) for N
+ * Poisson of mean n, summed term by term): two prompts an iteration over
+ * eight ranks put one on some rank unless none arrives, 1 - e^-2 plus
+ * P(N > 8) = 0.000237: 0.864902; eight over two ranks 4.25 (n/e plus half
+ * of the ceiling's step, as the closed form past 60 prompts gives: 100
+ * over 8, 12.9375); one rank holds them all; none, nothing. */
+START_TEST(dep_busiest_rank_by_hand)
+{
+	ck_assert_double_eq_tol(eng_dp_busiest_prompts(2, 8), 0.864902164, 1e-8);
+	ck_assert_double_eq_tol(eng_dp_busiest_prompts(8, 2), 4.25, 1e-7);
+	ck_assert_double_eq_tol(eng_dp_busiest_prompts(0.1, 4), 0.0951626586, 1e-9);
+	ck_assert_double_eq_tol(eng_dp_busiest_prompts(100, 8), 12.9375, 1e-12);
+	ck_assert_double_eq(eng_dp_busiest_prompts(5, 1), 5);
+	ck_assert_double_eq(eng_dp_busiest_prompts(0, 8), 0);
+}
+END_TEST
+
 /* --attention-dp with --ep 4 forces DEP4: each GPU holds the attention
  * and shared weights whole and a quarter of the experts, so more weight
  * per GPU than EP4 inside TP4 (everything split four ways); no attention
@@ -2158,6 +2175,7 @@ int main(void)
 	ADD(s, moe_active_vs_total);
 	ADD(s, moe_published_layout_folds_experts);
 	ADD(s, dep_all_to_all_by_hand);
+	ADD(s, dep_busiest_rank_by_hand);
 	ADD(s, attention_dp_layout);
 	ADD(s, int4_is_weight_only);
 	ADD(s, llama70b_fp16_does_not_fit_one_80gb);
