@@ -293,7 +293,7 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	double wbytes = wread_bytes(x, tok / (alone ? 1 : l->pp), 1) / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
 	double gemm_t = 2.0 * x->pa / par * (bv / x->flops + p / x->pflops);
-	double busy_p = p / par;	/* prompt tokens on the busiest GPU */
+	double busy_p = 0;	/* DEP: prompt tokens on the busiest GPU */
 	if (l->dp) {
 		/* every GPU reads the attention and shared weights whole and
 		 * its 1/e of the experts the group's tokens touch; one request
@@ -303,6 +303,8 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 			gemm_t += 2.0 * x->moe_shared_active * (1.0 - 1.0 / l->t) * (bv / x->flops + p / x->pflops);
 		else if (p > 0 && x->Ip > 0)
 			busy_p = eng_dp_busiest_prompts(p / x->Ip, l->t) * x->Ip;
+		else
+			busy_p = p / par;
 	}
 	if (x->moe_log != 0 && tok > 0) {
 		/* The routed experts' GEMMs run grouped, at moe_gemm of the
@@ -323,13 +325,17 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	}
 	int apar = alone && l->dp ? 1 : par;
 	double attn_fl = bv * x->attn_mean / apar;
-	double pre_t = (l->dp && !alone ? busy_p : p / apar) * x->attn_pre / x->pflops;
+	double pre_t = p * x->attn_pre / apar / x->pflops;
+	/* DEP: the busiest rank's prompts, and its sends set the pace */
+	double ctok = tok;
+	if (l->dp && !alone) {
+		pre_t = busy_p * x->attn_pre / x->pflops;
+		ctok = bv + busy_p * par;
+	}
 	s->mem = (wbytes + kvbytes) / x->bw;
 	s->comp = gemm_t + attn_fl / x->flops + pre_t;
 	/* Each stage runs pp micro-batches of tok/pp per step; one request
 	 * alone crosses the stages in series. */
-	/* DEP: the busiest rank sends the most, and its sends set the pace */
-	double ctok = l->dp && !alone ? bv + busy_p * par : tok;
 	s->comm = alone ? comm_s(x, l, tok, l->pp - 1, true) : comm_s(x, l, ctok / l->pp, l->pp, false);
 	s->total = x->fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->flops) +
 		   pre_t + s->comm;
