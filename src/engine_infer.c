@@ -628,13 +628,13 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->ctx_full = x->I + x->O;
 	x->ctx_mean = x->I + x->O / 2.0;
 	x->pa = eng_params_active(x->m);
-	x->attn_mean = eng_attn_flops_token(x->m, x->ctx_mean);
+	x->attn_mean = eng_attn_flops_serving(x->m, x->ctx_mean, true);
 	/* A prefix-cache hit skips the prompt's first h x I tokens (their KV
 	 * is reused); the rest still attend to the whole prompt before them.
 	 * KV memory is not reduced: how many requests share a prefix is not
 	 * given, so each sequence keeps its own. */
 	x->Ip = w->decode_only ? 0 : x->I * (1.0 - w->prefix_cache_hit);
-	x->attn_pre = eng_attn_flops_token(x->m, x->I - x->Ip / 2.0);
+	x->attn_pre = eng_attn_flops_serving(x->m, x->I - x->Ip / 2.0, false);
 	eng_spec_init(w, x->pr.kv_bytes, &x->spec);
 	const struct catalog_model *m = x->m;
 	x->moe_experts = eng_params_experts(m);

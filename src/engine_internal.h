@@ -88,6 +88,9 @@ double eng_params_experts(const struct catalog_model *m);
 double eng_weights_bytes(const struct catalog_model *m, enum precision p, bool active);
 /* Attention FLOPs for one token attending to ctx earlier tokens, forward. */
 double eng_attn_flops_token(const struct catalog_model *m, double ctx);
+/* The same as the serving stacks run it: MLA's context phase with its
+ * heads expanded, its decode steps in the latent space (absorbed). */
+double eng_attn_flops_serving(const struct catalog_model *m, double ctx, bool decode);
 /* LoRA adapter parameters at rank r. */
 double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank);
 /* Training FLOPs per token (model FLOPs, and hardware FLOPs with recompute). */

@@ -130,6 +130,22 @@ START_TEST(kv_deepseek_v3_mla)
 }
 END_TEST
 
+/* MLA's attention as TensorRT-LLM serves it, by hand for DeepSeek-V3
+ * (128 heads, 61 layers, kv_lora_rank 512, rope 64, head 128): a decode
+ * token against 1,000 cached ones in the latent space, 2 x (576 + 512)
+ * FLOPs per head and token, 128 x 1,000 x 61 times: 16.99 GFLOP; a
+ * prompt token with the heads expanded, 2 x (192 + 128): 4.997 GFLOP; a
+ * model without MLA keeps Kaplan's 4 x heads x head_dim x ctx. */
+START_TEST(mla_attention_served_absorbed)
+{
+	const struct catalog_model *m = M("deepseek-v3");
+	ck_assert_double_eq(eng_attn_flops_serving(m, 1000, true), 2.0 * (576 + 512) * 128 * 1000 * 61);
+	ck_assert_double_eq(eng_attn_flops_serving(m, 1000, false), 2.0 * (192 + 128) * 128 * 1000 * 61);
+	const struct catalog_model *d = M("llama-3.1-8b");
+	ck_assert_double_eq(eng_attn_flops_serving(d, 1000, true), eng_attn_flops_token(d, 1000));
+}
+END_TEST
+
 START_TEST(kv_sliding_window_caps_context)
 {
 	const struct catalog_model *m = M("mistral-7b");
@@ -2171,6 +2187,7 @@ int main(void)
 	ADD(s, kv_llama2_70b_fp16);
 	ADD(s, kv_gqa_split_per_gpu);
 	ADD(s, kv_deepseek_v3_mla);
+	ADD(s, mla_attention_served_absorbed);
 	ADD(s, kv_sliding_window_caps_context);
 	ADD(s, moe_active_vs_total);
 	ADD(s, moe_published_layout_folds_experts);
