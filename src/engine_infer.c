@@ -33,6 +33,11 @@
 #define Z99 2.3263
 #define Q99 0.99
 
+/* Past this elasticity of the step in the batch the queue is taken as at
+ * the edge of stability: the batch's variance is held at 50 x its mean
+ * (1 / (1 - 0.98)) instead of diverging. */
+#define ENG_ELASTICITY_MAX 0.98
+
 struct ictx {
 	const struct catalog *c;
 	const struct workload *w;
@@ -328,14 +333,42 @@ static double prefill_alone_s(const struct ictx *x, const struct ilayout *l)
 }
 
 /*
+ * The spread of the batch a request lives with under open-loop arrivals
+ * (its standard deviation, averaged over the request's life); m gets the
+ * mean step at b.  The batch is a birth-death count: arrivals at lambda,
+ * departures at n / (O tau(n)).  A larger batch runs slower steps, so it
+ * drains more slowly than it fills: by the linear-noise approximation
+ * (van Kampen) its variance is b / (1 - e), where e = d ln tau / d ln b is
+ * the step's elasticity (0 for a step that ignores the batch, where the
+ * count is Poisson; near 1 once compute binds, where the throughput stops
+ * growing with the batch and the queue is near instability), and it
+ * relaxes over O tau / (1 - e).  A request averages it over its own life
+ * of O tau, x = 1 - e relaxation times, which keeps 2 (x - 1 + e^-x) / x^2
+ * of the variance (an Ornstein-Uhlenbeck average).  The elasticity is the
+ * mean step's over one twentieth of the batch, so a request's prompts
+ * grow with it.
+ */
+static double batch_spread(const struct ictx *x, const struct ilayout *l, double b, struct istep *m)
+{
+	struct istep s1;
+	double b1 = b * 1.05 + 0.5;
+	mean_step(x, l, b, m);
+	mean_step(x, l, b1, &s1);
+	double e = m->total > 0 && s1.total > m->total ? log(s1.total / m->total) / log(b1 / b) : 0;
+	double xr = 1.0 - eng_fmin(e, ENG_ELASTICITY_MAX);
+	double keep = 2.0 * (xr - 1.0 + exp(-xr)) / (xr * xr);
+	return sqrt(b * keep / xr);
+}
+
+/*
  * The load a batch of b brings: a queueing model of MLPerf Server
  * semantics (Poisson arrivals at lambda = b / (O x tau), Little's law).
  *
  * Time per output token at p99.  A request's own tokens average over its
  * O steps, so what varies is the load it lives with: the prompts that
  * arrive during its life (Poisson, mean b, so b + z sqrt(b) at p99) and,
- * under open-loop arrivals, the batch itself (the others' overlap with
- * its life sums to a mean of b with variance 2b/3).  A fixed number of
+ * under open-loop arrivals, the batch itself (batch_spread(): wider the
+ * more the step slows with the batch), up to the scheduler's cap.  A fixed number of
  * users (closed loop) keeps the batch at b and each other user starts
  * about one request per life.
  *
@@ -352,8 +385,8 @@ static double prefill_alone_s(const struct ictx *x, const struct ilayout *l)
  */
 static void load_at(const struct ictx *x, const struct ilayout *l, double b, struct iload *o, bool ttft)
 {
-	struct istep s;
-	double sb = x->open ? sqrt(2.0 * b / 3.0) : 0;
+	struct istep s, m0;
+	double sb = x->open ? batch_spread(x, l, b, &m0) : 0;
 	double arrivals = x->open ? b + Z99 * sqrt(b) : b;
 	iter_step(x, l, b + Z99 * sb, arrivals * x->Ip / x->O, false, &s);
 	o->tau99 = s.total;
@@ -361,7 +394,7 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 	if (!ttft)
 		return;	/* the time per token is all the caller needs */
 	if (x->open)
-		mean_step(x, l, b, &s);	/* else the p99 step is the mean one */
+		s = m0;	/* else the p99 step is the mean one */
 	o->tau = s.total;
 	o->lambda = o->tau > 0 ? b / (x->O * o->tau) : 0;
 	/* iterations, not output tokens, set the prompts' pace: speculating, an
