@@ -355,7 +355,7 @@ static double batch_spread(const struct ictx *x, const struct ilayout *l, double
 	double b1 = b * 1.05 + 0.5;
 	mean_step(x, l, b, m);
 	mean_step(x, l, b1, &s1);
-	double e = m->total > 0 && s1.total > m->total ? log(s1.total / m->total) / log(b1 / b) : 0;
+	double e = b > 0 && m->total > 0 && s1.total > m->total ? log(s1.total / m->total) / log(b1 / b) : 0;
 	double xr = 1.0 - eng_fmin(e, ENG_ELASTICITY_MAX);
 	double keep = 2.0 * (xr - 1.0 + exp(-xr)) / (xr * xr);
 	*xr_out = xr;
@@ -377,6 +377,8 @@ static double batch_spread(const struct ictx *x, const struct ilayout *l, double
 static double slot_wait(double b, double cap, double xr, double life, double *w50, double *w99)
 {
 	*w50 = *w99 = 0;
+	if (!(b > 0))
+		return 0;
 	if (!(cap > b)) {
 		*w50 = *w99 = INFINITY;
 		return 1;
