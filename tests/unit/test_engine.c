@@ -585,8 +585,12 @@ START_TEST(qlora_below_lora)
 	ck_assert_double_eq_tol(qlora.weights_gb, 68.98e9 * 4.127 / 8 / 1e9, 0.01);
 	ck_assert(qlora.weights_gb < lora.weights_gb / 3);
 	ck_assert(rq.fits);
-	ck_assert(rq.mem_required_gb < rl.mem_required_gb || rq.gpus < rl.gpus);
+	/* Fewer GPUs, or on as many a layout that needs less memory or, when
+	 * both fit there, one no slower: the search spends the memory NF4
+	 * frees on speed (a lighter ZeRO stage). */
 	ck_assert_int_le(rq.gpus, rl.gpus);
+	ck_assert(rq.gpus < rl.gpus || rq.mem_required_gb < rl.mem_required_gb ||
+		  rq.step_s <= rl.step_s);
 }
 END_TEST
 
