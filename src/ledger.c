@@ -753,6 +753,7 @@ static void check_calibration(struct ctx *x, const struct ledger *l, bool requir
 		check_figure(x, l, a->file, "efficiency.compute", &a->eff_compute, required);
 		check_figure(x, l, a->file, "efficiency.memory_bw", &a->eff_mem_bw, required);
 		check_figure(x, l, a->file, "efficiency.link", &a->eff_link, required);
+		check_figure(x, l, a->file, "link.allreduce_latency_us", &a->link_ar_lat, required);
 		check_figure(x, l, a->file, "efficiency.training", &a->eff_training, required);
 		check_figure(x, l, a->file, "efficiency.training_fp8", &a->eff_training_fp8, required);
 		check_figure(x, l, a->file, "efficiency.training_fp4", &a->eff_training_fp4, required);
