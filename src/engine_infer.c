@@ -408,10 +408,16 @@ static double target_margin(const struct ictx *x, const struct ilayout *l, doubl
 {
 	struct iload o;
 	double tps = x->w->tokens_per_s_per_user, ttft = x->w->ttft_ms;
-	load_at(x, l, b, &o, ttft > 0);
+	load_at(x, l, b, &o, false);
 	double m = -1;
 	if (tps > 0)
 		m = o.tau99 * tps - 1.0;
+	/* A missed per-token target already says "too large"; the search
+	 * needs only the sign past the edge, so the queue is not worked out */
+	if (m > 0)
+		return m;
+	if (ttft > 0)
+		load_at(x, l, b, &o, true);
 	if (ttft > 0)
 		m = eng_fmax(m, eng_fmin(10.0, o.ttft99 * 1000.0 / ttft - 1.0));
 	return m;
