@@ -318,12 +318,12 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 			     all_nodes == 1 ? "s" : "", all_nodes == 1 ? "its" : "their");
 		note(n, "sized at %s kW and %s U per rack (%s, defaults.rack_units)", a, b,
 		     res->rack_kw_set ? "--rack-kw" : "defaults.rack_kw");
-		*origin = "indicative price (defaults.rack_price_usd)";
+		*origin = "catalog price (defaults.rack_price_usd)";
 		return;
 	case QUOTE_PDU:
 		snprintf(desc, descsz, "Metered rack PDU");
 		note(n, "%ld per rack (defaults.pdu_per_rack)", (long)llround(d->pdu_per_rack.value));
-		*origin = "indicative price (defaults.pdu_price_usd)";
+		*origin = "catalog price (defaults.pdu_price_usd)";
 		return;
 	case QUOTE_SUPPORT:
 		bom_format_number(bd->support_share * 100.0, b, sizeof b);
@@ -357,7 +357,7 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 		snprintf(desc, descsz, "Installation and burn-in (per node)");
 		note(n, "per node, spares included: racking, cabling, firmware, GPU and all-reduce "
 		     "burn-in, acceptance report");
-		*origin = "estimate (defaults.burn_in_usd_per_node)";
+		*origin = "catalog figure (defaults.burn_in_usd_per_node)";
 		return;
 	case QUOTE_STORAGE:
 		snprintf(desc, descsz, "Shared storage, per TB");

@@ -302,11 +302,11 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 			.support_base_cents = base });
 	}
 	/* Installation and burn-in, per node with the spares (they are racked
-	 * and tested too); a zero default means none is quoted. */
-	if (d->burn_in_usd_per_node.value > 0)
-		quote_line(&q, &(struct engine_quote_line){
-			.item = QUOTE_SERVICE, .sku = ENGINE_SKU_BURN_IN, .qty = all_nodes,
-			.catalog_cents = cents(&q, d->burn_in_usd_per_node.value) });
+	 * and tested too); always quoted, unpriced when neither the defaults
+	 * nor a price list's BURN-IN line gives a figure. */
+	quote_line(&q, &(struct engine_quote_line){
+		.item = QUOTE_SERVICE, .sku = ENGINE_SKU_BURN_IN, .qty = all_nodes,
+		.catalog_cents = cents(&q, d->burn_in_usd_per_node.value) });
 	quote_licences(&q, c, r, gpus, years, in.v[TCO_LICENCE]);
 	/* The reseller's margin on everything above, as a line of its own. */
 	int64_t margin = t->overflow ? 0 : prices_margin_cents(pl, t->total_cents);

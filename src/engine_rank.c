@@ -228,10 +228,18 @@ static double key_or_inf(double v)
 	return isfinite(v) ? v : INFINITY;
 }
 
-/* Lower is better. */
+/* Lower is better.  A cost objective cannot rank a configuration whose
+ * GPU has no price (no source gave one and the price list names none):
+ * its capex leaves the GPUs out, so it would win for being unpriced.  It
+ * sorts after every priced one, still shown, its capex saying what is
+ * priced and its unpriced_lines what is not. */
 static double objective_key(const struct workload *w, const struct engine_result *r)
 {
 	bool inf = w->cls == WL_INFERENCE;
+	bool cost = w->objective == OBJ_CAPEX || w->objective == OBJ_COST_PER_TOKEN ||
+		    w->objective == OBJ_TCO;
+	if (cost && r->platform && !r->accel_priced)
+		return INFINITY;
 	switch (w->objective) {
 	case OBJ_COST_PER_TOKEN:
 		return key_or_inf(inf ? r->usd_per_mtok : r->run_cost_usd);

@@ -17,8 +17,13 @@ want=$(($(csv_col r15.csv nodes) + $(csv_col r15.csv spare_nodes)))
 check "--rack-kw 15: one 10.2 kW node a rack" equals "$(csv_col r15.csv racks)" "$want"
 check "--rack-kw 15 needs more racks than the catalog's 40 kW" equals \
 	"$(awk -v a="$(csv_col r15.csv racks)" -v b="$(csv_col d.csv racks)" 'BEGIN { print (a > b) ? "more" : "not more" }')" "more"
+# no source prices a rack or a PDU: a price list does, and the capex then
+# follows the racks
+printf 'sku,unit_price_usd\nRACK,1000\nPDU,100\n' >racks.csv
+run "$ACCELSIZER" recommend $bank --prices racks.csv --format csv -o dp.csv
+run "$ACCELSIZER" recommend $bank --rack-kw 15 --prices racks.csv --format csv -o r15p.csv
 check "--rack-kw: capex follows the racks" equals \
-	"$(awk -v a="$(csv_col r15.csv capex_racks_usd)" -v b="$(csv_col d.csv capex_racks_usd)" 'BEGIN { print (a > b) ? "more" : "not more" }')" "more"
+	"$(awk -v a="$(csv_col r15p.csv capex_racks_usd)" -v b="$(csv_col dp.csv capex_racks_usd)" 'BEGIN { print (a > b) ? "more" : "not more" }')" "more"
 
 run "$ACCELSIZER" bom $bank --rack-kw 15 -o b.csv
 check "bom --rack-kw 15: exit 0" rc 0

@@ -94,13 +94,14 @@ check "bank: the HTML's total is the BOM's" equals "$(total_in "$H")" "$total"
 check "bank: the HTML's BOM total row" contains "$html" \
 	"<tr class=\"total\"><td>Total (USD)</td>"
 check "bank: the stdout line gives the same total" contains "$out" "$total USD"
-# The front-end and OOB networks' 4 lines have no price (no source gives
-# one): the summary marks them and says the total leaves them out.
+# The front-end and OOB networks' 4 lines, the rack, the PDUs and the
+# burn-in have no price (no source gives one): the summary marks them and
+# says the total leaves the 7 lines out.
 check "bank: the BOM summary marks the unpriced row" contains "$html" \
 	"<tr><th>network and cables</th><td class=\"num\">5*</td>"
 check "bank: the total row is marked" matches "$html" '<tr class="total"><td>Total \(USD\)</td><td class="num">[0-9]+\*</td>'
-check "bank: and says what the mark means" contains "$html" "*4 lines unpriced (price list), not in the total."
-printf 'sku,unit_price_usd\nMSN4600C,1000\nMFA1A00-C0xx,100\nMSN2201,500\nCAT6A-RUN,5\n' >"$TMPD/net.csv"
+check "bank: and says what the mark means" contains "$html" "*7 lines unpriced (price list), not in the total."
+printf 'sku,unit_price_usd\nMSN4600C,1000\nMFA1A00-C0xx,100\nMSN2201,500\nCAT6A-RUN,5\nRACK,1000\nPDU,100\nBURN-IN,1000\n' >"$TMPD/net.csv"
 # shellcheck disable=SC2086
 run "$A" proposal $BANK --prices "$TMPD/net.csv" -o "$TMPD/bank-priced.html"
 check "bank with the parts priced: exit 0" rc 0
@@ -108,7 +109,7 @@ check "bank with the parts priced: no mark" lacks "$(cat "$TMPD/bank-priced.html
 check "bank with the parts priced: no warning" lacks "$err" "unpriced"
 # shellcheck disable=SC2086
 run "$A" proposal $BANK -o "$TMPD/bank-again.html"
-check "bank: the proposal command warns on stderr" contains "$err" "excludes 4 unpriced BOM lines"
+check "bank: the proposal command warns on stderr" contains "$err" "excludes 7 unpriced BOM lines"
 
 # ---- Markdown ----
 # shellcheck disable=SC2086

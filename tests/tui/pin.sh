@@ -13,7 +13,7 @@ check_screen "nothing to undo before a change" "Nothing to undo."
 
 tui_keys a
 check_screen_re "a pins the scenario, naming its accelerator and capex" \
-	"Pinned: Llama 2 70B on 2 x RTX PRO 6000 .*, \\\$133,364\\. Change inputs; a compares, u undoes\\."
+	"Pinned: Llama 2 70B on 2 x RTX PRO 6000 .*, \\\$119,964\\. Change inputs; a compares, u undoes\\."
 
 # Precision fp16 -> fp8
 tui_until '^ Precision +‹' Down 10

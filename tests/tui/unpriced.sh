@@ -1,25 +1,26 @@
 #!/bin/sh
 # Unpriced BOM lines in the wizard (issue 17 item 6): the front-end and
-# out-of-band networks' switches and cables have no price in any source,
-# so step 4's capex says it leaves them out and step 5's BOM marks them;
-# a price list that names their SKUs prices them, and the marks go.
+# out-of-band networks' switches and cables, the rack, the PDUs and the
+# burn-in have no price in any source, so step 4's capex says it leaves
+# them out and step 5's BOM marks them; a price list that names their
+# SKUs prices them, and the marks go.
 . "$TOP_SRCDIR/tests/tui/lib-tmux.sh"
 
 S="$TMPD/one.yaml"
 printf 'schema: 1\nworkload:\n  class: inference\n  model: llama-3.1-8b\naccelerator: h100-sxm\nnode:\n  spare_nodes: 0\n' >"$S"
-printf 'sku,unit_price_usd\nMSN4600C,1000\nDAC-100G-QSFP28,10\nMSN2201,500\nCAT6A-PATCH,1\n' >"$TMPD/net.csv"
+printf 'sku,unit_price_usd\nMSN4600C,1000\nDAC-100G-QSFP28,10\nMSN2201,500\nCAT6A-PATCH,1\nRACK,1000\nPDU,100\nBURN-IN,1000\n' >"$TMPD/net.csv"
 
 tui_start 120 40 --scenario "$S"
 tui_wait "Input tokens"
 tui_keys 4
 tui_wait "Parallel layout"
-check_screen "step 4: the capex says it leaves 4 lines out" "Capex                  \$444,436.00  4 unpriced lines NOT in it"
+check_screen "step 4: the capex says it leaves 7 lines out" "Capex                  \$432,536.00  7 unpriced lines NOT in it"
 tui_keys PgDn
 tui_wait "Validation plan"
 tui_keys Tab
 tui_settle
 check_screen_re "step 5: a network line is marked unpriced" "SN4600C.* unpriced"
-check_screen_re "step 5: the BOM's total says it leaves them out" "Bill of materials: 15 lines, USD [0-9.]+ \\(4 unpriced not in it\\), "
+check_screen_re "step 5: the BOM's total says it leaves them out" "Bill of materials: 15 lines, USD [0-9.]+ \\(7 unpriced not in it\\), "
 tui_keys e
 check_screen "e prompts with the default BOM path" "Export BOM to: ./accelsizer-bom.csv"
 tui_keys C-u
