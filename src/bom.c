@@ -693,13 +693,18 @@ static void summary_rent(FILE *fp, const struct bom *b, const struct catalog *c,
 	for (int t = 0; t < RENT_TERM_COUNT; t++) {
 		const char *name = engine_rent_term_name((enum engine_rent_term)t);
 		if (!(rb.rate[t] > 0)) {
-			fprintf(fp, "  %-16s no price\n", name);
+			/* no provider page read states one (docs/design.md, "Rent or buy") */
+			char sku[96];
+			fprintf(fp, "  %-16s no published rate in the catalog; a price list line %s gives one\n",
+				name, engine_rent_sku((enum engine_rent_term)t, r->accel->id, sku, sizeof sku));
 			continue;
 		}
 		char rate[32], rent[32], be[48];
 		bom_format_number(rb.rate[t], rate, sizeof rate);
 		usd_whole(rb.rent[t], rent, sizeof rent);
-		if (rb.breakeven[t] > 0)
+		if (rb.buy_unpriced)
+			snprintf(be, sizeof be, "no GPU price");
+		else if (rb.breakeven[t] > 0)
 			snprintf(be, sizeof be, "month %d", rb.breakeven[t]);
 		else
 			snprintf(be, sizeof be, "not within %d years", r->tco_years);

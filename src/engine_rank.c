@@ -139,7 +139,7 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 		add_reason(r, buf);
 	}
 	if (w->budget_usd > 0) {
-		bool priced = r->platform ? r->accel_priced
+		bool priced = r->platform ? engine_price_state(r) != PRICE_UNKNOWN
 			      : a->price.usd > 0 || prices_find(w->prices, a->id);
 		if (!priced) {
 			add_reason(r, "price unknown: load a price list to check the budget");
@@ -238,7 +238,7 @@ static double objective_key(const struct workload *w, const struct engine_result
 	bool inf = w->cls == WL_INFERENCE;
 	bool cost = w->objective == OBJ_CAPEX || w->objective == OBJ_COST_PER_TOKEN ||
 		    w->objective == OBJ_TCO;
-	if (cost && r->platform && !r->accel_priced)
+	if (cost && engine_price_state(r) == PRICE_UNKNOWN)
 		return INFINITY;
 	switch (w->objective) {
 	case OBJ_COST_PER_TOKEN:

@@ -1162,10 +1162,11 @@ START_TEST(unpriced_networks_counted_and_priced_by_list)
 	struct engine_result r;
 	struct bom b;
 	build_for(&w, "h100-sxm", NULL, &r, &b);
-	/* the four network lines, and the rack, PDU and burn-in lines that no
-	 * source prices either */
-	ck_assert_int_eq(r.unpriced_lines, 7);
-	ck_assert_uint_eq(b.n_unpriced, 7);
+	/* the four network lines, and the server, its five parts, the rack,
+	 * PDU and burn-in lines that no source prices either: all but the GPU */
+	ck_assert_int_eq(r.unpriced_lines, 13);
+	ck_assert_uint_eq(b.n_unpriced, 13);
+	ck_assert_int_eq(engine_price_state(&r), PRICE_PARTIAL);
 	ck_assert_int_eq(llround(r.capex_usd * 100), b.total_cents);
 	int64_t before = b.total_cents;
 	bom_fini(&b);
@@ -1176,13 +1177,22 @@ START_TEST(unpriced_networks_counted_and_priced_by_list)
 	char err[256] = "";
 	ck_assert_msg(prices_parse("net.csv", list, sizeof list - 1, &pl, err, sizeof err), "%s", err);
 	build_for(&w, "h100-sxm", &pl, &r, &b);
-	ck_assert_int_eq(r.unpriced_lines, 3);
-	ck_assert_uint_eq(b.n_unpriced, 3);
+	ck_assert_int_eq(r.unpriced_lines, 9);
+	ck_assert_uint_eq(b.n_unpriced, 9);
 	/* 2 x 1000 + 2 x 10 + 500 + 1, and support on it (years x share) */
 	double share = cat->defaults.support_years.value * cat->defaults.support_fraction_per_year.value;
 	ck_assert_int_eq(b.total_cents, before + llround(252100 * (1 + share)));
 	bom_fini(&b);
 	prices_fini(&pl);
+
+	/* A GPU no source prices (B200): its line is unpriced too, and the
+	 * result's price state says its money figures are no figures. */
+	build_for(&w, "b200", NULL, &r, &b);
+	ck_assert(!r.accel_priced);
+	ck_assert_int_eq(engine_price_state(&r), PRICE_UNKNOWN);
+	ck_assert_int_eq(r.unpriced_lines, (int)b.n_unpriced);
+	ck_assert(isnan(r.breakeven_months));
+	bom_fini(&b);
 }
 END_TEST
 
