@@ -824,10 +824,15 @@ static void elevation_rack(FILE *fp, const struct engine_elevation *e, int i)
 		snprintf(u, sizeof u, s->height == 1 ? "U%d" : "U%d-%d", s->u, hi);
 		bom_format_number(round(s->watts / 100.0) / 10.0, w, sizeof w);
 		bool node = s->kind == RACK_NODE || s->kind == RACK_SPARE;
-		char label[32];
+		char label[40];
 		snprintf(label, sizeof label, "%s %d", engine_rack_kind_name(s->kind), s->number);
-		out_line(fp, "  %-9s %-16s %s, %s kW", u, label,
-			 node ? e->platform->id : e->fabric->switch_sku, w);
+		/* a facility switch no source gives a power figure for draws none
+		 * in the sums: said, not shown as 0 */
+		if (s->sku && !(s->watts > 0))
+			out_line(fp, "  %-9s %-20s %s, no power figure", u, label, s->sku);
+		else
+			out_line(fp, "  %-9s %-20s %s, %s kW", u, label,
+				 node ? e->platform->id : s->sku ? s->sku : e->fabric->switch_sku, w);
 		top = s->u - 1;
 	}
 	if (top >= 1) {

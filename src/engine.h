@@ -790,15 +790,24 @@ void engine_rent_breakeven(const struct engine_result *r, char *buf, size_t n);
  * computes the plan in closed form from a sized result, and
  * engine_elevation_rack() lists one rack's contents on demand.
  */
-enum engine_rack_kind { RACK_NODE, RACK_SPARE, RACK_LEAF, RACK_SPINE, RACK_KIND_COUNT };
+enum engine_rack_kind {
+	RACK_NODE, RACK_SPARE, RACK_LEAF, RACK_SPINE,
+	RACK_FRONTEND, RACK_OOB,	/* the facility networks' switches (defaults.networks) */
+	RACK_KIND_COUNT
+};
+/* The facility networks the elevation places (the catalog's first ones). */
+#define ENGINE_FACILITY_MAX 4
 struct engine_rack_slot {
 	enum engine_rack_kind kind;
 	int u;				/* lowest unit it occupies, 1 = bottom */
 	int height;			/* rack units */
 	int number;			/* 1-based: nodes (working, then spares)
-					 * and switches (leaves, then spines)
+					 * and switches (leaves, then spines;
+					 * each facility network's apart)
 					 * numbered across the whole cluster */
 	double watts;			/* what it draws, maximum */
+	const char *sku;		/* a facility switch's (the network's); NULL: the
+					 * platform's or the fabric's */
 };
 struct engine_elevation {
 	const struct catalog_platform *platform;
@@ -822,6 +831,19 @@ struct engine_elevation {
 					 * it does not already carry */
 	double switch_w;		/* a switch + its share of the transceivers */
 	int pdus_per_rack;		/* bought racks only (not a whole-rack node) */
+	/* The facility networks' switches (defaults.networks, in order:
+	 * front-end, then out-of-band), placed after the scale-out ones: in
+	 * the room the compute racks and then the network racks leave below
+	 * their switches, rack after rack from the first, and what does not
+	 * fit in racks of their own (facility_racks, counted in racks). */
+	int n_facility;
+	struct engine_facility {
+		enum engine_rack_kind kind;	/* RACK_FRONTEND or RACK_OOB */
+		const char *sku;		/* the network's switch */
+		int switches, u;
+		double w;			/* the switch's power_w; 0: no figure */
+	} facility[ENGINE_FACILITY_MAX];
+	int facility_racks;
 };
 /* From r's platform, fabric, node and switch counts and rack_kw. */
 void engine_elevation(const struct catalog *c, const struct engine_result *r,

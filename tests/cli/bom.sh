@@ -177,16 +177,18 @@ check "unmet: says why" contains "$err" "NVIDIA L4 cannot meet this workload"
 check "nothing written by failed runs" equals "$(ls x.csv unmet.csv 2>/dev/null)" ""
 
 # A whole-rack platform: 72 x GB200 is one NVL72 rack with its own power
-# shelves: no rack enclosure, no PDU, one rack in the summary.
+# shelves, nothing added to it: its front-end pair and OOB switch get a
+# rack of their own, the one enclosure (and its PDUs) bought; two racks in
+# the summary.
 run "$ACCELSIZER" bom --model llama-3.1-405b --precision fp8 --concurrency 16 --accelerator gb200 \
 	--gpus 72 --spare-nodes 0 -o gb200.csv --summary gb200.txt
 check "72 x GB200: exit 0" rc 0
-check "72 x GB200: one rack on stdout" contains "$out" ", 1 rack"
+check "72 x GB200: two racks on stdout" contains "$out" ", 2 racks"
 check "72 x GB200: one NVL72 line" matches "$(cat gb200.csv)" '^1,server,[^,]*NVL72[^,]*,[^,]*,1,'
 check "72 x GB200: the node is its own rack" contains "$(cat gb200.csv)" "whole rack (48 U) with its own power shelves: 1 rack"
-check "72 x GB200: no rack enclosure line" lacks "$(cat gb200.csv)" ",rack,RACK,"
-check "72 x GB200: no PDU line" lacks "$(cat gb200.csv)" ",power,PDU,"
-check "72 x GB200: summary says 1 rack" matches "$(cat gb200.txt)" '^  racks +1$'
+check "72 x GB200: one rack enclosure, for the facility switches" matches "$(cat gb200.csv)" ',rack,RACK,"Rack enclosure, 42 U, installed",1,'
+check "72 x GB200: its PDUs" matches "$(cat gb200.csv)" ',power,PDU,Metered rack PDU,2,'
+check "72 x GB200: summary says 2 racks" matches "$(cat gb200.txt)" '^  racks +2$'
 
 # Gaudi 3: the scale-out ports are on the accelerators: switch ports and
 # cables for 4 nodes x 12 ports, no NIC cards.

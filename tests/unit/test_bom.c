@@ -681,9 +681,10 @@ START_TEST(single_node_inference_bom)
 END_TEST
 
 /* A whole-rack platform (GB200 NVL72: 48 U, 132 kW, over the 42 U and
- * 40 kW of defaults) is one rack per node with its own power shelves: a
- * 72-GPU job is one rack, with no rack enclosure and no PDU bought for it;
- * racks are only added for the scale-out switches. */
+ * 40 kW of defaults) is one rack per node with its own power shelves: no
+ * rack enclosure and no PDU is bought for it, and nothing is added to it,
+ * so racks are only bought for the switches: a 72-GPU job's front-end
+ * pair and OOB switch take one (engine_rack.c), with its PDUs. */
 START_TEST(whole_rack_platform_is_one_rack)
 {
 	const struct catalog_platform *nvl = catalog_platform(cat, "gb200-nvl72");
@@ -705,12 +706,17 @@ START_TEST(whole_rack_platform_is_one_rack)
 	build_for(&w, "gb200", NULL, &r, &b);
 	ck_assert_ptr_eq(r.platform, nvl);
 	ck_assert_int_eq(r.nodes, 1);
-	ck_assert_double_eq(r.racks, 1);
-	ck_assert_double_eq(r.capex_racks_usd, 0);
+	ck_assert_double_eq(r.racks, 2);
+	ck_assert_double_eq(r.capex_racks_usd, 0);	/* no source prices racks or PDUs */
 	assert_agrees_with_engine(&b, &r);
-	ck_assert_int_eq(b.racks, 1);
-	ck_assert_ptr_null(find_line(&b, BOM_RACK, NULL));
-	ck_assert_ptr_null(find_line(&b, BOM_POWER, BOM_SKU_PDU));
+	ck_assert_int_eq(b.racks, 2);
+	const struct bom_line *one = find_line(&b, BOM_RACK, BOM_SKU_RACK);
+	ck_assert_ptr_nonnull(one);
+	ck_assert_int_eq(one->qty, 1);
+	ck_assert_ptr_nonnull(strstr(one->notes, "for the network switches"));
+	const struct bom_line *pdus = find_line(&b, BOM_POWER, BOM_SKU_PDU);
+	ck_assert_ptr_nonnull(pdus);
+	ck_assert_int_eq(pdus->qty, llround(cat->defaults.pdu_per_rack.value));
 	const struct bom_line *srv = find_line(&b, BOM_SERVER, nvl->sku);
 	ck_assert_ptr_nonnull(srv);
 	ck_assert_ptr_nonnull(strstr(srv->notes, "whole rack (48 U) with its own power shelves: 1 rack"));
