@@ -177,6 +177,33 @@ double eng_dep_a2a_s(double tokens_gpu, double hidden, int k, int e, int node, d
 	return 2.0 * (t + (e - 1) * lat);
 }
 
+/* Attention data parallel under in-flight batching: an iteration admits
+ * the prompts that arrive, n on average (Poisson), each whole on one rank
+ * (trtllm-bench runs without chunked prefill) and dealt round robin, so the
+ * busiest of e ranks gets ceil(N / e) of N; its mean is the sum over j of
+ * P(N > j e).  The iteration lasts as long as that rank's attention part
+ * (TensorRT-LLM's ADP balance blog: an iteration's time is the maximum over
+ * the ranks).  Past a few dozen prompts the count is spread over many
+ * multiples of e and the ceiling adds half a step on average. */
+double eng_dp_busiest_prompts(double n, int e)
+{
+	if (!(n > 0) || e < 1)
+		return 0;
+	if (e == 1)
+		return n;
+	if (n > 60)
+		return n / e + 0.5 * (1.0 - 1.0 / e);
+	double pmf = exp(-n), cdf = pmf, sum = 1.0 - cdf;	/* j = 0: P(N > 0) */
+	int top = (int)(n + 10.0 * sqrt(n) + 10.0);
+	for (int k = 1; k <= top; k++) {
+		pmf *= n / k;
+		cdf += pmf;
+		if (k % e == 0)
+			sum += eng_fmax(0.0, 1.0 - cdf);
+	}
+	return sum;
+}
+
 static double dep_a2a_s(const struct ictx *x, const struct ilayout *l, double tokens_gpu)
 {
 	return eng_dep_a2a_s(tokens_gpu, x->m->hidden, x->m->experts_active, l->e, x->reach, l->link_bw,
@@ -266,6 +293,7 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	double wbytes = wread_bytes(x, tok / (alone ? 1 : l->pp), 1) / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
 	double gemm_t = 2.0 * x->pa / par * (bv / x->flops + p / x->pflops);
+	double busy_p = 0;	/* DEP: prompt tokens on the busiest GPU */
 	if (l->dp) {
 		/* every GPU reads the attention and shared weights whole and
 		 * its 1/e of the experts the group's tokens touch; one request
@@ -273,6 +301,10 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 		wbytes = wread_bytes(x, tok, l->e);
 		if (alone)
 			gemm_t += 2.0 * x->moe_shared_active * (1.0 - 1.0 / l->t) * (bv / x->flops + p / x->pflops);
+		else if (p > 0 && x->Ip > 0)
+			busy_p = eng_dp_busiest_prompts(p / x->Ip, l->t) * x->Ip;
+		else
+			busy_p = p / par;
 	}
 	if (x->moe_log != 0 && tok > 0) {
 		/* The routed experts' GEMMs run grouped, at moe_gemm of the
@@ -286,16 +318,25 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 			imb += sqrt(2.0 * log((double)l->e) / mexp);
 		}
 		double ex = (x->pa - x->moe_shared_active) / x->pa;	/* the experts' share */
-		gemm_t *= 1.0 + ex * (imb / (x->moe_gemm * x->xrate) - 1.0);
+		double dense = gemm_t * (1.0 - ex);
+		if (l->dp && !alone)	/* attention and shared layers: the busiest rank's tokens */
+			dense = 2.0 * x->moe_shared_active * (bv / par / x->flops + busy_p / x->pflops);
+		gemm_t = dense + gemm_t * ex * imb / (x->moe_gemm * x->xrate);
 	}
 	int apar = alone && l->dp ? 1 : par;
 	double attn_fl = bv * x->attn_mean / apar;
 	double pre_t = p * x->attn_pre / apar / x->pflops;
+	/* DEP: the busiest rank's prompts, and its sends set the pace */
+	double ctok = tok;
+	if (l->dp && !alone) {
+		pre_t = busy_p * x->attn_pre / x->pflops;
+		ctok = bv + busy_p * par;
+	}
 	s->mem = (wbytes + kvbytes) / x->bw;
 	s->comp = gemm_t + attn_fl / x->flops + pre_t;
 	/* Each stage runs pp micro-batches of tok/pp per step; one request
 	 * alone crosses the stages in series. */
-	s->comm = alone ? comm_s(x, l, tok, l->pp - 1, true) : comm_s(x, l, tok / l->pp, l->pp, false);
+	s->comm = alone ? comm_s(x, l, tok, l->pp - 1, true) : comm_s(x, l, ctok / l->pp, l->pp, false);
 	s->total = x->fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->flops) +
 		   pre_t + s->comm;
 	if (x->spec.k > 0 && b > 0) {
@@ -587,13 +628,13 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->ctx_full = x->I + x->O;
 	x->ctx_mean = x->I + x->O / 2.0;
 	x->pa = eng_params_active(x->m);
-	x->attn_mean = eng_attn_flops_token(x->m, x->ctx_mean);
+	x->attn_mean = eng_attn_flops_serving(x->m, x->ctx_mean, true);
 	/* A prefix-cache hit skips the prompt's first h x I tokens (their KV
 	 * is reused); the rest still attend to the whole prompt before them.
 	 * KV memory is not reduced: how many requests share a prefix is not
 	 * given, so each sequence keeps its own. */
 	x->Ip = w->decode_only ? 0 : x->I * (1.0 - w->prefix_cache_hit);
-	x->attn_pre = eng_attn_flops_token(x->m, x->I - x->Ip / 2.0);
+	x->attn_pre = eng_attn_flops_serving(x->m, x->I - x->Ip / 2.0, false);
 	eng_spec_init(w, x->pr.kv_bytes, &x->spec);
 	const struct catalog_model *m = x->m;
 	x->moe_experts = eng_params_experts(m);

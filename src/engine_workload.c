@@ -387,6 +387,21 @@ double eng_attn_flops_token(const struct catalog_model *m, double ctx)
 	return 4.0 * m->heads * eng_head_dim(m) * (full * ctx + win * wctx);
 }
 
+double eng_attn_flops_serving(const struct catalog_model *m, double ctx, bool decode)
+{
+	if (!(m->mla_kv_lora_rank > 0))
+		return eng_attn_flops_token(m, ctx);
+	/* MLA as TensorRT-LLM serves it (tensorrt_llm/_torch/modules/attention.py,
+	 * MLA: `mha` for the context phase, heads of qk_nope + rope against
+	 * v_head_dim; `mqa` for generation, one latent head of kv_lora_rank +
+	 * rope for K and kv_lora_rank for V, the up-projections absorbed, as
+	 * DeepSeek-V2 describes): per head and cached token, 2 x (K width + V
+	 * width) FLOPs. */
+	double hd = eng_head_dim(m), rope = m->mla_qk_rope_head_dim, kvr = m->mla_kv_lora_rank;
+	double per = decode ? 2.0 * (kvr + rope + kvr) : 2.0 * (hd + rope + hd);
+	return per * m->heads * ctx * m->layers;
+}
+
 double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank)
 {
 	/* LoRA adds A (r x d_in) and B (d_out x r) to each wrapped matrix

@@ -130,6 +130,22 @@ START_TEST(kv_deepseek_v3_mla)
 }
 END_TEST
 
+/* MLA's attention as TensorRT-LLM serves it, by hand for DeepSeek-V3
+ * (128 heads, 61 layers, kv_lora_rank 512, rope 64, head 128): a decode
+ * token against 1,000 cached ones in the latent space, 2 x (576 + 512)
+ * FLOPs per head and token, 128 x 1,000 x 61 times: 16.99 GFLOP; a
+ * prompt token with the heads expanded, 2 x (192 + 128): 4.997 GFLOP; a
+ * model without MLA keeps Kaplan's 4 x heads x head_dim x ctx. */
+START_TEST(mla_attention_served_absorbed)
+{
+	const struct catalog_model *m = M("deepseek-v3");
+	ck_assert_double_eq(eng_attn_flops_serving(m, 1000, true), 2.0 * (576 + 512) * 128 * 1000 * 61);
+	ck_assert_double_eq(eng_attn_flops_serving(m, 1000, false), 2.0 * (192 + 128) * 128 * 1000 * 61);
+	const struct catalog_model *d = M("llama-3.1-8b");
+	ck_assert_double_eq(eng_attn_flops_serving(d, 1000, true), eng_attn_flops_token(d, 1000));
+}
+END_TEST
+
 START_TEST(kv_sliding_window_caps_context)
 {
 	const struct catalog_model *m = M("mistral-7b");
@@ -1652,6 +1668,23 @@ START_TEST(dep_all_to_all_by_hand)
 }
 END_TEST
 
+/* The busiest attention-DP rank, by hand (the mean of ceil(N / e) for N
+ * Poisson of mean n, summed term by term): two prompts an iteration over
+ * eight ranks put one on some rank unless none arrives, 1 - e^-2 plus
+ * P(N > 8) = 0.000237: 0.864902; eight over two ranks 4.25 (n/e plus half
+ * of the ceiling's step, as the closed form past 60 prompts gives: 100
+ * over 8, 12.9375); one rank holds them all; none, nothing. */
+START_TEST(dep_busiest_rank_by_hand)
+{
+	ck_assert_double_eq_tol(eng_dp_busiest_prompts(2, 8), 0.864902164, 1e-8);
+	ck_assert_double_eq_tol(eng_dp_busiest_prompts(8, 2), 4.25, 1e-7);
+	ck_assert_double_eq_tol(eng_dp_busiest_prompts(0.1, 4), 0.0951626586, 1e-9);
+	ck_assert_double_eq_tol(eng_dp_busiest_prompts(100, 8), 12.9375, 1e-12);
+	ck_assert_double_eq(eng_dp_busiest_prompts(5, 1), 5);
+	ck_assert_double_eq(eng_dp_busiest_prompts(0, 8), 0);
+}
+END_TEST
+
 /* --attention-dp with --ep 4 forces DEP4: each GPU holds the attention
  * and shared weights whole and a quarter of the experts, so more weight
  * per GPU than EP4 inside TP4 (everything split four ways); no attention
@@ -2179,10 +2212,12 @@ int main(void)
 	ADD(s, kv_llama2_70b_fp16);
 	ADD(s, kv_gqa_split_per_gpu);
 	ADD(s, kv_deepseek_v3_mla);
+	ADD(s, mla_attention_served_absorbed);
 	ADD(s, kv_sliding_window_caps_context);
 	ADD(s, moe_active_vs_total);
 	ADD(s, moe_published_layout_folds_experts);
 	ADD(s, dep_all_to_all_by_hand);
+	ADD(s, dep_busiest_rank_by_hand);
 	ADD(s, attention_dp_layout);
 	ADD(s, int4_is_weight_only);
 	ADD(s, llama70b_fp16_does_not_fit_one_80gb);
