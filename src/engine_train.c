@@ -47,6 +47,30 @@ static void activation_bytes(struct eng_tctx *x)
 	x->logits_tok = 4.0 * (x->m->vocab > 0 ? x->m->vocab : 0);
 }
 
+/* A MoE layer keeps for its backward pass, per token at 16 bit, what
+ * Korthikanti's dense MLP (19 h of the 34 h: the FC1 input, its 4h-wide
+ * output and the activation's, the dropout mask) does not: the router's
+ * input (2 h) and fp32 logits (4 E), the k permuted copies of the token
+ * (2 k h), each copy's FC1 output (gate and up, 2 x 2 f, or 2 f plain)
+ * and activation output (2 f), the experts' outputs the weighted
+ * unpermute needs (2 k h), and the shared experts' FC1 and activation
+ * outputs (the same per expert; their input is the router's).  Replaced in the layers that have
+ * experts (moe_share of them), for every recompute that stores the MLP:
+ * full recompute keeps only the layer input, and its one-layer working
+ * set grows the same way. */
+static void moe_activation_bytes(struct eng_tctx *x, double k)
+{
+	const struct catalog_model *m = x->m;
+	double h = m->hidden, f = m->ffn;
+	double fc = 2.0 * f * (m->ffn_matrices == 2 ? 2 : 3);	/* FC1 and activation outputs */
+	double moe = 2.0 * h + 4.0 * m->experts + 4.0 * k * h + fc * (k + m->experts_shared);
+	double more = x->moe_share * (moe - 19.0 * h);
+	for (int r = 0; r < RECOMPUTE_COUNT; r++)
+		if (r != RECOMPUTE_FULL)
+			x->act_tok[r] += more;
+	x->act_work_tok += more;
+}
+
 /* Mixture of experts: each token visits k of the E routed experts, whose
  * grouped GEMMs work on the share of the micro-batch routed to them and
  * reach defaults.training_moe_efficiency of the dense GEMMs'
@@ -73,6 +97,7 @@ static void moe_terms(struct eng_tctx *x)
 		}
 	}
 	x->elem_bytes_tok += 16.0 * k * m->hidden * (m->layers - dense);
+	moe_activation_bytes(x, k);
 }
 
 static double training_efficiency(const struct catalog *c, const struct catalog_accel *a,

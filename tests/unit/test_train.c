@@ -284,6 +284,39 @@ START_TEST(narrow_experts_memory_falls_with_ep)
 }
 END_TEST
 
+/* A routed MoE layer keeps more than Korthikanti's dense MLP (19 h of the
+ * 34 h bytes a token): router input and fp32 logits, the k permuted
+ * copies, each copy's FC1 (gate and up) and activation outputs at the
+ * expert width, the experts' outputs for the weighted unpermute.  One
+ * more sequence a micro-batch on one stage adds that per token and layer,
+ * and the last stage's fp32 logits. */
+START_TEST(moe_layer_activations)
+{
+	struct workload w;
+	struct engine_result b1, b2;
+	training(&w, WL_PRETRAIN, "mixtral-8x7b", PREC_FP8, 4096, 256);
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 1;
+	w.ep = 8;
+	w.recompute = RECOMPUTE_SELECTIVE;
+	w.micro_batch = 1;
+	size_on(&w, "b200", 64, &b1);
+	w.micro_batch = 2;
+	size_on(&w, "b200", 64, &b2);
+	ck_assert_msg(b1.fits && b2.fits, "refused: %s / %s", b1.reason, b2.reason);
+	ck_assert_int_eq(b1.zero_stage, b2.zero_stage);
+	const struct catalog_model *m = M("mixtral-8x7b");
+	double h = m->hidden, k = m->experts_active, f = m->ffn;
+	double moe = 2.0 * h + 4.0 * m->experts + 4.0 * k * h + 6.0 * k * f;
+	double tok = 15.0 * h + moe;
+	ck_assert(tok > 1.9 * 34.0 * h);	/* Mixtral: about twice the dense layer */
+	double want = 4096.0 * (tok * m->layers + 4.0 * m->vocab);
+	double got = (b2.mem_per_gpu_gb - b1.mem_per_gpu_gb) * ENG_GB;
+	ck_assert_double_eq_tol(got, want, 1e-6 * want);
+}
+END_TEST
+
 #define ADD(s, fn) TAP_ADD_TIMEOUT(s, fn, 60)
 
 int main(void)
@@ -297,6 +330,7 @@ int main(void)
 	ADD(s, fp8_training_takes_its_own_share);
 	ADD(s, moe_experts_at_their_own_share);
 	ADD(s, narrow_experts_memory_falls_with_ep);
+	ADD(s, moe_layer_activations);
 	ADD(s, nvfp4_training_takes_its_own_share);
 	ADD(s, training_takes_the_power_limited_clock);
 	int rc = tap_run(s);
