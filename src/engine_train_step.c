@@ -302,7 +302,14 @@ double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 }
 
 /* The experts' share of the exchange below, over their
- * expert-data-parallel ranks, which sit ep ranks apart in the stage. */
+ * expert-data-parallel ranks, which sit ep ranks apart in the stage.
+ * ZeRO-3 (FSDP) gathers a layer's weights for its forward and again for
+ * its backward and frees them after each (DeepSpeed, docs/code-docs/
+ * source/zero3.rst at v0.18.2: "ZeRO-3 will automatically collect and
+ * partition them during the forward and backward passes"), so for every
+ * micro-batch: the experts' weights are gathered m times a step.  The shared parameters' gathers are still
+ * counted once a step (dense training's figure; docs/accuracy.md,
+ * "Mixture-of-experts pretraining, fourth session"). */
 static double experts_dp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
 	int edp = (int)edp_ranks(l);
@@ -312,7 +319,7 @@ static double experts_dp_comm(const struct eng_tctx *x, const struct eng_tlayout
 	double e = experts_gpu(x, l);
 	double s = x->frozen ? 0 : eng_ring_allreduce_s(e * 2.0, edp, bw, x->lat);
 	if (l->zero >= 3)
-		s += eng_ring_allreduce_s(e * (x->frozen ? x->base_bytes : 2.0), edp, bw, x->lat);
+		s += (double)l->m * eng_ring_allreduce_s(e * (x->frozen ? x->base_bytes : 2.0), edp, bw, x->lat);
 	return s;
 }
 

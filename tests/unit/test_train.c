@@ -13,6 +13,7 @@
 #include "catalog.h"
 #include "engine.h"
 #include "engine_internal.h"
+#include "engine_train.h"
 #include "fixture.h"
 #include "tap.h"
 
@@ -317,6 +318,38 @@ START_TEST(moe_layer_activations)
 }
 END_TEST
 
+/* ZeRO-3 gathers the weights for every micro-batch's forward and backward
+ * pass: the experts' gathers over their expert-data-parallel ranks (here
+ * 16 ranks 8 apart, on the NICs) grow with the micro-batches a step, their
+ * gradient reduction does not. */
+START_TEST(zero3_expert_gathers_every_micro_batch)
+{
+	struct eng_tctx x;
+	memset(&x, 0, sizeof x);
+	x.node = 8;
+	x.nic_bw = 50e9;
+	x.lat = 10e-6;
+	x.expert_params = 1e11;
+	struct eng_tlayout l;
+	memset(&l, 0, sizeof l);
+	l.t = l.c = l.p = l.v = l.b = 1;
+	l.d = 128;
+	l.ep = 8;
+	l.imb = 1;
+	double comm[2][2];
+	for (int z = 0; z < 2; z++)
+		for (int i = 0; i < 2; i++) {
+			l.zero = z ? 3 : 2;
+			l.m = i ? 8 : 1;
+			comm[z][i] = eng_train_dp_comm(&x, &l);
+		}
+	ck_assert_double_eq_tol(comm[0][0], comm[0][1], 1e-12);
+	double g1 = comm[1][0] - comm[0][0], g8 = comm[1][1] - comm[0][1];
+	ck_assert(g1 > 0);
+	ck_assert_double_eq_tol(g8, 8.0 * g1, 1e-9 * g8);
+}
+END_TEST
+
 #define ADD(s, fn) TAP_ADD_TIMEOUT(s, fn, 60)
 
 int main(void)
@@ -331,6 +364,7 @@ int main(void)
 	ADD(s, moe_experts_at_their_own_share);
 	ADD(s, narrow_experts_memory_falls_with_ep);
 	ADD(s, moe_layer_activations);
+	ADD(s, zero3_expert_gathers_every_micro_batch);
 	ADD(s, nvfp4_training_takes_its_own_share);
 	ADD(s, training_takes_the_power_limited_clock);
 	int rc = tap_run(s);
