@@ -88,6 +88,9 @@ double eng_params_experts(const struct catalog_model *m);
 double eng_weights_bytes(const struct catalog_model *m, enum precision p, bool active);
 /* Attention FLOPs for one token attending to ctx earlier tokens, forward. */
 double eng_attn_flops_token(const struct catalog_model *m, double ctx);
+/* The same as training computes it: with multi-head latent attention the
+ * queries and keys carry the decoupled RoPE dimensions too. */
+double eng_attn_train_flops_token(const struct catalog_model *m, double ctx);
 /* LoRA adapter parameters at rank r. */
 double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank);
 /* Training FLOPs per token (model FLOPs, and hardware FLOPs with recompute). */

@@ -141,7 +141,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->seqs = floor(x->gbt / x->s);
 	if (x->seqs < 1)
 		x->seqs = 1;
-	x->attn_tok = eng_attn_flops_token(x->m, x->s) / (x->m->layers > 0 ? x->m->layers : 1);
+	x->attn_tok = eng_attn_train_flops_token(x->m, x->s) / (x->m->layers > 0 ? x->m->layers : 1);
 	activation_bytes(x);
 	x->kv_dim = (double)(x->m->mla_kv_lora_rank > 0 ? x->m->heads : x->m->kv_heads) *
 		    eng_head_dim(x->m);

@@ -387,6 +387,23 @@ double eng_attn_flops_token(const struct catalog_model *m, double ctx)
 	return 4.0 * m->heads * eng_head_dim(m) * (full * ctx + win * wctx);
 }
 
+/* Multi-head latent attention (DeepSeek-V2/V3, Kimi K2) multiplies each
+ * query by a key of qk_nope + qk_rope dimensions and the probabilities by
+ * a value of v_head_dim: 2 (2 d + r) instead of 4 d per head and context
+ * position (DeepSeek-V3 config.json: qk_nope_head_dim 128, qk_rope_head_dim
+ * 64, v_head_dim 128).  Training recomputes the uncompressed heads;
+ * serving (eng_attn_flops_token) keeps its own figure, whose decode works
+ * on the latent. */
+double eng_attn_train_flops_token(const struct catalog_model *m, double ctx)
+{
+	double f = eng_attn_flops_token(m, ctx);
+	if (m->mla_kv_lora_rank > 0 && m->mla_qk_rope_head_dim > 0) {
+		double d = eng_head_dim(m);
+		f *= (2.0 * d + m->mla_qk_rope_head_dim) / (2.0 * d);
+	}
+	return f;
+}
+
 double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank)
 {
 	/* LoRA adds A (r x d_in) and B (d_out x r) to each wrapped matrix
@@ -407,7 +424,7 @@ void eng_train_flops_token(const struct workload *w, enum recompute rec, double 
 	 * goes: 4N.  Attention: PaLM's 12 x L x H x Q x T per token. */
 	bool frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
 	double dense = (frozen ? 4.0 : 6.0) * pa;
-	double attn_fwd = eng_attn_flops_token(m, s);
+	double attn_fwd = eng_attn_train_flops_token(m, s);
 	double model = dense + 3.0 * attn_fwd;
 	double hw = model;
 	if (rec == RECOMPUTE_FULL)

@@ -350,6 +350,22 @@ START_TEST(zero3_expert_gathers_every_micro_batch)
 }
 END_TEST
 
+/* Multi-head latent attention: each query meets a key of qk_nope +
+ * qk_rope = 192 dimensions and the probabilities a value of 128, so the
+ * attention core costs 2 (192 + 128) per head and position, 1.25 times
+ * 4 x 128; a model without MLA keeps 4 x head_dim. */
+START_TEST(mla_attention_flops_in_training)
+{
+	const struct catalog_model *ds = M("deepseek-v3"), *ll = M("llama-3.1-8b");
+	double s = 4096;
+	ck_assert_double_eq_tol(eng_attn_train_flops_token(ds, s), 1.25 * eng_attn_flops_token(ds, s),
+				1e-9 * eng_attn_flops_token(ds, s));
+	ck_assert_double_eq_tol(eng_attn_train_flops_token(ds, s), 2.0 * (192 + 128) * ds->heads * s * ds->layers,
+				1e-9 * eng_attn_flops_token(ds, s));
+	ck_assert_double_eq(eng_attn_train_flops_token(ll, s), eng_attn_flops_token(ll, s));
+}
+END_TEST
+
 #define ADD(s, fn) TAP_ADD_TIMEOUT(s, fn, 60)
 
 int main(void)
@@ -365,6 +381,7 @@ int main(void)
 	ADD(s, narrow_experts_memory_falls_with_ep);
 	ADD(s, moe_layer_activations);
 	ADD(s, zero3_expert_gathers_every_micro_batch);
+	ADD(s, mla_attention_flops_in_training);
 	ADD(s, nvfp4_training_takes_its_own_share);
 	ADD(s, training_takes_the_power_limited_clock);
 	int rc = tap_run(s);
