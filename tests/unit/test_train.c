@@ -318,11 +318,13 @@ START_TEST(moe_layer_activations)
 }
 END_TEST
 
-/* ZeRO-3 gathers the weights for every micro-batch's forward and backward
- * pass: the experts' gathers over their expert-data-parallel ranks (here
- * 16 ranks 8 apart, on the NICs) grow with the micro-batches a step, their
- * gradient reduction does not. */
-START_TEST(zero3_expert_gathers_every_micro_batch)
+/* Sharded gradients and weights cost every micro-batch: ZeRO-2 and -3
+ * reduce-scatter each micro-batch's gradients, ZeRO-3 also gathers the
+ * weights for its forward and backward.  The experts' exchanges over
+ * their expert-data-parallel ranks (here 16 ranks 8 apart, on the NICs):
+ * ZeRO-1 the same at any micro-batch count, ZeRO-2 (m + 1) / 2 all-reduces
+ * (m reduce-scatters, one all-gather), ZeRO-3 m more. */
+START_TEST(sharded_expert_state_costs_every_micro_batch)
 {
 	struct eng_tctx x;
 	memset(&x, 0, sizeof x);
@@ -336,15 +338,19 @@ START_TEST(zero3_expert_gathers_every_micro_batch)
 	l.d = 128;
 	l.ep = 8;
 	l.imb = 1;
-	double comm[2][2];
-	for (int z = 0; z < 2; z++)
+	double comm[4][2];
+	for (int z = 1; z <= 3; z++)
 		for (int i = 0; i < 2; i++) {
-			l.zero = z ? 3 : 2;
+			l.zero = z;
 			l.m = i ? 8 : 1;
 			comm[z][i] = eng_train_dp_comm(&x, &l);
 		}
-	ck_assert_double_eq_tol(comm[0][0], comm[0][1], 1e-12);
-	double g1 = comm[1][0] - comm[0][0], g8 = comm[1][1] - comm[0][1];
+	double ar = comm[1][0];
+	ck_assert(ar > 0);
+	ck_assert_double_eq_tol(comm[1][1], ar, 1e-12);
+	ck_assert_double_eq_tol(comm[2][0], ar, 1e-9 * ar);
+	ck_assert_double_eq_tol(comm[2][1], 4.5 * ar, 1e-9 * ar);
+	double g1 = comm[3][0] - comm[2][0], g8 = comm[3][1] - comm[2][1];
 	ck_assert(g1 > 0);
 	ck_assert_double_eq_tol(g8, 8.0 * g1, 1e-9 * g8);
 }
@@ -380,7 +386,7 @@ int main(void)
 	ADD(s, moe_experts_at_their_own_share);
 	ADD(s, narrow_experts_memory_falls_with_ep);
 	ADD(s, moe_layer_activations);
-	ADD(s, zero3_expert_gathers_every_micro_batch);
+	ADD(s, sharded_expert_state_costs_every_micro_batch);
 	ADD(s, mla_attention_flops_in_training);
 	ADD(s, nvfp4_training_takes_its_own_share);
 	ADD(s, training_takes_the_power_limited_clock);
