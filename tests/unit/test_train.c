@@ -372,6 +372,26 @@ START_TEST(mla_attention_flops_in_training)
 }
 END_TEST
 
+/* ZeRO-2 holds less than ZeRO-1 but reduce-scatters a MoE model's expert
+ * gradients every micro-batch: where ZeRO-1 fits (Mixtral 8x7B in NeMo's
+ * layout on 64 B200, TP1 PP1 EP8, two sequences a micro-batch) the search
+ * takes it, not the leaner and slower stage. */
+START_TEST(moe_search_takes_zero1_where_it_fits)
+{
+	struct workload w;
+	struct engine_result r;
+	training(&w, WL_PRETRAIN, "mixtral-8x7b", PREC_FP8, 4096, 256);
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 1;
+	w.ep = 8;
+	w.micro_batch = 2;
+	size_on(&w, "b200", 64, &r);
+	ck_assert_msg(r.fits, "refused: %s", r.reason);
+	ck_assert_int_le(r.zero_stage, 1);
+}
+END_TEST
+
 #define ADD(s, fn) TAP_ADD_TIMEOUT(s, fn, 60)
 
 int main(void)
@@ -388,6 +408,7 @@ int main(void)
 	ADD(s, moe_layer_activations);
 	ADD(s, sharded_expert_state_costs_every_micro_batch);
 	ADD(s, mla_attention_flops_in_training);
+	ADD(s, moe_search_takes_zero1_where_it_fits);
 	ADD(s, nvfp4_training_takes_its_own_share);
 	ADD(s, training_takes_the_power_limited_clock);
 	int rc = tap_run(s);
