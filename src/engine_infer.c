@@ -33,6 +33,11 @@
 #define Z99 2.3263
 #define Q99 0.99
 
+/* Past this elasticity of the step in the batch the queue is taken as at
+ * the edge of stability: the batch's variance is held at 50 x its mean
+ * (1 / (1 - 0.98)) instead of diverging. */
+#define ENG_ELASTICITY_MAX 0.98
+
 struct ictx {
 	const struct catalog *c;
 	const struct workload *w;
@@ -112,6 +117,7 @@ struct iload {
 	double tau99;			/* p99 of a request's mean time per token */
 	double lambda;			/* requests/s arriving */
 	double ttft50, ttft99;		/* first-token time at that load, s */
+	double slot_p;			/* share of arrivals that wait for a slot */
 };
 
 const struct catalog_serving_stack *engine_serving_stack(const struct catalog *c, const struct workload *w,
@@ -175,6 +181,33 @@ double eng_dep_a2a_s(double tokens_gpu, double hidden, int k, int e, int node, d
 	double t = e <= node || node < 1 ? bytes * (e - 1) / e / (link_bw > 0 ? link_bw : INFINITY)
 					 : bytes * (e - node) / e / (nic_bw > 0 ? nic_bw : INFINITY);
 	return 2.0 * (t + (e - 1) * lat);
+}
+
+/* Attention data parallel under in-flight batching: an iteration admits
+ * the prompts that arrive, n on average (Poisson), each whole on one rank
+ * (trtllm-bench runs without chunked prefill) and dealt round robin, so the
+ * busiest of e ranks gets ceil(N / e) of N; its mean is the sum over j of
+ * P(N > j e).  The iteration lasts as long as that rank's attention part
+ * (TensorRT-LLM's ADP balance blog: an iteration's time is the maximum over
+ * the ranks).  Past a few dozen prompts the count is spread over many
+ * multiples of e and the ceiling adds half a step on average. */
+double eng_dp_busiest_prompts(double n, int e)
+{
+	if (!(n > 0) || e < 1)
+		return 0;
+	if (e == 1)
+		return n;
+	if (n > 60)
+		return n / e + 0.5 * (1.0 - 1.0 / e);
+	double pmf = exp(-n), cdf = pmf, sum = 1.0 - cdf;	/* j = 0: P(N > 0) */
+	int top = (int)(n + 10.0 * sqrt(n) + 10.0);
+	for (int k = 1; k <= top; k++) {
+		pmf *= n / k;
+		cdf += pmf;
+		if (k % e == 0)
+			sum += eng_fmax(0.0, 1.0 - cdf);
+	}
+	return sum;
 }
 
 static double dep_a2a_s(const struct ictx *x, const struct ilayout *l, double tokens_gpu)
@@ -266,6 +299,7 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	double wbytes = wread_bytes(x, tok / (alone ? 1 : l->pp), 1) / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
 	double gemm_t = 2.0 * x->pa / par * (bv / x->flops + p / x->pflops);
+	double busy_p = 0;	/* DEP: prompt tokens on the busiest GPU */
 	if (l->dp) {
 		/* every GPU reads the attention and shared weights whole and
 		 * its 1/e of the experts the group's tokens touch; one request
@@ -273,6 +307,10 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 		wbytes = wread_bytes(x, tok, l->e);
 		if (alone)
 			gemm_t += 2.0 * x->moe_shared_active * (1.0 - 1.0 / l->t) * (bv / x->flops + p / x->pflops);
+		else if (p > 0 && x->Ip > 0)
+			busy_p = eng_dp_busiest_prompts(p / x->Ip, l->t) * x->Ip;
+		else
+			busy_p = p / par;
 	}
 	if (x->moe_log != 0 && tok > 0) {
 		/* The routed experts' GEMMs run grouped, at moe_gemm of the
@@ -286,16 +324,25 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 			imb += sqrt(2.0 * log((double)l->e) / mexp);
 		}
 		double ex = (x->pa - x->moe_shared_active) / x->pa;	/* the experts' share */
-		gemm_t *= 1.0 + ex * (imb / (x->moe_gemm * x->xrate) - 1.0);
+		double dense = gemm_t * (1.0 - ex);
+		if (l->dp && !alone)	/* attention and shared layers: the busiest rank's tokens */
+			dense = 2.0 * x->moe_shared_active * (bv / par / x->flops + busy_p / x->pflops);
+		gemm_t = dense + gemm_t * ex * imb / (x->moe_gemm * x->xrate);
 	}
 	int apar = alone && l->dp ? 1 : par;
 	double attn_fl = bv * x->attn_mean / apar;
 	double pre_t = p * x->attn_pre / apar / x->pflops;
+	/* DEP: the busiest rank's prompts, and its sends set the pace */
+	double ctok = tok;
+	if (l->dp && !alone) {
+		pre_t = busy_p * x->attn_pre / x->pflops;
+		ctok = bv + busy_p * par;
+	}
 	s->mem = (wbytes + kvbytes) / x->bw;
 	s->comp = gemm_t + attn_fl / x->flops + pre_t;
 	/* Each stage runs pp micro-batches of tok/pp per step; one request
 	 * alone crosses the stages in series. */
-	s->comm = alone ? comm_s(x, l, tok, l->pp - 1, true) : comm_s(x, l, tok / l->pp, l->pp, false);
+	s->comm = alone ? comm_s(x, l, tok, l->pp - 1, true) : comm_s(x, l, ctok / l->pp, l->pp, false);
 	s->total = x->fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->flops) +
 		   pre_t + s->comm;
 	if (x->spec.k > 0 && b > 0) {
@@ -328,14 +375,75 @@ static double prefill_alone_s(const struct ictx *x, const struct ilayout *l)
 }
 
 /*
+ * The spread of the batch a request lives with under open-loop arrivals
+ * (its standard deviation, averaged over the request's life); m gets the
+ * mean step at b.  The batch is a birth-death count: arrivals at lambda,
+ * departures at n / (O tau(n)).  A larger batch runs slower steps, so it
+ * drains more slowly than it fills: by the linear-noise approximation
+ * (van Kampen) its variance is b / (1 - e), where e = d ln tau / d ln b is
+ * the step's elasticity (0 for a step that ignores the batch, where the
+ * count is Poisson; near 1 once compute binds, where the throughput stops
+ * growing with the batch and the queue is near instability), and it
+ * relaxes over O tau / (1 - e).  A request averages it over its own life
+ * of O tau, x = 1 - e relaxation times, which keeps 2 (x - 1 + e^-x) / x^2
+ * of the variance (an Ornstein-Uhlenbeck average).  The elasticity is the
+ * mean step's over one twentieth of the batch, so a request's prompts
+ * grow with it.
+ */
+static double batch_spread(const struct ictx *x, const struct ilayout *l, double b, struct istep *m, double *xr_out)
+{
+	struct istep s1;
+	double b1 = b * 1.05 + 0.5;
+	mean_step(x, l, b, m);
+	mean_step(x, l, b1, &s1);
+	double e = b > 0 && m->total > 0 && s1.total > m->total ? log(s1.total / m->total) / log(b1 / b) : 0;
+	double xr = 1.0 - eng_fmin(e, ENG_ELASTICITY_MAX);
+	double keep = 2.0 * (xr - 1.0 + exp(-xr)) / (xr * xr);
+	*xr_out = xr;
+	return sqrt(b * keep / xr);
+}
+
+/*
+ * Waiting for a slot: the scheduler runs at most cap sequences (what the KV
+ * room holds, or the forced max batch), so an arrival that finds them all
+ * busy waits for one to finish.  Each sequence holds its slot for its life
+ * S = O tau, so this is Erlang's delay system with b slots busy on average;
+ * in the Halfin-Whitt regime, with the batch's spread of batch_spread()
+ * (variance b / x, x = 1 - e), an arrival waits with probability
+ * 1 / (1 + beta Phi(beta) / phi(beta)), beta = (cap - b) / sqrt(b / x),
+ * and then an exponential time of mean S / (x (cap - b)) (the queue above
+ * the cap drains at the rate the slower steps at the cap leave).  Past
+ * beta = 3 fewer than 1 in 600 arrivals wait: no percentile here sees it.
+ */
+static double slot_wait(double b, double cap, double xr, double life, double *w50, double *w99)
+{
+	*w50 = *w99 = 0;
+	if (!(b > 0))
+		return 0;
+	if (!(cap > b)) {
+		*w50 = *w99 = INFINITY;
+		return 1;
+	}
+	double beta = (cap - b) / sqrt(b / xr);
+	if (beta >= 3)
+		return 0;
+	double phi = exp(-0.5 * beta * beta) * 0.3989422804014327;	/* 1 / sqrt(2 pi) */
+	double pw = 1.0 / (1.0 + beta * 0.5 * erfc(-beta * 0.7071067811865476) / phi);	/* Phi(beta) */
+	double mean = life / (xr * (cap - b));
+	*w50 = pw > 0.5 ? mean * log(pw / 0.5) : 0;
+	*w99 = pw > 1 - Q99 ? mean * log(pw / (1 - Q99)) : 0;
+	return pw;
+}
+
+/*
  * The load a batch of b brings: a queueing model of MLPerf Server
  * semantics (Poisson arrivals at lambda = b / (O x tau), Little's law).
  *
  * Time per output token at p99.  A request's own tokens average over its
  * O steps, so what varies is the load it lives with: the prompts that
  * arrive during its life (Poisson, mean b, so b + z sqrt(b) at p99) and,
- * under open-loop arrivals, the batch itself (the others' overlap with
- * its life sums to a mean of b with variance 2b/3).  A fixed number of
+ * under open-loop arrivals, the batch itself (batch_spread(): wider the
+ * more the step slows with the batch), up to the scheduler's cap.  A fixed number of
  * users (closed loop) keeps the batch at b and each other user starts
  * about one request per life.
  *
@@ -352,16 +460,18 @@ static double prefill_alone_s(const struct ictx *x, const struct ilayout *l)
  */
 static void load_at(const struct ictx *x, const struct ilayout *l, double b, struct iload *o, bool ttft)
 {
-	struct istep s;
-	double sb = x->open ? sqrt(2.0 * b / 3.0) : 0;
+	struct istep s, m0;
+	double xr = 1;
+	double sb = x->open ? batch_spread(x, l, b, &m0, &xr) : 0;
 	double arrivals = x->open ? b + Z99 * sqrt(b) : b;
 	iter_step(x, l, b + Z99 * sb, arrivals * x->Ip / x->O, false, &s);
 	o->tau99 = s.total;
 	o->ttft50 = o->ttft99 = o->tau = o->lambda = NAN;
+	o->slot_p = 0;
 	if (!ttft)
 		return;	/* the time per token is all the caller needs */
 	if (x->open)
-		mean_step(x, l, b, &s);	/* else the p99 step is the mean one */
+		s = m0;	/* else the p99 step is the mean one */
 	o->tau = s.total;
 	o->lambda = o->tau > 0 ? b / (x->O * o->tau) : 0;
 	/* iterations, not output tokens, set the prompts' pace: speculating, an
@@ -391,6 +501,15 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 	double own99 = chunks * s.total * x->spec.gain;
 	o->ttft50 = 0.5 * it + w50 + own;
 	o->ttft99 = Q99 * it + w99 + own99;
+	if (x->open && x->w->ttft_ms > 0) {
+		/* Poisson arrivals against a first-token target: the batch
+		 * swings up to the scheduler's cap (without a target the batch
+		 * is held full, as MLPerf Offline runs it) */
+		double s50, s99;
+		o->slot_p = slot_wait(b, (double)l->bmem, xr, x->O * o->tau, &s50, &s99);
+		o->ttft50 += s50;
+		o->ttft99 += s99;
+	}
 }
 
 /* Output tokens/s of one replica running a batch of b in steady state. */
@@ -420,6 +539,12 @@ static double target_margin(const struct ictx *x, const struct ilayout *l, doubl
 		load_at(x, l, b, &o, true);
 	if (ttft > 0)
 		m = eng_fmax(m, eng_fmin(10.0, o.ttft99 * 1000.0 / ttft - 1.0));
+	/* Past the onset of slot waits the p99 leaves the scheduler's own
+	 * tail for seconds of waiting within a few percent of load (see
+	 * docs/accuracy.md, "Waiting for a slot"): the target is met only
+	 * while at most 1 - Q99 of arrivals wait */
+	if (ttft > 0 && o.slot_p > 1 - Q99)
+		m = eng_fmax(m, eng_fmin(10.0, o.slot_p / (1 - Q99) - 1.0));
 	return m;
 }
 
@@ -587,13 +712,13 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->ctx_full = x->I + x->O;
 	x->ctx_mean = x->I + x->O / 2.0;
 	x->pa = eng_params_active(x->m);
-	x->attn_mean = eng_attn_flops_token(x->m, x->ctx_mean);
+	x->attn_mean = eng_attn_flops_serving(x->m, x->ctx_mean, true);
 	/* A prefix-cache hit skips the prompt's first h x I tokens (their KV
 	 * is reused); the rest still attend to the whole prompt before them.
 	 * KV memory is not reduced: how many requests share a prefix is not
 	 * given, so each sequence keeps its own. */
 	x->Ip = w->decode_only ? 0 : x->I * (1.0 - w->prefix_cache_hit);
-	x->attn_pre = eng_attn_flops_token(x->m, x->I - x->Ip / 2.0);
+	x->attn_pre = eng_attn_flops_serving(x->m, x->I - x->Ip / 2.0, false);
 	eng_spec_init(w, x->pr.kv_bytes, &x->spec);
 	const struct catalog_model *m = x->m;
 	x->moe_experts = eng_params_experts(m);

@@ -88,11 +88,18 @@ double eng_params_experts(const struct catalog_model *m);
 double eng_weights_bytes(const struct catalog_model *m, enum precision p, bool active);
 /* Attention FLOPs for one token attending to ctx earlier tokens, forward. */
 double eng_attn_flops_token(const struct catalog_model *m, double ctx);
+/* The same as the serving stacks run it: MLA's context phase with its
+ * heads expanded, its decode steps in the latent space (absorbed). */
+double eng_attn_flops_serving(const struct catalog_model *m, double ctx, bool decode);
 /* The same as training computes it: with multi-head latent attention the
  * queries and keys carry the decoupled RoPE dimensions too. */
 double eng_attn_train_flops_token(const struct catalog_model *m, double ctx);
 /* LoRA adapter parameters at rank r. */
 double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank);
+/* Activation bytes a layer stores per token at 16 bit with the attention
+ * scores recomputed, in units of the hidden size: 34 (Korthikanti et al.
+ * 2022), 24 for a frozen base whose adapters leave the MLP unwrapped. */
+double eng_act_kept_h(const struct catalog_defaults *d, const struct workload *w);
 /* Training FLOPs per token (model FLOPs, and hardware FLOPs with recompute). */
 void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,
 			   double *hw_flops);
@@ -139,6 +146,10 @@ void eng_node_fabric(const struct catalog *c, const struct workload *w, struct e
 double eng_link_bw(const struct catalog *c, const struct catalog_accel *a,
 		   const struct catalog_platform *p, int t);
 double eng_nic_bw(const struct catalog *c, const struct workload *w, const struct catalog_platform *p);
+/* Expected prompts on the busiest of e attention-data-parallel ranks when
+ * an iteration admits a Poisson count of mean n, each whole on one rank,
+ * dealt round robin (engine_infer.c). */
+double eng_dp_busiest_prompts(double n, int e);
 /* One MoE layer's dispatch and combine all-to-alls under attention data
  * parallel over e GPUs, tokens_gpu tokens on each, top-k routing, `node`
  * GPUs joined by the GPU link (link_bw), the rest over the NICs (nic_bw),

@@ -387,21 +387,29 @@ double eng_attn_flops_token(const struct catalog_model *m, double ctx)
 	return 4.0 * m->heads * eng_head_dim(m) * (full * ctx + win * wctx);
 }
 
-/* Multi-head latent attention (DeepSeek-V2/V3, Kimi K2) multiplies each
- * query by a key of qk_nope + qk_rope dimensions and the probabilities by
- * a value of v_head_dim: 2 (2 d + r) instead of 4 d per head and context
- * position (DeepSeek-V3 config.json: qk_nope_head_dim 128, qk_rope_head_dim
- * 64, v_head_dim 128).  Training recomputes the uncompressed heads;
- * serving (eng_attn_flops_token) keeps its own figure, whose decode works
- * on the latent. */
+double eng_attn_flops_serving(const struct catalog_model *m, double ctx, bool decode)
+{
+	if (!(m->mla_kv_lora_rank > 0))
+		return eng_attn_flops_token(m, ctx);
+	/* MLA as TensorRT-LLM serves it (tensorrt_llm/_torch/modules/attention.py,
+	 * MLA: `mha` for the context phase, heads of qk_nope + rope against
+	 * v_head_dim; `mqa` for generation, one latent head of kv_lora_rank +
+	 * rope for K and kv_lora_rank for V, the up-projections absorbed, as
+	 * DeepSeek-V2 describes): per head and cached token, 2 x (K width + V
+	 * width) FLOPs. */
+	double hd = eng_head_dim(m), rope = m->mla_qk_rope_head_dim, kvr = m->mla_kv_lora_rank;
+	double per = decode ? 2.0 * (kvr + rope + kvr) : 2.0 * (hd + rope + hd);
+	return per * m->heads * ctx * m->layers;
+}
+
+/* Training runs every token as a context phase: the heads expanded, so
+ * multi-head latent attention multiplies each query by a key of qk_nope +
+ * qk_rope dimensions and the probabilities by a value of v_head_dim
+ * (DeepSeek-V3 config.json: 128, 64, 128), 2 (2 d + r) instead of 4 d
+ * per head and context position. */
 double eng_attn_train_flops_token(const struct catalog_model *m, double ctx)
 {
-	double f = eng_attn_flops_token(m, ctx);
-	if (m->mla_kv_lora_rank > 0 && m->mla_qk_rope_head_dim > 0) {
-		double d = eng_head_dim(m);
-		f *= (2.0 * d + m->mla_qk_rope_head_dim) / (2.0 * d);
-	}
-	return f;
+	return eng_attn_flops_serving(m, ctx, false);
 }
 
 double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank)
@@ -411,6 +419,21 @@ double eng_adapter_params(const struct catalog_model *m, const struct catalog_de
 	 * hidden, which slightly overstates GQA's smaller K/V projections. */
 	double targets = d->lora_targets.value > 0 ? d->lora_targets.value : 4;
 	return (double)rank * (2.0 * m->hidden) * targets * m->layers;
+}
+
+/* Of Korthikanti's 34 h, 10 h are kept only for the MLP's weight
+ * gradients: fc1's input (2 h) and fc2's, the 4h-wide activation output
+ * (8 h); the activation function's own input (8 h) serves the data
+ * gradient.  A frozen base (LoRA, QLoRA) computes no weight gradient for
+ * a matrix without an adapter (its backward pass is dY W^T alone), so
+ * with the adapters on the attention projections only
+ * (defaults.lora_targets at most 4: q, k, v and o, as the MLPerf
+ * reference wraps them) the MLP keeps neither input. */
+double eng_act_kept_h(const struct catalog_defaults *d, const struct workload *w)
+{
+	bool frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
+	double t = d->lora_targets.value > 0 ? d->lora_targets.value : 4;
+	return frozen && t <= 4 ? 24.0 : 34.0;
 }
 
 void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,
@@ -516,7 +539,7 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 
 	double s = (double)w->seq_len, h = m->hidden, a = m->heads;
 	double b = d->micro_batch.value > 0 ? d->micro_batch.value : 1;
-	double per_layer;
+	double per_layer, kept = eng_act_kept_h(d, w);
 	/* auto: shown as selective, what most layouts the search finds use */
 	switch (w->recompute) {
 	case RECOMPUTE_FULL:
@@ -524,10 +547,10 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 		break;
 	case RECOMPUTE_AUTO:
 	case RECOMPUTE_SELECTIVE:
-		per_layer = 34.0 * s * b * h;
+		per_layer = kept * s * b * h;
 		break;
 	default:
-		per_layer = s * b * h * (34.0 + 5.0 * a * s / h);
+		per_layer = s * b * h * (kept + 5.0 * a * s / h);
 		break;
 	}
 	out->activations_gb = per_layer * m->layers / ENG_GB;
