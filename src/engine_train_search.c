@@ -203,16 +203,17 @@ static void consider(struct tsearch *S, const struct eng_tlayout *l)
  * leanest layout fits) and ZeRO stages of a shape whose model state per
  * ZeRO stage is state[] and whose v-independent terms are k[] (by
  * recompute, filled as needed). */
-/* eng_train_dp_comm() of a shape with ZeRO below stage 3 ([0]) and at it
- * ([1]), once each. */
+/* eng_train_dp_comm() of a shape at ZeRO 0 or 1 ([0]), 2 ([1]) and 3
+ * ([2]), once each: it depends on the shape and those classes of stage,
+ * not on the virtual stages or the recompute. */
 struct tdp {
-	bool set[2];
-	double v[2];
+	bool set[3];
+	double v[3];
 };
 
 static double shape_dp(const struct eng_tctx *x, const struct eng_tlayout *l, struct tdp *dp)
 {
-	int i = l->zero >= 3;
+	int i = l->zero >= 3 ? 2 : l->zero >= 2 ? 1 : 0;
 	if (!dp->set[i]) {
 		dp->v[i] = eng_train_dp_comm(x, l);
 		dp->set[i] = true;
@@ -228,8 +229,9 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
 	for (int v = 1; v <= V_MAX; v++) {
 		if (!(vmask & (1u << v)))
 			continue;
-		/* Recompute from the lightest: once a layout without ZeRO-3
-		 * fits, heavier recompute only adds work. */
+		/* Recompute from the lightest: once a layout of the ZeRO
+		 * stages that cost the same fits, heavier recompute only adds
+		 * work. */
 		for (int rec = rec0; rec <= x->rec_hi; rec++) {
 			struct eng_tlayout l = *shape;
 			l.v = v;
@@ -243,31 +245,34 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
 			if (parts > cut(S) || (parts + dp_lb) * (1.0 - BOUND_ROUNDING) > cut(S))
 				break;
 			double act = eng_train_activation(x, &l);
-			/* ZeRO 0, 1 and 2 differ in memory only: of those the one
-			 * holding least (the lowest stage at equal memory) is the
-			 * only one better() can pick, and fits if any does. */
-			int z012 = 0;
-			double m012 = eng_train_mem(state[0], act, reserve);
-			for (int z = 1; z <= zmax && z < 3; z++) {
+			/* ZeRO 0, 1 and 2 differ in memory only (for a trained MoE
+			 * model 0 and 1: its experts' ZeRO-2 reduce-scatters run
+			 * every micro-batch, experts_dp_comm()): of those the one holding
+			 * least (the lowest stage at equal memory) is the only one
+			 * better() can pick, and fits if any does. */
+			int zsame = x->expert_params > 0 && !x->frozen ? 1 : 2;
+			int zlo = 0;
+			double mlo = eng_train_mem(state[0], act, reserve);
+			for (int z = 1; z <= zmax && z <= zsame; z++) {
 				double mz = eng_train_mem(state[z], act, reserve);
-				if (mz < m012) {
-					m012 = mz;
-					z012 = z;
+				if (mz < mlo) {
+					mlo = mz;
+					zlo = z;
 				}
 			}
-			bool fit012 = false;
-			for (int z = z012; z <= zmax; z = z < 3 ? 3 : z + 1) {
+			bool fit_same = false;
+			for (int z = zlo; z <= zmax; z = z <= zsame ? zsame + 1 : z + 1) {
 				l.zero = z;
-				l.mem_gpu = z < 3 ? m012 : eng_train_mem(state[z], act, reserve);
+				l.mem_gpu = z <= zsame ? mlo : eng_train_mem(state[z], act, reserve);
 				if (l.mem_gpu < S->min_mem)
 					S->min_mem = l.mem_gpu;
 				if (l.mem_gpu > x->usable)
 					continue;
-				fit012 = fit012 || z < 3;
+				fit_same = fit_same || z <= zsame;
 				eng_train_step_finish_dp(x, &l, shape_dp(x, &l, dp));
 				consider(S, &l);
 			}
-			if (fit012)
+			if (fit_same)
 				break;
 		}
 	}
@@ -505,7 +510,7 @@ static void try_shape(struct tsearch *S, struct eng_tlayout *shape, struct tstat
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
 		k[r].set = false;
 	double dp_lb = 0;
-	struct tdp dp = { { false, false }, { 0, 0 } };
+	struct tdp dp = { { false, false, false }, { 0, 0, 0 } };
 	if (S->pass != PASS_FIT && shape_slow(S, shape, rec0, k, &dp_lb, &dp))
 		return;
 	state_below(x, shape, st);
