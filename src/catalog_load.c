@@ -129,6 +129,7 @@ static const struct catalog_field accel_fields[] = {
 	STR("link.kind", A, link_kind, REQ),
 	NUM("link.bandwidth_gb_s", A, link_gb_s, REQ, 0.1, 100000),
 	INT("link.domain_size", A, link_domain, REQ, 1, 100000),
+	SOURCED("link.allreduce_latency_us", A, link_ar_lat, OPTGROUP, 0.1, 1000),
 	STR("host_interface", A, host_interface, REQ),
 	/* Optional: PCIe x16 is 64 (Gen4) or 128 (Gen5) GB/s both ways. */
 	NUM("host_pcie_gb_s", A, host_pcie_gb_s, 0, 1, 2048),

@@ -360,6 +360,8 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 	field(KEY(accel, link_kind), "%s", a->link_kind);
 	field(KEY(accel, link_gb_s), "%s GB/s per GPU, both directions", fig(a->link_gb_s, v, sizeof v));
 	field(KEY(accel, link_domain), "%d GPU%s", a->link_domain, a->link_domain == 1 ? "" : "s");
+	if (a->link_ar_lat.value > 0)
+		show_sourced(GROUP(accel, link_ar_lat.value), &a->link_ar_lat);
 	field(KEY(accel, host_interface), "%s", a->host_interface);
 	if (a->host_pcie_gb_s > 0)
 		field(KEY(accel, host_pcie_gb_s), "%s GB/s per GPU, both directions, raw", fig(a->host_pcie_gb_s, v, sizeof v));

@@ -469,7 +469,7 @@ START_TEST(decode_step_hand_computed)
 	 * no prompt shares the steps): the step reads the weights once
 	 * (memory-bound): 68.98 GB / (5.3 TB/s x eff), plus the KV of its
 	 * mean context (1 + 256/2 tokens), plus the fixed cost of an
-	 * iteration and of each of the 80 layers. */
+	 * iteration and of each of the 80 layers (vLLM on ROCm's). */
 	struct workload w;
 	struct engine_result r;
 	inference(&w, "llama-2-70b", PREC_FP8, 1);
@@ -479,7 +479,12 @@ START_TEST(decode_step_hand_computed)
 	const struct catalog_accel *a = A("mi300x");
 	const struct catalog_defaults *d = &cat->defaults;
 	double bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
-	double fixed = (d->serving_step_overhead_us.value + 80 * d->serving_layer_overhead_us.value) * 1e-6;
+	/* the fixed costs of the stack it runs (vLLM on ROCm states its own) */
+	const struct catalog_stack_platform *on = NULL;
+	engine_serving_stack(cat, &w, a, &on);
+	ck_assert_ptr_nonnull(on);
+	ck_assert(on->step_overhead_us.value > 0 && on->layer_overhead_us.value > 0);
+	double fixed = (on->step_overhead_us.value + 80 * on->layer_overhead_us.value) * 1e-6;
 	/* the math of the one token (and of 1/256 of the prompt token per
 	 * step) hides behind the reads only in part (defaults.serving_overlap) */
 	const struct catalog_model *m = M("llama-2-70b");
