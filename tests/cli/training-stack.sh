@@ -81,6 +81,9 @@ run "$ACCELSIZER" recommend --scenario bad.yaml
 check "scenario: an unknown stack is refused" rc 2
 check "scenario: the message names the key" contains "$err" "training_stack"
 
+run "$ACCELSIZER" catalog show nemo
+check "catalog show of a stack id: no 'did you mean' itself" lacks "$err" "did you mean 'nemo'"
+
 run "$ACCELSIZER" recommend --help
 check "--help lists --training-stack" contains "$out" "--training-stack NAME"
 
