@@ -99,6 +99,10 @@ double eng_attn_flops_token(const struct catalog_model *m, double ctx);
 double eng_attn_flops_serving(const struct catalog_model *m, double ctx, bool decode);
 /* LoRA adapter parameters at rank r. */
 double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank);
+/* Activation bytes a layer stores per token at 16 bit with the attention
+ * scores recomputed, in units of the hidden size: 34 (Korthikanti et al.
+ * 2022), 24 for a frozen base whose adapters leave the MLP unwrapped. */
+double eng_act_kept_h(const struct catalog_defaults *d, const struct workload *w);
 /* Training FLOPs per token (model FLOPs, and hardware FLOPs with recompute). */
 void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,
 			   double *hw_flops);

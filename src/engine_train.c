@@ -33,15 +33,17 @@ static void params_split(const struct catalog_model *m, double *shared_out, doub
 /* Korthikanti et al. 2022, section 4: per token per layer at 16 bit, 34 h
  * bytes with the attention scores recomputed (selective; what
  * FlashAttention's backward pass does too), 34 h + 5 a s without
- * recompute, only the layer's 2 h-byte input with full recompute. */
+ * recompute, only the layer's 2 h-byte input with full recompute; a
+ * frozen base keeps less (eng_act_kept_h()). */
 static void activation_bytes(struct eng_tctx *x)
 {
 	double h = x->m->hidden, a = x->m->heads;
-	x->act_tok[RECOMPUTE_NONE] = h * 34.0 + 5.0 * a * x->s;
-	x->act_tok[RECOMPUTE_SELECTIVE] = h * 34.0;
+	double kept = eng_act_kept_h(&x->c->defaults, x->w);
+	x->act_tok[RECOMPUTE_NONE] = h * kept + 5.0 * a * x->s;
+	x->act_tok[RECOMPUTE_SELECTIVE] = h * kept;
 	x->act_tok[RECOMPUTE_FULL] = h * 2.0;
 	x->act_tok[RECOMPUTE_AUTO] = x->act_tok[RECOMPUTE_SELECTIVE];
-	x->act_work_tok = h * 34.0;
+	x->act_work_tok = h * kept;
 	/* Megatron's vocabulary-parallel cross entropy keeps the logits in
 	 * fp32 on the last stage. */
 	x->logits_tok = 4.0 * (x->m->vocab > 0 ? x->m->vocab : 0);
@@ -117,11 +119,11 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	if (x->seqs < 1)
 		x->seqs = 1;
 	x->attn_tok = eng_attn_flops_token(x->m, x->s) / (x->m->layers > 0 ? x->m->layers : 1);
+	x->frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
 	activation_bytes(x);
 	x->kv_dim = (double)(x->m->mla_kv_lora_rank > 0 ? x->m->heads : x->m->kv_heads) *
 		    eng_head_dim(x->m);
 	x->elem_bytes_tok = d->training_elementwise_bytes.value * x->m->hidden * x->m->layers;
-	x->frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
 	x->base_bytes = x->frozen ? eng_base_bytes_per_param(c, w) : x->pr.weight_bytes;
 	if (x->frozen && w->method == FT_LORA)
 		x->base_bytes = x->pr.weight_bytes;	/* after any precision fallback */

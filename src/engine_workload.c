@@ -411,6 +411,21 @@ double eng_adapter_params(const struct catalog_model *m, const struct catalog_de
 	return (double)rank * (2.0 * m->hidden) * targets * m->layers;
 }
 
+/* Of Korthikanti's 34 h, 10 h are kept only for the MLP's weight
+ * gradients: fc1's input (2 h) and fc2's, the 4h-wide activation output
+ * (8 h); the activation function's own input (8 h) serves the data
+ * gradient.  A frozen base (LoRA, QLoRA) computes no weight gradient for
+ * a matrix without an adapter (its backward pass is dY W^T alone), so
+ * with the adapters on the attention projections only
+ * (defaults.lora_targets at most 4: q, k, v and o, as the MLPerf
+ * reference wraps them) the MLP keeps neither input. */
+double eng_act_kept_h(const struct catalog_defaults *d, const struct workload *w)
+{
+	bool frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
+	double t = d->lora_targets.value > 0 ? d->lora_targets.value : 4;
+	return frozen && t <= 4 ? 24.0 : 34.0;
+}
+
 void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,
 			   double *hw_flops)
 {
@@ -514,7 +529,7 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 
 	double s = (double)w->seq_len, h = m->hidden, a = m->heads;
 	double b = d->micro_batch.value > 0 ? d->micro_batch.value : 1;
-	double per_layer;
+	double per_layer, kept = eng_act_kept_h(d, w);
 	/* auto: shown as selective, what most layouts the search finds use */
 	switch (w->recompute) {
 	case RECOMPUTE_FULL:
@@ -522,10 +537,10 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 		break;
 	case RECOMPUTE_AUTO:
 	case RECOMPUTE_SELECTIVE:
-		per_layer = 34.0 * s * b * h;
+		per_layer = kept * s * b * h;
 		break;
 	default:
-		per_layer = s * b * h * (34.0 + 5.0 * a * s / h);
+		per_layer = s * b * h * (kept + 5.0 * a * s / h);
 		break;
 	}
 	out->activations_gb = per_layer * m->layers / ENG_GB;

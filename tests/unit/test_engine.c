@@ -670,8 +670,12 @@ START_TEST(qlora_below_lora)
 	ck_assert_double_eq_tol(qlora.weights_gb, 68.98e9 * 4.127 / 8 / 1e9, 0.01);
 	ck_assert(qlora.weights_gb < lora.weights_gb / 3);
 	ck_assert(rq.fits);
-	ck_assert(rq.mem_required_gb < rl.mem_required_gb || rq.gpus < rl.gpus);
+	/* Fewer GPUs, or on as many a layout that needs less memory or, when
+	 * both fit there, one no slower: the search spends the memory NF4
+	 * frees on speed (a lighter ZeRO stage). */
 	ck_assert_int_le(rq.gpus, rl.gpus);
+	ck_assert(rq.gpus < rl.gpus || rq.mem_required_gb < rl.mem_required_gb ||
+		  rq.step_s <= rl.step_s);
 }
 END_TEST
 
@@ -1615,6 +1619,82 @@ START_TEST(arrival_rate_sizes_replicas)
 }
 END_TEST
 
+/* The spread of a request's time per output token under Poisson arrivals
+ * (p99 over the mean step) at a forced TP1 batch on one H200, Llama 2 70B
+ * fp8, 300 in / 300 out as MLPerf's mapping. */
+static double tpot_spread(long batch, long out, bool open)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_FP8, open ? 1 : batch);
+	w.input_tokens = 300;
+	w.output_tokens = out;
+	w.concurrency_max = open;
+	w.tp = 1;
+	w.batch = batch;
+	w.ttft_ms = 0;	/* no target: the batch stays at the forced size */
+	size_on(&w, "h200-sxm", 1, &r);
+	ck_assert(r.fits);
+	ck_assert_int_eq(r.batch_per_replica, batch);
+	return r.tpot_p99_ms / r.step_ms;
+}
+
+/* The spread rises with the load: a larger batch runs slower steps, so it
+ * drains more slowly than it fills and its swings grow (engine_infer.c,
+ * batch_spread()); at MLPerf Server's 200 ms it is in the 1.14-1.23 the
+ * NVIDIA v4.0/v4.1 logs show (mlperf_log_summary.txt), not 1.08. */
+START_TEST(tpot_spread_rises_with_load)
+{
+	double lo = tpot_spread(50, 300, true), hi = tpot_spread(600, 300, true);
+	ck_assert_msg(lo > 1.0 && hi > lo, "p99/mean %.3f at batch 50, %.3f at 600", lo, hi);
+	ck_assert_msg(hi > 1.12 && hi < 1.30, "p99/mean %.3f at batch 600", hi);
+}
+END_TEST
+
+/* A fixed number of users (closed loop) keeps the batch at its size, so
+ * only the prompts arriving during a request's life vary: a narrower
+ * spread than open-loop (Poisson) arrivals at the same batch. */
+START_TEST(tpot_spread_narrower_in_closed_loop)
+{
+	double open = tpot_spread(400, 300, true);
+	double closed = tpot_spread(400, 300, false);
+	ck_assert_msg(closed < open, "p99/mean %.3f closed loop, %.3f open", closed, open);
+	ck_assert(closed >= 1.0);
+}
+END_TEST
+
+/* MLPerf Server on a layout whose KV room caps the batch (one H100 NVL a
+ * replica): under Poisson arrivals the batch swings, and an arrival that
+ * finds every slot busy waits for one, so with a first-token target the
+ * mean batch sits below the cap (v4.0 log: 266 a GPU in flight), and the
+ * p99 first token at that point carries no slot wait. */
+START_TEST(slot_waits_hold_the_batch_below_the_kv_cap)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.input_tokens = 300;
+	w.output_tokens = 300;
+	w.concurrency_max = true;
+	w.tokens_per_s_per_user = 5;
+	w.ttft_ms = 2000;
+	w.tp = 1;
+	size_on(&w, "h100-nvl", 8, &r);
+	ck_assert(r.fits);
+	ck_assert_msg(r.batch_per_replica < r.max_batch_per_replica &&
+			      r.batch_per_replica > r.max_batch_per_replica / 2,
+		      "batch %ld of %ld", r.batch_per_replica, r.max_batch_per_replica);
+	ck_assert(r.tpot_p99_ms < 200.0);
+	ck_assert(r.ttft_p99_ms < 2000.0 && r.ttft_p99_ms >= r.ttft_p50_ms);
+	/* without a first-token target the batch is held full (Offline) */
+	w.ttft_ms = 0;
+	w.tokens_per_s_per_user = 0;
+	struct engine_result full;
+	size_on(&w, "h100-nvl", 8, &full);
+	ck_assert_int_eq(full.batch_per_replica, full.max_batch_per_replica);
+}
+END_TEST
+
 /* --tp and --batch reproduce a published layout on the chosen accelerator;
  * an invalid degree is refused with a reason. */
 START_TEST(forced_layout)
@@ -2298,6 +2378,9 @@ int main(void)
 	ADD(s, decode_step_hand_computed);
 	ADD(s, p99_targets_cap_the_batch);
 	ADD(s, arrival_rate_sizes_replicas);
+	ADD(s, tpot_spread_rises_with_load);
+	ADD(s, tpot_spread_narrower_in_closed_loop);
+	ADD(s, slot_waits_hold_the_batch_below_the_kv_cap);
 	ADD(s, forced_layout);
 	ADD(s, power_limited_clock);
 	ADD(s, expert_parallel_layout);

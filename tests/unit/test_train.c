@@ -284,6 +284,49 @@ START_TEST(narrow_experts_memory_falls_with_ep)
 }
 END_TEST
 
+/* A frozen base keeps no input for the weight gradient of a matrix
+ * without an adapter: with LoRA on the attention projections (the MLPerf
+ * reference's q, k, v and o), the MLP's fc1 and fc2 inputs, 10 h of
+ * Korthikanti's 34 h bytes a token a layer, are not stored.  Full
+ * fine-tuning keeps them, and so does LoRA once the adapters wrap the
+ * MLP too (defaults.lora_targets 7). */
+START_TEST(lora_keeps_no_frozen_mlp_inputs)
+{
+	struct workload w;
+	struct engine_requirements full, lora;
+	training(&w, WL_FINETUNE, "llama-2-70b", PREC_FP8, 8192, 8);
+	w.recompute = RECOMPUTE_SELECTIVE;
+	w.method = FT_FULL;
+	engine_requirements(cat, &w, &full);
+	w.method = FT_LORA;
+	engine_requirements(cat, &w, &lora);
+	ck_assert_double_eq_tol(lora.activations_gb / full.activations_gb, 24.0 / 34.0, 1e-9);
+
+	struct engine_result r4, r7;
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 2;
+	w.micro_batch = 1;
+	size_on(&w, "b200", 8, &r4);
+	double saved = cat->defaults.lora_targets.value;
+	cat->defaults.lora_targets.value = 7;
+	size_on(&w, "b200", 8, &r7);
+	cat->defaults.lora_targets.value = saved;
+	ck_assert_msg(r4.fits && r7.fits, "refused: %s / %s", r4.reason, r7.reason);
+	const struct catalog_model *m = M("llama-2-70b");
+	/* on 8 B200 both fit at ZeRO-1; one GPU holds every layer of half a
+	 * sequence (CP 2) */
+	double mlp_inputs = 10.0 * m->hidden * (8192 / 2) * m->layers / ENG_GB;
+	double more = r7.mem_per_gpu_gb - r4.mem_per_gpu_gb;
+	/* the same ZeRO stage, so the difference is the MLP inputs and the
+	 * three more adapters' state (well under a GB) */
+	ck_assert_int_eq(r4.zero_stage, r7.zero_stage);
+	ck_assert_msg(more > 0.99 * mlp_inputs && more < mlp_inputs + 1.0,
+		      "%.1f GB against %.1f GB: %.1f GB of MLP inputs", r7.mem_per_gpu_gb,
+		      r4.mem_per_gpu_gb, mlp_inputs);
+}
+END_TEST
+
 #define ADD(s, fn) TAP_ADD_TIMEOUT(s, fn, 60)
 
 int main(void)
@@ -299,6 +342,7 @@ int main(void)
 	ADD(s, narrow_experts_memory_falls_with_ep);
 	ADD(s, nvfp4_training_takes_its_own_share);
 	ADD(s, training_takes_the_power_limited_clock);
+	ADD(s, lora_keeps_no_frozen_mlp_inputs);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;
