@@ -318,12 +318,12 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 			     all_nodes == 1 ? "s" : "", all_nodes == 1 ? "its" : "their");
 		note(n, "sized at %s kW and %s U per rack (%s, defaults.rack_units)", a, b,
 		     res->rack_kw_set ? "--rack-kw" : "defaults.rack_kw");
-		*origin = "indicative price (defaults.rack_price_usd)";
+		*origin = "catalog price (defaults.rack_price_usd)";
 		return;
 	case QUOTE_PDU:
 		snprintf(desc, descsz, "Metered rack PDU");
 		note(n, "%ld per rack (defaults.pdu_per_rack)", (long)llround(d->pdu_per_rack.value));
-		*origin = "indicative price (defaults.pdu_price_usd)";
+		*origin = "catalog price (defaults.pdu_price_usd)";
 		return;
 	case QUOTE_SUPPORT:
 		bom_format_number(bd->support_share * 100.0, b, sizeof b);
@@ -357,7 +357,7 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 		snprintf(desc, descsz, "Installation and burn-in (per node)");
 		note(n, "per node, spares included: racking, cabling, firmware, GPU and all-reduce "
 		     "burn-in, acceptance report");
-		*origin = "estimate (defaults.burn_in_usd_per_node)";
+		*origin = "catalog figure (defaults.burn_in_usd_per_node)";
 		return;
 	case QUOTE_STORAGE:
 		snprintf(desc, descsz, "Shared storage, per TB");
@@ -693,13 +693,18 @@ static void summary_rent(FILE *fp, const struct bom *b, const struct catalog *c,
 	for (int t = 0; t < RENT_TERM_COUNT; t++) {
 		const char *name = engine_rent_term_name((enum engine_rent_term)t);
 		if (!(rb.rate[t] > 0)) {
-			fprintf(fp, "  %-16s no price\n", name);
+			/* no provider page read states one (docs/design.md, "Rent or buy") */
+			char sku[96];
+			fprintf(fp, "  %-16s no published rate in the catalog; a price list line %s gives one\n",
+				name, engine_rent_sku((enum engine_rent_term)t, r->accel->id, sku, sizeof sku));
 			continue;
 		}
 		char rate[32], rent[32], be[48];
 		bom_format_number(rb.rate[t], rate, sizeof rate);
 		usd_whole(rb.rent[t], rent, sizeof rent);
-		if (rb.breakeven[t] > 0)
+		if (rb.buy_unpriced)
+			snprintf(be, sizeof be, "no GPU price");
+		else if (rb.breakeven[t] > 0)
 			snprintf(be, sizeof be, "month %d", rb.breakeven[t]);
 		else
 			snprintf(be, sizeof be, "not within %d years", r->tco_years);
@@ -819,10 +824,15 @@ static void elevation_rack(FILE *fp, const struct engine_elevation *e, int i)
 		snprintf(u, sizeof u, s->height == 1 ? "U%d" : "U%d-%d", s->u, hi);
 		bom_format_number(round(s->watts / 100.0) / 10.0, w, sizeof w);
 		bool node = s->kind == RACK_NODE || s->kind == RACK_SPARE;
-		char label[32];
+		char label[40];
 		snprintf(label, sizeof label, "%s %d", engine_rack_kind_name(s->kind), s->number);
-		out_line(fp, "  %-9s %-16s %s, %s kW", u, label,
-			 node ? e->platform->id : e->fabric->switch_sku, w);
+		/* a facility switch no source gives a power figure for draws none
+		 * in the sums: said, not shown as 0 */
+		if (s->sku && !(s->watts > 0))
+			out_line(fp, "  %-9s %-20s %s, no power figure", u, label, s->sku);
+		else
+			out_line(fp, "  %-9s %-20s %s, %s kW", u, label,
+				 node ? e->platform->id : s->sku ? s->sku : e->fabric->switch_sku, w);
 		top = s->u - 1;
 	}
 	if (top >= 1) {

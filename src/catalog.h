@@ -125,6 +125,10 @@ struct catalog_accel {
 	char *link_kind;
 	double link_gb_s;		/* per GPU, both directions, GB/s */
 	int link_domain;		/* GPUs reachable over the link */
+	struct sourced link_ar_lat;	/* one all-reduce call of a small message
+					 * over the link domain, measured, us;
+					 * value 0 = the ring's 2(t - 1) x
+					 * defaults.collective_latency_us */
 	char *host_interface;
 	double host_pcie_gb_s;		/* the card's PCIe link, per GPU, both
 					 * directions, raw (Gen4 x16 64, Gen5 x16

@@ -61,11 +61,13 @@
 				  .off_n = offsetof(T, n_##m), .sub = &(sub_) }
 /* The table of a list's elements (a file kind's is SCHEMA, below). */
 #define LIST_SCHEMA(what, f, T) { what, f, sizeof f / sizeof f[0], sizeof(T), false, 0, NULL }
-/* A part bought by the unit, as a fabric names its cable and NIC. */
+/* A part bought by the unit, as a fabric names its cable and NIC.  Its
+ * price is optional: absent when no source gives one, and the BOM line is
+ * then unpriced until a price list fills it (0 is refused: absent says it). */
 #define PART(k, T, m, max_usd, max_w) \
 	STR(k ".sku", T, m##_sku, REQ), \
 	STR(k ".description", T, m##_description, REQ), \
-	NUM(k ".price_usd", T, m##_price_usd, REQ, 0, max_usd), \
+	NUM(k ".price_usd", T, m##_price_usd, 0, 0.01, max_usd), \
 	NUM(k ".power_w", T, m##_power_w, REQ, 0, max_w)
 #define PRICE(T, hi) \
 	NUM("price.usd", T, price.usd, REQ, 0, hi), \
@@ -129,6 +131,7 @@ static const struct catalog_field accel_fields[] = {
 	STR("link.kind", A, link_kind, REQ),
 	NUM("link.bandwidth_gb_s", A, link_gb_s, REQ, 0.1, 100000),
 	INT("link.domain_size", A, link_domain, REQ, 1, 100000),
+	SOURCED("link.allreduce_latency_us", A, link_ar_lat, OPTGROUP, 0.1, 1000),
 	STR("host_interface", A, host_interface, REQ),
 	/* Optional: PCIe x16 is 64 (Gen4) or 128 (Gen5) GB/s both ways. */
 	NUM("host_pcie_gb_s", A, host_pcie_gb_s, 0, 1, 2048),
@@ -204,7 +207,7 @@ static const struct catalog_field fabric_fields[] = {
 	INT("switch.radix", F, switch_radix, REQ, 4, 10000),
 	INT("switch.rack_units", F, switch_rack_units, REQ, 1, 48),
 	NUM("switch.power_w", F, switch_power_w, REQ, 0, 100000),
-	NUM("switch.price_usd", F, switch_price_usd, REQ, 0, 1e8),
+	NUM("switch.price_usd", F, switch_price_usd, 0, 0.01, 1e8),	/* as PART's */
 	PART("cable", F, cable, 1e6, 1000),
 	PART("nic", F, nic, 1e6, 1000),
 	SOURCED("efficiency", F, efficiency, 0, 0.01, 1),

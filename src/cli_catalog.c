@@ -289,6 +289,16 @@ static void show_sourced(const char *label, const struct sourced *s)
 		      : "no published result (see the source)");
 }
 
+/* A part's unit price, or why its BOM line is unpriced (no source gave
+ * one: absent from the catalog). */
+static const char *unit_price(double usd, char *buf, size_t n)
+{
+	if (usd > 0)
+		return fig(usd, buf, n);
+	snprintf(buf, n, "none (from price list)");
+	return buf;
+}
+
 static void show_price(const char *label, const struct price *p)
 {
 	char v[32];
@@ -360,6 +370,8 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 	field(KEY(accel, link_kind), "%s", a->link_kind);
 	field(KEY(accel, link_gb_s), "%s GB/s per GPU, both directions", fig(a->link_gb_s, v, sizeof v));
 	field(KEY(accel, link_domain), "%d GPU%s", a->link_domain, a->link_domain == 1 ? "" : "s");
+	if (a->link_ar_lat.value > 0)
+		show_sourced(GROUP(accel, link_ar_lat.value), &a->link_ar_lat);
 	field(KEY(accel, host_interface), "%s", a->host_interface);
 	if (a->host_pcie_gb_s > 0)
 		field(KEY(accel, host_pcie_gb_s), "%s GB/s per GPU, both directions, raw", fig(a->host_pcie_gb_s, v, sizeof v));
@@ -462,14 +474,14 @@ static void show_fabric(const struct catalog_fabric *f)
 	field(KEY(fabric, switch_radix), "%d ports", f->switch_radix);
 	field(KEY(fabric, switch_rack_units), "%d U", f->switch_rack_units);
 	field(KEY(fabric, switch_power_w), "%s W", fig(f->switch_power_w, v, sizeof v));
-	field(KEY(fabric, switch_price_usd), "%s", fig(f->switch_price_usd, v, sizeof v));
+	field(KEY(fabric, switch_price_usd), "%s", unit_price(f->switch_price_usd, v, sizeof v));
 	field(KEY(fabric, cable_sku), "%s", f->cable_sku);
 	field(KEY(fabric, cable_description), "%s", f->cable_description);
-	field(KEY(fabric, cable_price_usd), "%s", fig(f->cable_price_usd, v, sizeof v));
+	field(KEY(fabric, cable_price_usd), "%s", unit_price(f->cable_price_usd, v, sizeof v));
 	field(KEY(fabric, cable_power_w), "%s W", fig(f->cable_power_w, v, sizeof v));
 	field(KEY(fabric, nic_sku), "%s", f->nic_sku);
 	field(KEY(fabric, nic_description), "%s", f->nic_description);
-	field(KEY(fabric, nic_price_usd), "%s", fig(f->nic_price_usd, v, sizeof v));
+	field(KEY(fabric, nic_price_usd), "%s", unit_price(f->nic_price_usd, v, sizeof v));
 	field(KEY(fabric, nic_power_w), "%s W", fig(f->nic_power_w, v, sizeof v));
 	show_sourced(GROUP(fabric, efficiency.value), &f->efficiency);
 	field(KEY(fabric, latency_us), "%s us", fig(f->latency_us, v, sizeof v));

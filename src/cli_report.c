@@ -90,7 +90,7 @@
 	X(leaf_switches,         NUMI, 0, r->fabric ? (double)r->leaf_switches : NAN) \
 	X(spine_switches,        NUMI, 0, r->fabric ? (double)r->spine_switches : NAN) \
 	X(cables,                NUMI, 0, r->fabric ? (double)r->cables : NAN) \
-	X(capex_usd,             NUM,  2, pos(r->capex_usd)) \
+	X(capex_usd,             NUM,  2, priced(r, pos(r->capex_usd))) \
 	X(capex_hardware_usd,    NUM,  2, r->platform ? r->capex_hardware_usd : NAN) \
 	X(capex_fabric_usd,      NUM,  2, r->platform ? r->capex_fabric_usd : NAN) \
 	X(capex_racks_usd,       NUM,  2, r->platform ? r->capex_racks_usd : NAN) \
@@ -100,19 +100,21 @@
 	X(capex_margin_usd,      NUM,  2, r->platform ? r->capex_margin_usd : NAN) \
 	/* quote lines no price covers: capex and all built on it exclude them */ \
 	X(unpriced_lines,        NUMI, 0, r->platform ? (double)r->unpriced_lines : NAN) \
+	/* priced, partial or unknown: engine_price_state(); unknown leaves the money blank */ \
+	X(price_state,           STR,  0, r->platform ? price_state_name(r) : NULL) \
 	X(power_kw,              NUM,  2, pos(r->power_kw)) \
 	X(rack_units,            NUM,  0, pos(r->rack_units)) \
 	X(racks,                 NUM,  0, pos(r->racks)) \
 	X(energy_kwh_year,       NUM,  0, pos(r->energy_kwh_year)) \
 	X(tco_years,             NUMI, 0, r->platform ? (double)r->tco_years : NAN) \
-	X(tco_usd,               NUM,  2, pos(r->tco_usd)) \
+	X(tco_usd,               NUM,  2, priced(r, pos(r->tco_usd))) \
 	X(tco_energy_usd,        NUM,  2, r->platform ? r->tco_energy_usd : NAN) \
 	X(tco_colocation_usd,    NUM,  2, r->platform ? r->tco_colocation_usd : NAN) \
 	X(tco_support_usd,       NUM,  2, r->platform ? r->tco_support_usd : NAN) \
 	X(tco_licence_usd,       NUM,  2, r->platform ? r->tco_licence_usd : NAN) \
-	X(usd_per_hour,          NUM,  2, pos(r->usd_per_hour)) \
-	X(usd_per_mtok,          NUM,  4, r->usd_per_mtok) \
-	X(run_cost_usd,          NUM,  0, r->run_cost_usd) \
+	X(usd_per_hour,          NUM,  2, priced(r, pos(r->usd_per_hour))) \
+	X(usd_per_mtok,          NUM,  4, priced(r, r->usd_per_mtok)) \
+	X(run_cost_usd,          NUM,  0, priced(r, r->run_cost_usd)) \
 	/* rent or buy (engine_rent()): the run or a year of serving rented */ \
 	X(rent_basis,            STR,  0, r->rent_basis >= 0 ? engine_rent_term_key(r->rent_basis) : NULL) \
 	X(rent_usd,              NUM,  2, r->rent_usd) \
@@ -183,6 +185,19 @@ static double band_n(const struct engine_result *r)
 static double pos(double v)
 {
 	return v > 0 ? v : NAN;
+}
+
+/* A money figure of a result whose GPU has no price would leave the GPUs
+ * out: none (engine_price_state()). */
+static double priced(const struct engine_result *r, double v)
+{
+	return engine_price_state(r) == PRICE_UNKNOWN ? NAN : v;
+}
+
+static const char *price_state_name(const struct engine_result *r)
+{
+	static const char *const names[] = { "priced", "partial", "unknown" };
+	return names[engine_price_state(r)];
 }
 
 /* A time that may be unbounded (a queue that never drains): none. */
@@ -451,6 +466,20 @@ static const char *money(double v, const char *cur, char *buf, size_t n)
 	return buf;
 }
 
+/* A money cell of the table by the result's price state: no figure when
+ * the GPU has no price, the figure marked with UNPRICED_MARK when it
+ * leaves unpriced lines out (the footnote says what the mark means). */
+#define UNPRICED_MARK "*"
+static const char *cost_cell(const struct engine_result *r, const char *fig, char *buf, size_t n)
+{
+	enum engine_price_state s = engine_price_state(r);
+	if (s == PRICE_UNKNOWN || !strcmp(fig, "-"))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%s%s", fig, s == PRICE_PARTIAL ? UNPRICED_MARK : "");
+	return buf;
+}
+
 /* A line built in a buffer and written once: the table's rows cost a few
  * hundred instructions this way, against several thousand through fprintf
  * (the same bytes as the formats noted at each call). */
@@ -686,18 +715,20 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 			line_str(&l, percent(res->scaling_efficiency, m4, sizeof m4), 6);
 		}
 		line_str(&l, " ", 0);
-		line_str(&l, money(res->capex_usd, res->currency, cap, sizeof cap), 12);
+		char cell[40];
+		line_str(&l, cost_cell(res, money(res->capex_usd, res->currency, cap, sizeof cap), cell, sizeof cell), 12);
 		line_str(&l, " ", 0);
-		line_str(&l, money(res->tco_usd, res->currency, tco, sizeof tco), 13);
+		line_str(&l, cost_cell(res, money(res->tco_usd, res->currency, tco, sizeof tco), cell, sizeof cell), 13);
 		line_str(&l, " ", 0);
 		char kw[32];
 		cli_fmt_fixed(kw, sizeof kw, res->power_kw, 1);
 		line_str(&l, kw, 7);
 		line_str(&l, " ", 0);
 		if (inf)
-			line_str(&l, isfinite(res->usd_per_mtok) ? grouped(res->usd_per_mtok, 3, m4, sizeof m4) : "-", 9);
+			line_str(&l, cost_cell(res, isfinite(res->usd_per_mtok) ? grouped(res->usd_per_mtok, 3, m4, sizeof m4) : "-",
+					       cell, sizeof cell), 9);
 		else
-			line_str(&l, money(res->run_cost_usd, res->currency, runc, sizeof runc), 11);
+			line_str(&l, cost_cell(res, money(res->run_cost_usd, res->currency, runc, sizeof runc), cell, sizeof cell), 11);
 		line_str(&l, "  ", 0);
 		line_str(&l, bind, -12);
 		line_str(&l, " ", 0);
@@ -711,8 +742,11 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 		line_str(&l, "\n", 0);
 		line_end(&l);
 	}
-	fprintf(f, "\nObjective: %s. Prices are indicative list prices from the catalog; "
-		"'(n)' = filtered out, 'no' = cannot meet the workload.\n", objective_name(w->objective));
+	fprintf(f, "\nObjective: %s. '(n)' = filtered out, 'no' = cannot meet the workload.\n",
+		objective_name(w->objective));
+	fprintf(f, "Prices: the catalog's where a source gives one, else your price list's (--prices); "
+		UNPRICED_MARK " = leaves out BOM lines no price covers (accelsizer bom lists them), "
+		"'-' = the GPU has no price: ranked after every priced one by cost.\n");
 	fprintf(f, "TCO over %.0f years: capex + energy (%s%.3g/kWh x PUE %.3g x %.0f%% utilisation) + "
 		"colocation (%s%.2f/kW/month) + support after the quoted term + licences (%s%.2f/GPU/year); "
 		"%s spread over it.\n", tin.v[TCO_YEARS], pre, tin.v[TCO_ELECTRICITY], tin.v[TCO_PUE],

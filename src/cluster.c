@@ -79,10 +79,14 @@ static int group(const struct engine_result *t)
 	return t->fits ? (t->filtered ? 1 : 0) : 2;
 }
 
+/* By capex, as engine_rank's capex objective: a cluster whose GPU has no
+ * price cannot win for leaving the GPUs out, so priced ones come first. */
 static bool ranks_before(const struct engine_result *x, const struct engine_result *y)
 {
 	if (group(x) != group(y))
 		return group(x) < group(y);
+	if (x->accel_priced != y->accel_priced)
+		return x->accel_priced;
 	return x->capex_usd < y->capex_usd;
 }
 

@@ -645,6 +645,15 @@ struct engine_quote_totals {
 	bool overflow;			/* amounts past int64 cents: totals invalid */
 };
 
+/* How far a result's money figures can be read (capex, TCO, $/Mtok, run
+ * cost): PRICE_FULL when every quote line has a price, PRICE_PARTIAL when
+ * some lines have none (the figures leave them out: shown with a mark),
+ * PRICE_UNKNOWN when the accelerator itself has none (the figures would
+ * leave out the GPUs: shown as no figure, and a cost ranking puts it after
+ * every priced one).  One rule for the CLI, the wizard and the ranking. */
+enum engine_price_state { PRICE_FULL, PRICE_PARTIAL, PRICE_UNKNOWN };
+enum engine_price_state engine_price_state(const struct engine_result *r);
+
 /* The BOM category of a quote line ("accelerator", "network", ...: the
  * words of bom.h and of a price list's category column). */
 const char *engine_quote_category(const struct engine_quote_line *l);
@@ -758,12 +767,17 @@ const char *engine_rent_term_key(enum engine_rent_term t);	/* "reserved-1y" */
 /* The accelerator id a RENT-...: price-list SKU names, or NULL for any
  * other SKU. */
 const char *engine_rent_sku_accel(const char *sku);
+/* The price-list SKU of a term's rate for an accelerator ("RENT-1Y:b200"). */
+char *engine_rent_sku(enum engine_rent_term t, const char *accel_id, char *buf, size_t n);
 struct engine_rent {
 	double rate[RENT_TERM_COUNT];	/* per GPU-hour; 0 = no price */
 	bool from_prices[RENT_TERM_COUNT];	/* the price list's, not the catalog's */
 	double month[RENT_TERM_COUNT];	/* renting the GPUs one month */
 	double rent[RENT_TERM_COUNT];	/* the run (training) or a year (serving) */
 	int breakeven[RENT_TERM_COUNT];	/* month; 0 = not within the TCO years */
+	/* buying has no price to break even against: the GPU has none
+	 * (PRICE_UNKNOWN), so breakeven stays 0 and no front end says a month */
+	bool buy_unpriced;
 	int basis;			/* the cheapest term priced, -1 = none */
 	int horizon_months;		/* tco_years x 12 */
 };
@@ -787,15 +801,24 @@ void engine_rent_breakeven(const struct engine_result *r, char *buf, size_t n);
  * computes the plan in closed form from a sized result, and
  * engine_elevation_rack() lists one rack's contents on demand.
  */
-enum engine_rack_kind { RACK_NODE, RACK_SPARE, RACK_LEAF, RACK_SPINE, RACK_KIND_COUNT };
+enum engine_rack_kind {
+	RACK_NODE, RACK_SPARE, RACK_LEAF, RACK_SPINE,
+	RACK_FRONTEND, RACK_OOB,	/* the facility networks' switches (defaults.networks) */
+	RACK_KIND_COUNT
+};
+/* The facility networks the elevation places (the catalog's first ones). */
+#define ENGINE_FACILITY_MAX 4
 struct engine_rack_slot {
 	enum engine_rack_kind kind;
 	int u;				/* lowest unit it occupies, 1 = bottom */
 	int height;			/* rack units */
 	int number;			/* 1-based: nodes (working, then spares)
-					 * and switches (leaves, then spines)
+					 * and switches (leaves, then spines;
+					 * each facility network's apart)
 					 * numbered across the whole cluster */
 	double watts;			/* what it draws, maximum */
+	const char *sku;		/* a facility switch's (the network's); NULL: the
+					 * platform's or the fabric's */
 };
 struct engine_elevation {
 	const struct catalog_platform *platform;
@@ -819,6 +842,19 @@ struct engine_elevation {
 					 * it does not already carry */
 	double switch_w;		/* a switch + its share of the transceivers */
 	int pdus_per_rack;		/* bought racks only (not a whole-rack node) */
+	/* The facility networks' switches (defaults.networks, in order:
+	 * front-end, then out-of-band), placed after the scale-out ones: in
+	 * the room the compute racks and then the network racks leave below
+	 * their switches, rack after rack from the first, and what does not
+	 * fit in racks of their own (facility_racks, counted in racks). */
+	int n_facility;
+	struct engine_facility {
+		enum engine_rack_kind kind;	/* RACK_FRONTEND or RACK_OOB */
+		const char *sku;		/* the network's switch */
+		int switches, u;
+		double w;			/* the switch's power_w; 0: no figure */
+	} facility[ENGINE_FACILITY_MAX];
+	int facility_racks;
 };
 /* From r's platform, fabric, node and switch counts and rack_kw. */
 void engine_elevation(const struct catalog *c, const struct engine_result *r,

@@ -79,6 +79,15 @@ const char *engine_quote_category(const struct engine_quote_line *l)
 	return (unsigned)l->item < QUOTE_ITEM_COUNT ? cat[l->item] : "server";
 }
 
+enum engine_price_state engine_price_state(const struct engine_result *r)
+{
+	if (!r->platform)
+		return PRICE_FULL;	/* nothing was quoted */
+	if (!r->accel_priced)
+		return PRICE_UNKNOWN;
+	return r->unpriced_lines > 0 ? PRICE_PARTIAL : PRICE_FULL;
+}
+
 struct quote_walk {
 	const struct prices *prices;
 	double fx;			/* the list's currency per USD */
@@ -117,8 +126,10 @@ static void quote_line(struct quote_walk *q, struct engine_quote_line *l)
 		return;
 	}
 	/* A line with nothing charged is not free: no catalog price and none
-	 * in the price list.  The totals exclude it and say how many. */
-	if (l->unit_cents <= 0 && !l->fixed && l->item != QUOTE_SUPPORT)
+	 * in the price list (support on hardware none of which is priced has
+	 * no figure either: the BOM marks it so).  The totals exclude it and
+	 * say how many. */
+	if (l->unit_cents <= 0 && !l->fixed)
 		t->unpriced_lines++;
 	if (l->item == QUOTE_ACCEL) {
 		t->gpus_cents += l->extended_cents;
@@ -302,11 +313,11 @@ void engine_quote(const struct catalog *c, const struct workload *w, const struc
 			.support_base_cents = base });
 	}
 	/* Installation and burn-in, per node with the spares (they are racked
-	 * and tested too); a zero default means none is quoted. */
-	if (d->burn_in_usd_per_node.value > 0)
-		quote_line(&q, &(struct engine_quote_line){
-			.item = QUOTE_SERVICE, .sku = ENGINE_SKU_BURN_IN, .qty = all_nodes,
-			.catalog_cents = cents(&q, d->burn_in_usd_per_node.value) });
+	 * and tested too); always quoted, unpriced when neither the defaults
+	 * nor a price list's BURN-IN line gives a figure. */
+	quote_line(&q, &(struct engine_quote_line){
+		.item = QUOTE_SERVICE, .sku = ENGINE_SKU_BURN_IN, .qty = all_nodes,
+		.catalog_cents = cents(&q, d->burn_in_usd_per_node.value) });
 	quote_licences(&q, c, r, gpus, years, in.v[TCO_LICENCE]);
 	/* The reseller's margin on everything above, as a line of its own. */
 	int64_t margin = t->overflow ? 0 : prices_margin_cents(pl, t->total_cents);
@@ -593,6 +604,7 @@ void eng_cost_rates(const struct catalog *c, const struct workload *w, struct en
 	r->rent_basis = rb.basis;
 	if (rb.basis >= 0) {
 		r->rent_usd = rb.rent[rb.basis];
-		r->breakeven_months = rb.breakeven[rb.basis] > 0 ? rb.breakeven[rb.basis] : INFINITY;
+		r->breakeven_months = rb.buy_unpriced ? NAN
+				      : rb.breakeven[rb.basis] > 0 ? rb.breakeven[rb.basis] : INFINITY;
 	}
 }

@@ -101,6 +101,7 @@ struct ilayout {
 	double kv_res_gpu;		/* KV held per sequence for sizing the batch */
 	double kv_mean_gpu;		/* ... at mean context */
 	double link_bw, pp_bw;
+	double ar_lat;			/* latency of one all-reduce over the t GPUs, s */
 	long bmem;			/* sequences the KV room holds */
 	bool fits_one;			/* room for one full-context sequence */
 	long btps;			/* largest batch meeting the per-user speed
@@ -223,7 +224,7 @@ static double comm_s(const struct ictx *x, const struct ilayout *l, double token
 {
 	const struct catalog_model *m = x->m;
 	double msg = tokens * m->hidden * 2.0;	/* 16-bit activations */
-	double ar = eng_ring_allreduce_s(msg, l->t, l->link_bw, x->lat);
+	double ar = eng_allreduce_call_s(msg, l->t, l->link_bw, l->ar_lat);
 	double s;
 	if (l->dp) {
 		s = m->layers * dep_a2a_s(x, l, alone_tokens ? tokens : tokens / l->t);
@@ -286,7 +287,7 @@ static double draft_step_s(const struct ictx *x, const struct ilayout *l, double
 	double mem = (sp->params_read * x->pr.weight_bytes + b * sp->kv_per_token * x->ctx_mean) / l->t / x->bw;
 	double comp = 2.0 * sp->params_read * b / l->t / x->flops;
 	double comm = l->t > 1 ? 2.0 * sp->layers *
-				 eng_ring_allreduce_s(b * sp->hidden * 2.0, l->t, l->link_bw, x->lat) : 0;
+				 eng_allreduce_call_s(b * sp->hidden * 2.0, l->t, l->link_bw, l->ar_lat) : 0;
 	double fixed = sp->layers * d->serving_layer_overhead_us.value * 1e-6;
 	return fixed + overlap(x, mem, comp) + comm;
 }
@@ -641,6 +642,10 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 			   x->moe_experts / e * x->pr.expert_bytes;
 	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) + x->workspace;
 	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t > x->reach ? x->reach : t);
+	/* A call's latency: measured for the link (one call of a small
+	 * message inside its domain), else the ring's 2(t - 1) steps. */
+	double call = x->a->link_ar_lat.value;
+	l->ar_lat = call > 0 && t <= x->a->link_domain ? call * 1e-6 : 2.0 * (t - 1) * x->lat;
 	l->pp_bw = l->g <= x->node_max ? eng_fmax(l->link_bw, x->link_bw2) : x->nic_bw;
 	double room = kv_room(x, l);
 	/* A fixed number of users may all reach the full context at once, so

@@ -171,6 +171,19 @@ static inline double eng_ring_allreduce_s(double m, int n, double bw, double lat
 	return 2.0 * (n - 1) / n * m / bw + 2.0 * (n - 1) * latency_s;
 }
 
+/* The same bandwidth term with the latency of one whole call, call_s: a
+ * link whose catalog gives a measured per-call latency
+ * (link.allreduce_latency_us: small messages go one- or two-shot over a
+ * fully connected domain, not 2(n - 1) ring steps). */
+static inline double eng_allreduce_call_s(double m, int n, double bw, double call_s)
+{
+	if (n <= 1 || m <= 0)
+		return 0;
+	if (bw <= 0)
+		return INFINITY;
+	return 2.0 * (n - 1) / n * m / bw + call_s;
+}
+
 /* The q-th percentile of the wait in an M/D/1 queue at load rho with
  * service svc: mean rho svc / (2 (1 - rho)), tail P(W > t) = rho
  * exp(-rho t / mean) (Kingman); the serving model's first-token queues. */

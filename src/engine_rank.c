@@ -139,7 +139,7 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 		add_reason(r, buf);
 	}
 	if (w->budget_usd > 0) {
-		bool priced = r->platform ? r->accel_priced
+		bool priced = r->platform ? engine_price_state(r) != PRICE_UNKNOWN
 			      : a->price.usd > 0 || prices_find(w->prices, a->id);
 		if (!priced) {
 			add_reason(r, "price unknown: load a price list to check the budget");
@@ -228,10 +228,18 @@ static double key_or_inf(double v)
 	return isfinite(v) ? v : INFINITY;
 }
 
-/* Lower is better. */
+/* Lower is better.  A cost objective cannot rank a configuration whose
+ * GPU has no price (no source gave one and the price list names none):
+ * its capex leaves the GPUs out, so it would win for being unpriced.  It
+ * sorts after every priced one, still shown, its capex saying what is
+ * priced and its unpriced_lines what is not. */
 static double objective_key(const struct workload *w, const struct engine_result *r)
 {
 	bool inf = w->cls == WL_INFERENCE;
+	bool cost = w->objective == OBJ_CAPEX || w->objective == OBJ_COST_PER_TOKEN ||
+		    w->objective == OBJ_TCO;
+	if (cost && engine_price_state(r) == PRICE_UNKNOWN)
+		return INFINITY;
 	switch (w->objective) {
 	case OBJ_COST_PER_TOKEN:
 		return key_or_inf(inf ? r->usd_per_mtok : r->run_cost_usd);

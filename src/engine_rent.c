@@ -43,6 +43,14 @@ const char *engine_rent_sku_accel(const char *sku)
 	return NULL;
 }
 
+char *engine_rent_sku(enum engine_rent_term t, const char *accel_id, char *buf, size_t n)
+{
+	if (n)
+		snprintf(buf, n, "%s%s", (unsigned)t < RENT_TERM_COUNT ? term_sku[t] : "?",
+			 accel_id ? accel_id : "ID");
+	return buf;
+}
+
 /* The price list's rate for this accelerator and term, in the list's
  * currency, or -1 when it has none. */
 static double listed_rate(const struct prices *p, const char *accel_id, enum engine_rent_term t)
@@ -89,6 +97,7 @@ void engine_rent(const struct catalog *c, const struct workload *w, const struct
 	/* Serving is up every hour; training rents only while it runs. */
 	double busy = train ? in.v[TCO_UTILISATION] : 1.0;
 	out->horizon_months = r->tco_years * 12;
+	out->buy_unpriced = engine_price_state(r) == PRICE_UNKNOWN;
 
 	for (int t = 0; t < RENT_TERM_COUNT; t++) {
 		double rate = listed_rate(p, a->id, (enum engine_rent_term)t);
@@ -103,7 +112,7 @@ void engine_rent(const struct catalog *c, const struct workload *w, const struct
 				: r->gpus * rate * ENG_HOURS_PER_YEAR;
 		/* The first month buying has cost no more than renting. */
 		double buy = engine_buy_cumulative(r, 0);
-		for (int m = 1; m <= out->horizon_months; m++) {
+		for (int m = 1; !out->buy_unpriced && m <= out->horizon_months; m++) {
 			buy += month_running(r, m);
 			if (buy <= out->month[t] * m) {
 				out->breakeven[t] = m;
@@ -122,6 +131,8 @@ void engine_rent_breakeven(const struct engine_result *r, char *buf, size_t n)
 	if (!r || r->rent_basis < 0 || !isfinite(r->rent_usd))
 		snprintf(buf, n, "no rental price (a price list's RENT-ON-DEMAND:%s)",
 			 r && r->accel ? r->accel->id : "ID");
+	else if (engine_price_state(r) == PRICE_UNKNOWN)
+		snprintf(buf, n, "no breakeven: the GPU has no price (a price list's %s)", r->accel->id);
 	else if (isfinite(r->breakeven_months))
 		snprintf(buf, n, "buying breaks even after %.0f month%s", r->breakeven_months,
 			 r->breakeven_months == 1 ? "" : "s");
@@ -133,7 +144,7 @@ void engine_rent_breakeven(const struct engine_result *r, char *buf, size_t n)
 void engine_rent_statement(const struct engine_result *r, char *buf, size_t n)
 {
 	engine_rent_breakeven(r, buf, n);
-	if (!r || r->rent_basis < 0 || !isfinite(r->rent_usd))
+	if (!r || r->rent_basis < 0 || !isfinite(r->rent_usd) || engine_price_state(r) == PRICE_UNKNOWN)
 		return;
 	size_t len = strlen(buf);
 	if (len < n)

@@ -781,6 +781,7 @@ static void check_calibration(struct ctx *x, const struct ledger *l, bool requir
 		check_figure(x, l, a->file, "efficiency.compute", &a->eff_compute, required);
 		check_figure(x, l, a->file, "efficiency.memory_bw", &a->eff_mem_bw, required);
 		check_figure(x, l, a->file, "efficiency.link", &a->eff_link, required);
+		check_figure(x, l, a->file, "link.allreduce_latency_us", &a->link_ar_lat, required);
 		check_figure(x, l, a->file, "efficiency.training", &a->eff_training, required);
 		check_figure(x, l, a->file, "efficiency.training_fp8", &a->eff_training_fp8, required);
 		check_figure(x, l, a->file, "efficiency.training_fp4", &a->eff_training_fp4, required);
@@ -788,6 +789,18 @@ static void check_calibration(struct ctx *x, const struct ledger *l, bool requir
 	}
 	for (size_t i = 0; i < c->n_fabrics; i++)
 		check_figure(x, l, c->fabrics[i].file, "efficiency", &c->fabrics[i].efficiency, false);
+	/* a serving stack's figures per platform: the ids they name exist and
+	 * are calibration entries */
+	for (size_t i = 0; i < c->n_serving_stacks; i++) {
+		const struct catalog_serving_stack *s = &c->serving_stacks[i];
+		for (size_t j = 0; j < s->n_runs_on; j++) {
+			const struct catalog_stack_platform *p = &s->runs_on[j];
+			check_figure(x, l, s->file, "runs_on.compute", &p->compute, false);
+			check_figure(x, l, s->file, "runs_on.step_overhead_us", &p->step_overhead_us, false);
+			check_figure(x, l, s->file, "runs_on.layer_overhead_us", &p->layer_overhead_us, false);
+			check_figure(x, l, s->file, "runs_on.kv_free_fraction", &p->kv_free_fraction, false);
+		}
+	}
 #define X(name, unit, doc) check_figure(x, l, c->defaults.file, #name, &c->defaults.name, false);
 	CATALOG_DEFAULTS(X)
 #undef X

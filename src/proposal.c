@@ -735,28 +735,45 @@ static void c_mfu(const struct proposal *p, const struct engine_result *r, char 
 		snprintf(b, n, "-");
 }
 
+/* A money cell by the result's price state (engine_price_state()): no
+ * figure when the GPU has no price, the BOM's "*" when lines are left out. */
+static void money_cell(const struct proposal *p, const struct engine_result *r, double v, char *b, size_t n)
+{
+	enum engine_price_state s = engine_price_state(r);
+	if (s == PRICE_UNKNOWN) {
+		snprintf(b, n, "no GPU price");
+		return;
+	}
+	pw_usd(p, v, b, n);
+	size_t k = strlen(b);
+	if (s == PRICE_PARTIAL && k + 1 < n)
+		snprintf(b + k, n - k, "*");
+}
+
 static void c_capex(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
 {
-	(void)p;
-	pw_usd(p, r->capex_usd, b, n);
+	money_cell(p, r, r->capex_usd, b, n);
 }
 
 static void c_tco(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
 {
-	(void)p;
-	pw_usd(p, r->tco_usd, b, n);
+	money_cell(p, r, r->tco_usd, b, n);
 }
 
 static void c_unit_cost(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
 {
-	if (p->w.cls == WL_INFERENCE && !isfinite(r->usd_per_mtok))
+	enum engine_price_state s = engine_price_state(r);
+	if (p->w.cls == WL_INFERENCE && s == PRICE_UNKNOWN)
+		snprintf(b, n, "no GPU price");
+	else if (p->w.cls == WL_INFERENCE && !isfinite(r->usd_per_mtok))
 		snprintf(b, n, "-");
 	else if (p->w.cls == WL_INFERENCE) {
 		char cur[16];
-		snprintf(b, n, "%s%.3f", money_prefix(p, cur, sizeof cur), r->usd_per_mtok);
+		snprintf(b, n, "%s%.3f%s", money_prefix(p, cur, sizeof cur), r->usd_per_mtok,
+			 s == PRICE_PARTIAL ? "*" : "");
 	}
 	else
-		pw_usd(p, r->run_cost_usd, b, n);
+		money_cell(p, r, r->run_cost_usd, b, n);
 }
 
 static void c_rent(const struct proposal *p, const struct engine_result *r, char *b, size_t n)
@@ -1149,14 +1166,16 @@ static void write_rent(struct pw *w, const struct proposal *p)
 			 from[rb.from_prices[t]]);
 		if (!(rb.rate[t] > 0)) {
 			snprintf(term, sizeof term, "%s", engine_rent_term_name((enum engine_rent_term)t));
-			const char *cells[] = { term, "no price", "-", "-", "-" };
+			const char *cells[] = { term, "no published rate", "-", "-", "-" };
 			pw_row(w, align, cells, 5, false);
 			continue;
 		}
 		snprintf(rate, sizeof rate, "%s%.2f", money_prefix(p, cur, sizeof cur), rb.rate[t]);
 		pw_usd(p, rb.month[t], month, sizeof month);
 		pw_usd(p, rb.rent[t], run, sizeof run);
-		if (rb.breakeven[t] > 0)
+		if (rb.buy_unpriced)
+			snprintf(be, sizeof be, "no GPU price");
+		else if (rb.breakeven[t] > 0)
 			snprintf(be, sizeof be, "after %d month%s", rb.breakeven[t],
 				 rb.breakeven[t] == 1 ? "" : "s");
 		else

@@ -48,6 +48,9 @@ const char proposal_css[] =
 	"ul.sources { padding-left: 3mm; font-size: 6pt;\n"
 	"  column-count: 3; column-gap: 4mm; line-height: 1.1; margin: 0.5mm 0; }\n"
 	"table.elevation td, table.elevation th { font-size: 7pt; line-height: 1.15; }\n"
+	/* the side-by-side table: long accelerator and server names wrap in
+	 * three columns, so its rows are a size below the body's */
+	"table.configs td, table.configs th { font-size: 7.5pt; line-height: 1.15; }\n"
 	"ul.sources li { overflow-wrap: anywhere; }\n"
 	".pair { display: flex; gap: 4mm; align-items: flex-start; }\n"
 	".pair > section { flex: 1 1 0; }\n"

@@ -57,6 +57,7 @@ enum theme_role {
 	X(best,      "\u2605", "^", 1, "the best value in a comparison") \
 	X(differs,   "\u2260", "*", 1, "a row whose values differ (the pinned scenario beside the current)") \
 	X(marked,    "\u25cf", "@", 1, "an accelerator marked for comparison") \
+	X(unpriced,  "*",      "*", 1, "a money figure that leaves out BOM lines no price covers") \
 	X(missing,   "?",      "?", 1, "a step that still lacks input") \
 	X(chosen,    "\u25b8", ">", 1, "the chosen accelerator in a list") \
 	X(scroll_up, "\u2191", "^", 1, "more rows above") \

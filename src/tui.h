@@ -392,6 +392,10 @@ void tui_put_result_line(struct tui *t, WINDOW *win, int y, int w, int lines, co
 char *tui_fmt_rate(char *buf, size_t n, double per_s);	/* tokens/s */
 char *tui_fmt_rate1(char *buf, size_t n, double per_s);	/* tokens/s per user */
 char *tui_fmt_usd_hour(char *buf, size_t n, double usd, const char *cur);
+/* A money figure fig of r by its price state (engine_price_state()): "no
+ * GPU price" when the GPU has none, fig and the unpriced glyph when it
+ * leaves lines out, else fig; written into buf. */
+char *tui_fmt_priced(const struct tui *t, const struct engine_result *r, const char *fig, char *buf, size_t n);
 char *tui_fmt_hours(char *buf, size_t n, double hours);
 char *tui_fmt_kw(char *buf, size_t n, double kw);
 char *tui_fmt_si(char *buf, size_t n, double v);	/* 2T, 300B, 4096 */

@@ -38,13 +38,18 @@ static double v_ttft(const struct engine_result *r) { return r->ttft_ms; }
 static double v_hours(const struct engine_result *r) { return r->train_hours; }
 static double v_gpuh(const struct engine_result *r) { return r->gpu_hours; }
 static double v_scal(const struct engine_result *r) { return r->scaling_efficiency * 100; }
-static double v_capex(const struct engine_result *r) { return r->capex_usd; }
-static double v_tco(const struct engine_result *r) { return r->tco_usd; }
+/* money of a GPU with no price is no figure: never the best */
+static double priced(const struct engine_result *r, double v)
+{
+	return engine_price_state(r) == PRICE_UNKNOWN ? NAN : v;
+}
+static double v_capex(const struct engine_result *r) { return priced(r, r->capex_usd); }
+static double v_tco(const struct engine_result *r) { return priced(r, r->tco_usd); }
 static double v_kw(const struct engine_result *r) { return r->power_kw; }
 static double v_ru(const struct engine_result *r) { return r->rack_units; }
-static double v_mtok(const struct engine_result *r) { return r->usd_per_mtok; }
-static double v_run(const struct engine_result *r) { return r->run_cost_usd; }
-static double v_hour(const struct engine_result *r) { return r->usd_per_hour; }
+static double v_mtok(const struct engine_result *r) { return priced(r, r->usd_per_mtok); }
+static double v_run(const struct engine_result *r) { return priced(r, r->run_cost_usd); }
+static double v_hour(const struct engine_result *r) { return priced(r, r->usd_per_hour); }
 static double v_ppw(const struct engine_result *r) { return r->perf_per_watt; }
 
 static void t_int(const struct tui *t, const struct engine_result *r, char *b, size_t n, double v)
@@ -121,12 +126,15 @@ static void t_band(const struct tui *t, const struct engine_result *r, char *b, 
 static void t_tps_band(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_band(t, r, b, n, BAND_OUTPUT_TOKENS_PER_S, r->output_tokens_per_s); }
 static void t_hours_band(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_band(t, r, b, n, BAND_TRAIN_HOURS, r->train_hours); }
 static void t_scal(const struct tui *t, const struct engine_result *r, char *b, size_t n) { t_pct(t, r, b, n, r->scaling_efficiency * 100); }
-static void t_capex(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd(b, n, r->capex_usd, r->currency); }
+static void t_capex(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	char x[32];
+	tui_fmt_priced(t, r, tui_fmt_usd(x, sizeof x, r->capex_usd, r->currency), b, n);
+}
 static void t_tco(const struct tui *t, const struct engine_result *r, char *b, size_t n)
 {
-	(void)t;
-	char x[32];
-	snprintf(b, n, "%s over %d year%s", tui_fmt_usd(x, sizeof x, r->tco_usd, r->currency), r->tco_years,
+	char x[32], y[40];
+	snprintf(b, n, "%s over %d year%s", tui_fmt_priced(t, r, tui_fmt_usd(x, sizeof x, r->tco_usd, r->currency), y, sizeof y), r->tco_years,
 		 r->tco_years == 1 ? "" : "s");
 }
 static void t_kw(const struct tui *t, const struct engine_result *r, char *b, size_t n)
@@ -140,9 +148,21 @@ static void t_ru(const struct tui *t, const struct engine_result *r, char *b, si
 	(void)t;
 	snprintf(b, n, "%.0fU", r->rack_units);
 }
-static void t_mtok(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_mtok(b, n, r->usd_per_mtok, r->currency); }
-static void t_run(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd(b, n, r->run_cost_usd, r->currency); }
-static void t_hour(const struct tui *t, const struct engine_result *r, char *b, size_t n) { (void)t; tui_fmt_usd_hour(b, n, r->usd_per_hour, r->currency); }
+static void t_mtok(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	char x[32];
+	tui_fmt_priced(t, r, tui_fmt_usd_mtok(x, sizeof x, r->usd_per_mtok, r->currency), b, n);
+}
+static void t_run(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	char x[32];
+	tui_fmt_priced(t, r, tui_fmt_usd(x, sizeof x, r->run_cost_usd, r->currency), b, n);
+}
+static void t_hour(const struct tui *t, const struct engine_result *r, char *b, size_t n)
+{
+	char x[32];
+	tui_fmt_priced(t, r, tui_fmt_usd_hour(x, sizeof x, r->usd_per_hour, r->currency), b, n);
+}
 static void t_ppw(const struct tui *t, const struct engine_result *r, char *b, size_t n)
 {
 	/* four decimals, as the CLI's perf_per_watt column */

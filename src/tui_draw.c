@@ -423,6 +423,16 @@ char *tui_fmt_usd_mtok(char *buf, size_t n, double usd, const char *cur)
 	return money(buf, n, usd, cur, 3);
 }
 
+char *tui_fmt_priced(const struct tui *t, const struct engine_result *r, const char *fig, char *buf, size_t n)
+{
+	enum engine_price_state s = engine_price_state(r);
+	if (s == PRICE_UNKNOWN)
+		snprintf(buf, n, "no GPU price");
+	else
+		snprintf(buf, n, "%s%s", fig, s == PRICE_PARTIAL && strcmp(fig, "-") ? tui_glyph(t, GLYPH_unpriced) : "");
+	return buf;
+}
+
 char *tui_fmt_usd_hour(char *buf, size_t n, double usd, const char *cur)
 {
 	return money(buf, n, usd, cur, 2);

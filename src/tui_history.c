@@ -102,11 +102,12 @@ int tui_pin(struct tui *t)
 	if (r)
 		h->pin_result = *r;
 	h->pinned = true;
-	char usd[48];
+	char usd[48], fig[48];
 	if (r && r->fits)
 		tui_status(t, false, "Pinned: %s on %d x %s, %s. Change inputs; %s compares, %s undoes.",
 			   t->sc.w.model ? t->sc.w.model->name : "no model", r->gpus,
-			   tui_accel_short(r->accel), tui_fmt_usd(usd, sizeof usd, r->capex_usd, r->currency),
+			   tui_accel_short(r->accel),
+			   tui_fmt_priced(t, r, tui_fmt_usd(fig, sizeof fig, r->capex_usd, r->currency), usd, sizeof usd),
 			   tui_key(ACT_PIN), tui_key(ACT_UNDO));
 	else
 		tui_status(t, false, "Pinned this scenario. Change inputs; %s compares, %s undoes.",

@@ -66,6 +66,22 @@ static void put_fig(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_
 	tui_put_right(t, win, y, x, w, r, tui_fmt_fit(fit, sizeof fit, w, text, v, prefix));
 }
 
+/* A money figure of the ranking by the result's price state (the CLI
+ * table's rule, engine_price_state()): "-" when the GPU has no price, the
+ * figure and the unpriced glyph in the last column when it leaves lines
+ * out. */
+static void put_cost(struct tui *t, WINDOW *win, int y, int x, int w, enum theme_role r,
+		     const struct engine_result *res, const char *text, double v, const char *prefix)
+{
+	enum engine_price_state s = engine_price_state(res);
+	if (s == PRICE_UNKNOWN) {
+		tui_put_right(t, win, y, x, w, r, "-");
+		return;
+	}
+	put_fig(t, win, y, x, w - 1, r, text, v, prefix);
+	tui_put(t, win, y, x + w - 1, 1, r, s == PRICE_PARTIAL ? tui_glyph(t, GLYPH_unpriced) : " ");
+}
+
 void tui_result_perf(const struct tui *t, const struct engine_result *r, char *buf, size_t n)
 {
 	if (t->sc.w.cls == WL_INFERENCE)
@@ -80,6 +96,39 @@ void tui_result_cost(const struct tui *t, const struct engine_result *r, char *b
 		tui_fmt_usd_mtok(buf, n, r->usd_per_mtok, r->currency);
 	else
 		tui_fmt_usd(buf, n, r->run_cost_usd, r->currency);
+}
+
+/* The line under the table for the row under the cursor: marks, the
+ * price state, rent or buy, or the keys. */
+static void footer_why(struct tui *t, const struct engine_result *fr, char *why, size_t n)
+{
+	struct tui_silicon_state *S = &t->silicon;
+	char rent[200];
+	if (S->n_marked) {
+		snprintf(why, n, "%d marked for compare (%s); %s chooses, %s marks",
+			 S->n_marked, tui_key(ACT_COMPARE), tui_key(ACT_EDIT), tui_key(ACT_MARK));
+	} else if (fr->fits && engine_price_state(fr) == PRICE_UNKNOWN) {
+		snprintf(why, n, "- no GPU price: not ranked by cost; a price list line %s gives one",
+			 fr->accel->id);
+	} else if (fr->fits && fr->platform && fr->rent_basis >= 0) {
+		/* rent or buy for the row under the cursor (engine_rent()),
+		 * short enough for the table's width beside the panel */
+		char a[48], lo[48] = "";
+		engine_rent_breakeven(fr, rent, sizeof rent);
+		if (fr->unpriced_lines > 0)
+			snprintf(lo, sizeof lo, "; %s leaves out %d unpriced line%s",
+				 tui_glyph(t, GLYPH_unpriced), fr->unpriced_lines,
+				 fr->unpriced_lines == 1 ? "" : "s");
+		snprintf(why, n, "Rent %s%s %s: %s%s", tui_fmt_usd(a, sizeof a, fr->rent_usd, fr->currency),
+			 fr->cls != WL_INFERENCE ? " for the run" : "/yr",
+			 engine_rent_term_key(fr->rent_basis), rent, lo);
+	} else if (fr->fits && engine_price_state(fr) == PRICE_PARTIAL) {
+		snprintf(why, n, "%s capex leaves out %d unpriced line%s (a price list prices them)",
+			 tui_glyph(t, GLYPH_unpriced), fr->unpriced_lines, fr->unpriced_lines == 1 ? "" : "s");
+	} else {
+		snprintf(why, n, "%s chooses; %s marks up to %d to compare (%s)",
+			 tui_key(ACT_EDIT), tui_key(ACT_MARK), TUI_MAX_MARKED, tui_key(ACT_COMPARE));
+	}
 }
 
 static void draw(struct tui *t, WINDOW *win, int h, int w)
@@ -167,38 +216,25 @@ static void draw(struct tui *t, WINDOW *win, int h, int w)
 		put_fig(t, win, y, c.perf, 7, vr, buf, inf ? r->output_tokens_per_s : r->train_hours, "");
 		char pre[8];
 		prices_money_prefix(r->currency, pre, sizeof pre);
-		put_fig(t, win, y, c.capex, 12, vr, tui_fmt_usd(buf, sizeof buf, r->capex_usd, r->currency), r->capex_usd, pre);
+		put_cost(t, win, y, c.capex, 12, vr, r, tui_fmt_usd(buf, sizeof buf, r->capex_usd, r->currency),
+			 r->capex_usd, pre);
 		/* kW: one decimal while it fits, else whole kW, else abbreviated */
 		tui_fmt_kw(buf, sizeof buf, r->power_kw);
 		if (tui_width(buf) > 7)
 			tui_fmt_num(buf, sizeof buf, r->power_kw, 0);
 		put_fig(t, win, y, c.kw, 7, vr, buf, r->power_kw, "");
 		tui_result_cost(t, r, buf, sizeof buf);
-		put_fig(t, win, y, c.cost, 10, vr, buf, inf ? r->usd_per_mtok : r->run_cost_usd, pre);
+		put_cost(t, win, y, c.cost, 10, vr, r, buf, inf ? r->usd_per_mtok : r->run_cost_usd, pre);
 	}
 	tui_list_marks(t, win, l, rows, n, 3, y - 1, w - 1);
 
 	/* the row under the cursor: its headline figure with the error band of
 	 * the published results, and why it ranks where it does */
 	if (n > 0) {
-		char why[400], rent[200];
+		char why[400];
 		const struct engine_result *fr = &t->rep.results[l->focus];
 		tui_put_result_line(t, win, h - 2, w, 1, "", fr);
-		if (S->n_marked) {
-			snprintf(why, sizeof why, "%d marked for compare (%s); %s chooses, %s marks",
-				 S->n_marked, tui_key(ACT_COMPARE), tui_key(ACT_EDIT), tui_key(ACT_MARK));
-		} else if (fr->fits && fr->platform && fr->rent_basis >= 0) {
-			/* rent or buy for the row under the cursor (engine_rent()),
-			 * short enough for the table's width beside the panel */
-			char a[48];
-			engine_rent_breakeven(fr, rent, sizeof rent);
-			snprintf(why, sizeof why, "Rent %s%s %s: %s", tui_fmt_usd(a, sizeof a, fr->rent_usd,
-				 fr->currency), fr->cls != WL_INFERENCE ? " for the run" : "/yr",
-				 engine_rent_term_key(fr->rent_basis), rent);
-		} else {
-			snprintf(why, sizeof why, "%s chooses; %s marks up to %d to compare (%s)",
-				 tui_key(ACT_EDIT), tui_key(ACT_MARK), TUI_MAX_MARKED, tui_key(ACT_COMPARE));
-		}
+		footer_why(t, fr, why, sizeof why);
 		tui_put(t, win, h - 1, 0, w, ROLE_muted, why);
 	}
 }

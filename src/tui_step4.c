@@ -226,7 +226,11 @@ static void info_capex(const struct tui *t, char *buf, size_t n)
 	const struct engine_result *r = tui_chosen(t);
 	R_OR_DASH(buf, n, r);
 	char a[48];
-	if (r->unpriced_lines > 0)
+	if (engine_price_state(r) == PRICE_UNKNOWN)
+		snprintf(buf, n, "none: the %s has no price (a price list names %s); %d unpriced line%s",
+			 tui_accel_short(r->accel), r->accel->id, r->unpriced_lines,
+			 r->unpriced_lines == 1 ? "" : "s");
+	else if (r->unpriced_lines > 0)
 		snprintf(buf, n, "%s  %d unpriced line%s NOT in it",
 			 tui_fmt_usd_cents(a, sizeof a, r->capex_usd, r->currency), r->unpriced_lines,
 			 r->unpriced_lines == 1 ? "" : "s");

@@ -168,5 +168,13 @@ sed -i '/calibrated_from: \[\]/d' "$d/accelerators/l4.yaml"
 run "$A" catalog check "$d"
 check "an efficiency without calibrated_from is refused" matches "$err" \
 	"accelerators/l4.yaml:[0-9]+:[0-9]+: efficiency.memory_bw: missing calibrated_from"
+# a serving stack's figure names only calibration entries
+cp "$BUNDLED/serving-stacks/vllm.yaml" "$d/serving-stacks/vllm.yaml"
+sed -i 's/rocm-vllm073-mi300x-tp8-llama3.1-405b-bs1-128-2048-latency\]/rocm-vllm010-mi300x-tp8-llama3.1-405b-bs1-128-2048-latency]/' \
+	"$d/serving-stacks/vllm.yaml"
+run "$A" catalog check "$d"
+check "a serving stack's figure set from a validation entry exits 2" rc 2
+check "a serving stack's figure set from a validation entry is named" matches "$err" \
+	"serving-stacks/vllm.yaml:[0-9]+:[0-9]+: runs_on.layer_overhead_us.calibrated_from: 'rocm-vllm010-mi300x-tp8-llama3.1-405b-bs1-128-2048-latency' is a validation entry"
 
 done_testing

@@ -20,7 +20,7 @@ check "bom -o: spare node from the scenario" contains "$(sed -n 2p bom.csv)" "1 
 check "bom -o: rack line states rack_kw" matches "$(cat bom.csv)" ',rack,RACK,.*sized at [0-9.]+ kW'
 check "bom -o: PDU line" matches "$(cat bom.csv)" ',power,PDU,'
 check "bom -o: support line" matches "$(cat bom.csv)" ',support,SUPPORT,'
-check "bom -o: installation and burn-in for the working and the spare node" matches "$(cat bom.csv)" ',service,BURN-IN,Installation and burn-in \(per node\),2,[0-9]+\.[0-9][0-9],'
+check "bom -o: installation and burn-in for the working and the spare node" matches "$(cat bom.csv)" ',service,BURN-IN,Installation and burn-in \(per node\),2,,,.*unpriced: give SKU BURN-IN a price'
 check "bom -o: total row last" matches "$(tail -n 1 bom.csv)" '^,total,,Total,,,[0-9]+\.[0-9][0-9],'
 check "bom -o: no temporary file left" equals "$(ls -A | tr '\n' ' ')" "bom.csv "
 
@@ -177,16 +177,18 @@ check "unmet: says why" contains "$err" "NVIDIA L4 cannot meet this workload"
 check "nothing written by failed runs" equals "$(ls x.csv unmet.csv 2>/dev/null)" ""
 
 # A whole-rack platform: 72 x GB200 is one NVL72 rack with its own power
-# shelves: no rack enclosure, no PDU, one rack in the summary.
+# shelves, nothing added to it: its front-end pair and OOB switch get a
+# rack of their own, the one enclosure (and its PDUs) bought; two racks in
+# the summary.
 run "$ACCELSIZER" bom --model llama-3.1-405b --precision fp8 --concurrency 16 --accelerator gb200 \
 	--gpus 72 --spare-nodes 0 -o gb200.csv --summary gb200.txt
 check "72 x GB200: exit 0" rc 0
-check "72 x GB200: one rack on stdout" contains "$out" ", 1 rack"
+check "72 x GB200: two racks on stdout" contains "$out" ", 2 racks"
 check "72 x GB200: one NVL72 line" matches "$(cat gb200.csv)" '^1,server,[^,]*NVL72[^,]*,[^,]*,1,'
 check "72 x GB200: the node is its own rack" contains "$(cat gb200.csv)" "whole rack (48 U) with its own power shelves: 1 rack"
-check "72 x GB200: no rack enclosure line" lacks "$(cat gb200.csv)" ",rack,RACK,"
-check "72 x GB200: no PDU line" lacks "$(cat gb200.csv)" ",power,PDU,"
-check "72 x GB200: summary says 1 rack" matches "$(cat gb200.txt)" '^  racks +1$'
+check "72 x GB200: one rack enclosure, for the facility switches" matches "$(cat gb200.csv)" ',rack,RACK,"Rack enclosure, 42 U, installed",1,'
+check "72 x GB200: its PDUs" matches "$(cat gb200.csv)" ',power,PDU,Metered rack PDU,2,'
+check "72 x GB200: summary says 2 racks" matches "$(cat gb200.txt)" '^  racks +2$'
 
 # Gaudi 3: the scale-out ports are on the accelerators: switch ports and
 # cables for 4 nodes x 12 ports, no NIC cards.
@@ -234,9 +236,11 @@ check "--header without a scenario: its row is empty" equals "$(sed -n 3p flags.
 # ---- the front-end and out-of-band networks (issue 17 item 6), always ----
 # One node of llama-3.1-8b (one rack): a pair of SN4600C (a node's two
 # front-end ports go to two separate switches) with 2 copper DACs, one
-# SN2201 with one patch cable.  No source gives their prices: each line
-# is quoted with its quantity, blank money cells and "unpriced", the total
-# says it excludes them, and stderr warns.
+# SN2201 with one patch cable.  No source gives their prices, nor the
+# server's and its five parts', the rack's, the PDUs' or the burn-in's:
+# each line is quoted with its quantity, blank money cells and "unpriced",
+# the total says it excludes the 13 lines (all but the GPU), and stderr
+# warns.
 run "$ACCELSIZER" bom --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 -o one.csv
 check "one node: exit 0" rc 0
 check "one node: a pair of front-end switches, unpriced" matches "$(cat one.csv)" '^[0-9]+,network,MSN4600C,.*,2,,,0,2,.*unpriced: give SKU MSN4600C a price'
@@ -244,9 +248,9 @@ check "one node: an OOB switch, unpriced" matches "$(cat one.csv)" '^[0-9]+,netw
 check "one node: two front-end copper cables" matches "$(cat one.csv)" '^[0-9]+,cable,DAC-100G-QSFP28,.*,2,,,0,0,'
 check "one node: one OOB patch cable" matches "$(cat one.csv)" '^[0-9]+,cable,CAT6A-PATCH,.*,1,,,0,0,'
 check "one node: a switch with no power figure says so" matches "$(cat one.csv)" 'MSN2201,.*power: no datasheet figure in the catalog, not in power_kw'
-check "one node: the total row says what it excludes" matches "$(tail -1 one.csv)" 'the total EXCLUDES 4 unpriced lines \(line [0-9]+, line [0-9]+, line [0-9]+, line [0-9]+\): from price list'
-check "one node: stdout says the total leaves 4 lines out" contains "$out" "USD, 4 unpriced lines not in it,"
-check "one node: stderr warns the capex is incomplete" contains "$err" "warning: the capex of h100-sxm excludes 4 unpriced BOM lines (line"
+check "one node: the total row says what it excludes" matches "$(tail -1 one.csv)" 'the total EXCLUDES 13 unpriced lines \((line [0-9]+, ){12}line [0-9]+\): from price list'
+check "one node: stdout says the total leaves 13 lines out" contains "$out" "USD, 13 unpriced lines not in it,"
+check "one node: stderr warns the capex is incomplete" contains "$err" "warning: the capex of h100-sxm excludes 13 unpriced BOM lines (line"
 # 52 nodes of H100 training in 18 racks: 104 front-end ports on 64-port
 # switches is 2 (one pair), 52 BMC ports on 48-port switches is 2; optics
 # (NVIDIA's MFA1A00 AOC) and longer copper runs across racks.
@@ -259,8 +263,27 @@ check "52 nodes: 52 OOB cable runs across racks" matches "$(cat many.csv)" '^[0-
 check "52 nodes: no copper DAC across racks" lacks "$(cat many.csv)" "DAC-100G-QSFP28"
 
 # A price list fills them: the same lines priced, no warning, and the
-# total grows by exactly the lines and the support on them (3 years x 10%).
-printf 'sku,unit_price_usd\nMSN4600C,1000\nDAC-100G-QSFP28,10\nMSN2201,500\nCAT6A-PATCH,1\nSTORAGE,100\n' >net.csv
+# total grows by exactly the lines, the support on the hardware among them
+# (3 years x 10%) and the burn-in service (not covered by support): the
+# server 100 and its parts 2 x 10 + 32 x 1 + 2 x 1 + 8 x 1 + 2 x 10, one
+# rack and two PDUs, 2521 + 182 + 100 + 2 x 10 of hardware, 50 of service.
+cat >net.csv <<'EOF'
+sku,unit_price_usd
+MSN4600C,1000
+DAC-100G-QSFP28,10
+MSN2201,500
+CAT6A-PATCH,1
+STORAGE,100
+RACK,100
+PDU,10
+BURN-IN,50
+"HGX H100 8-GPU, 8U (e.g. NVIDIA DGX H100)",100
+Intel Xeon Platinum 8480C,10
+DDR5-4800 RDIMM 64GB,1
+NVMe M.2 1.92TB,1
+NVMe U.2 3.84TB,1
+NVIDIA ConnectX-7 2x200G QSFP112,10
+EOF
 run "$ACCELSIZER" bom --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --prices net.csv -o priced.csv
 check "priced: exit 0" rc 0
 check "priced: the front-end pair at the list's price" matches "$(cat priced.csv)" '^[0-9]+,network,MSN4600C,.*,2,1000\.00,2000\.00,.*price list'
@@ -269,12 +292,12 @@ check "priced: no unpriced line left" lacks "$(cat priced.csv)" "unpriced"
 check "priced: no unpriced warning" lacks "$err" "unpriced"
 check "priced: the total grows by the lines and their support" equals \
 	"$(awk -F, '$2 == "total" { print $7 }' priced.csv)" \
-	"$(awk -F, '$2 == "total" { printf "%.2f", $7 + 2521 * 1.3 }' one.csv)"
+	"$(awk -F, '$2 == "total" { printf "%.2f", $7 + 2823 * 1.3 + 50 }' one.csv)"
 run "$ACCELSIZER" recommend --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --format csv -o rec.csv
-check "recommend: unpriced_lines 4 without a list" equals "$(csv_col rec.csv unpriced_lines)" 4
+check "recommend: unpriced_lines 13 without a list" equals "$(csv_col rec.csv unpriced_lines)" 13
 check "recommend: the capex without a list is the BOM's (it excludes the same lines)" equals \
 	"$(csv_col rec.csv capex_usd)" "$(awk -F, '$2 == "total" { print $7 }' one.csv)"
-check "recommend: stderr warns once" equals "$(printf '%s\n' "$err" | grep -c 'warning: the capex of h100-sxm excludes 4 unpriced')" 1
+check "recommend: stderr warns once" equals "$(printf '%s\n' "$err" | grep -c 'warning: the capex of h100-sxm excludes 13 unpriced')" 1
 run "$ACCELSIZER" recommend --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --format csv --prices net.csv -o rec2.csv
 check "recommend --prices: unpriced_lines 0" equals "$(csv_col rec2.csv unpriced_lines)" 0
 check "recommend --prices: capex is the priced BOM's total" equals \
@@ -291,7 +314,7 @@ awk '{ print } /^      min: 2$/ && !done { print "      price_usd: 12000"; print
 ACCELSIZER_NO_CACHE=1 run "$ACCELSIZER" bom --catalog mycat --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 -o mine.csv
 check "a sourced switch price: exit 0" rc 0
 check "a sourced switch price: the pair priced, its power counted" matches "$(cat mine.csv)" '^[0-9]+,network,MSN4600C,.*,2,12000\.00,24000\.00,466,2,.*catalog price \(defaults\.networks\)'
-check "a sourced switch price: 3 lines left unpriced" contains "$out" "3 unpriced lines not in it"
+check "a sourced switch price: 12 lines left unpriced" contains "$out" "12 unpriced lines not in it"
 check "a sourced switch power: in the total's power" equals "$(awk -F, '$2 == "total" { print $8 }' mine.csv)" \
 	"$(awk -F, '$2 == "total" { print $8 + 932 }' one.csv)"
 sed 's/^      price_usd: 12000$/      price_usd: 0/' mycat/defaults.yaml >mycat/d.yaml && mv mycat/d.yaml mycat/defaults.yaml
@@ -305,7 +328,7 @@ check "--storage-tb 99.5: exit 0" rc 0
 check "--storage-tb 99.5: 100 TB, unpriced" matches "$(cat stor.csv)" '^[0-9]+,storage,STORAGE,.*,100,,,.*unpriced: give SKU STORAGE a price'
 check "--storage-tb without a list: the total is unchanged" equals \
 	"$(awk -F, '$2 == "total" { print $7 }' stor.csv)" "$(awk -F, '$2 == "total" { print $7 }' one.csv)"
-check "--storage-tb without a list: 5 unpriced lines" contains "$(tail -1 stor.csv)" "EXCLUDES 5 unpriced lines"
+check "--storage-tb without a list: 14 unpriced lines" contains "$(tail -1 stor.csv)" "EXCLUDES 14 unpriced lines"
 run "$ACCELSIZER" bom --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --storage-tb 99.5 --prices net.csv -o stor-priced.csv
 check "--storage-tb with STORAGE in the list: 100 TB at 100" matches "$(cat stor-priced.csv)" '^[0-9]+,storage,STORAGE,.*,100,100\.00,10000\.00,'
 check "--storage-tb: the total grows by the line and its support" equals \

@@ -10,18 +10,25 @@ HF=$TOP_SRCDIR/tests/fixtures/hf
 mkdir "$TMPD/w" && cd "$TMPD/w" || exit 1
 
 # Columns that follow from the shapes; params differ from the catalog's
-# rounded params_b by under 0.1%, which moves no GPU count.
-cols() {	# cols FILE: accelerator,gpus,tp per row
-	awk -F'","' 'NR == 1 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); h[$i] = i }; next }
-		{ print $h["accelerator"] "," $h["gpus"] "," $h["tp"] }' "$1"
+# rounded params_b by under 0.1%, which moves no GPU count.  DeepSeek-V3's
+# card gives 37B activated parameters where its config's shapes give
+# 37.55B (1.5% more work per token), so an accelerator at the edge of the
+# per-user target may take one more replica: there the layout (TP) is
+# compared on every accelerator, not the GPU count (nor the ranking).
+cols() {	# cols FILE GPUS: accelerator,gpus,tp per row (GPUS 0: accelerator,tp)
+	awk -F'","' -v g="$2" 'NR == 1 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); h[$i] = i }; next }
+		{ print $h["accelerator"] (g ? "," $h["gpus"] : "") "," $h["tp"] }' "$1" |
+		if [ "$2" = 0 ]; then sort; else cat; fi
 }
 for m in llama-3.1-8b mixtral-8x7b deepseek-v3 mistral-7b; do
 	run "$ACCELSIZER" recommend --model-config "$HF/$m/config.json" --format csv -o "$m-hf.csv"
 	check "$m: recommend --model-config exits 0" rc 0
 	run "$ACCELSIZER" recommend --model "$m" --format csv -o "$m-cat.csv"
-	check "$m: sizes as the catalog's $m on every accelerator" equals "$(cols "$m-hf.csv")" "$(cols "$m-cat.csv")"
+	g=1
+	[ "$m" = deepseek-v3 ] && g=0
+	check "$m: sizes as the catalog's $m on every accelerator" equals "$(cols "$m-hf.csv" $g)" "$(cols "$m-cat.csv" $g)"
 done
-check "the result names the config's model" matches "$(csv_col deepseek-v3-hf.csv reason)" '^deepseek_v3 \(config.json\)'
+check "the result names the config's model" matches "$(awk -F'","' '$2 == "b300"' deepseek-v3-hf.csv)" 'deepseek_v3 \(config.json\) at fp16 needs'
 run "$ACCELSIZER" recommend --model-config "$HF/deepseek-v3/config.json" --format yaml
 check "yaml: the custom figures are the config's" contains "$out" "custom: deepseek_v3 (config.json), 671.0"
 

@@ -13,30 +13,35 @@ field() {	# field FILE ACCEL COLUMN: that accelerator's row's COLUMN
 		NR > 1 && $2 == id { v = $c; gsub(/"/, "", v); print v; exit }' "$1"
 }
 
-# H100 PCIe comes as a 4- and an 8-card server; the default is the cheaper
-run "$ACCELSIZER" recommend --accelerator h100-pcie --format csv -o auto.csv
+# H100 PCIe comes as a 4- and an 8-card server; no source prices either
+# server or the card, so at equal (unknown) prices the engine takes the
+# bigger node (fewer boxes).  A price list for the card makes the capex a
+# figure to compare.
+printf 'sku,unit_price_usd\nh100-pcie,20000\n' >gpu.csv
+run "$ACCELSIZER" recommend --accelerator h100-pcie --prices gpu.csv --format csv -o auto.csv
 check "h100-pcie: exit 0" rc 0
-check "h100-pcie: the 4-card server by default" equals "$(csv_col auto.csv platform)" "pcie-h100-4"
-run "$ACCELSIZER" recommend --accelerator h100-pcie --platform pcie-h100-8 --format csv -o p8.csv
-check "--platform pcie-h100-8: exit 0" rc 0
-check "--platform pcie-h100-8: sized on it" equals "$(csv_col p8.csv platform)" "pcie-h100-8"
-check "--platform pcie-h100-8: not filtered" equals "$(csv_col p8.csv filtered)" "false"
-check "re-sized: 2 eight-card nodes for the 12 GPUs (3 four-card ones before)" equals \
-	"$(csv_col auto.csv nodes) -> $(csv_col p8.csv nodes)" "3 -> 2"
-check "re-sized: the capex differs" equals \
-	"$(awk -v a="$(csv_col auto.csv capex_usd)" -v b="$(csv_col p8.csv capex_usd)" 'BEGIN { print (a != b) ? "differs" : "same" }')" \
+check "h100-pcie: the 8-card server by default (no server prices: fewer boxes)" equals \
+	"$(csv_col auto.csv platform)" "pcie-h100-8"
+run "$ACCELSIZER" recommend --accelerator h100-pcie --prices gpu.csv --platform pcie-h100-4 --format csv -o p4.csv
+check "--platform pcie-h100-4: exit 0" rc 0
+check "--platform pcie-h100-4: sized on it" equals "$(csv_col p4.csv platform)" "pcie-h100-4"
+check "--platform pcie-h100-4: not filtered" equals "$(csv_col p4.csv filtered)" "false"
+check "re-sized: 3 four-card nodes for the 12 GPUs (2 eight-card ones before)" equals \
+	"$(csv_col auto.csv nodes) -> $(csv_col p4.csv nodes)" "2 -> 3"
+check "re-sized: the capex differs (16 cards with the spare, not 24)" equals \
+	"$(awk -v a="$(csv_col auto.csv capex_usd)" -v b="$(csv_col p4.csv capex_usd)" 'BEGIN { print (a != b && a > 0 && b > 0) ? "differs" : a " vs " b }')" \
 	"differs"
-run "$ACCELSIZER" recommend --accelerator h100-pcie --platform auto --format csv -o back.csv
-check "--platform auto: the engine's choice again" equals "$(csv_col back.csv platform)" "pcie-h100-4"
+run "$ACCELSIZER" recommend --accelerator h100-pcie --prices gpu.csv --platform auto --format csv -o back.csv
+check "--platform auto: the engine's choice again" equals "$(csv_col back.csv platform)" "pcie-h100-8"
 
-# the BOM follows: the 8-card server's line, and the total is the capex
-run "$ACCELSIZER" bom --accelerator h100-pcie --platform pcie-h100-8 -o b8.csv
+# the BOM follows: the 4-card server's line, and the total is the capex
+run "$ACCELSIZER" bom --accelerator h100-pcie --prices gpu.csv --platform pcie-h100-4 -o b4.csv
 check "bom --platform: exit 0" rc 0
-check "bom --platform: the 8-card server, 2 working + 1 spare" contains "$(grep '^1,server' b8.csv)" \
-	'"PCIe server, 8 x H100 PCIe",3,'
-check "bom --platform: the 4-card server is not in it" lacks "$(cat b8.csv)" "4 x H100 PCIe"
-total=$(awk -F, '$2 == "total" { print $7; exit }' b8.csv)
-check "bom --platform: its total is recommend's capex" equals "$total" "$(csv_col p8.csv capex_usd)"
+check "bom --platform: the 4-card server, 3 working + 1 spare" contains "$(grep '^1,server' b4.csv)" \
+	'"PCIe server, 4 x H100 PCIe",4,'
+check "bom --platform: the 8-card server is not in it" lacks "$(cat b4.csv)" "8 x H100 PCIe"
+total=$(awk -F, '$2 == "total" { print $7; exit }' b4.csv)
+check "bom --platform: its total is recommend's capex" equals "$total" "$(csv_col p4.csv capex_usd)"
 
 # without --accelerator: only the platform's own accelerator is pinned
 run "$ACCELSIZER" recommend --platform pcie-h100-8 --format csv -o all.csv
@@ -72,12 +77,12 @@ check "another size than --node-gpus: named" contains "$err" \
 check "no half-written BOM" equals "$([ -e x.csv ] && echo written || echo none)" "none"
 
 # the scenario key node.platform, and its errors at file:line:column
-printf 'schema: 1\nworkload:\n  class: inference\naccelerator: h100-pcie\nnode:\n  platform: pcie-h100-8\n' >s.yaml
+printf 'schema: 1\nworkload:\n  class: inference\naccelerator: h100-pcie\nnode:\n  platform: pcie-h100-4\n' >s.yaml
 run "$ACCELSIZER" recommend --scenario s.yaml --format csv -o s.csv
 check "scenario node.platform: exit 0" rc 0
-check "scenario node.platform: sized on it" equals "$(csv_col s.csv platform)" "pcie-h100-8"
+check "scenario node.platform: sized on it" equals "$(csv_col s.csv platform)" "pcie-h100-4"
 run "$ACCELSIZER" recommend --scenario s.yaml --platform auto --format csv -o s2.csv
-check "the flag overrides the scenario" equals "$(csv_col s2.csv platform)" "pcie-h100-4"
+check "the flag overrides the scenario" equals "$(csv_col s2.csv platform)" "pcie-h100-8"
 printf 'schema: 1\nworkload:\n  class: inference\n  model: llama-3.1-70b\nnode:\n  platform: pcie-h100-9\n' >bad.yaml
 run "$ACCELSIZER" recommend --scenario bad.yaml
 check "scenario: unknown platform: exit 2" rc 2

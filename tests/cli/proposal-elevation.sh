@@ -68,8 +68,8 @@ for call in $calls big; do
 done
 # the bank's two racks: its working node and its N+1 spare, one per 15 kW rack
 check "bank: the working node in rack 1, the spare in rack 2" equals "$(table bank-chat.md)" \
-"| 1 | node 1 U1-10 | 14.3 of 15 kW |
-| 2 | spare 2 U1-10 | 14.3 of 15 kW |"
+"| 1 | node 1 U1-10, oob 1 U38, front-end 1-2 U39-42 | 14.5 of 15 kW |
+| 2 | spare 2 U1-10 | 14.5 of 15 kW |"
 check "bank: 15 kW is the user's" contains "$(cat bank-chat.md)" "at 15 kW (your input)"
 check "big: alike racks share a row" contains "$(table big.md)" \
 	"| 5-10 | node 13-15 U1-24; ... rack 10: node 28-30 U1-24 | 31.2 of 40 kW each |"

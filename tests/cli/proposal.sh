@@ -94,13 +94,16 @@ check "bank: the HTML's total is the BOM's" equals "$(total_in "$H")" "$total"
 check "bank: the HTML's BOM total row" contains "$html" \
 	"<tr class=\"total\"><td>Total (USD)</td>"
 check "bank: the stdout line gives the same total" contains "$out" "$total USD"
-# The front-end and OOB networks' 4 lines have no price (no source gives
-# one): the summary marks them and says the total leaves them out.
+# The server and its five parts, the front-end and OOB networks' 4 lines,
+# the rack, the PDUs and the burn-in have no price (no source gives one):
+# the summary marks them and says the total leaves the 13 lines out.
 check "bank: the BOM summary marks the unpriced row" contains "$html" \
 	"<tr><th>network and cables</th><td class=\"num\">5*</td>"
 check "bank: the total row is marked" matches "$html" '<tr class="total"><td>Total \(USD\)</td><td class="num">[0-9]+\*</td>'
-check "bank: and says what the mark means" contains "$html" "*4 lines unpriced (price list), not in the total."
-printf 'sku,unit_price_usd\nMSN4600C,1000\nMFA1A00-C0xx,100\nMSN2201,500\nCAT6A-RUN,5\n' >"$TMPD/net.csv"
+check "bank: and says what the mark means" contains "$html" "*13 lines unpriced (price list), not in the total."
+printf 'sku,unit_price_usd\nMSN4600C,1000\nMFA1A00-C0xx,100\nMSN2201,500\nCAT6A-RUN,5\nRACK,1000\nPDU,100\nBURN-IN,1000\n%s\n%s\n%s\n%s\n%s\n%s\n' \
+	'"HGX B300 8-GPU, 10U (e.g. NVIDIA DGX B300)",50000' 'Intel Xeon 6776P,5000' 'DDR5-6400 RDIMM 128GB,800' \
+	'NVMe M.2 1.92TB,300' 'NVMe U.2 3.84TB,600' 'NVIDIA BlueField-3 B3220 DPU,3000' >"$TMPD/net.csv"
 # shellcheck disable=SC2086
 run "$A" proposal $BANK --prices "$TMPD/net.csv" -o "$TMPD/bank-priced.html"
 check "bank with the parts priced: exit 0" rc 0
@@ -108,7 +111,7 @@ check "bank with the parts priced: no mark" lacks "$(cat "$TMPD/bank-priced.html
 check "bank with the parts priced: no warning" lacks "$err" "unpriced"
 # shellcheck disable=SC2086
 run "$A" proposal $BANK -o "$TMPD/bank-again.html"
-check "bank: the proposal command warns on stderr" contains "$err" "excludes 4 unpriced BOM lines"
+check "bank: the proposal command warns on stderr" contains "$err" "excludes 13 unpriced BOM lines"
 
 # ---- Markdown ----
 # shellcheck disable=SC2086
@@ -262,24 +265,31 @@ yaml_of() {
 	printf '%s\n' "$out" | sed -n "s/^  $1: //p" | head -n 1
 }
 # shellcheck disable=SC2086
-run "$A" recommend $BANK --accelerator h100-pcie --format yaml
+run "$A" recommend $BANK --accelerator h100-sxm --format yaml
 rent=$(printf '%.0f' "$(yaml_of rent_usd)")
 be=$(yaml_of breakeven_months)
 rent_g=$(printf '%s' "$rent" | sed ':a;s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/;ta')
-check "recommend prices renting the h100-pcie" matches "$rent" '^[0-9]+$'
+check "recommend prices renting the h100-sxm" matches "$rent" '^[0-9]+$'
 for fmt in md html; do
 	# shellcheck disable=SC2086
-	run "$A" proposal $BANK --accelerator h100-pcie --format $fmt -o -
+	run "$A" proposal $BANK --accelerator h100-sxm --format $fmt -o -
 	check "rent, $fmt: exit 0" rc 0
 	rs=$(printf '%s\n' "$out" | sed -n '/Rent or buy/,$p')
 	check "rent, $fmt: a Rent or buy section" contains "$out" "Rent or buy"
 	check "rent, $fmt: the year's rent recommend prints" contains "$rs" "\$$rent_g"
 	check "rent, $fmt: the break-even month recommend prints" contains "$rs" \
 		"buying breaks even after $be months against on-demand rental"
-	check "rent, $fmt: terms without a price say so" contains "$rs" "no price"
+	check "rent, $fmt: terms without a rate say so" contains "$rs" "no published rate"
 	check "rent, $fmt: a row in the side-by-side table" contains "$out" \
 		"\$$rent_g a year (on-demand); buying breaks even after $be months"
 done
+# a GPU with no price (H100 PCIe): renting is priced, buying has no figure
+# to break even against, and the proposal says so instead of a month
+# shellcheck disable=SC2086
+run "$A" proposal $BANK --accelerator h100-pcie --format md -o -
+check "rent, h100-pcie: no breakeven, the GPU has no price" contains "$out" \
+	"no breakeven: the GPU has no price (a price list's h100-pcie)"
+check "rent, h100-pcie: no month in the rent table" lacks "$(printf '%s\n' "$out" | sed -n '/Rent or buy/,/The answer/p')" "after "
 run "$A" proposal --scenario "$TOP_SRCDIR/examples/bank-chat.yaml" --accelerator b200 --format md -o -
 check "rent, b200: says plainly there is no rental price" contains "$out" \
 	"No rental price for the NVIDIA B200"

@@ -47,11 +47,14 @@ check "bom: stdout names the currency" contains "$out" "EUR,"
 # the H100: catalog USD 30,000 x 0.92 less its own 8 %
 check "a line discounting the catalog's price" equals "$(bom_col b.csv h100-sxm unit_price_eur)" "$(calc "30000 * 0.92 * 0.92")"
 # a network part without a discount of its own takes its category's 10 %
-nic=$(bom_col b.csv "NVIDIA ConnectX-7 2x200G QSFP112" unit_price_eur)
-cat_usd=$(grep -A4 'ConnectX-7 2x200G QSFP112"' "$TOP_SRCDIR/catalog/platforms/hgx-h100-8.yaml" |
-	sed -n 's/.*unit_price_usd: *\([0-9.]*\).*/\1/p' | head -1)
-check "the catalog's NIC price was found" matches "$cat_usd" '^[0-9.]+$'
-check "a category's discount" equals "$nic" "$(calc "$cat_usd * 0.92 * 0.9")"
+# (no source prices the NIC, so the list names it, in EUR)
+{ cat "$EUR"; printf '"NVIDIA ConnectX-7 2x200G QSFP112",1840,EUR,,,\n'; } >eur-nic.csv
+run "$ACCELSIZER" bom --scenario "$SCEN" --accelerator h100-sxm --prices eur-nic.csv -o bn.csv
+check "EUR bom with the NIC: exit 0" rc 0
+check "the catalog gives the NIC no price: unpriced without the line" equals \
+	"$(bom_col b.csv "NVIDIA ConnectX-7 2x200G QSFP112" unit_price_eur)" ""
+check "a category's discount" equals "$(bom_col bn.csv "NVIDIA ConnectX-7 2x200G QSFP112" unit_price_eur)" \
+	"$(calc "1840 * 0.9")"
 # licences: USD 4,500 per GPU-year x 0.92 less 20 %, for the 5-year term
 check "the licence is a BOM line in its category" equals "$(bom_col b.csv NVAIE-SUB category)" "licence"
 check "licence: per GPU for the support term" equals "$(bom_col b.csv NVAIE-SUB unit_price_eur)" "$(calc "4500 * 0.92 * 0.8 * 5")"
@@ -76,18 +79,19 @@ check "rent basis: the cheapest rate priced" equals "$(csv_col e.csv rent_basis)
 near "rent_eur: the working GPUs for a year" "$(csv_col e.csv rent_eur)" "$(calc "$gpus * 1.95 * 8766")"
 check "summary: each term with its price" contains "$(cat s.txt)" "1-year reserved  1.95 per GPU-hour (price list)"
 check "summary: the catalog's on-demand converted" contains "$(cat s.txt)" "on-demand        2.4748 per GPU-hour (catalog)"
-check "summary: no 3-year figure" contains "$(cat s.txt)" "3-year reserved  no price"
+check "summary: no 3-year figure, the SKU that gives one" contains "$(cat s.txt)" \
+	"3-year reserved  no published rate in the catalog; a price list line RENT-3Y:h100-sxm gives one"
 
 # ---- the month buying breaks even, by hand: capex, then a twelfth of a
 # year's running costs a month (support renewed after 3 years) ----
-run "$ACCELSIZER" recommend --accelerator h100-pcie --format csv -o p.csv
-check "h100-pcie: exit 0" rc 0
-check "h100-pcie: the catalog's on-demand rate" equals "$(csv_col p.csv rent_basis)" "on-demand"
+run "$ACCELSIZER" recommend --accelerator h100-sxm --gpus 8 --spare-nodes 0 --format csv -o p.csv
+check "h100-sxm: exit 0" rc 0
+check "h100-sxm: the catalog's on-demand rate" equals "$(csv_col p.csv rent_basis)" "on-demand"
 g=$(csv_col p.csv gpus)
-near "rent_usd: GPUs x USD 2.25 x 8,766 h" "$(csv_col p.csv rent_usd)" "$(calc "$g * 2.25 * 8766")"
+near "rent_usd: GPUs x USD 2.69 x 8,766 h" "$(csv_col p.csv rent_usd)" "$(calc "$g * 2.69 * 8766")"
 be=$(awk -v capex="$(csv_col p.csv capex_usd)" -v e="$(csv_col p.csv tco_energy_usd)" \
 	-v c="$(csv_col p.csv tco_colocation_usd)" -v s="$(csv_col p.csv tco_support_usd)" -v g="$g" 'BEGIN {
-	run = (e + c) / 5 / 12; renew = s / 2 / 12; rent = g * 2.25 * 8766 / 12; buy = capex
+	run = (e + c) / 5 / 12; renew = s / 2 / 12; rent = g * 2.69 * 8766 / 12; buy = capex
 	for (m = 1; m <= 60; m++) {
 		buy += run + (m > 36 ? renew : 0)
 		if (buy <= rent * m) { print m; exit }
@@ -96,16 +100,27 @@ be=$(awk -v capex="$(csv_col p.csv capex_usd)" -v e="$(csv_col p.csv tco_energy_
 }')
 check "breakeven month worked out here" matches "$be" '^[0-9]+$'
 check "breakeven_months is that month" equals "$(csv_col p.csv breakeven_months)" "$be"
-run "$ACCELSIZER" recommend --accelerator h100-pcie --format yaml
+run "$ACCELSIZER" recommend --accelerator h100-sxm --gpus 8 --spare-nodes 0 --format yaml
 check "yaml: the sentence" contains "$out" "rent_or_buy: buying breaks even after $be months against on-demand rental"
 
 # the price list's rate wins; too cheap a rental never breaks even
-printf 'sku,unit_price_usd\nRENT-ON-DEMAND:h100-pcie,0.50\n' >cheap.csv
-run "$ACCELSIZER" recommend --accelerator h100-pcie --prices cheap.csv --format csv -o c.csv
+printf 'sku,unit_price_usd\nRENT-ON-DEMAND:h100-sxm,0.50\n' >cheap.csv
+run "$ACCELSIZER" recommend --accelerator h100-sxm --gpus 8 --spare-nodes 0 --prices cheap.csv --format csv -o c.csv
 near "the list's rental rate" "$(csv_col c.csv rent_usd)" "$(calc "$g * 0.5 * 8766")"
 check "never within the TCO's years: empty" equals "$(csv_col c.csv breakeven_months)" ""
-run "$ACCELSIZER" recommend --accelerator h100-pcie --prices cheap.csv --format yaml
+run "$ACCELSIZER" recommend --accelerator h100-sxm --gpus 8 --spare-nodes 0 --prices cheap.csv --format yaml
 check "yaml: does not break even" contains "$out" "buying does not break even in 5 years against on-demand rental"
+# a GPU no source prices (H100 PCIe): renting has a figure, buying none,
+# so no month is made up
+run "$ACCELSIZER" recommend --accelerator h100-pcie --format csv -o u.csv
+check "no GPU price: price_state unknown" equals "$(csv_col u.csv price_state)" "unknown"
+check "no GPU price: the rent is still priced" matches "$(csv_col u.csv rent_usd)" '^[0-9]+\.[0-9]{2}$'
+check "no GPU price: no breakeven month" equals "$(csv_col u.csv breakeven_months)" ""
+check "no GPU price: no capex, TCO or cost figure" equals \
+	"$(csv_col u.csv capex_usd)|$(csv_col u.csv tco_usd)|$(csv_col u.csv usd_per_mtok)" "||"
+run "$ACCELSIZER" recommend --accelerator h100-pcie --format yaml
+check "yaml: says why there is no breakeven" contains "$out" \
+	"rent_or_buy: 'no breakeven: the GPU has no price (a price list''s h100-pcie)'"
 # a rental line for an accelerator the catalog does not have is a typo
 printf 'sku,unit_price_usd\nRENT-1Y:h100sxm,2\n' >typo.csv
 run "$ACCELSIZER" bom --accelerator h100-pcie --prices typo.csv -o typo-bom.csv

@@ -46,13 +46,16 @@ run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --budget-u
 check "a budget equal to the BOM total keeps it" equals "$(csv_col b2.csv filtered)" "false"
 
 # The lab's call: 8B on 1T tokens in 14 days for about $3M.  The budget
-# judges the whole quote: B200, whose BOM totals $3,372,880 with support and
-# services, is filtered out at $3M (it used to "fit" at $2,587,600), and
-# whatever ranks first within $3M has a BOM within $3M.
+# judges the whole quote, and a quote without a GPU price cannot be judged:
+# no source gives B200's, so it is filtered with the price unknown (it used
+# to "fit" on an estimate); whatever ranks first within $3M has a BOM
+# within $3M.
 lab="--workload pretrain --model llama-3.1-8b --tokens 1T --days 14"
 run "$ACCELSIZER" recommend $lab --budget-usd 3000000 --accelerator b200 --format csv -o lab-b200.csv
-check "lab at \$3M: B200's quote is over the budget" equals "$(csv_col lab-b200.csv filtered)" "true"
-check "lab at \$3M: the reason names the quote" matches "$(csv_col lab-b200.csv filter_reason)" 'costs \$3[0-9]{6}, over the \$3000000 budget'
+check "lab at \$3M: B200 without a price is filtered" equals "$(csv_col lab-b200.csv filtered)" "true"
+check "lab at \$3M: the reason says the price is unknown" equals "$(csv_col lab-b200.csv filter_reason)" \
+	"price unknown: load a price list to check the budget"
+check "lab at \$3M: no capex figure for it" equals "$(csv_col lab-b200.csv capex_usd)" ""
 run "$ACCELSIZER" recommend $lab --budget-usd 3000000 --format csv -o lab.csv
 check "lab at \$3M: something fits the budget" rc 0
 top=$(csv_col lab.csv accelerator)

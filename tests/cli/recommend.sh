@@ -225,7 +225,10 @@ check "72 x GB200: exit 0" rc 0
 h=$(printf '%s\n' "$out" | sed -n 1p)
 r=$(printf '%s\n' "$out" | sed -n 2p)
 check "72 x GB200 is one NVL72 node" equals "$(csv_col "$h" "$r" nodes)" "1"
-check "72 x GB200 is one rack, not ceil(132 kW / 40 kW)" equals "$(csv_col "$h" "$r" racks)" "1"
+# its own rack, not ceil(132 kW / 40 kW), and one for its front-end and OOB
+# switches (nothing is added to an NVL72 rack)
+check "72 x GB200 is its own rack and one for the facility switches, not ceil(132 kW / 40 kW)" equals \
+	"$(csv_col "$h" "$r" racks)" "2"
 run $A catalog show l40s
 check "catalog show gives the card's PCIe generation" contains "$out" "host_pcie_gb_s             64 GB/s per GPU, both directions, raw"
 run $A catalog show h100-nvl

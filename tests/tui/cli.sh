@@ -10,7 +10,7 @@
 wizard_rows() {
 	printf '%s\n' "$screen" | sed 's/│.*//' | awk '
 		{ pre = $0; sub(/[0-9].*/, "", pre) }
-		NR > 1 && /\$/ && pre !~ /[A-Za-z]/ && $0 ~ /[0-9]/ {
+		NR > 1 && (/\$/ || / - /) && pre !~ /[A-Za-z]/ && $0 ~ /[0-9]/ {
 			# from the right: cost kw capex perf nodes gpus
 			n = NF
 			if ($(n) == "h" || $(n-1) ~ /h$/) { }
@@ -86,14 +86,15 @@ compare_scenario() {
 		  if (v[col["fits"]] != "true" || v[col["filtered"]] != "false") next
 		  print v[col["rank"]] "|" v[col["accelerator"]] "|" v[col["gpus"]] "|" v[col["nodes"]] "|" \
 			v[col["output_tokens_per_s"]] "|" v[col["capex_usd"]] "|" v[col["power_kw"]] "|" \
-			v[col["usd_per_mtok"]] "|" v[col["train_hours"]] "|" v[col["run_cost_usd"]] }' \
+			v[col["usd_per_mtok"]] "|" v[col["train_hours"]] "|" v[col["run_cost_usd"]] "|" \
+			v[col["price_state"]] }' \
 		"$TMPD/rec.csv" >"$TMPD/csv.txt"
 	nw=$(wc -l <"$TMPD/wiz.txt" | tr -d ' ')
 	nc=$(wc -l <"$TMPD/csv.txt" | tr -d ' ')
 	check "$label: the CSV has ranked rows" matches "$nc" '^[1-9]'
 	check "$label: as many ranked rows as the CSV ($nc)" equals "$nw" "$nc"
 	i=0
-	while IFS='|' read -r rank id gpus nodes tps capex kw mtok hours runc; do
+	while IFS='|' read -r rank id gpus nodes tps capex kw mtok hours runc state; do
 		bad=""
 		i=$((i + 1))
 		line=$(sed -n "${i}p" "$TMPD/wiz.txt")
@@ -105,11 +106,20 @@ compare_scenario() {
 		[ "$wrank" = "$rank" ] || bad="$bad [$id rank $wrank vs $rank]"
 		[ "$wgpus" = "$gpus" ] || bad="$bad [$id gpus $wgpus vs $gpus]"
 		[ "$wnodes" = "$nodes" ] || bad="$bad [$id nodes $wnodes vs $nodes]"
-		[ "$wcapex" = "\$$(group "$capex" 0)" ] || bad="$bad [$id capex $wcapex vs $capex]"
+		# a money figure as the CSV's price_state says (engine_price_state()):
+		# '-' for a GPU with no price, the unpriced mark when lines are left out
+		mark=""
+		[ "$state" = partial ] && mark="*"
+		money() { if [ "$state" = unknown ]; then echo "-"; else echo "\$$(group "$1" 0)$mark"; fi; }
+		[ "$wcapex" = "$(money "$capex")" ] || bad="$bad [$id capex $wcapex vs $capex $state]"
 		close_to "$wkw" "$kw" 1 || bad="$bad [$id kW $wkw vs $kw]"
 		if [ "$inf" = yes ]; then
 			close_to "$wperf" "$tps" 0 || bad="$bad [$id tok/s $wperf vs $tps]"
-			close_to "$wcost" "$mtok" 3 || bad="$bad [$id \$/Mtok $wcost vs $mtok]"
+			if [ "$state" = unknown ]; then
+				[ "$wcost" = "-" ] || bad="$bad [$id \$/Mtok $wcost for a GPU with no price]"
+			else
+				close_to "$wcost" "$mtok" 3 || bad="$bad [$id \$/Mtok $wcost vs $mtok]"
+			fi
 			# the CLI table rounds exactly as the wizard does (its
 			# columns are fixed: printf widths in cli_report.c; the TCO
 			# column after capex is 14 wide)
@@ -117,12 +127,13 @@ compare_scenario() {
 			ttps=$(printf '%s\n' "$tline" | cut -c49-58 | tr -d ' ')
 			tkw=$(printf '%s\n' "$tline" | cut -c105-111 | tr -d ' ')
 			tcost=$(printf '%s\n' "$tline" | cut -c113-121 | tr -d ' ')
-			[ "$wcost" = "\$$tcost" ] || bad="$bad [$id table \$/Mtok $wcost vs $tcost]"
+			case $tcost in -) want="-" ;; *) want="\$$tcost" ;; esac
+			[ "$wcost" = "$want" ] || bad="$bad [$id table \$/Mtok $wcost vs $tcost]"
 			[ "$wkw" = "$tkw" ] || bad="$bad [$id table kW $wkw vs $tkw]"
 			[ "$wperf" = "$ttps" ] || bad="$bad [$id table tok/s $wperf vs $ttps]"
 		else
 			close_to "$wperf" "$hours" 1 || bad="$bad [$id hours $wperf vs $hours]"
-			[ "$wcost" = "\$$(group "$runc" 0)" ] || bad="$bad [$id run cost $wcost vs $runc]"
+			[ "$wcost" = "$(money "$runc")" ] || bad="$bad [$id run cost $wcost vs $runc]"
 		fi
 		check "$label: rank $rank $id as the CLI shows it" equals "$bad" ""
 	done <"$TMPD/csv.txt"

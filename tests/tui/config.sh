@@ -16,7 +16,14 @@ tui_wait "Training tokens"
 tui_keys 4
 tui_wait "Parallel layout"
 check_screen "step 4: the elevation row" "Rack elevation"
-check_screen "step 4: the first rack, as bom --elevation heads it" "First rack            rack 1: node 1-2 U1-16, leaf 1 U42"
+# the first rack as bom --elevation heads it: the nodes, the leaf on top,
+# the front-end pair and the OOB switch below it (issue 17 item 4)
+run "$ACCELSIZER" bom --scenario "$S" -o "$TMPD/b.csv" --elevation "$TMPD/e.txt"
+rack1=$(sed -n 's/^\(rack 1: [^;]*\);.*/\1/p' "$TMPD/e.txt")
+check "bom --elevation: rack 1 holds the facility switches" equals "$rack1" \
+	"rack 1: node 1-2 U1-16, oob 1 U37, front-end 1-2 U38-41, leaf 1 U42"
+# (the row is cut at the side panel: its first 48 columns)
+check_screen "step 4: the first rack, as bom --elevation heads it" "First rack            $(printf '%s' "$rack1" | cut -c1-48)"
 check_screen "step 4: InfiniBand by default (nics.fabrics' first)" "Scale-out              InfiniBand NDR 400G (Quantum-2 QM9700)"
 check_screen "step 4: the fabric row starts at auto" "Fabric                 auto"
 # editable rows: GPUs, Spare nodes, Rack power, Cooling, Fabric, ...
@@ -40,18 +47,19 @@ case $screen in *"discard"*) tui_keys d ;; *"Quit without saving"*|*"unsaved"*) 
 tui_exit_status
 check "quits cleanly" equals "$rc" 0
 
-# GPUs per node on a PCIe card: the 4-card server, then the 8-card one
+# GPUs per node on a PCIe card: the 8-card server (no source prices either
+# server: at equal prices the bigger node), then the 4-card one
 P="$TMPD/l40s.yaml"
 printf 'schema: 1\nworkload:\n  class: inference\n  model: llama-3.1-8b\n  precision: fp8\n  concurrency: 8\naccelerator: l40s\n' >"$P"
 tui_start 120 40 --scenario "$P"
 tui_wait "Input tokens"
 tui_keys 4
 tui_wait "Parallel layout"
-check_screen "l40s: the 4-card server by default" "Node shape             PCIe server, 4 x"
+check_screen "l40s: the 8-card server by default" "Node shape             PCIe server, 8 x"
 tui_keys Down Down Down Down Down
-tui_keys 8 Enter
-check_screen_re "GPUs per node 8" "GPUs per node +8( |$)"
-check_screen "the 8-card server" "Node shape             PCIe server, 8 x"
+tui_keys 4 Enter
+check_screen_re "GPUs per node 4" "GPUs per node +4( |$)"
+check_screen "the 4-card server" "Node shape             PCIe server, 4 x"
 tui_keys q
 tui_settle
 case $screen in *"discard"*) tui_keys d ;; *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac

@@ -11,8 +11,8 @@ mem_line_after() {
 tui_start 120 40 --scenario "$SCENARIO"
 check_screen "wizard opens" "Input tokens"
 tui_screen
-before=$(mem_line_after "NVIDIA A100 80GB PCIe")
-check "panel shows A100 PCIe memory" matches "$before" "mem .* [0-9]+% [0-9.]+/[0-9.]+ GB"
+before=$(mem_line_after "NVIDIA L40S")
+check "panel shows L40S memory" matches "$before" "mem .* [0-9]+% [0-9.]+/[0-9.]+ GB"
 
 # Class, Model, Precision, KV precision, Input, Output, Concurrent users
 tui_keys Down Down Down Down Down Down
@@ -21,11 +21,11 @@ tui_type "16"
 tui_keys Enter
 check_screen_re "typed concurrency accepted" "Concurrent users +16 sequences"
 tui_screen
-after=$(mem_line_after "NVIDIA A100 80GB PCIe")
+after=$(mem_line_after "NVIDIA L40S")
 if [ -n "$after" ] && [ "$after" != "$before" ]; then
-	tap_ok "A100 PCIe memory bar changed after the edit"
+	tap_ok "L40S memory bar changed after the edit"
 else
-	tap_not_ok "A100 PCIe memory bar changed after the edit" "before: $before" "after:  $after"
+	tap_not_ok "L40S memory bar changed after the edit" "before: $before" "after:  $after"
 fi
 check "unsaved-changes mark in the step bar" matches "$(printf '%s\n' "$screen" | head -n1)" "\\[\\+\\] accelsizer"
 

@@ -30,19 +30,19 @@ check "Home goes back to the first field (golden step1)" equals "$screen" "$(cat
 # ---- step 3: the ranking, 20 rows in 9 ----
 tui_keys 3
 tui_wait "Ranked by lowest capex"
-check_screen_lacks "the last-ranked row is below the fold" "20 NVIDIA GB300"
+check_screen_lacks "the last-ranked row is below the fold" "20 NVIDIA L4"
 end
-check_screen_re "End shows the last row" "^ +20 NVIDIA GB300"
+check_screen_re "End shows the last row" "^ +20 NVIDIA L4"
 tui_screen
-check "the cursor is on it: the result line names it" matches "$screen" "published\\) · NVIDIA GB300"
+check "the cursor is on it: the result line names it" matches "$screen" "published\\) · NVIDIA L4"
 check "rows above are marked hidden" matches "$screen" "
- +12 AMD Instinct MI325X .*↑
+ +12 NVIDIA H200 NVL 141GB .*↑
 "
 home
 check_screen_re "Home shows the first row" "^ ▸  1 NVIDIA RTX PRO"
 tui_screen
 check "the cursor is back on the first" matches "$screen" "published\\) · NVIDIA RTX PRO 6000"
-check_screen_lacks "the last is hidden again" "20 NVIDIA GB300"
+check_screen_lacks "the last is hidden again" "20 NVIDIA L4"
 
 # ---- help ----
 tui_keys '?'

@@ -38,7 +38,8 @@ done
 # dequantised to bf16 (TensorRT-LLM on Hopper): every part fits
 check "every part runs mxfp4" contains "$screen" "20 of 20 fit"
 check "a part without fp4 units fits on one GPU" matches "$screen" "A100 80GB PCIe +1 +1 "
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+# GB300 (no GPU price: after every priced one) is further down
+tui_until 'GB300 \(per Black' Down 20
 check_screen "step 3 ranks GB300 further down" "GB300 (per Black"
 
 done_testing

@@ -10,19 +10,21 @@ B=a100-pcie-80gb
 B_ROW="A100 80GB PCIe"	# its name in step 3's ranking
 S="$TMPD/pcie.yaml"
 printf 'schema: 1\nworkload:\n  class: inference\naccelerator: %s\n' "$A" >"$S"
-run "$ACCELSIZER" recommend --scenario "$S" --accelerator "$B" --format csv -o "$TMPD/b.csv"
+# no source prices either card: a price list does, so the capex is a figure
+printf 'sku,unit_price_usd\n%s,20000\n%s,12000\n' "$A" "$B" >"$TMPD/gpus.csv"
+run "$ACCELSIZER" recommend --scenario "$S" --prices "$TMPD/gpus.csv" --accelerator "$B" --format csv -o "$TMPD/b.csv"
 check "recommend --accelerator $B: exit 0" rc 0
 
-tui_start 120 40 --scenario "$S"
+tui_start 120 40 --scenario "$S" --prices "$TMPD/gpus.csv"
 tui_wait "Input tokens"
 tui_keys 4
 tui_wait "Parallel layout"
 # editable rows: GPUs, Spare nodes, Rack power, Cooling, Fabric, GPUs per
 # node, Platform
 tui_keys Down Down Down Down Down Down
-tui_until '^ Platform +[^a-z ]* ?pcie-h100-8( |$)' Right 4
-check_screen_re "step 4: $A on the 8-card platform" "Platform +[^a-z ]* ?pcie-h100-8( |$)"
-check_screen "step 4: its node" "Node shape             PCIe server, 8 x H100 PCIe"
+tui_until '^ Platform +[^a-z ]* ?pcie-h100-4( |$)' Right 4
+check_screen_re "step 4: $A on the 4-card platform" "Platform +[^a-z ]* ?pcie-h100-4( |$)"
+check_screen "step 4: its node" "Node shape             PCIe server, 4 x H100 PCIe"
 
 tui_keys 3
 check_screen "step 3: the ranking" "Ranked by"
@@ -47,7 +49,7 @@ check_screen_re "step 3: $B's row is marked chosen" "▸ +[0-9]+ $B_ROW "
 tui_keys 4
 check_screen "step 4: $B" "Accelerator            NVIDIA $B_ROW"
 check_screen_re "step 4: Platform auto, $A's platform dropped" "^ Platform +[^a-z ]* ?auto +│"
-check_screen_lacks "step 4: no trace of pcie-h100-8" "pcie-h100-8"
+check_screen_lacks "step 4: no trace of pcie-h100-4" "pcie-h100-4"
 check_screen_re "working and spare nodes as recommend counts them" \
 	"Nodes +$(csv_col "$TMPD/b.csv" nodes) working \\+ $(csv_col "$TMPD/b.csv" spare_nodes) spare"
 check_screen "the capex is recommend --accelerator $B's to the cent" \

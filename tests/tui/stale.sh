@@ -16,13 +16,18 @@ tui_keys n
 check_screen "step 4 shows the choice, not flagged" "Accelerator"
 check_screen_lacks "a fresh choice is not stale" "f takes"
 
-# back to step 1: NVIDIA only becomes AMD only
+# back to step 1: the other vendor's stack only (the first-ranked's vendor
+# depends on which GPUs the catalog can price)
+case $first in
+AMD*|Instinct*) stack=cuda vendor=NVIDIA ;;
+*) stack=rocm vendor=AMD ;;
+esac
 tui_keys p p p
 tui_wait "Input tokens"
 tui_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
 tui_until '^ Software stack +‹' Down 20
-tui_until '^ Software stack +‹ rocm ›' Right 6
-check_screen_re "AMD only" "Software stack +‹ rocm ›"
+tui_until "^ Software stack +‹ $stack ›" Right 6
+check_screen_re "$vendor only" "Software stack +‹ $stack ›"
 tui_keys n n n
 tui_wait "Node shape"
 check_screen "step 4 flags the choice the filter now excludes" "outside your filters"
@@ -32,11 +37,11 @@ tui_wait "Validation plan"
 check_screen "step 5 flags it too" "outside your filters"
 check_screen_re "step 5 offers the new first" "f takes [A-Z]"
 tui_keys f
-check_screen_re "f chooses the new first" "Chose AMD"
+check_screen_re "f chooses the new first" "Chose $vendor"
 check_screen_lacks "no longer stale" "outside your filters"
 tui_keys p
 tui_wait "Node shape"
-check_screen_re "step 4 shows the new first" "Accelerator +AMD"
+check_screen_re "step 4 shows the new first" "Accelerator +$vendor"
 
 tui_keys q
 tui_settle

@@ -681,9 +681,10 @@ START_TEST(single_node_inference_bom)
 END_TEST
 
 /* A whole-rack platform (GB200 NVL72: 48 U, 132 kW, over the 42 U and
- * 40 kW of defaults) is one rack per node with its own power shelves: a
- * 72-GPU job is one rack, with no rack enclosure and no PDU bought for it;
- * racks are only added for the scale-out switches. */
+ * 40 kW of defaults) is one rack per node with its own power shelves: no
+ * rack enclosure and no PDU is bought for it, and nothing is added to it,
+ * so racks are only bought for the switches: a 72-GPU job's front-end
+ * pair and OOB switch take one (engine_rack.c), with its PDUs. */
 START_TEST(whole_rack_platform_is_one_rack)
 {
 	const struct catalog_platform *nvl = catalog_platform(cat, "gb200-nvl72");
@@ -705,12 +706,17 @@ START_TEST(whole_rack_platform_is_one_rack)
 	build_for(&w, "gb200", NULL, &r, &b);
 	ck_assert_ptr_eq(r.platform, nvl);
 	ck_assert_int_eq(r.nodes, 1);
-	ck_assert_double_eq(r.racks, 1);
-	ck_assert_double_eq(r.capex_racks_usd, 0);
+	ck_assert_double_eq(r.racks, 2);
+	ck_assert_double_eq(r.capex_racks_usd, 0);	/* no source prices racks or PDUs */
 	assert_agrees_with_engine(&b, &r);
-	ck_assert_int_eq(b.racks, 1);
-	ck_assert_ptr_null(find_line(&b, BOM_RACK, NULL));
-	ck_assert_ptr_null(find_line(&b, BOM_POWER, BOM_SKU_PDU));
+	ck_assert_int_eq(b.racks, 2);
+	const struct bom_line *one = find_line(&b, BOM_RACK, BOM_SKU_RACK);
+	ck_assert_ptr_nonnull(one);
+	ck_assert_int_eq(one->qty, 1);
+	ck_assert_ptr_nonnull(strstr(one->notes, "for the network switches"));
+	const struct bom_line *pdus = find_line(&b, BOM_POWER, BOM_SKU_PDU);
+	ck_assert_ptr_nonnull(pdus);
+	ck_assert_int_eq(pdus->qty, llround(cat->defaults.pdu_per_rack.value));
 	const struct bom_line *srv = find_line(&b, BOM_SERVER, nvl->sku);
 	ck_assert_ptr_nonnull(srv);
 	ck_assert_ptr_nonnull(strstr(srv->notes, "whole rack (48 U) with its own power shelves: 1 rack"));
@@ -786,26 +792,33 @@ START_TEST(ports_on_accelerator_need_no_nics)
 	ck_assert_ptr_nonnull(cable);
 	ck_assert_int_eq(cable->qty, r.cables);
 	double capex = r.capex_usd, fabric = r.capex_fabric_usd, kw = r.power_kw;
+	int unpriced = r.unpriced_lines;
 	ck_assert_double_eq_tol(fabric, (r.leaf_switches + r.spine_switches) * f->switch_price_usd +
 					r.cables * f->cable_price_usd + network_usd(&b), 1e-6);
 	bom_fini(&b);
 
-	/* The same cluster with NIC cards: the NICs' price and power on top,
-	 * nothing else. */
+	/* The same cluster with NIC cards: the NICs' line, price (none in the
+	 * shipped catalog: one more unpriced line) and power on top, nothing
+	 * else. */
 	struct catalog_platform *pm = (struct catalog_platform *)p;
 	pm->nics_on_accel = false;
 	build_for(&w, "gaudi3", NULL, &r, &b);
 	pm->nics_on_accel = true;
 	ck_assert_ptr_nonnull(find_line(&b, BOM_NETWORK, f->nic_sku));
 	ck_assert_double_eq_tol(r.capex_fabric_usd - fabric, r.nics * f->nic_price_usd, 1e-6);
-	ck_assert(r.capex_usd > capex);
+	if (f->nic_price_usd > 0)
+		ck_assert(r.capex_usd > capex);
+	else
+		ck_assert_int_eq(r.unpriced_lines, unpriced + 1);
 	ck_assert_double_eq_tol(r.power_kw - kw, r.nics * f->nic_power_w / 1000.0, 1e-9);
 	bom_fini(&b);
 }
 END_TEST
 
 /* Installation and burn-in: a service line per node, spares included,
- * after the support line (which covers hardware only). */
+ * after the support line (which covers hardware only).  The shipped
+ * defaults give no figure (no source prices the service): the line is
+ * quoted unpriced; a figure in the defaults or a price list prices it. */
 START_TEST(burn_in_service_line)
 {
 	struct workload w;
@@ -819,15 +832,31 @@ START_TEST(burn_in_service_line)
 	assert_agrees_with_engine(&b, &r);
 	ck_assert_int_eq(r.nodes, 1);
 	ck_assert_int_eq(r.spare_nodes, 1);
-	double per_node = cat->defaults.burn_in_usd_per_node.value;
-	ck_assert(per_node > 0);
+	ck_assert_double_eq(cat->defaults.burn_in_usd_per_node.value, 0);
 	const struct bom_line *svc = find_line(&b, BOM_SERVICE, BOM_SKU_BURN_IN);
+	ck_assert_ptr_nonnull(svc);
+	ck_assert_int_eq(svc->qty, 2);
+	ck_assert_int_eq(svc->extended_cents, 0);
+	ck_assert_ptr_nonnull(strstr(svc->notes, "give SKU BURN-IN a price"));
+	int64_t without = b.total_cents;
+	int unpriced = r.unpriced_lines;
+	bom_fini(&b);
+
+	/* a figure in the defaults prices it */
+	double per_node = 1500;
+	struct catalog_defaults *d = (struct catalog_defaults *)&cat->defaults;
+	d->burn_in_usd_per_node.value = per_node;
+	build_for(&w, "h100-sxm", NULL, &r, &b);
+	d->burn_in_usd_per_node.value = 0;
+	assert_agrees_with_engine(&b, &r);
+	svc = find_line(&b, BOM_SERVICE, BOM_SKU_BURN_IN);
 	ck_assert_ptr_nonnull(svc);
 	ck_assert_int_eq(svc->qty, 2);
 	ck_assert_int_eq(svc->unit_cents, bom_usd_to_cents(per_node));
 	ck_assert_int_eq(svc->extended_cents, 2 * bom_usd_to_cents(per_node));
 	ck_assert_ptr_nonnull(strstr(svc->notes, "spares included"));
-	ck_assert_ptr_nonnull(strstr(svc->notes, "estimate (defaults.burn_in_usd_per_node)"));
+	ck_assert_ptr_nonnull(strstr(svc->notes, "catalog figure (defaults.burn_in_usd_per_node)"));
+	ck_assert_int_eq(r.unpriced_lines, unpriced - 1);
 	/* the support line is a share of the hardware, not of the service */
 	const struct bom_line *sup = find_line(&b, BOM_SUPPORT, NULL);
 	ck_assert_ptr_nonnull(sup);
@@ -836,16 +865,7 @@ START_TEST(burn_in_service_line)
 			 llround((double)hardware_cents(&b) * cat->defaults.support_years.value *
 				 cat->defaults.support_fraction_per_year.value));
 	ck_assert_int_eq(b.total_cents, hardware_cents(&b) + sup->extended_cents + svc->extended_cents);
-	int64_t with = b.total_cents;
-	bom_fini(&b);
-
-	/* 0 in defaults drops the line and nothing else */
-	struct catalog_defaults *d = (struct catalog_defaults *)&cat->defaults;
-	d->burn_in_usd_per_node.value = 0;
-	build_for(&w, "h100-sxm", NULL, &r, &b);
-	d->burn_in_usd_per_node.value = per_node;
-	ck_assert_ptr_null(find_line(&b, BOM_SERVICE, NULL));
-	ck_assert_int_eq(b.total_cents, with - 2 * bom_usd_to_cents(per_node));
+	ck_assert_int_eq(b.total_cents, without + 2 * bom_usd_to_cents(per_node));
 	bom_fini(&b);
 
 	/* a price list prices it like any SKU */
@@ -1148,8 +1168,11 @@ START_TEST(unpriced_networks_counted_and_priced_by_list)
 	struct engine_result r;
 	struct bom b;
 	build_for(&w, "h100-sxm", NULL, &r, &b);
-	ck_assert_int_eq(r.unpriced_lines, 4);
-	ck_assert_uint_eq(b.n_unpriced, 4);
+	/* the four network lines, and the server, its five parts, the rack,
+	 * PDU and burn-in lines that no source prices either: all but the GPU */
+	ck_assert_int_eq(r.unpriced_lines, 13);
+	ck_assert_uint_eq(b.n_unpriced, 13);
+	ck_assert_int_eq(engine_price_state(&r), PRICE_PARTIAL);
 	ck_assert_int_eq(llround(r.capex_usd * 100), b.total_cents);
 	int64_t before = b.total_cents;
 	bom_fini(&b);
@@ -1160,13 +1183,22 @@ START_TEST(unpriced_networks_counted_and_priced_by_list)
 	char err[256] = "";
 	ck_assert_msg(prices_parse("net.csv", list, sizeof list - 1, &pl, err, sizeof err), "%s", err);
 	build_for(&w, "h100-sxm", &pl, &r, &b);
-	ck_assert_int_eq(r.unpriced_lines, 0);
-	ck_assert_uint_eq(b.n_unpriced, 0);
+	ck_assert_int_eq(r.unpriced_lines, 9);
+	ck_assert_uint_eq(b.n_unpriced, 9);
 	/* 2 x 1000 + 2 x 10 + 500 + 1, and support on it (years x share) */
 	double share = cat->defaults.support_years.value * cat->defaults.support_fraction_per_year.value;
 	ck_assert_int_eq(b.total_cents, before + llround(252100 * (1 + share)));
 	bom_fini(&b);
 	prices_fini(&pl);
+
+	/* A GPU no source prices (B200): its line is unpriced too, and the
+	 * result's price state says its money figures are no figures. */
+	build_for(&w, "b200", NULL, &r, &b);
+	ck_assert(!r.accel_priced);
+	ck_assert_int_eq(engine_price_state(&r), PRICE_UNKNOWN);
+	ck_assert_int_eq(r.unpriced_lines, (int)b.n_unpriced);
+	ck_assert(isnan(r.breakeven_months));
+	bom_fini(&b);
 }
 END_TEST
 

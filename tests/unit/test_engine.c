@@ -554,7 +554,7 @@ START_TEST(decode_step_hand_computed)
 	 * no prompt shares the steps): the step reads the weights once
 	 * (memory-bound): 68.98 GB / (5.3 TB/s x eff), plus the KV of its
 	 * mean context (1 + 256/2 tokens), plus the fixed cost of an
-	 * iteration and of each of the 80 layers. */
+	 * iteration and of each of the 80 layers (vLLM on ROCm's). */
 	struct workload w;
 	struct engine_result r;
 	inference(&w, "llama-2-70b", PREC_FP8, 1);
@@ -564,7 +564,12 @@ START_TEST(decode_step_hand_computed)
 	const struct catalog_accel *a = A("mi300x");
 	const struct catalog_defaults *d = &cat->defaults;
 	double bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
-	double fixed = (d->serving_step_overhead_us.value + 80 * d->serving_layer_overhead_us.value) * 1e-6;
+	/* the fixed costs of the stack it runs (vLLM on ROCm states its own) */
+	const struct catalog_stack_platform *on = NULL;
+	engine_serving_stack(cat, &w, a, &on);
+	ck_assert_ptr_nonnull(on);
+	ck_assert(on->step_overhead_us.value > 0 && on->layer_overhead_us.value > 0);
+	double fixed = (on->step_overhead_us.value + 80 * on->layer_overhead_us.value) * 1e-6;
 	/* the math of the one token (and of 1/256 of the prompt token per
 	 * step) hides behind the reads only in part (defaults.serving_overlap) */
 	const struct catalog_model *m = M("llama-2-70b");
@@ -881,6 +886,7 @@ START_TEST(rent_or_buy_by_hand)
 	r.cls = WL_INFERENCE;
 	r.gpus = 8;
 	r.capex_usd = 100000;
+	r.accel_priced = true;	/* a GPU with a price: buying can break even */
 	r.tco_years = 2;
 	r.tco_energy_usd = 2400;
 	r.tco_support_years_paid = 3;
@@ -921,6 +927,18 @@ START_TEST(rent_or_buy_by_hand)
 	ck_assert_str_eq(line, "buying does not break even in 2 years against 3-year reserved rental");
 	prices_fini(&pl);
 
+	/* A GPU with no price: renting is priced, buying has nothing to
+	 * break even against (engine_price_state() PRICE_UNKNOWN). */
+	r.accel_priced = false;
+	engine_rent(cat, NULL, &r, &rb);
+	ck_assert(rb.buy_unpriced);
+	ck_assert_double_eq_tol(rb.rent[RENT_ON_DEMAND], 8 * 2.0 * 8766, 1e-6);
+	for (int t = 0; t < RENT_TERM_COUNT; t++)
+		ck_assert_int_eq(rb.breakeven[t], 0);
+	engine_rent_statement(&r, line, sizeof line);
+	ck_assert_str_eq(line, "no breakeven: the GPU has no price (a price list's test-gpu)");
+	r.accel_priced = true;
+
 	/* Training rents the GPUs for the hours the cluster is busy, and
 	 * rent_usd is the run. */
 	r.cls = WL_PRETRAIN;
@@ -940,9 +958,21 @@ START_TEST(pcie_cards_use_pcie_servers)
 	size_on(&w, "l40s", -1, &r);
 	ck_assert(r.fits);
 	ck_assert_int_eq(r.platform->topology, TOPO_PCIE);
-	/* A couple of cards: the 4-card server is the cheaper node. */
+	/* A couple of cards.  No source prices either server: at equal
+	 * (unknown) prices the bigger node, fewer boxes; priced, the cheaper
+	 * node, the 4-card one. */
 	ck_assert_int_le(r.gpus, 4);
+	ck_assert_int_eq(r.platform->gpus_per_node, 8);
+	struct catalog_platform *p8 = NULL;
+	for (size_t i = 0; i < cat->n_platforms; i++)
+		if (!strcmp(cat->platforms[i].id, "pcie-l40s-8"))
+			p8 = (struct catalog_platform *)&cat->platforms[i];
+	ck_assert_ptr_nonnull(p8);
+	p8->price.usd = 1;
+	size_on(&w, "l40s", -1, &r);
+	p8->price.usd = 0;
 	ck_assert_int_eq(r.platform->gpus_per_node, 4);
+	size_on(&w, "l40s", -1, &r);
 	/* Serving is N+1 (defaults.spare_nodes_serving): the spare server
 	 * holds as many cards as the working one, no more. */
 	ck_assert_int_eq(r.spare_nodes, 1);
