@@ -148,6 +148,11 @@ struct workload {
 	 * replica runs at once, as a serving engine's max_batch_size does;
 	 * 0 = the engine chooses. */
 	long batch;
+	/* inference: the most tokens one scheduler iteration carries, the
+	 * running batch's decodes and the prompt chunks beside them
+	 * (TensorRT-LLM's max_num_tokens, vLLM's max_num_batched_tokens);
+	 * 0 = defaults.prefill_chunk_tokens. */
+	long token_budget;
 	int spare_nodes;		/* -1 = catalog default */
 	double rack_kw;			/* power one rack feeds and cools; -1 =
 					 * defaults.rack_kw */
@@ -220,7 +225,7 @@ enum engine_field_id {
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
-	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_RACK_KW,
+	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_TOKEN_BUDGET, EF_RACK_KW,
 	EF_COOLING, EF_FABRIC, EF_NODE_GPUS, EF_PLATFORM, EF_STORAGE_TB,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
 	EF_SUPPORT_YEARS, EF_SUPPORT_FRACTION,

@@ -312,6 +312,12 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_BATCH] = { "batch", "node", "batch", "N",
 		"inference: most sequences a replica runs at once (max_batch_size)", EFT_LONG, W(batch), INF,
 		WHOLE_OR_NONE(1, 1e7), NUM_COUNT, .unit = "sequences", .label = "Batch per replica" },
+	/* an iteration carries at least one prompt token beside a decode;
+	 * a million tokens is far beyond any engine's max_num_tokens */
+	[EF_TOKEN_BUDGET] = { "token_budget", "node", "token-budget", "N",
+		"inference: most tokens one iteration carries, decodes and prompt chunks (max_num_tokens)",
+		EFT_LONG, W(token_budget), INF, WHOLE_OR_NONE(2, 1e6), NUM_COUNT, .unit = "tokens",
+		.label = "Token budget" },
 
 	/* the facility: 1 kW (an edge closet) to 1 MW (beyond any rack built) */
 	[EF_RACK_KW] = { "rack_kw", "node", "rack-kw", "X",

@@ -716,7 +716,9 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	double layer_us = on && on->layer_overhead_us.value > 0 ? on->layer_overhead_us.value
 								: d->serving_layer_overhead_us.value;
 	x->fixed = (step_us + w->model->layers * layer_us) * 1e-6;
-	x->budget = d->prefill_chunk_tokens.value >= 1 ? d->prefill_chunk_tokens.value : 8192;
+	x->budget = w->token_budget > 0		    ? (double)w->token_budget
+		    : d->prefill_chunk_tokens.value >= 1 ? d->prefill_chunk_tokens.value
+							 : 8192;
 	x->open = w->concurrency_max || w->arrival_rate > 0;
 	bool moe = x->m->experts > 0;
 	x->workspace = (moe ? d->serving_workspace_moe_gb.value : d->serving_workspace_gb.value) * ENG_GB;

@@ -97,6 +97,9 @@ double eng_attn_flops_token(const struct catalog_model *m, double ctx);
 /* The same as the serving stacks run it: MLA's context phase with its
  * heads expanded, its decode steps in the latent space (absorbed). */
 double eng_attn_flops_serving(const struct catalog_model *m, double ctx, bool decode);
+/* The same as training computes it: with multi-head latent attention the
+ * queries and keys carry the decoupled RoPE dimensions too. */
+double eng_attn_train_flops_token(const struct catalog_model *m, double ctx);
 /* LoRA adapter parameters at rank r. */
 double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank);
 /* Activation bytes a layer stores per token at 16 bit with the attention

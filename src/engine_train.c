@@ -49,6 +49,37 @@ static void activation_bytes(struct eng_tctx *x)
 	x->logits_tok = 4.0 * (x->m->vocab > 0 ? x->m->vocab : 0);
 }
 
+/* A MoE layer keeps for its backward pass, per token at 16 bit, what
+ * Korthikanti's dense MLP (19 h of the 34 h: the FC1 input, its 4h-wide
+ * output and the activation's, the dropout mask) does not: the router's
+ * input (2 h) and fp32 logits (4 E), the k permuted copies of the token
+ * (2 k h), each copy's FC1 output (gate and up, 2 x 2 f, or 2 f plain)
+ * and activation output (2 f), the experts' outputs the weighted
+ * unpermute needs (2 k h), and the shared experts' FC1 and activation
+ * outputs (the same per expert; their input is the router's).  Replaced in the layers that have
+ * experts (moe_share of them), for every recompute that stores the MLP:
+ * full recompute keeps only the layer input, and its one-layer working
+ * set grows the same way. */
+static void moe_activation_bytes(struct eng_tctx *x, double k)
+{
+	const struct catalog_model *m = x->m;
+	double h = m->hidden, f = m->ffn;
+	double fc1 = 2.0 * f * (m->ffn_matrices == 2 ? 1 : 2);	/* FC1 output */
+	/* A frozen base whose adapters leave the MLP unwrapped keeps no GEMM
+	 * input for a weight gradient (eng_act_kept_h(): 10 h fewer of the
+	 * dense MLP's 19 h): here the router's input, the permuted copies and
+	 * each activation output. */
+	bool no_inputs = eng_act_kept_h(&x->c->defaults, x->w) < 34.0;
+	double in = no_inputs ? 0.0 : 2.0;
+	double dense_mlp = no_inputs ? 9.0 * h : 19.0 * h;
+	double moe = in * h + 4.0 * m->experts + (in + 2.0) * k * h + (fc1 + in * f) * (k + m->experts_shared);
+	double more = x->moe_share * (moe - dense_mlp);
+	for (int r = 0; r < RECOMPUTE_COUNT; r++)
+		if (r != RECOMPUTE_FULL)
+			x->act_tok[r] += more;
+	x->act_work_tok += more;
+}
+
 /* Mixture of experts: each token visits k of the E routed experts, whose
  * grouped GEMMs work on the share of the micro-batch routed to them and
  * reach defaults.training_moe_efficiency of the dense GEMMs'
@@ -75,6 +106,7 @@ static void moe_terms(struct eng_tctx *x)
 		}
 	}
 	x->elem_bytes_tok += 16.0 * k * m->hidden * (m->layers - dense);
+	moe_activation_bytes(x, k);
 }
 
 static double training_efficiency(const struct catalog *c, const struct catalog_accel *a,
@@ -118,7 +150,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->seqs = floor(x->gbt / x->s);
 	if (x->seqs < 1)
 		x->seqs = 1;
-	x->attn_tok = eng_attn_flops_token(x->m, x->s) / (x->m->layers > 0 ? x->m->layers : 1);
+	x->attn_tok = eng_attn_train_flops_token(x->m, x->s) / (x->m->layers > 0 ? x->m->layers : 1);
 	x->frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
 	activation_bytes(x);
 	x->kv_dim = (double)(x->m->mla_kv_lora_rank > 0 ? x->m->heads : x->m->kv_heads) *

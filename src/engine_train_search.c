@@ -210,8 +210,9 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
 	for (int v = 1; v <= V_MAX; v++) {
 		if (!(vmask & (1u << v)))
 			continue;
-		/* Recompute from the lightest: once a layout without ZeRO-3
-		 * fits, heavier recompute only adds work. */
+		/* Recompute from the lightest: once a layout of the ZeRO
+		 * stages that cost the same fits, heavier recompute only adds
+		 * work. */
 		for (int rec = rec0; rec <= x->rec_hi; rec++) {
 			struct eng_tlayout l = *shape;
 			l.v = v;
@@ -225,31 +226,34 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
 			if (parts > cut(S) || (parts + dp_lb) * (1.0 - BOUND_ROUNDING) > cut(S))
 				break;
 			double act = eng_train_activation(x, &l);
-			/* ZeRO 0, 1 and 2 differ in memory only: of those the one
-			 * holding least (the lowest stage at equal memory) is the
-			 * only one better() can pick, and fits if any does. */
-			int z012 = 0;
-			double m012 = eng_train_mem(state[0], act, reserve);
-			for (int z = 1; z <= zmax && z < 3; z++) {
+			/* ZeRO 0, 1 and 2 differ in memory only (for a trained MoE
+			 * model 0 and 1: its experts' ZeRO-2 reduce-scatters run
+			 * every micro-batch, experts_dp_comm()): of those the one holding
+			 * least (the lowest stage at equal memory) is the only one
+			 * better() can pick, and fits if any does. */
+			int zsame = x->expert_params > 0 && !x->frozen ? 1 : 2;
+			int zlo = 0;
+			double mlo = eng_train_mem(state[0], act, reserve);
+			for (int z = 1; z <= zmax && z <= zsame; z++) {
 				double mz = eng_train_mem(state[z], act, reserve);
-				if (mz < m012) {
-					m012 = mz;
-					z012 = z;
+				if (mz < mlo) {
+					mlo = mz;
+					zlo = z;
 				}
 			}
-			bool fit012 = false;
-			for (int z = z012; z <= zmax; z = z < 3 ? 3 : z + 1) {
+			bool fit_same = false;
+			for (int z = zlo; z <= zmax; z = z <= zsame ? zsame + 1 : z + 1) {
 				l.zero = z;
-				l.mem_gpu = z < 3 ? m012 : eng_train_mem(state[z], act, reserve);
+				l.mem_gpu = z <= zsame ? mlo : eng_train_mem(state[z], act, reserve);
 				if (l.mem_gpu < S->min_mem)
 					S->min_mem = l.mem_gpu;
 				if (l.mem_gpu > x->usable)
 					continue;
-				fit012 = fit012 || z < 3;
+				fit_same = fit_same || z <= zsame;
 				eng_train_step_finish(x, &l);
 				consider(S, &l);
 			}
-			if (fit012)
+			if (fit_same)
 				break;
 		}
 	}

@@ -302,7 +302,19 @@ double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 }
 
 /* The experts' share of the exchange below, over their
- * expert-data-parallel ranks, which sit ep ranks apart in the stage. */
+ * expert-data-parallel ranks, which sit ep ranks apart in the stage.
+ * Sharded gradients and weights cost every micro-batch, not once a step:
+ * ZeRO-2 and -3 keep only their shard of the gradients, so each
+ * micro-batch's are reduce-scattered when its backward pass ends
+ * (DeepSpeed's engine, deepspeedai/DeepSpeed pull 338: "Zero stage 2
+ * communicates during non gradient accumulation boundaries as well"),
+ * and ZeRO-3 gathers a layer's weights for its forward and again for its
+ * backward (DeepSpeed docs/code-docs/source/zero3.rst at v0.18.2:
+ * "ZeRO-3 will automatically collect and partition them during the
+ * forward and backward passes"): m reduce-scatters and, for ZeRO-3, m
+ * all-reduces' worth of gathers a step.  The shared parameters' are
+ * still counted once a step (dense training's figure; docs/accuracy.md,
+ * "Mixture-of-experts pretraining, fourth session"). */
 static double experts_dp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
 	int edp = (int)edp_ranks(l);
@@ -310,9 +322,12 @@ static double experts_dp_comm(const struct eng_tctx *x, const struct eng_tlayout
 		return 0;
 	double bw = group_bw(x, edp, l->ep);
 	double e = experts_gpu(x, l);
-	double s = x->frozen ? 0 : eng_ring_allreduce_s(e * 2.0, edp, bw, x->lat);
+	/* a ring all-reduce is a reduce-scatter and an all-gather of equal
+	 * cost: the reduce-scatters m times, the weights' all-gather once */
+	double rs = l->zero >= 2 ? (l->m + 1.0) / 2.0 : 1.0;
+	double s = x->frozen ? 0 : rs * eng_ring_allreduce_s(e * 2.0, edp, bw, x->lat);
 	if (l->zero >= 3)
-		s += eng_ring_allreduce_s(e * (x->frozen ? x->base_bytes : 2.0), edp, bw, x->lat);
+		s += (double)l->m * eng_ring_allreduce_s(e * (x->frozen ? x->base_bytes : 2.0), edp, bw, x->lat);
 	return s;
 }
 

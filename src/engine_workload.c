@@ -402,6 +402,16 @@ double eng_attn_flops_serving(const struct catalog_model *m, double ctx, bool de
 	return per * m->heads * ctx * m->layers;
 }
 
+/* Training runs every token as a context phase: the heads expanded, so
+ * multi-head latent attention multiplies each query by a key of qk_nope +
+ * qk_rope dimensions and the probabilities by a value of v_head_dim
+ * (DeepSeek-V3 config.json: 128, 64, 128), 2 (2 d + r) instead of 4 d
+ * per head and context position. */
+double eng_attn_train_flops_token(const struct catalog_model *m, double ctx)
+{
+	return eng_attn_flops_serving(m, ctx, false);
+}
+
 double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank)
 {
 	/* LoRA adds A (r x d_in) and B (d_out x r) to each wrapped matrix
@@ -437,7 +447,7 @@ void eng_train_flops_token(const struct workload *w, enum recompute rec, double 
 	 * goes: 4N.  Attention: PaLM's 12 x L x H x Q x T per token. */
 	bool frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
 	double dense = (frozen ? 4.0 : 6.0) * pa;
-	double attn_fwd = eng_attn_flops_token(m, s);
+	double attn_fwd = eng_attn_train_flops_token(m, s);
 	double model = dense + 3.0 * attn_fwd;
 	double hw = model;
 	if (rec == RECOMPUTE_FULL)

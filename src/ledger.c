@@ -48,7 +48,7 @@ static const struct ledger_metric_info metrics[LM_COUNT] = {
 };
 
 static const char *const layout_keys[LEDGER_LAYOUT_COUNT] = { "tp", "pp", "dp", "ep", "cp", "vp",
-								"batch" };
+								"batch", "token_budget" };
 
 static const char benchmarks[] = "mlperf-offline, mlperf-server, mlperf-interactive, "
 				 "static-batch, training-run, model-card, paper";
@@ -71,7 +71,7 @@ static const struct key source_keys[] = {
 };
 static const struct key layout_table[] = {
 	{ "tp", false }, { "pp", false }, { "dp", false }, { "ep", false }, { "cp", false },
-	{ "vp", false }, { "batch", false },
+	{ "vp", false }, { "batch", false }, { "token_budget", false },
 };
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -375,15 +375,20 @@ static bool read_layout(struct ctx *x, const struct ynode *lay, struct ledger_en
 {
 	char d[96];
 	if (lay->kind != YN_MAP)
-		return err(x, lay, "layout: expected a mapping (keys: tp, pp, dp, ep, cp, vp, batch), got %s",
+		return err(x, lay, "layout: expected a mapping (keys: tp, pp, dp, ep, cp, vp, batch, "
+			   "token_budget), got %s",
 			   ynode_describe(lay, d, sizeof d));
 	bool ok = check_keys(x, lay, layout_table, N(layout_table), "layout");
 	for (int i = 0; i < LEDGER_LAYOUT_COUNT; i++) {
 		const struct ynode *v = ytree_get(lay, layout_keys[i]);
 		char key[24];
 		snprintf(key, sizeof key, "layout.%s", layout_keys[i]);
+		/* the token budget is the --token-budget field, within its bounds */
+		const struct engine_field_limit *lim =
+			i == LEDGER_TOKEN_BUDGET ? &engine_field(EF_TOKEN_BUDGET)->lim : NULL;
 		if (v)
-			ok &= want_whole(x, v, key, 1, 100000000, &e->layout[i]);
+			ok &= want_whole(x, v, key, lim ? (long)lim->min : 1,
+					 lim ? (long)lim->max : 100000000, &e->layout[i]);
 	}
 	return ok;
 }
@@ -473,6 +478,7 @@ static bool check_entry(struct ctx *x, const struct ynode *map, struct ledger_en
 		e->w.tp = (int)e->layout[LEDGER_TP];
 		e->w.pp = (int)e->layout[LEDGER_PP];
 		e->w.batch = e->layout[LEDGER_BATCH];
+		e->w.token_budget = e->layout[LEDGER_TOKEN_BUDGET];
 		/* a layout given as TP alone is TP alone: the experts split by
 		 * tensor parallelism, as TensorRT-LLM's tables run them */
 		e->w.ep = e->layout[LEDGER_EP] ? (int)e->layout[LEDGER_EP] : e->layout[LEDGER_TP] ? 1 : 0;

@@ -65,7 +65,7 @@ bool ledger_metric_parse(const char *s, enum ledger_metric *out);
 /* The published layout, where the source gives it (0 = not given). */
 /* vp: interleaved pipeline chunks per GPU (Megatron's virtual pipeline). */
 enum { LEDGER_TP, LEDGER_PP, LEDGER_DP, LEDGER_EP, LEDGER_CP, LEDGER_VP, LEDGER_BATCH,
-       LEDGER_LAYOUT_COUNT };
+       LEDGER_TOKEN_BUDGET, LEDGER_LAYOUT_COUNT };
 const char *ledger_layout_key(int i);			/* "tp" */
 
 struct ledger_entry {

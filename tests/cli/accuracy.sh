@@ -140,6 +140,7 @@ bad_case duplicate-id "27:5: id 'fixture-h100x8-llama3-8b' is already used at @F
 bad_case metric-class "13:13: metric samples_per_s is a training figure but workload.class is inference"
 bad_case missing-value "5:5: a result: missing required key 'value'"
 bad_case negative-value "14:12: value must be in (0, 1000000000] for output_tokens_per_s, got -5"
+bad_case token-budget-range "29:21: layout.token_budget must be in [2, 1000000], got 1"
 bad_case newer-schema "1:9: schema 2 is not one this accelsizer reads (1)"
 bad_case no-source "8:7: source: give repo, path and commit, or url"
 bad_case source-partial "8:7: source: a repository file needs repo, path and commit (missing 'commit')"

@@ -564,7 +564,8 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 {
 	static const char *const inf[] = { "input_tokens", "output_tokens", "concurrency",
 					   "tokens_per_s_per_user", "ttft_ms", "target_tokens_per_s",
-					   "arrival_rate", "prefix_cache_hit", "batch", "speculative_acceptance",
+					   "arrival_rate", "prefix_cache_hit", "batch", "token_budget",
+					   "speculative_acceptance",
 					   "speculative_tokens" };
 	static const char *const model[] = { "params_b", "active_params_b", "layers", "hidden_size",
 					     "attention_heads", "kv_heads", "head_dim", "ffn_size",
@@ -596,7 +597,7 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 		fprintf(f, "accelerator: h100-sxm\nnode:\n  gpus: %s\n", value);
 	else if (!strcmp(key, "spare_nodes"))
 		fprintf(f, "node:\n  spare_nodes: %s\n", value);
-	else if (!strcmp(key, "batch"))
+	else if (!strcmp(key, "batch") || !strcmp(key, "token_budget"))
 		fprintf(f, "accelerator: h100-sxm\nnode:\n  %s: %s\n", key, value);
 	else if (!strcmp(key, "max_power_kw") || !strcmp(key, "budget_usd"))
 		fprintf(f, "filters:\n  %s: %s\n", key, value);
@@ -652,7 +653,8 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 		fprintf(f, "  global_batch_tokens: 1e12\n");
 	if (!strcmp(key, "global_batch_tokens"))
 		fprintf(f, "  seq_len: 1\n");
-	bool is_workload = !strcmp(cls, "inference") && strcmp(key, "batch");
+	bool is_workload = !strcmp(cls, "inference") && strcmp(key, "batch") &&
+			   strcmp(key, "token_budget");
 	static const char *const wl[] = { "tokens", "epochs", "target_hours", "seq_len",
 					  "global_batch_tokens", "lora_rank", "tp", "pp", "cp", "ep",
 					  "micro_batch" };

@@ -13,6 +13,7 @@
 #include "catalog.h"
 #include "engine.h"
 #include "engine_internal.h"
+#include "engine_train.h"
 #include "fixture.h"
 #include "tap.h"
 
@@ -284,6 +285,113 @@ START_TEST(narrow_experts_memory_falls_with_ep)
 }
 END_TEST
 
+/* A routed MoE layer keeps more than Korthikanti's dense MLP (19 h of the
+ * 34 h bytes a token): router input and fp32 logits, the k permuted
+ * copies, each copy's FC1 (gate and up) and activation outputs at the
+ * expert width, the experts' outputs for the weighted unpermute.  One
+ * more sequence a micro-batch on one stage adds that per token and layer,
+ * and the last stage's fp32 logits. */
+START_TEST(moe_layer_activations)
+{
+	struct workload w;
+	struct engine_result b1, b2;
+	training(&w, WL_PRETRAIN, "mixtral-8x7b", PREC_FP8, 4096, 256);
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 1;
+	w.ep = 8;
+	w.recompute = RECOMPUTE_SELECTIVE;
+	w.micro_batch = 1;
+	size_on(&w, "b200", 64, &b1);
+	w.micro_batch = 2;
+	size_on(&w, "b200", 64, &b2);
+	ck_assert_msg(b1.fits && b2.fits, "refused: %s / %s", b1.reason, b2.reason);
+	ck_assert_int_eq(b1.zero_stage, b2.zero_stage);
+	const struct catalog_model *m = M("mixtral-8x7b");
+	double h = m->hidden, k = m->experts_active, f = m->ffn;
+	double moe = 2.0 * h + 4.0 * m->experts + 4.0 * k * h + 6.0 * k * f;
+	double tok = 15.0 * h + moe;
+	ck_assert(tok > 1.9 * 34.0 * h);	/* Mixtral: about twice the dense layer */
+	double want = 4096.0 * (tok * m->layers + 4.0 * m->vocab);
+	double got = (b2.mem_per_gpu_gb - b1.mem_per_gpu_gb) * ENG_GB;
+	ck_assert_double_eq_tol(got, want, 1e-6 * want);
+}
+END_TEST
+
+/* Sharded gradients and weights cost every micro-batch: ZeRO-2 and -3
+ * reduce-scatter each micro-batch's gradients, ZeRO-3 also gathers the
+ * weights for its forward and backward.  The experts' exchanges over
+ * their expert-data-parallel ranks (here 16 ranks 8 apart, on the NICs):
+ * ZeRO-1 the same at any micro-batch count, ZeRO-2 (m + 1) / 2 all-reduces
+ * (m reduce-scatters, one all-gather), ZeRO-3 m more. */
+START_TEST(sharded_expert_state_costs_every_micro_batch)
+{
+	struct eng_tctx x;
+	memset(&x, 0, sizeof x);
+	x.node = 8;
+	x.nic_bw = 50e9;
+	x.lat = 10e-6;
+	x.expert_params = 1e11;
+	struct eng_tlayout l;
+	memset(&l, 0, sizeof l);
+	l.t = l.c = l.p = l.v = l.b = 1;
+	l.d = 128;
+	l.ep = 8;
+	l.imb = 1;
+	double comm[4][2];
+	for (int z = 1; z <= 3; z++)
+		for (int i = 0; i < 2; i++) {
+			l.zero = z;
+			l.m = i ? 8 : 1;
+			comm[z][i] = eng_train_dp_comm(&x, &l);
+		}
+	double ar = comm[1][0];
+	ck_assert(ar > 0);
+	ck_assert_double_eq_tol(comm[1][1], ar, 1e-12);
+	ck_assert_double_eq_tol(comm[2][0], ar, 1e-9 * ar);
+	ck_assert_double_eq_tol(comm[2][1], 4.5 * ar, 1e-9 * ar);
+	double g1 = comm[3][0] - comm[2][0], g8 = comm[3][1] - comm[2][1];
+	ck_assert(g1 > 0);
+	ck_assert_double_eq_tol(g8, 8.0 * g1, 1e-9 * g8);
+}
+END_TEST
+
+/* Multi-head latent attention: each query meets a key of qk_nope +
+ * qk_rope = 192 dimensions and the probabilities a value of 128, so the
+ * attention core costs 2 (192 + 128) per head and position, 1.25 times
+ * 4 x 128; a model without MLA keeps 4 x head_dim. */
+START_TEST(mla_attention_flops_in_training)
+{
+	const struct catalog_model *ds = M("deepseek-v3"), *ll = M("llama-3.1-8b");
+	double s = 4096;
+	ck_assert_double_eq_tol(eng_attn_train_flops_token(ds, s), 1.25 * eng_attn_flops_token(ds, s),
+				1e-9 * eng_attn_flops_token(ds, s));
+	ck_assert_double_eq_tol(eng_attn_train_flops_token(ds, s), 2.0 * (192 + 128) * ds->heads * s * ds->layers,
+				1e-9 * eng_attn_flops_token(ds, s));
+	ck_assert_double_eq(eng_attn_train_flops_token(ll, s), eng_attn_flops_token(ll, s));
+}
+END_TEST
+
+/* ZeRO-2 holds less than ZeRO-1 but reduce-scatters a MoE model's expert
+ * gradients every micro-batch: where ZeRO-1 fits (Mixtral 8x7B in NeMo's
+ * layout on 64 B200, TP1 PP1 EP8, two sequences a micro-batch) the search
+ * takes it, not the leaner and slower stage. */
+START_TEST(moe_search_takes_zero1_where_it_fits)
+{
+	struct workload w;
+	struct engine_result r;
+	training(&w, WL_PRETRAIN, "mixtral-8x7b", PREC_FP8, 4096, 256);
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 1;
+	w.ep = 8;
+	w.micro_batch = 2;
+	size_on(&w, "b200", 64, &r);
+	ck_assert_msg(r.fits, "refused: %s", r.reason);
+	ck_assert_int_le(r.zero_stage, 1);
+}
+END_TEST
+
 /* A frozen base keeps no input for the weight gradient of a matrix
  * without an adapter: with LoRA on the attention projections (the MLPerf
  * reference's q, k, v and o), the MLP's fc1 and fc2 inputs, 10 h of
@@ -340,6 +448,10 @@ int main(void)
 	ADD(s, fp8_training_takes_its_own_share);
 	ADD(s, moe_experts_at_their_own_share);
 	ADD(s, narrow_experts_memory_falls_with_ep);
+	ADD(s, moe_layer_activations);
+	ADD(s, sharded_expert_state_costs_every_micro_batch);
+	ADD(s, mla_attention_flops_in_training);
+	ADD(s, moe_search_takes_zero1_where_it_fits);
 	ADD(s, nvfp4_training_takes_its_own_share);
 	ADD(s, training_takes_the_power_limited_clock);
 	ADD(s, lora_keeps_no_frozen_mlp_inputs);
