@@ -20,6 +20,7 @@ _accelsizer_recomputes='auto none selective full'
 _accelsizer_methods='full lora qlora'
 _accelsizer_stacks='any cuda rocm gaudi'
 _accelsizer_serving_stacks='auto tensorrt-llm vllm sglang optimum-habana'
+_accelsizer_training_stacks='auto nemo meta automodel megatron-deepspeed'
 _accelsizer_forms='any sxm-oam pcie'
 _accelsizer_objectives='capex cost-per-token time gpus perf-per-watt tco'
 _accelsizer_formats='table csv yaml'
@@ -140,6 +141,7 @@ _accelsizer() {
 	--method) values=$_accelsizer_methods ;;
 	--stack) values=$_accelsizer_stacks ;;
 	--serving-stack) values=$_accelsizer_serving_stacks ;;
+	--training-stack) values=$_accelsizer_training_stacks ;;
 	--form-factor) values=$_accelsizer_forms ;;
 	--objective) values=$_accelsizer_objectives ;;
 	--format)

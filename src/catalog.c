@@ -52,6 +52,15 @@ static const char *const serving_stack_names[SS_COUNT] = {
 	[SS_OPTIMUM_HABANA] = "optimum-habana",
 };
 
+static const char *const training_stack_names[TS_COUNT] = {
+	[TS_NEMO] = "nemo", [TS_META] = "meta", [TS_AUTOMODEL] = "automodel",
+	[TS_MEGATRON_DEEPSPEED] = "megatron-deepspeed",
+};
+
+const char *const catalog_train_prec_names[TPREC_COUNT] = {
+	[TPREC_16] = "bf16", [TPREC_FP8] = "fp8", [TPREC_FP4] = "fp4",
+};
+
 const char *const catalog_topology_names[TOPO_COUNT] = {
 	[TOPO_SWITCHED] = "switched", [TOPO_MESH] = "mesh",
 	[TOPO_BRIDGED_PAIRS] = "bridged-pairs", [TOPO_PCIE] = "pcie",
@@ -137,6 +146,20 @@ bool serving_stack_parse(const char *s, enum serving_stack *out)
 	return true;
 }
 
+const char *training_stack_name(enum training_stack s)
+{
+	return (unsigned)s < TS_COUNT ? training_stack_names[s] : "?";
+}
+
+bool training_stack_parse(const char *s, enum training_stack *out)
+{
+	int i = catalog_name_find(training_stack_names, TS_COUNT, s);
+	if (i < 0)
+		return false;
+	*out = (enum training_stack)i;
+	return true;
+}
+
 const char *topology_name(enum topology t)
 {
 	return (unsigned)t < TOPO_COUNT ? catalog_topology_names[t] : "?";
@@ -188,6 +211,45 @@ const struct catalog_model *catalog_model(const struct catalog *c, const char *i
 const struct catalog_serving_stack *catalog_serving_stack(const struct catalog *c, const char *id)
 {
 	FIND(serving_stacks, n_serving_stacks, id);
+}
+
+const struct catalog_training_stack *catalog_training_stack(const struct catalog *c, const char *id)
+{
+	FIND(training_stacks, n_training_stacks, id);
+}
+
+bool catalog_train_stack_on(const struct catalog_training_stack *s, enum stack platform, bool *is_default)
+{
+	for (size_t i = 0; s && i < s->n_runs_on; i++)
+		if (s->runs_on[i].platform == platform) {
+			if (is_default)
+				*is_default = s->runs_on[i].is_default;
+			return true;
+		}
+	return false;
+}
+
+const struct catalog_training_stack *catalog_train_stack_default(const struct catalog *c, enum stack platform)
+{
+	for (size_t i = 0; c && i < c->n_training_stacks; i++) {
+		bool def = false;
+		if (catalog_train_stack_on(&c->training_stacks[i], platform, &def) && def)
+			return &c->training_stacks[i];
+	}
+	return NULL;
+}
+
+const struct sourced *catalog_train_stack_share(const struct catalog_training_stack *s, const char *architecture,
+						enum train_prec precision)
+{
+	size_t len = architecture ? catalog_family_len(architecture) : 0;
+	for (size_t i = 0; s && len && i < s->n_efficiency; i++) {
+		const struct catalog_train_share *e = &s->efficiency[i];
+		if (e->precision == precision && e->family && strlen(e->family) == len &&
+		    !strncmp(e->family, architecture, len))
+			return &e->share;
+	}
+	return NULL;
 }
 
 const struct catalog_stack_platform *catalog_stack_on(const struct catalog_serving_stack *s,
@@ -433,6 +495,8 @@ const char *catalog_suggest(const struct catalog *c, unsigned kinds, const char 
 		closest(&best, &dist, id, c->models[i].id);
 	for (size_t i = 0; (kinds & CATALOG_SERVING_STACKS) && i < c->n_serving_stacks; i++)
 		closest(&best, &dist, id, c->serving_stacks[i].id);
+	for (size_t i = 0; (kinds & CATALOG_TRAINING_STACKS) && i < c->n_training_stacks; i++)
+		closest(&best, &dist, id, c->training_stacks[i].id);
 	return best;
 }
 
@@ -594,6 +658,8 @@ size_t catalog_files(const struct catalog *c, const char **out, size_t max)
 		ADD(c->models[i].file);
 	for (size_t i = 0; i < c->n_serving_stacks; i++)
 		ADD(c->serving_stacks[i].file);
+	for (size_t i = 0; i < c->n_training_stacks; i++)
+		ADD(c->training_stacks[i].file);
 #undef ADD
 	return n;
 }

@@ -52,6 +52,16 @@ enum serving_stack { SS_TENSORRT_LLM, SS_VLLM, SS_SGLANG, SS_OPTIMUM_HABANA, SS_
 const char *serving_stack_name(enum serving_stack s);	/* "tensorrt-llm" */
 bool serving_stack_parse(const char *s, enum serving_stack *out);
 
+/* The training stacks the engine knows (catalog/training-stacks/ID.yaml
+ * holds each one's figures, under the same id). */
+enum training_stack { TS_NEMO, TS_META, TS_AUTOMODEL, TS_MEGATRON_DEEPSPEED, TS_COUNT };
+const char *training_stack_name(enum training_stack s);	/* "nemo" */
+bool training_stack_parse(const char *s, enum training_stack *out);
+
+/* Which of an accelerator's training figures a stack's share replaces:
+ * efficiency.training (16-bit), training_fp8 or training_fp4. */
+enum train_prec { TPREC_16, TPREC_FP8, TPREC_FP4, TPREC_COUNT };
+
 enum topology { TOPO_SWITCHED, TOPO_MESH, TOPO_BRIDGED_PAIRS, TOPO_PCIE, TOPO_COUNT };
 const char *topology_name(enum topology t);
 bool topology_parse(const char *s, enum topology *out);
@@ -105,6 +115,33 @@ struct catalog_serving_stack {
 	char *id, *name;
 	struct catalog_stack_platform *runs_on;
 	size_t n_runs_on;
+	char **sources;
+	size_t n_sources;
+	char *file;
+	int line;
+};
+
+/* A training stack on one accelerator software platform. */
+struct catalog_train_platform {
+	enum stack platform;
+	bool is_default;		/* the vendor's best published stack */
+};
+
+/* A stack's own share of the peak on one accelerator family at one
+ * precision, in place of the accelerators' efficiency.training* figure
+ * (those were measured on some stack each: their sources say which). */
+struct catalog_train_share {
+	char *family;			/* "Hopper": catalog_family_len() of the architecture */
+	enum train_prec precision;
+	struct sourced share;
+};
+
+struct catalog_training_stack {
+	char *id, *name;
+	struct catalog_train_platform *runs_on;
+	size_t n_runs_on;
+	struct catalog_train_share *efficiency;	/* none: every figure the accelerators' */
+	size_t n_efficiency;
 	char **sources;
 	size_t n_sources;
 	char *file;
@@ -441,6 +478,8 @@ struct catalog {
 	size_t n_models;
 	struct catalog_serving_stack *serving_stacks;
 	size_t n_serving_stacks;
+	struct catalog_training_stack *training_stacks;
+	size_t n_training_stacks;
 	struct catalog_defaults defaults;
 	/* Private to catalog.c: the platforms grouped by accelerator (in
 	 * catalog order), so that catalog_platforms_for() does not scan every
@@ -501,6 +540,14 @@ const struct catalog_stack_platform *catalog_stack_on(const struct catalog_servi
 /* The platform's default stack (is_default), or NULL; *on gets its figures. */
 const struct catalog_serving_stack *catalog_stack_default(const struct catalog *c, enum stack platform,
 							  const struct catalog_stack_platform **on);
+const struct catalog_training_stack *catalog_training_stack(const struct catalog *c, const char *id);
+/* Does it run on that platform (and is it the default there)? */
+bool catalog_train_stack_on(const struct catalog_training_stack *s, enum stack platform, bool *is_default);
+/* The platform's default training stack, or NULL. */
+const struct catalog_training_stack *catalog_train_stack_default(const struct catalog *c, enum stack platform);
+/* Its own share on the family of architecture at precision, or NULL. */
+const struct sourced *catalog_train_stack_share(const struct catalog_training_stack *s, const char *architecture,
+						enum train_prec precision);
 /* (Re)builds the private platform index: call it after building or
  * changing a catalog's accelerators or platforms by hand (catalog_load()
  * does).  A platform whose accelerator is not resolved leaves the catalog
@@ -534,7 +581,8 @@ bool catalog_find_dir(const char *flag_dir, char *buf, size_t bufsz);
  * of them in out and returns how many it stored.  The strings are c's. */
 static inline size_t catalog_n_files(const struct catalog *c)
 {
-	return 1 + c->n_accels + c->n_platforms + c->n_fabrics + c->n_models + c->n_serving_stacks;
+	return 1 + c->n_accels + c->n_platforms + c->n_fabrics + c->n_models + c->n_serving_stacks +
+	       c->n_training_stacks;
 }
 size_t catalog_files(const struct catalog *c, const char **out, size_t max);
 
@@ -543,7 +591,8 @@ size_t catalog_files(const struct catalog *c, const char **out, size_t max);
  * accelerator 'h100-sxn'; did you mean 'h100-sxm'?". */
 enum {
 	CATALOG_ACCELERATORS = 1, CATALOG_PLATFORMS = 2, CATALOG_FABRICS = 4,
-	CATALOG_MODELS = 8, CATALOG_SERVING_STACKS = 16, CATALOG_ANY = 31
+	CATALOG_MODELS = 8, CATALOG_SERVING_STACKS = 16, CATALOG_TRAINING_STACKS = 32,
+	CATALOG_ANY = 63
 };
 const char *catalog_suggest(const struct catalog *c, unsigned kinds, const char *id);
 /* Edit distance between a and the first blen bytes of b (adjacent

@@ -248,6 +248,40 @@ static const struct catalog_field serving_stack_fields[] = {
 };
 #undef SS
 
+/* catalog/training-stacks/ID.yaml: where a training stack runs and its own
+ * share of the peak per accelerator family and precision, in place of the
+ * accelerators' efficiency.training* (docs/accuracy.md, "A training share
+ * per stack"); a family or precision it has no figure for takes the
+ * accelerator's. */
+#define TP struct catalog_train_platform
+static const struct catalog_field train_platform_fields[] = {
+	ENUM("platform", TP, platform, REQ, catalog_stack_names, STACK_COUNT),
+	{ .key = "default", .type = CF_BOOL, .off = offsetof(TP, is_default) },
+};
+#undef TP
+const struct catalog_schema catalog_train_platform_schema =
+	LIST_SCHEMA("platform entry", train_platform_fields, struct catalog_train_platform);
+
+#define TE struct catalog_train_share
+static const struct catalog_field train_share_fields[] = {
+	STR("family", TE, family, REQ),
+	ENUM("precision", TE, precision, REQ, catalog_train_prec_names, TPREC_COUNT),
+	SOURCED("training", TE, share, 0, 0.01, 1),
+};
+#undef TE
+const struct catalog_schema catalog_train_share_schema =
+	LIST_SCHEMA("efficiency entry", train_share_fields, struct catalog_train_share);
+
+#define TS struct catalog_training_stack
+static const struct catalog_field training_stack_fields[] = {
+	ID(TS),
+	STR("name", TS, name, REQ),
+	LIST("runs_on", TS, runs_on, REQ, catalog_train_platform_schema),
+	LIST("efficiency", TS, efficiency, 0, catalog_train_share_schema),
+	SOURCES(TS),
+};
+#undef TS
+
 #define M struct catalog_model
 /* The figures come from the table the scenario's custom_model, the wizard
  * and the engine's bounds share (CATALOG_MODEL_FIGURES in catalog.h). */
@@ -328,6 +362,7 @@ static void check_accel(struct catalog_load_ctx *x, void *item, const struct yno
 static void check_platform(struct catalog_load_ctx *x, void *item, const struct ynode *root);
 static void check_model(struct catalog_load_ctx *x, void *item, const struct ynode *root);
 static void check_serving_stack(struct catalog_load_ctx *x, void *item, const struct ynode *root);
+static void check_training_stack(struct catalog_load_ctx *x, void *item, const struct ynode *root);
 
 #define SCHEMA(what, f, T, check) \
 	{ what, f, sizeof f / sizeof f[0], sizeof(T), true, offsetof(T, file), check }
@@ -341,6 +376,8 @@ const struct catalog_schema catalog_model_schema =
 	SCHEMA("model", model_fields, struct catalog_model, check_model);
 const struct catalog_schema catalog_serving_stack_schema =
 	SCHEMA("serving stack", serving_stack_fields, struct catalog_serving_stack, check_serving_stack);
+const struct catalog_schema catalog_training_stack_schema =
+	SCHEMA("training stack", training_stack_fields, struct catalog_training_stack, check_training_stack);
 const struct catalog_schema catalog_defaults_schema =
 	SCHEMA("defaults", default_fields, struct catalog_defaults, NULL);
 
@@ -359,6 +396,9 @@ const struct catalog_kind catalog_kinds[CATALOG_N_KINDS] = {
 	/* a catalog without it serves on the figures of its accelerators alone */
 	KIND("serving-stacks", catalog_serving_stack_schema, serving_stacks,
 	     struct catalog_serving_stack, true),
+	/* without it every accelerator trains on its own figures */
+	KIND("training-stacks", catalog_training_stack_schema, training_stacks,
+	     struct catalog_training_stack, true),
 };
 
 /* ---- error collection ---- */
@@ -1341,6 +1381,52 @@ static void check_serving_stack(struct catalog_load_ctx *x, void *item, const st
 	}
 }
 
+/* One default training stack per platform. */
+static void check_train_stack_defaults(struct catalog_load_ctx *x)
+{
+	const struct catalog *c = x->cat;
+	for (size_t i = 0; i < c->n_training_stacks; i++)
+		for (size_t k = 0; k < c->training_stacks[i].n_runs_on; k++) {
+			const struct catalog_train_platform *p = &c->training_stacks[i].runs_on[k];
+			const struct catalog_training_stack *d = catalog_train_stack_default(c, p->platform);
+			if (p->is_default && d && d != &c->training_stacks[i]) {
+				x->file = c->training_stacks[i].file;
+				err_at(x, NULL, "%s is marked the default training stack on %s, which already "
+				       "has one: %s (%s)", c->training_stacks[i].id, stack_name(p->platform), d->id,
+				       d->file);
+				flush_file_errors(x);
+			}
+		}
+}
+
+/* A training stack's id is one the engine knows (enum training_stack); it
+ * names each platform once and each family at one precision once. */
+static void check_training_stack(struct catalog_load_ctx *x, void *item, const struct ynode *root)
+{
+	struct catalog_training_stack *s = item;
+	enum training_stack which;
+	if (s->id && !training_stack_parse(s->id, &which))
+		err_at(x, node_at(root, "id"), "unknown training stack '%s' (known: nemo, meta, automodel, "
+		       "megatron-deepspeed)", s->id);
+	const struct ynode *list = node_at(root, "runs_on");
+	for (size_t i = 0; i < s->n_runs_on; i++) {
+		const struct ynode *n = list && list->kind == YN_SEQ && i < list->n ? list->items[i] : list;
+		for (size_t j = 0; j < i; j++)
+			if (s->runs_on[j].platform == s->runs_on[i].platform)
+				err_at(x, n, "runs_on: platform %s is listed twice", stack_name(s->runs_on[i].platform));
+	}
+	list = node_at(root, "efficiency");
+	for (size_t i = 0; i < s->n_efficiency; i++) {
+		const struct ynode *n = list && list->kind == YN_SEQ && i < list->n ? list->items[i] : list;
+		const struct catalog_train_share *e = &s->efficiency[i];
+		for (size_t j = 0; j < i; j++)
+			if (e->family && s->efficiency[j].family && !strcmp(e->family, s->efficiency[j].family) &&
+			    e->precision == s->efficiency[j].precision)
+				err_at(x, n, "efficiency: %s at %s is listed twice", e->family,
+				       catalog_train_prec_names[e->precision]);
+	}
+}
+
 /* One default stack per platform, across the serving-stacks folder. */
 static void check_stack_defaults(struct catalog_load_ctx *x)
 {
@@ -1624,6 +1710,8 @@ struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
 			load_kind(x, dir, k);
 		if (!errs_full(x) && !x->oom)
 			check_stack_defaults(x);
+		if (!errs_full(x) && !x->oom)
+			check_train_stack_defaults(x);
 		if (!errs_full(x) && !x->oom)
 			load_defaults(x, dir);
 		else if (errs_full(x))

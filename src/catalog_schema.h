@@ -85,12 +85,13 @@ struct catalog_kind {
 	bool optional;			/* the folder may be missing (an older catalog) */
 };
 
-#define CATALOG_N_KINDS 5
+#define CATALOG_N_KINDS 6
 extern const struct catalog_kind catalog_kinds[CATALOG_N_KINDS];
 extern const struct catalog_schema catalog_defaults_schema;
 extern const struct catalog_schema catalog_accel_schema, catalog_partition_schema,
 	catalog_platform_schema, catalog_bom_schema, catalog_fabric_schema, catalog_model_schema,
-	catalog_licence_schema, catalog_network_schema, catalog_serving_stack_schema, catalog_stack_platform_schema;
+	catalog_licence_schema, catalog_network_schema, catalog_serving_stack_schema, catalog_stack_platform_schema,
+	catalog_training_stack_schema, catalog_train_platform_schema, catalog_train_share_schema;
 
 /* The words of the catalog's enums, indexed by value (catalog.c): the
  * loader's CF_ENUM rows, its messages and the *_name() functions share
@@ -98,6 +99,7 @@ extern const struct catalog_schema catalog_accel_schema, catalog_partition_schem
 extern const char *const catalog_form_names[FORM_COUNT];
 extern const char *const catalog_stack_names[STACK_COUNT];
 extern const char *const catalog_topology_names[TOPO_COUNT];
+extern const char *const catalog_train_prec_names[TPREC_COUNT];
 
 /* Index of s among names[0 .. n - 1], case-insensitive (so "FP8" on a
  * command line works), or -1. */

@@ -809,7 +809,9 @@ static int cmd_show(int argc, char **argv)
 	} else if (show_published(c, id)) {
 		;	/* shown, or the ledger's problems printed */
 	} else {
-		const char *near = catalog_suggest(c, CATALOG_ANY, id);
+		/* near ids of the kinds show shows only: a stack's own id is no typo */
+		const char *near = catalog_suggest(c, CATALOG_ACCELERATORS | CATALOG_PLATFORMS | CATALOG_FABRICS |
+						      CATALOG_MODELS, id);
 		fprintf(stderr, PROG " show: no accelerator, platform, fabric, model or published result '%s'", id);
 		if (near)
 			fprintf(stderr, "; did you mean '%s'?\n", near);

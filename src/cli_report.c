@@ -44,6 +44,7 @@
 	X(precision_used,        STR,  0, precision_name(r->precision_used)) \
 	X(precision_fallback,    BOOL, 0, r->precision_fallback) \
 	X(serving_stack,         STR,  0, r->serving_stack ? r->serving_stack->id : NULL) \
+	X(training_stack,        STR,  0, r->training_stack ? r->training_stack->id : NULL) \
 	X(prefill_gpus,          NUMI, 0, r->disaggregated ? (double)r->prefill_gpus : NAN) \
 	X(decode_gpus,           NUMI, 0, r->disaggregated ? (double)r->decode_gpus : NAN) \
 	X(kv_transfer_ms,        NUM,  2, r->disaggregated ? fin(r->kv_transfer_ms) : NAN) \
@@ -641,6 +642,30 @@ static void stacks_line(FILE *f, const struct catalog *c, const struct workload 
 		fputs(" (--serving-stack chooses another).\n", f);
 }
 
+/* Which training stack the training figures assume: the one asked for, or
+ * each platform's default (catalog/training-stacks/). */
+static void train_stacks_line(FILE *f, const struct catalog *c, const struct workload *w)
+{
+	if (w->training_stack >= 0) {
+		const char *id = training_stack_name((enum training_stack)w->training_stack);
+		const struct catalog_training_stack *s = catalog_training_stack(c, id);
+		fprintf(f, "Training stack: %s (--training-stack %s) on every accelerator it runs on; "
+			"the others are filtered out.\n", s ? s->name : id, id);
+		return;
+	}
+	bool any = false;
+	for (int p = 0; p < STACK_COUNT; p++) {
+		const struct catalog_training_stack *s = catalog_train_stack_default(c, (enum stack)p);
+		if (!s)
+			continue;
+		fprintf(f, "%s%s on %s", any ? ", " : "Training stack: each vendor's best published, ", s->name,
+			stack_name((enum stack)p));
+		any = true;
+	}
+	if (any)
+		fputs(" (--training-stack chooses another).\n", f);
+}
+
 bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w,
 		      const struct engine_report *r, size_t first, size_t count)
 {
@@ -754,6 +779,8 @@ bool cli_report_table(FILE *f, const struct catalog *c, const struct workload *w
 		inf ? mtokh : "run cost");
 	if (inf)
 		stacks_line(f, c, w);
+	else
+		train_stacks_line(f, c, w);
 	return !ferror(f);
 }
 

@@ -93,13 +93,32 @@ static void choice_list(const struct engine_choice *ch, char *buf, size_t sz)
 	}
 }
 
+/* The choice's word nearest a mistyped one (edit distance at most 2, as
+ * catalog_suggest()), or NULL. */
+static const char *choice_near(const struct engine_choice *ch, const char *v)
+{
+	const char *best = NULL;
+	int dist = 3;
+	for (int i = 0; i < ch->count; i++) {
+		const char *w = ch->name(ch->first + i);
+		int d = catalog_edit_distance(v, w, strlen(w));
+		if (d < dist) {
+			best = w;
+			dist = d;
+		}
+	}
+	return best;
+}
+
 static bool set_choice(struct ctx *k, const struct engine_field *f, const char *flag, const char *v)
 {
 	int i;
 	if (!f->choice->parse(v, &i)) {
 		char list[256];
 		choice_list(f->choice, list, sizeof list);
-		fprintf(stderr, PROG ": %s: '%s' is not one of %s\n", flag, v, list);
+		const char *near = choice_near(f->choice, v);
+		fprintf(stderr, PROG ": %s: '%s' is not one of %s%s%s%s\n", flag, v, list,
+			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		return false;
 	}
 	if (f == engine_field(EF_CLASS)) {
@@ -523,6 +542,15 @@ int cli_workload_parse(int argc, char **argv, const struct catalog *c, struct wo
 		fprintf(stderr, PROG ": --serving-stack: '%s' does not run on %s (a %s accelerator)%s\n", id,
 			w->accel->id, stack_name(w->accel->stack),
 			s ? "; see catalog/serving-stacks/ for where each stack runs" : "; it is not in the catalog");
+		return EXIT_BADINPUT;
+	}
+	if (w->cls != WL_INFERENCE && w->accel && w->training_stack >= 0 &&
+	    !engine_training_stack(c, w, w->accel)) {
+		const char *id = training_stack_name((enum training_stack)w->training_stack);
+		const struct catalog_training_stack *s = catalog_training_stack(c, id);
+		fprintf(stderr, PROG ": --training-stack: '%s' does not run on %s (a %s accelerator)%s\n", id,
+			w->accel->id, stack_name(w->accel->stack),
+			s ? "; see catalog/training-stacks/ for where each stack runs" : "; it is not in the catalog");
 		return EXIT_BADINPUT;
 	}
 	char why[192];

@@ -94,6 +94,8 @@ struct workload {
 					 * prefix cache already holds, 0..0.99 */
 	int serving_stack;		/* enum serving_stack, or -1: each
 					 * accelerator's default stack */
+	int training_stack;		/* enum training_stack, or -1: each
+					 * accelerator's default stack */
 	int disaggregated;		/* 1: prefill and decode on separate pools
 					 * (engine_disagg.c), 0: one pool */
 	bool decode_only;		/* the engine's decode pool: no prompt
@@ -222,7 +224,7 @@ enum engine_field_id {
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
-	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK,
+	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK, EF_TRAINING_STACK,
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_TOKEN_BUDGET, EF_RACK_KW,
@@ -373,6 +375,9 @@ struct engine_result {
 	/* serving: the stack the figures assume (NULL: training, or a catalog
 	 * without serving-stacks/) */
 	const struct catalog_serving_stack *serving_stack;
+	/* training: the stack the figures assume (NULL: serving, or none in
+	 * the catalog runs on the accelerator) */
+	const struct catalog_training_stack *training_stack;
 	int rank;			/* 1-based, in the ranked report */
 	bool fits;			/* can meet the workload at all */
 	bool filtered;			/* excluded by a filter */
@@ -548,6 +553,19 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 const struct catalog_serving_stack *engine_serving_stack(const struct catalog *c, const struct workload *w,
 							 const struct catalog_accel *a,
 							 const struct catalog_stack_platform **on);
+
+/* The training stack a workload runs on accelerator a: the one it names,
+ * or a's vendor default (catalog/training-stacks/).  NULL when the one it
+ * names does not run on a's software platform, or the catalog has none
+ * for it (a's own figures then). */
+const struct catalog_training_stack *engine_training_stack(const struct catalog *c, const struct workload *w,
+							   const struct catalog_accel *a);
+
+/* The share of the peak a training workload's math reaches on a: its
+ * stack's own for a's family and the precision it trains at, else a's
+ * efficiency.training* (or defaults.training_mfu), with its source. */
+const struct sourced *engine_training_share(const struct catalog *c, const struct workload *w,
+					    const struct catalog_accel *a);
 
 void engine_evaluate(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, struct engine_result *out);

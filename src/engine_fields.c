@@ -44,6 +44,7 @@ static bool onoff_parse(const char *s, int *v)
 	return false;
 }
 static const char *serving_word(int v) { return v < 0 ? "auto" : serving_stack_name((enum serving_stack)v); }
+static const char *training_word(int v) { return v < 0 ? "auto" : training_stack_name((enum training_stack)v); }
 
 #define PARSER(fn, T, call) \
 	static bool fn(const char *s, int *v) { T x; if (!(call)) return false; *v = (int)x; return true; }
@@ -83,12 +84,26 @@ static bool serving_parse_int(const char *s, int *v)
 	return true;
 }
 
+static bool training_parse_int(const char *s, int *v)
+{
+	enum training_stack x;
+	if (s && !strcmp(s, "auto")) {
+		*v = -1;
+		return true;
+	}
+	if (!training_stack_parse(s, &x))
+		return false;
+	*v = (int)x;
+	return true;
+}
+
 static const struct engine_choice classes = { 0, WL_COUNT, class_word, class_parse };
 static const struct engine_choice precisions = { 0, PREC_WORKLOAD_COUNT, prec_word, prec_parse };
 static const struct engine_choice recomputes = { 0, RECOMPUTE_COUNT, recompute_word, recompute_parse_int };
 static const struct engine_choice methods = { 0, FT_COUNT, method_word, method_parse };
 static const struct engine_choice stacks = { -1, STACK_COUNT + 1, stack_word, stack_parse_int };
 static const struct engine_choice serving_stacks = { -1, SS_COUNT + 1, serving_word, serving_parse_int };
+static const struct engine_choice training_stacks = { -1, TS_COUNT + 1, training_word, training_parse_int };
 static const struct engine_choice onoff = { 0, 2, onoff_word, onoff_parse };
 static const struct engine_choice forms = { 0, FORMF_COUNT, form_word, form_parse };
 static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, objective_parse_int };
@@ -249,6 +264,12 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_LORA_RANK] = { "lora_rank", "workload", "lora-rank", "N", "fine-tuning: LoRA rank", EFT_INT,
 		W(lora_rank), FT, .lora_only = true, WHOLE(1, 65536), NUM_PLAIN, .label = "LoRA rank",
 		DEF_FT(16) },
+	/* The stacks' figures are catalog/training-stacks/ID.yaml, with the
+	 * platforms each runs on (engine_training_stack(), engine_train.c). */
+	[EF_TRAINING_STACK] = { "training_stack", "workload", "training-stack", "NAME",
+		"training: auto | nemo | meta | automodel | megatron-deepspeed (auto: the vendor's best)",
+		EFT_ENUM, W(training_stack), PRE | FT, .choice = &training_stacks, .label = "Training stack",
+		.hint = "auto: each accelerator's best published stack; another is filtered where it does not run" },
 	/* Forced parts of the layout; 0 (auto) = the search chooses.  Training
 	 * forces them on every candidate (engine_train.c), inference on
 	 * --accelerator only (engine_infer.c: a serving layout to reproduce, TP

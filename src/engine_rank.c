@@ -127,6 +127,11 @@ void eng_filters(const struct workload *w, struct engine_result *r)
 			 serving_stack_name((enum serving_stack)w->serving_stack), stack_name(a->stack));
 		add_reason(r, buf);
 	}
+	if (w->cls != WL_INFERENCE && w->training_stack >= 0 && !r->training_stack) {
+		snprintf(buf, sizeof buf, "runs no %s (a %s accelerator)",
+			 training_stack_name((enum training_stack)w->training_stack), stack_name(a->stack));
+		add_reason(r, buf);
+	}
 	if (!form_matches(w->form, a->form)) {
 		snprintf(buf, sizeof buf, "%s form factor, not %s", form_factor_name(a->form),
 			 form_filter_name(w->form));

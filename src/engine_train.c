@@ -109,22 +109,49 @@ static void moe_terms(struct eng_tctx *x)
 	moe_activation_bytes(x, k);
 }
 
-static double training_efficiency(const struct catalog *c, const struct catalog_accel *a,
-				  const struct eng_precision *pr)
+const struct catalog_training_stack *engine_training_stack(const struct catalog *c, const struct workload *w,
+							   const struct catalog_accel *a)
+{
+	if (w->training_stack < 0)
+		return catalog_train_stack_default(c, a->stack);
+	const struct catalog_training_stack *s =
+		catalog_training_stack(c, training_stack_name((enum training_stack)w->training_stack));
+	return catalog_train_stack_on(s, a->stack, NULL) ? s : NULL;
+}
+
+/* The share of the peak the training math reaches: the stack's own figure
+ * for a's family at that precision, else a's (docs/accuracy.md, "A
+ * training share per stack"). */
+static const struct sourced *training_share(const struct catalog *c, const struct catalog_accel *a,
+					    const struct catalog_training_stack *stack,
+					    const struct eng_precision *pr)
 {
 	/* NVFP4 (eng_precision_resolve_train() keeps FP4 only with its own
 	 * figure) and FP8 reach a different share of their peak than BF16:
 	 * their own figure when the catalog has one. */
-	if (pr->compute == PREC_FP4)
-		return a->eff_training_fp4.value;
 	bool low = pr->compute == PREC_FP8 || pr->compute == PREC_INT8;
+	enum train_prec tp = pr->compute == PREC_FP4 ? TPREC_FP4 : low ? TPREC_FP8 : TPREC_16;
+	const struct sourced *own = catalog_train_stack_share(stack, a->architecture, tp);
+	if (own)
+		return own;
+	if (tp == TPREC_FP4)
+		return &a->eff_training_fp4;
 	if (low && a->eff_training_fp8.value > 0)
-		return a->eff_training_fp8.value;
-	return a->eff_training.value > 0 ? a->eff_training.value : c->defaults.training_mfu.value;
+		return &a->eff_training_fp8;
+	return a->eff_training.value > 0 ? &a->eff_training : &c->defaults.training_mfu;
+}
+
+const struct sourced *engine_training_share(const struct catalog *c, const struct workload *w,
+					    const struct catalog_accel *a)
+{
+	struct eng_precision pr;
+	eng_precision_resolve_train(w, a, &pr);
+	return training_share(c, a, engine_training_stack(c, w, a), &pr);
 }
 
 static bool tctx_init(const struct catalog *c, const struct workload *w,
-		      const struct catalog_accel *a, struct eng_tctx *x)
+		      const struct catalog_accel *a, const struct catalog_training_stack *stack,
+		      struct eng_tctx *x)
 {
 	const struct catalog_defaults *d = &c->defaults;
 	memset(x, 0, sizeof *x);
@@ -138,7 +165,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	/* The clock a board sustains under its power limit, as in serving
 	 * (engine_power.c): a part with less board power per unit of peak than
 	 * its die's best reaches less of its datasheet peak in the GEMMs. */
-	x->eff = training_efficiency(c, a, &x->pr) * eng_power_clock(c, a);
+	x->eff = training_share(c, a, stack, &x->pr)->value * eng_power_clock(c, a);
 	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
 	x->lat = d->collective_latency_us.value * 1e-6;
 	x->overlap = d->training_overlap.value;
@@ -527,7 +554,18 @@ void eng_train(const struct catalog *c, const struct workload *w,
 {
 	struct eng_tctx x;
 	r->precision_used = w->precision;
-	if (!tctx_init(c, w, a, &x)) {
+	r->training_stack = engine_training_stack(c, w, a);
+	if (w->training_stack >= 0 && !r->training_stack) {
+		/* eng_filters() names the stack and the platform */
+		const char *id = training_stack_name((enum training_stack)w->training_stack);
+		const struct catalog_training_stack *s = catalog_training_stack(c, id);
+		r->fits = false;
+		r->binding = RES_NONE;
+		eng_reason(r, "%s does not run on %s accelerators%s", s ? s->name : id, stack_name(a->stack),
+			   s ? "" : " (it is not in the catalog's training-stacks/)");
+		return;
+	}
+	if (!tctx_init(c, w, a, r->training_stack, &x)) {
 		r->fits = false;
 		r->binding = RES_NONE;
 		snprintf(r->reason, sizeof r->reason, "%s", x.node > 0

@@ -30,6 +30,7 @@ void engine_workload_init(struct workload *w, const struct catalog *c)
 	w->lora_rank = 16;
 	w->stack = -1;
 	w->serving_stack = -1;
+	w->training_stack = -1;
 	w->form = FORMF_ANY;
 	w->objective = OBJ_CAPEX;
 	w->accel = NULL;

@@ -807,6 +807,10 @@ static void check_calibration(struct ctx *x, const struct ledger *l, bool requir
 			check_figure(x, l, s->file, "runs_on.kv_free_fraction", &p->kv_free_fraction, false);
 		}
 	}
+	for (size_t i = 0; i < c->n_training_stacks; i++)
+		for (size_t k = 0; k < c->training_stacks[i].n_efficiency; k++)
+			check_figure(x, l, c->training_stacks[i].file, "efficiency.training",
+				     &c->training_stacks[i].efficiency[k].share, required);
 #define X(name, unit, doc) check_figure(x, l, c->defaults.file, #name, &c->defaults.name, false);
 	CATALOG_DEFAULTS(X)
 #undef X

@@ -1344,9 +1344,12 @@ static void write_efficiencies(struct pw *w, const struct proposal *p, const str
 	char num[32];
 	/* serving's two shares, training's MFU: those of the classes sized */
 	bool serves = p->w.cls == WL_INFERENCE, trains = !serves;
+	const struct workload *tw = trains ? &p->w : NULL;	/* the first training workload */
 	for (size_t i = 0; p->several && i < p->s->n_entries; i++) {
 		serves |= p->s->entries[i].w.cls == WL_INFERENCE;
 		trains |= p->s->entries[i].w.cls != WL_INFERENCE;
+		if (!tw && p->s->entries[i].w.cls != WL_INFERENCE)
+			tw = &p->s->entries[i].w;
 	}
 	const struct sourced *e[3];
 	const char *label[3];
@@ -1358,7 +1361,8 @@ static void write_efficiencies(struct pw *w, const struct proposal *p, const str
 		label[n++] = "share of memory bandwidth reached";
 	}
 	if (trains) {
-		e[n] = a->eff_training.value > 0 ? &a->eff_training : &p->c->defaults.training_mfu;
+		/* the one the engine applied: its stack's and precision's */
+		e[n] = engine_training_share(p->c, tw, a);
 		label[n++] = "training MFU before communication and bubbles";
 	}
 	for (size_t i = 0; i < n; i++) {

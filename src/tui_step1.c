@@ -96,6 +96,7 @@ static const struct tui_field rows[] = {
 	{ F(RECOMPUTE), .classes = PRE },
 	{ F(TP), .classes = PRE }, { F(PP), .classes = PRE }, { F(CP), .classes = PRE },
 	{ F(EP), .classes = PRE }, { F(MICRO_BATCH), .classes = PRE },
+	{ F(TRAINING_STACK), .classes = PRE },
 
 	{ .label = "Fine-tuning", .kind = TF_HEADING, .classes = FT },
 	{ F(METHOD) },
@@ -107,6 +108,7 @@ static const struct tui_field rows[] = {
 	{ F(RECOMPUTE), .classes = FT },
 	{ F(TP), .classes = FT }, { F(PP), .classes = FT }, { F(CP), .classes = FT },
 	{ F(EP), .classes = FT }, { F(MICRO_BATCH), .classes = FT },
+	{ F(TRAINING_STACK), .classes = FT },
 
 	{ .label = "Filters", .kind = TF_HEADING },
 	{ F(STACK) }, { F(FORM_FACTOR) }, { F(MAX_POWER_KW) }, { F(BUDGET_USD) }, { F(OBJECTIVE) },

@@ -130,6 +130,24 @@ static void info_stack(const struct tui *t, char *buf, size_t n)
 		 t->sc.w.serving_stack >= 0 ? "as chosen on step 1" : "the vendor's best published");
 }
 
+/* Training: the stack the figures assume, as the CLI's training_stack. */
+static bool training_shown(const struct tui *t)
+{
+	return t->sc.w.cls != WL_INFERENCE;
+}
+
+static void info_train_stack(const struct tui *t, char *buf, size_t n)
+{
+	const struct engine_result *r = tui_chosen(t);
+	R_OR_DASH(buf, n, r);
+	if (!r->training_stack) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	snprintf(buf, n, "%s (%s)", r->training_stack->name,
+		 t->sc.w.training_stack >= 0 ? "as chosen on step 1" : "the vendor's best published");
+}
+
 static void info_nodes(const struct tui *t, char *buf, size_t n)
 {
 	const struct engine_result *r = tui_chosen(t);
@@ -451,6 +469,7 @@ static const struct tui_field rows[] = {
 	{ .field = EF_RACK_KW + 1, .auto_value = auto_rack_kw },
 	{ .label = "Parallel layout", .kind = TF_INFO, .info = info_layout },
 	{ .label = "Serving stack", .kind = TF_INFO, .info = info_stack, .shown = serving_shown },
+	{ .label = "Training stack", .kind = TF_INFO, .info = info_train_stack, .shown = training_shown },
 	{ .label = "Nodes", .kind = TF_INFO, .info = info_nodes },
 	{ .label = "Scale-out", .kind = TF_INFO, .info = info_fabric },
 	{ .label = "Network", .kind = TF_INFO, .info = info_network },

@@ -146,8 +146,10 @@ done
 run "$ACCELSIZER" recommend --workload pretrain --model llama-3.1-8b --tokens 100B --accelerator h100-sxm \
 	--format csv -o t.csv
 check "pretrain: exit 0" rc 0
-near "training: rent is the run" "$(csv_col t.csv rent_usd)" \
-	"$(calc "$(csv_col t.csv gpus) * 2.69 * $(csv_col t.csv train_hours)")"
+# train_hours is written to 0.01 h: the rent is exact within GPUs x rate x 0.005 h
+check "training: rent is the run" equals "$(awk -v a="$(csv_col t.csv rent_usd)" -v g="$(csv_col t.csv gpus)" \
+	-v h="$(csv_col t.csv train_hours)" 'BEGIN { d = a - g * 2.69 * h; t = g * 2.69 * 0.005 + 0.01;
+	print (d <= t && d >= -t) ? "the run" : a " vs " g * 2.69 * h }')" "the run"
 
 # ---- the support term by flag ----
 run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --support-years 5 --format csv -o y5.csv

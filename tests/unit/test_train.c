@@ -140,6 +140,56 @@ START_TEST(fp8_training_takes_its_own_share)
 }
 END_TEST
 
+/* A training share per stack (docs/accuracy.md, "A training share per
+ * stack"): NeMo has its own share on Hopper at 16 bit, the H100 SXM's
+ * efficiency.training is Meta's stack's; the compute term follows the
+ * share, the H200 (the same family) takes NeMo's too, FP8 has no share of
+ * NeMo's own and stays the accelerator's, and a stack that does not run on
+ * an accelerator's platform refuses it with the reason. */
+START_TEST(training_takes_its_stacks_share)
+{
+	struct workload w;
+	struct engine_result rn, rm, r8n, r8m, ramd;
+	const struct catalog_training_stack *nemo = catalog_training_stack(cat, "nemo");
+	ck_assert_ptr_nonnull(nemo);
+	const struct sourced *own = catalog_train_stack_share(nemo, A("h100-sxm")->architecture, TPREC_16);
+	ck_assert_ptr_nonnull(own);
+	ck_assert(catalog_train_stack_share(nemo, A("h200-sxm")->architecture, TPREC_16) == own);
+	ck_assert_ptr_null(catalog_train_stack_share(nemo, A("h100-sxm")->architecture, TPREC_FP8));
+	ck_assert_ptr_null(catalog_train_stack_share(nemo, A("b200")->architecture, TPREC_16));
+	ck_assert(catalog_train_stack_default(cat, STACK_CUDA) == nemo);
+
+	training(&w, WL_PRETRAIN, "llama-3.1-8b", PREC_BF16, 8192, 128);
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 2;
+	w.micro_batch = 1;
+	w.recompute = RECOMPUTE_SELECTIVE;
+	size_on(&w, "h100-sxm", 8, &rn);
+	ck_assert_ptr_eq(rn.training_stack, nemo);
+	w.training_stack = TS_META;
+	size_on(&w, "h100-sxm", 8, &rm);
+	ck_assert_msg(rn.fits && rm.fits, "refused: %s / %s", rn.reason, rm.reason);
+	ck_assert_str_eq(rm.training_stack->id, "meta");
+	ck_assert_double_eq_tol(rm.t_compute_s / rn.t_compute_s, own->value / A("h100-sxm")->eff_training.value,
+				1e-9);
+
+	w.precision = PREC_FP8;
+	size_on(&w, "h100-sxm", 8, &r8m);
+	w.training_stack = -1;
+	size_on(&w, "h100-sxm", 8, &r8n);
+	ck_assert_double_eq_tol(r8m.t_compute_s, r8n.t_compute_s, 1e-12);
+
+	w.training_stack = TS_META;
+	size_on(&w, "mi300x", 8, &ramd);
+	ck_assert(!ramd.fits);
+	ck_assert_ptr_null(ramd.training_stack);
+	char why[256];
+	const char *t = engine_result_reason(&ramd, why, sizeof why);
+	ck_assert_msg(strstr(t, "does not run on rocm") != NULL, "%s", t);
+}
+END_TEST
+
 /* NVFP4 training (issue 16 item 4): at fp4 an accelerator with
  * efficiency.training_fp4 trains at its FP4 peak and that share; one
  * without it (H100: no FP4 peak; B200 with its figure taken away) trains
@@ -446,6 +496,7 @@ int main(void)
 	ADD(s, llama2_70b_full_finetune_on_16_h100);
 	ADD(s, llama405b_bf16_8192_h100_meta_layout);
 	ADD(s, fp8_training_takes_its_own_share);
+	ADD(s, training_takes_its_stacks_share);
 	ADD(s, moe_experts_at_their_own_share);
 	ADD(s, narrow_experts_memory_falls_with_ep);
 	ADD(s, moe_layer_activations);
