@@ -63,6 +63,13 @@ struct workload {
 	enum precision kv_precision;
 	bool kv_precision_set;		/* the user chose it; else it follows
 					 * precision (engine_workload_derive()) */
+	/* A mixed checkpoint (ModelOpt's AutoQuantize search, as NVIDIA's
+	 * MLPerf Mixtral ran): the mean bits of a weight as that search
+	 * counts them (element bits, no scales), its layers split between
+	 * `precision` and the next wider format (engine_mix_bits()); 0 = the
+	 * precision's own format throughout.  Set by a ledger entry's
+	 * effective_bits only, not a field a user sets. */
+	double effective_bits;
 
 	/* inference */
 	long input_tokens, output_tokens;
@@ -195,6 +202,10 @@ void engine_workload_derive(struct workload *w);
 enum precision engine_kv_precision_for(enum precision weights);
 /* Checks ranges a caller cannot express in types; writes why on failure. */
 bool engine_workload_valid(const struct workload *w, char *why, size_t whysz);
+/* A mixed checkpoint of `p` (workload.effective_bits): the wider format
+ * its other layers keep and the bits a weight of each counts, or false
+ * where p has no mixed form (fp4 mixes with fp8, fp8 with 16 bit). */
+bool engine_mix_bits(enum precision p, enum precision *wide, double *lo_bits, double *hi_bits);
 
 /*
  * The workload's fields, in one table (engine_fields.c): per field its

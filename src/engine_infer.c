@@ -79,6 +79,8 @@ struct ictx {
 					 * the dense one (defaults) */
 	double xrate;			/* the experts' compute rate over the rest's
 					 * (mxfp4 on fp4 units: fp8 over 16 bit) */
+	double wmix;			/* a mixed checkpoint's GEMM time over the
+					 * same GEMMs all in the narrow format */
 	int fixed_gpus;			/* 0 = the engine sizes */
 	long batch_cap;			/* --batch on this accelerator; 0 = none */
 	const struct catalog_partition *part;	/* a MIG slice, or NULL */
@@ -330,6 +332,7 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 			dense = 2.0 * x->moe_shared_active * (bv / par / x->flops + busy_p / x->pflops);
 		gemm_t = dense + gemm_t * ex * imb / (x->moe_gemm * x->xrate);
 	}
+	gemm_t *= x->wmix;
 	int apar = alone && l->dp ? 1 : par;
 	double attn_fl = bv * x->attn_mean / apar;
 	double pre_t = p * x->attn_pre / apar / x->pflops;
@@ -708,6 +711,13 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	 * rest's; 1 for every format that quantises the whole model */
 	x->xrate = x->pr.peak_flops > 0 && eff > 0
 		   ? x->pr.expert_peak_flops * share_of_peak(a, x->pr.expert_compute) / (x->pr.peak_flops * eff) : 1;
+	/* a mixed checkpoint: each share of the weights multiplied at its own
+	 * format's rate (its peak at the catalog's share of it) */
+	x->wmix = 1;
+	if (x->pr.wide_share > 0 && eff > 0 && x->pr.wide_peak_flops > 0) {
+		double wide = x->pr.wide_peak_flops * share_of_peak(a, x->pr.wide);
+		x->wmix = 1.0 - x->pr.wide_share + x->pr.wide_share * x->pr.peak_flops * eff / wide;
+	}
 	/* the serving stack's share of what the accelerator reached on its
 	 * vendor's default stack, and its own fixed costs where it has them */
 	const struct catalog_stack_platform *on = NULL;

@@ -36,6 +36,12 @@ struct eng_precision {
 	double expert_bytes;		/* per routed-expert weight */
 	enum precision expert_compute;
 	double expert_peak_flops;
+	/* A mixed checkpoint (workload.effective_bits): the share of every
+	 * weight kept in the wider format and that format's peak; 0 for a
+	 * checkpoint in one format.  weight_bytes is then the split's mean. */
+	double wide_share;
+	enum precision wide;
+	double wide_peak_flops;
 };
 
 /* engine_precision.c */

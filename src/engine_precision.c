@@ -23,6 +23,19 @@
  *        HGMMA"); the rest runs at 16 bit.  A dense model has no experts,
  *        so all of it is MXFP4 at the experts' rate.
  *
+ * A mixed checkpoint (workload.effective_bits) is what ModelOpt's
+ *   AutoQuantize search writes: each linear layer in the requested
+ *   format or the next wider one (NVIDIA's MLPerf Mixtral: NVFP4 or FP8
+ *   layers, "--effective_bits=6 ... --fp4=True", v5.1
+ *   closed/NVIDIA/code/mixtral-8x7b/modelopt/README.md).  The search
+ *   counts a weight's element bits, (exponent + mantissa + 1) of its
+ *   format and 16 unquantised (modelopt/torch/quantization/algorithms.py,
+ *   estimate_quant_compression), so a share (E - lo) / (hi - lo) of the
+ *   weights is wide.  Which layers it picks is not published: the split
+ *   is taken as the same in every layer, so every part stores the
+ *   split's mean bytes and its products take the time of each share at
+ *   its own format's rate (engine_infer.c).
+ *
  * The KV cache keeps its requested format: it is storage only and serving
  * engines convert it on the fly (vLLM's fp8 KV cache also runs on Ampere).
  */
@@ -41,6 +54,8 @@ static int first_with_peak(const struct catalog_accel *a, const enum precision *
 			return (int)list[i];
 	return -1;
 }
+
+static void resolve_mix(const struct workload *w, const struct catalog_accel *a, struct eng_precision *out);
 
 void eng_precision_resolve(const struct workload *w, const struct catalog_accel *a,
 			   struct eng_precision *out)
@@ -127,6 +142,10 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 	out->shared_bytes = out->expert_bytes = out->weight_bytes;
 	out->expert_compute = out->compute;
 	out->expert_peak_flops = out->peak_flops;
+	out->wide_share = 0;
+	out->wide = out->compute;
+	out->wide_peak_flops = out->peak_flops;
+	resolve_mix(w, a, out);
 	if (expert < 0)
 		return;
 	const struct catalog_model *m = w->model;
@@ -139,6 +158,42 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 		out->compute = out->expert_compute;
 		out->peak_flops = out->expert_peak_flops;
 	}
+}
+
+bool engine_mix_bits(enum precision p, enum precision *wide, double *lo_bits, double *hi_bits)
+{
+	enum precision w = p == PREC_FP4 ? PREC_FP8 : p == PREC_FP8 ? PREC_BF16 : PREC_COUNT;
+	if (w == PREC_COUNT)
+		return false;
+	/* the element bits the search counts are the catalog's stored bits
+	 * (fp4 0.5 byte, fp8 1, bf16 2: no scales in either) */
+	*wide = w;
+	*lo_bits = precision_bytes(p) * 8;
+	*hi_bits = precision_bytes(w) * 8;
+	return true;
+}
+
+/* The split of a mixed checkpoint, where the card runs the requested
+ * format itself (a fallback stores and computes everything in the
+ * fallback's format, as for any checkpoint). */
+static void resolve_mix(const struct workload *w, const struct catalog_accel *a, struct eng_precision *out)
+{
+	enum precision wide;
+	double lo, hi;
+	if (!(w->effective_bits > 0) || out->fallback || out->compute != w->precision ||
+	    !engine_mix_bits(w->precision, &wide, &lo, &hi))
+		return;
+	/* 16-bit layers run at bf16, or fp16 where the card has only that */
+	if (wide == PREC_BF16 && peak(a, PREC_BF16) <= 0 && peak(a, PREC_FP16) > 0)
+		wide = PREC_FP16;
+	if (peak(a, wide) <= 0)
+		return;
+	double f = eng_fmin(1.0, eng_fmax(0.0, (w->effective_bits - lo) / (hi - lo)));
+	out->wide_share = f;
+	out->wide = wide;
+	out->wide_peak_flops = peak(a, wide) * 1e12;
+	out->weight_bytes = (1.0 - f) * precision_bytes(w->precision) + f * precision_bytes(wide);
+	out->shared_bytes = out->expert_bytes = out->weight_bytes;
 }
 
 /* Training at fp4 (NVFP4) runs at the FP4 peak only where a published

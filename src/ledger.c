@@ -63,7 +63,7 @@ static const struct key entry_keys[] = {
 	{ "id", true }, { "role", true }, { "source", true }, { "metric", true },
 	{ "value", true }, { "unit", true }, { "accelerator", true }, { "gpus", false },
 	{ "stack", true }, { "benchmark", true }, { "workload", true }, { "layout", false },
-	{ "notes", false },
+	{ "notes", false }, { "effective_bits", false },
 };
 static const struct key source_keys[] = {
 	{ "repo", false }, { "path", false }, { "commit", false }, { "url", false },
@@ -432,9 +432,37 @@ static bool read_workload(struct ctx *x, const struct ynode *wl, struct ledger_e
 	return true;
 }
 
+/* effective_bits: a serving result's mixed checkpoint, strictly between
+ * the bits of its precision and of the next wider format (a bound's
+ * value is a checkpoint in one format: give the precision instead). */
+static bool read_effective_bits(struct ctx *x, const struct ynode *map, struct ledger_entry *e)
+{
+	const struct ynode *v = ytree_get(map, "effective_bits");
+	if (!v)
+		return true;
+	char d[96];
+	double bits;
+	enum precision wide;
+	double lo, hi;
+	if (!ynode_number(v, &bits))
+		return err(x, v, "effective_bits: expected a number, got %s", ynode_describe(v, d, sizeof d));
+	if (e->w.cls != WL_INFERENCE || !engine_mix_bits(e->w.precision, &wide, &lo, &hi))
+		return err(x, v, "effective_bits: a mixed checkpoint is a serving result at precision "
+			   "fp4 (with fp8 layers) or fp8 (with 16-bit layers), not %s %s",
+			   workload_class_name(e->w.cls), precision_name(e->w.precision));
+	if (!(bits > lo) || !(bits < hi))
+		return err(x, v, "effective_bits must be in (%g, %g) for precision %s (its layers "
+			   "%s or %s), got %s", lo, hi, precision_name(e->w.precision),
+			   precision_name(e->w.precision), precision_name(wide), v->scalar);
+	e->w.effective_bits = bits;
+	return true;
+}
+
 /* Cross-key rules: the metric's workload class and the measured system. */
 static bool check_entry(struct ctx *x, const struct ynode *map, struct ledger_entry *e)
 {
+	if (!read_effective_bits(x, map, e))
+		return false;
 	bool training = e->w.cls != WL_INFERENCE;
 	if (!metrics[e->metric].both && metrics[e->metric].training != training)
 		return err(x, ytree_get(map, "metric"), "metric %s is a %s figure but workload.class "

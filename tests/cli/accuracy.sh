@@ -148,6 +148,8 @@ bad_case unit-mismatch "15:11: unit 'tokens/s' does not go with metric output_to
 bad_case unknown-accelerator "16:18: unknown accelerator 'h100-sxn'; did you mean 'h100-sxm'?"
 bad_case unknown-key-typo "13:5: unknown key 'metirc' in a result; did you mean 'metric'?"
 bad_case unknown-model "22:14: unknown model 'llama-3-8'; did you mean 'llama-3-8b'?"
+bad_case effective-bits-range "20:21: effective_bits must be in (8, 16) for precision fp8 (its layers fp8 or bf16), got 6"
+bad_case effective-bits-precision "20:21: effective_bits: a mixed checkpoint is a serving result at precision fp4 (with fp8 layers) or fp8 (with 16-bit layers), not inference bf16"
 run "$A" accuracy --catalog "$TMPD/bad-bad-role"
 check "accuracy refuses a broken ledger (exit 2)" rc 2
 check "accuracy points at catalog check" contains "$err" "'accelsizer catalog check' lists them"

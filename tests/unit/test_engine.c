@@ -390,6 +390,91 @@ START_TEST(mxfp4_quantises_the_experts)
 }
 END_TEST
 
+/* A mixed checkpoint as ModelOpt's AutoQuantize writes it: the search
+ * counts NVFP4 as 4 bits, FP8 as 8 and 16-bit as 16 (element bits), so a
+ * mean of E bits keeps (E - 4) / 4 of an fp4 checkpoint's weights in FP8
+ * and (E - 8) / 8 of an fp8 one's in 16 bit; every part stores the
+ * split's mean bytes.  A card without the narrow format falls back as for
+ * any checkpoint (all fp8 on an H100). */
+START_TEST(mixed_checkpoint_splits_the_weights)
+{
+	struct workload w;
+	struct eng_precision p;
+	inference(&w, "mixtral-8x7b", PREC_FP4, 1);
+	w.effective_bits = 6;
+	eng_precision_resolve(&w, A("b200"), &p);
+	ck_assert(!p.fallback);
+	ck_assert_int_eq(p.compute, PREC_FP4);
+	ck_assert_int_eq(p.wide, PREC_FP8);
+	ck_assert_double_eq(p.wide_share, 0.5);
+	ck_assert_double_eq(p.weight_bytes, 0.75);
+	ck_assert_double_eq(p.shared_bytes, 0.75);
+	ck_assert_double_eq(p.expert_bytes, 0.75);
+	ck_assert_double_eq(p.wide_peak_flops, A("b200")->peak_tflops[PREC_FP8] * 1e12);
+	w.effective_bits = 7.25;	/* NVIDIA's MLPerf v5.0 B200 Mixtral */
+	eng_precision_resolve(&w, A("b200"), &p);
+	ck_assert_double_eq(p.wide_share, 0.8125);
+	ck_assert_double_eq(p.weight_bytes, 0.1875 * 0.5 + 0.8125);
+	eng_precision_resolve(&w, A("h100-sxm"), &p);
+	ck_assert(p.fallback);
+	ck_assert_double_eq(p.wide_share, 0);
+	ck_assert_double_eq(p.weight_bytes, 1.0);
+	inference(&w, "mixtral-8x7b", PREC_FP8, 1);
+	w.effective_bits = 8.5;		/* the v5.1 code's H200 recipe */
+	eng_precision_resolve(&w, A("h200-sxm"), &p);
+	ck_assert_int_eq(p.wide, PREC_BF16);
+	ck_assert_double_eq(p.wide_share, 0.0625);
+	ck_assert_double_eq(p.weight_bytes, 0.9375 + 0.0625 * 2);
+	/* no mixed form of a 16-bit or weight-only checkpoint */
+	enum precision wide;
+	double lo, hi;
+	ck_assert(!engine_mix_bits(PREC_BF16, &wide, &lo, &hi));
+	ck_assert(!engine_mix_bits(PREC_INT4, &wide, &lo, &hi));
+	ck_assert(engine_mix_bits(PREC_FP4, &wide, &lo, &hi));
+	ck_assert_double_eq(lo, 4);
+	ck_assert_double_eq(hi, 8);
+}
+END_TEST
+
+/* The step of a mixed checkpoint: its bytes and its GEMMs between the two
+ * formats'.  One user on one GPU is memory-bound: half the weights in FP8
+ * read the mean of an NVFP4 and an FP8 checkpoint's bytes, so the step
+ * (same fixed costs, same fp8 KV) is the two steps' midpoint; a full batch
+ * is compute-bound: its throughput falls from fp4's towards fp8's as the
+ * FP8 share grows. */
+START_TEST(mixed_checkpoint_step_time)
+{
+	struct workload w;
+	struct engine_result r4, r6, r8, rfp8;
+	inference(&w, "llama-3.1-8b", PREC_FP4, 1);
+	w.kv_precision = PREC_FP8;
+	size_on(&w, "b200", 1, &r4);
+	w.effective_bits = 6;
+	size_on(&w, "b200", 1, &r6);
+	w.effective_bits = 0;
+	w.precision = PREC_FP8;
+	size_on(&w, "b200", 1, &rfp8);
+	ck_assert(r4.fits && r6.fits && rfp8.fits);
+	ck_assert_double_gt(r6.step_ms, r4.step_ms);
+	ck_assert_double_eq_tol(r6.step_ms, (r4.step_ms + rfp8.step_ms) / 2, 0.01 * r6.step_ms);
+	w.precision = PREC_FP4;
+	w.concurrency_max = true;
+	w.effective_bits = 0;
+	size_on(&w, "b200", 1, &r4);
+	w.effective_bits = 6;
+	size_on(&w, "b200", 1, &r6);
+	w.effective_bits = 7.9;
+	size_on(&w, "b200", 1, &r8);
+	w.effective_bits = 0;
+	w.precision = PREC_FP8;
+	size_on(&w, "b200", 1, &rfp8);
+	ck_assert_double_gt(r4.output_tokens_per_s, r6.output_tokens_per_s);
+	ck_assert_double_gt(r6.output_tokens_per_s, r8.output_tokens_per_s);
+	ck_assert_double_gt(r8.output_tokens_per_s, rfp8.output_tokens_per_s * 0.97);
+	ck_assert_double_lt(r8.output_tokens_per_s, rfp8.output_tokens_per_s * 1.1);
+}
+END_TEST
+
 START_TEST(llama405b_bf16_h100_node_vs_h200_node)
 {
 	struct workload w;
@@ -2320,6 +2405,8 @@ int main(void)
 	ADD(s, fp8_on_a100_falls_back);
 	ADD(s, fp4_falls_back_to_fp8);
 	ADD(s, mxfp4_quantises_the_experts);
+	ADD(s, mixed_checkpoint_splits_the_weights);
+	ADD(s, mixed_checkpoint_step_time);
 	ADD(s, llama405b_bf16_h100_node_vs_h200_node);
 	ADD(s, context_longer_than_model_is_invalid);
 	ADD(s, more_users_more_replicas);
