@@ -1359,6 +1359,22 @@ static void check_platform(struct catalog_load_ctx *x, void *item, const struct 
 		       fmt_num(p->accel->power_w, b, sizeof b));
 }
 
+/* "a, b, c": every id a stack name table knows, for the error that lists
+ * them, so the message follows the table (catalog.c) rather than a copy. */
+static const char *stack_ids(char *buf, size_t size, const char *(*id_at)(size_t), size_t n)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < size; i++) {
+		int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", id_at(i));
+		used += w > 0 ? (size_t)w : 0;
+	}
+	return buf;
+}
+
+static const char *serving_id_at(size_t i) { return serving_stack_name((enum serving_stack)i); }
+static const char *training_id_at(size_t i) { return training_stack_name((enum training_stack)i); }
+
 /* A serving stack's id is one the engine knows (enum serving_stack); it
  * names each platform once; on the vendor's default stack the factor is 1,
  * because the accelerators' own figures were measured on it. */
@@ -1366,9 +1382,10 @@ static void check_serving_stack(struct catalog_load_ctx *x, void *item, const st
 {
 	struct catalog_serving_stack *s = item;
 	enum serving_stack which;
+	char known[128];
 	if (s->id && !serving_stack_parse(s->id, &which))
-		err_at(x, node_at(root, "id"), "unknown serving stack '%s' (known: tensorrt-llm, vllm, "
-		       "sglang, optimum-habana)", s->id);
+		err_at(x, node_at(root, "id"), "unknown serving stack '%s' (known: %s)", s->id,
+		       stack_ids(known, sizeof known, serving_id_at, SS_COUNT));
 	const struct ynode *list = node_at(root, "runs_on");
 	for (size_t i = 0; i < s->n_runs_on; i++) {
 		const struct ynode *n = list && list->kind == YN_SEQ && i < list->n ? list->items[i] : list;
@@ -1405,9 +1422,10 @@ static void check_training_stack(struct catalog_load_ctx *x, void *item, const s
 {
 	struct catalog_training_stack *s = item;
 	enum training_stack which;
+	char known[128];
 	if (s->id && !training_stack_parse(s->id, &which))
-		err_at(x, node_at(root, "id"), "unknown training stack '%s' (known: nemo, meta, automodel, "
-		       "megatron-deepspeed)", s->id);
+		err_at(x, node_at(root, "id"), "unknown training stack '%s' (known: %s)", s->id,
+		       stack_ids(known, sizeof known, training_id_at, TS_COUNT));
 	const struct ynode *list = node_at(root, "runs_on");
 	for (size_t i = 0; i < s->n_runs_on; i++) {
 		const struct ynode *n = list && list->kind == YN_SEQ && i < list->n ? list->items[i] : list;
