@@ -105,7 +105,9 @@ printf 'sku,unit_price_usd\nMSN4600C,1000\nMFA1A00-C0xx,100\nMSN2201,500\nCAT6A-
 	'"HGX B300 8-GPU, 10U (e.g. NVIDIA DGX B300)",50000' 'Intel Xeon 6776P,5000' 'DDR5-6400 RDIMM 128GB,800' \
 	'NVMe M.2 1.92TB,300' 'NVMe U.2 3.84TB,600' 'NVIDIA BlueField-3 B3220 DPU,3000' >"$TMPD/net.csv"
 # shellcheck disable=SC2086
-run "$A" proposal $BANK --prices "$TMPD/net.csv" -o "$TMPD/bank-priced.html"
+# B300 as above: with its parts priced and another candidate's left
+# unpriced (left out of the ranking's capex), that other one would rank first
+run "$A" proposal $BANK --accelerator b300 --prices "$TMPD/net.csv" -o "$TMPD/bank-priced.html"
 check "bank with the parts priced: exit 0" rc 0
 check "bank with the parts priced: no mark" lacks "$(cat "$TMPD/bank-priced.html")" "unpriced"
 check "bank with the parts priced: no warning" lacks "$err" "unpriced"
