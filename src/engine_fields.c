@@ -35,6 +35,17 @@ static const char *cooling_word(int v) { return cooling_filter_name((enum coolin
 static const char *fabric_word(int v) { return fabric_choice_name((enum fabric_choice)v); }
 static const char *stack_word(int v) { return v < 0 ? "any" : stack_name((enum stack)v); }
 static const char *onoff_word(int v) { return v ? "on" : "off"; }
+static const char *const dispatch_words[DISPATCH_COUNT] = { "independent", "least-loaded" };
+static const char *dispatch_word(int v) { return dispatch_words[v]; }
+static bool dispatch_parse(const char *s, int *v)
+{
+	for (int i = 0; s && i < DISPATCH_COUNT; i++)
+		if (!strcmp(s, dispatch_words[i])) {
+			*v = i;
+			return true;
+		}
+	return false;
+}
 static bool onoff_parse(const char *s, int *v)
 {
 	if (s && (!strcmp(s, "on") || !strcmp(s, "off"))) {
@@ -105,6 +116,7 @@ static const struct engine_choice stacks = { -1, STACK_COUNT + 1, stack_word, st
 static const struct engine_choice serving_stacks = { -1, SS_COUNT + 1, serving_word, serving_parse_int };
 static const struct engine_choice training_stacks = { -1, TS_COUNT + 1, training_word, training_parse_int };
 static const struct engine_choice onoff = { 0, 2, onoff_word, onoff_parse };
+static const struct engine_choice dispatches = { 0, DISPATCH_COUNT, dispatch_word, dispatch_parse };
 static const struct engine_choice forms = { 0, FORMF_COUNT, form_word, form_parse };
 static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, objective_parse_int };
 static const struct engine_choice coolings = { 0, COOLF_COUNT, cooling_word, cooling_parse_int };
@@ -163,6 +175,11 @@ static const struct engine_field fields[EF_COUNT] = {
 		"inference: prefill and decode on separate pools, and whether that beats one pool",
 		EFT_ENUM, W(disaggregated), INF, .choice = &onoff, .bare = "on", .label = "Disaggregated",
 		.hint = "on: a prefill pool for the first token, a decode pool for the per-token speed" },
+	/* engine_infer.c, batch_spread(): the replicas' load is shared */
+	[EF_DISPATCH] = { "dispatch", "workload", "dispatch", "D",
+		"inference: independent | least-loaded (each request to the replica with the fewest in flight)",
+		EFT_ENUM, W(dispatch), INF, .choice = &dispatches, .omit_zero = true, .label = "Dispatch",
+		.hint = "least-loaded: the replicas share their swings in load, as NVIDIA's MLPerf harness" },
 
 	/* inference: 10x the longest context shipped (10M tokens) */
 	[EF_INPUT_TOKENS] = { "input_tokens", "workload", "input-tokens", "N",

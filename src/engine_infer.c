@@ -102,6 +102,8 @@ struct ilayout {
 	double kv_mean_gpu;		/* ... at mean context */
 	double link_bw, pp_bw;
 	double ar_lat;			/* latency of one all-reduce over the t GPUs, s */
+	double pool;			/* replicas a least-loaded dispatch spreads
+					 * arrivals over (1: each on its own) */
 	long bmem;			/* sequences the KV room holds */
 	bool fits_one;			/* room for one full-context sequence */
 	long btps;			/* largest batch meeting the per-user speed
@@ -392,7 +394,11 @@ static double prefill_alone_s(const struct ictx *x, const struct ilayout *l)
  * of O tau, x = 1 - e relaxation times, which keeps 2 (x - 1 + e^-x) / x^2
  * of the variance (an Ornstein-Uhlenbeck average).  The elasticity is the
  * mean step's over one twentieth of the batch, so a request's prompts
- * grow with it.
+ * grow with it.  A least-loaded dispatch over R replicas (each request to
+ * the one with the fewest in flight, as NVIDIA's MLPerf harness sends
+ * Server queries) keeps them level: the R batches move as one count of
+ * mean R b and variance R b / (1 - e), so each replica's variance is
+ * b / (R (1 - e)) (the state-space collapse of join-the-shortest-queue).
  */
 static double batch_spread(const struct ictx *x, const struct ilayout *l, double b, struct istep *m, double *xr_out)
 {
@@ -404,7 +410,7 @@ static double batch_spread(const struct ictx *x, const struct ilayout *l, double
 	double xr = 1.0 - eng_fmin(e, ENG_ELASTICITY_MAX);
 	double keep = 2.0 * (xr - 1.0 + exp(-xr)) / (xr * xr);
 	*xr_out = xr;
-	return sqrt(b * keep / xr);
+	return sqrt(b * keep / xr / l->pool);
 }
 
 /*
@@ -476,7 +482,9 @@ static void load_tpot(const struct ictx *x, const struct ilayout *l, double b, s
 	struct istep s, m0;
 	double xr = 1;
 	double sb = x->open ? batch_spread(x, l, b, &m0, &xr) : 0;
-	double arrivals = x->open ? b + Z99 * sqrt(b) : b;
+	/* the prompts arriving in a life: Poisson, mean b; under a
+	 * least-loaded dispatch 1/R of the pool's, variance b / R */
+	double arrivals = x->open ? b + Z99 * sqrt(b / l->pool) : b;
 	iter_step(x, l, b + Z99 * sb, arrivals * x->Ip / x->O, false, &s);
 	o->tau99 = s.total;
 	o->ttft50 = o->ttft99 = o->tau = o->lambda = NAN;
@@ -525,7 +533,10 @@ static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, s
 		 * swings up to the scheduler's cap (without a target the batch
 		 * is held full, as MLPerf Offline runs it) */
 		double s50, s99;
-		o->slot_p = slot_wait(b, (double)l->bmem, xr, x->O * o->tau, &s50, &s99);
+		/* least-loaded: an arrival waits only when every replica of
+		 * the pool is at its cap (R cap slots, R b busy): the same
+		 * closed form with the spread and drain rate of the pool */
+		o->slot_p = slot_wait(b, (double)l->bmem, xr * l->pool, x->O * o->tau, &s50, &s99);
 		o->ttft50 += s50;
 		o->ttft99 += s99;
 	}
@@ -681,6 +692,10 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)eng_fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
 	if (x->batch_cap > 0 && l->bmem > x->batch_cap)
 		l->bmem = x->batch_cap;
+	/* the replicas a least-loaded front end balances: those of the GPUs
+	 * given, else those of one node */
+	long per = x->fixed_gpus > 0 ? x->fixed_gpus : x->node_max;
+	l->pool = x->w->dispatch == DISPATCH_LEAST_LOADED && per >= l->g ? (double)(per / l->g) : 1.0;
 	l->ttft_s = prefill_alone_s(x, l);
 	l->ttft_ok = !(x->w->ttft_ms > 0) || l->ttft_s * 1000.0 <= x->w->ttft_ms;
 	bool targets = x->w->tokens_per_s_per_user > 0 || x->w->ttft_ms > 0;
