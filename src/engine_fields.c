@@ -348,12 +348,12 @@ static const struct engine_field fields[EF_COUNT] = {
 	/* a batch far beyond any serving engine's max_batch_size; 0 = the
 	 * engine chooses */
 	[EF_BATCH] = { "batch", "node", "batch", "N",
-		"inference: most sequences a replica runs at once (max_batch_size)", EFT_LONG, W(batch), INF,
+		"inference: most sequences a replica runs at once (max_batch_size; with --pp, each of its pp micro-batches)", EFT_LONG, W(batch), INF,
 		WHOLE_OR_NONE(1, 1e7), NUM_COUNT, .unit = "sequences", .label = "Batch per replica" },
 	/* an iteration carries at least one prompt token beside a decode;
 	 * a million tokens is far beyond any engine's max_num_tokens */
 	[EF_TOKEN_BUDGET] = { "token_budget", "node", "token-budget", "N",
-		"inference: most tokens one iteration carries, decodes and prompt chunks (max_num_tokens)",
+		"inference: most tokens one iteration carries, decodes and prompt chunks (max_num_tokens; with --pp, each micro-batch)",
 		EFT_LONG, W(token_budget), INF, WHOLE_OR_NONE(2, 1e6), NUM_COUNT, .unit = "tokens",
 		.label = "Token budget" },
 

@@ -504,7 +504,10 @@ static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, s
 	/* iterations, not output tokens, set the prompts' pace: speculating, an
 	 * iteration yields gain tokens and carries k + 1 of each sequence */
 	double it = o->tau * x->spec.gain;
-	double room = x->budget - b * x->spec.verify;
+	/* with pipeline stages the scheduler fills each of the pp micro-batches
+	 * of a step up to the budget (TensorRT-LLM schedules one micro-batch
+	 * at a time, each up to max_num_tokens: see layout_init()) */
+	double room = x->budget * l->pp - b * x->spec.verify;
 	if (!(room >= 1) || !(x->Ip > 0)) {
 		o->ttft50 = o->ttft99 = room >= 1 ? it : INFINITY;
 		return;
@@ -690,8 +693,14 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	l->kv_res_gpu = x->open ? l->kv_mean_gpu : l->kv_full_gpu;
 	l->fits_one = room >= l->kv_full_gpu * (dp ? t : 1);	/* DEP: a sequence on one GPU */
 	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)eng_fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
-	if (x->batch_cap > 0 && l->bmem > x->batch_cap)
-		l->bmem = x->batch_cap;
+	/* The scheduler's cap.  With pipeline stages TensorRT-LLM keeps pp
+	 * micro-batches in flight, each up to max_batch_size sequences and
+	 * max_num_tokens tokens (trtGptModelInflightBatching.cpp: the capacity
+	 * scheduler holds getMaxBatchSize() x mNumMicroBatches, mNumMicroBatches
+	 * = the pipeline degree, and forwardAsync() schedules one micro-batch at
+	 * a time with mMaxBatchSizeRuntime and mMaxNumTokensRuntime). */
+	if (x->batch_cap > 0 && l->bmem > x->batch_cap * pp)
+		l->bmem = x->batch_cap * pp;
 	/* the replicas a least-loaded front end balances: those of the GPUs
 	 * given, else those of one node */
 	long per = x->fixed_gpus > 0 ? x->fixed_gpus : x->node_max;

@@ -1737,6 +1737,30 @@ START_TEST(least_loaded_dispatch_shares_the_swings)
 }
 END_TEST
 
+/* With pipeline stages TensorRT-LLM keeps pp micro-batches in flight, each
+ * up to max_batch_size (trtGptModelInflightBatching.cpp): --batch 100 at
+ * TP1 PP2 lets a replica hold 200 where its KV room allows. */
+START_TEST(pipeline_replica_holds_pp_micro_batches)
+{
+	struct workload w;
+	struct engine_result r1, r2;
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.input_tokens = 300;
+	w.output_tokens = 300;
+	w.concurrency_max = true;
+	w.ttft_ms = 0;
+	w.batch = 100;
+	w.tp = 1;
+	size_on(&w, "h200-sxm", 1, &r1);
+	w.pp = 2;
+	size_on(&w, "h200-sxm", 2, &r2);
+	ck_assert(r1.fits && r2.fits);
+	ck_assert_int_eq(r1.batch_per_replica, 100);
+	ck_assert_int_eq(r2.pp, 2);
+	ck_assert_int_eq(r2.batch_per_replica, 200);
+}
+END_TEST
+
 /* MLPerf Server on a layout whose KV room caps the batch (one H100 NVL a
  * replica): under Poisson arrivals the batch swings, and an arrival that
  * finds every slot busy waits for one, so with a first-token target the
@@ -2462,6 +2486,7 @@ int main(void)
 	ADD(s, tpot_spread_narrower_in_closed_loop);
 	ADD(s, slot_waits_hold_the_batch_below_the_kv_cap);
 	ADD(s, least_loaded_dispatch_shares_the_swings);
+	ADD(s, pipeline_replica_holds_pp_micro_batches);
 	ADD(s, forced_layout);
 	ADD(s, power_limited_clock);
 	ADD(s, expert_parallel_layout);
