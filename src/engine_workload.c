@@ -187,8 +187,8 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 	}
 	if (w->cls == WL_PRETRAIN && w->mtp && m->mtp_layers <= 0) {
 		snprintf(buf, sizeof buf,
-			 "%s has no multi-token prediction modules (mtp_layers) to train: --mtp needs a model with them "
-			 "(DeepSeek-V3)", m->name);
+			 "%s has no multi-token prediction modules (mtp_layers) to train: mtp (--mtp) needs a model with "
+			 "them (DeepSeek-V3)", m->name);
 		return fail(why, whysz, buf);
 	}
 	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 ||
