@@ -103,6 +103,7 @@ struct ilayout {
 	double kv_mean_gpu;		/* ... at mean context */
 	double link_bw, pp_bw;
 	double ar_lat;			/* latency of one all-reduce over the t GPUs, s */
+	bool ar_curve;			/* the part's measured all-reduce curve is for t GPUs */
 	long bmem;			/* sequences the KV room holds */
 	bool fits_one;			/* room for one full-context sequence */
 	long btps;			/* largest batch meeting the per-user speed
@@ -220,12 +221,43 @@ static double dep_a2a_s(const struct ictx *x, const struct ilayout *l, double to
 			     x->nic_bw, x->lat);
 }
 
+/* One all-reduce of m bytes over t GPUs of a's link at bw bytes/s.  Where
+ * the catalog gives the part's measured curve for t GPUs
+ * (link.allreduce_curve), the curve: linear between its points, its first
+ * point below them (a call that small is latency alone), the ring's
+ * bandwidth term on from its last.  Else the call latency call_s plus the
+ * ring's bandwidth term. */
+double eng_allreduce_measured_s(const struct catalog_accel *a, double m, int t, double bw, double call_s)
+{
+	size_t n = a->n_ar_curve;
+	if (n < 2 || t != a->ar_curve_gpus || !(m > 0))
+		return eng_allreduce_call_s(m, t, bw, call_s);
+	const struct catalog_ar_point *p = a->ar_curve;
+	if (m <= p[0].bytes)
+		return p[0].us * 1e-6;
+	if (m >= p[n - 1].bytes)
+		return p[n - 1].us * 1e-6 + eng_allreduce_call_s(m - p[n - 1].bytes, t, bw, 0);
+	size_t i = 1;
+	while (p[i].bytes < m)
+		i++;
+	double f = (m - p[i - 1].bytes) / (p[i].bytes - p[i - 1].bytes);
+	return (p[i - 1].us + f * (p[i].us - p[i - 1].us)) * 1e-6;
+}
+
+/* The layout's all-reduce of m bytes (the measured curve only where the
+ * layout's group is the curve's). */
+static double ar_s(const struct ictx *x, const struct ilayout *l, double m)
+{
+	return l->ar_curve ? eng_allreduce_measured_s(x->a, m, l->t, l->link_bw, l->ar_lat)
+			   : eng_allreduce_call_s(m, l->t, l->link_bw, l->ar_lat);
+}
+
 static double comm_s(const struct ictx *x, const struct ilayout *l, double tokens, int stages_in_series,
 		     bool alone_tokens)
 {
 	const struct catalog_model *m = x->m;
 	double msg = tokens * m->hidden * 2.0;	/* 16-bit activations */
-	double ar = eng_allreduce_call_s(msg, l->t, l->link_bw, l->ar_lat);
+	double ar = ar_s(x, l, msg);
 	double s;
 	if (l->dp) {
 		s = m->layers * dep_a2a_s(x, l, alone_tokens ? tokens : tokens / l->t);
@@ -287,8 +319,7 @@ static double draft_step_s(const struct ictx *x, const struct ilayout *l, double
 	const struct catalog_defaults *d = &x->c->defaults;
 	double mem = (sp->params_read * x->pr.weight_bytes + b * sp->kv_per_token * x->ctx_mean) / l->t / x->bw;
 	double comp = 2.0 * sp->params_read * b / l->t / x->flops;
-	double comm = l->t > 1 ? 2.0 * sp->layers *
-				 eng_allreduce_call_s(b * sp->hidden * 2.0, l->t, l->link_bw, l->ar_lat) : 0;
+	double comm = l->t > 1 ? 2.0 * sp->layers * ar_s(x, l, b * sp->hidden * 2.0) : 0;
 	double fixed = sp->layers * d->serving_layer_overhead_us.value * 1e-6;
 	return fixed + overlap(x, mem, comp) + comm;
 }
@@ -712,6 +743,7 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	 * message inside its domain), else the ring's 2(t - 1) steps. */
 	double call = x->a->link_ar_lat.value;
 	l->ar_lat = call > 0 && t <= x->a->link_domain ? call * 1e-6 : 2.0 * (t - 1) * x->lat;
+	l->ar_curve = x->a->n_ar_curve >= 2 && t == x->a->ar_curve_gpus;
 	l->pp_bw = l->g <= x->node_max ? eng_fmax(l->link_bw, x->link_bw2) : x->nic_bw;
 	double room = kv_room(x, l);
 	/* A fixed number of users may all reach the full context at once, so

@@ -1725,6 +1725,29 @@ START_TEST(slot_waits_hold_the_batch_below_the_kv_cap)
 }
 END_TEST
 
+/* MI300X's measured all-reduce curve (rccl-tests, 8 GPUs, graph mode):
+ * a message on a point costs its measured time, one between two points
+ * the line between them, one below the first the first point's time; a
+ * group of another size keeps the call latency and the ring's term. */
+START_TEST(allreduce_follows_the_measured_curve)
+{
+	const struct catalog_accel *a = A("mi300x");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(a->ar_curve_gpus, 8);
+	double bw = 291e9;
+	ck_assert_double_eq_tol(eng_allreduce_measured_s(a, 2097152, 8, bw, 8.71e-6), 35.03e-6, 1e-12);
+	ck_assert_double_eq_tol(eng_allreduce_measured_s(a, 1572864, 8, bw, 8.71e-6), 0.5 * (19.40e-6 + 35.03e-6),
+				1e-12);
+	ck_assert_double_eq_tol(eng_allreduce_measured_s(a, 100, 8, bw, 8.71e-6), 7.64e-6, 1e-12);
+	ck_assert_double_eq(eng_allreduce_measured_s(a, 2097152, 4, bw, 8.71e-6),
+			    eng_allreduce_call_s(2097152, 4, bw, 8.71e-6));
+	/* past the last point the ring's bandwidth term carries on */
+	double top = 4294967296.0, more = top + 1e9;
+	ck_assert_double_eq_tol(eng_allreduce_measured_s(a, more, 8, bw, 8.71e-6),
+				23658e-6 + eng_allreduce_call_s(1e9, 8, bw, 0), 1e-12);
+}
+END_TEST
+
 /* A harness batching window (AMD's MLPerf Server batcher): at the same
  * forced batch a query's first token waits for its window to close (half
  * of it at p50) and for its whole group's prefill, the window's queries at
@@ -2456,6 +2479,7 @@ int main(void)
 	ADD(s, tpot_spread_narrower_in_closed_loop);
 	ADD(s, slot_waits_hold_the_batch_below_the_kv_cap);
 	ADD(s, harness_window_holds_the_first_token);
+	ADD(s, allreduce_follows_the_measured_curve);
 	ADD(s, forced_layout);
 	ADD(s, power_limited_clock);
 	ADD(s, expert_parallel_layout);
