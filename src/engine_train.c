@@ -243,6 +243,15 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	return x->node > 0 && x->plat && x->peak > 0 && x->eff > 0 && x->bw > 0;
 }
 
+bool eng_train_context(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		       struct eng_tcache *tc, struct eng_tctx *x)
+{
+	const struct catalog_training_stack *stack = engine_training_stack(c, w, a);
+	if (w->training_stack >= 0 && !stack)
+		return false;
+	return tctx_init(c, w, a, stack, tc, x);
+}
+
 /* The largest GPU count the global batch allows a layout for. */
 static int lo_fail_gpus(const struct eng_tctx *x)
 {

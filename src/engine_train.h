@@ -111,13 +111,20 @@ struct eng_twork {
 };
 /* A (t, p) group's leanest shape on G GPUs (engine_train_search.c,
  * group_lean()), a function of the workload alone but for its TP link
- * (link_t, set by each accelerator): ok false when the group has none. */
+ * (link_t, set by each accelerator): ok false when the group has none.
+ * Its least memory by recompute (lean_mem() at one virtual stage and the
+ * ZeRO stage holding least, for the rec_lo..rec_hi tried) is a function
+ * of the workload and the base's bytes per parameter: mem_set says it is
+ * known for mem_bb. */
 #define TLEAN_SLOTS 128
 struct eng_tlean {
 	unsigned gen;
 	int G, t, p;
 	int c_hi;
 	bool ok;
+	bool mem_set;
+	double mem_bb;
+	double mem[RECOMPUTE_COUNT];
 	struct eng_tlayout shape;
 };
 struct eng_tcache {
@@ -152,6 +159,19 @@ struct eng_tmemo {
 void eng_train_search_prepare(struct eng_tctx *x);
 bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G, bool full,
 			   struct eng_tlayout *best, double *min_mem);
+
+/* The same answer as a full search, found by walking every layout with
+ * no bound, no ordering and no cache (for tests/unit/test_train.c, which
+ * holds the search to it): false when none fits, or when more than cap
+ * candidates fit (scratch holds them). */
+bool eng_train_search_reference(const struct eng_tctx *x, int G, struct eng_tlayout *best, double *min_mem,
+				struct eng_tlayout *scratch, int cap);
+
+/* engine_train.c: the context of workload w on accelerator a, as
+ * eng_train() builds it (tc: the run's cache, or NULL); false when the
+ * accelerator cannot train it (no stack, platform, peak or bandwidth). */
+bool eng_train_context(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		       struct eng_tcache *tc, struct eng_tctx *x);
 
 /* engine_train_step.c: one layout's memory and times (see there). */
 double eng_train_stage_imbalance(const struct catalog_model *m, int p);

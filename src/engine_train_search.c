@@ -602,7 +602,6 @@ struct tgroup {
 	int c_hi;			/* the most context parallelism; -1 not yet known, 0 none */
 	double link_t;
 	double lb;			/* MIN: no layout of the group is faster */
-	bool sized;			/* MIN: its leanest shape's memory known */
 	struct gterms terms;		/* MIN: group_floor()'s terms */
 };
 
@@ -675,6 +674,7 @@ static struct eng_tlean *lean_slot(const struct tsearch *S, const struct tgroup 
 			e->t = g->t;
 			e->p = g->p;
 			e->c_hi = -1;	/* not worked out yet */
+			e->mem_set = false;
 			return e;
 		}
 		if (e->G == S->G && e->t == g->t && e->p == g->p)
@@ -683,9 +683,9 @@ static struct eng_tlean *lean_slot(const struct tsearch *S, const struct tgroup 
 	return NULL;
 }
 
-static bool group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *shape)
+static bool group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *shape, struct eng_tlean **slot)
 {
-	struct eng_tlean *e = lean_slot(S, g);
+	struct eng_tlean *e = *slot = lean_slot(S, g);
 	if (e && e->c_hi >= 0) {
 		g->c_hi = e->c_hi;
 		if (!e->ok)
@@ -702,6 +702,48 @@ static bool group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tla
 			e->shape = *shape;
 	}
 	return ok;
+}
+
+/* The least memory of the group's leanest shape by recompute into mem[]
+ * (lean_mem() for rec_lo..rec_hi), from the run's cache when it has
+ * them for this base (slot e, NULL without one). */
+static const double *group_mem(const struct tsearch *S, struct eng_tlean *e, const struct eng_tlayout *lean,
+			       double *mem)
+{
+	const struct eng_tctx *x = S->x;
+	if (e && e->mem_set && e->mem_bb == x->base_bytes)
+		return e->mem;
+	struct eng_tlayout shape = *lean;
+	struct tstate st;
+	shape_state(S, &shape, &st);
+	for (int rec = x->rec_lo; rec <= x->rec_hi; rec++)
+		mem[rec] = lean_mem(x, &shape, rec, &st);
+	if (e) {
+		memcpy(e->mem, mem, sizeof e->mem);
+		e->mem_bb = x->base_bytes;
+		e->mem_set = true;
+	}
+	return mem;
+}
+
+/* The lightest recompute whose layout of the group's leanest shape at
+ * one virtual stage fits (lightest_fit()), -1 when none does (*lowest:
+ * the heaviest one's memory, which then goes to min_mem). */
+static int group_fit(struct tsearch *S, struct eng_tlean *e, const struct eng_tlayout *lean, double *lowest)
+{
+	const struct eng_tctx *x = S->x;
+	double buf[RECOMPUTE_COUNT];
+	const double *mem = group_mem(S, e, lean, buf);
+	*lowest = mem[x->rec_hi];
+	if (*lowest > x->usable) {
+		if (*lowest < S->min_mem)
+			S->min_mem = *lowest;
+		return -1;
+	}
+	int rec0 = x->rec_hi;
+	while (rec0 > x->rec_lo && !(mem[rec0 - 1] > x->usable))
+		rec0--;
+	return rec0;
 }
 
 /* Every shape of a group: c from the most, b from the smallest, e from
@@ -777,22 +819,19 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
 	/* the most parallel groups first: the likeliest to fit */
 	for (int i = n - 1; i >= 0 && !S->found; i--) {
 		struct eng_tlayout shape;
-		struct tstate st;
-		if (!group_lean(S, &g[i], &shape))
+		struct eng_tlean *e;
+		double lowest;
+		if (!group_lean(S, &g[i], &shape, &e) || group_fit(S, e, &shape, &lowest) < 0)
 			continue;
-		shape_state(S, &shape, &st);
-		double lowest = lean_mem(x, &shape, x->rec_hi, &st);
-		if (lowest > x->usable) {
-			if (lowest < S->min_mem)
-				S->min_mem = lowest;
-			continue;
-		}
 		/* the leanest layout fits and would be taken; a figure that
 		 * gives no number has its layouts sized */
-		if (!isnan(lowest))
+		if (!isnan(lowest)) {
 			S->found = true;
-		else
+		} else {
+			struct tstate st;
+			shape_state(S, &shape, &st);
 			try_shape(S, &shape, &st, lightest_fit(x, &shape, &st, &lowest));
+		}
 	}
 }
 
@@ -837,69 +876,45 @@ static double group_floor(const struct tsearch *S, const struct eng_tlayout *lea
  * that can fit it, no imbalance but its own, the least bubble (the most
  * micro-batches, the most virtual stages); then the groups from the
  * lowest bound while it can beat the fastest step so far.  A group whose
- * leanest shape does not fit is left, its memory the least of the
- * group's.
- *
- * Which recompute fits a group's leanest shape is sized only when its
- * turn comes: until then its bound is the one at the lightest recompute
- * tried (rec_lo), no higher than at any heavier one (no term shrinks with
- * recompute), so a group never sized could not have won either.  Sized,
- * a group whose lightest fitting recompute is heavier takes that bound
- * and waits for its turn again.  lean[] holds each group's leanest shape
- * meanwhile. */
-/* Puts group k at its place in ord[lo..hi), kept in the order of the
+ * leanest shape does not fit is left before its bound is worked out, its
+ * memory the least of the group's (group_fit()).  Which groups are tried
+ * does not depend on the order they are met in (see "Which layout
+ * wins"), only how soon the cut tightens. */
+/* Puts group k at its place in ord[0..n), kept in the order of the
  * groups' bounds (a NaN bound first: such a group is never skipped). */
-static void ord_insert(const struct tgroup *g, int *ord, int lo, int hi, int k)
+static void ord_insert(const struct tgroup *g, int *ord, int n, int k)
 {
 	double lb = isnan(g[k].lb) ? -INFINITY : g[k].lb;
-	int j = hi;
-	while (j > lo && g[ord[j - 1]].lb > lb) {
+	int j = n;
+	while (j > 0 && g[ord[j - 1]].lb > lb) {
 		ord[j] = ord[j - 1];
 		j--;
 	}
 	ord[j] = k;
 }
 
-static void walk_min(struct tsearch *S, struct tgroup *g, int n, struct eng_tlayout *lean)
+static void walk_min(struct tsearch *S, struct tgroup *g, int n)
 {
-	const struct eng_tctx *x = S->x;
 	int ord[NGROUP], live = 0;
 	for (int i = 0; i < n; i++) {
-		g[i].sized = false;
-		if (!group_lean(S, &g[i], &lean[i]))
+		struct eng_tlayout lean;
+		struct eng_tlean *e;
+		double lowest;
+		if (!group_lean(S, &g[i], &lean, &e))
 			continue;
-		group_terms(S, &lean[i], &g[i].terms);
-		g[i].lb = group_floor(S, &lean[i], x->rec_lo, &g[i].terms);
-		ord_insert(g, ord, 0, live++, i);
-	}
-	for (int head = 0; head < live;) {
-		int k = ord[head];
-		if (g[k].lb > cut(S))
-			break;
-		if (!g[k].sized) {
-			struct tstate st;
-			double lowest;
-			g[k].sized = true;
-			int rec0 = shape_fit(S, &lean[k], &st, &lowest);
-			if (rec0 < 0) {
-				head++;
-				continue;
-			}
-			if (isnan(lowest))
-				g[k].lb = -INFINITY;
-			else if (rec0 != x->rec_lo || !(g[k].lb > -INFINITY))
-				g[k].lb = group_floor(S, &lean[k], rec0, &g[k].terms);
-			if (rec0 != x->rec_lo && head + 1 < live && g[k].lb > g[ord[head + 1]].lb) {
-				/* no longer the lowest: it waits for its turn */
-				for (int i = head; i + 1 < live; i++)
-					ord[i] = ord[i + 1];
-				ord_insert(g, ord, head, live - 1, k);
-				continue;
-			}
+		int rec0 = group_fit(S, e, &lean, &lowest);
+		if (rec0 < 0)
+			continue;
+		if (isnan(lowest)) {
+			g[i].lb = -INFINITY;
+		} else {
+			group_terms(S, &lean, &g[i].terms);
+			g[i].lb = group_floor(S, &lean, rec0, &g[i].terms);
 		}
-		head++;
-		try_group(S, &g[k]);
+		ord_insert(g, ord, live++, i);
 	}
+	for (int head = 0; head < live && !(g[ord[head]].lb > cut(S)); head++)
+		try_group(S, &g[ord[head]]);
 }
 
 /* Fastest fitting layout on G GPUs (see above); false if none fits.
@@ -912,7 +927,6 @@ static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_on
 {
 	struct eng_tlayout cand[NCAND];
 	struct tgroup g[NGROUP];
-	struct eng_tlayout lean[NGROUP];
 	struct tsearch S = { .x = x, .G = G, .pass = fit_only ? PASS_FIT : PASS_MIN, .min_mem = INFINITY,
 			     .vmask = x->cache ? x->cache->vmask : vmask, .cand = cand };
 	S.prune_ok = x->lat >= 0 && x->overlap <= 1;
@@ -925,7 +939,7 @@ static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_on
 		*min_mem = S.min_mem;
 		return S.found;
 	}
-	walk_min(&S, g, n, lean);
+	walk_min(&S, g, n);
 	*min_mem = S.min_mem;
 	if (!S.found)
 		return false;
@@ -974,4 +988,125 @@ bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G
 		*best = b;
 	*min_mem = mm;
 	return found;
+}
+
+/* ---- the reference walk ---- */
+
+/* One shape's candidates as the search defines them, every figure worked
+ * out and nothing skipped: for each virtual stage, the recompute choices
+ * from the lightest, each with the ZeRO stage of 0..zsame holding least
+ * and every stage above zsame, until one of the former fits. */
+struct xwalk {
+	const struct eng_tctx *x;
+	int G;
+	bool found;
+	double smin, min_mem;
+	int n;
+	struct eng_tlayout *all;	/* every fitting candidate, in walk order */
+	int cap;
+	bool overflow;
+};
+
+static void xwalk_add(struct xwalk *W, const struct eng_tlayout *l)
+{
+	if (!W->found || l->step < W->smin)
+		W->smin = l->step;
+	W->found = true;
+	if (W->n < W->cap)
+		W->all[W->n++] = *l;
+	else
+		W->overflow = true;
+}
+
+static void xwalk_shape(struct xwalk *W, const struct eng_tlayout *shape)
+{
+	const struct eng_tctx *x = W->x;
+	struct eng_tlayout l = *shape;
+	int zmax = shape->d * shape->c == 1 ? 0 : 3;
+	double state[4];
+	for (int z = 0; z <= zmax; z++) {
+		l.zero = z;
+		state[z] = eng_train_state(x, &l);
+	}
+	double reserve = eng_train_reserve(x, &l);
+	/* the least memory of any layout of the shape, for min_mem */
+	l.v = 1;
+	l.rec = x->rec_hi;
+	double act1 = eng_train_activation(x, &l);
+	for (int z = 0; z <= zmax; z++)
+		if (eng_train_mem(state[z], act1, reserve) < W->min_mem)
+			W->min_mem = eng_train_mem(state[z], act1, reserve);
+	int zsame = x->expert_params > 0 && !x->frozen ? 1 : 2;
+	int lps = lps_of(x, shape->p);
+	for (int v = 1; v <= V_MAX; v++) {
+		if (!v_ok(shape->p, lps, v))
+			continue;
+		for (int rec = x->rec_lo; rec <= x->rec_hi; rec++) {
+			l.v = v;
+			l.rec = rec;
+			double act = eng_train_activation(x, &l);
+			int zlo = 0;
+			for (int z = 1; z <= zmax && z <= zsame; z++)
+				if (eng_train_mem(state[z], act, reserve) < eng_train_mem(state[zlo], act, reserve))
+					zlo = z;
+			bool fit_same = false;
+			for (int z = zlo; z <= zmax; z = z <= zsame ? zsame + 1 : z + 1) {
+				l.zero = z;
+				l.mem_gpu = eng_train_mem(state[z], act, reserve);
+				if (!(l.mem_gpu <= x->usable))
+					continue;
+				fit_same = fit_same || z <= zsame;
+				l.compute = eng_train_compute_g(x, W->G, rec) * l.imb;
+				l.elem = eng_train_elem_g(x, W->G) * l.imb;
+				l.bubble = eng_train_bubble(&l);
+				l.tp_comm = eng_train_tp_comm(x, &l);
+				l.cp_comm = eng_train_cp_comm(x, &l);
+				l.ep_comm = x->m->experts > 1 ? eng_train_ep_comm(x, &l) + eng_train_expert_mem(x, &l) : 0;
+				l.pp_comm = eng_train_pp_comm(x, &l);
+				eng_train_step_finish(x, &l);
+				xwalk_add(W, &l);
+			}
+			if (fit_same)
+				break;
+		}
+	}
+}
+
+bool eng_train_search_reference(const struct eng_tctx *x, int G, struct eng_tlayout *best, double *min_mem,
+				struct eng_tlayout *scratch, int cap)
+{
+	const struct workload *w = x->w;
+	struct xwalk W = { .x = x, .G = G, .min_mem = INFINITY, .all = scratch, .cap = cap };
+	struct tsearch S = { .x = x, .G = G };	/* for shape_init() */
+	for (int t = deg_first(w->tp); t && t <= G; t = deg_next(w->tp, t)) {
+		if (!tp_ok(x, t))
+			continue;
+		struct tgroup g = { .t = t, .link_t = eng_link_bw(x->c, x->a, x->plat, t) };
+		int p_lo = w->pp > 0 ? w->pp : 1, p_hi = w->pp > 0 ? w->pp : PP_MAX;
+		for (int p = p_lo; p <= p_hi; p++) {
+			g.p = p;
+			for (int c = deg_first(w->cp); c && c <= CP_MAX; c = deg_next(w->cp, c)) {
+				if (!cp_ok(x, c) || !tcp_ok(x, G, t, c, p))
+					continue;
+				int d = G / (t * c * p);
+				for (int b = deg_first(w->micro_batch); b && mb_ok(x, d, b); b = deg_next(w->micro_batch, b))
+					for (int e = 1; e <= t * d * c; e++) {
+						if (!ep_ok(x, t * d * c, e))
+							continue;
+						struct eng_tlayout shape;
+						shape_init(&S, &g, c, b, e, &shape);
+						xwalk_shape(&W, &shape);
+					}
+			}
+		}
+	}
+	*min_mem = W.min_mem;
+	if (!W.found || W.overflow)
+		return W.found && !W.overflow;
+	const struct eng_tlayout *win = NULL;
+	for (int i = 0; i < W.n; i++)
+		if (W.all[i].step <= W.smin * TIE && (!win || better(&W.all[i], win)))
+			win = &W.all[i];
+	*best = *win;
+	return true;
 }
