@@ -79,28 +79,14 @@ struct eng_tlayout {
 
 /*
  * What one engine_run() keeps between its accelerators (the report owns
- * it; eng_tcache_begin() empties it at the start of every run).  A
- * shape's memory - model state by ZeRO stage, runtime reserve,
- * activations at one virtual stage by recompute (eng_train_state(),
- * eng_train_reserve(), eng_train_activation()) - is a function of the
- * workload, the GPU count, the shape's degrees (t, p, c, b, e) and the
- * base's bytes per parameter alone, not of the accelerator: the
- * accelerators that search the same GPU count size each shape once.  A
- * figure those functions come to read from the accelerator must join the
- * key (struct eng_tshape_mem).  The virtual-stage masks and struct
- * eng_twork depend on the workload alone.
+ * it; eng_tcache_begin() empties it at the start of every run): the
+ * workload's own figures (struct eng_twork), the (t, p) groups' leanest
+ * shapes and their least memory (struct eng_tlean) and the virtual-stage
+ * masks, all functions of the workload (and of the base's bytes per
+ * parameter, which joins the key of the memory), not of the
+ * accelerator.  A figure those come to read from the accelerator must
+ * join the key.
  */
-#define TCACHE_SLOTS 512
-struct eng_tshape_mem {
-	unsigned gen;			/* valid when the cache's */
-	int G, t, p, c, b, e;
-	double base_bytes;
-	bool filled;			/* zlean..zmax and reserve */
-	bool all_z;			/* state[0..zlean) too */
-	unsigned act_set;		/* bit rec: act1[rec] known */
-	int zlean, zmax;
-	double state[4], reserve, act1[RECOMPUTE_COUNT];
-};
 /* The workload's figures tctx_init() works out for every accelerator
  * alike: FLOPs per token before the MoE terms, stage imbalance, cp_max. */
 struct eng_twork {
@@ -132,7 +118,6 @@ struct eng_tcache {
 	struct eng_twork work;
 	struct eng_tlean lean[TLEAN_SLOTS];
 	unsigned vmask[PP_MAX + 1];	/* as struct eng_tmemo's */
-	struct eng_tshape_mem slot[TCACHE_SLOTS];
 };
 
 /* search() is a pure function of the context and G, and the sizing below

@@ -88,6 +88,7 @@ struct tsearch {
 	bool found;
 	bool prune_ok;			/* bounds hold: latency >= 0, overlap <= 1 */
 	double smin;			/* the fastest step so far */
+	double cut;			/* a layout whose bound exceeds this cannot win */
 	double compute_g[RECOMPUTE_COUNT], elem_g;	/* work_terms() before imb */
 	struct eng_tlayout best;		/* PICK */
 	int ncand;
@@ -115,15 +116,15 @@ struct tterms {
 	double compute, elem, tp, cp, ep;	/* ep: the MoE layers' own costs, see eng_tlayout */
 };
 
-static void shape_terms(const struct tsearch *S, const struct eng_tlayout *shape, int rec, struct tterms *k)
+/* l: a working copy of the shape; its recompute is set to rec. */
+static void shape_terms(const struct tsearch *S, struct eng_tlayout *l, int rec, struct tterms *k)
 {
-	struct eng_tlayout l = *shape;
-	l.rec = rec;
-	k->compute = S->compute_g[rec] * l.imb;
-	k->elem = S->elem_g * l.imb;
-	k->tp = eng_train_tp_comm(S->x, &l);
-	k->cp = eng_train_cp_comm(S->x, &l);
-	k->ep = S->x->m->experts > 1 ? eng_train_ep_comm(S->x, &l) + eng_train_expert_mem(S->x, &l) : 0;
+	l->rec = rec;
+	k->compute = S->compute_g[rec] * l->imb;
+	k->elem = S->elem_g * l->imb;
+	k->tp = eng_train_tp_comm(S->x, l);
+	k->cp = eng_train_cp_comm(S->x, l);
+	k->ep = S->x->m->experts > 1 ? eng_train_ep_comm(S->x, l) + eng_train_expert_mem(S->x, l) : 0;
 	k->set = true;
 }
 
@@ -169,10 +170,11 @@ static bool better(const struct eng_tlayout *l, const struct eng_tlayout *o)
 	return false;
 }
 
-/* A layout whose bound exceeds this cannot win. */
+/* A layout whose bound exceeds this cannot win: TIE x the fastest step
+ * so far (S->cut, kept by consider()), none before a layout is found. */
 static double cut(const struct tsearch *S)
 {
-	return S->found && S->prune_ok ? S->smin * TIE : INFINITY;
+	return S->cut;
 }
 
 static void consider(struct tsearch *S, const struct eng_tlayout *l)
@@ -191,6 +193,7 @@ static void consider(struct tsearch *S, const struct eng_tlayout *l)
 		S->ncand = n;
 	}
 	S->found = true;
+	S->cut = S->prune_ok ? S->smin * TIE : INFINITY;
 	if (l->step <= S->smin * TIE) {
 		if (S->ncand < NCAND)
 			S->cand[S->ncand++] = *l;
@@ -221,11 +224,13 @@ static double shape_dp(const struct eng_tctx *x, const struct eng_tlayout *l, st
 	return dp->v[i];
 }
 
-static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int rec0, int zmax,
+/* l: a working copy of the shape; the walk sets its virtual stages,
+ * recompute and ZeRO stage and every figure of the layout. */
+static void try_layouts(struct tsearch *S, struct eng_tlayout *l, int rec0, int zmax,
 			const double *state, double reserve, struct tterms *k, double dp_lb, struct tdp *dp)
 {
 	const struct eng_tctx *x = S->x;
-	unsigned vmask = vmask_of(S, shape->p);
+	unsigned vmask = vmask_of(S, l->p);
 	for (int v = 1; v <= V_MAX; v++) {
 		if (!(vmask & (1u << v)))
 			continue;
@@ -233,18 +238,17 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
 		 * stages that cost the same fits, heavier recompute only adds
 		 * work. */
 		for (int rec = rec0; rec <= x->rec_hi; rec++) {
-			struct eng_tlayout l = *shape;
-			l.v = v;
-			l.rec = rec;
 			if (!k[rec].set)
-				shape_terms(S, shape, rec, &k[rec]);
+				shape_terms(S, l, rec, &k[rec]);
+			l->v = v;
+			l->rec = rec;
 			/* heavier recompute is no faster: nothing after this can
 			 * win; every ZeRO stage adds at least dp_lb (see
 			 * shape_slow()) */
-			double parts = step_parts(x, &k[rec], &l);
+			double parts = step_parts(x, &k[rec], l);
 			if (parts > cut(S) || (parts + dp_lb) * (1.0 - BOUND_ROUNDING) > cut(S))
 				break;
-			double act = eng_train_activation(x, &l);
+			double act = eng_train_activation(x, l);
 			/* ZeRO 0, 1 and 2 differ in memory only (for a trained MoE
 			 * model 0 and 1: its experts' ZeRO-2 reduce-scatters run
 			 * every micro-batch, experts_dp_comm()): of those the one holding
@@ -262,15 +266,15 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
 			}
 			bool fit_same = false;
 			for (int z = zlo; z <= zmax; z = z <= zsame ? zsame + 1 : z + 1) {
-				l.zero = z;
-				l.mem_gpu = z <= zsame ? mlo : eng_train_mem(state[z], act, reserve);
-				if (l.mem_gpu < S->min_mem)
-					S->min_mem = l.mem_gpu;
-				if (l.mem_gpu > x->usable)
+				l->zero = z;
+				l->mem_gpu = z <= zsame ? mlo : eng_train_mem(state[z], act, reserve);
+				if (l->mem_gpu < S->min_mem)
+					S->min_mem = l->mem_gpu;
+				if (l->mem_gpu > x->usable)
 					continue;
 				fit_same = fit_same || z <= zsame;
-				eng_train_step_finish_dp(x, &l, shape_dp(x, &l, dp));
-				consider(S, &l);
+				eng_train_step_finish_dp(x, l, shape_dp(x, l, dp));
+				consider(S, l);
 			}
 			if (fit_same)
 				break;
@@ -290,13 +294,12 @@ static double shape_floor(const struct tsearch *S, const struct eng_tlayout *sha
 	return compute + elem + eng_train_bubble_of(compute + elem, shape->p, shape->m, v_most(S, shape->p));
 }
 
-/* The layout shape_floor() sums: the shape at rec0 with the most virtual
- * stages, its work and bubble filled in. */
-static void floor_layout(const struct tsearch *S, const struct eng_tlayout *shape, int rec0, struct eng_tlayout *l)
+/* The layout shape_floor() sums: the shape (l, a working copy) at rec0
+ * with the most virtual stages, its work and bubble filled in. */
+static void floor_layout(const struct tsearch *S, struct eng_tlayout *l, int rec0)
 {
-	*l = *shape;
 	l->rec = rec0;
-	l->v = v_most(S, shape->p);
+	l->v = v_most(S, l->p);
 	l->compute = S->compute_g[rec0] * l->imb;
 	l->elem = S->elem_g * l->imb;
 	l->bubble = eng_train_bubble(l);
@@ -305,7 +308,7 @@ static void floor_layout(const struct tsearch *S, const struct eng_tlayout *shap
 /* Whether no layout of the shape, none lighter on recompute than rec0,
  * can beat cut(S) once its communication is added to the floor, then the
  * least exposed DP time. */
-static bool shape_slow(const struct tsearch *S, const struct eng_tlayout *shape, int rec0, struct tterms *k,
+static bool shape_slow(const struct tsearch *S, struct eng_tlayout *l, int rec0, struct tterms *k,
 		       double *dp_lb, struct tdp *dpc)
 {
 	const struct eng_tctx *x = S->x;
@@ -313,31 +316,30 @@ static bool shape_slow(const struct tsearch *S, const struct eng_tlayout *shape,
 	*dp_lb = 0;
 	if (!(limit < INFINITY))
 		return false;
-	struct eng_tlayout l;
-	floor_layout(S, shape, rec0, &l);
-	if (l.compute + l.elem + l.bubble > limit)
+	floor_layout(S, l, rec0);
+	if (l->compute + l->elem + l->bubble > limit)
 		return true;
-	shape_terms(S, shape, rec0, &k[rec0]);
-	l.v = 1;
-	double lb = l.compute + l.elem + l.bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep +
-		    eng_train_pp_comm(x, &l);
+	shape_terms(S, l, rec0, &k[rec0]);
+	l->v = 1;
+	double lb = l->compute + l->elem + l->bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep +
+		    eng_train_pp_comm(x, l);
 	if (lb > limit)
 		return true;
-	l.zero = 0;
-	double dp = shape_dp(x, &l, dpc);
-	double window = (S->compute_g[x->rec_hi] * l.imb + l.elem) * 2.0 / 3.0;
+	l->zero = 0;
+	double dp = shape_dp(x, l, dpc);
+	double window = (S->compute_g[x->rec_hi] * l->imb + l->elem) * 2.0 / 3.0;
 	double hidden = dp * x->overlap < window ? dp * x->overlap : window;
 	*dp_lb = dp - hidden;
 	return (lb + *dp_lb) * (1.0 - BOUND_ROUNDING) > limit;
 }
 
-/* A shape's model state by ZeRO stage (state[zlean..zmax]) and runtime
- * reserve: what its memory adds to the activations; mem is its entry in
- * the run's cache (engine_train.h), NULL without one. */
+/* A shape's model state by ZeRO stage and runtime reserve: what its
+ * memory adds to the activations.  zlean..zmax are the stages its least
+ * memory looks at (the highest alone where state only falls with the
+ * stage, zero_monotone); state[] holds every stage to zmax. */
 struct tstate {
 	int zlean, zmax;
 	double state[4], reserve;
-	struct eng_tshape_mem *mem;
 };
 
 struct eng_tcache *eng_tcache_new(void)
@@ -348,8 +350,6 @@ struct eng_tcache *eng_tcache_new(void)
 	if (!tc)
 		return NULL;
 	tc->gen = 0;
-	for (size_t i = 0; i < TCACHE_SLOTS; i++)
-		tc->slot[i].gen = 0;
 	for (size_t i = 0; i < TLEAN_SLOTS; i++)
 		tc->lean[i].gen = 0;
 	tc->work.set = false;
@@ -366,7 +366,6 @@ void eng_tcache_begin(struct eng_tcache *tc)
 {
 	tc->gen++;
 	if (!tc->gen) {		/* wrapped: no slot may look valid */
-		memset(tc->slot, 0, sizeof tc->slot);
 		memset(tc->lean, 0, sizeof tc->lean);
 		tc->gen = 1;
 	}
@@ -374,99 +373,34 @@ void eng_tcache_begin(struct eng_tcache *tc)
 	tc->work.set = false;
 }
 
-/* The shape's entry in the run's cache, found or taken (open addressing
- * on its key); NULL without a cache, with a key that cannot be compared
- * (NaN bytes) or when every slot is taken: the caller then sizes it. */
-static struct eng_tshape_mem *cache_slot(const struct tsearch *S, const struct eng_tlayout *shape)
+static void shape_state(const struct eng_tctx *x, struct eng_tlayout *shape, struct tstate *st)
 {
-	struct eng_tcache *tc = S->x->cache;
-	double bb = S->x->base_bytes;
-	if (!tc || isnan(bb))
-		return NULL;
-	unsigned h = (unsigned)S->G * 2654435761u;
-	h = (h ^ (unsigned)shape->t) * 16777619u;
-	h = (h ^ (unsigned)shape->p) * 16777619u;
-	h = (h ^ (unsigned)shape->c) * 16777619u;
-	h = (h ^ (unsigned)shape->b) * 16777619u;
-	h = (h ^ (unsigned)shape->ep) * 16777619u;
-	for (unsigned i = 0; i < TCACHE_SLOTS; i++) {
-		struct eng_tshape_mem *e = &tc->slot[(h + i) % TCACHE_SLOTS];
-		if (e->gen != tc->gen) {
-			*e = (struct eng_tshape_mem){ .gen = tc->gen, .G = S->G, .t = shape->t, .p = shape->p,
-						      .c = shape->c, .b = shape->b, .e = shape->ep, .base_bytes = bb };
-			return e;
-		}
-		if (e->G == S->G && e->t == shape->t && e->p == shape->p && e->c == shape->c && e->b == shape->b &&
-		    e->e == shape->ep && e->base_bytes == bb)
-			return e;
-	}
-	return NULL;
-}
-
-static void shape_state(const struct tsearch *S, struct eng_tlayout *shape, struct tstate *st)
-{
-	const struct eng_tctx *x = S->x;
-	struct eng_tshape_mem *e = st->mem = cache_slot(S, shape);
-	if (e && e->filled) {
-		st->zlean = e->zlean;
-		st->zmax = e->zmax;
-		for (int z = st->zlean; z <= st->zmax; z++)
-			st->state[z] = e->state[z];
-		st->reserve = e->reserve;
-		shape->zero = st->zmax;
-		return;
-	}
 	st->zmax = shape->d * shape->c == 1 ? 0 : 3;
 	st->zlean = x->zero_monotone ? st->zmax : 0;
-	for (int z = st->zlean; z <= st->zmax; z++) {
+	for (int z = 0; z <= st->zmax; z++) {
 		shape->zero = z;
 		st->state[z] = eng_train_state(x, shape);
 	}
 	st->reserve = eng_train_reserve(x, shape);
-	if (e) {
-		e->filled = true;
-		e->zlean = st->zlean;
-		e->zmax = st->zmax;
-		memcpy(e->state, st->state, sizeof e->state);
-		e->reserve = st->reserve;
-	}
 }
 
-/* The state of the ZeRO stages below zlean, which only a shape that is
- * tried needs. */
-static void state_below(const struct eng_tctx *x, struct eng_tlayout *shape, struct tstate *st)
-{
-	struct eng_tshape_mem *e = st->mem;
-	if (e && e->all_z) {
-		for (int z = 0; z < st->zlean; z++) {
-			shape->zero = z;
-			st->state[z] = e->state[z];
-		}
-		return;
-	}
-	for (int z = 0; z < st->zlean; z++) {
-		shape->zero = z;
-		st->state[z] = eng_train_state(x, shape);
-	}
-	if (e) {
-		e->all_z = true;
-		for (int z = 0; z < st->zlean; z++)
-			e->state[z] = st->state[z];
-	}
-}
+/* Within a (t, p) group on G GPUs a shape's state and reserve depend on
+ * its expert parallelism alone (engine_train.h, "What the search's
+ * bounds assume"): a group sizes them once per e, in a table by e. */
+#define TSTATES 8
+struct tstates {
+	int e[TSTATES];			/* 0: empty */
+	struct tstate st[TSTATES];
+};
 
-/* The shape's activations at one virtual stage (shape->v is 1). */
-static double lean_act(const struct eng_tctx *x, const struct eng_tlayout *shape, int rec, const struct tstate *st)
+static const struct tstate *group_state(const struct eng_tctx *x, struct tstates *gs, struct eng_tlayout *shape)
 {
-	struct eng_tshape_mem *e = st->mem;
-	if (e && (e->act_set & (1u << rec)))
-		return e->act1[rec];
-	double act = eng_train_activation(x, shape);
-	if (e) {
-		e->act1[rec] = act;
-		e->act_set |= 1u << rec;
+	int i = shape->ep % TSTATES;
+	if (gs->e[i] != shape->ep) {
+		shape_state(x, shape, &gs->st[i]);
+		gs->e[i] = shape->ep;
 	}
-	return act;
+	return &gs->st[i];
 }
 
 /* The least memory of the shape's layouts at one recompute choice: one
@@ -476,7 +410,7 @@ static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int 
 {
 	shape->v = 1;
 	shape->rec = rec;
-	double act = lean_act(x, shape, rec, st);
+	double act = eng_train_activation(x, shape);
 	double lowest = INFINITY;
 	for (int z = st->zlean; z <= st->zmax; z++) {
 		double mz = eng_train_mem(st->state[z], act, st->reserve);
@@ -503,25 +437,23 @@ static int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *shape, con
 
 /* Every layout of one shape (t, c, p, b, e) whose state st and lightest
  * fitting recompute rec0 (>= 0) are known. */
-static void try_shape(struct tsearch *S, struct eng_tlayout *shape, struct tstate *st, int rec0)
+static void try_shape(struct tsearch *S, struct eng_tlayout *shape, const struct tstate *st, int rec0)
 {
-	const struct eng_tctx *x = S->x;
 	struct tterms k[RECOMPUTE_COUNT];
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
 		k[r].set = false;
 	double dp_lb = 0;
 	struct tdp dp = { { false, false, false }, { 0, 0, 0 } };
-	if (S->pass != PASS_FIT && shape_slow(S, shape, rec0, k, &dp_lb, &dp))
+	struct eng_tlayout l = *shape;
+	if (S->pass != PASS_FIT && shape_slow(S, &l, rec0, k, &dp_lb, &dp))
 		return;
-	state_below(x, shape, st);
-	try_layouts(S, shape, rec0, st->zmax, st->state, st->reserve, k, dp_lb, &dp);
+	try_layouts(S, &l, rec0, st->zmax, st->state, st->reserve, k, dp_lb, &dp);
 }
 
-/* A shape's memory: its state, and the lightest recompute that can fit
- * it (-1 when none; the least memory then goes to min_mem). */
-static int shape_fit(struct tsearch *S, struct eng_tlayout *shape, struct tstate *st, double *lowest)
+/* A shape's memory: the lightest recompute that can fit it (-1 when
+ * none; the least memory then goes to min_mem). */
+static int shape_fit(struct tsearch *S, struct eng_tlayout *shape, const struct tstate *st, double *lowest)
 {
-	shape_state(S, shape, st);
 	int rec0 = lightest_fit(S->x, shape, st, lowest);
 	if (rec0 < 0 && *lowest < S->min_mem)
 		S->min_mem = *lowest;
@@ -602,7 +534,6 @@ struct tgroup {
 	int c_hi;			/* the most context parallelism; -1 not yet known, 0 none */
 	double link_t;
 	double lb;			/* MIN: no layout of the group is faster */
-	struct gterms terms;		/* MIN: group_floor()'s terms */
 };
 
 static void shape_init(const struct tsearch *S, const struct tgroup *g, int c, int b, int e,
@@ -683,25 +614,25 @@ static struct eng_tlean *lean_slot(const struct tsearch *S, const struct tgroup 
 	return NULL;
 }
 
-static bool group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *shape, struct eng_tlean **slot)
+/* The group's leanest shape, from the run's cache (its entry in *slot)
+ * or made in buf; NULL when the group has none.  Its TP link may be
+ * another accelerator's: the group's is g->link_t. */
+static const struct eng_tlayout *group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *buf,
+					    struct eng_tlean **slot)
 {
 	struct eng_tlean *e = *slot = lean_slot(S, g);
 	if (e && e->c_hi >= 0) {
 		g->c_hi = e->c_hi;
-		if (!e->ok)
-			return false;
-		*shape = e->shape;
-		shape->link_t = g->link_t;	/* the accelerator's own */
-		return true;
+		return e->ok ? &e->shape : NULL;
 	}
-	bool ok = lean_shape(S, g, shape);
+	bool ok = lean_shape(S, g, buf);
 	if (e) {
 		e->c_hi = g->c_hi;
 		e->ok = ok;
 		if (ok)
-			e->shape = *shape;
+			e->shape = *buf;
 	}
-	return ok;
+	return ok ? buf : NULL;
 }
 
 /* The least memory of the group's leanest shape by recompute into mem[]
@@ -715,7 +646,7 @@ static const double *group_mem(const struct tsearch *S, struct eng_tlean *e, con
 		return e->mem;
 	struct eng_tlayout shape = *lean;
 	struct tstate st;
-	shape_state(S, &shape, &st);
+	shape_state(x, &shape, &st);
 	for (int rec = x->rec_lo; rec <= x->rec_hi; rec++)
 		mem[rec] = lean_mem(x, &shape, rec, &st);
 	if (e) {
@@ -756,6 +687,8 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 {
 	const struct eng_tctx *x = S->x;
 	const struct workload *w = x->w;
+	struct tstates gs;
+	memset(gs.e, 0, sizeof gs.e);
 	for (int c = g->c_hi < 0 ? cp_most(S, g) : g->c_hi; c >= 1; c = w->cp > 0 ? 0 : c / 2) {
 		if (!cp_ok(x, c) || !tcp_ok(x, S->G, g->t, c, g->p))
 			continue;
@@ -768,16 +701,16 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 				if (e < e_hi && !ep_ok(x, g->t * d * c, e))
 					continue;
 				struct eng_tlayout shape;
-				struct tstate st;
 				double lowest;
 				shape_init(S, g, c, b, e, &shape);
-				int rec0 = shape_fit(S, &shape, &st, &lowest);
+				const struct tstate *st = group_state(x, &gs, &shape);
+				int rec0 = shape_fit(S, &shape, st, &lowest);
 				bool leanest = e == e_hi;
 				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &shape, rec0) > cut(S))) {
 					stop_b = leanest;
 					continue;
 				}
-				try_shape(S, &shape, &st, rec0);
+				try_shape(S, &shape, st, rec0);
 			}
 			stop_c = stop_b && first;
 			first = false;
@@ -818,18 +751,21 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
 	const struct eng_tctx *x = S->x;
 	/* the most parallel groups first: the likeliest to fit */
 	for (int i = n - 1; i >= 0 && !S->found; i--) {
-		struct eng_tlayout shape;
+		struct eng_tlayout buf;
 		struct eng_tlean *e;
 		double lowest;
-		if (!group_lean(S, &g[i], &shape, &e) || group_fit(S, e, &shape, &lowest) < 0)
+		const struct eng_tlayout *lean = group_lean(S, &g[i], &buf, &e);
+		if (!lean || group_fit(S, e, lean, &lowest) < 0)
 			continue;
 		/* the leanest layout fits and would be taken; a figure that
 		 * gives no number has its layouts sized */
 		if (!isnan(lowest)) {
 			S->found = true;
 		} else {
+			struct eng_tlayout shape = *lean;
 			struct tstate st;
-			shape_state(S, &shape, &st);
+			shape.link_t = g[i].link_t;
+			shape_state(x, &shape, &st);
 			try_shape(S, &shape, &st, lightest_fit(x, &shape, &st, &lowest));
 		}
 	}
@@ -844,7 +780,8 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
  * layouts, so BOUND_ROUNDING covers the sums' rounding.  Only the floor
  * depends on rec0: the other two terms (struct gterms) are worked out
  * once per group. */
-static void group_terms(const struct tsearch *S, const struct eng_tlayout *lean, struct gterms *k)
+static void group_terms(const struct tsearch *S, const struct tgroup *g, const struct eng_tlayout *lean,
+			struct gterms *k)
 {
 	const struct eng_tctx *x = S->x;
 	double dc = (double)lean->d * lean->c;
@@ -852,12 +789,11 @@ static void group_terms(const struct tsearch *S, const struct eng_tlayout *lean,
 	if (lean->t > 1) {
 		double bytes = x->seqs / dc * x->s * x->m->hidden * 2.0;
 		double layers = (double)x->m->layers / lean->p * lean->imb;
-		k->tp = layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, lean->link_t, 0);
+		k->tp = layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, g->link_t, 0);
 	}
-	struct eng_tlayout l = *lean;
-	l.zero = 0;
-	double dp = eng_train_dp_comm(x, &l);
-	double window = (S->compute_g[x->rec_hi] * l.imb + S->elem_g * l.imb) * 2.0 / 3.0;
+	/* the leanest shape as shape_init() made it, at ZeRO 0 */
+	double dp = eng_train_dp_comm(x, lean);
+	double window = (S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb) * 2.0 / 3.0;
 	double hidden = dp * x->overlap < window ? dp * x->overlap : window;
 	k->dpx = dp - hidden;
 }
@@ -897,19 +833,21 @@ static void walk_min(struct tsearch *S, struct tgroup *g, int n)
 {
 	int ord[NGROUP], live = 0;
 	for (int i = 0; i < n; i++) {
-		struct eng_tlayout lean;
+		struct eng_tlayout buf;
 		struct eng_tlean *e;
 		double lowest;
-		if (!group_lean(S, &g[i], &lean, &e))
+		const struct eng_tlayout *lean = group_lean(S, &g[i], &buf, &e);
+		if (!lean)
 			continue;
-		int rec0 = group_fit(S, e, &lean, &lowest);
+		int rec0 = group_fit(S, e, lean, &lowest);
 		if (rec0 < 0)
 			continue;
 		if (isnan(lowest)) {
 			g[i].lb = -INFINITY;
 		} else {
-			group_terms(S, &lean, &g[i].terms);
-			g[i].lb = group_floor(S, &lean, rec0, &g[i].terms);
+			struct gterms terms;
+			group_terms(S, &g[i], lean, &terms);
+			g[i].lb = group_floor(S, lean, rec0, &terms);
 		}
 		ord_insert(g, ord, live++, i);
 	}
@@ -930,6 +868,7 @@ static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_on
 	struct tsearch S = { .x = x, .G = G, .pass = fit_only ? PASS_FIT : PASS_MIN, .min_mem = INFINITY,
 			     .vmask = x->cache ? x->cache->vmask : vmask, .cand = cand };
 	S.prune_ok = x->lat >= 0 && x->overlap <= 1;
+	S.cut = INFINITY;
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
 		S.compute_g[r] = eng_train_compute_g(x, G, r);
 	S.elem_g = eng_train_elem_g(x, G);
