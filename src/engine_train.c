@@ -210,7 +210,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 		x->step = 1;
 	x->nic_bw = eng_nic_bw(c, w, x->plat);
 	x->link2 = eng_link_bw(c, a, x->plat, 2);
-	for (int k = 1; k < 8; k++)
+	for (int k = 0; k < 8; k++)
 		x->link_pow2[k] = eng_link_bw(c, a, x->plat, 1 << k);
 	if (wk && wk->set) {
 		memcpy(x->imb, wk->imb, sizeof x->imb);

@@ -56,7 +56,7 @@ struct eng_tctx {
 	bool zero_monotone;
 	int rec_lo, rec_hi;		/* recompute choices tried, lightest first */
 	/* Figures the search asks for at every shape, worked out once per
-	 * accelerator: eng_link_bw() for 2^k GPUs inside a node, and
+	 * accelerator: eng_link_bw() for 2^k GPUs (k from 0), and
 	 * eng_train_stage_imbalance() for p stages. */
 	double link_pow2[8];
 	double imb[PP_MAX + 1];
@@ -98,10 +98,22 @@ struct eng_twork {
 /* A (t, p) group's leanest shape on G GPUs (engine_train_search.c,
  * group_lean()), a function of the workload alone but for its TP link
  * (link_t, set by each accelerator): ok false when the group has none.
- * Its least memory by recompute (lean_mem() at one virtual stage and the
- * ZeRO stage holding least, for the rec_lo..rec_hi tried) is a function
- * of the workload and the base's bytes per parameter: mem_set says it is
- * known for mem_bb. */
+ * Its state and least memory by recompute (lean_mem() at one virtual
+ * stage and the ZeRO stage holding least, for the rec_lo..rec_hi tried)
+ * are functions of the workload and the base's bytes per parameter:
+ * mem_set says they are known for mem_bb. */
+/* A shape's model state by ZeRO stage and runtime reserve: what its
+ * memory adds to the activations.  zlean..zmax are the stages its least
+ * memory looks at (the highest alone where state only falls with the
+ * stage, zero_monotone); state[] holds every stage to zmax. */
+struct eng_tstate {
+	int zlean, zmax;
+	double state[4], reserve;
+};
+struct eng_tleanmem {
+	double mem[RECOMPUTE_COUNT];
+	struct eng_tstate st;
+};
 #define TLEAN_SLOTS 128
 struct eng_tlean {
 	unsigned gen;
@@ -110,7 +122,7 @@ struct eng_tlean {
 	bool ok;
 	bool mem_set;
 	double mem_bb;
-	double mem[RECOMPUTE_COUNT];
+	struct eng_tleanmem lm;
 	struct eng_tlayout shape;
 };
 struct eng_tcache {

@@ -333,14 +333,6 @@ static bool shape_slow(const struct tsearch *S, struct eng_tlayout *l, int rec0,
 	return (lb + *dp_lb) * (1.0 - BOUND_ROUNDING) > limit;
 }
 
-/* A shape's model state by ZeRO stage and runtime reserve: what its
- * memory adds to the activations.  zlean..zmax are the stages its least
- * memory looks at (the highest alone where state only falls with the
- * stage, zero_monotone); state[] holds every stage to zmax. */
-struct tstate {
-	int zlean, zmax;
-	double state[4], reserve;
-};
 
 struct eng_tcache *eng_tcache_new(void)
 {
@@ -373,7 +365,7 @@ void eng_tcache_begin(struct eng_tcache *tc)
 	tc->work.set = false;
 }
 
-static void shape_state(const struct eng_tctx *x, struct eng_tlayout *shape, struct tstate *st)
+static void shape_state(const struct eng_tctx *x, struct eng_tlayout *shape, struct eng_tstate *st)
 {
 	st->zmax = shape->d * shape->c == 1 ? 0 : 3;
 	st->zlean = x->zero_monotone ? st->zmax : 0;
@@ -390,10 +382,10 @@ static void shape_state(const struct eng_tctx *x, struct eng_tlayout *shape, str
 #define TSTATES 8
 struct tstates {
 	int e[TSTATES];			/* 0: empty */
-	struct tstate st[TSTATES];
+	struct eng_tstate st[TSTATES];
 };
 
-static const struct tstate *group_state(const struct eng_tctx *x, struct tstates *gs, struct eng_tlayout *shape)
+static const struct eng_tstate *group_state(const struct eng_tctx *x, struct tstates *gs, struct eng_tlayout *shape)
 {
 	int i = shape->ep % TSTATES;
 	if (gs->e[i] != shape->ep) {
@@ -406,7 +398,7 @@ static const struct tstate *group_state(const struct eng_tctx *x, struct tstates
 /* The least memory of the shape's layouts at one recompute choice: one
  * virtual stage (activations only grow with more), the ZeRO stage holding
  * least; NAN when a figure gives no number. */
-static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int rec, const struct tstate *st)
+static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int rec, const struct eng_tstate *st)
 {
 	shape->v = 1;
 	shape->rec = rec;
@@ -424,7 +416,7 @@ static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int 
 
 /* The lightest recompute whose leanest layout fits, -1 when not even the
  * heaviest does (*lowest: that one's memory). */
-static int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *shape, const struct tstate *st, double *lowest)
+static int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *shape, const struct eng_tstate *st, double *lowest)
 {
 	*lowest = lean_mem(x, shape, x->rec_hi, st);
 	if (*lowest > x->usable)
@@ -437,7 +429,7 @@ static int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *shape, con
 
 /* Every layout of one shape (t, c, p, b, e) whose state st and lightest
  * fitting recompute rec0 (>= 0) are known. */
-static void try_shape(struct tsearch *S, struct eng_tlayout *shape, const struct tstate *st, int rec0)
+static void try_shape(struct tsearch *S, struct eng_tlayout *shape, const struct eng_tstate *st, int rec0)
 {
 	struct tterms k[RECOMPUTE_COUNT];
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
@@ -452,7 +444,7 @@ static void try_shape(struct tsearch *S, struct eng_tlayout *shape, const struct
 
 /* A shape's memory: the lightest recompute that can fit it (-1 when
  * none; the least memory then goes to min_mem). */
-static int shape_fit(struct tsearch *S, struct eng_tlayout *shape, const struct tstate *st, double *lowest)
+static int shape_fit(struct tsearch *S, struct eng_tlayout *shape, const struct eng_tstate *st, double *lowest)
 {
 	int rec0 = lightest_fit(S->x, shape, st, lowest);
 	if (rec0 < 0 && *lowest < S->min_mem)
@@ -534,6 +526,8 @@ struct tgroup {
 	int c_hi;			/* the most context parallelism; -1 not yet known, 0 none */
 	double link_t;
 	double lb;			/* MIN: no layout of the group is faster */
+	int lean_e;			/* MIN: its leanest shape's expert degree, */
+	struct eng_tstate lean_st;	/* and that shape's state */
 };
 
 static void shape_init(const struct tsearch *S, const struct tgroup *g, int c, int b, int e,
@@ -635,45 +629,47 @@ static const struct eng_tlayout *group_lean(const struct tsearch *S, struct tgro
 	return ok ? buf : NULL;
 }
 
-/* The least memory of the group's leanest shape by recompute into mem[]
- * (lean_mem() for rec_lo..rec_hi), from the run's cache when it has
- * them for this base (slot e, NULL without one). */
-static const double *group_mem(const struct tsearch *S, struct eng_tlean *e, const struct eng_tlayout *lean,
-			       double *mem)
+/* The state and least memory by recompute (lean_mem() for
+ * rec_lo..rec_hi) of the group's leanest shape: from the run's cache
+ * when it has them for this base (slot e, NULL without one), else sized
+ * into buf. */
+static const struct eng_tleanmem *group_mem(const struct tsearch *S, struct eng_tlean *e,
+					    const struct eng_tlayout *lean, struct eng_tleanmem *buf)
 {
 	const struct eng_tctx *x = S->x;
 	if (e && e->mem_set && e->mem_bb == x->base_bytes)
-		return e->mem;
+		return &e->lm;
 	struct eng_tlayout shape = *lean;
-	struct tstate st;
-	shape_state(x, &shape, &st);
+	shape_state(x, &shape, &buf->st);
 	for (int rec = x->rec_lo; rec <= x->rec_hi; rec++)
-		mem[rec] = lean_mem(x, &shape, rec, &st);
+		buf->mem[rec] = lean_mem(x, &shape, rec, &buf->st);
 	if (e) {
-		memcpy(e->mem, mem, sizeof e->mem);
+		e->lm = *buf;
 		e->mem_bb = x->base_bytes;
 		e->mem_set = true;
 	}
-	return mem;
+	return buf;
 }
 
 /* The lightest recompute whose layout of the group's leanest shape at
  * one virtual stage fits (lightest_fit()), -1 when none does (*lowest:
- * the heaviest one's memory, which then goes to min_mem). */
-static int group_fit(struct tsearch *S, struct eng_tlean *e, const struct eng_tlayout *lean, double *lowest)
+ * the heaviest one's memory, which then goes to min_mem); *st its state. */
+static int group_fit(struct tsearch *S, struct eng_tlean *e, const struct eng_tlayout *lean, double *lowest,
+		     struct eng_tstate *st)
 {
 	const struct eng_tctx *x = S->x;
-	double buf[RECOMPUTE_COUNT];
-	const double *mem = group_mem(S, e, lean, buf);
-	*lowest = mem[x->rec_hi];
+	struct eng_tleanmem buf;
+	const struct eng_tleanmem *lm = group_mem(S, e, lean, &buf);
+	*lowest = lm->mem[x->rec_hi];
 	if (*lowest > x->usable) {
 		if (*lowest < S->min_mem)
 			S->min_mem = *lowest;
 		return -1;
 	}
 	int rec0 = x->rec_hi;
-	while (rec0 > x->rec_lo && !(mem[rec0 - 1] > x->usable))
+	while (rec0 > x->rec_lo && !(lm->mem[rec0 - 1] > x->usable))
 		rec0--;
+	*st = lm->st;
 	return rec0;
 }
 
@@ -689,6 +685,10 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 	const struct workload *w = x->w;
 	struct tstates gs;
 	memset(gs.e, 0, sizeof gs.e);
+	if (g->lean_e > 0) {	/* walk_min() sized it */
+		gs.e[g->lean_e % TSTATES] = g->lean_e;
+		gs.st[g->lean_e % TSTATES] = g->lean_st;
+	}
 	for (int c = g->c_hi < 0 ? cp_most(S, g) : g->c_hi; c >= 1; c = w->cp > 0 ? 0 : c / 2) {
 		if (!cp_ok(x, c) || !tcp_ok(x, S->G, g->t, c, g->p))
 			continue;
@@ -703,7 +703,7 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 				struct eng_tlayout shape;
 				double lowest;
 				shape_init(S, g, c, b, e, &shape);
-				const struct tstate *st = group_state(x, &gs, &shape);
+				const struct eng_tstate *st = group_state(x, &gs, &shape);
 				int rec0 = shape_fit(S, &shape, st, &lowest);
 				bool leanest = e == e_hi;
 				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &shape, rec0) > cut(S))) {
@@ -734,7 +734,8 @@ static int groups(const struct tsearch *S, struct tgroup *g)
 	for (int t = deg_first(w->tp); t && t <= S->G; t = deg_next(w->tp, t)) {
 		if (!tp_ok(x, t))
 			continue;
-		double link_t = eng_link_bw(x->c, x->a, x->plat, t);
+		double link_t = (t & (t - 1)) == 0 && t < 256 ? x->link_pow2[__builtin_ctz((unsigned)t)]
+							      : eng_link_bw(x->c, x->a, x->plat, t);
 		int p_lo = w->pp > 0 ? w->pp : 1, p_hi = w->pp > 0 ? w->pp : PP_MAX;
 		for (int p = p_lo; p <= p_hi && (long)t * p <= S->G && n < NGROUP; p++) {
 			if (S->G % (t * p))
@@ -755,7 +756,8 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
 		struct eng_tlean *e;
 		double lowest;
 		const struct eng_tlayout *lean = group_lean(S, &g[i], &buf, &e);
-		if (!lean || group_fit(S, e, lean, &lowest) < 0)
+		struct eng_tstate st;
+		if (!lean || group_fit(S, e, lean, &lowest, &st) < 0)
 			continue;
 		/* the leanest layout fits and would be taken; a figure that
 		 * gives no number has its layouts sized */
@@ -763,9 +765,7 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
 			S->found = true;
 		} else {
 			struct eng_tlayout shape = *lean;
-			struct tstate st;
 			shape.link_t = g[i].link_t;
-			shape_state(x, &shape, &st);
 			try_shape(S, &shape, &st, lightest_fit(x, &shape, &st, &lowest));
 		}
 	}
@@ -839,9 +839,10 @@ static void walk_min(struct tsearch *S, struct tgroup *g, int n)
 		const struct eng_tlayout *lean = group_lean(S, &g[i], &buf, &e);
 		if (!lean)
 			continue;
-		int rec0 = group_fit(S, e, lean, &lowest);
+		int rec0 = group_fit(S, e, lean, &lowest, &g[i].lean_st);
 		if (rec0 < 0)
 			continue;
+		g[i].lean_e = lean->ep;
 		if (isnan(lowest)) {
 			g[i].lb = -INFINITY;
 		} else {
