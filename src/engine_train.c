@@ -198,6 +198,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->adapters = x->frozen ? eng_adapter_params(x->m, d, w->lora_rank) : 0;
 	x->plat = eng_platform_biggest(c, w, a, &x->node);
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
+	x->max_tp = max_tp;
 	/* TP inside the node: over the GPU link, or PCIe past it. */
 	int reach = a->link_domain > x->node ? a->link_domain : x->node;
 	x->tmax = reach < max_tp ? reach : max_tp;

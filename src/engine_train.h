@@ -48,6 +48,7 @@ struct eng_tctx {
 	double base_bytes;		/* frozen base, per parameter */
 	double adapters;
 	int node, tmax;
+	int max_tp;			/* defaults.max_tp: no accelerator's tmax is more */
 	int step;			/* GPU counts come in multiples of this */
 	double nic_bw;
 	double link2;			/* eng_link_bw() for a pair, once */
@@ -114,10 +115,8 @@ struct eng_tleanmem {
 	double mem[RECOMPUTE_COUNT];
 	struct eng_tstate st;
 };
-#define TLEAN_SLOTS 128
 struct eng_tlean {
-	unsigned gen;
-	int G, t, p;
+	int t, p;
 	int c_hi;
 	bool ok;
 	bool mem_set;
@@ -125,10 +124,22 @@ struct eng_tlean {
 	struct eng_tleanmem lm;
 	struct eng_tlayout shape;
 };
+/* The (t, p) groups a search on G GPUs walks, in its order
+ * (engine_train_search.c, groups()), for every accelerator alike but for
+ * its TP reach (tmax, at most max_tp; those past it are passed over):
+ * pool[first .. first + n). */
+#define TGROUP_TABLES 16
+#define TGROUP_POOL 256
+struct eng_tgtable {
+	unsigned gen;
+	int G, first, n;
+};
 struct eng_tcache {
 	unsigned gen;
 	struct eng_twork work;
-	struct eng_tlean lean[TLEAN_SLOTS];
+	struct eng_tgtable table[TGROUP_TABLES];
+	int pool_used;
+	struct eng_tlean pool[TGROUP_POOL];
 	unsigned vmask[PP_MAX + 1];	/* as struct eng_tmemo's */
 };
 

@@ -342,8 +342,9 @@ struct eng_tcache *eng_tcache_new(void)
 	if (!tc)
 		return NULL;
 	tc->gen = 0;
-	for (size_t i = 0; i < TLEAN_SLOTS; i++)
-		tc->lean[i].gen = 0;
+	for (size_t i = 0; i < TGROUP_TABLES; i++)
+		tc->table[i].gen = 0;
+	tc->pool_used = 0;
 	tc->work.set = false;
 	memset(tc->vmask, 0, sizeof tc->vmask);
 	return tc;
@@ -357,10 +358,11 @@ void eng_tcache_free(struct eng_tcache *tc)
 void eng_tcache_begin(struct eng_tcache *tc)
 {
 	tc->gen++;
-	if (!tc->gen) {		/* wrapped: no slot may look valid */
-		memset(tc->lean, 0, sizeof tc->lean);
+	if (!tc->gen) {		/* wrapped: no table may look valid */
+		memset(tc->table, 0, sizeof tc->table);
 		tc->gen = 1;
 	}
+	tc->pool_used = 0;
 	memset(tc->vmask, 0, sizeof tc->vmask);
 	tc->work.set = false;
 }
@@ -464,9 +466,17 @@ static int deg_next(int forced, int v)
 }
 
 /* The degrees the search tries, each rule written once. */
+/* TP degrees: inside the reach tmax (the accelerator's; max_tp, which
+ * no accelerator's passes, for a table every accelerator shares) unless
+ * forced, and dividing the model's heads. */
+static bool tp_in(const struct eng_tctx *x, int t, int tmax)
+{
+	return (x->w->tp > 0 || t <= tmax) && eng_tp_valid(x->m, t);
+}
+
 static bool tp_ok(const struct eng_tctx *x, int t)
 {
-	return (x->w->tp > 0 || t <= x->tmax) && eng_tp_valid(x->m, t);
+	return tp_in(x, t, x->tmax);
 }
 
 /* Context parallel: ring attention wants two chunks per rank (the causal
@@ -525,6 +535,7 @@ struct tgroup {
 	int t, p;
 	int c_hi;			/* the most context parallelism; -1 not yet known, 0 none */
 	double link_t;
+	struct eng_tlean *le;		/* its entry in the run's cache, or NULL */
 	double lb;			/* MIN: no layout of the group is faster */
 	int lean_e;			/* MIN: its leanest shape's expert degree, */
 	struct eng_tstate lean_st;	/* and that shape's state */
@@ -582,39 +593,13 @@ static bool lean_shape(const struct tsearch *S, struct tgroup *g, struct eng_tla
 	return true;
 }
 
-/* The group's entry in the run's cache (struct eng_tlean), found or
- * taken; NULL without a cache or with every slot taken. */
-static struct eng_tlean *lean_slot(const struct tsearch *S, const struct tgroup *g)
-{
-	struct eng_tcache *tc = S->x->cache;
-	if (!tc)
-		return NULL;
-	unsigned h = (((unsigned)S->G * 2654435761u) ^ (unsigned)g->t) * 16777619u;
-	h = (h ^ (unsigned)g->p) * 16777619u;
-	for (unsigned i = 0; i < TLEAN_SLOTS; i++) {
-		struct eng_tlean *e = &tc->lean[(h + i) % TLEAN_SLOTS];
-		if (e->gen != tc->gen) {
-			e->gen = tc->gen;
-			e->G = S->G;
-			e->t = g->t;
-			e->p = g->p;
-			e->c_hi = -1;	/* not worked out yet */
-			e->mem_set = false;
-			return e;
-		}
-		if (e->G == S->G && e->t == g->t && e->p == g->p)
-			return e;
-	}
-	return NULL;
-}
-
 /* The group's leanest shape, from the run's cache (its entry in *slot)
  * or made in buf; NULL when the group has none.  Its TP link may be
  * another accelerator's: the group's is g->link_t. */
 static const struct eng_tlayout *group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *buf,
 					    struct eng_tlean **slot)
 {
-	struct eng_tlean *e = *slot = lean_slot(S, g);
+	struct eng_tlean *e = *slot = g->le;
 	if (e && e->c_hi >= 0) {
 		g->c_hi = e->c_hi;
 		return e->ok ? &e->shape : NULL;
@@ -726,23 +711,91 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
  * NGROUP bounds them (t a power of two up to G, p up to PP_MAX, or
  * forced). */
 #define NGROUP (32 * PP_MAX)
+static double tp_link(const struct eng_tctx *x, int t)
+{
+	return (t & (t - 1)) == 0 && t < 256 ? x->link_pow2[__builtin_ctz((unsigned)t)]
+					     : eng_link_bw(x->c, x->a, x->plat, t);
+}
+
+/* Every (t, p) group on G GPUs with t up to tmax (tp_in()) as pairs in
+ * tp[], in the order t, p; -1 when there are more than max (the first
+ * max are there). */
+static int group_list(const struct eng_tctx *x, int G, int tmax, int max, int *tp)
+{
+	const struct workload *w = x->w;
+	int n = 0;
+	for (int t = deg_first(w->tp); t && t <= G; t = deg_next(w->tp, t)) {
+		if (!tp_in(x, t, tmax))
+			continue;
+		int p_lo = w->pp > 0 ? w->pp : 1, p_hi = w->pp > 0 ? w->pp : PP_MAX;
+		for (int p = p_lo; p <= p_hi && (long)t * p <= G; p++) {
+			if (G % (t * p))
+				continue;	/* no c makes t c p divide G */
+			if (n >= max)
+				return -1;
+			tp[2 * n] = t;
+			tp[2 * n + 1] = p;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The run's table of the groups on G GPUs (struct eng_tgtable), found or
+ * made; NULL without a cache or room for it. */
+static const struct eng_tgtable *group_table(const struct tsearch *S)
+{
+	struct eng_tcache *tc = S->x->cache;
+	if (!tc)
+		return NULL;
+	struct eng_tgtable *free_slot = NULL;
+	for (int i = 0; i < TGROUP_TABLES; i++) {
+		struct eng_tgtable *tb = &tc->table[i];
+		if (tb->gen != tc->gen) {
+			if (!free_slot)
+				free_slot = tb;
+		} else if (tb->G == S->G) {
+			return tb;
+		}
+	}
+	int tp[2 * NGROUP];
+	int n = free_slot ? group_list(S->x, S->G, S->x->max_tp, NGROUP, tp) : -1;
+	if (n < 0 || n > TGROUP_POOL - tc->pool_used)
+		return NULL;
+	*free_slot = (struct eng_tgtable){ .gen = tc->gen, .G = S->G, .first = tc->pool_used, .n = n };
+	for (int j = 0; j < n; j++) {
+		struct eng_tlean *e = &tc->pool[tc->pool_used++];
+		e->t = tp[2 * j];
+		e->p = tp[2 * j + 1];
+		e->c_hi = -1;	/* not worked out yet */
+		e->mem_set = false;
+	}
+	return free_slot;
+}
+
+/* The (t, p) groups on G GPUs that may hold a shape, in the order t, p;
+ * NGROUP bounds them (t a power of two up to G, p up to PP_MAX, or
+ * forced). */
 static int groups(const struct tsearch *S, struct tgroup *g)
 {
 	const struct eng_tctx *x = S->x;
-	const struct workload *w = x->w;
-	int n = 0;
-	for (int t = deg_first(w->tp); t && t <= S->G; t = deg_next(w->tp, t)) {
-		if (!tp_ok(x, t))
-			continue;
-		double link_t = (t & (t - 1)) == 0 && t < 256 ? x->link_pow2[__builtin_ctz((unsigned)t)]
-							      : eng_link_bw(x->c, x->a, x->plat, t);
-		int p_lo = w->pp > 0 ? w->pp : 1, p_hi = w->pp > 0 ? w->pp : PP_MAX;
-		for (int p = p_lo; p <= p_hi && (long)t * p <= S->G && n < NGROUP; p++) {
-			if (S->G % (t * p))
-				continue;	/* no c makes t c p divide G */
-			g[n++] = (struct tgroup){ .t = t, .p = p, .c_hi = -1, .link_t = link_t };
+	const struct eng_tgtable *tb = group_table(S);
+	if (tb) {
+		int n = 0;
+		for (int j = 0; j < tb->n; j++) {
+			struct eng_tlean *e = &x->cache->pool[tb->first + j];
+			if (x->w->tp <= 0 && e->t > x->tmax)
+				continue;
+			g[n++] = (struct tgroup){ .t = e->t, .p = e->p, .c_hi = -1, .link_t = tp_link(x, e->t), .le = e };
 		}
+		return n;
 	}
+	int tp[2 * NGROUP];
+	int n = group_list(x, S->G, x->tmax, NGROUP, tp);
+	if (n < 0)
+		n = NGROUP;	/* as many as there is room for */
+	for (int j = 0; j < n; j++)
+		g[j] = (struct tgroup){ .t = tp[2 * j], .p = tp[2 * j + 1], .c_hi = -1, .link_t = tp_link(x, tp[2 * j]) };
 	return n;
 }
 
