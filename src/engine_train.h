@@ -160,6 +160,41 @@ struct eng_tmemo {
 	unsigned vmask[PP_MAX + 1];	/* the search's virtual-stage masks, 0 unknown */
 };
 
+/*
+ * What the search's bounds assume.  The search (engine_train_search.c)
+ * and the sizing (engine_train.c, surely_unfit()) skip layouts, shapes,
+ * groups and GPU counts that a bound proves cannot win or cannot fit,
+ * and share figures between layouts, so every step and memory term of
+ * engine_train_step.c must keep to these, and a new one must too:
+ *
+ * - Every step term is >= 0 (collective_latency_us >= 0 and
+ *   training_overlap <= 1, else nothing is pruned).  Compute, elementwise,
+ *   TP, CP, EP and PP time never shrink with heavier recompute; the PP
+ *   sends and the DP exchange do not depend on the recompute, and the DP
+ *   exchange not on the virtual stages; the bubble shrinks with more
+ *   micro-batches and more virtual stages and is all that does.
+ * - Within a (t, p) group, the group's bound (group_floor()) is below
+ *   every layout's step: its TP traffic is at least the bytes of
+ *   seqs / (d c) sequences per layer, its DP exchange at least the
+ *   leanest shape's at ZeRO 0 less what the heaviest recompute's backward
+ *   pass can hide.
+ * - Memory: activations never shrink with a bigger micro-batch or less
+ *   context parallelism (a group's chain of micro-batches stops at the
+ *   first that cannot fit), nor with lighter recompute, and are no fewer
+ *   at several virtual stages than at one; the group's leanest shape
+ *   (most CP, smallest micro-batch, most EP) holds no more than any of
+ *   its shapes; with zero_monotone the state only
+ *   falls with the ZeRO stage; a shape's state and reserve depend, within
+ *   a group, on its expert degree alone, and on the workload, the GPU
+ *   count and the base's bytes per parameter, not on the accelerator.
+ * - No layout on G GPUs needs less than eng_train_mem_floor(x, G).
+ *
+ * tests/unit/test_train_search.c compares the search with
+ * eng_train_search_reference(), which assumes none of this, on many
+ * workloads: a term that breaks one of these rules shows as another
+ * winner there.
+ */
+
 /* engine_train_search.c: the fastest fitting layout on G GPUs into *best
  * (full), or only whether one fits (!full); false when none does, with
  * *min_mem the least memory per GPU any layout needs. */

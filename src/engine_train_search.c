@@ -416,17 +416,18 @@ static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int 
 	return lowest;
 }
 
-/* The lightest recompute whose leanest layout fits, -1 when not even the
- * heaviest does (*lowest: that one's memory). */
+/* The lightest recompute whose leanest layout fits (*lowest: its
+ * memory), -1 when not even the heaviest does (*lowest: that one's).
+ * Heavier recompute keeps no more (engine_train.h, "What the search's
+ * bounds assume"), so the first that fits from the lightest is it. */
 static int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *shape, const struct eng_tstate *st, double *lowest)
 {
-	*lowest = lean_mem(x, shape, x->rec_hi, st);
-	if (*lowest > x->usable)
-		return -1;
-	int rec0 = x->rec_hi;
-	while (rec0 > x->rec_lo && !(lean_mem(x, shape, rec0 - 1, st) > x->usable))
-		rec0--;
-	return rec0;
+	for (int rec = x->rec_lo; rec <= x->rec_hi; rec++) {
+		*lowest = lean_mem(x, shape, rec, st);
+		if (!(*lowest > x->usable))
+			return rec;
+	}
+	return -1;
 }
 
 /* Every layout of one shape (t, c, p, b, e) whose state st and lightest
@@ -786,7 +787,13 @@ static int groups(const struct tsearch *S, struct tgroup *g)
 			struct eng_tlean *e = &x->cache->pool[tb->first + j];
 			if (x->w->tp <= 0 && e->t > x->tmax)
 				continue;
-			g[n++] = (struct tgroup){ .t = e->t, .p = e->p, .c_hi = -1, .link_t = tp_link(x, e->t), .le = e };
+			struct tgroup *gi = &g[n++];
+			gi->t = e->t;
+			gi->p = e->p;
+			gi->c_hi = -1;
+			gi->link_t = tp_link(x, e->t);
+			gi->le = e;
+			gi->lean_e = 0;
 		}
 		return n;
 	}
