@@ -211,8 +211,16 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 		x->step = 1;
 	x->nic_bw = eng_nic_bw(c, w, x->plat);
 	x->link2 = eng_link_bw(c, a, x->plat, 2);
-	for (int k = 0; k < 8; k++)
+	/* only the powers of two the search can ask for: groups within a
+	 * node, TP up to its reach or as forced */
+	int need = x->node > x->tmax ? x->node : x->tmax;
+	if (w->tp > need)
+		need = (int)w->tp;
+	x->link_pow2_hi = 0;
+	for (int k = 0; k < 8 && 1 << k <= need; k++) {
 		x->link_pow2[k] = eng_link_bw(c, a, x->plat, 1 << k);
+		x->link_pow2_hi = 1 << k;
+	}
 	if (wk && wk->set) {
 		memcpy(x->imb, wk->imb, sizeof x->imb);
 		x->cp_max = wk->cp_max;

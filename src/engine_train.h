@@ -57,9 +57,11 @@ struct eng_tctx {
 	bool zero_monotone;
 	int rec_lo, rec_hi;		/* recompute choices tried, lightest first */
 	/* Figures the search asks for at every shape, worked out once per
-	 * accelerator: eng_link_bw() for 2^k GPUs (k from 0), and
+	 * accelerator: eng_link_bw() for 2^k GPUs (k from 0, 2^k up to
+	 * link_pow2_hi: the node, the TP reach, a forced TP), and
 	 * eng_train_stage_imbalance() for p stages. */
 	double link_pow2[8];
+	int link_pow2_hi;
 	double imb[PP_MAX + 1];
 	int cp_max;			/* the most context parallelism cp_ok() allows */
 	struct eng_tcache *cache;	/* the run's, or NULL */

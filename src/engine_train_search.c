@@ -95,18 +95,24 @@ struct tsearch {
 	bool overflow;
 	struct eng_tlayout *cand;		/* MIN: NCAND, in walk order */
 	double min_mem;			/* least memory of any layout sized */
-	unsigned *vmask;		/* the memo's masks by p, 0 until worked out */
+	const unsigned *vmask;		/* the masks by p (vmask_fill()) */
 };
 
-/* The virtual stages p stages allow (vmask_compute()), worked out once
- * per accelerator for the depths the search meets. */
-static unsigned vmask_of(const struct tsearch *S, int p)
+/* The virtual stages p stages allow (vmask_compute()), worked out for
+ * every depth up to PP_MAX once per run (vmask_fill()). */
+static inline unsigned vmask_of(const struct tsearch *S, int p)
 {
-	if (p > PP_MAX)
-		return vmask_compute(S->x, p);
-	if (!S->vmask[p])
-		S->vmask[p] = vmask_compute(S->x, p) | (1u << 31);
-	return S->vmask[p] & ~(1u << 31);
+	return p <= PP_MAX ? S->vmask[p] : vmask_compute(S->x, p);
+}
+
+/* vmask[0] says whether vmask[1..PP_MAX] are worked out. */
+static void vmask_fill(const struct eng_tctx *x, unsigned *vmask)
+{
+	if (vmask[0])
+		return;
+	for (int p = 1; p <= PP_MAX; p++)
+		vmask[p] = vmask_compute(x, p);
+	vmask[0] = 1;
 }
 
 /* The terms of a shape's step that do not depend on the virtual stages,
@@ -714,8 +720,8 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 #define NGROUP (32 * PP_MAX)
 static double tp_link(const struct eng_tctx *x, int t)
 {
-	return (t & (t - 1)) == 0 && t < 256 ? x->link_pow2[__builtin_ctz((unsigned)t)]
-					     : eng_link_bw(x->c, x->a, x->plat, t);
+	return (t & (t - 1)) == 0 && t <= x->link_pow2_hi ? x->link_pow2[__builtin_ctz((unsigned)t)]
+							  : eng_link_bw(x->c, x->a, x->plat, t);
 }
 
 /* Every (t, p) group on G GPUs with t up to tmax (tp_in()) as pairs in
@@ -928,6 +934,7 @@ static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_on
 	struct tgroup g[NGROUP];
 	struct tsearch S = { .x = x, .G = G, .pass = fit_only ? PASS_FIT : PASS_MIN, .min_mem = INFINITY,
 			     .vmask = x->cache ? x->cache->vmask : vmask, .cand = cand };
+	vmask_fill(x, x->cache ? x->cache->vmask : vmask);
 	S.prune_ok = x->lat >= 0 && x->overlap <= 1;
 	S.cut = INFINITY;
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
