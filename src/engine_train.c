@@ -295,11 +295,17 @@ static double goodput_for(const struct eng_tctx *x, int G, const struct eng_tlay
 	return g > 0.05 ? g : 0.05;
 }
 
+/* Wall-clock hours of the run at layout l's step and goodput g. */
+static double hours_at(const struct eng_tctx *x, const struct eng_tlayout *l, double g)
+{
+	double steps = x->tokens / x->gbt;
+	return steps * l->step / 3600.0 / g;
+}
+
 static double hours_for(const struct eng_tctx *x, int G, const struct eng_tlayout *l)
 {
 	double per_day;
-	double steps = x->tokens / x->gbt;
-	return steps * l->step / 3600.0 / goodput_for(x, G, l, &per_day);
+	return hours_at(x, l, goodput_for(x, G, l, &per_day));
 }
 
 /* ---- size: the GPU count and the layout ---- */
@@ -411,7 +417,8 @@ static int meet_target(struct eng_tmemo *memo, const struct eng_tctx *x, int hi,
 static void size_train(const struct eng_tctx *x, struct tsize *z)
 {
 	const struct workload *w = x->w;
-	struct eng_tmemo memo = { .n = 0 };
+	struct eng_tmemo memo;
+	eng_tmemo_init(&memo);
 	memset(z, 0, sizeof *z);
 	z->fixed = w->accel == x->a && w->gpus > 0;
 	z->one_node = !(x->nic_bw > 0);
@@ -466,7 +473,7 @@ static void fill_train(const struct eng_tctx *x, const struct tsize *z, struct e
 	r->mfu = x->model_tok * x->gbt / (b->step * G * x->peak);
 	r->scaling_efficiency = (b->compute + r->t_memory_s) / b->step;
 	r->goodput = goodput_for(x, G, b, &r->interruptions_per_day);
-	r->train_hours = hours_for(x, G, b);
+	r->train_hours = hours_at(x, b, r->goodput);
 	r->gpu_hours = r->train_hours * G;
 	r->tokens_per_s_per_gpu = x->gbt / b->step / G;
 	r->samples_per_s = x->seqs / b->step;

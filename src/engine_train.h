@@ -159,7 +159,7 @@ struct eng_tmemo {
 		struct eng_tlayout best;
 		double min_mem;
 	} e[TMEMO];
-	unsigned vmask[PP_MAX + 1];	/* the search's virtual-stage masks, 0 unknown */
+	unsigned vmask[PP_MAX + 1];	/* the search's virtual-stage masks (vmask_fill()) */
 };
 
 /*
@@ -202,6 +202,7 @@ struct eng_tmemo {
  * *min_mem the least memory per GPU any layout needs. */
 /* The search's figures of the context (cp_max), once per accelerator. */
 void eng_train_search_prepare(struct eng_tctx *x);
+void eng_tmemo_init(struct eng_tmemo *mc);	/* empty, without zeroing its entries */
 bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G, bool full,
 			   struct eng_tlayout *best, double *min_mem);
 

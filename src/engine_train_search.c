@@ -963,6 +963,13 @@ static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_on
 	return true;
 }
 
+void eng_tmemo_init(struct eng_tmemo *mc)
+{
+	mc->n = 0;
+	mc->next = 0;
+	mc->vmask[0] = 0;	/* vmask_fill() not done */
+}
+
 bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G, bool full, struct eng_tlayout *best,
 			double *min_mem)
 {
