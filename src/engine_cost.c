@@ -487,7 +487,7 @@ static double listed_value(const struct price_entry *e, bool money)
 bool engine_price_setting(const char *sku)
 {
 	static const char *const own[] = {
-		PRICES_SKU_CURRENCY, PRICES_SKU_MARGIN, ENGINE_SKU_RENT_PREFIX_OD,
+		PRICES_SKU_CURRENCY, PRICES_SKU_MARGIN, PRICES_SKU_RENT_TERM, ENGINE_SKU_RENT_PREFIX_OD,
 		ENGINE_SKU_RENT_PREFIX_1Y, ENGINE_SKU_RENT_PREFIX_3Y,
 	};
 	for (int i = 0; i < TCO_INPUT_COUNT; i++)
@@ -618,6 +618,7 @@ void eng_cost_rates(const struct catalog *c, const struct workload *w, const str
 	struct engine_rent rb;
 	eng_rent_with(w, r, tin, &rb);
 	r->rent_basis = rb.basis;
+	r->rent_asked = rb.asked;
 	if (rb.basis >= 0) {
 		r->rent_usd = rb.rent[rb.basis];
 		r->breakeven_months = rb.buy_unpriced ? NAN

@@ -55,6 +55,7 @@ void eng_result_clear(struct engine_result *r, const struct catalog_accel *a)
 	r->usd_per_mtok = r->run_cost_usd = r->perf_per_watt = NAN;
 	r->rent_usd = r->breakeven_months = NAN;
 	r->rent_basis = -1;
+	r->rent_asked = -1;
 	r->currency = "USD";
 	r->t_compute_s = r->t_memory_s = r->t_comm_s = r->t_bubble_s = r->prefill_s = NAN;
 	r->tokens_per_s_per_gpu = NAN;

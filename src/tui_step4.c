@@ -495,6 +495,7 @@ static const struct tui_field rows[] = {
 	{ .label = " Energy + colocation", .kind = TF_INFO, .info = info_tco_power },
 	{ .label = " Support + licences", .kind = TF_INFO, .info = info_tco_support },
 	{ .label = "Running cost", .kind = TF_INFO, .info = info_running },
+	{ .field = EF_RENT_TERM + 1 },
 	{ .label = "Rent", .kind = TF_INFO, .info = info_rent },
 	{ .label = "Rent or buy", .kind = TF_INFO, .info = info_rent_or_buy },
 	{ .label = "Predicted", .kind = TF_INFO, .info = info_perf },
