@@ -178,6 +178,7 @@ static const struct catalog_field platform_fields[] = {
 	ENUM("topology", P, topology, REQ, catalog_topology_names, TOPO_COUNT),
 	INT("nics.count", P, nic_count, REQ, 0, 1024),
 	NUM("nics.speed_gbit", P, nic_gbit, REQ, 1, 10000),
+	NUM("nics.split_gbit", P, nic_split_gbit, 0, 1, 10000),
 	STR("nics.kind", P, nic_kind, REQ),
 	/* the fabric rule is this list, never the kind's wording (checked in
 	 * check_platform: infiniband or ethernet, each once) */
@@ -202,6 +203,7 @@ static const struct catalog_field fabric_fields[] = {
 	{ .key = "kind", .type = CF_CHOICE, .flags = REQ, .off = offsetof(F, kind),
 	  .choices = "infiniband, ethernet" },
 	NUM("port_speed_gbit", F, port_gbit, REQ, 1, 10000),
+	{ .key = "breakout", .type = CF_BOOL, .off = offsetof(F, breakout) },
 	STR("switch.sku", F, switch_sku, REQ),
 	STR("switch.name", F, switch_name, REQ),
 	INT("switch.radix", F, switch_radix, REQ, 4, 10000),

@@ -431,6 +431,9 @@ static void show_platform(const struct catalog_platform *p)
 	field(KEY(platform, topology), "%s", topology_name(p->topology));
 	field(KEY(platform, nic_count), "%d", p->nic_count);
 	field(KEY(platform, nic_gbit), "%s Gb/s", fig(p->nic_gbit, v, sizeof v));
+	if (p->nic_split_gbit > 0)
+		field(KEY(platform, nic_split_gbit), "%s Gb/s (also, on split switch ports; --fabric-speed)",
+		      fig(p->nic_split_gbit, v, sizeof v));
 	field(KEY(platform, nic_kind), "%s", p->nic_kind);
 	{
 		char kinds[64] = "";
@@ -469,6 +472,8 @@ static void show_fabric(const struct catalog_fabric *f)
 	field(KEY(fabric, name), "%s", f->name);
 	field(KEY(fabric, kind), "%s", f->kind);
 	field(KEY(fabric, port_gbit), "%s Gb/s", fig(f->port_gbit, v, sizeof v));
+	field(KEY(fabric, breakout), "%s", f->breakout
+	      ? "true (split switch ports: only at a platform's nics.split_gbit, --fabric-speed)" : "false");
 	field(KEY(fabric, switch_sku), "%s", f->switch_sku);
 	field(KEY(fabric, switch_name), "%s", f->switch_name);
 	field(KEY(fabric, switch_radix), "%d ports", f->switch_radix);

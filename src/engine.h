@@ -169,6 +169,9 @@ struct workload {
 	 * the engine chooses). */
 	enum cooling_filter cooling;
 	enum fabric_choice fabric;
+	/* The scale-out fabric's port speed, Gb/s: one the platform's NICs
+	 * run (nics.speed_gbit, nics.split_gbit); 0 = the NICs' own speed. */
+	int fabric_speed;
 	int node_gpus;
 	/* The server platform its own accelerator is sized on (one of the
 	 * catalog's platforms for it: another vendor's server or shape);
@@ -236,7 +239,7 @@ enum engine_field_id {
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_TOKEN_BUDGET, EF_RACK_KW,
-	EF_COOLING, EF_FABRIC, EF_NODE_GPUS, EF_PLATFORM, EF_STORAGE_TB,
+	EF_COOLING, EF_FABRIC, EF_FABRIC_SPEED, EF_NODE_GPUS, EF_PLATFORM, EF_STORAGE_TB,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
 	EF_SUPPORT_YEARS, EF_SUPPORT_FRACTION, EF_RENT_TERM,
 	EF_COUNT

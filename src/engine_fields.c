@@ -361,6 +361,14 @@ static const struct engine_field fields[EF_COUNT] = {
 		"scale-out fabric kind: auto | infiniband | ethernet (auto: the platform's first)",
 		EFT_ENUM, W(fabric), ALL, .choice = &fabrics, .label = "Fabric",
 		.hint = "the kind the nodes are built with; platforms whose NICs cannot run it are filtered" },
+	/* the speeds a platform's NICs run are the catalog's (nics.speed_gbit,
+	 * nics.split_gbit); a job across nodes on one that does not run the
+	 * speed asked is filtered with the reason (engine_rank.c) */
+	[EF_FABRIC_SPEED] = { "fabric_speed", "node", "fabric-speed", "N",
+		"scale-out port speed, Gb/s: one the platform's NICs run, e.g. 200 or 400 for ConnectX-7 "
+		"(default: the NICs' own)", EFT_INT, W(fabric_speed), ALL, .lim = { 1, 10000, true, true, "auto" },
+		NUM_PLAIN, .unit = "Gb/s", .omit_zero = true, .label = "Fabric speed", .step = 200, .start = 400,
+		.hint = "a speed the NICs run (catalog nics.speed_gbit, nics.split_gbit); auto: their own" },
 	[EF_NODE_GPUS] = { "node_gpus", "node", "node-gpus", "N",
 		"GPUs per server (e.g. 4 or 8 for PCIe cards; default: the cheapest shape)", EFT_INT,
 		W(node_gpus), ALL, .lim = { 1, 128, true, true, "auto" }, NUM_PLAIN, .unit = "GPUs",

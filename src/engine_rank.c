@@ -112,6 +112,15 @@ static void platform_filters(const struct workload *w, struct engine_result *r)
 		snprintf(buf, sizeof buf, "%s's NICs do not run %s (nics.fabrics; --fabric)", p->id, asked);
 		add_reason(r, buf);
 	}
+	if (w->fabric_speed > 0 && r->fabric && !eng_platform_speed_runs(p, w->fabric_speed)) {
+		char a[16], b[16];
+		snprintf(a, sizeof a, "%g", p->nic_gbit);
+		snprintf(b, sizeof b, "%g", p->nic_split_gbit);
+		snprintf(buf, sizeof buf, "%s's NICs run %s%s%s Gb/s, not %d (nics.speed_gbit%s; --fabric-speed)",
+			 p->id, a, p->nic_split_gbit > 0 ? " or " : "", p->nic_split_gbit > 0 ? b : "",
+			 w->fabric_speed, p->nic_split_gbit > 0 ? ", nics.split_gbit" : "");
+		add_reason(r, buf);
+	}
 }
 
 void eng_filters(const struct workload *w, struct engine_result *r)

@@ -479,6 +479,7 @@ static const struct tui_field rows[] = {
 	{ .label = " Last rack", .kind = TF_INFO, .info = info_rack_last, .shown = several_racks },
 	{ .field = EF_COOLING + 1 },
 	{ .field = EF_FABRIC + 1 },
+	{ .field = EF_FABRIC_SPEED + 1 },
 	{ .field = EF_NODE_GPUS + 1 },
 	{ .field = EF_PLATFORM + 1 },
 	{ .label = "Capex", .kind = TF_INFO, .info = info_capex },
