@@ -306,7 +306,8 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 			     res->nics, p->nic_count);
 		return;
 	case QUOTE_CABLE:
-		note(n, "one link: cable and both transceivers");
+		note(n, l->optics ? "one link: cable and both transceivers"
+		     : "one link: its share of a passive copper splitter cable, the cluster in one rack");
 		return;
 	case QUOTE_RACK:
 		bom_format_number(res->rack_kw, a, sizeof a);

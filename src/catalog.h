@@ -261,6 +261,12 @@ struct catalog_fabric {
 	char *cable_sku, *cable_description;
 	double cable_price_usd;		/* one link: cable plus transceivers */
 	double cable_power_w;
+	/* copper.*: one link as a passive copper splitter's share, used
+	 * while the whole cluster is in one rack (a DAC reaches within a
+	 * rack); no copper_sku: optics always (XDR has no DAC) */
+	char *copper_sku, *copper_description;
+	double copper_price_usd;
+	double copper_power_w;
 	char *nic_sku, *nic_description;
 	double nic_price_usd;
 	double nic_power_w;

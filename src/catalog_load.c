@@ -211,6 +211,10 @@ static const struct catalog_field fabric_fields[] = {
 	NUM("switch.power_w", F, switch_power_w, REQ, 0, 100000),
 	NUM("switch.price_usd", F, switch_price_usd, 0, 0.01, 1e8),	/* as PART's */
 	PART("cable", F, cable, 1e6, 1000),
+	STR("copper.sku", F, copper_sku, 0),
+	STR("copper.description", F, copper_description, 0),
+	NUM("copper.price_usd", F, copper_price_usd, 0, 0.01, 1e6),
+	NUM("copper.power_w", F, copper_power_w, 0, 0, 1000),
 	PART("nic", F, nic, 1e6, 1000),
 	SOURCED("efficiency", F, efficiency, 0, 0.01, 1),
 	NUM("latency_us", F, latency_us, REQ | GT_MIN, 0, 1e6),

@@ -484,6 +484,11 @@ static void show_fabric(const struct catalog_fabric *f)
 	field(KEY(fabric, cable_description), "%s", f->cable_description);
 	field(KEY(fabric, cable_price_usd), "%s", unit_price(f->cable_price_usd, v, sizeof v));
 	field(KEY(fabric, cable_power_w), "%s W", fig(f->cable_power_w, v, sizeof v));
+	if (f->copper_sku) {
+		field(KEY(fabric, copper_sku), "%s (one link while the cluster is in one rack)", f->copper_sku);
+		field(KEY(fabric, copper_description), "%s", f->copper_description ? f->copper_description : "-");
+		field(KEY(fabric, copper_power_w), "%s W", fig(f->copper_power_w, v, sizeof v));
+	}
 	field(KEY(fabric, nic_sku), "%s", f->nic_sku);
 	field(KEY(fabric, nic_description), "%s", f->nic_description);
 	field(KEY(fabric, nic_price_usd), "%s", unit_price(f->nic_price_usd, v, sizeof v));

@@ -383,6 +383,9 @@ struct engine_result {
 	const struct catalog_accel *accel;
 	const struct catalog_platform *platform;
 	const struct catalog_fabric *fabric;	/* NULL when one node */
+	/* the fabric's links are its copper part (fabric->copper_sku): the
+	 * whole cluster in one rack; else its optics (cable_sku) */
+	bool fabric_copper;
 	/* serving: the stack the figures assume (NULL: training, or a catalog
 	 * without serving-stacks/) */
 	const struct catalog_serving_stack *serving_stack;

@@ -68,6 +68,24 @@ run "$A" recommend --workload pretrain --model llama-3.1-8b --tokens 1T --accele
 	--fabric-speed 200 --format csv -o b3.csv
 check "B300 at 200: filtered" contains "$(cat b3.csv)" "hgx-b300-8's NICs run 800 Gb/s, not 200"
 
+# ---- copper within one rack, optics across racks (issue 17 item 6) ----
+# 2 H100 nodes and their leaf in one 40 kW rack: passive DAC splitters
+run "$A" bom --workload pretrain --model llama-3.1-8b --tokens 1T --accelerator h100-sxm --gpus 16 \
+	-o c1.csv --elevation c1.txt
+check "one rack: exit 0" rc 0
+check "one rack: a single rack" equals "$(grep -c '^rack ' c1.txt)" "1"
+check "one rack: the links are copper splitters" contains "$(cat c1.csv)" "MCP7Y00-Nxxx"
+check "one rack: no optics on the fabric" lacks "$(cat c1.csv)" "MMS4X00-NS400"
+run "$A" recommend --workload pretrain --model llama-3.1-8b --tokens 1T --accelerator h100-sxm --gpus 16 --format csv -o c1r.csv
+# the rack's draw (bom --elevation) is the configuration's power
+check "one rack: the rack draws power_kw" contains "$(cat c1.txt)" "$(awk -v p="$(csv_col c1r.csv power_kw)" 'BEGIN { printf "%.1f", p }') of 40 kW"
+# copper draws under 0.1 W a cable: 16 links of 17.5 W optics are not in it
+check "one rack: power_kw without the optics" equals "$(csv_col c1r.csv power_kw)" "22.52"
+# 32 nodes span racks: optics
+check "across racks: optics" contains "$(cat b200.csv)" "MMS4X00-NS400"
+run "$A" bom --workload pretrain --model llama-3.1-8b --tokens 1T --accelerator h100-sxm --gpus 16 --fabric-speed 200 -o c2.csv
+check "one rack at 200G: 1:4 copper splitters" contains "$(cat c2.csv)" "MCP7Y50-Nxxx"
+
 # ---- scenario and errors ----
 printf 'schema: 1\nworkload:\n  class: pretrain\n  model: llama-3.1-8b\n  tokens: 1T\naccelerator: h100-sxm\nnode:\n  gpus: 256\n  fabric_speed: 200\n' >s200.yaml
 run "$A" recommend --scenario s200.yaml --format csv -o s200.csv
