@@ -781,7 +781,10 @@ static void c_rent(const struct proposal *p, const struct engine_result *r, char
 	char usd[48], be[96];
 	engine_rent_breakeven(r, be, sizeof be);
 	if (r->rent_basis < 0 || !isfinite(r->rent_usd)) {
-		snprintf(b, n, "no rental price");
+		if (r->rent_asked >= 0 && r->rent_asked < RENT_TERM_COUNT)
+			snprintf(b, n, "no %s rate", engine_rent_term_name((enum engine_rent_term)r->rent_asked));
+		else
+			snprintf(b, n, "no rental price");
 		return;
 	}
 	pw_usd(p, r->rent_usd, usd, sizeof usd);

@@ -59,6 +59,7 @@ check "summary: the unpriced term's sentence" contains "$(cat s3.txt)" "no 3-yea
 run "$ACCELSIZER" proposal --scenario "$SCEN" --accelerator h100-sxm --prices "$EUR" --rent-term 3y -o p3.md
 check "proposal --rent-term 3y: exit 0" rc 0
 check "proposal: the term in the assumptions" contains "$(cat p3.md)" "| rent_term | 3-year reserved | your input |"
+check "proposal: the alternatives' row says the term has no rate" contains "$(cat p3.md)" "| Renting instead | no 3-year reserved rate |"
 
 # ---- the scenario's costs.rent_term, and the price list's RENT-TERM ----
 { cat "$SCEN"; printf 'costs:\n  rent_term: on-demand\n'; } >od.yaml
