@@ -230,6 +230,10 @@ struct catalog_platform {
 	enum topology topology;
 	int nic_count;
 	double nic_gbit;
+	/* nics.split_gbit: the slower speed the same NICs also run on a
+	 * switch's split ports (ConnectX-7: NDR200 / 200GbE), 0 = none; with
+	 * nic_gbit, the speeds --fabric-speed may ask of this platform */
+	double nic_split_gbit;
 	char *nic_kind;
 	/* nics.fabrics: the scale-out fabric kinds the NICs run
 	 * ("infiniband", "ethernet"), the first the one the node is built
@@ -259,6 +263,10 @@ struct catalog_platform {
 struct catalog_fabric {
 	char *id, *name, *kind;		/* kind: infiniband | ethernet */
 	double port_gbit;
+	/* built of split switch ports (twin-port cages split 1:4): taken
+	 * only for a platform whose nics.split_gbit is its speed, when the
+	 * workload asks for that speed (--fabric-speed) */
+	bool breakout;
 	char *switch_sku, *switch_name;
 	int switch_radix;
 	int switch_rack_units;
@@ -267,6 +275,12 @@ struct catalog_fabric {
 	char *cable_sku, *cable_description;
 	double cable_price_usd;		/* one link: cable plus transceivers */
 	double cable_power_w;
+	/* copper.*: one link as a passive copper splitter's share, used
+	 * while the whole cluster is in one rack (a DAC reaches within a
+	 * rack); no copper_sku: optics always (XDR has no DAC) */
+	char *copper_sku, *copper_description;
+	double copper_price_usd;
+	double copper_power_w;
 	char *nic_sku, *nic_description;
 	double nic_price_usd;
 	double nic_power_w;

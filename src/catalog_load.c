@@ -191,6 +191,7 @@ static const struct catalog_field platform_fields[] = {
 	ENUM("topology", P, topology, REQ, catalog_topology_names, TOPO_COUNT),
 	INT("nics.count", P, nic_count, REQ, 0, 1024),
 	NUM("nics.speed_gbit", P, nic_gbit, REQ, 1, 10000),
+	NUM("nics.split_gbit", P, nic_split_gbit, 0, 1, 10000),
 	STR("nics.kind", P, nic_kind, REQ),
 	/* the fabric rule is this list, never the kind's wording (checked in
 	 * check_platform: infiniband or ethernet, each once) */
@@ -215,6 +216,7 @@ static const struct catalog_field fabric_fields[] = {
 	{ .key = "kind", .type = CF_CHOICE, .flags = REQ, .off = offsetof(F, kind),
 	  .choices = "infiniband, ethernet" },
 	NUM("port_speed_gbit", F, port_gbit, REQ, 1, 10000),
+	{ .key = "breakout", .type = CF_BOOL, .off = offsetof(F, breakout) },
 	STR("switch.sku", F, switch_sku, REQ),
 	STR("switch.name", F, switch_name, REQ),
 	INT("switch.radix", F, switch_radix, REQ, 4, 10000),
@@ -222,6 +224,10 @@ static const struct catalog_field fabric_fields[] = {
 	NUM("switch.power_w", F, switch_power_w, REQ, 0, 100000),
 	NUM("switch.price_usd", F, switch_price_usd, 0, 0.01, 1e8),	/* as PART's */
 	PART("cable", F, cable, 1e6, 1000),
+	STR("copper.sku", F, copper_sku, 0),
+	STR("copper.description", F, copper_description, 0),
+	NUM("copper.price_usd", F, copper_price_usd, 0, 0.01, 1e6),
+	NUM("copper.power_w", F, copper_power_w, 0, 0, 1000),
 	PART("nic", F, nic, 1e6, 1000),
 	SOURCED("efficiency", F, efficiency, 0, 0.01, 1),
 	NUM("latency_us", F, latency_us, REQ | GT_MIN, 0, 1e6),

@@ -439,6 +439,9 @@ static void show_platform(const struct catalog_platform *p)
 	field(KEY(platform, topology), "%s", topology_name(p->topology));
 	field(KEY(platform, nic_count), "%d", p->nic_count);
 	field(KEY(platform, nic_gbit), "%s Gb/s", fig(p->nic_gbit, v, sizeof v));
+	if (p->nic_split_gbit > 0)
+		field(KEY(platform, nic_split_gbit), "%s Gb/s (also, on split switch ports; --fabric-speed)",
+		      fig(p->nic_split_gbit, v, sizeof v));
 	field(KEY(platform, nic_kind), "%s", p->nic_kind);
 	{
 		char kinds[64] = "";
@@ -477,6 +480,8 @@ static void show_fabric(const struct catalog_fabric *f)
 	field(KEY(fabric, name), "%s", f->name);
 	field(KEY(fabric, kind), "%s", f->kind);
 	field(KEY(fabric, port_gbit), "%s Gb/s", fig(f->port_gbit, v, sizeof v));
+	field(KEY(fabric, breakout), "%s", f->breakout
+	      ? "true (split switch ports: only at a platform's nics.split_gbit, --fabric-speed)" : "false");
 	field(KEY(fabric, switch_sku), "%s", f->switch_sku);
 	field(KEY(fabric, switch_name), "%s", f->switch_name);
 	field(KEY(fabric, switch_radix), "%d ports", f->switch_radix);
@@ -487,6 +492,11 @@ static void show_fabric(const struct catalog_fabric *f)
 	field(KEY(fabric, cable_description), "%s", f->cable_description);
 	field(KEY(fabric, cable_price_usd), "%s", unit_price(f->cable_price_usd, v, sizeof v));
 	field(KEY(fabric, cable_power_w), "%s W", fig(f->cable_power_w, v, sizeof v));
+	if (f->copper_sku) {
+		field(KEY(fabric, copper_sku), "%s (one link while the cluster is in one rack)", f->copper_sku);
+		field(KEY(fabric, copper_description), "%s", f->copper_description ? f->copper_description : "-");
+		field(KEY(fabric, copper_power_w), "%s W", fig(f->copper_power_w, v, sizeof v));
+	}
 	field(KEY(fabric, nic_sku), "%s", f->nic_sku);
 	field(KEY(fabric, nic_description), "%s", f->nic_description);
 	field(KEY(fabric, nic_price_usd), "%s", unit_price(f->nic_price_usd, v, sizeof v));

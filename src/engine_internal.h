@@ -142,6 +142,10 @@ bool eng_platform_runs(const struct catalog_platform *p, const char *kind);
 /* The fabric kind the node is built with: --fabric's when the NICs run
  * it, else the first of the platform's nics.fabrics. */
 const char *eng_fabric_kind(const struct workload *w, const struct catalog_platform *p);
+/* The port speed the platform's NICs run for this workload: --fabric-speed
+ * when they run it (nics.speed_gbit or nics.split_gbit), else their own. */
+double eng_nic_speed(const struct workload *w, const struct catalog_platform *p);
+bool eng_platform_speed_runs(const struct catalog_platform *p, double gbit);
 void eng_node_size(const struct catalog *c, const struct workload *w,
 		   const struct catalog_accel *a, const struct catalog_platform *p,
 		   int gpus, struct eng_node *out);

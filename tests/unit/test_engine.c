@@ -948,6 +948,28 @@ START_TEST(rent_or_buy_by_hand)
 	ck_assert_double_eq_tol(rb.rent[RENT_ON_DEMAND], 8 * 2.0 * 100, 1e-6);
 	ck_assert_double_eq_tol(rb.month[RENT_ON_DEMAND],
 				11688 * cat->defaults.utilisation.value, 1e-6);
+	/* A reserved term is a commitment: billed every hour of it, so the
+	 * 100-hour run on a 1-year term pays the year, and auto takes the
+	 * term that costs least for the run (on-demand), not the lowest
+	 * rate. */
+	ck_assert_double_eq_tol(rb.rent[RENT_1Y], 8 * 1.5 * 8766, 1e-6);
+	ck_assert_double_eq_tol(rb.month[RENT_1Y], 8766, 1e-6);
+	ck_assert_double_eq_tol(rb.rent[RENT_3Y], 8 * 0.5 * 3 * 8766, 1e-6);
+	ck_assert_int_eq(rb.basis, RENT_ON_DEMAND);
+	ck_assert_int_eq(rb.asked, -1);
+	/* --rent-term names the term; one with no rate is unpriced */
+	engine_workload_init(&w, cat);
+	w.rent_term = RENTC_3Y;
+	engine_rent(cat, &w, &r, &rb);
+	ck_assert_int_eq(rb.basis, RENT_3Y);
+	ck_assert_int_eq(rb.asked_from, TCO_FROM_WORKLOAD);
+	a.rent[RENT_3Y].usd = 0;
+	engine_rent(cat, &w, &r, &rb);
+	ck_assert_int_eq(rb.basis, -1);
+	r.rent_basis = -1;
+	r.rent_asked = RENT_3Y;
+	engine_rent_statement(&r, line, sizeof line);
+	ck_assert_str_eq(line, "no 3-year reserved rate (a price list's RENT-3Y:test-gpu)");
 }
 END_TEST
 
