@@ -41,12 +41,19 @@ enum fabric_choice { FABRICF_AUTO, FABRICF_INFINIBAND, FABRICF_ETHERNET, FABRICF
  * the cheapest term priced.  The others are enum engine_rent_term + 1. */
 enum rent_term_choice { RENTC_AUTO, RENTC_ON_DEMAND, RENTC_1Y, RENTC_3Y, RENTC_COUNT };
 /* Resources, in the order the brief names them. */
+/* How a serving request's KV cache is taken: as its context grows (paged
+ * blocks on demand; TensorRT-LLM's max-utilization capacity scheduler,
+ * vLLM), or for its whole input + output at admission (TensorRT-LLM's
+ * guaranteed-no-evict). */
+enum kv_reserve { KVR_ON_DEMAND, KVR_FULL, KVR_COUNT };
 enum resource { RES_NONE, RES_MEMORY, RES_BANDWIDTH, RES_INTERCONNECT, RES_COMPUTE, RES_PRECISION, RES_COUNT };
 
 const char *workload_class_name(enum workload_class c);	/* "inference" */
 bool workload_class_parse(const char *s, enum workload_class *out);
 const char *recompute_name(enum recompute r);
 bool recompute_parse(const char *s, enum recompute *out);
+const char *kv_reserve_name(enum kv_reserve k);		/* "on-demand", "full" */
+bool kv_reserve_parse(const char *s, enum kv_reserve *out);
 const char *ft_method_name(enum ft_method m);
 bool ft_method_parse(const char *s, enum ft_method *out);
 const char *objective_name(enum objective o);		/* "capex", "cost-per-token" */
@@ -115,6 +122,9 @@ struct workload {
 					 * (engine_disagg.c), 0: one pool */
 	int dispatch;			/* inference: how arrivals reach the
 					 * replicas, enum dispatch */
+	int kv_reserve;			/* enum kv_reserve: how a request's KV
+					 * cache is taken (the capacity
+					 * scheduler's policy) */
 	bool decode_only;		/* the engine's decode pool: no prompt
 					 * tokens in its steps (not a field) */
 
@@ -246,6 +256,7 @@ bool engine_mix_bits(enum precision p, enum precision *wide, double *lo_bits, do
  */
 enum engine_field_id {
 	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK, EF_DISAGGREGATED, EF_DISPATCH,
+	EF_KV_RESERVE,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_HARNESS_WINDOW_MS, EF_PREFIX_CACHE_HIT,
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,

@@ -29,6 +29,7 @@ static const char *class_word(int v) { return workload_class_name((enum workload
 static const char *prec_word(int v) { return precision_name((enum precision)v); }
 static const char *recompute_word(int v) { return recompute_name((enum recompute)v); }
 static const char *method_word(int v) { return ft_method_name((enum ft_method)v); }
+static const char *kv_reserve_word(int v) { return kv_reserve_name((enum kv_reserve)v); }
 static const char *form_word(int v) { return form_filter_name((enum form_filter)v); }
 static const char *objective_word(int v) { return objective_name((enum objective)v); }
 static const char *cooling_word(int v) { return cooling_filter_name((enum cooling_filter)v); }
@@ -64,6 +65,7 @@ PARSER(class_parse, enum workload_class, workload_class_parse(s, &x))
 PARSER(prec_parse, enum precision, precision_parse(s, &x) && x < PREC_WORKLOAD_COUNT)
 PARSER(recompute_parse_int, enum recompute, recompute_parse(s, &x))
 PARSER(method_parse, enum ft_method, ft_method_parse(s, &x))
+PARSER(kv_reserve_parse_int, enum kv_reserve, kv_reserve_parse(s, &x))
 PARSER(form_parse, enum form_filter, form_filter_parse(s, &x))
 PARSER(objective_parse_int, enum objective, objective_parse(s, &x))
 PARSER(cooling_parse_int, enum cooling_filter, cooling_filter_parse(s, &x))
@@ -119,6 +121,7 @@ static const struct engine_choice serving_stacks = { -1, SS_COUNT + 1, serving_w
 static const struct engine_choice training_stacks = { -1, TS_COUNT + 1, training_word, training_parse_int };
 static const struct engine_choice onoff = { 0, 2, onoff_word, onoff_parse };
 static const struct engine_choice dispatches = { 0, DISPATCH_COUNT, dispatch_word, dispatch_parse };
+static const struct engine_choice kv_reserves = { 0, KVR_COUNT, kv_reserve_word, kv_reserve_parse_int };
 static const struct engine_choice forms = { 0, FORMF_COUNT, form_word, form_parse };
 static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, objective_parse_int };
 static const struct engine_choice coolings = { 0, COOLF_COUNT, cooling_word, cooling_parse_int };
@@ -189,6 +192,12 @@ static const struct engine_field fields[EF_COUNT] = {
 		"inference: independent | least-loaded (each request to the replica with the fewest in flight)",
 		EFT_ENUM, W(dispatch), INF, .choice = &dispatches, .omit_zero = true, .label = "Dispatch",
 		.hint = "least-loaded: the replicas share their swings in load, as NVIDIA's MLPerf harness" },
+	/* engine_infer.c sizes the batch by it (layout_init) */
+	[EF_KV_RESERVE] = { "kv_reserve", "workload", "kv-reserve", "HOW",
+		"inference: a request's KV cache: on-demand (grows with its output) | full (I + O "
+		"reserved at admission, TensorRT-LLM's guaranteed-no-evict)",
+		EFT_ENUM, W(kv_reserve), INF, .choice = &kv_reserves, .omit_zero = true, .label = "KV reservation",
+		.hint = "full: the scheduler admits a request only when its whole context fits" },
 
 	/* inference: 10x the longest context shipped (10M tokens) */
 	[EF_INPUT_TOKENS] = { "input_tokens", "workload", "input-tokens", "N",

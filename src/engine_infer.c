@@ -62,6 +62,11 @@ struct ictx {
 					 * and the prompts a step carries vary */
 	double window;			/* a harness's batching window, s; 0 = none */
 	double workspace, reserve1, reserve_n;
+	/* activation buffers held per GPU for a layer's tokens at the budget
+	 * (a stack with activation_layers, dense models): bytes a token of
+	 * the tensors every TP rank holds whole, and of those it splits;
+	 * 0 = the fixed workspace */
+	double act_whole, act_split;
 	double I, O, ctx_full, ctx_mean, pa;
 	double Ip;			/* prompt tokens computed per request: those the
 					 * prefix cache does not already hold */
@@ -751,7 +756,8 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	if (dp)
 		l->w_gpu = x->moe_shared * x->pr.shared_bytes + x->spec.weights * x->pr.weight_bytes +
 			   x->moe_experts / e * x->pr.expert_bytes;
-	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) + x->workspace;
+	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) +
+		       (x->act_whole > 0 ? x->act_whole + x->act_split / t : x->workspace);
 	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t > x->reach ? x->reach : t);
 	/* A call's latency: measured for the link (one call of a small
 	 * message inside its domain), else the ring's 2(t - 1) steps. */
@@ -763,8 +769,11 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	/* A fixed number of users may all reach the full context at once, so
 	 * each gets I + O tokens of KV.  At maximum concurrency continuous
 	 * batching keeps sequences at every stage of their output: on average
-	 * each holds I + O/2 tokens (paged KV frees a finished one at once). */
-	l->kv_res_gpu = x->open ? l->kv_mean_gpu : l->kv_full_gpu;
+	 * each holds I + O/2 tokens (paged KV frees a finished one at once),
+	 * unless the scheduler admits a request only with its whole I + O
+	 * reserved (TensorRT-LLM's guaranteed-no-evict, the default of its
+	 * executor and of trtllm-bench: docs/accuracy.md, "KV reservation"). */
+	l->kv_res_gpu = x->open && x->w->kv_reserve != KVR_FULL ? l->kv_mean_gpu : l->kv_full_gpu;
 	l->fits_one = room >= l->kv_full_gpu * (dp ? t : 1);	/* DEP: a sequence on one GPU */
 	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)eng_fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
 	/* The scheduler's cap.  With pipeline stages TensorRT-LLM keeps pp
@@ -784,6 +793,30 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	bool targets = x->w->tokens_per_s_per_user > 0 || x->w->ttft_ms > 0;
 	long hi = x->n_users > 0 && x->n_users < l->bmem ? x->n_users : l->bmem;
 	l->btps = targets && l->ttft_ok ? batch_for_targets(x, l, hi) : targets ? 0 : l->bmem;
+}
+
+/* TensorRT sizes an engine's activation memory at build time for its
+ * largest shapes, about the tokens an iteration carries times a constant,
+ * and reuses one layer's buffers for the next (NVIDIA/TensorRT-LLM
+ * docs/source/reference/memory.md).  The constant is the widest point of a
+ * layer, in 16-bit values a token: in the MLP the residual stream and its
+ * normalised copy (2h, whole on every TP rank) beside the gate and up
+ * projections' output and their product (3 ffn, 2 ffn for a plain MLP,
+ * split by TP); in attention the residual, the normalised input and the
+ * output (3h) beside q, k and v (h + 2 kv_heads x head_dim, split).  The
+ * sampler's logits (the decoding sequences x vocabulary) and the decoder's
+ * buffers are not counted. */
+static void activation_buffers(struct ictx *x, double layers)
+{
+	const struct catalog_model *m = x->m;
+	double h = m->hidden, mats = m->ffn_matrices > 0 ? m->ffn_matrices : 3;
+	double kvd = (double)m->kv_heads * (m->head_dim > 0 ? m->head_dim : h / m->heads);
+	double mlp_whole = 2.0 * h, mlp_split = mats * m->ffn;
+	double att_whole = 3.0 * h, att_split = h + 2.0 * kvd;
+	bool mlp = mlp_whole + mlp_split >= att_whole + att_split;
+	double tok = layers * x->budget * 2.0;	/* 16-bit */
+	x->act_whole = tok * (mlp ? mlp_whole : att_whole);
+	x->act_split = tok * (mlp ? mlp_split : att_split);
 }
 
 static double share_of_peak(const struct catalog_accel *a, enum precision p)
@@ -845,6 +878,8 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->window = w->harness_window_ms * 1e-3;
 	bool moe = x->m->experts > 0;
 	x->workspace = (moe ? d->serving_workspace_moe_gb.value : d->serving_workspace_gb.value) * ENG_GB;
+	if (on && on->activation_layers.value > 0 && !moe)
+		activation_buffers(x, on->activation_layers.value);
 	x->reserve1 = d->runtime_reserve_tp1_gb.value * ENG_GB;
 	x->reserve_n = d->runtime_reserve_tp_gb.value * ENG_GB;
 	x->I = (double)w->input_tokens;
@@ -1200,6 +1235,9 @@ static void size_given_gpus(const struct ictx *x, struct ilayout *ls, int n, str
 			for (int i = 0; i < n; i++)
 				if (ls[i].g <= x->fixed_gpus && ls[i].g >= ls[k].g)
 					k = i;
+			/* the row shows that layout, as no_layout_fits() does */
+			fill_common(x, &ls[k], 1, 1, r);
+			r->mem_required_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
 			reason_no_fit(x, &ls[k], r);
 		} else
 			eng_reason(r, "%d GPU%s cannot meet the %s", x->fixed_gpus, eng_s(x->fixed_gpus),

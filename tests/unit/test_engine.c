@@ -2061,10 +2061,10 @@ END_TEST
 /* ---- MIG partitions (issue 18) ---- */
 
 /* Llama 3.1 8B at fp8 for a few users on an A100 80GB: the A100 has no
- * fp8, so it runs bf16 (16 GB of weights) plus 6.1 GB of workspace and
- * reserve: 1g.10gb (9 GB usable) and 1g.20gb / 2g.20gb (18 GB) are too
- * small, 3g.40gb (36 GB) is the smallest profile that holds it, two per
- * GPU. */
+ * fp8, so it runs bf16 (16 GB of weights); TensorRT-LLM's activation
+ * buffers for one layer at the 8,192-token budget (0.84 GB) and the
+ * runtime reserve (0.16 GB) leave 1g.10gb too small and 1g.20gb the
+ * smallest profile that holds it, with its KV cache at 0.90 of the rest. */
 START_TEST(mig_small_model_on_a100_slice)
 {
 	struct workload w;
@@ -2074,14 +2074,14 @@ START_TEST(mig_small_model_on_a100_slice)
 	size_on(&w, "a100-sxm-80gb", -1, &r);
 	ck_assert(r.fits);
 	ck_assert_ptr_nonnull(r.partition);
-	ck_assert_str_eq(r.partition->profile, "3g.40gb");
-	ck_assert_int_eq(r.partitions_per_gpu, 2);
+	ck_assert_str_eq(r.partition->profile, "1g.20gb");
+	ck_assert_int_eq(r.partitions_per_gpu, 4);
 	ck_assert_int_eq(r.replicas, 1);
 	ck_assert_int_eq(r.gpus, 1);
 	ck_assert_int_eq(r.tp, 1);
 	/* TensorRT-LLM may fill the slice; its KV takes 0.90 of what is left */
-	ck_assert_double_eq_tol(r.mem_avail_per_gpu_gb, 40, 1e-9);
-	ck_assert_msg(strstr(r.reason, "3g.40gb") && strstr(r.reason, "2 per GPU"), "reason: %s", r.reason);
+	ck_assert_double_eq_tol(r.mem_avail_per_gpu_gb, 20, 1e-9);
+	ck_assert_msg(strstr(r.reason, "1g.20gb") && strstr(r.reason, "4 per GPU"), "reason: %s", r.reason);
 	/* A model that needs the whole card (70B at bf16: TP2) is not split. */
 	inference(&w, "llama-2-70b", PREC_FP16, 1);
 	w.share_cards = true;
@@ -2113,15 +2113,16 @@ START_TEST(mig_seven_replicas_fit_one_card)
 	ck_assert_int_eq(r.replicas, 7);
 	ck_assert_int_eq(r.gpus, 1);
 	/* One user more: an eighth 1g.18gb replica would take a second card,
-	 * so the next profile up, 1g.35gb, holds them on the same card: two
+	 * so the next profile up, 1g.35gb, holds them on the same card: three
 	 * replicas (its KV room, 0.90 of 35 GB less the 8 GB of weights and
-	 * the 6 GB runtime, is under seven 1g.18gb slices' 0.90 of 4 GB). */
+	 * the 1 GB of activation buffers and reserve, is about 2.6 times a
+	 * 1g.18gb slice's 0.90 of 9 GB). */
 	w.concurrency = 7 * per_slice + 1;
 	size_on(&w, "h200-sxm", -1, &r);
 	ck_assert(r.fits);
 	ck_assert_ptr_nonnull(r.partition);
 	ck_assert_str_eq(r.partition->profile, "1g.35gb");
-	ck_assert_int_eq(r.replicas, 2);
+	ck_assert_int_eq(r.replicas, 3);
 	ck_assert_int_eq(r.gpus, 1);
 	/* Far more users than a card's slices hold: whole GPUs. */
 	w.concurrency = 100 * per_slice;
@@ -2153,13 +2154,13 @@ END_TEST
 /* ---- several workloads on one cluster (issue 18) ---- */
 
 /* Two serving workloads that each take half an HGX H100 node (Llama 2
- * 70B at fp16 for 64 users: TP4, 4 of 8 GPUs) share one node: 8 GPUs,
+ * 70B at fp16 for 128 users: TP4, 4 of 8 GPUs) share one node: 8 GPUs,
  * one node, cheaper than two half-filled nodes. */
 START_TEST(cluster_two_halves_share_one_node)
 {
 	struct workload w;
 	struct engine_result r1, r2;
-	inference(&w, "llama-2-70b", PREC_FP16, 64);
+	inference(&w, "llama-2-70b", PREC_FP16, 128);
 	size_on(&w, "h100-sxm", -1, &r1);
 	ck_assert(r1.fits);
 	ck_assert_int_eq(r1.gpus, 4);
@@ -2283,7 +2284,7 @@ START_TEST(cluster_no_fabric_when_no_job_spans_nodes)
 {
 	struct workload w;
 	struct engine_result r1;
-	inference(&w, "llama-2-70b", PREC_FP16, 64);
+	inference(&w, "llama-2-70b", PREC_FP16, 128);
 	size_on(&w, "h100-sxm", -1, &r1);
 	ck_assert_int_eq(r1.gpus, 4);
 	struct engine_cluster_item items[3] = { { .r = &r1, .share = 1 }, { .r = &r1, .share = 1 },
@@ -2304,7 +2305,7 @@ START_TEST(cluster_plan_rows)
 {
 	struct workload w, t;
 	struct engine_result s1, ft;
-	inference(&w, "llama-2-70b", PREC_FP16, 64);
+	inference(&w, "llama-2-70b", PREC_FP16, 128);
 	size_on(&w, "h100-sxm", -1, &s1);
 	engine_workload_init(&t, cat);
 	engine_workload_class_defaults(&t, WL_FINETUNE);
