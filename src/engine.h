@@ -114,6 +114,9 @@ struct workload {
 	double global_batch_tokens;
 	enum recompute recompute;
 	enum ft_method method;
+	int mtp;			/* pretraining, 1: the model's multi-token
+					 * prediction modules train with it
+					 * (eng_mtp_params()) */
 	/* Parts of the layout the user forces; 0 = the search chooses:
 	 * tensor, pipeline, context (ring attention) and expert parallel
 	 * degrees, and sequences per micro-batch.  Training forces them on
@@ -235,7 +238,7 @@ enum engine_field_id {
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
-	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK, EF_TRAINING_STACK,
+	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK, EF_TRAINING_STACK, EF_MTP,
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_TOKEN_BUDGET, EF_RACK_KW,

@@ -161,6 +161,12 @@ static const struct engine_field fields[EF_COUNT] = {
 		"inference: auto | tensorrt-llm | vllm | sglang | optimum-habana (auto: the vendor's best)",
 		EFT_ENUM, W(serving_stack), INF, .choice = &serving_stacks, .label = "Serving stack",
 		.hint = "auto: each accelerator's best published stack; another is filtered where it does not run" },
+	/* eng_mtp_params(), engine_workload.c: what the modules add */
+	[EF_MTP] = { "mtp", "workload", "mtp", "",
+		"pretraining: also train the model's multi-token prediction modules (DeepSeek-V3: one)",
+		EFT_ENUM, W(mtp), PRE, .choice = &onoff, .bare = "on", .omit_zero = true,
+		.label = "MTP modules",
+		.hint = "on: the model's next-token prediction modules train with it (a layer and a second output head each)" },
 	/* engine_disagg.c; the flag alone turns it on, scenarios say on/off */
 	[EF_DISAGGREGATED] = { "disaggregated", "workload", "disaggregated", "",
 		"inference: prefill and decode on separate pools, and whether that beats one pool",

@@ -107,6 +107,7 @@ double eng_adapter_params(const struct catalog_model *m, const struct catalog_de
  * 2022), 24 for a frozen base whose adapters leave the MLP unwrapped. */
 double eng_act_kept_h(const struct catalog_defaults *d, const struct workload *w);
 /* Training FLOPs per token (model FLOPs, and hardware FLOPs with recompute). */
+void eng_mtp_params(const struct workload *w, double *active_out, double *shared_out, double *experts_out);
 void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,
 			   double *hw_flops);
 /* Total training tokens (tokens x epochs for fine-tuning). */

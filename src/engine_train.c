@@ -228,6 +228,10 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 		wk->set = true;
 	}
 	params_split(x->m, &x->shared_params, &x->expert_params);
+	double mtp_active, mtp_shared, mtp_experts;	/* the MTP modules' weights, held with the model's */
+	eng_mtp_params(w, &mtp_active, &mtp_shared, &mtp_experts);
+	x->shared_params += mtp_shared;
+	x->expert_params += mtp_experts;
 	moe_terms(x);
 	x->zero_monotone = x->frozen || d->adam_bytes_per_param.value >= 4.0;
 	if (w->recompute == RECOMPUTE_AUTO) {

@@ -185,6 +185,12 @@ bool engine_workload_valid(const struct workload *w, char *why, size_t whysz)
 			 w->lora_rank, m->name, m->hidden, m->hidden, m->hidden, m->hidden);
 		return fail(why, whysz, buf);
 	}
+	if (w->cls == WL_PRETRAIN && w->mtp && m->mtp_layers <= 0) {
+		snprintf(buf, sizeof buf,
+			 "%s has no multi-token prediction modules (mtp_layers) to train: mtp (--mtp) needs a model with "
+			 "them (DeepSeek-V3)", m->name);
+		return fail(why, whysz, buf);
+	}
 	if (w->precision == PREC_INT4 || w->precision == PREC_INT8 ||
 	    w->precision == PREC_MXFP4 || w->precision == PREC_W8A16) {
 		snprintf(buf, sizeof buf,
@@ -259,6 +265,32 @@ static double attn_params(const struct catalog_model *m)
 		return q + kv + heads * hd * h;
 	}
 	return h * heads * hd * 2 + h * (double)m->kv_heads * hd * 2;
+}
+
+/* The multi-token prediction modules a pretraining run trains with its
+ * model (DeepSeek-V3 technical report, section 2.2: module k is a
+ * Transformer block, a d x 2d projection of the previous depth's output
+ * joined with the next token's embedding, and the model's own embedding
+ * and output head, shared).  Per module: the parameters a token passes
+ * through, the block as one of the model's layers with its routed and
+ * shared experts, the projection and a second pass through the output head
+ * (the embedding is a lookup); and those it adds to the model, the block
+ * with all its experts (experts_out) and the projection (shared_out).  All
+ * 0 unless the workload asks for them. */
+void eng_mtp_params(const struct workload *w, double *active_out, double *shared_out, double *experts_out)
+{
+	const struct catalog_model *m = w->model;
+	*active_out = *shared_out = *experts_out = 0;
+	if (!w->mtp || w->cls != WL_PRETRAIN || !m || m->mtp_layers <= 0)
+		return;
+	double h = m->hidden, mats = m->ffn_matrices > 0 ? m->ffn_matrices : 3;
+	double expert = mats * h * m->ffn, router = m->experts > 0 ? h * m->experts : 0;
+	double routed = m->experts > 0 ? m->experts_active : 1, all = m->experts > 0 ? m->experts : 1;
+	double shared = attn_params(m) + 2.0 * h * h + router + m->experts_shared * expert;
+	double n = m->mtp_layers;
+	*active_out = n * (shared + routed * expert + (double)m->vocab * h);
+	*shared_out = n * shared;
+	*experts_out = n * all * expert;
 }
 
 double eng_params_from_shapes(const struct catalog_model *m)
@@ -416,10 +448,24 @@ double eng_attn_train_flops_token(const struct catalog_model *m, double ctx)
 double eng_adapter_params(const struct catalog_model *m, const struct catalog_defaults *d, int rank)
 {
 	/* LoRA adds A (r x d_in) and B (d_out x r) to each wrapped matrix
-	 * (Hu et al. 2021); the wrapped projections are taken as hidden x
-	 * hidden, which slightly overstates GQA's smaller K/V projections. */
-	double targets = d->lora_targets.value > 0 ? d->lora_targets.value : 4;
-	return (double)rank * (2.0 * m->hidden) * targets * m->layers;
+	 * (Hu et al. 2021), r (d_in + d_out) parameters.  The wrapped
+	 * matrices, in the order the count takes them: the query and value
+	 * projections (Hu et al. 2021, 7.1), key, output (the MLPerf
+	 * reference's q, k, v and o at defaults.lora_targets 4), then the
+	 * MLP's gate, up and down projections.  With grouped-query attention
+	 * k and v project to kv_heads x head_dim only (Llama 2 70B: 1,024 of
+	 * 8,192), as do the fused qkv adapters NVIDIA's MLPerf implementation
+	 * trains (linear_qkv: 8,192 in, 10,240 out). */
+	double t = d->lora_targets.value > 0 ? d->lora_targets.value : 4;
+	double h = m->hidden, q = (double)m->heads * eng_head_dim(m);
+	double kv = (double)(m->kv_heads > 0 ? m->kv_heads : m->heads) * eng_head_dim(m);
+	if (m->mla_kv_lora_rank > 0)
+		kv = q;		/* MLA: keys and values expanded per head */
+	const double io[] = { h + q, h + kv, h + kv, q + h, h + m->ffn, h + m->ffn, m->ffn + h };
+	double per_layer = 0;
+	for (int i = 0; i < (int)(sizeof io / sizeof io[0]) && i < t; i++)
+		per_layer += io[i];
+	return (double)rank * per_layer * m->layers;
 }
 
 /* Of Korthikanti's 34 h, 10 h are kept only for the MLP's weight
@@ -447,8 +493,13 @@ void eng_train_flops_token(const struct workload *w, enum recompute rec, double 
 	 * freezes the base, so the weight-gradient half of the backward pass
 	 * goes: 4N.  Attention: PaLM's 12 x L x H x Q x T per token. */
 	bool frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
+	double mtp, mtp_shared, mtp_experts;
+	eng_mtp_params(w, &mtp, &mtp_shared, &mtp_experts);
+	pa += mtp;
 	double dense = (frozen ? 4.0 : 6.0) * pa;
 	double attn_fwd = eng_attn_train_flops_token(m, s);
+	if (mtp > 0)	/* each module's block attends as a layer of the model */
+		attn_fwd *= 1.0 + (double)m->mtp_layers / m->layers;
 	double model = dense + 3.0 * attn_fwd;
 	double hw = model;
 	if (rec == RECOMPUTE_FULL)
@@ -563,9 +614,11 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 		out->weights_gb = m->params * base_bytes_per_param(c, w) / ENG_GB;
 		out->optimizer_gb = out->adapter_params * d->adapter_bytes_per_param.value / ENG_GB;
 	} else {
-		out->trained_params = m->params;
-		out->weights_gb = m->params * precision_bytes(w->precision) / ENG_GB;
-		out->optimizer_gb = m->params * d->adam_bytes_per_param.value / ENG_GB;
+		double mtp, mtp_shared, mtp_experts;	/* the modules' weights train too */
+		eng_mtp_params(w, &mtp, &mtp_shared, &mtp_experts);
+		out->trained_params = m->params + mtp_shared + mtp_experts;
+		out->weights_gb = out->trained_params * precision_bytes(w->precision) / ENG_GB;
+		out->optimizer_gb = out->trained_params * d->adam_bytes_per_param.value / ENG_GB;
 	}
 	out->bytes_per_token = d->training_elementwise_bytes.value * h * m->layers;
 	/* The data-parallel gradient all-reduce: 16-bit gradients; with

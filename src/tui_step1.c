@@ -96,7 +96,7 @@ static const struct tui_field rows[] = {
 	{ F(RECOMPUTE), .classes = PRE },
 	{ F(TP), .classes = PRE }, { F(PP), .classes = PRE }, { F(CP), .classes = PRE },
 	{ F(EP), .classes = PRE }, { F(MICRO_BATCH), .classes = PRE },
-	{ F(TRAINING_STACK), .classes = PRE },
+	{ F(TRAINING_STACK), .classes = PRE }, { F(MTP) },
 
 	{ .label = "Fine-tuning", .kind = TF_HEADING, .classes = FT },
 	{ F(METHOD) },

@@ -649,8 +649,9 @@ START_TEST(lora_far_below_full_finetune)
 	size_on(&w, "h100-sxm", -1, &rl);
 	/* 16 bytes x 69B of Adam state vs 16 bytes x the adapters. */
 	ck_assert_double_eq_tol(full.optimizer_gb, 68.98 * 16, 0.1);
-	/* rank 16 x (2 x 8192) x 4 targets x 80 layers */
-	ck_assert_double_eq(lora.adapter_params, 16.0 * 2 * 8192 * 4 * 80);
+	/* rank 16 x (d_in + d_out) of q, v, k and o x 80 layers: GQA's k and
+	 * v project to 8 x 128 = 1,024 */
+	ck_assert_double_eq(lora.adapter_params, 16.0 * (2 * (8192 + 8192) + 2 * (8192 + 1024)) * 80);
 	ck_assert(lora.optimizer_gb < full.optimizer_gb / 100);
 	ck_assert(rf.fits && rl.fits);
 	ck_assert(rl.mem_required_gb < rf.mem_required_gb / 3);

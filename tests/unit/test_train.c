@@ -479,6 +479,38 @@ START_TEST(mla_attention_flops_in_training)
 }
 END_TEST
 
+/* DeepSeek-V3's multi-token prediction module (technical report, section
+ * 2.2; config.json num_nextn_predict_layers 1) trained with the model: its
+ * block is one MoE layer (MLA attention, the router, the shared expert and
+ * 8 of 256 routed experts, each three 7,168 x 2,048 matrices), its
+ * projection 2 x 7,168 x 7,168, and a second pass through the 129,280 x
+ * 7,168 output head, by hand; its attention core that of one more layer.
+ * A model without modules is refused. */
+START_TEST(mtp_module_adds_its_flops)
+{
+	struct workload w;
+	const struct catalog_model *ds = M("deepseek-v3");
+	training(&w, WL_PRETRAIN, "deepseek-v3", PREC_FP8, 4096, 8388608);
+	double h = 7168, q = h * 1536 + 1536 * 128 * (128 + 64), kv = h * (512 + 64) + 512 * 128 * 256;
+	double attn = q + kv + 128 * 128 * h, expert = 3 * h * 2048;
+	double module = attn + 2 * h * h + h * 256 + (1 + 8) * expert + 129280 * h;
+	double attn_fwd = eng_attn_train_flops_token(ds, 4096);
+	double model0, hw0, model1, hw1;
+	eng_train_flops_token(&w, RECOMPUTE_SELECTIVE, &model0, &hw0);
+	w.mtp = 1;
+	eng_train_flops_token(&w, RECOMPUTE_SELECTIVE, &model1, &hw1);
+	ck_assert_double_eq_tol(model1 - model0, 6 * module + 3 * attn_fwd / 61, 1e-9 * model0);
+	ck_assert_double_eq_tol(hw1 - hw0, 6 * module + 4 * attn_fwd / 61, 1e-9 * model0);
+	ck_assert_double_gt(module / 37e9, 0.04);	/* about 4.4% of the 37B a token passes */
+	char why[256];
+	ck_assert(engine_workload_valid(&w, why, sizeof why));
+	training(&w, WL_PRETRAIN, "llama-3.1-8b", PREC_FP8, 4096, 1048576);
+	w.mtp = 1;
+	ck_assert(!engine_workload_valid(&w, why, sizeof why));
+	ck_assert_msg(strstr(why, "multi-token prediction"), "%s", why);
+}
+END_TEST
+
 /* ZeRO-2 holds less than ZeRO-1 but reduce-scatters a MoE model's expert
  * gradients every micro-batch: where ZeRO-1 fits (Mixtral 8x7B in NeMo's
  * layout on 64 B200, TP1 PP1 EP8, two sequences a micro-batch) the search
@@ -559,6 +591,7 @@ int main(void)
 	ADD(s, moe_layer_activations);
 	ADD(s, sharded_expert_state_costs_every_micro_batch);
 	ADD(s, mla_attention_flops_in_training);
+	ADD(s, mtp_module_adds_its_flops);
 	ADD(s, moe_search_takes_zero1_where_it_fits);
 	ADD(s, nvfp4_training_takes_its_own_share);
 	ADD(s, training_takes_the_power_limited_clock);
