@@ -93,6 +93,13 @@ struct catalog_partition {
 	int max_per_gpu;		/* instances of this profile one GPU holds */
 };
 
+/* One measured point of an all-reduce over a link domain: the message and
+ * the time of one call (rccl-tests out-of-place, graph mode). */
+struct catalog_ar_point {
+	double bytes;			/* message, bytes */
+	double us;			/* one call, us */
+};
+
 /* A serving stack on one accelerator software platform: whether it is that
  * vendor's default and its figures there (catalog/serving-stacks/). */
 struct catalog_stack_platform {
@@ -166,6 +173,13 @@ struct catalog_accel {
 					 * over the link domain, measured, us;
 					 * value 0 = the ring's 2(t - 1) x
 					 * defaults.collective_latency_us */
+	/* The measured time of one all-reduce over ar_curve_gpus GPUs of the
+	 * domain by message size, increasing; none (n 0): the call latency
+	 * above and the ring's bandwidth term */
+	int ar_curve_gpus;
+	char *ar_curve_source;
+	struct catalog_ar_point *ar_curve;
+	size_t n_ar_curve;
 	char *host_interface;
 	double host_pcie_gb_s;		/* the card's PCIe link, per GPU, both
 					 * directions, raw (Gen4 x16 64, Gen5 x16

@@ -372,6 +372,14 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 	field(KEY(accel, link_domain), "%d GPU%s", a->link_domain, a->link_domain == 1 ? "" : "s");
 	if (a->link_ar_lat.value > 0)
 		show_sourced(GROUP(accel, link_ar_lat.value), &a->link_ar_lat);
+	if (a->n_ar_curve > 0) {
+		const struct catalog_ar_point *lo = &a->ar_curve[0], *hi = &a->ar_curve[a->n_ar_curve - 1];
+		char b0[32], t0[32], b1[32], t1[32];
+		field(GROUP(accel, ar_curve), "%zu points over %d GPUs: %s B %s us to %s B %s us  (source: %s)%s",
+		      a->n_ar_curve, a->ar_curve_gpus, fig(lo->bytes, b0, sizeof b0), fig(lo->us, t0, sizeof t0),
+		      fig(hi->bytes, b1, sizeof b1), fig(hi->us, t1, sizeof t1),
+		      a->ar_curve_source ? a->ar_curve_source : "-", mark(a->ar_curve_source));
+	}
 	field(KEY(accel, host_interface), "%s", a->host_interface);
 	if (a->host_pcie_gb_s > 0)
 		field(KEY(accel, host_pcie_gb_s), "%s GB/s per GPU, both directions, raw", fig(a->host_pcie_gb_s, v, sizeof v));

@@ -86,6 +86,10 @@ struct workload {
 	double target_tokens_per_s;	/* target total output tokens/s */
 	double arrival_rate;		/* requests/s arriving (Poisson, MLPerf
 					 * Server); 0 = none given */
+	/* A client harness that holds arriving requests and hands each
+	 * window's worth to one replica at once (AMD's MLPerf Server
+	 * batcher, --batcher-threshold), ms; 0 = each request as it comes. */
+	double harness_window_ms;
 	/* Speculative decoding (Leviathan et al. 2023): a draft proposes
 	 * spec_tokens tokens (0 = the engine chooses), the target checks them
 	 * in one step and accepts each with probability spec_acceptance (0 =
@@ -235,7 +239,7 @@ bool engine_mix_bits(enum precision p, enum precision *wide, double *lo_bits, do
 enum engine_field_id {
 	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK, EF_DISAGGREGATED,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
-	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
+	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_HARNESS_WINDOW_MS, EF_PREFIX_CACHE_HIT,
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK, EF_TRAINING_STACK, EF_MTP,

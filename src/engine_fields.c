@@ -213,6 +213,14 @@ static const struct engine_field fields[EF_COUNT] = {
 		.hint = "requests/s arriving at random (Poisson); none = size for the users", .start = 10,
 		DEF_INF(0) },
 
+	/* a batching window: 1 ms to 100 s, beyond any harness's wait */
+	[EF_HARNESS_WINDOW_MS] = { "harness_window_ms", "workload", "harness-window-ms", "X",
+		"inference: a client harness holds arriving requests and hands each window's to one replica",
+		EFT_DOUBLE, W(harness_window_ms), INF, OR_NONE(1, 1e5), NUM_TIME, .unit = "ms",
+		.omit_zero = true, .label = "Harness window",
+		.hint = "requests held and submitted together every window (MLPerf batchers); none = one by one",
+		.start = 300, DEF_INF(0) },
+
 	/* a share: at most 0.99, a prompt always has a token to compute */
 	[EF_PREFIX_CACHE_HIT] = { "prefix_cache_hit", "workload", "prefix-cache-hit", "X",
 		"inference: share of prompt tokens the prefix cache holds (0.01 to 0.99)", EFT_DOUBLE,

@@ -192,6 +192,11 @@ static inline double eng_allreduce_call_s(double m, int n, double bw, double cal
 	return 2.0 * (n - 1) / n * m / bw + call_s;
 }
 
+/* One all-reduce of m bytes over t GPUs of a's link at bw bytes/s: the
+ * part's measured curve (link.allreduce_curve) when it is for t GPUs, else
+ * eng_allreduce_call_s() with the call latency call_s (engine_infer.c). */
+double eng_allreduce_measured_s(const struct catalog_accel *a, double m, int t, double bw, double call_s);
+
 /* The q-th percentile of the wait in an M/D/1 queue at load rho with
  * service svc: mean rho svc / (2 (1 - rho)), tail P(W > t) = rho
  * exp(-rho t / mean) (Kingman); the serving model's first-token queues. */
