@@ -212,7 +212,7 @@ md=$(cat "$TMPD/three.md")
 check "three workloads: the workloads section" contains "$md" "## The workloads, on one cluster"
 check "three workloads: each by name" contains "$md" "**weekly-lora**: A LoRA fine-tune"
 check "three workloads: the fine-tune's hours" contains "$md" "It runs 8 hours a week."
-check "three workloads: each one's share of the cluster" matches "$md" "^\\| chat \\| 2 GPUs: 1 replica of TP2 \\|"
+check "three workloads: each one's share of the cluster" matches "$md" "^\\| chat \\| 2 GPUs: 2 replicas of TP1 \\|"
 check "three workloads: how they share it" contains "$md" "How they share the recommended cluster: training time-shares"
 check "three workloads: the cluster's plan" contains "$md" "**The shared cluster, every workload at once**"
 check "three workloads: a plan per workload" contains "$md" "**small**"
