@@ -595,6 +595,7 @@ START_TEST(cp_all_to_all_costs_what_it_sends)
 	x.lat = 4e-6;
 	x.kv_dim = 8.0 * 128;
 	x.link_pow2[3] = 500e9;		/* 8 GPUs */
+	x.link_pow2_hi = 8;
 	struct eng_tlayout l;
 	memset(&l, 0, sizeof l);
 	l.t = l.p = l.v = l.b = 1;
