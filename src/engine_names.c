@@ -29,6 +29,11 @@ static const char *const cp_comm_names[CPC_COUNT] = {
 	[CPC_A2A] = "a2a",
 };
 
+static const char *const kv_reserve_names[KVR_COUNT] = {
+	[KVR_ON_DEMAND] = "on-demand",
+	[KVR_FULL] = "full",
+};
+
 static const char *const method_names[FT_COUNT] = {
 	[FT_FULL] = "full",
 	[FT_LORA] = "lora",
@@ -142,6 +147,20 @@ bool cp_comm_parse(const char *s, enum cp_comm *out)
 	if (!parse_in(cp_comm_names, CPC_COUNT, s, &v))
 		return false;
 	*out = (enum cp_comm)v;
+	return true;
+}
+
+const char *kv_reserve_name(enum kv_reserve k)
+{
+	return name_of(kv_reserve_names, KVR_COUNT, (int)k);
+}
+
+bool kv_reserve_parse(const char *s, enum kv_reserve *out)
+{
+	int v;
+	if (!parse_in(kv_reserve_names, KVR_COUNT, s, &v))
+		return false;
+	*out = (enum kv_reserve)v;
 	return true;
 }
 
