@@ -682,6 +682,8 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 		gs.e[g->lean_e % TSTATES] = g->lean_e;
 		gs.st[g->lean_e % TSTATES] = g->lean_st;
 	}
+	/* a stage's t x d x c GPUs: G / p for every c */
+	int n_stage = S->G / g->p, e_hi = ep_most(x, n_stage);
 	for (int c = g->c_hi < 0 ? cp_most(S, g) : g->c_hi; c >= 1; c = w->cp > 0 ? 0 : c / 2) {
 		if (!cp_ok(x, c) || !tcp_ok(x, S->G, g->t, c, g->p))
 			continue;
@@ -689,9 +691,8 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 		bool first = true, stop_c = false;
 		for (int b = deg_first(w->micro_batch); b && mb_ok(x, d, b); b = deg_next(w->micro_batch, b)) {
 			bool stop_b = false;
-			int e_hi = ep_most(x, g->t * d * c);
 			for (int e = e_hi; e >= 1 && !stop_b; e--) {
-				if (e < e_hi && !ep_ok(x, g->t * d * c, e))
+				if (e < e_hi && !ep_ok(x, n_stage, e))
 					continue;
 				struct eng_tlayout shape;
 				double lowest;
