@@ -554,16 +554,17 @@ static inline void shape_init(const struct tsearch *S, const struct tgroup *g, i
 {
 	const struct eng_tctx *x = S->x;
 	int d = S->G / (g->t * c * g->p);
-	memset(shape, 0, sizeof *shape);
-	shape->t = g->t;
-	shape->c = c;
-	shape->p = g->p;
-	shape->d = d;
-	shape->b = b;
-	shape->ep = e;
-	shape->m = (long)ceil(x->seqs / ((double)d * b));
-	shape->imb = g->p <= PP_MAX ? x->imb[g->p] : eng_train_stage_imbalance(x->m, g->p);
-	shape->link_t = g->link_t;
+	*shape = (struct eng_tlayout){
+		.t = g->t,
+		.c = c,
+		.p = g->p,
+		.d = d,
+		.b = b,
+		.ep = e,
+		.m = (long)ceil(x->seqs / ((double)d * b)),
+		.imb = g->p <= PP_MAX ? x->imb[g->p] : eng_train_stage_imbalance(x->m, g->p),
+		.link_t = g->link_t,
+	};
 }
 
 /* The most context parallelism the group allows, 0 when none. */
