@@ -566,16 +566,17 @@ static inline void shape_init(const struct tsearch *S, const struct tgroup *g, i
 {
 	const struct eng_tctx *x = S->x;
 	int d = S->G / (g->t * c * g->p);
-	memset(shape, 0, sizeof *shape);
-	shape->t = g->t;
-	shape->c = c;
-	shape->p = g->p;
-	shape->d = d;
-	shape->b = b;
-	shape->ep = e;
-	shape->m = (long)ceil(x->seqs / ((double)d * b));
-	shape->imb = g->p <= PP_MAX ? x->imb[g->p] : eng_train_stage_imbalance(x->m, g->p);
-	shape->link_t = g->link_t;
+	*shape = (struct eng_tlayout){
+		.t = g->t,
+		.c = c,
+		.p = g->p,
+		.d = d,
+		.b = b,
+		.ep = e,
+		.m = (long)ceil(x->seqs / ((double)d * b)),
+		.imb = g->p <= PP_MAX ? x->imb[g->p] : eng_train_stage_imbalance(x->m, g->p),
+		.link_t = g->link_t,
+	};
 }
 
 /* The most context parallelism the group allows, 0 when none. */
@@ -694,6 +695,8 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 		gs.e[g->lean_e % TSTATES] = g->lean_e;
 		gs.st[g->lean_e % TSTATES] = g->lean_st;
 	}
+	/* a stage's t x d x c GPUs: G / p for every c */
+	int n_stage = S->G / g->p, e_hi = ep_most(x, n_stage);
 	for (int c = g->c_hi < 0 ? cp_most(S, g) : g->c_hi; c >= 1; c = w->cp > 0 ? 0 : c / 2) {
 		if (!cp_ok(x, c) || !tcp_ok(x, S->G, g->t, c, g->p))
 			continue;
@@ -701,9 +704,8 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 		bool first = true, stop_c = false;
 		for (int b = deg_first(w->micro_batch); b && mb_ok(x, d, b); b = deg_next(w->micro_batch, b)) {
 			bool stop_b = false;
-			int e_hi = ep_most(x, g->t * d * c);
 			for (int e = e_hi; e >= 1 && !stop_b; e--) {
-				if (e < e_hi && !ep_ok(x, g->t * d * c, e))
+				if (e < e_hi && !ep_ok(x, n_stage, e))
 					continue;
 				struct eng_tlayout shape;
 				double lowest;
