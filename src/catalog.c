@@ -57,6 +57,10 @@ static const char *const training_stack_names[TS_COUNT] = {
 	[TS_MEGATRON_DEEPSPEED] = "megatron-deepspeed",
 };
 
+const char *const catalog_dp_overlap_names[DPO_COUNT] = {
+	[DPO_BACKWARD] = "backward", [DPO_LAST_MICROBATCH] = "last-microbatch", [DPO_NONE] = "none",
+};
+
 const char *const catalog_train_prec_names[TPREC_COUNT] = {
 	[TPREC_16] = "bf16", [TPREC_FP8] = "fp8", [TPREC_FP4] = "fp4",
 };
