@@ -306,7 +306,8 @@ static void describe(const struct builder *bd, const struct engine_quote_line *l
 			     res->nics, p->nic_count);
 		return;
 	case QUOTE_CABLE:
-		note(n, "one link: cable and both transceivers");
+		note(n, l->optics ? "one link: cable and both transceivers"
+		     : "one link: its share of a passive copper splitter cable, the cluster in one rack");
 		return;
 	case QUOTE_RACK:
 		bom_format_number(res->rack_kw, a, sizeof a);
@@ -690,6 +691,9 @@ static void summary_rent(FILE *fp, const struct bom *b, const struct catalog *c,
 	const char *cur = prices_currency(w ? w->prices : NULL);
 	bool train = r->cls != WL_INFERENCE;
 	fprintf(fp, "\nRent or buy (%d working GPUs rented, %s, indicative)\n", r->gpus, cur);
+	char term[96];
+	engine_rent_term_line(&rb, term, sizeof term);
+	fprintf(fp, "    %-28s %s\n", "rent_term", term);
 	for (int t = 0; t < RENT_TERM_COUNT; t++) {
 		const char *name = engine_rent_term_name((enum engine_rent_term)t);
 		if (!(rb.rate[t] > 0)) {

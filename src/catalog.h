@@ -106,6 +106,13 @@ struct catalog_partition {
 	int max_per_gpu;		/* instances of this profile one GPU holds */
 };
 
+/* One measured point of an all-reduce over a link domain: the message and
+ * the time of one call (rccl-tests out-of-place, graph mode). */
+struct catalog_ar_point {
+	double bytes;			/* message, bytes */
+	double us;			/* one call, us */
+};
+
 /* A serving stack on one accelerator software platform: whether it is that
  * vendor's default and its figures there (catalog/serving-stacks/). */
 struct catalog_stack_platform {
@@ -181,6 +188,13 @@ struct catalog_accel {
 					 * over the link domain, measured, us;
 					 * value 0 = the ring's 2(t - 1) x
 					 * defaults.collective_latency_us */
+	/* The measured time of one all-reduce over ar_curve_gpus GPUs of the
+	 * domain by message size, increasing; none (n 0): the call latency
+	 * above and the ring's bandwidth term */
+	int ar_curve_gpus;
+	char *ar_curve_source;
+	struct catalog_ar_point *ar_curve;
+	size_t n_ar_curve;
 	char *host_interface;
 	double host_pcie_gb_s;		/* the card's PCIe link, per GPU, both
 					 * directions, raw (Gen4 x16 64, Gen5 x16
@@ -231,6 +245,10 @@ struct catalog_platform {
 	enum topology topology;
 	int nic_count;
 	double nic_gbit;
+	/* nics.split_gbit: the slower speed the same NICs also run on a
+	 * switch's split ports (ConnectX-7: NDR200 / 200GbE), 0 = none; with
+	 * nic_gbit, the speeds --fabric-speed may ask of this platform */
+	double nic_split_gbit;
 	char *nic_kind;
 	/* nics.fabrics: the scale-out fabric kinds the NICs run
 	 * ("infiniband", "ethernet"), the first the one the node is built
@@ -260,6 +278,10 @@ struct catalog_platform {
 struct catalog_fabric {
 	char *id, *name, *kind;		/* kind: infiniband | ethernet */
 	double port_gbit;
+	/* built of split switch ports (twin-port cages split 1:4): taken
+	 * only for a platform whose nics.split_gbit is its speed, when the
+	 * workload asks for that speed (--fabric-speed) */
+	bool breakout;
 	char *switch_sku, *switch_name;
 	int switch_radix;
 	int switch_rack_units;
@@ -268,6 +290,12 @@ struct catalog_fabric {
 	char *cable_sku, *cable_description;
 	double cable_price_usd;		/* one link: cable plus transceivers */
 	double cable_power_w;
+	/* copper.*: one link as a passive copper splitter's share, used
+	 * while the whole cluster is in one rack (a DAC reaches within a
+	 * rack); no copper_sku: optics always (XDR has no DAC) */
+	char *copper_sku, *copper_description;
+	double copper_price_usd;
+	double copper_power_w;
 	char *nic_sku, *nic_description;
 	double nic_price_usd;
 	double nic_power_w;

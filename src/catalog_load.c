@@ -111,6 +111,16 @@ static const struct catalog_field partition_fields[] = {
 const struct catalog_schema catalog_partition_schema =
 	LIST_SCHEMA("partition", partition_fields, struct catalog_partition);
 
+#define AP struct catalog_ar_point
+static const struct catalog_field ar_point_fields[] = {
+	/* a message of one byte to 64 GB; a call of 0.1 us to 100 s */
+	NUM("bytes", AP, bytes, REQ, 1, 64e9),
+	NUM("us", AP, us, REQ, 0.1, 1e8),
+};
+#undef AP
+const struct catalog_schema catalog_ar_point_schema =
+	LIST_SCHEMA("all-reduce point", ar_point_fields, struct catalog_ar_point);
+
 #define A struct catalog_accel
 static const struct catalog_field accel_fields[] = {
 	ID(A),
@@ -132,6 +142,9 @@ static const struct catalog_field accel_fields[] = {
 	NUM("link.bandwidth_gb_s", A, link_gb_s, REQ, 0.1, 100000),
 	INT("link.domain_size", A, link_domain, REQ, 1, 100000),
 	SOURCED("link.allreduce_latency_us", A, link_ar_lat, OPTGROUP, 0.1, 1000),
+	INT("link.allreduce_curve.gpus", A, ar_curve_gpus, REQ | OPTGROUP, 2, 100000),
+	STR("link.allreduce_curve.source", A, ar_curve_source, REQ | OPTGROUP | SRC),
+	LIST("link.allreduce_curve.points", A, ar_curve, REQ | OPTGROUP, catalog_ar_point_schema),
 	STR("host_interface", A, host_interface, REQ),
 	/* Optional: PCIe x16 is 64 (Gen4) or 128 (Gen5) GB/s both ways. */
 	NUM("host_pcie_gb_s", A, host_pcie_gb_s, 0, 1, 2048),
@@ -178,6 +191,7 @@ static const struct catalog_field platform_fields[] = {
 	ENUM("topology", P, topology, REQ, catalog_topology_names, TOPO_COUNT),
 	INT("nics.count", P, nic_count, REQ, 0, 1024),
 	NUM("nics.speed_gbit", P, nic_gbit, REQ, 1, 10000),
+	NUM("nics.split_gbit", P, nic_split_gbit, 0, 1, 10000),
 	STR("nics.kind", P, nic_kind, REQ),
 	/* the fabric rule is this list, never the kind's wording (checked in
 	 * check_platform: infiniband or ethernet, each once) */
@@ -202,6 +216,7 @@ static const struct catalog_field fabric_fields[] = {
 	{ .key = "kind", .type = CF_CHOICE, .flags = REQ, .off = offsetof(F, kind),
 	  .choices = "infiniband, ethernet" },
 	NUM("port_speed_gbit", F, port_gbit, REQ, 1, 10000),
+	{ .key = "breakout", .type = CF_BOOL, .off = offsetof(F, breakout) },
 	STR("switch.sku", F, switch_sku, REQ),
 	STR("switch.name", F, switch_name, REQ),
 	INT("switch.radix", F, switch_radix, REQ, 4, 10000),
@@ -209,6 +224,10 @@ static const struct catalog_field fabric_fields[] = {
 	NUM("switch.power_w", F, switch_power_w, REQ, 0, 100000),
 	NUM("switch.price_usd", F, switch_price_usd, 0, 0.01, 1e8),	/* as PART's */
 	PART("cable", F, cable, 1e6, 1000),
+	STR("copper.sku", F, copper_sku, 0),
+	STR("copper.description", F, copper_description, 0),
+	NUM("copper.price_usd", F, copper_price_usd, 0, 0.01, 1e6),
+	NUM("copper.power_w", F, copper_power_w, 0, 0, 1000),
 	PART("nic", F, nic, 1e6, 1000),
 	SOURCED("efficiency", F, efficiency, 0, 0.01, 1),
 	NUM("latency_us", F, latency_us, REQ | GT_MIN, 0, 1e6),
@@ -1294,10 +1313,37 @@ static void check_partitions(struct catalog_load_ctx *x, const struct catalog_ac
 	}
 }
 
+/* link.allreduce_curve: at least two points, the messages increasing and
+ * within the domain the curve was measured on. */
+static void check_ar_curve(struct catalog_load_ctx *x, const struct catalog_accel *a, const struct ynode *root)
+{
+	if (!a->ar_curve_gpus)
+		return;
+	const struct ynode *n = node_at(root, "link.allreduce_curve.points");
+	if (a->n_ar_curve < 2) {
+		err_at(x, n ? n : root, "link.allreduce_curve.points: give at least two measured points");
+		return;
+	}
+	for (size_t i = 1; i < a->n_ar_curve; i++) {
+		if (a->ar_curve[i].bytes > a->ar_curve[i - 1].bytes)
+			continue;
+		char b[32], p[32];
+		err_at(x, n ? n : root, "link.allreduce_curve.points: point %zu's bytes %s must be larger "
+		       "than the point before's (%s)", i + 1, fmt_num(a->ar_curve[i].bytes, b, sizeof b),
+		       fmt_num(a->ar_curve[i - 1].bytes, p, sizeof p));
+		return;
+	}
+	const struct ynode *g = node_at(root, "link.allreduce_curve.gpus");
+	if (a->ar_curve_gpus > a->link_domain)
+		err_at(x, g ? g : root, "link.allreduce_curve.gpus %d is more than link.domain_size %d",
+		       a->ar_curve_gpus, a->link_domain);
+}
+
 static void check_accel(struct catalog_load_ctx *x, void *item, const struct ynode *root)
 {
 	const struct catalog_accel *a = item;
 	check_partitions(x, a, root);
+	check_ar_curve(x, a, root);
 	if (!(a->mem_addressable_gb > 0) || !(a->mem_gb > 0))
 		return;
 	double lo = a->mem_gb * ADDRESSABLE_MIN, hi = a->mem_gb * ADDRESSABLE_MAX;

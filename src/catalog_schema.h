@@ -88,7 +88,7 @@ struct catalog_kind {
 #define CATALOG_N_KINDS 6
 extern const struct catalog_kind catalog_kinds[CATALOG_N_KINDS];
 extern const struct catalog_schema catalog_defaults_schema;
-extern const struct catalog_schema catalog_accel_schema, catalog_partition_schema,
+extern const struct catalog_schema catalog_accel_schema, catalog_partition_schema, catalog_ar_point_schema,
 	catalog_platform_schema, catalog_bom_schema, catalog_fabric_schema, catalog_model_schema,
 	catalog_licence_schema, catalog_network_schema, catalog_serving_stack_schema, catalog_stack_platform_schema,
 	catalog_training_stack_schema, catalog_train_platform_schema, catalog_train_share_schema;

@@ -372,6 +372,14 @@ static void show_accel(const struct catalog *c, const struct catalog_accel *a)
 	field(KEY(accel, link_domain), "%d GPU%s", a->link_domain, a->link_domain == 1 ? "" : "s");
 	if (a->link_ar_lat.value > 0)
 		show_sourced(GROUP(accel, link_ar_lat.value), &a->link_ar_lat);
+	if (a->n_ar_curve > 0) {
+		const struct catalog_ar_point *lo = &a->ar_curve[0], *hi = &a->ar_curve[a->n_ar_curve - 1];
+		char b0[32], t0[32], b1[32], t1[32];
+		field(GROUP(accel, ar_curve), "%zu points over %d GPUs: %s B %s us to %s B %s us  (source: %s)%s",
+		      a->n_ar_curve, a->ar_curve_gpus, fig(lo->bytes, b0, sizeof b0), fig(lo->us, t0, sizeof t0),
+		      fig(hi->bytes, b1, sizeof b1), fig(hi->us, t1, sizeof t1),
+		      a->ar_curve_source ? a->ar_curve_source : "-", mark(a->ar_curve_source));
+	}
 	field(KEY(accel, host_interface), "%s", a->host_interface);
 	if (a->host_pcie_gb_s > 0)
 		field(KEY(accel, host_pcie_gb_s), "%s GB/s per GPU, both directions, raw", fig(a->host_pcie_gb_s, v, sizeof v));
@@ -431,6 +439,9 @@ static void show_platform(const struct catalog_platform *p)
 	field(KEY(platform, topology), "%s", topology_name(p->topology));
 	field(KEY(platform, nic_count), "%d", p->nic_count);
 	field(KEY(platform, nic_gbit), "%s Gb/s", fig(p->nic_gbit, v, sizeof v));
+	if (p->nic_split_gbit > 0)
+		field(KEY(platform, nic_split_gbit), "%s Gb/s (also, on split switch ports; --fabric-speed)",
+		      fig(p->nic_split_gbit, v, sizeof v));
 	field(KEY(platform, nic_kind), "%s", p->nic_kind);
 	{
 		char kinds[64] = "";
@@ -469,6 +480,8 @@ static void show_fabric(const struct catalog_fabric *f)
 	field(KEY(fabric, name), "%s", f->name);
 	field(KEY(fabric, kind), "%s", f->kind);
 	field(KEY(fabric, port_gbit), "%s Gb/s", fig(f->port_gbit, v, sizeof v));
+	field(KEY(fabric, breakout), "%s", f->breakout
+	      ? "true (split switch ports: only at a platform's nics.split_gbit, --fabric-speed)" : "false");
 	field(KEY(fabric, switch_sku), "%s", f->switch_sku);
 	field(KEY(fabric, switch_name), "%s", f->switch_name);
 	field(KEY(fabric, switch_radix), "%d ports", f->switch_radix);
@@ -479,6 +492,11 @@ static void show_fabric(const struct catalog_fabric *f)
 	field(KEY(fabric, cable_description), "%s", f->cable_description);
 	field(KEY(fabric, cable_price_usd), "%s", unit_price(f->cable_price_usd, v, sizeof v));
 	field(KEY(fabric, cable_power_w), "%s W", fig(f->cable_power_w, v, sizeof v));
+	if (f->copper_sku) {
+		field(KEY(fabric, copper_sku), "%s (one link while the cluster is in one rack)", f->copper_sku);
+		field(KEY(fabric, copper_description), "%s", f->copper_description ? f->copper_description : "-");
+		field(KEY(fabric, copper_power_w), "%s W", fig(f->copper_power_w, v, sizeof v));
+	}
 	field(KEY(fabric, nic_sku), "%s", f->nic_sku);
 	field(KEY(fabric, nic_description), "%s", f->nic_description);
 	field(KEY(fabric, nic_price_usd), "%s", unit_price(f->nic_price_usd, v, sizeof v));

@@ -31,6 +31,9 @@ enum cooling_filter { COOLF_ANY, COOLF_AIR, COOLF_LIQUID, COOLF_COUNT };
 /* The scale-out fabric kind asked for; AUTO = the platform's first
  * nics.fabrics entry. */
 enum fabric_choice { FABRICF_AUTO, FABRICF_INFINIBAND, FABRICF_ETHERNET, FABRICF_COUNT };
+/* The rental term rent or buy is judged against (engine_rent()); AUTO =
+ * the cheapest term priced.  The others are enum engine_rent_term + 1. */
+enum rent_term_choice { RENTC_AUTO, RENTC_ON_DEMAND, RENTC_1Y, RENTC_3Y, RENTC_COUNT };
 /* Resources, in the order the brief names them. */
 enum resource { RES_NONE, RES_MEMORY, RES_BANDWIDTH, RES_INTERCONNECT, RES_COMPUTE, RES_PRECISION, RES_COUNT };
 
@@ -48,6 +51,8 @@ const char *cooling_filter_name(enum cooling_filter f);	/* "any", "air", "liquid
 bool cooling_filter_parse(const char *s, enum cooling_filter *out);
 const char *fabric_choice_name(enum fabric_choice f);	/* "auto", "infiniband", "ethernet" */
 bool fabric_choice_parse(const char *s, enum fabric_choice *out);
+const char *rent_term_choice_name(enum rent_term_choice t);	/* "auto", "on-demand", "1y", "3y" */
+bool rent_term_choice_parse(const char *s, enum rent_term_choice *out);
 const char *resource_name(enum resource r);		/* "memory capacity" */
 const char *resource_key(enum resource r);		/* "memory", for csv/yaml */
 
@@ -81,6 +86,10 @@ struct workload {
 	double target_tokens_per_s;	/* target total output tokens/s */
 	double arrival_rate;		/* requests/s arriving (Poisson, MLPerf
 					 * Server); 0 = none given */
+	/* A client harness that holds arriving requests and hands each
+	 * window's worth to one replica at once (AMD's MLPerf Server
+	 * batcher, --batcher-threshold), ms; 0 = each request as it comes. */
+	double harness_window_ms;
 	/* Speculative decoding (Leviathan et al. 2023): a draft proposes
 	 * spec_tokens tokens (0 = the engine chooses), the target checks them
 	 * in one step and accepts each with probability spec_acceptance (0 =
@@ -167,6 +176,9 @@ struct workload {
 	 * the engine chooses). */
 	enum cooling_filter cooling;
 	enum fabric_choice fabric;
+	/* The scale-out fabric's port speed, Gb/s: one the platform's NICs
+	 * run (nics.speed_gbit, nics.split_gbit); 0 = the NICs' own speed. */
+	int fabric_speed;
 	int node_gpus;
 	/* The server platform its own accelerator is sized on (one of the
 	 * catalog's platforms for it: another vendor's server or shape);
@@ -176,6 +188,9 @@ struct workload {
 	 * only by a price list's STORAGE line (no source gives a catalog
 	 * price). */
 	double storage_tb;
+	/* The rental term rent or buy is judged against (AUTO: the price
+	 * list's RENT-TERM line, else the cheapest term priced). */
+	enum rent_term_choice rent_term;
 
 	/* Not a setting (no field, never saved): true when the workload is
 	 * one of several on a cluster (engine_cluster_size()), so a MIG slice
@@ -224,16 +239,16 @@ bool engine_mix_bits(enum precision p, enum precision *wide, double *lo_bits, do
 enum engine_field_id {
 	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK, EF_DISAGGREGATED,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
-	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_PREFIX_CACHE_HIT,
+	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_HARNESS_WINDOW_MS, EF_PREFIX_CACHE_HIT,
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK, EF_TRAINING_STACK, EF_MTP,
 	EF_TP, EF_PP, EF_CP, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_TOKEN_BUDGET, EF_RACK_KW,
-	EF_COOLING, EF_FABRIC, EF_NODE_GPUS, EF_PLATFORM, EF_STORAGE_TB,
+	EF_COOLING, EF_FABRIC, EF_FABRIC_SPEED, EF_NODE_GPUS, EF_PLATFORM, EF_STORAGE_TB,
 	EF_YEARS, EF_ELECTRICITY, EF_PUE, EF_UTILISATION, EF_COLOCATION, EF_LICENCE,
-	EF_SUPPORT_YEARS, EF_SUPPORT_FRACTION,
+	EF_SUPPORT_YEARS, EF_SUPPORT_FRACTION, EF_RENT_TERM,
 	EF_COUNT
 };
 
@@ -375,6 +390,9 @@ struct engine_result {
 	const struct catalog_accel *accel;
 	const struct catalog_platform *platform;
 	const struct catalog_fabric *fabric;	/* NULL when one node */
+	/* the fabric's links are its copper part (fabric->copper_sku): the
+	 * whole cluster in one rack; else its optics (cable_sku) */
+	bool fabric_copper;
 	/* serving: the stack the figures assume (NULL: training, or a catalog
 	 * without serving-stacks/) */
 	const struct catalog_serving_stack *serving_stack;
@@ -465,6 +483,10 @@ struct engine_result {
 	 * tco_years; both NAN without a rental price. */
 	double rent_usd, breakeven_months;
 	int rent_basis;
+	/* The term asked for (--rent-term, the scenario, the price list's
+	 * RENT-TERM; enum engine_rent_term), -1 = auto: the cheapest priced.
+	 * A term asked for and not priced leaves rent_basis -1. */
+	int rent_asked;
 
 	/* Added for the BOM, the reports and the wizard's node screen. */
 	enum workload_class cls;	/* the class this result was sized for */
@@ -805,11 +827,21 @@ struct engine_rent {
 	/* buying has no price to break even against: the GPU has none
 	 * (PRICE_UNKNOWN), so breakeven stays 0 and no front end says a month */
 	bool buy_unpriced;
-	int basis;			/* the cheapest term priced, -1 = none */
+	int basis;			/* the term judged against: the one asked
+					 * for, else (auto) the one costing least
+					 * for the need; -1 = none priced */
+	int asked;			/* enum engine_rent_term asked, -1 = auto */
+	enum engine_tco_origin asked_from;	/* who asked: flag/scenario, price list */
 	int horizon_months;		/* tco_years x 12 */
 };
 void engine_rent(const struct catalog *c, const struct workload *w, const struct engine_result *r,
 		 struct engine_rent *out);
+/* The term asked for (--rent-term / costs.rent_term, else the price
+ * list's RENT-TERM line: 0, 1 or 3 years), -1 = auto; who asked in *from. */
+int engine_rent_term_asked(const struct workload *w, enum engine_tco_origin *from);
+/* "3-year reserved  (your input)", or the auto rule, for the summary and
+ * the proposal. */
+void engine_rent_term_line(const struct engine_rent *rb, char *buf, size_t n);
 /* Buying's cumulative cost by the end of month m (0 = the capex alone). */
 double engine_buy_cumulative(const struct engine_result *r, int month);
 /* "buying breaks even after 17 months against 1-year reserved rental", or

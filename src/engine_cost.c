@@ -196,10 +196,13 @@ static void quote_hardware(struct quote_walk *q, const struct engine_result *r, 
 			.qty = (long)r->leaf_switches + r->spine_switches,
 			.catalog_cents = cents(q, f->switch_price_usd), .power_w_each = f->switch_power_w,
 			.rack_units_each = f->switch_rack_units });
+		bool cu = r->fabric_copper;
 		quote_line(q, &(struct engine_quote_line){
-			.item = QUOTE_CABLE, .sku = f->cable_sku, .description = f->cable_description,
-			.qty = r->cables, .catalog_cents = cents(q, f->cable_price_usd),
-			.power_w_each = f->cable_power_w });
+			.item = QUOTE_CABLE, .sku = cu ? f->copper_sku : f->cable_sku,
+			.description = cu ? f->copper_description : f->cable_description,
+			.optics = !cu, .qty = r->cables,
+			.catalog_cents = cents(q, cu ? f->copper_price_usd : f->cable_price_usd),
+			.power_w_each = cu ? f->copper_power_w : f->cable_power_w });
 	}
 }
 
@@ -360,6 +363,7 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 	r->leaf_switches = n->fabric ? n->leaf_switches : 0;
 	r->spine_switches = n->fabric ? n->spine_switches : 0;
 	r->cables = n->fabric ? n->cables : 0;
+	r->fabric_copper = false;
 	if (!p)
 		return;
 
@@ -396,6 +400,13 @@ void eng_cost(const struct catalog *c, const struct workload *w, const struct ca
 	struct engine_elevation e;
 	engine_elevation(c, r, &e);
 	r->racks = e.racks > 0 ? e.racks : 1;
+	/* The scale-out links as the facility networks' (quote_networks()):
+	 * copper while the cluster is in one rack, where the fabric has a
+	 * copper part; its smaller draw keeps it in one rack. */
+	if (n->fabric && r->racks <= 1 && n->fabric->copper_sku) {
+		r->fabric_copper = true;
+		r->power_kw -= n->cables * (n->fabric->cable_power_w - n->fabric->copper_power_w) / 1000.0;
+	}
 	if (r->racks > 1)		/* optics across racks (quote_networks()) */
 		for (size_t i = 0; i < d->n_networks; i++)
 			r->power_kw += (double)all_nodes * d->networks[i].ports_per_node *
@@ -487,7 +498,7 @@ static double listed_value(const struct price_entry *e, bool money)
 bool engine_price_setting(const char *sku)
 {
 	static const char *const own[] = {
-		PRICES_SKU_CURRENCY, PRICES_SKU_MARGIN, ENGINE_SKU_RENT_PREFIX_OD,
+		PRICES_SKU_CURRENCY, PRICES_SKU_MARGIN, PRICES_SKU_RENT_TERM, ENGINE_SKU_RENT_PREFIX_OD,
 		ENGINE_SKU_RENT_PREFIX_1Y, ENGINE_SKU_RENT_PREFIX_3Y,
 	};
 	for (int i = 0; i < TCO_INPUT_COUNT; i++)
@@ -618,6 +629,7 @@ void eng_cost_rates(const struct catalog *c, const struct workload *w, const str
 	struct engine_rent rb;
 	eng_rent_with(w, r, tin, &rb);
 	r->rent_basis = rb.basis;
+	r->rent_asked = rb.asked;
 	if (rb.basis >= 0) {
 		r->rent_usd = rb.rent[rb.basis];
 		r->breakeven_months = rb.buy_unpriced ? NAN

@@ -33,6 +33,7 @@ static const char *form_word(int v) { return form_filter_name((enum form_filter)
 static const char *objective_word(int v) { return objective_name((enum objective)v); }
 static const char *cooling_word(int v) { return cooling_filter_name((enum cooling_filter)v); }
 static const char *fabric_word(int v) { return fabric_choice_name((enum fabric_choice)v); }
+static const char *rent_term_word(int v) { return rent_term_choice_name((enum rent_term_choice)v); }
 static const char *stack_word(int v) { return v < 0 ? "any" : stack_name((enum stack)v); }
 static const char *onoff_word(int v) { return v ? "on" : "off"; }
 static bool onoff_parse(const char *s, int *v)
@@ -56,6 +57,7 @@ PARSER(form_parse, enum form_filter, form_filter_parse(s, &x))
 PARSER(objective_parse_int, enum objective, objective_parse(s, &x))
 PARSER(cooling_parse_int, enum cooling_filter, cooling_filter_parse(s, &x))
 PARSER(fabric_parse_int, enum fabric_choice, fabric_choice_parse(s, &x))
+PARSER(rent_term_parse_int, enum rent_term_choice, rent_term_choice_parse(s, &x))
 #undef PARSER
 
 static bool stack_parse_int(const char *s, int *v)
@@ -109,6 +111,7 @@ static const struct engine_choice forms = { 0, FORMF_COUNT, form_word, form_pars
 static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, objective_parse_int };
 static const struct engine_choice coolings = { 0, COOLF_COUNT, cooling_word, cooling_parse_int };
 static const struct engine_choice fabrics = { 0, FABRICF_COUNT, fabric_word, fabric_parse_int };
+static const struct engine_choice rent_terms = { 0, RENTC_COUNT, rent_term_word, rent_term_parse_int };
 
 /* ---- the table ---- */
 
@@ -209,6 +212,14 @@ static const struct engine_field fields[EF_COUNT] = {
 		.label = "Arrival rate",
 		.hint = "requests/s arriving at random (Poisson); none = size for the users", .start = 10,
 		DEF_INF(0) },
+
+	/* a batching window: 1 ms to 100 s, beyond any harness's wait */
+	[EF_HARNESS_WINDOW_MS] = { "harness_window_ms", "workload", "harness-window-ms", "X",
+		"inference: a client harness holds arriving requests and hands each window's to one replica",
+		EFT_DOUBLE, W(harness_window_ms), INF, OR_NONE(1, 1e5), NUM_TIME, .unit = "ms",
+		.omit_zero = true, .label = "Harness window",
+		.hint = "requests held and submitted together every window (MLPerf batchers); none = one by one",
+		.start = 300, DEF_INF(0) },
 
 	/* a share: at most 0.99, a prompt always has a token to compute */
 	[EF_PREFIX_CACHE_HIT] = { "prefix_cache_hit", "workload", "prefix-cache-hit", "X",
@@ -364,6 +375,14 @@ static const struct engine_field fields[EF_COUNT] = {
 		"scale-out fabric kind: auto | infiniband | ethernet (auto: the platform's first)",
 		EFT_ENUM, W(fabric), ALL, .choice = &fabrics, .label = "Fabric",
 		.hint = "the kind the nodes are built with; platforms whose NICs cannot run it are filtered" },
+	/* the speeds a platform's NICs run are the catalog's (nics.speed_gbit,
+	 * nics.split_gbit); a job across nodes on one that does not run the
+	 * speed asked is filtered with the reason (engine_rank.c) */
+	[EF_FABRIC_SPEED] = { "fabric_speed", "node", "fabric-speed", "N",
+		"scale-out port speed, Gb/s: one the platform's NICs run, e.g. 200 or 400 for ConnectX-7 "
+		"(default: the NICs' own)", EFT_INT, W(fabric_speed), ALL, .lim = { 1, 10000, true, true, "auto" },
+		NUM_PLAIN, .unit = "Gb/s", .omit_zero = true, .label = "Fabric speed", .step = 200, .start = 400,
+		.hint = "a speed the NICs run (catalog nics.speed_gbit, nics.split_gbit); auto: their own" },
 	[EF_NODE_GPUS] = { "node_gpus", "node", "node-gpus", "N",
 		"GPUs per server (e.g. 4 or 8 for PCIe cards; default: the cheapest shape)", EFT_INT,
 		W(node_gpus), ALL, .lim = { 1, 128, true, true, "auto" }, NUM_PLAIN, .unit = "GPUs",
@@ -427,6 +446,14 @@ static const struct engine_field fields[EF_COUNT] = {
 		EFT_DOUBLE, W(support_fraction_per_year), ALL, OR_NONE(0.001, 1), NUM_PLAIN, .unit = "ratio",
 		.word = "default", .label = "Support share", .step = 0.01, .start = 0.1,
 		.hint = "support per year as a share of the hardware; your vendor's terms" },
+	/* Which rental rate rent or buy compares buying with (engine_rent.c):
+	 * auto (not saved) = the price list's RENT-TERM, else the cheapest
+	 * term priced; a reserved term is billed for all of its hours. */
+	[EF_RENT_TERM] = { "rent_term", "costs", "rent-term", "T",
+		"rental term rent or buy is judged against: auto | on-demand | 1y | 3y (auto: a price "
+		"list's RENT-TERM, else the cheapest for the need)", EFT_ENUM, W(rent_term), ALL,
+		.choice = &rent_terms, .omit_zero = true, .label = "Rent term",
+		.hint = "1y/3y: reserved, billed every hour of the term; a term with no rate is unpriced" },
 };
 
 _Static_assert(sizeof(enum workload_class) == sizeof(int) && sizeof(enum precision) == sizeof(int),

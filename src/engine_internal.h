@@ -142,6 +142,10 @@ bool eng_platform_runs(const struct catalog_platform *p, const char *kind);
 /* The fabric kind the node is built with: --fabric's when the NICs run
  * it, else the first of the platform's nics.fabrics. */
 const char *eng_fabric_kind(const struct workload *w, const struct catalog_platform *p);
+/* The port speed the platform's NICs run for this workload: --fabric-speed
+ * when they run it (nics.speed_gbit or nics.split_gbit), else their own. */
+double eng_nic_speed(const struct workload *w, const struct catalog_platform *p);
+bool eng_platform_speed_runs(const struct catalog_platform *p, double gbit);
 void eng_node_size(const struct catalog *c, const struct workload *w,
 		   const struct catalog_accel *a, const struct catalog_platform *p,
 		   int gpus, struct eng_node *out);
@@ -187,6 +191,11 @@ static inline double eng_allreduce_call_s(double m, int n, double bw, double cal
 		return INFINITY;
 	return 2.0 * (n - 1) / n * m / bw + call_s;
 }
+
+/* One all-reduce of m bytes over t GPUs of a's link at bw bytes/s: the
+ * part's measured curve (link.allreduce_curve) when it is for t GPUs, else
+ * eng_allreduce_call_s() with the call latency call_s (engine_infer.c). */
+double eng_allreduce_measured_s(const struct catalog_accel *a, double m, int t, double bw, double call_s);
 
 /* The q-th percentile of the wait in an M/D/1 queue at load rho with
  * service svc: mean rho svc / (2 (1 - rho)), tail P(W > t) = rho

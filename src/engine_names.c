@@ -45,6 +45,9 @@ static const char *const cooling_names[COOLF_COUNT] = {
 static const char *const fabric_names[FABRICF_COUNT] = {
 	[FABRICF_AUTO] = "auto", [FABRICF_INFINIBAND] = "infiniband", [FABRICF_ETHERNET] = "ethernet",
 };
+static const char *const rent_term_names[RENTC_COUNT] = {
+	[RENTC_AUTO] = "auto", [RENTC_ON_DEMAND] = "on-demand", [RENTC_1Y] = "1y", [RENTC_3Y] = "3y",
+};
 static const char *const form_names[FORMF_COUNT] = {
 	[FORMF_ANY] = "any",
 	[FORMF_SXM_OAM] = "sxm-oam",
@@ -190,6 +193,20 @@ bool fabric_choice_parse(const char *s, enum fabric_choice *out)
 	if (!parse_in(fabric_names, FABRICF_COUNT, s, &v))
 		return false;
 	*out = (enum fabric_choice)v;
+	return true;
+}
+
+const char *rent_term_choice_name(enum rent_term_choice t)
+{
+	return name_of(rent_term_names, RENTC_COUNT, (int)t);
+}
+
+bool rent_term_choice_parse(const char *s, enum rent_term_choice *out)
+{
+	int v;
+	if (!parse_in(rent_term_names, RENTC_COUNT, s, &v))
+		return false;
+	*out = (enum rent_term_choice)v;
 	return true;
 }
 

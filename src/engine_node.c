@@ -150,22 +150,42 @@ const char *eng_fabric_kind(const struct workload *w, const struct catalog_platf
 	return p && p->n_nic_fabrics > 0 ? p->nic_fabrics[0] : "infiniband";
 }
 
+double eng_nic_speed(const struct workload *w, const struct catalog_platform *p)
+{
+	double asked = w ? w->fabric_speed : 0;
+	if (!p || !(asked > 0))
+		return p ? p->nic_gbit : 0;
+	return eng_platform_speed_runs(p, asked) ? asked : p->nic_gbit;
+}
+
+bool eng_platform_speed_runs(const struct catalog_platform *p, double gbit)
+{
+	return p && (fabs(gbit - p->nic_gbit) < 0.5 || (p->nic_split_gbit > 0 && fabs(gbit - p->nic_split_gbit) < 0.5));
+}
+
 /* The fabric of the kind eng_fabric_kind() gives (the catalog's
  * nics.fabrics, never the NIC's description) whose port speed matches the
- * NICs; failing that the slowest faster one, else the fastest there is. */
+ * speed the NICs run (eng_nic_speed()); failing that the slowest faster
+ * one, else the fastest there is.  A breakout fabric (split switch ports)
+ * is taken only at a speed that is not the NICs' own: the one
+ * nics.split_gbit names and --fabric-speed asks for. */
 static const struct catalog_fabric *fabric_choose(const struct catalog *c, const struct workload *w,
 						  const struct catalog_platform *p)
 {
 	const char *want = eng_fabric_kind(w, p);
+	double speed = eng_nic_speed(w, p);
+	bool split = fabs(speed - p->nic_gbit) >= 0.5;
 	const struct catalog_fabric *best = NULL;
 	int best_score = -1;
 	for (size_t i = 0; i < c->n_fabrics; i++) {
 		const struct catalog_fabric *f = &c->fabrics[i];
+		if (f->breakout != split)
+			continue;
 		bool kind = f->kind && !strcmp(f->kind, want);
 		int score;
-		if (fabs(f->port_gbit - p->nic_gbit) < 0.5)
+		if (fabs(f->port_gbit - speed) < 0.5)
 			score = kind ? 400 : 300;
-		else if (f->port_gbit > p->nic_gbit)
+		else if (f->port_gbit > speed)
 			score = (kind ? 200 : 100) - (int)fmin(99, f->port_gbit / 100);
 		else
 			score = (int)fmin(99, f->port_gbit / 100);
@@ -221,7 +241,7 @@ double eng_nic_bw(const struct catalog *c, const struct workload *w, const struc
 		return 0;
 	const struct catalog_fabric *f = fabric_choose(c, w, p);
 	double eff = f && f->efficiency.value > 0 ? f->efficiency.value : 1.0;
-	return p->nic_count * p->nic_gbit / 8.0 * 1e9 / p->gpus_per_node * eff;
+	return p->nic_count * eng_nic_speed(w, p) / 8.0 * 1e9 / p->gpus_per_node * eff;
 }
 
 /* Non-blocking fat tree for `ports` end points on switches of `radix`. */

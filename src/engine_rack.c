@@ -259,8 +259,8 @@ void engine_elevation(const struct catalog *c, const struct engine_result *r,
 		e->spine_switches = r->spine_switches;
 		switches = e->leaf_switches + e->spine_switches;
 		e->switch_u = f->switch_rack_units;
-		e->switch_w = f->switch_power_w +
-			      (switches > 0 ? (double)r->cables * f->cable_power_w / switches : 0);
+		double link_w = r->fabric_copper ? f->copper_power_w : f->cable_power_w;
+		e->switch_w = f->switch_power_w + (switches > 0 ? (double)r->cables * link_w / switches : 0);
 		if (!eng_lists_nic(p, f))
 			e->node_w += p->nic_count * f->nic_power_w;
 	}

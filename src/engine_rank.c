@@ -55,6 +55,7 @@ void eng_result_clear(struct engine_result *r, const struct catalog_accel *a)
 	r->usd_per_mtok = r->run_cost_usd = r->perf_per_watt = NAN;
 	r->rent_usd = r->breakeven_months = NAN;
 	r->rent_basis = -1;
+	r->rent_asked = -1;
 	r->currency = "USD";
 	r->t_compute_s = r->t_memory_s = r->t_comm_s = r->t_bubble_s = r->prefill_s = NAN;
 	r->tokens_per_s_per_gpu = NAN;
@@ -109,6 +110,15 @@ static void platform_filters(const struct workload *w, struct engine_result *r)
 	const char *asked = w->fabric != FABRICF_AUTO ? fabric_choice_name(w->fabric) : NULL;
 	if (asked && r->fabric && !eng_platform_runs(p, asked)) {
 		snprintf(buf, sizeof buf, "%s's NICs do not run %s (nics.fabrics; --fabric)", p->id, asked);
+		add_reason(r, buf);
+	}
+	if (w->fabric_speed > 0 && r->fabric && !eng_platform_speed_runs(p, w->fabric_speed)) {
+		char a[16], b[16];
+		snprintf(a, sizeof a, "%g", p->nic_gbit);
+		snprintf(b, sizeof b, "%g", p->nic_split_gbit);
+		snprintf(buf, sizeof buf, "%s's NICs run %s%s%s Gb/s, not %d (nics.speed_gbit%s; --fabric-speed)",
+			 p->id, a, p->nic_split_gbit > 0 ? " or " : "", p->nic_split_gbit > 0 ? b : "",
+			 w->fabric_speed, p->nic_split_gbit > 0 ? ", nics.split_gbit" : "");
 		add_reason(r, buf);
 	}
 }

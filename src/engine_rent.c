@@ -81,19 +81,44 @@ double engine_buy_cumulative(const struct engine_result *r, int month)
 	return total;
 }
 
+int engine_rent_term_asked(const struct workload *w, enum engine_tco_origin *from)
+{
+	enum engine_tco_origin f = TCO_FROM_CATALOG;
+	int t = -1;
+	if (w && w->rent_term != RENTC_AUTO && w->rent_term < RENTC_COUNT) {
+		t = (int)w->rent_term - 1;
+		f = TCO_FROM_WORKLOAD;
+	} else if (w && w->prices) {
+		/* prices.c took only 0, 1 or 3 (years reserved; 0 on-demand) */
+		const struct price_entry *e = prices_find(w->prices, PRICES_SKU_RENT_TERM);
+		if (e && e->has_price) {
+			t = e->value >= 2.5 ? RENT_3Y : e->value >= 0.5 ? RENT_1Y : RENT_ON_DEMAND;
+			f = TCO_FROM_PRICES;
+		}
+	}
+	if (from)
+		*from = f;
+	return t;
+}
+
+/* Hours a reserved term commits to (0 for on-demand: no commitment). */
+static double term_hours(enum engine_rent_term t)
+{
+	return t == RENT_1Y ? ENG_HOURS_PER_YEAR : t == RENT_3Y ? 3 * ENG_HOURS_PER_YEAR : 0;
+}
+
 void eng_rent_with(const struct workload *w, const struct engine_result *r, const struct engine_tco_inputs *tin,
 		   struct engine_rent *out)
 {
 	memset(out, 0, sizeof *out);
 	out->basis = -1;
+	out->asked = engine_rent_term_asked(w, &out->asked_from);
 	const struct catalog_accel *a = r ? r->accel : NULL;
 	if (!a || !r->platform || r->gpus < 1 || !(r->tco_usd > 0))
 		return;
 	const struct prices *p = w ? w->prices : NULL;
 	double fx = prices_usd_rate(p);
 	bool train = r->cls != WL_INFERENCE;
-	/* Serving is up every hour; training rents only while it runs. */
-	double busy = train ? tin->v[TCO_UTILISATION] : 1.0;
 	out->horizon_months = r->tco_years * 12;
 	out->buy_unpriced = engine_price_state(r) == PRICE_UNKNOWN;
 
@@ -104,9 +129,15 @@ void eng_rent_with(const struct workload *w, const struct engine_result *r, cons
 			rate = a->rent[t].usd * fx;
 		if (!(rate > 0))
 			continue;
+		/* On demand, serving is up every hour and training rents only
+		 * while it runs; a reserved term is a commitment billed for
+		 * every hour of it, so a run shorter than the term pays the
+		 * whole term. */
+		double commit = term_hours((enum engine_rent_term)t);
+		double busy = train && commit == 0 ? tin->v[TCO_UTILISATION] : 1.0;
 		out->rate[t] = rate;
 		out->month[t] = r->gpus * rate * ENGINE_HOURS_PER_MONTH * busy;
-		out->rent[t] = train && isfinite(r->train_hours) ? r->gpus * rate * r->train_hours
+		out->rent[t] = train && isfinite(r->train_hours) ? r->gpus * rate * fmax(r->train_hours, commit)
 				: r->gpus * rate * ENG_HOURS_PER_YEAR;
 		/* The first month buying has cost no more than renting.  A
 		 * month's running cost is its year's twelfth: worked out once a
@@ -121,9 +152,13 @@ void eng_rent_with(const struct workload *w, const struct engine_result *r, cons
 				break;
 			}
 		}
-		if (out->basis < 0 || rate < out->rate[out->basis])
+		/* auto: the term that costs least for what is rented (a year
+		 * of serving, or the run) */
+		if (out->asked < 0 && (out->basis < 0 || out->rent[t] < out->rent[out->basis]))
 			out->basis = t;
 	}
+	if (out->asked >= 0)
+		out->basis = out->rate[out->asked] > 0 ? out->asked : -1;
 }
 
 void engine_rent(const struct catalog *c, const struct workload *w, const struct engine_result *r,
@@ -138,9 +173,13 @@ void engine_rent_breakeven(const struct engine_result *r, char *buf, size_t n)
 {
 	if (!n)
 		return;
-	if (!r || r->rent_basis < 0 || !isfinite(r->rent_usd))
-		snprintf(buf, n, "no rental price (a price list's RENT-ON-DEMAND:%s)",
-			 r && r->accel ? r->accel->id : "ID");
+	const char *id = r && r->accel ? r->accel->id : "ID";
+	if (r && r->rent_asked >= 0 && r->rent_asked < RENT_TERM_COUNT && r->rent_basis < 0)
+		/* the term asked for has no rate: unpriced, never estimated */
+		snprintf(buf, n, "no %s rate (a price list's %s%s)",
+			 engine_rent_term_name((enum engine_rent_term)r->rent_asked), term_sku[r->rent_asked], id);
+	else if (!r || r->rent_basis < 0 || !isfinite(r->rent_usd))
+		snprintf(buf, n, "no rental price (a price list's RENT-ON-DEMAND:%s)", id);
 	else if (engine_price_state(r) == PRICE_UNKNOWN)
 		snprintf(buf, n, "no breakeven: the GPU has no price (a price list's %s)", r->accel->id);
 	else if (isfinite(r->breakeven_months))
@@ -160,4 +199,19 @@ void engine_rent_statement(const struct engine_result *r, char *buf, size_t n)
 	if (len < n)
 		snprintf(buf + len, n - len, " against %s rental",
 			 engine_rent_term_name((enum engine_rent_term)r->rent_basis));
+}
+
+void engine_rent_term_line(const struct engine_rent *rb, char *buf, size_t n)
+{
+	static const char *const from[] = {
+		[TCO_FROM_CATALOG] = "auto", [TCO_FROM_WORKLOAD] = "your input",
+		[TCO_FROM_PRICES] = "the price list",
+	};
+	if (!n)
+		return;
+	if (rb->asked >= 0 && rb->asked < RENT_TERM_COUNT)
+		snprintf(buf, n, "%s  (%s)", engine_rent_term_name((enum engine_rent_term)rb->asked),
+			 from[rb->asked_from]);
+	else
+		snprintf(buf, n, "the cheapest priced for the need  (auto)");
 }

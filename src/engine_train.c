@@ -199,6 +199,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->adapters = x->frozen ? eng_adapter_params(x->m, d, w->lora_rank) : 0;
 	x->plat = eng_platform_biggest(c, w, a, &x->node);
 	int max_tp = d->max_tp.value >= 1 ? (int)d->max_tp.value : 8;
+	x->max_tp = max_tp;
 	/* TP inside the node: over the GPU link, or PCIe past it. */
 	int reach = a->link_domain > x->node ? a->link_domain : x->node;
 	x->tmax = reach < max_tp ? reach : max_tp;
@@ -211,8 +212,16 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 		x->step = 1;
 	x->nic_bw = eng_nic_bw(c, w, x->plat);
 	x->link2 = eng_link_bw(c, a, x->plat, 2);
-	for (int k = 1; k < 8; k++)
+	/* only the powers of two the search can ask for: groups within a
+	 * node, TP up to its reach or as forced */
+	int need = x->node > x->tmax ? x->node : x->tmax;
+	if (w->tp > need)
+		need = (int)w->tp;
+	x->link_pow2_hi = 0;
+	for (int k = 0; k < 8 && 1 << k <= need; k++) {
 		x->link_pow2[k] = eng_link_bw(c, a, x->plat, 1 << k);
+		x->link_pow2_hi = 1 << k;
+	}
 	if (wk && wk->set) {
 		memcpy(x->imb, wk->imb, sizeof x->imb);
 		x->cp_max = wk->cp_max;
@@ -246,6 +255,15 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 		x->rec_lo = x->rec_hi = (int)w->recompute;
 	}
 	return x->node > 0 && x->plat && x->peak > 0 && x->eff > 0 && x->bw > 0;
+}
+
+bool eng_train_context(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		       struct eng_tcache *tc, struct eng_tctx *x)
+{
+	const struct catalog_training_stack *stack = engine_training_stack(c, w, a);
+	if (w->training_stack >= 0 && !stack)
+		return false;
+	return tctx_init(c, w, a, stack, tc, x);
 }
 
 /* The largest GPU count the global batch allows a layout for. */
@@ -282,11 +300,17 @@ static double goodput_for(const struct eng_tctx *x, int G, const struct eng_tlay
 	return g > 0.05 ? g : 0.05;
 }
 
+/* Wall-clock hours of the run at layout l's step and goodput g. */
+static double hours_at(const struct eng_tctx *x, const struct eng_tlayout *l, double g)
+{
+	double steps = x->tokens / x->gbt;
+	return steps * l->step / 3600.0 / g;
+}
+
 static double hours_for(const struct eng_tctx *x, int G, const struct eng_tlayout *l)
 {
 	double per_day;
-	double steps = x->tokens / x->gbt;
-	return steps * l->step / 3600.0 / goodput_for(x, G, l, &per_day);
+	return hours_at(x, l, goodput_for(x, G, l, &per_day));
 }
 
 /* ---- size: the GPU count and the layout ---- */
@@ -398,7 +422,8 @@ static int meet_target(struct eng_tmemo *memo, const struct eng_tctx *x, int hi,
 static void size_train(const struct eng_tctx *x, struct tsize *z)
 {
 	const struct workload *w = x->w;
-	struct eng_tmemo memo = { .n = 0 };
+	struct eng_tmemo memo;
+	eng_tmemo_init(&memo);
 	memset(z, 0, sizeof *z);
 	z->fixed = w->accel == x->a && w->gpus > 0;
 	z->one_node = !(x->nic_bw > 0);
@@ -453,7 +478,7 @@ static void fill_train(const struct eng_tctx *x, const struct tsize *z, struct e
 	r->mfu = x->model_tok * x->gbt / (b->step * G * x->peak);
 	r->scaling_efficiency = (b->compute + r->t_memory_s) / b->step;
 	r->goodput = goodput_for(x, G, b, &r->interruptions_per_day);
-	r->train_hours = hours_for(x, G, b);
+	r->train_hours = hours_at(x, b, r->goodput);
 	r->gpu_hours = r->train_hours * G;
 	r->tokens_per_s_per_gpu = x->gbt / b->step / G;
 	r->samples_per_s = x->seqs / b->step;

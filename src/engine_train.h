@@ -49,6 +49,7 @@ struct eng_tctx {
 	double base_bytes;		/* frozen base, per parameter */
 	double adapters;
 	int node, tmax;
+	int max_tp;			/* defaults.max_tp: no accelerator's tmax is more */
 	int step;			/* GPU counts come in multiples of this */
 	double nic_bw;
 	double link2;			/* eng_link_bw() for a pair, once */
@@ -57,9 +58,11 @@ struct eng_tctx {
 	bool zero_monotone;
 	int rec_lo, rec_hi;		/* recompute choices tried, lightest first */
 	/* Figures the search asks for at every shape, worked out once per
-	 * accelerator: eng_link_bw() for 2^k GPUs inside a node, and
+	 * accelerator: eng_link_bw() for 2^k GPUs (k from 0, 2^k up to
+	 * link_pow2_hi: the node, the TP reach, a forced TP), and
 	 * eng_train_stage_imbalance() for p stages. */
 	double link_pow2[8];
+	int link_pow2_hi;
 	double imb[PP_MAX + 1];
 	int cp_max;			/* the most context parallelism cp_ok() allows */
 	struct eng_tcache *cache;	/* the run's, or NULL */
@@ -80,28 +83,14 @@ struct eng_tlayout {
 
 /*
  * What one engine_run() keeps between its accelerators (the report owns
- * it; eng_tcache_begin() empties it at the start of every run).  A
- * shape's memory - model state by ZeRO stage, runtime reserve,
- * activations at one virtual stage by recompute (eng_train_state(),
- * eng_train_reserve(), eng_train_activation()) - is a function of the
- * workload, the GPU count, the shape's degrees (t, p, c, b, e) and the
- * base's bytes per parameter alone, not of the accelerator: the
- * accelerators that search the same GPU count size each shape once.  A
- * figure those functions come to read from the accelerator must join the
- * key (struct eng_tshape_mem).  The virtual-stage masks and struct
- * eng_twork depend on the workload alone.
+ * it; eng_tcache_begin() empties it at the start of every run): the
+ * workload's own figures (struct eng_twork), the (t, p) groups' leanest
+ * shapes and their least memory (struct eng_tlean) and the virtual-stage
+ * masks, all functions of the workload (and of the base's bytes per
+ * parameter, which joins the key of the memory), not of the
+ * accelerator.  A figure those come to read from the accelerator must
+ * join the key.
  */
-#define TCACHE_SLOTS 512
-struct eng_tshape_mem {
-	unsigned gen;			/* valid when the cache's */
-	int G, t, p, c, b, e;
-	double base_bytes;
-	bool filled;			/* zlean..zmax and reserve */
-	bool all_z;			/* state[0..zlean) too */
-	unsigned act_set;		/* bit rec: act1[rec] known */
-	int zlean, zmax;
-	double state[4], reserve, act1[RECOMPUTE_COUNT];
-};
 /* The workload's figures tctx_init() works out for every accelerator
  * alike: FLOPs per token before the MoE terms, stage imbalance, cp_max. */
 struct eng_twork {
@@ -112,21 +101,49 @@ struct eng_twork {
 };
 /* A (t, p) group's leanest shape on G GPUs (engine_train_search.c,
  * group_lean()), a function of the workload alone but for its TP link
- * (link_t, set by each accelerator): ok false when the group has none. */
-#define TLEAN_SLOTS 128
+ * (link_t, set by each accelerator): ok false when the group has none.
+ * Its state and least memory by recompute (lean_mem() at one virtual
+ * stage and the ZeRO stage holding least, for the rec_lo..rec_hi tried)
+ * are functions of the workload and the base's bytes per parameter:
+ * mem_set says they are known for mem_bb. */
+/* A shape's model state by ZeRO stage and runtime reserve: what its
+ * memory adds to the activations.  zlean..zmax are the stages its least
+ * memory looks at (the highest alone where state only falls with the
+ * stage, zero_monotone); state[] holds every stage to zmax. */
+struct eng_tstate {
+	int zlean, zmax;
+	double state[4], reserve;
+};
+struct eng_tleanmem {
+	double mem[RECOMPUTE_COUNT];
+	struct eng_tstate st;
+};
 struct eng_tlean {
-	unsigned gen;
-	int G, t, p;
+	int t, p;
 	int c_hi;
 	bool ok;
+	bool mem_set;
+	double mem_bb;
+	struct eng_tleanmem lm;
 	struct eng_tlayout shape;
+};
+/* The (t, p) groups a search on G GPUs walks, in its order
+ * (engine_train_search.c, groups()), for every accelerator alike but for
+ * its TP reach (tmax, at most max_tp; those past it are passed over):
+ * pool[first .. first + n). */
+#define TGROUP_TABLES 16
+#define TGROUP_POOL 256
+struct eng_tgtable {
+	unsigned gen;
+	int G, first, n;
 };
 struct eng_tcache {
 	unsigned gen;
 	struct eng_twork work;
-	struct eng_tlean lean[TLEAN_SLOTS];
+	struct eng_tgtable table[TGROUP_TABLES];
+	int pool_used;
+	struct eng_tlean pool[TGROUP_POOL];
 	unsigned vmask[PP_MAX + 1];	/* as struct eng_tmemo's */
-	struct eng_tshape_mem slot[TCACHE_SLOTS];
 };
 
 /* search() is a pure function of the context and G, and the sizing below
@@ -143,16 +160,65 @@ struct eng_tmemo {
 		struct eng_tlayout best;
 		double min_mem;
 	} e[TMEMO];
-	unsigned vmask[PP_MAX + 1];	/* the search's virtual-stage masks, 0 unknown */
+	unsigned vmask[PP_MAX + 1];	/* the search's virtual-stage masks (vmask_fill()) */
 };
+
+/*
+ * What the search's bounds assume.  The search (engine_train_search.c)
+ * and the sizing (engine_train.c, surely_unfit()) skip layouts, shapes,
+ * groups and GPU counts that a bound proves cannot win or cannot fit,
+ * and share figures between layouts, so every step and memory term of
+ * engine_train_step.c must keep to these, and a new one must too:
+ *
+ * - Every step term is >= 0 (collective_latency_us >= 0 and
+ *   training_overlap <= 1, else nothing is pruned).  Compute, elementwise,
+ *   TP, CP, EP and PP time never shrink with heavier recompute; the PP
+ *   sends and the DP exchange do not depend on the recompute, and the DP
+ *   exchange not on the virtual stages; the bubble shrinks with more
+ *   micro-batches and more virtual stages and is all that does.
+ * - Within a (t, p) group, the group's bound (group_floor()) is below
+ *   every layout's step: its TP traffic is at least the bytes of
+ *   seqs / (d c) sequences per layer, its DP exchange at least the
+ *   leanest shape's at ZeRO 0 less what the heaviest recompute's backward
+ *   pass can hide.
+ * - Memory: activations never shrink with a bigger micro-batch or less
+ *   context parallelism (a group's chain of micro-batches stops at the
+ *   first that cannot fit), nor with lighter recompute, and are no fewer
+ *   at several virtual stages than at one; the group's leanest shape
+ *   (most CP, smallest micro-batch, most EP) holds no more than any of
+ *   its shapes; with zero_monotone the state only
+ *   falls with the ZeRO stage; a shape's state and reserve depend, within
+ *   a group, on its expert degree alone, and on the workload, the GPU
+ *   count and the base's bytes per parameter, not on the accelerator.
+ * - No layout on G GPUs needs less than eng_train_mem_floor(x, G).
+ *
+ * tests/unit/test_train_search.c compares the search with
+ * eng_train_search_reference(), which assumes none of this, on many
+ * workloads: a term that breaks one of these rules shows as another
+ * winner there.
+ */
 
 /* engine_train_search.c: the fastest fitting layout on G GPUs into *best
  * (full), or only whether one fits (!full); false when none does, with
  * *min_mem the least memory per GPU any layout needs. */
 /* The search's figures of the context (cp_max), once per accelerator. */
 void eng_train_search_prepare(struct eng_tctx *x);
+void eng_tmemo_init(struct eng_tmemo *mc);	/* empty, without zeroing its entries */
 bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G, bool full,
 			   struct eng_tlayout *best, double *min_mem);
+
+/* The same answer as a full search, found by walking every layout with
+ * no bound, no ordering and no cache (for tests/unit/test_train.c, which
+ * holds the search to it): false when none fits, or when more than cap
+ * candidates fit (scratch holds them). */
+bool eng_train_search_reference(const struct eng_tctx *x, int G, struct eng_tlayout *best, double *min_mem,
+				struct eng_tlayout *scratch, int cap);
+
+/* engine_train.c: the context of workload w on accelerator a, as
+ * eng_train() builds it (tc: the run's cache, or NULL); false when the
+ * accelerator cannot train it (no stack, platform, peak or bandwidth). */
+bool eng_train_context(const struct catalog *c, const struct workload *w, const struct catalog_accel *a,
+		       struct eng_tcache *tc, struct eng_tctx *x);
 
 /* engine_train_step.c: one layout's memory and times (see there). */
 double eng_train_stage_imbalance(const struct catalog_model *m, int p);

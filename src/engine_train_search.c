@@ -89,24 +89,31 @@ struct tsearch {
 	bool found;
 	bool prune_ok;			/* bounds hold: latency >= 0, overlap <= 1 */
 	double smin;			/* the fastest step so far */
+	double cut;			/* a layout whose bound exceeds this cannot win */
 	double compute_g[RECOMPUTE_COUNT], elem_g;	/* work_terms() before imb */
 	struct eng_tlayout best;		/* PICK */
 	int ncand;
 	bool overflow;
 	struct eng_tlayout *cand;		/* MIN: NCAND, in walk order */
 	double min_mem;			/* least memory of any layout sized */
-	unsigned *vmask;		/* the memo's masks by p, 0 until worked out */
+	const unsigned *vmask;		/* the masks by p (vmask_fill()) */
 };
 
-/* The virtual stages p stages allow (vmask_compute()), worked out once
- * per accelerator for the depths the search meets. */
-static unsigned vmask_of(const struct tsearch *S, int p)
+/* The virtual stages p stages allow (vmask_compute()), worked out for
+ * every depth up to PP_MAX once per run (vmask_fill()). */
+static inline unsigned vmask_of(const struct tsearch *S, int p)
 {
-	if (p > PP_MAX)
-		return vmask_compute(S->x, p);
-	if (!S->vmask[p])
-		S->vmask[p] = vmask_compute(S->x, p) | (1u << 31);
-	return S->vmask[p] & ~(1u << 31);
+	return p <= PP_MAX ? S->vmask[p] : vmask_compute(S->x, p);
+}
+
+/* vmask[0] says whether vmask[1..PP_MAX] are worked out. */
+static void vmask_fill(const struct eng_tctx *x, unsigned *vmask)
+{
+	if (vmask[0])
+		return;
+	for (int p = 1; p <= PP_MAX; p++)
+		vmask[p] = vmask_compute(x, p);
+	vmask[0] = 1;
 }
 
 /* The terms of a shape's step that do not depend on the virtual stages,
@@ -116,15 +123,15 @@ struct tterms {
 	double compute, elem, tp, cp, ep;	/* ep: the MoE layers' own costs, see eng_tlayout */
 };
 
-static void shape_terms(const struct tsearch *S, const struct eng_tlayout *shape, int rec, struct tterms *k)
+/* l: a working copy of the shape; its recompute is set to rec. */
+static void shape_terms(const struct tsearch *S, struct eng_tlayout *l, int rec, struct tterms *k)
 {
-	struct eng_tlayout l = *shape;
-	l.rec = rec;
-	k->compute = S->compute_g[rec] * l.imb;
-	k->elem = S->elem_g * l.imb;
-	k->tp = eng_train_tp_comm(S->x, &l);
-	k->cp = eng_train_cp_comm(S->x, &l);
-	k->ep = S->x->m->experts > 1 ? eng_train_ep_comm(S->x, &l) + eng_train_expert_mem(S->x, &l) : 0;
+	l->rec = rec;
+	k->compute = S->compute_g[rec] * l->imb;
+	k->elem = S->elem_g * l->imb;
+	k->tp = eng_train_tp_comm(S->x, l);
+	k->cp = eng_train_cp_comm(S->x, l);
+	k->ep = S->x->m->experts > 1 ? eng_train_ep_comm(S->x, l) + eng_train_expert_mem(S->x, l) : 0;
 	k->set = true;
 }
 
@@ -170,10 +177,11 @@ static bool better(const struct eng_tlayout *l, const struct eng_tlayout *o)
 	return false;
 }
 
-/* A layout whose bound exceeds this cannot win. */
+/* A layout whose bound exceeds this cannot win: TIE x the fastest step
+ * so far (S->cut, kept by consider()), none before a layout is found. */
 static double cut(const struct tsearch *S)
 {
-	return S->found && S->prune_ok ? S->smin * TIE : INFINITY;
+	return S->cut;
 }
 
 static void consider(struct tsearch *S, const struct eng_tlayout *l)
@@ -192,6 +200,7 @@ static void consider(struct tsearch *S, const struct eng_tlayout *l)
 		S->ncand = n;
 	}
 	S->found = true;
+	S->cut = S->prune_ok ? S->smin * TIE : INFINITY;
 	if (l->step <= S->smin * TIE) {
 		if (S->ncand < NCAND)
 			S->cand[S->ncand++] = *l;
@@ -222,11 +231,13 @@ static double shape_dp(const struct eng_tctx *x, const struct eng_tlayout *l, st
 	return dp->v[i];
 }
 
-static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int rec0, int zmax,
+/* l: a working copy of the shape; the walk sets its virtual stages,
+ * recompute and ZeRO stage and every figure of the layout. */
+static void try_layouts(struct tsearch *S, struct eng_tlayout *l, int rec0, int zmax,
 			const double *state, double reserve, struct tterms *k, double dp_lb, struct tdp *dp)
 {
 	const struct eng_tctx *x = S->x;
-	unsigned vmask = vmask_of(S, shape->p);
+	unsigned vmask = vmask_of(S, l->p);
 	for (int v = 1; v <= V_MAX; v++) {
 		if (!(vmask & (1u << v)))
 			continue;
@@ -234,18 +245,17 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
 		 * stages that cost the same fits, heavier recompute only adds
 		 * work. */
 		for (int rec = rec0; rec <= x->rec_hi; rec++) {
-			struct eng_tlayout l = *shape;
-			l.v = v;
-			l.rec = rec;
 			if (!k[rec].set)
-				shape_terms(S, shape, rec, &k[rec]);
+				shape_terms(S, l, rec, &k[rec]);
+			l->v = v;
+			l->rec = rec;
 			/* heavier recompute is no faster: nothing after this can
 			 * win; every ZeRO stage adds at least dp_lb (see
 			 * shape_slow()) */
-			double parts = step_parts(x, &k[rec], &l);
+			double parts = step_parts(x, &k[rec], l);
 			if (parts > cut(S) || (parts + dp_lb) * (1.0 - BOUND_ROUNDING) > cut(S))
 				break;
-			double act = eng_train_activation(x, &l);
+			double act = eng_train_activation(x, l);
 			/* ZeRO 0, 1 and 2 differ in memory only (for a trained MoE
 			 * model 0 and 1: its experts' ZeRO-2 reduce-scatters run
 			 * every micro-batch, experts_dp_comm()): of those the one holding
@@ -263,15 +273,15 @@ static void try_layouts(struct tsearch *S, const struct eng_tlayout *shape, int 
 			}
 			bool fit_same = false;
 			for (int z = zlo; z <= zmax; z = z <= zsame ? zsame + 1 : z + 1) {
-				l.zero = z;
-				l.mem_gpu = z <= zsame ? mlo : eng_train_mem(state[z], act, reserve);
-				if (l.mem_gpu < S->min_mem)
-					S->min_mem = l.mem_gpu;
-				if (l.mem_gpu > x->usable)
+				l->zero = z;
+				l->mem_gpu = z <= zsame ? mlo : eng_train_mem(state[z], act, reserve);
+				if (l->mem_gpu < S->min_mem)
+					S->min_mem = l->mem_gpu;
+				if (l->mem_gpu > x->usable)
 					continue;
 				fit_same = fit_same || z <= zsame;
-				eng_train_step_finish_dp(x, &l, shape_dp(x, &l, dp));
-				consider(S, &l);
+				eng_train_step_finish_dp(x, l, shape_dp(x, l, dp));
+				consider(S, l);
 			}
 			if (fit_same)
 				break;
@@ -291,13 +301,12 @@ static double shape_floor(const struct tsearch *S, const struct eng_tlayout *sha
 	return compute + elem + eng_train_bubble_of(compute + elem, shape->p, shape->m, v_most(S, shape->p));
 }
 
-/* The layout shape_floor() sums: the shape at rec0 with the most virtual
- * stages, its work and bubble filled in. */
-static void floor_layout(const struct tsearch *S, const struct eng_tlayout *shape, int rec0, struct eng_tlayout *l)
+/* The layout shape_floor() sums: the shape (l, a working copy) at rec0
+ * with the most virtual stages, its work and bubble filled in. */
+static void floor_layout(const struct tsearch *S, struct eng_tlayout *l, int rec0)
 {
-	*l = *shape;
 	l->rec = rec0;
-	l->v = v_most(S, shape->p);
+	l->v = v_most(S, l->p);
 	l->compute = S->compute_g[rec0] * l->imb;
 	l->elem = S->elem_g * l->imb;
 	l->bubble = eng_train_bubble(l);
@@ -306,7 +315,7 @@ static void floor_layout(const struct tsearch *S, const struct eng_tlayout *shap
 /* Whether no layout of the shape, none lighter on recompute than rec0,
  * can beat cut(S) once its communication is added to the floor, then the
  * least exposed DP time. */
-static bool shape_slow(const struct tsearch *S, const struct eng_tlayout *shape, int rec0, struct tterms *k,
+static bool shape_slow(const struct tsearch *S, struct eng_tlayout *l, int rec0, struct tterms *k,
 		       double *dp_lb, struct tdp *dpc)
 {
 	const struct eng_tctx *x = S->x;
@@ -314,30 +323,21 @@ static bool shape_slow(const struct tsearch *S, const struct eng_tlayout *shape,
 	*dp_lb = 0;
 	if (!(limit < INFINITY))
 		return false;
-	struct eng_tlayout l;
-	floor_layout(S, shape, rec0, &l);
-	if (l.compute + l.elem + l.bubble > limit)
+	floor_layout(S, l, rec0);
+	if (l->compute + l->elem + l->bubble > limit)
 		return true;
-	shape_terms(S, shape, rec0, &k[rec0]);
-	l.v = 1;
-	double lb = l.compute + l.elem + l.bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep +
-		    eng_train_pp_comm(x, &l);
+	shape_terms(S, l, rec0, &k[rec0]);
+	l->v = 1;
+	double lb = l->compute + l->elem + l->bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep +
+		    eng_train_pp_comm(x, l);
 	if (lb > limit)
 		return true;
-	l.zero = 0;
-	double dp = shape_dp(x, &l, dpc);
-	*dp_lb = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * l.imb + l.elem);
+	l->zero = 0;
+	double dp = shape_dp(x, l, dpc);
+	*dp_lb = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * l->imb + l->elem);
 	return (lb + *dp_lb) * (1.0 - BOUND_ROUNDING) > limit;
 }
 
-/* A shape's model state by ZeRO stage (state[zlean..zmax]) and runtime
- * reserve: what its memory adds to the activations; mem is its entry in
- * the run's cache (engine_train.h), NULL without one. */
-struct tstate {
-	int zlean, zmax;
-	double state[4], reserve;
-	struct eng_tshape_mem *mem;
-};
 
 struct eng_tcache *eng_tcache_new(void)
 {
@@ -347,10 +347,9 @@ struct eng_tcache *eng_tcache_new(void)
 	if (!tc)
 		return NULL;
 	tc->gen = 0;
-	for (size_t i = 0; i < TCACHE_SLOTS; i++)
-		tc->slot[i].gen = 0;
-	for (size_t i = 0; i < TLEAN_SLOTS; i++)
-		tc->lean[i].gen = 0;
+	for (size_t i = 0; i < TGROUP_TABLES; i++)
+		tc->table[i].gen = 0;
+	tc->pool_used = 0;
 	tc->work.set = false;
 	memset(tc->vmask, 0, sizeof tc->vmask);
 	return tc;
@@ -364,118 +363,53 @@ void eng_tcache_free(struct eng_tcache *tc)
 void eng_tcache_begin(struct eng_tcache *tc)
 {
 	tc->gen++;
-	if (!tc->gen) {		/* wrapped: no slot may look valid */
-		memset(tc->slot, 0, sizeof tc->slot);
-		memset(tc->lean, 0, sizeof tc->lean);
+	if (!tc->gen) {		/* wrapped: no table may look valid */
+		memset(tc->table, 0, sizeof tc->table);
 		tc->gen = 1;
 	}
+	tc->pool_used = 0;
 	memset(tc->vmask, 0, sizeof tc->vmask);
 	tc->work.set = false;
 }
 
-/* The shape's entry in the run's cache, found or taken (open addressing
- * on its key); NULL without a cache, with a key that cannot be compared
- * (NaN bytes) or when every slot is taken: the caller then sizes it. */
-static struct eng_tshape_mem *cache_slot(const struct tsearch *S, const struct eng_tlayout *shape)
+static void shape_state(const struct eng_tctx *x, struct eng_tlayout *shape, struct eng_tstate *st)
 {
-	struct eng_tcache *tc = S->x->cache;
-	double bb = S->x->base_bytes;
-	if (!tc || isnan(bb))
-		return NULL;
-	unsigned h = (unsigned)S->G * 2654435761u;
-	h = (h ^ (unsigned)shape->t) * 16777619u;
-	h = (h ^ (unsigned)shape->p) * 16777619u;
-	h = (h ^ (unsigned)shape->c) * 16777619u;
-	h = (h ^ (unsigned)shape->b) * 16777619u;
-	h = (h ^ (unsigned)shape->ep) * 16777619u;
-	for (unsigned i = 0; i < TCACHE_SLOTS; i++) {
-		struct eng_tshape_mem *e = &tc->slot[(h + i) % TCACHE_SLOTS];
-		if (e->gen != tc->gen) {
-			*e = (struct eng_tshape_mem){ .gen = tc->gen, .G = S->G, .t = shape->t, .p = shape->p,
-						      .c = shape->c, .b = shape->b, .e = shape->ep, .base_bytes = bb };
-			return e;
-		}
-		if (e->G == S->G && e->t == shape->t && e->p == shape->p && e->c == shape->c && e->b == shape->b &&
-		    e->e == shape->ep && e->base_bytes == bb)
-			return e;
-	}
-	return NULL;
-}
-
-static void shape_state(const struct tsearch *S, struct eng_tlayout *shape, struct tstate *st)
-{
-	const struct eng_tctx *x = S->x;
-	struct eng_tshape_mem *e = st->mem = cache_slot(S, shape);
-	if (e && e->filled) {
-		st->zlean = e->zlean;
-		st->zmax = e->zmax;
-		for (int z = st->zlean; z <= st->zmax; z++)
-			st->state[z] = e->state[z];
-		st->reserve = e->reserve;
-		shape->zero = st->zmax;
-		return;
-	}
 	st->zmax = shape->d * shape->c == 1 ? 0 : 3;
 	st->zlean = x->zero_monotone ? st->zmax : 0;
-	for (int z = st->zlean; z <= st->zmax; z++) {
+	for (int z = 0; z <= st->zmax; z++) {
 		shape->zero = z;
 		st->state[z] = eng_train_state(x, shape);
 	}
 	st->reserve = eng_train_reserve(x, shape);
-	if (e) {
-		e->filled = true;
-		e->zlean = st->zlean;
-		e->zmax = st->zmax;
-		memcpy(e->state, st->state, sizeof e->state);
-		e->reserve = st->reserve;
-	}
 }
 
-/* The state of the ZeRO stages below zlean, which only a shape that is
- * tried needs. */
-static void state_below(const struct eng_tctx *x, struct eng_tlayout *shape, struct tstate *st)
-{
-	struct eng_tshape_mem *e = st->mem;
-	if (e && e->all_z) {
-		for (int z = 0; z < st->zlean; z++) {
-			shape->zero = z;
-			st->state[z] = e->state[z];
-		}
-		return;
-	}
-	for (int z = 0; z < st->zlean; z++) {
-		shape->zero = z;
-		st->state[z] = eng_train_state(x, shape);
-	}
-	if (e) {
-		e->all_z = true;
-		for (int z = 0; z < st->zlean; z++)
-			e->state[z] = st->state[z];
-	}
-}
+/* Within a (t, p) group on G GPUs a shape's state and reserve depend on
+ * its expert parallelism alone (engine_train.h, "What the search's
+ * bounds assume"): a group sizes them once per e, in a table by e. */
+#define TSTATES 8
+struct tstates {
+	int e[TSTATES];			/* 0: empty */
+	struct eng_tstate st[TSTATES];
+};
 
-/* The shape's activations at one virtual stage (shape->v is 1). */
-static double lean_act(const struct eng_tctx *x, const struct eng_tlayout *shape, int rec, const struct tstate *st)
+static const struct eng_tstate *group_state(const struct eng_tctx *x, struct tstates *gs, struct eng_tlayout *shape)
 {
-	struct eng_tshape_mem *e = st->mem;
-	if (e && (e->act_set & (1u << rec)))
-		return e->act1[rec];
-	double act = eng_train_activation(x, shape);
-	if (e) {
-		e->act1[rec] = act;
-		e->act_set |= 1u << rec;
+	int i = shape->ep % TSTATES;
+	if (gs->e[i] != shape->ep) {
+		shape_state(x, shape, &gs->st[i]);
+		gs->e[i] = shape->ep;
 	}
-	return act;
+	return &gs->st[i];
 }
 
 /* The least memory of the shape's layouts at one recompute choice: one
  * virtual stage (activations only grow with more), the ZeRO stage holding
  * least; NAN when a figure gives no number. */
-static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int rec, const struct tstate *st)
+static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int rec, const struct eng_tstate *st)
 {
 	shape->v = 1;
 	shape->rec = rec;
-	double act = lean_act(x, shape, rec, st);
+	double act = eng_train_activation(x, shape);
 	double lowest = INFINITY;
 	for (int z = st->zlean; z <= st->zmax; z++) {
 		double mz = eng_train_mem(st->state[z], act, st->reserve);
@@ -487,40 +421,39 @@ static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int 
 	return lowest;
 }
 
-/* The lightest recompute whose leanest layout fits, -1 when not even the
- * heaviest does (*lowest: that one's memory). */
-static int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *shape, const struct tstate *st, double *lowest)
+/* The lightest recompute whose leanest layout fits (*lowest: its
+ * memory), -1 when not even the heaviest does (*lowest: that one's).
+ * Heavier recompute keeps no more (engine_train.h, "What the search's
+ * bounds assume"), so the first that fits from the lightest is it. */
+static int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *shape, const struct eng_tstate *st, double *lowest)
 {
-	*lowest = lean_mem(x, shape, x->rec_hi, st);
-	if (*lowest > x->usable)
-		return -1;
-	int rec0 = x->rec_hi;
-	while (rec0 > x->rec_lo && !(lean_mem(x, shape, rec0 - 1, st) > x->usable))
-		rec0--;
-	return rec0;
+	for (int rec = x->rec_lo; rec <= x->rec_hi; rec++) {
+		*lowest = lean_mem(x, shape, rec, st);
+		if (!(*lowest > x->usable))
+			return rec;
+	}
+	return -1;
 }
 
 /* Every layout of one shape (t, c, p, b, e) whose state st and lightest
  * fitting recompute rec0 (>= 0) are known. */
-static void try_shape(struct tsearch *S, struct eng_tlayout *shape, struct tstate *st, int rec0)
+static void try_shape(struct tsearch *S, struct eng_tlayout *shape, const struct eng_tstate *st, int rec0)
 {
-	const struct eng_tctx *x = S->x;
 	struct tterms k[RECOMPUTE_COUNT];
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
 		k[r].set = false;
 	double dp_lb = 0;
 	struct tdp dp = { { false, false, false }, { 0, 0, 0 } };
-	if (S->pass != PASS_FIT && shape_slow(S, shape, rec0, k, &dp_lb, &dp))
+	struct eng_tlayout l = *shape;
+	if (S->pass != PASS_FIT && shape_slow(S, &l, rec0, k, &dp_lb, &dp))
 		return;
-	state_below(x, shape, st);
-	try_layouts(S, shape, rec0, st->zmax, st->state, st->reserve, k, dp_lb, &dp);
+	try_layouts(S, &l, rec0, st->zmax, st->state, st->reserve, k, dp_lb, &dp);
 }
 
-/* A shape's memory: its state, and the lightest recompute that can fit
- * it (-1 when none; the least memory then goes to min_mem). */
-static int shape_fit(struct tsearch *S, struct eng_tlayout *shape, struct tstate *st, double *lowest)
+/* A shape's memory: the lightest recompute that can fit it (-1 when
+ * none; the least memory then goes to min_mem). */
+static int shape_fit(struct tsearch *S, struct eng_tlayout *shape, const struct eng_tstate *st, double *lowest)
 {
-	shape_state(S, shape, st);
 	int rec0 = lightest_fit(S->x, shape, st, lowest);
 	if (rec0 < 0 && *lowest < S->min_mem)
 		S->min_mem = *lowest;
@@ -539,9 +472,17 @@ static int deg_next(int forced, int v)
 }
 
 /* The degrees the search tries, each rule written once. */
+/* TP degrees: inside the reach tmax (the accelerator's; max_tp, which
+ * no accelerator's passes, for a table every accelerator shares) unless
+ * forced, and dividing the model's heads. */
+static bool tp_in(const struct eng_tctx *x, int t, int tmax)
+{
+	return (x->w->tp > 0 || t <= tmax) && eng_tp_valid(x->m, t);
+}
+
 static bool tp_ok(const struct eng_tctx *x, int t)
 {
-	return (x->w->tp > 0 || t <= x->tmax) && eng_tp_valid(x->m, t);
+	return tp_in(x, t, x->tmax);
 }
 
 /* Context parallel: ring attention wants two chunks per rank (the causal
@@ -600,9 +541,10 @@ struct tgroup {
 	int t, p;
 	int c_hi;			/* the most context parallelism; -1 not yet known, 0 none */
 	double link_t;
+	struct eng_tlean *le;		/* its entry in the run's cache, or NULL */
 	double lb;			/* MIN: no layout of the group is faster */
-	bool sized;			/* MIN: its leanest shape's memory known */
-	struct gterms terms;		/* MIN: group_floor()'s terms */
+	int lean_e;			/* MIN: its leanest shape's expert degree, */
+	struct eng_tstate lean_st;	/* and that shape's state */
 };
 
 static void shape_init(const struct tsearch *S, const struct tgroup *g, int c, int b, int e,
@@ -657,50 +599,69 @@ static bool lean_shape(const struct tsearch *S, struct tgroup *g, struct eng_tla
 	return true;
 }
 
-/* The group's entry in the run's cache (struct eng_tlean), found or
- * taken; NULL without a cache or with every slot taken. */
-static struct eng_tlean *lean_slot(const struct tsearch *S, const struct tgroup *g)
+/* The group's leanest shape, from the run's cache (its entry in *slot)
+ * or made in buf; NULL when the group has none.  Its TP link may be
+ * another accelerator's: the group's is g->link_t. */
+static const struct eng_tlayout *group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *buf,
+					    struct eng_tlean **slot)
 {
-	struct eng_tcache *tc = S->x->cache;
-	if (!tc)
-		return NULL;
-	unsigned h = (((unsigned)S->G * 2654435761u) ^ (unsigned)g->t) * 16777619u;
-	h = (h ^ (unsigned)g->p) * 16777619u;
-	for (unsigned i = 0; i < TLEAN_SLOTS; i++) {
-		struct eng_tlean *e = &tc->lean[(h + i) % TLEAN_SLOTS];
-		if (e->gen != tc->gen) {
-			e->gen = tc->gen;
-			e->G = S->G;
-			e->t = g->t;
-			e->p = g->p;
-			e->c_hi = -1;	/* not worked out yet */
-			return e;
-		}
-		if (e->G == S->G && e->t == g->t && e->p == g->p)
-			return e;
-	}
-	return NULL;
-}
-
-static bool group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *shape)
-{
-	struct eng_tlean *e = lean_slot(S, g);
+	struct eng_tlean *e = *slot = g->le;
 	if (e && e->c_hi >= 0) {
 		g->c_hi = e->c_hi;
-		if (!e->ok)
-			return false;
-		*shape = e->shape;
-		shape->link_t = g->link_t;	/* the accelerator's own */
-		return true;
+		return e->ok ? &e->shape : NULL;
 	}
-	bool ok = lean_shape(S, g, shape);
+	bool ok = lean_shape(S, g, buf);
 	if (e) {
 		e->c_hi = g->c_hi;
 		e->ok = ok;
 		if (ok)
-			e->shape = *shape;
+			e->shape = *buf;
 	}
-	return ok;
+	return ok ? buf : NULL;
+}
+
+/* The state and least memory by recompute (lean_mem() for
+ * rec_lo..rec_hi) of the group's leanest shape: from the run's cache
+ * when it has them for this base (slot e, NULL without one), else sized
+ * into buf. */
+static const struct eng_tleanmem *group_mem(const struct tsearch *S, struct eng_tlean *e,
+					    const struct eng_tlayout *lean, struct eng_tleanmem *buf)
+{
+	const struct eng_tctx *x = S->x;
+	if (e && e->mem_set && e->mem_bb == x->base_bytes)
+		return &e->lm;
+	struct eng_tlayout shape = *lean;
+	shape_state(x, &shape, &buf->st);
+	for (int rec = x->rec_lo; rec <= x->rec_hi; rec++)
+		buf->mem[rec] = lean_mem(x, &shape, rec, &buf->st);
+	if (e) {
+		e->lm = *buf;
+		e->mem_bb = x->base_bytes;
+		e->mem_set = true;
+	}
+	return buf;
+}
+
+/* The lightest recompute whose layout of the group's leanest shape at
+ * one virtual stage fits (lightest_fit()), -1 when none does (*lowest:
+ * the heaviest one's memory, which then goes to min_mem); *st its state. */
+static int group_fit(struct tsearch *S, struct eng_tlean *e, const struct eng_tlayout *lean, double *lowest,
+		     struct eng_tstate *st)
+{
+	const struct eng_tctx *x = S->x;
+	struct eng_tleanmem buf;
+	const struct eng_tleanmem *lm = group_mem(S, e, lean, &buf);
+	*lowest = lm->mem[x->rec_hi];
+	if (*lowest > x->usable) {
+		if (*lowest < S->min_mem)
+			S->min_mem = *lowest;
+		return -1;
+	}
+	int rec0 = x->rec_hi;
+	while (rec0 > x->rec_lo && !(lm->mem[rec0 - 1] > x->usable))
+		rec0--;
+	*st = lm->st;
+	return rec0;
 }
 
 /* Every shape of a group: c from the most, b from the smallest, e from
@@ -713,6 +674,12 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 {
 	const struct eng_tctx *x = S->x;
 	const struct workload *w = x->w;
+	struct tstates gs;
+	memset(gs.e, 0, sizeof gs.e);
+	if (g->lean_e > 0) {	/* walk_min() sized it */
+		gs.e[g->lean_e % TSTATES] = g->lean_e;
+		gs.st[g->lean_e % TSTATES] = g->lean_st;
+	}
 	for (int c = g->c_hi < 0 ? cp_most(S, g) : g->c_hi; c >= 1; c = w->cp > 0 ? 0 : c / 2) {
 		if (!cp_ok(x, c) || !tcp_ok(x, S->G, g->t, c, g->p))
 			continue;
@@ -725,16 +692,16 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 				if (e < e_hi && !ep_ok(x, g->t * d * c, e))
 					continue;
 				struct eng_tlayout shape;
-				struct tstate st;
 				double lowest;
 				shape_init(S, g, c, b, e, &shape);
-				int rec0 = shape_fit(S, &shape, &st, &lowest);
+				const struct eng_tstate *st = group_state(x, &gs, &shape);
+				int rec0 = shape_fit(S, &shape, st, &lowest);
 				bool leanest = e == e_hi;
 				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &shape, rec0) > cut(S))) {
 					stop_b = leanest;
 					continue;
 				}
-				try_shape(S, &shape, &st, rec0);
+				try_shape(S, &shape, st, rec0);
 			}
 			stop_c = stop_b && first;
 			first = false;
@@ -750,22 +717,97 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
  * NGROUP bounds them (t a power of two up to G, p up to PP_MAX, or
  * forced). */
 #define NGROUP (32 * PP_MAX)
+static double tp_link(const struct eng_tctx *x, int t)
+{
+	return (t & (t - 1)) == 0 && t <= x->link_pow2_hi ? x->link_pow2[__builtin_ctz((unsigned)t)]
+							  : eng_link_bw(x->c, x->a, x->plat, t);
+}
+
+/* Every (t, p) group on G GPUs with t up to tmax (tp_in()) as pairs in
+ * tp[], in the order t, p; -1 when there are more than max (the first
+ * max are there). */
+static int group_list(const struct eng_tctx *x, int G, int tmax, int max, int *tp)
+{
+	const struct workload *w = x->w;
+	int n = 0;
+	for (int t = deg_first(w->tp); t && t <= G; t = deg_next(w->tp, t)) {
+		if (!tp_in(x, t, tmax))
+			continue;
+		int p_lo = w->pp > 0 ? w->pp : 1, p_hi = w->pp > 0 ? w->pp : PP_MAX;
+		for (int p = p_lo; p <= p_hi && (long)t * p <= G; p++) {
+			if (G % (t * p))
+				continue;	/* no c makes t c p divide G */
+			if (n >= max)
+				return -1;
+			tp[2 * n] = t;
+			tp[2 * n + 1] = p;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The run's table of the groups on G GPUs (struct eng_tgtable), found or
+ * made; NULL without a cache or room for it. */
+static const struct eng_tgtable *group_table(const struct tsearch *S)
+{
+	struct eng_tcache *tc = S->x->cache;
+	if (!tc)
+		return NULL;
+	struct eng_tgtable *free_slot = NULL;
+	for (int i = 0; i < TGROUP_TABLES; i++) {
+		struct eng_tgtable *tb = &tc->table[i];
+		if (tb->gen != tc->gen) {
+			if (!free_slot)
+				free_slot = tb;
+		} else if (tb->G == S->G) {
+			return tb;
+		}
+	}
+	int tp[2 * NGROUP];
+	int n = free_slot ? group_list(S->x, S->G, S->x->max_tp, NGROUP, tp) : -1;
+	if (n < 0 || n > TGROUP_POOL - tc->pool_used)
+		return NULL;
+	*free_slot = (struct eng_tgtable){ .gen = tc->gen, .G = S->G, .first = tc->pool_used, .n = n };
+	for (int j = 0; j < n; j++) {
+		struct eng_tlean *e = &tc->pool[tc->pool_used++];
+		e->t = tp[2 * j];
+		e->p = tp[2 * j + 1];
+		e->c_hi = -1;	/* not worked out yet */
+		e->mem_set = false;
+	}
+	return free_slot;
+}
+
+/* The (t, p) groups on G GPUs that may hold a shape, in the order t, p;
+ * NGROUP bounds them (t a power of two up to G, p up to PP_MAX, or
+ * forced). */
 static int groups(const struct tsearch *S, struct tgroup *g)
 {
 	const struct eng_tctx *x = S->x;
-	const struct workload *w = x->w;
-	int n = 0;
-	for (int t = deg_first(w->tp); t && t <= S->G; t = deg_next(w->tp, t)) {
-		if (!tp_ok(x, t))
-			continue;
-		double link_t = eng_link_bw(x->c, x->a, x->plat, t);
-		int p_lo = w->pp > 0 ? w->pp : 1, p_hi = w->pp > 0 ? w->pp : PP_MAX;
-		for (int p = p_lo; p <= p_hi && (long)t * p <= S->G && n < NGROUP; p++) {
-			if (S->G % (t * p))
-				continue;	/* no c makes t c p divide G */
-			g[n++] = (struct tgroup){ .t = t, .p = p, .c_hi = -1, .link_t = link_t };
+	const struct eng_tgtable *tb = group_table(S);
+	if (tb) {
+		int n = 0;
+		for (int j = 0; j < tb->n; j++) {
+			struct eng_tlean *e = &x->cache->pool[tb->first + j];
+			if (x->w->tp <= 0 && e->t > x->tmax)
+				continue;
+			struct tgroup *gi = &g[n++];
+			gi->t = e->t;
+			gi->p = e->p;
+			gi->c_hi = -1;
+			gi->link_t = tp_link(x, e->t);
+			gi->le = e;
+			gi->lean_e = 0;
 		}
+		return n;
 	}
+	int tp[2 * NGROUP];
+	int n = group_list(x, S->G, x->tmax, NGROUP, tp);
+	if (n < 0)
+		n = NGROUP;	/* as many as there is room for */
+	for (int j = 0; j < n; j++)
+		g[j] = (struct tgroup){ .t = tp[2 * j], .p = tp[2 * j + 1], .c_hi = -1, .link_t = tp_link(x, tp[2 * j]) };
 	return n;
 }
 
@@ -775,23 +817,22 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
 	const struct eng_tctx *x = S->x;
 	/* the most parallel groups first: the likeliest to fit */
 	for (int i = n - 1; i >= 0 && !S->found; i--) {
-		struct eng_tlayout shape;
-		struct tstate st;
-		if (!group_lean(S, &g[i], &shape))
+		struct eng_tlayout buf;
+		struct eng_tlean *e;
+		double lowest;
+		const struct eng_tlayout *lean = group_lean(S, &g[i], &buf, &e);
+		struct eng_tstate st;
+		if (!lean || group_fit(S, e, lean, &lowest, &st) < 0)
 			continue;
-		shape_state(S, &shape, &st);
-		double lowest = lean_mem(x, &shape, x->rec_hi, &st);
-		if (lowest > x->usable) {
-			if (lowest < S->min_mem)
-				S->min_mem = lowest;
-			continue;
-		}
 		/* the leanest layout fits and would be taken; a figure that
 		 * gives no number has its layouts sized */
-		if (!isnan(lowest))
+		if (!isnan(lowest)) {
 			S->found = true;
-		else
+		} else {
+			struct eng_tlayout shape = *lean;
+			shape.link_t = g[i].link_t;
 			try_shape(S, &shape, &st, lightest_fit(x, &shape, &st, &lowest));
+		}
 	}
 }
 
@@ -804,7 +845,8 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
  * layouts, so BOUND_ROUNDING covers the sums' rounding.  Only the floor
  * depends on rec0: the other two terms (struct gterms) are worked out
  * once per group. */
-static void group_terms(const struct tsearch *S, const struct eng_tlayout *lean, struct gterms *k)
+static void group_terms(const struct tsearch *S, const struct tgroup *g, const struct eng_tlayout *lean,
+			struct gterms *k)
 {
 	const struct eng_tctx *x = S->x;
 	double dc = (double)lean->d * lean->c;
@@ -812,12 +854,11 @@ static void group_terms(const struct tsearch *S, const struct eng_tlayout *lean,
 	if (lean->t > 1) {
 		double bytes = x->seqs / dc * x->s * x->m->hidden * 2.0;
 		double layers = (double)x->m->layers / lean->p * lean->imb;
-		k->tp = layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, lean->link_t, 0);
+		k->tp = layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, g->link_t, 0);
 	}
-	struct eng_tlayout l = *lean;
-	l.zero = 0;
-	double dp = eng_train_dp_comm(x, &l);
-	k->dpx = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * l.imb + S->elem_g * l.imb);
+	/* the leanest shape as shape_init() made it, at ZeRO 0 */
+	double dp = eng_train_dp_comm(x, lean);
+	k->dpx = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb);
 }
 
 static double group_floor(const struct tsearch *S, const struct eng_tlayout *lean, int rec0, const struct gterms *k)
@@ -834,69 +875,48 @@ static double group_floor(const struct tsearch *S, const struct eng_tlayout *lea
  * that can fit it, no imbalance but its own, the least bubble (the most
  * micro-batches, the most virtual stages); then the groups from the
  * lowest bound while it can beat the fastest step so far.  A group whose
- * leanest shape does not fit is left, its memory the least of the
- * group's.
- *
- * Which recompute fits a group's leanest shape is sized only when its
- * turn comes: until then its bound is the one at the lightest recompute
- * tried (rec_lo), no higher than at any heavier one (no term shrinks with
- * recompute), so a group never sized could not have won either.  Sized,
- * a group whose lightest fitting recompute is heavier takes that bound
- * and waits for its turn again.  lean[] holds each group's leanest shape
- * meanwhile. */
-/* Puts group k at its place in ord[lo..hi), kept in the order of the
+ * leanest shape does not fit is left before its bound is worked out, its
+ * memory the least of the group's (group_fit()).  Which groups are tried
+ * does not depend on the order they are met in (see "Which layout
+ * wins"), only how soon the cut tightens. */
+/* Puts group k at its place in ord[0..n), kept in the order of the
  * groups' bounds (a NaN bound first: such a group is never skipped). */
-static void ord_insert(const struct tgroup *g, int *ord, int lo, int hi, int k)
+static void ord_insert(const struct tgroup *g, int *ord, int n, int k)
 {
 	double lb = isnan(g[k].lb) ? -INFINITY : g[k].lb;
-	int j = hi;
-	while (j > lo && g[ord[j - 1]].lb > lb) {
+	int j = n;
+	while (j > 0 && g[ord[j - 1]].lb > lb) {
 		ord[j] = ord[j - 1];
 		j--;
 	}
 	ord[j] = k;
 }
 
-static void walk_min(struct tsearch *S, struct tgroup *g, int n, struct eng_tlayout *lean)
+static void walk_min(struct tsearch *S, struct tgroup *g, int n)
 {
-	const struct eng_tctx *x = S->x;
 	int ord[NGROUP], live = 0;
 	for (int i = 0; i < n; i++) {
-		g[i].sized = false;
-		if (!group_lean(S, &g[i], &lean[i]))
+		struct eng_tlayout buf;
+		struct eng_tlean *e;
+		double lowest;
+		const struct eng_tlayout *lean = group_lean(S, &g[i], &buf, &e);
+		if (!lean)
 			continue;
-		group_terms(S, &lean[i], &g[i].terms);
-		g[i].lb = group_floor(S, &lean[i], x->rec_lo, &g[i].terms);
-		ord_insert(g, ord, 0, live++, i);
-	}
-	for (int head = 0; head < live;) {
-		int k = ord[head];
-		if (g[k].lb > cut(S))
-			break;
-		if (!g[k].sized) {
-			struct tstate st;
-			double lowest;
-			g[k].sized = true;
-			int rec0 = shape_fit(S, &lean[k], &st, &lowest);
-			if (rec0 < 0) {
-				head++;
-				continue;
-			}
-			if (isnan(lowest))
-				g[k].lb = -INFINITY;
-			else if (rec0 != x->rec_lo || !(g[k].lb > -INFINITY))
-				g[k].lb = group_floor(S, &lean[k], rec0, &g[k].terms);
-			if (rec0 != x->rec_lo && head + 1 < live && g[k].lb > g[ord[head + 1]].lb) {
-				/* no longer the lowest: it waits for its turn */
-				for (int i = head; i + 1 < live; i++)
-					ord[i] = ord[i + 1];
-				ord_insert(g, ord, head, live - 1, k);
-				continue;
-			}
+		int rec0 = group_fit(S, e, lean, &lowest, &g[i].lean_st);
+		if (rec0 < 0)
+			continue;
+		g[i].lean_e = lean->ep;
+		if (isnan(lowest)) {
+			g[i].lb = -INFINITY;
+		} else {
+			struct gterms terms;
+			group_terms(S, &g[i], lean, &terms);
+			g[i].lb = group_floor(S, lean, rec0, &terms);
 		}
-		head++;
-		try_group(S, &g[k]);
+		ord_insert(g, ord, live++, i);
 	}
+	for (int head = 0; head < live && !(g[ord[head]].lb > cut(S)); head++)
+		try_group(S, &g[ord[head]]);
 }
 
 /* Fastest fitting layout on G GPUs (see above); false if none fits.
@@ -909,10 +929,11 @@ static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_on
 {
 	struct eng_tlayout cand[NCAND];
 	struct tgroup g[NGROUP];
-	struct eng_tlayout lean[NGROUP];
 	struct tsearch S = { .x = x, .G = G, .pass = fit_only ? PASS_FIT : PASS_MIN, .min_mem = INFINITY,
 			     .vmask = x->cache ? x->cache->vmask : vmask, .cand = cand };
+	vmask_fill(x, x->cache ? x->cache->vmask : vmask);
 	S.prune_ok = x->lat >= 0 && x->overlap <= 1;
+	S.cut = INFINITY;
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
 		S.compute_g[r] = eng_train_compute_g(x, G, r);
 	S.elem_g = eng_train_elem_g(x, G);
@@ -922,7 +943,7 @@ static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_on
 		*min_mem = S.min_mem;
 		return S.found;
 	}
-	walk_min(&S, g, n, lean);
+	walk_min(&S, g, n);
 	*min_mem = S.min_mem;
 	if (!S.found)
 		return false;
@@ -937,6 +958,13 @@ static bool search(const struct eng_tctx *x, unsigned *vmask, int G, bool fit_on
 	}
 	*best = S.best;
 	return true;
+}
+
+void eng_tmemo_init(struct eng_tmemo *mc)
+{
+	mc->n = 0;
+	mc->next = 0;
+	mc->vmask[0] = 0;	/* vmask_fill() not done */
 }
 
 bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G, bool full, struct eng_tlayout *best,
@@ -971,4 +999,125 @@ bool eng_train_search_memo(struct eng_tmemo *mc, const struct eng_tctx *x, int G
 		*best = b;
 	*min_mem = mm;
 	return found;
+}
+
+/* ---- the reference walk ---- */
+
+/* One shape's candidates as the search defines them, every figure worked
+ * out and nothing skipped: for each virtual stage, the recompute choices
+ * from the lightest, each with the ZeRO stage of 0..zsame holding least
+ * and every stage above zsame, until one of the former fits. */
+struct xwalk {
+	const struct eng_tctx *x;
+	int G;
+	bool found;
+	double smin, min_mem;
+	int n;
+	struct eng_tlayout *all;	/* every fitting candidate, in walk order */
+	int cap;
+	bool overflow;
+};
+
+static void xwalk_add(struct xwalk *W, const struct eng_tlayout *l)
+{
+	if (!W->found || l->step < W->smin)
+		W->smin = l->step;
+	W->found = true;
+	if (W->n < W->cap)
+		W->all[W->n++] = *l;
+	else
+		W->overflow = true;
+}
+
+static void xwalk_shape(struct xwalk *W, const struct eng_tlayout *shape)
+{
+	const struct eng_tctx *x = W->x;
+	struct eng_tlayout l = *shape;
+	int zmax = shape->d * shape->c == 1 ? 0 : 3;
+	double state[4];
+	for (int z = 0; z <= zmax; z++) {
+		l.zero = z;
+		state[z] = eng_train_state(x, &l);
+	}
+	double reserve = eng_train_reserve(x, &l);
+	/* the least memory of any layout of the shape, for min_mem */
+	l.v = 1;
+	l.rec = x->rec_hi;
+	double act1 = eng_train_activation(x, &l);
+	for (int z = 0; z <= zmax; z++)
+		if (eng_train_mem(state[z], act1, reserve) < W->min_mem)
+			W->min_mem = eng_train_mem(state[z], act1, reserve);
+	int zsame = x->expert_params > 0 && !x->frozen ? 1 : 2;
+	int lps = lps_of(x, shape->p);
+	for (int v = 1; v <= V_MAX; v++) {
+		if (!v_ok(shape->p, lps, v))
+			continue;
+		for (int rec = x->rec_lo; rec <= x->rec_hi; rec++) {
+			l.v = v;
+			l.rec = rec;
+			double act = eng_train_activation(x, &l);
+			int zlo = 0;
+			for (int z = 1; z <= zmax && z <= zsame; z++)
+				if (eng_train_mem(state[z], act, reserve) < eng_train_mem(state[zlo], act, reserve))
+					zlo = z;
+			bool fit_same = false;
+			for (int z = zlo; z <= zmax; z = z <= zsame ? zsame + 1 : z + 1) {
+				l.zero = z;
+				l.mem_gpu = eng_train_mem(state[z], act, reserve);
+				if (!(l.mem_gpu <= x->usable))
+					continue;
+				fit_same = fit_same || z <= zsame;
+				l.compute = eng_train_compute_g(x, W->G, rec) * l.imb;
+				l.elem = eng_train_elem_g(x, W->G) * l.imb;
+				l.bubble = eng_train_bubble(&l);
+				l.tp_comm = eng_train_tp_comm(x, &l);
+				l.cp_comm = eng_train_cp_comm(x, &l);
+				l.ep_comm = x->m->experts > 1 ? eng_train_ep_comm(x, &l) + eng_train_expert_mem(x, &l) : 0;
+				l.pp_comm = eng_train_pp_comm(x, &l);
+				eng_train_step_finish(x, &l);
+				xwalk_add(W, &l);
+			}
+			if (fit_same)
+				break;
+		}
+	}
+}
+
+bool eng_train_search_reference(const struct eng_tctx *x, int G, struct eng_tlayout *best, double *min_mem,
+				struct eng_tlayout *scratch, int cap)
+{
+	const struct workload *w = x->w;
+	struct xwalk W = { .x = x, .G = G, .min_mem = INFINITY, .all = scratch, .cap = cap };
+	struct tsearch S = { .x = x, .G = G };	/* for shape_init() */
+	for (int t = deg_first(w->tp); t && t <= G; t = deg_next(w->tp, t)) {
+		if (!tp_ok(x, t))
+			continue;
+		struct tgroup g = { .t = t, .link_t = eng_link_bw(x->c, x->a, x->plat, t) };
+		int p_lo = w->pp > 0 ? w->pp : 1, p_hi = w->pp > 0 ? w->pp : PP_MAX;
+		for (int p = p_lo; p <= p_hi; p++) {
+			g.p = p;
+			for (int c = deg_first(w->cp); c && c <= CP_MAX; c = deg_next(w->cp, c)) {
+				if (!cp_ok(x, c) || !tcp_ok(x, G, t, c, p))
+					continue;
+				int d = G / (t * c * p);
+				for (int b = deg_first(w->micro_batch); b && mb_ok(x, d, b); b = deg_next(w->micro_batch, b))
+					for (int e = 1; e <= t * d * c; e++) {
+						if (!ep_ok(x, t * d * c, e))
+							continue;
+						struct eng_tlayout shape;
+						shape_init(&S, &g, c, b, e, &shape);
+						xwalk_shape(&W, &shape);
+					}
+			}
+		}
+	}
+	*min_mem = W.min_mem;
+	if (!W.found || W.overflow)
+		return W.found && !W.overflow;
+	const struct eng_tlayout *win = NULL;
+	for (int i = 0; i < W.n; i++)
+		if (W.all[i].step <= W.smin * TIE && (!win || better(&W.all[i], win)))
+			win = &W.all[i];
+	*best = *win;
+	return true;
 }

@@ -55,7 +55,7 @@ static double group_bw(const struct eng_tctx *x, int n, int stride)
 		return 0;
 	if ((long)n * stride > x->node)
 		return x->nic_bw;
-	if ((n & (n - 1)) == 0 && n < 256)
+	if ((n & (n - 1)) == 0 && n <= x->link_pow2_hi)
 		return x->link_pow2[__builtin_ctz((unsigned)n)];
 	return eng_link_bw(x->c, x->a, x->plat, n);
 }

@@ -474,6 +474,12 @@ static bool read_setting(struct ctx *c, struct price_entry *e, const char *sku)
 		p->support_years = atoi(price);
 		return true;
 	}
+	if (!strcmp(sku, PRICES_SKU_RENT_TERM) && strcmp(price, "0") && strcmp(price, "1") &&
+	    strcmp(price, "3")) {
+		fail(c, at, "RENT-TERM '%s': the rental term is 0 (on-demand), 1 or 3 (years reserved), "
+		     "as --rent-term", price);
+		return false;
+	}
 	return true;
 }
 

@@ -50,6 +50,9 @@
  *                      engine_prices_valid())
  *       RENT-ON-DEMAND:ID, RENT-1Y:ID, RENT-3Y:ID: the rental price per
  *                      GPU-hour of accelerator ID (engine_rent())
+ *       RENT-TERM      the rental term rent or buy is judged against: 0
+ *                      (on-demand), 1 or 3 (years reserved), as
+ *                      --rent-term (which wins over it)
  *   - a UTF-8 byte-order mark at the start is skipped; LF or CRLF line
  *     ends; records whose fields are all empty are skipped (spreadsheets
  *     export them); the text must be UTF-8 without NUL bytes.
@@ -109,6 +112,7 @@ struct prices {
 #define PRICES_SKU_CURRENCY "CURRENCY"
 #define PRICES_SKU_MARGIN "MARGIN"
 #define PRICES_SKU_SUPPORT_YEARS "SUPPORT-YEARS"
+#define PRICES_SKU_RENT_TERM "RENT-TERM"
 #define PRICES_SKU_ANY "*"
 
 void prices_init(struct prices *p);

@@ -781,7 +781,10 @@ static void c_rent(const struct proposal *p, const struct engine_result *r, char
 	char usd[48], be[96];
 	engine_rent_breakeven(r, be, sizeof be);
 	if (r->rent_basis < 0 || !isfinite(r->rent_usd)) {
-		snprintf(b, n, "no rental price");
+		if (r->rent_asked >= 0 && r->rent_asked < RENT_TERM_COUNT)
+			snprintf(b, n, "no %s rate", engine_rent_term_name((enum engine_rent_term)r->rent_asked));
+		else
+			snprintf(b, n, "no rental price");
 		return;
 	}
 	pw_usd(p, r->rent_usd, usd, sizeof usd);
@@ -1151,10 +1154,15 @@ static void write_rent(struct pw *w, const struct proposal *p)
 	engine_rent(p->c, &p->w, r, &rb);
 	engine_rent_statement(r, sentence, sizeof sentence);
 	section(w, "rent", "Rent or buy", NULL);
-	if (rb.basis < 0) {
+	bool any = false;
+	for (int t = 0; t < RENT_TERM_COUNT; t++)
+		any |= rb.rate[t] > 0;
+	if (!any) {
+		char sku[96];
 		pw_para_begin(w);
-		pw_textf(w, "No rental price for the %s (a price-list line %s%s gives one).",
-			 r->accel->name, ENGINE_SKU_RENT_PREFIX_OD, r->accel->id);
+		pw_textf(w, "No rental price for the %s (a price-list line %s gives one).", r->accel->name,
+			 engine_rent_sku(rb.asked >= 0 ? (enum engine_rent_term)rb.asked : RENT_ON_DEMAND,
+					 r->accel->id, sku, sizeof sku));
 		pw_para_end(w);
 		section_end(w);
 		return;
@@ -1190,7 +1198,9 @@ static void write_rent(struct pw *w, const struct proposal *p)
 	pw_para_begin(w);
 	pw_strong(w, "The answer:");
 	pw_textf(w, " %s. Renting: the %s (a provider replaces a failed one), %s.", sentence, gpus,
-		 r->cls == WL_INFERENCE ? "every hour" : "the hours the run is busy");
+		 r->cls == WL_INFERENCE ? "every hour"
+		 : rb.basis > RENT_ON_DEMAND ? "every hour of the reserved term, the run shorter or not"
+		 : "the hours the run is busy");
 	pw_para_end(w);
 	section_end(w);
 }
@@ -1383,6 +1393,13 @@ static void write_assumptions(struct pw *w, const struct proposal *p)
 	else
 		pw_raw(w, "<ul class=\"sources\">\n");
 	write_tco_inputs(w, p);
+	/* the rental term, when one was asked for (auto is the rent
+	 * section's own rule) */
+	enum engine_tco_origin term_from;
+	int term = engine_rent_term_asked(&p->w, &term_from);
+	if (term >= 0)
+		assumption(w, "rent_term", engine_rent_term_name((enum engine_rent_term)term),
+			   term_from == TCO_FROM_PRICES ? "your price list" : "your input");
 	bom_format_number(r->rack_kw, num, sizeof num);
 	snprintf(v, sizeof v, "%s kW", num);
 	assumption(w, "rack_kw", v, r->rack_kw_set ? "your input"

@@ -47,6 +47,8 @@ one() {
 	check "$call: the BOM's header names the customer" matches "$(head -n 1 "$TMPD/$call-bom.csv")" '^customer,Example'
 	check "$call: the BOM's header names the scenario" equals "$(sed -n 3p "$TMPD/$call-bom.csv")" "scenario,$sc"
 	check "$call: the summary's TCO is five years" contains "$(cat "$TMPD/$call.txt")" "over 5 years"
+	check "$call: the proposal's rent-or-buy section" contains "$html" '<section id="rent"'
+	check "$call: the summary says rent or buy" contains "$(cat "$TMPD/$call.txt")" "Rent or buy ("
 }
 
 # ---- 1. the bank: 300-user chat on NVIDIA, 15 kW racks ----
@@ -58,12 +60,18 @@ check "bank: the BOM's racks sized at 15 kW" contains "$(cat "$TMPD/bank-chat-bo
 check "bank: the recommended is NVIDIA" matches "$(grep '^| Accelerator' "$TMPD/bank-chat.md")" '^\| Accelerator \| NVIDIA'
 check "bank: 15 kW is the input" contains "$md" "| rack_kw | 15 kW | your input |"
 check "bank: the trade-off curve" contains "$html" "<polyline"
+# no first-hand rental rate for the B300 (docs/design.md, "Rent or buy"):
+# the answer names the price-list line that gives one, nothing estimated
+check "bank: rent or buy names the SKU a price list fills" contains "$md" \
+	"No rental price for the NVIDIA B300 288GB (a price-list line RENT-ON-DEMAND:b300 gives one)."
 
 # ---- 2. the lab: 8B pretraining in 14 days for about $3M ----
 one lab-pretrain
 check "lab: pretraining in 14 days" matches "$md" "^Pretrain Llama 3.1 8B .* on 1T tokens in 14 days"
 check "lab: the budget" contains "$md" "a budget of \$3,000,000 for the quote"
 check "lab: the quote within \$3M" equals "$(awk -v t="$total" 'BEGIN { print (t <= 3000000) ? "yes" : "no" }')" "yes"
+check "lab: rent or buy answered (the catalog's on-demand MI300X rate)" matches "$md" \
+	'^\*\*The answer:\*\* buying (breaks even after [0-9]+ months|does not break even in 5 years) against on-demand rental'
 check "lab: trains within 14 days" matches "$(grep '^| Time to train' "$TMPD/lab-pretrain.md")" '^\| Time to train \| 1[0-4](\.[0-9])? days'
 
 # ---- 3. the startup: Mixtral LoRA in 8 hours on AMD ----
@@ -71,6 +79,8 @@ one startup-lora
 check "startup: LoRA of Mixtral in 8 hours" contains "$md" "A LoRA fine-tune (adapter rank 16) of Mixtral 8x7B"
 check "startup: 8 hours" contains "$md" "in 8 hours"
 check "startup: AMD only" contains "$md" "only accelerators on the rocm software stack"
+check "startup: rent or buy answered" matches "$md" \
+	'^\*\*The answer:\*\* buying (breaks even after [0-9]+ months|does not break even in 5 years) against on-demand rental'
 check "startup: the recommended is AMD" matches "$(grep '^| Accelerator' "$TMPD/startup-lora.md")" '^\| Accelerator \| AMD'
 
 done_testing

@@ -10,6 +10,8 @@ printf 'schema: 1\nworkload:\n  class: pretrain\n  model: llama-2-7b\n  precisio
 
 run "$ACCELSIZER" recommend --scenario "$S" --fabric ethernet --format csv -o "$TMPD/eth.csv"
 check "recommend --fabric ethernet: exit 0" rc 0
+run "$ACCELSIZER" recommend --scenario "$S" --fabric ethernet --fabric-speed 200 --format csv -o "$TMPD/eth200.csv"
+check "recommend --fabric ethernet --fabric-speed 200: exit 0" rc 0
 
 tui_start 120 40 --scenario "$S"
 tui_wait "Training tokens"
@@ -41,6 +43,17 @@ tui_keys Right
 check_screen_re "Cooling air" "Cooling +[^a-z ]* ?air"
 tui_keys Right
 check_screen_re "Cooling liquid" "Cooling +[^a-z ]* ?liquid"
+# Fabric speed, two rows down: 200 Gb/s re-sizes on the split-port fabric
+# (--fabric-speed; catalog nics.split_gbit, breakout fabrics)
+check_screen_re "the fabric speed row starts at auto" "Fabric speed +auto"
+tui_keys Down Down
+tui_keys 2 0 0 Enter
+check_screen_re "Fabric speed 200" "Fabric speed +200 Gb/s"
+check_screen "the nodes are re-sized on 200GbE" "Scale-out              RoCE 200GbE (Spectrum-4 SN5600, split ports)"
+check_screen "the capex is recommend --fabric-speed 200's to the cent" \
+	"Capex                  $(tui_money "$(csv_col "$TMPD/eth200.csv" capex_usd)")"
+run "$ACCELSIZER" recommend --scenario "$S" --fabric ethernet --fabric-speed 200 --format csv -o "$TMPD/x.csv"
+check "recommend --fabric-speed 200: the split-port fabric" equals "$(csv_col "$TMPD/eth200.csv" fabric)" "roce-200"
 tui_keys q
 tui_settle
 case $screen in *"discard"*) tui_keys d ;; *"Quit without saving"*|*"unsaved"*) tui_keys y ;; esac
@@ -56,7 +69,7 @@ tui_wait "Input tokens"
 tui_keys 4
 tui_wait "Parallel layout"
 check_screen "l40s: the 8-card server by default" "Node shape             PCIe server, 8 x"
-tui_keys Down Down Down Down Down
+tui_keys Down Down Down Down Down Down
 tui_keys 4 Enter
 check_screen_re "GPUs per node 4" "GPUs per node +4( |$)"
 check_screen "the 4-card server" "Node shape             PCIe server, 4 x"

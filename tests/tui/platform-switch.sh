@@ -19,9 +19,9 @@ tui_start 120 40 --scenario "$S" --prices "$TMPD/gpus.csv"
 tui_wait "Input tokens"
 tui_keys 4
 tui_wait "Parallel layout"
-# editable rows: GPUs, Spare nodes, Rack power, Cooling, Fabric, GPUs per
-# node, Platform
-tui_keys Down Down Down Down Down Down
+# editable rows: GPUs, Spare nodes, Rack power, Cooling, Fabric, Fabric
+# speed, GPUs per node, Platform
+tui_keys Down Down Down Down Down Down Down
 tui_until '^ Platform +[^a-z ]* ?pcie-h100-4( |$)' Right 4
 check_screen_re "step 4: $A on the 4-card platform" "Platform +[^a-z ]* ?pcie-h100-4( |$)"
 check_screen "step 4: its node" "Node shape             PCIe server, 4 x H100 PCIe"

@@ -19,9 +19,9 @@ tui_keys 4
 tui_wait "Parallel layout"
 check_screen "the 8-card server by default" "Node shape             PCIe server, 8 x H100 PCIe"
 check_screen "the platform row starts at auto" "Platform               auto"
-# editable rows: GPUs, Spare nodes, Rack power, Cooling, Fabric, GPUs per
-# node, Platform
-tui_keys Down Down Down Down Down Down
+# editable rows: GPUs, Spare nodes, Rack power, Cooling, Fabric, Fabric
+# speed, GPUs per node, Platform
+tui_keys Down Down Down Down Down Down Down
 tui_keys Right
 check_screen_re "Right: the catalog's first platform for it, the 4-card server" "Platform +[^a-z ]* ?pcie-h100-4( |$)"
 check_screen "the node is re-sized on it" "Node shape             PCIe server, 4 x H100 PCIe"

@@ -26,9 +26,10 @@ check_screen "step 4: support part" "Support                $(tui_money "$(csv_c
 check_screen "step 4: services part" "Services               $(tui_money "$(csv_col "$TMPD/rec.csv" capex_services_usd)")"
 
 # One more spare node: still working + spare = total.
-# to the last editable row (TCO years), then up past Support term,
-# Platform, GPUs per node, Fabric, Cooling and Rack power to Spare nodes
-tui_keys Down Down Down Down Down Down Down Down Down Up Up Up Up Up Up Up
+# to the last editable row (Rent term), then up past TCO years, Support
+# term, Platform, GPUs per node, Fabric speed, Fabric, Cooling and Rack
+# power to Spare nodes
+tui_keys Down Down Down Down Down Down Down Down Down Down Down Up Up Up Up Up Up Up Up Up
 tui_keys +
 check_screen_re "step 4 after +: one more spare, the working nodes unchanged" "Nodes +1 working \\+ 2 spare = 3 nodes"
 tui_quit

@@ -34,6 +34,34 @@ check_screen "step 4: rent, a year of the working GPUs at the cheapest term" \
 check_screen "step 4: rent or buy, recommend's sentence up to the term" \
 	"Rent or buy            ${statement% against *}"
 
+# step 4's Rent term row (--rent-term): on-demand is recommend's on-demand
+# figure; 3y, which neither the catalog nor the list prices, is unpriced
+run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --prices "$EUR" --rent-term on-demand \
+	--format csv -o "$TMPD/od.csv"
+choose_term() {	# choose_term WORD: down to the row, then Right until it shows WORD
+	i=0
+	while [ $i -lt 80 ] && ! printf '%s\n' "$screen" | grep -Eq '^ Rent term +‹'; do
+		tui_keys Down
+		tui_settle
+		i=$((i + 1))
+	done
+	j=0
+	while [ $j -lt 6 ] && ! printf '%s\n' "$screen" | grep -Eq "^ Rent term +‹ $1 ›"; do
+		tui_keys Right
+		tui_settle
+		j=$((j + 1))
+	done
+}
+choose_term on-demand
+check_screen_re "step 4: the Rent term row on on-demand" "Rent term +‹ on-demand ›"
+check_screen "step 4: rent at the on-demand rate, recommend's" \
+	"Rent                   $(whole "$(csv_col "$TMPD/od.csv" rent_eur)")/year, on-demand, $(csv_col "$TMPD/od.csv" gpus) GPUs"
+choose_term 3y
+check_screen "step 4: a term nobody prices: no rent" "Rent                   -"
+check_screen "step 4: a term nobody prices: the SKU that gives one" \
+	"Rent or buy            no 3-year reserved rate (a price list's RENT-3Y"
+choose_term auto
+
 # step 3: the money columns and the line under the table say the currency;
 # the chosen H100 row shows its rent or buy
 tui_keys p

@@ -661,6 +661,8 @@ static const struct bad_case {
 	  { "accelerators/mi300x.yaml:11:19: memory.addressable_gb 150 must be between 0.9 and 1.2 x memory.capacity_gb 192 (172.8 to 230.4 GB)" } },
 	{ "addressable-too-high",
 	  { "accelerators/mi300x.yaml:11:19: memory.addressable_gb 240 must be between 0.9 and 1.2 x memory.capacity_gb 192 (172.8 to 230.4 GB)" } },
+	{ "ar-curve-order",
+	  { "accelerators/mi300x.yaml:27:7: link.allreduce_curve.points: point 2's bytes 1024 must be larger than the point before's (2048)" } },
 	{ "host-pcie-zero",
 	  { "accelerators/mi300x.yaml:24:17: host_pcie_gb_s must be in [1, 2048], got 0" } },
 	{ "bad-enum",

@@ -948,6 +948,28 @@ START_TEST(rent_or_buy_by_hand)
 	ck_assert_double_eq_tol(rb.rent[RENT_ON_DEMAND], 8 * 2.0 * 100, 1e-6);
 	ck_assert_double_eq_tol(rb.month[RENT_ON_DEMAND],
 				11688 * cat->defaults.utilisation.value, 1e-6);
+	/* A reserved term is a commitment: billed every hour of it, so the
+	 * 100-hour run on a 1-year term pays the year, and auto takes the
+	 * term that costs least for the run (on-demand), not the lowest
+	 * rate. */
+	ck_assert_double_eq_tol(rb.rent[RENT_1Y], 8 * 1.5 * 8766, 1e-6);
+	ck_assert_double_eq_tol(rb.month[RENT_1Y], 8766, 1e-6);
+	ck_assert_double_eq_tol(rb.rent[RENT_3Y], 8 * 0.5 * 3 * 8766, 1e-6);
+	ck_assert_int_eq(rb.basis, RENT_ON_DEMAND);
+	ck_assert_int_eq(rb.asked, -1);
+	/* --rent-term names the term; one with no rate is unpriced */
+	engine_workload_init(&w, cat);
+	w.rent_term = RENTC_3Y;
+	engine_rent(cat, &w, &r, &rb);
+	ck_assert_int_eq(rb.basis, RENT_3Y);
+	ck_assert_int_eq(rb.asked_from, TCO_FROM_WORKLOAD);
+	a.rent[RENT_3Y].usd = 0;
+	engine_rent(cat, &w, &r, &rb);
+	ck_assert_int_eq(rb.basis, -1);
+	r.rent_basis = -1;
+	r.rent_asked = RENT_3Y;
+	engine_rent_statement(&r, line, sizeof line);
+	ck_assert_str_eq(line, "no 3-year reserved rate (a price list's RENT-3Y:test-gpu)");
 }
 END_TEST
 
@@ -1726,6 +1748,67 @@ START_TEST(slot_waits_hold_the_batch_below_the_kv_cap)
 }
 END_TEST
 
+/* MI300X's measured all-reduce curve (rccl-tests, 8 GPUs, graph mode):
+ * a message on a point costs its measured time, one between two points
+ * the line between them, one below the first the first point's time; a
+ * group of another size keeps the call latency and the ring's term. */
+START_TEST(allreduce_follows_the_measured_curve)
+{
+	const struct catalog_accel *a = A("mi300x");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(a->ar_curve_gpus, 8);
+	double bw = 291e9;
+	ck_assert_double_eq_tol(eng_allreduce_measured_s(a, 2097152, 8, bw, 8.71e-6), 35.03e-6, 1e-12);
+	ck_assert_double_eq_tol(eng_allreduce_measured_s(a, 1572864, 8, bw, 8.71e-6), 0.5 * (19.40e-6 + 35.03e-6),
+				1e-12);
+	ck_assert_double_eq_tol(eng_allreduce_measured_s(a, 100, 8, bw, 8.71e-6), 7.64e-6, 1e-12);
+	ck_assert_double_eq(eng_allreduce_measured_s(a, 2097152, 4, bw, 8.71e-6),
+			    eng_allreduce_call_s(2097152, 4, bw, 8.71e-6));
+	/* past the last point the ring's bandwidth term carries on */
+	double top = 4294967296.0, more = top + 1e9;
+	ck_assert_double_eq_tol(eng_allreduce_measured_s(a, more, 8, bw, 8.71e-6),
+				23658e-6 + eng_allreduce_call_s(1e9, 8, bw, 0), 1e-12);
+}
+END_TEST
+
+/* A harness batching window (AMD's MLPerf Server batcher): at the same
+ * forced batch a query's first token waits for its window to close (half
+ * of it at p50) and for its whole group's prefill, the window's queries at
+ * the system's rate (docs/accuracy.md, AMD's MLPerf Server harness); the
+ * decode steps are those of the same batch. */
+static void window_run(double window_ms, struct engine_result *r)
+{
+	struct workload w;
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.input_tokens = 300;
+	w.output_tokens = 300;
+	w.concurrency_max = true;
+	w.ttft_ms = 0;	/* no target: the batch stays at the forced size */
+	w.tp = 1;
+	w.batch = 300;
+	w.harness_window_ms = window_ms;
+	size_on(&w, "mi300x", 8, r);
+	ck_assert(r->fits);
+	ck_assert_int_eq(r->batch_per_replica, 300);
+}
+
+START_TEST(harness_window_holds_the_first_token)
+{
+	struct engine_result none, held;
+	window_run(0, &none);
+	window_run(300, &held);
+	ck_assert_double_eq(held.step_ms, none.step_ms);
+	ck_assert_double_eq(held.output_tokens_per_s, none.output_tokens_per_s);
+	/* a group of lambda x 8 replicas x 0.3 s prompts of 300 tokens is
+	 * thousands of tokens: its prefill adds far more than one prompt's */
+	double lam = 8 * 300 / (300 * held.step_ms * 1e-3);
+	ck_assert_msg(lam * 0.3 * 300 > 4000, "group of %.0f tokens", lam * 0.3 * 300);
+	ck_assert_msg(held.ttft_p50_ms > none.ttft_p50_ms + 150.0, "p50 %.1f ms against %.1f without",
+		      held.ttft_p50_ms, none.ttft_p50_ms);
+	ck_assert(held.ttft_p99_ms > held.ttft_p50_ms + 0.49 * 300.0);
+}
+END_TEST
+
 /* --tp and --batch reproduce a published layout on the chosen accelerator;
  * an invalid degree is refused with a reason. */
 START_TEST(forced_layout)
@@ -2418,6 +2501,8 @@ int main(void)
 	ADD(s, tpot_spread_rises_with_load);
 	ADD(s, tpot_spread_narrower_in_closed_loop);
 	ADD(s, slot_waits_hold_the_batch_below_the_kv_cap);
+	ADD(s, harness_window_holds_the_first_token);
+	ADD(s, allreduce_follows_the_measured_curve);
 	ADD(s, forced_layout);
 	ADD(s, power_limited_clock);
 	ADD(s, expert_parallel_layout);
