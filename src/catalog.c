@@ -164,6 +164,20 @@ bool training_stack_parse(const char *s, enum training_stack *out)
 	return true;
 }
 
+const char *dp_overlap_name(enum dp_overlap o)
+{
+	return (unsigned)o < DPO_COUNT ? catalog_dp_overlap_names[o] : "?";
+}
+
+bool dp_overlap_parse(const char *s, enum dp_overlap *out)
+{
+	int i = catalog_name_find(catalog_dp_overlap_names, DPO_COUNT, s);
+	if (i < 0)
+		return false;
+	*out = (enum dp_overlap)i;
+	return true;
+}
+
 const char *topology_name(enum topology t)
 {
 	return (unsigned)t < TOPO_COUNT ? catalog_topology_names[t] : "?";

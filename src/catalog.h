@@ -70,6 +70,8 @@ bool training_stack_parse(const char *s, enum training_stack *out);
  *                    overlap_grad_reduce and overlap_param_gather)
  *   none             after the backward pass, in full */
 enum dp_overlap { DPO_BACKWARD, DPO_LAST_MICROBATCH, DPO_NONE, DPO_COUNT };
+const char *dp_overlap_name(enum dp_overlap o);	/* "last-microbatch" */
+bool dp_overlap_parse(const char *s, enum dp_overlap *out);
 
 /* Which of an accelerator's training figures a stack's share replaces:
  * efficiency.training (16-bit), training_fp8 or training_fp4. */

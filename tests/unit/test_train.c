@@ -581,7 +581,8 @@ END_TEST
  * CP 1 (the exchange the only communication) at ZeRO 1 the exposed time
  * is, per half of the exchange, what does not fit in one micro-batch's
  * pass and never less than the last layer's share; `none` exposes it
- * all; the former whole-backward rule hides 70% behind the whole step. */
+ * all; the former whole-backward rule hides 70% behind the whole step.
+ * A run's dp_overlap overrides its stack's. */
 static double dp_half_exposed(double half, double pass, double layers)
 {
 	double t = half - pass;
@@ -612,6 +613,12 @@ START_TEST(dp_exchange_hides_where_the_stack_runs_it)
 		nemo->dp_overlap = DPO_LAST_MICROBATCH;
 		size_on(&w, "h100-sxm", 16, &rl);
 		nemo->dp_overlap = saved;
+		/* a run's own setting (a recipe that turns the overlap off) over
+		 * its stack's */
+		struct engine_result rw;
+		w.dp_overlap = DPO_NONE;
+		size_on(&w, "h100-sxm", 16, &rw);
+		ck_assert_double_eq_tol(rw.step_s, rn.step_s, 1e-12);
 		ck_assert_msg(rn.fits && rb.fits && rl.fits, "refused: %s", rl.reason);
 		ck_assert(rl.zero_stage == 1 || rl.zero_stage == 2);	/* ZeRO 2: counted once a step, as 1 */
 		ck_assert_int_eq(rn.zero_stage, rl.zero_stage);
