@@ -131,6 +131,11 @@ struct catalog_stack_platform {
 	 * kv_cache_free_gpu_mem_fraction); 0 = the accelerator's
 	 * usable_fraction of the whole memory (vLLM's gpu_memory_utilization). */
 	struct sourced kv_free_fraction;
+	/* Activation buffers sized as this many layers' live tensors at the
+	 * iteration's token budget (TensorRT's memory planner reuses one
+	 * layer's buffers for the next); 0 = defaults.serving_workspace_gb.
+	 * Dense models only: MoE keeps serving_workspace_moe_gb. */
+	struct sourced activation_layers;
 };
 
 struct catalog_serving_stack {

@@ -244,7 +244,9 @@ static const struct catalog_field fabric_fields[] = {
  * 1 ns to 1 ms a layer; each optional on its own (absent: the
  * defaults').  kv_free_fraction, optional: a stack that sizes its KV cache
  * as a share of the memory left after loading (absent: a share of the
- * whole, the accelerator's usable_fraction). */
+ * whole, the accelerator's usable_fraction).  activation_layers, optional:
+ * activation buffers of that many layers at the token budget (1 to 1000
+ * layers; absent: defaults.serving_workspace_gb). */
 #define SP struct catalog_stack_platform
 static const struct catalog_field stack_platform_fields[] = {
 	ENUM("platform", SP, platform, REQ, catalog_stack_names, STACK_COUNT),
@@ -253,6 +255,7 @@ static const struct catalog_field stack_platform_fields[] = {
 	SOURCED("step_overhead_us", SP, step_overhead_us, OPTGROUP, 1, 1e6),
 	SOURCED("layer_overhead_us", SP, layer_overhead_us, OPTGROUP, 0.001, 1000),
 	SOURCED("kv_free_fraction", SP, kv_free_fraction, OPTGROUP, 0.05, 1),
+	SOURCED("activation_layers", SP, activation_layers, OPTGROUP, 1, 1000),
 };
 #undef SP
 const struct catalog_schema catalog_stack_platform_schema =

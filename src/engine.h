@@ -23,6 +23,12 @@ enum workload_class { WL_INFERENCE, WL_PRETRAIN, WL_FINETUNE, WL_COUNT };
 /* RECOMPUTE_AUTO: the layout search chooses (the lightest that fits). */
 enum recompute { RECOMPUTE_AUTO, RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_COUNT };
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
+/* Serving: how the front end sends arrivals to the replicas.  Independent:
+ * each replica sees its own Poisson stream (random or round-robin
+ * assignment); least-loaded: each request goes to the replica with the
+ * fewest in flight, so the replicas' swings are shared (engine_infer.c,
+ * batch_spread()). */
+enum dispatch { DISPATCH_INDEPENDENT, DISPATCH_LEAST_LOADED, DISPATCH_COUNT };
 enum objective { OBJ_CAPEX, OBJ_COST_PER_TOKEN, OBJ_TIME, OBJ_GPUS, OBJ_PERF_PER_WATT, OBJ_TCO, OBJ_COUNT };
 enum form_filter { FORMF_ANY, FORMF_SXM_OAM, FORMF_PCIE, FORMF_COUNT };
 /* The cooling the data centre offers: air only, or direct liquid cooling
@@ -35,12 +41,19 @@ enum fabric_choice { FABRICF_AUTO, FABRICF_INFINIBAND, FABRICF_ETHERNET, FABRICF
  * the cheapest term priced.  The others are enum engine_rent_term + 1. */
 enum rent_term_choice { RENTC_AUTO, RENTC_ON_DEMAND, RENTC_1Y, RENTC_3Y, RENTC_COUNT };
 /* Resources, in the order the brief names them. */
+/* How a serving request's KV cache is taken: as its context grows (paged
+ * blocks on demand; TensorRT-LLM's max-utilization capacity scheduler,
+ * vLLM), or for its whole input + output at admission (TensorRT-LLM's
+ * guaranteed-no-evict). */
+enum kv_reserve { KVR_ON_DEMAND, KVR_FULL, KVR_COUNT };
 enum resource { RES_NONE, RES_MEMORY, RES_BANDWIDTH, RES_INTERCONNECT, RES_COMPUTE, RES_PRECISION, RES_COUNT };
 
 const char *workload_class_name(enum workload_class c);	/* "inference" */
 bool workload_class_parse(const char *s, enum workload_class *out);
 const char *recompute_name(enum recompute r);
 bool recompute_parse(const char *s, enum recompute *out);
+const char *kv_reserve_name(enum kv_reserve k);		/* "on-demand", "full" */
+bool kv_reserve_parse(const char *s, enum kv_reserve *out);
 const char *ft_method_name(enum ft_method m);
 bool ft_method_parse(const char *s, enum ft_method *out);
 const char *objective_name(enum objective o);		/* "capex", "cost-per-token" */
@@ -109,6 +122,11 @@ struct workload {
 					 * stack's (a run that sets its own) */
 	int disaggregated;		/* 1: prefill and decode on separate pools
 					 * (engine_disagg.c), 0: one pool */
+	int dispatch;			/* inference: how arrivals reach the
+					 * replicas, enum dispatch */
+	int kv_reserve;			/* enum kv_reserve: how a request's KV
+					 * cache is taken (the capacity
+					 * scheduler's policy) */
 	bool decode_only;		/* the engine's decode pool: no prompt
 					 * tokens in its steps (not a field) */
 
@@ -239,7 +257,8 @@ bool engine_mix_bits(enum precision p, enum precision *wide, double *lo_bits, do
  * enum constant here, one member of struct workload, and its use.
  */
 enum engine_field_id {
-	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK, EF_DISAGGREGATED,
+	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK, EF_DISAGGREGATED, EF_DISPATCH,
+	EF_KV_RESERVE,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_HARNESS_WINDOW_MS, EF_PREFIX_CACHE_HIT,
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,

@@ -29,6 +29,7 @@ static const char *class_word(int v) { return workload_class_name((enum workload
 static const char *prec_word(int v) { return precision_name((enum precision)v); }
 static const char *recompute_word(int v) { return recompute_name((enum recompute)v); }
 static const char *method_word(int v) { return ft_method_name((enum ft_method)v); }
+static const char *kv_reserve_word(int v) { return kv_reserve_name((enum kv_reserve)v); }
 static const char *form_word(int v) { return form_filter_name((enum form_filter)v); }
 static const char *objective_word(int v) { return objective_name((enum objective)v); }
 static const char *cooling_word(int v) { return cooling_filter_name((enum cooling_filter)v); }
@@ -36,6 +37,17 @@ static const char *fabric_word(int v) { return fabric_choice_name((enum fabric_c
 static const char *rent_term_word(int v) { return rent_term_choice_name((enum rent_term_choice)v); }
 static const char *stack_word(int v) { return v < 0 ? "any" : stack_name((enum stack)v); }
 static const char *onoff_word(int v) { return v ? "on" : "off"; }
+static const char *const dispatch_words[DISPATCH_COUNT] = { "independent", "least-loaded" };
+static const char *dispatch_word(int v) { return dispatch_words[v]; }
+static bool dispatch_parse(const char *s, int *v)
+{
+	for (int i = 0; s && i < DISPATCH_COUNT; i++)
+		if (!strcmp(s, dispatch_words[i])) {
+			*v = i;
+			return true;
+		}
+	return false;
+}
 static bool onoff_parse(const char *s, int *v)
 {
 	if (s && (!strcmp(s, "on") || !strcmp(s, "off"))) {
@@ -54,6 +66,7 @@ PARSER(class_parse, enum workload_class, workload_class_parse(s, &x))
 PARSER(prec_parse, enum precision, precision_parse(s, &x) && x < PREC_WORKLOAD_COUNT)
 PARSER(recompute_parse_int, enum recompute, recompute_parse(s, &x))
 PARSER(method_parse, enum ft_method, ft_method_parse(s, &x))
+PARSER(kv_reserve_parse_int, enum kv_reserve, kv_reserve_parse(s, &x))
 PARSER(form_parse, enum form_filter, form_filter_parse(s, &x))
 PARSER(objective_parse_int, enum objective, objective_parse(s, &x))
 PARSER(cooling_parse_int, enum cooling_filter, cooling_filter_parse(s, &x))
@@ -122,6 +135,8 @@ static const struct engine_choice serving_stacks = { -1, SS_COUNT + 1, serving_w
 static const struct engine_choice training_stacks = { -1, TS_COUNT + 1, training_word, training_parse_int };
 static const struct engine_choice dp_overlaps = { -1, DPO_COUNT + 1, dp_overlap_word, dp_overlap_parse_int };
 static const struct engine_choice onoff = { 0, 2, onoff_word, onoff_parse };
+static const struct engine_choice dispatches = { 0, DISPATCH_COUNT, dispatch_word, dispatch_parse };
+static const struct engine_choice kv_reserves = { 0, KVR_COUNT, kv_reserve_word, kv_reserve_parse_int };
 static const struct engine_choice forms = { 0, FORMF_COUNT, form_word, form_parse };
 static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, objective_parse_int };
 static const struct engine_choice coolings = { 0, COOLF_COUNT, cooling_word, cooling_parse_int };
@@ -193,6 +208,17 @@ static const struct engine_field fields[EF_COUNT] = {
 		"inference: prefill and decode on separate pools, and whether that beats one pool",
 		EFT_ENUM, W(disaggregated), INF, .choice = &onoff, .bare = "on", .label = "Disaggregated",
 		.hint = "on: a prefill pool for the first token, a decode pool for the per-token speed" },
+	/* engine_infer.c, batch_spread(): the replicas' load is shared */
+	[EF_DISPATCH] = { "dispatch", "workload", "dispatch", "D",
+		"inference: independent | least-loaded (each request to the replica with the fewest in flight)",
+		EFT_ENUM, W(dispatch), INF, .choice = &dispatches, .omit_zero = true, .label = "Dispatch",
+		.hint = "least-loaded: the replicas share their swings in load, as NVIDIA's MLPerf harness" },
+	/* engine_infer.c sizes the batch by it (layout_init) */
+	[EF_KV_RESERVE] = { "kv_reserve", "workload", "kv-reserve", "HOW",
+		"inference: a request's KV cache: on-demand (grows with its output) | full (I + O "
+		"reserved at admission, TensorRT-LLM's guaranteed-no-evict)",
+		EFT_ENUM, W(kv_reserve), INF, .choice = &kv_reserves, .omit_zero = true, .label = "KV reservation",
+		.hint = "full: the scheduler admits a request only when its whole context fits" },
 
 	/* inference: 10x the longest context shipped (10M tokens) */
 	[EF_INPUT_TOKENS] = { "input_tokens", "workload", "input-tokens", "N",
@@ -369,12 +395,12 @@ static const struct engine_field fields[EF_COUNT] = {
 	/* a batch far beyond any serving engine's max_batch_size; 0 = the
 	 * engine chooses */
 	[EF_BATCH] = { "batch", "node", "batch", "N",
-		"inference: most sequences a replica runs at once (max_batch_size)", EFT_LONG, W(batch), INF,
+		"inference: most sequences a replica runs at once (max_batch_size; with --pp, each of its pp micro-batches)", EFT_LONG, W(batch), INF,
 		WHOLE_OR_NONE(1, 1e7), NUM_COUNT, .unit = "sequences", .label = "Batch per replica" },
 	/* an iteration carries at least one prompt token beside a decode;
 	 * a million tokens is far beyond any engine's max_num_tokens */
 	[EF_TOKEN_BUDGET] = { "token_budget", "node", "token-budget", "N",
-		"inference: most tokens one iteration carries, decodes and prompt chunks (max_num_tokens)",
+		"inference: most tokens one iteration carries, decodes and prompt chunks (max_num_tokens; with --pp, each micro-batch)",
 		EFT_LONG, W(token_budget), INF, WHOLE_OR_NONE(2, 1e6), NUM_COUNT, .unit = "tokens",
 		.label = "Token budget" },
 

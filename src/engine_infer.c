@@ -62,6 +62,11 @@ struct ictx {
 					 * and the prompts a step carries vary */
 	double window;			/* a harness's batching window, s; 0 = none */
 	double workspace, reserve1, reserve_n;
+	/* activation buffers held per GPU for a layer's tokens at the budget
+	 * (a stack with activation_layers, dense models): bytes a token of
+	 * the tensors every TP rank holds whole, and of those it splits;
+	 * 0 = the fixed workspace */
+	double act_whole, act_split;
 	double I, O, ctx_full, ctx_mean, pa;
 	double Ip;			/* prompt tokens computed per request: those the
 					 * prefix cache does not already hold */
@@ -104,6 +109,8 @@ struct ilayout {
 	double link_bw, pp_bw;
 	double ar_lat;			/* latency of one all-reduce over the t GPUs, s */
 	bool ar_curve;			/* the part's measured all-reduce curve is for t GPUs */
+	double pool;			/* replicas a least-loaded dispatch spreads
+					 * arrivals over (1: each on its own) */
 	long bmem;			/* sequences the KV room holds */
 	bool fits_one;			/* room for one full-context sequence */
 	long btps;			/* largest batch meeting the per-user speed
@@ -424,7 +431,11 @@ static double prefill_alone_s(const struct ictx *x, const struct ilayout *l)
  * of O tau, x = 1 - e relaxation times, which keeps 2 (x - 1 + e^-x) / x^2
  * of the variance (an Ornstein-Uhlenbeck average).  The elasticity is the
  * mean step's over one twentieth of the batch, so a request's prompts
- * grow with it.
+ * grow with it.  A least-loaded dispatch over R replicas (each request to
+ * the one with the fewest in flight, as NVIDIA's MLPerf harness sends
+ * Server queries) keeps them level: the R batches move as one count of
+ * mean R b and variance R b / (1 - e), so each replica's variance is
+ * b / (R (1 - e)) (the state-space collapse of join-the-shortest-queue).
  */
 static double batch_spread(const struct ictx *x, const struct ilayout *l, double b, struct istep *m, double *xr_out)
 {
@@ -436,7 +447,7 @@ static double batch_spread(const struct ictx *x, const struct ilayout *l, double
 	double xr = 1.0 - eng_fmin(e, ENG_ELASTICITY_MAX);
 	double keep = 2.0 * (xr - 1.0 + exp(-xr)) / (xr * xr);
 	*xr_out = xr;
-	return sqrt(b * keep / xr);
+	return sqrt(b * keep / xr / l->pool);
 }
 
 /*
@@ -508,7 +519,9 @@ static void load_tpot(const struct ictx *x, const struct ilayout *l, double b, s
 	struct istep s, m0;
 	double xr = 1;
 	double sb = x->open ? batch_spread(x, l, b, &m0, &xr) : 0;
-	double arrivals = x->open ? b + Z99 * sqrt(b) : b;
+	/* the prompts arriving in a life: Poisson, mean b; under a
+	 * least-loaded dispatch 1/R of the pool's, variance b / R */
+	double arrivals = x->open ? b + Z99 * sqrt(b / l->pool) : b;
 	iter_step(x, l, b + Z99 * sb, arrivals * x->Ip / x->O, false, &s);
 	o->tau99 = s.total;
 	o->ttft50 = o->ttft99 = o->tau = o->lambda = NAN;
@@ -524,7 +537,10 @@ static void add_slot_wait(const struct ictx *x, const struct ilayout *l, double 
 {
 	if (x->open && x->w->ttft_ms > 0) {
 		double s50, s99;
-		o->slot_p = slot_wait(b, (double)l->bmem, xr, x->O * o->tau, &s50, &s99);
+		/* least-loaded: an arrival waits only when every replica of
+		 * the pool is at its cap (R cap slots, R b busy): the same
+		 * closed form with the spread and drain rate of the pool */
+		o->slot_p = slot_wait(b, (double)l->bmem, xr * l->pool, x->O * o->tau, &s50, &s99);
 		o->ttft50 += s50;
 		o->ttft99 += s99;
 	}
@@ -572,7 +588,10 @@ static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, s
 	/* iterations, not output tokens, set the prompts' pace: speculating, an
 	 * iteration yields gain tokens and carries k + 1 of each sequence */
 	double it = o->tau * x->spec.gain;
-	double room = x->budget - b * x->spec.verify;
+	/* with pipeline stages the scheduler fills each of the pp micro-batches
+	 * of a step up to the budget (TensorRT-LLM schedules one micro-batch
+	 * at a time, each up to max_num_tokens: see layout_init()) */
+	double room = x->budget * l->pp - b * x->spec.verify;
 	if (!(room >= 1) || !(x->Ip > 0)) {
 		o->ttft50 = o->ttft99 = room >= 1 ? it : INFINITY;
 		return;
@@ -737,7 +756,8 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	if (dp)
 		l->w_gpu = x->moe_shared * x->pr.shared_bytes + x->spec.weights * x->pr.weight_bytes +
 			   x->moe_experts / e * x->pr.expert_bytes;
-	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) + x->workspace;
+	l->fixed_gpu = (l->g > 1 ? x->reserve_n : x->reserve1) +
+		       (x->act_whole > 0 ? x->act_whole + x->act_split / t : x->workspace);
 	l->link_bw = eng_link_bw(x->c, x->a, x->plat, t > x->reach ? x->reach : t);
 	/* A call's latency: measured for the link (one call of a small
 	 * message inside its domain), else the ring's 2(t - 1) steps. */
@@ -749,17 +769,54 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	/* A fixed number of users may all reach the full context at once, so
 	 * each gets I + O tokens of KV.  At maximum concurrency continuous
 	 * batching keeps sequences at every stage of their output: on average
-	 * each holds I + O/2 tokens (paged KV frees a finished one at once). */
-	l->kv_res_gpu = x->open ? l->kv_mean_gpu : l->kv_full_gpu;
+	 * each holds I + O/2 tokens (paged KV frees a finished one at once),
+	 * unless the scheduler admits a request only with its whole I + O
+	 * reserved (TensorRT-LLM's guaranteed-no-evict, the default of its
+	 * executor and of trtllm-bench: docs/accuracy.md, "KV reservation"). */
+	l->kv_res_gpu = x->open && x->w->kv_reserve != KVR_FULL ? l->kv_mean_gpu : l->kv_full_gpu;
 	l->fits_one = room >= l->kv_full_gpu * (dp ? t : 1);	/* DEP: a sequence on one GPU */
 	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)eng_fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
-	if (x->batch_cap > 0 && l->bmem > x->batch_cap)
-		l->bmem = x->batch_cap;
+	/* The scheduler's cap.  With pipeline stages TensorRT-LLM keeps pp
+	 * micro-batches in flight, each up to max_batch_size sequences and
+	 * max_num_tokens tokens (trtGptModelInflightBatching.cpp: the capacity
+	 * scheduler holds getMaxBatchSize() x mNumMicroBatches, mNumMicroBatches
+	 * = the pipeline degree, and forwardAsync() schedules one micro-batch at
+	 * a time with mMaxBatchSizeRuntime and mMaxNumTokensRuntime). */
+	if (x->batch_cap > 0 && l->bmem > x->batch_cap * pp)
+		l->bmem = x->batch_cap * pp;
+	/* the replicas a least-loaded front end balances: those of the GPUs
+	 * given, else those of one node */
+	long per = x->fixed_gpus > 0 ? x->fixed_gpus : x->node_max;
+	l->pool = x->w->dispatch == DISPATCH_LEAST_LOADED && per >= l->g ? (double)(per / l->g) : 1.0;
 	l->ttft_s = prefill_alone_s(x, l);
 	l->ttft_ok = !(x->w->ttft_ms > 0) || l->ttft_s * 1000.0 <= x->w->ttft_ms;
 	bool targets = x->w->tokens_per_s_per_user > 0 || x->w->ttft_ms > 0;
 	long hi = x->n_users > 0 && x->n_users < l->bmem ? x->n_users : l->bmem;
 	l->btps = targets && l->ttft_ok ? batch_for_targets(x, l, hi) : targets ? 0 : l->bmem;
+}
+
+/* TensorRT sizes an engine's activation memory at build time for its
+ * largest shapes, about the tokens an iteration carries times a constant,
+ * and reuses one layer's buffers for the next (NVIDIA/TensorRT-LLM
+ * docs/source/reference/memory.md).  The constant is the widest point of a
+ * layer, in 16-bit values a token: in the MLP the residual stream and its
+ * normalised copy (2h, whole on every TP rank) beside the gate and up
+ * projections' output and their product (3 ffn, 2 ffn for a plain MLP,
+ * split by TP); in attention the residual, the normalised input and the
+ * output (3h) beside q, k and v (h + 2 kv_heads x head_dim, split).  The
+ * sampler's logits (the decoding sequences x vocabulary) and the decoder's
+ * buffers are not counted. */
+static void activation_buffers(struct ictx *x, double layers)
+{
+	const struct catalog_model *m = x->m;
+	double h = m->hidden, mats = m->ffn_matrices > 0 ? m->ffn_matrices : 3;
+	double kvd = (double)m->kv_heads * (m->head_dim > 0 ? m->head_dim : h / m->heads);
+	double mlp_whole = 2.0 * h, mlp_split = mats * m->ffn;
+	double att_whole = 3.0 * h, att_split = h + 2.0 * kvd;
+	bool mlp = mlp_whole + mlp_split >= att_whole + att_split;
+	double tok = layers * x->budget * 2.0;	/* 16-bit */
+	x->act_whole = tok * (mlp ? mlp_whole : att_whole);
+	x->act_split = tok * (mlp ? mlp_split : att_split);
 }
 
 static double share_of_peak(const struct catalog_accel *a, enum precision p)
@@ -821,6 +878,8 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->window = w->harness_window_ms * 1e-3;
 	bool moe = x->m->experts > 0;
 	x->workspace = (moe ? d->serving_workspace_moe_gb.value : d->serving_workspace_gb.value) * ENG_GB;
+	if (on && on->activation_layers.value > 0 && !moe)
+		activation_buffers(x, on->activation_layers.value);
 	x->reserve1 = d->runtime_reserve_tp1_gb.value * ENG_GB;
 	x->reserve_n = d->runtime_reserve_tp_gb.value * ENG_GB;
 	x->I = (double)w->input_tokens;
@@ -1176,6 +1235,9 @@ static void size_given_gpus(const struct ictx *x, struct ilayout *ls, int n, str
 			for (int i = 0; i < n; i++)
 				if (ls[i].g <= x->fixed_gpus && ls[i].g >= ls[k].g)
 					k = i;
+			/* the row shows that layout, as no_layout_fits() does */
+			fill_common(x, &ls[k], 1, 1, r);
+			r->mem_required_gb = x->m->params * x->pr.weight_bytes / ENG_GB;
 			reason_no_fit(x, &ls[k], r);
 		} else
 			eng_reason(r, "%d GPU%s cannot meet the %s", x->fixed_gpus, eng_s(x->fixed_gpus),

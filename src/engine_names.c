@@ -24,6 +24,11 @@ static const char *const recompute_names[RECOMPUTE_COUNT] = {
 	[RECOMPUTE_FULL] = "full",
 };
 
+static const char *const kv_reserve_names[KVR_COUNT] = {
+	[KVR_ON_DEMAND] = "on-demand",
+	[KVR_FULL] = "full",
+};
+
 static const char *const method_names[FT_COUNT] = {
 	[FT_FULL] = "full",
 	[FT_LORA] = "lora",
@@ -123,6 +128,20 @@ bool recompute_parse(const char *s, enum recompute *out)
 	if (!parse_in(recompute_names, RECOMPUTE_COUNT, s, &v))
 		return false;
 	*out = (enum recompute)v;
+	return true;
+}
+
+const char *kv_reserve_name(enum kv_reserve k)
+{
+	return name_of(kv_reserve_names, KVR_COUNT, (int)k);
+}
+
+bool kv_reserve_parse(const char *s, enum kv_reserve *out)
+{
+	int v;
+	if (!parse_in(kv_reserve_names, KVR_COUNT, s, &v))
+		return false;
+	*out = (enum kv_reserve)v;
 	return true;
 }
 

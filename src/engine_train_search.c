@@ -124,7 +124,7 @@ struct tterms {
 };
 
 /* l: a working copy of the shape; its recompute is set to rec. */
-static void shape_terms(const struct tsearch *S, struct eng_tlayout *l, int rec, struct tterms *k)
+static inline void shape_terms(const struct tsearch *S, struct eng_tlayout *l, int rec, struct tterms *k)
 {
 	l->rec = rec;
 	k->compute = S->compute_g[rec] * l->imb;
@@ -153,7 +153,7 @@ static double step_parts(const struct eng_tctx *x, const struct tterms *k, struc
 
 
 /* The most virtual stages p stages allow (1 always is). */
-static int v_most(const struct tsearch *S, int p)
+static inline int v_most(const struct tsearch *S, int p)
 {
 	unsigned mask = vmask_of(S, p) | 2u;
 	return 31 - __builtin_clz(mask);
@@ -179,7 +179,7 @@ static bool better(const struct eng_tlayout *l, const struct eng_tlayout *o)
 
 /* A layout whose bound exceeds this cannot win: TIE x the fastest step
  * so far (S->cut, kept by consider()), none before a layout is found. */
-static double cut(const struct tsearch *S)
+static inline double cut(const struct tsearch *S)
 {
 	return S->cut;
 }
@@ -294,7 +294,7 @@ static void try_layouts(struct tsearch *S, struct eng_tlayout *l, int rec0, int 
  * step_parts()'s sum), and of every shape with a bigger micro-batch, less
  * context or less expert parallelism (no lighter recompute fits those,
  * and their bubble is no smaller). */
-static double shape_floor(const struct tsearch *S, const struct eng_tlayout *shape, int rec0)
+static inline double shape_floor(const struct tsearch *S, const struct eng_tlayout *shape, int rec0)
 {
 	double compute = S->compute_g[rec0] * shape->imb;
 	double elem = S->elem_g * shape->imb;
@@ -392,7 +392,7 @@ struct tstates {
 	struct eng_tstate st[TSTATES];
 };
 
-static const struct eng_tstate *group_state(const struct eng_tctx *x, struct tstates *gs, struct eng_tlayout *shape)
+static inline const struct eng_tstate *group_state(const struct eng_tctx *x, struct tstates *gs, struct eng_tlayout *shape)
 {
 	int i = shape->ep % TSTATES;
 	if (gs->e[i] != shape->ep) {
@@ -405,7 +405,7 @@ static const struct eng_tstate *group_state(const struct eng_tctx *x, struct tst
 /* The least memory of the shape's layouts at one recompute choice: one
  * virtual stage (activations only grow with more), the ZeRO stage holding
  * least; NAN when a figure gives no number. */
-static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int rec, const struct eng_tstate *st)
+static inline double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int rec, const struct eng_tstate *st)
 {
 	shape->v = 1;
 	shape->rec = rec;
@@ -425,8 +425,9 @@ static double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int 
  * memory), -1 when not even the heaviest does (*lowest: that one's).
  * Heavier recompute keeps no more (engine_train.h, "What the search's
  * bounds assume"), so the first that fits from the lightest is it. */
-static int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *shape, const struct eng_tstate *st, double *lowest)
+static inline int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *shape, const struct eng_tstate *st, double *lowest)
 {
+	*lowest = INFINITY;
 	for (int rec = x->rec_lo; rec <= x->rec_hi; rec++) {
 		*lowest = lean_mem(x, shape, rec, st);
 		if (!(*lowest > x->usable))
@@ -452,7 +453,7 @@ static void try_shape(struct tsearch *S, struct eng_tlayout *shape, const struct
 
 /* A shape's memory: the lightest recompute that can fit it (-1 when
  * none; the least memory then goes to min_mem). */
-static int shape_fit(struct tsearch *S, struct eng_tlayout *shape, const struct eng_tstate *st, double *lowest)
+static inline int shape_fit(struct tsearch *S, struct eng_tlayout *shape, const struct eng_tstate *st, double *lowest)
 {
 	int rec0 = lightest_fit(S->x, shape, st, lowest);
 	if (rec0 < 0 && *lowest < S->min_mem)
@@ -496,13 +497,13 @@ static bool cp_ok(const struct eng_tctx *x, int c)
 
 /* p stages of t x c GPUs divide G, and each data-parallel rank gets at
  * least one sequence. */
-static bool tcp_ok(const struct eng_tctx *x, int G, int t, int c, int p)
+static inline bool tcp_ok(const struct eng_tctx *x, int G, int t, int c, int p)
 {
 	return p <= x->m->layers && (long)t * c * p <= G && G % (t * c * p) == 0 &&
 	       G / (t * c * p) <= x->seqs;
 }
 
-static bool mb_ok(const struct eng_tctx *x, int d, int b)
+static inline bool mb_ok(const struct eng_tctx *x, int d, int b)
 {
 	return (x->w->micro_batch > 0 || b <= MB_MAX) && (double)d * b <= x->seqs;
 }
@@ -510,7 +511,7 @@ static bool mb_ok(const struct eng_tctx *x, int d, int b)
 /* Expert parallel e divides the experts and the n = t x c x d GPUs of a
  * stage (MoE parallel folding, expert tensor parallelism 1: see
  * engine_train_step.c). */
-static bool ep_ok(const struct eng_tctx *x, int n, int e)
+static inline bool ep_ok(const struct eng_tctx *x, int n, int e)
 {
 	if (x->m->experts <= 1)
 		return e == 1 && x->w->ep <= 1;
@@ -521,7 +522,7 @@ static bool ep_ok(const struct eng_tctx *x, int n, int e)
 
 /* The most expert parallelism of a stage of n GPUs, 0 when none is
  * allowed: the experts' state only shrinks with it. */
-static int ep_most(const struct eng_tctx *x, int n)
+static inline int ep_most(const struct eng_tctx *x, int n)
 {
 	int e = x->m->experts > 1 && x->w->ep <= 0 ? (n < x->m->experts ? n : x->m->experts) : 1;
 	if (x->w->ep > 0)
@@ -547,7 +548,7 @@ struct tgroup {
 	struct eng_tstate lean_st;	/* and that shape's state */
 };
 
-static void shape_init(const struct tsearch *S, const struct tgroup *g, int c, int b, int e,
+static inline void shape_init(const struct tsearch *S, const struct tgroup *g, int c, int b, int e,
 		       struct eng_tlayout *shape)
 {
 	const struct eng_tctx *x = S->x;
@@ -565,7 +566,7 @@ static void shape_init(const struct tsearch *S, const struct tgroup *g, int c, i
 }
 
 /* The most context parallelism the group allows, 0 when none. */
-static int cp_most(const struct tsearch *S, const struct tgroup *g)
+static inline int cp_most(const struct tsearch *S, const struct tgroup *g)
 {
 	const struct eng_tctx *x = S->x;
 	int c = x->w->cp > 0 ? x->w->cp : 1;
@@ -582,7 +583,7 @@ static int cp_most(const struct tsearch *S, const struct tgroup *g)
  * divides the activations and keeps the model state, sharded over d x c),
  * the smallest micro-batch, the most expert parallelism.  False when the
  * group has no shape. */
-static bool lean_shape(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *shape)
+static inline bool lean_shape(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *shape)
 {
 	const struct eng_tctx *x = S->x;
 	if (g->c_hi < 0)
@@ -602,7 +603,7 @@ static bool lean_shape(const struct tsearch *S, struct tgroup *g, struct eng_tla
 /* The group's leanest shape, from the run's cache (its entry in *slot)
  * or made in buf; NULL when the group has none.  Its TP link may be
  * another accelerator's: the group's is g->link_t. */
-static const struct eng_tlayout *group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *buf,
+static inline const struct eng_tlayout *group_lean(const struct tsearch *S, struct tgroup *g, struct eng_tlayout *buf,
 					    struct eng_tlean **slot)
 {
 	struct eng_tlean *e = *slot = g->le;
@@ -645,7 +646,7 @@ static const struct eng_tleanmem *group_mem(const struct tsearch *S, struct eng_
 /* The lightest recompute whose layout of the group's leanest shape at
  * one virtual stage fits (lightest_fit()), -1 when none does (*lowest:
  * the heaviest one's memory, which then goes to min_mem); *st its state. */
-static int group_fit(struct tsearch *S, struct eng_tlean *e, const struct eng_tlayout *lean, double *lowest,
+static inline int group_fit(struct tsearch *S, struct eng_tlean *e, const struct eng_tlayout *lean, double *lowest,
 		     struct eng_tstate *st)
 {
 	const struct eng_tctx *x = S->x;
@@ -845,7 +846,7 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
  * layouts, so BOUND_ROUNDING covers the sums' rounding.  Only the floor
  * depends on rec0: the other two terms (struct gterms) are worked out
  * once per group. */
-static void group_terms(const struct tsearch *S, const struct tgroup *g, const struct eng_tlayout *lean,
+static inline void group_terms(const struct tsearch *S, const struct tgroup *g, const struct eng_tlayout *lean,
 			struct gterms *k)
 {
 	const struct eng_tctx *x = S->x;
@@ -861,7 +862,7 @@ static void group_terms(const struct tsearch *S, const struct tgroup *g, const s
 	k->dpx = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb);
 }
 
-static double group_floor(const struct tsearch *S, const struct eng_tlayout *lean, int rec0, const struct gterms *k)
+static inline double group_floor(const struct tsearch *S, const struct eng_tlayout *lean, int rec0, const struct gterms *k)
 {
 	double compute = S->compute_g[rec0] * lean->imb;
 	double elem = S->elem_g * lean->imb;
@@ -881,7 +882,7 @@ static double group_floor(const struct tsearch *S, const struct eng_tlayout *lea
  * wins"), only how soon the cut tightens. */
 /* Puts group k at its place in ord[0..n), kept in the order of the
  * groups' bounds (a NaN bound first: such a group is never skipped). */
-static void ord_insert(const struct tgroup *g, int *ord, int n, int k)
+static inline void ord_insert(const struct tgroup *g, int *ord, int n, int k)
 {
 	double lb = isnan(g[k].lb) ? -INFINITY : g[k].lb;
 	int j = n;

@@ -150,10 +150,16 @@ static void draw_summary(struct tui *t, WINDOW *win, int y, int w, const struct 
 		snprintf(lay, sizeof lay, "TP%d PP%d", r->tp, r->pp);
 	else
 		snprintf(lay, sizeof lay, "TP%d", r->tp);
-	snprintf(line, sizeof line, "%s %s: batch %ld, %s tok/s per GPU at %s per user%s; batch 1 to %ld",
-		 tui_accel_short(r->accel), lay, cv->op.batch, tui_fmt_rate(a, sizeof a, cv->op.tokens_per_s_per_gpu),
-		 tui_fmt_rate1(u, sizeof u, cv->op.tokens_per_s_per_user),
-		 cv->op.meets_targets ? ", meets the targets" : ", misses a target", cv->pts[cv->n - 1].batch);
+	tui_fmt_rate(a, sizeof a, cv->op.tokens_per_s_per_gpu);
+	tui_fmt_rate1(u, sizeof u, cv->op.tokens_per_s_per_user);
+	/* the catalog id where the name would push the batches off the line */
+	for (int pass = 0; pass < 2; pass++) {
+		snprintf(line, sizeof line, "%s %s: batch %ld, %s tok/s per GPU at %s per user%s; batch 1 to %ld",
+			 pass ? r->accel->id : tui_accel_short(r->accel), lay, cv->op.batch, a, u,
+			 cv->op.meets_targets ? ", meets the targets" : ", misses a target", cv->pts[cv->n - 1].batch);
+		if ((int)strlen(line) <= w - x - 1)
+			break;
+	}
 	tui_put(t, win, y, x + 1, w - x - 1, ROLE_value, line);
 }
 

@@ -19,16 +19,16 @@ check "step 1's key bar has e, s and o" matches "$(printf '%s\n' "$screen" | tai
 check "the ? on step 3 is explained" matches "$screen" "Silicon\\? = none chosen yet"
 tui_keys n n
 tui_wait "Ranked by"
-# the first, third and fourth: the second (RTX PRO 6000 Blackwell Server
+# the second, third and fourth: the first (RTX PRO 6000 Blackwell Server
 # Edition) has a name longer than the status line and the compare column
 # show whole at 80 columns
 tui_keys Down Down Down
 third=$(why_name)
 tui_keys Space
 check "Space marks without moving the cursor" equals "$(why_name)" "$third"
-tui_keys Up Up Up
+tui_keys Up Up
 first=$(why_name)
-tui_keys Space Down Down
+tui_keys Space Down
 second=$(why_name)
 tui_keys Space
 tui_keys c
@@ -49,8 +49,9 @@ check "compare: columns in rank order, whatever order they were marked in" equal
 tui_keys Escape
 tui_wait "Ranked by"
 
-# unmark them all; row 2 is then neither marked nor chosen nor under the cursor
-tui_keys Space Down Space Up Up Up Space
+# unmark them all (rows 3, 4, then 2) and leave the cursor on row 1; row 2
+# is then neither marked nor chosen nor under the cursor
+tui_keys Space Down Space Up Up Space Up
 tui_settle
 tm capture-pane -p -e -t t >"$TMPD/esc.txt"
 at=$(printf '%s\n' "$screen" | grep -nE '^ +2 [A-Z]' | head -n 1 | cut -d: -f1)

@@ -79,8 +79,8 @@ tui_keys 4
 check_screen_re "step 4 has the new one" "embeddings: "
 # two copies of the small model share a card on MIG slices (alone, it
 # kept a whole GPU)
-check_screen_re "step 4: the small models on slices of one card" "small: 1 x 1g\\.20gb MIG slice on 1 GPU"
-check_screen_re "step 4: the copy too" "embeddings: 1 x 1g\\.20gb MIG slice"
+check_screen_re "step 4: the small models on slices of one card" "small: 1 x 1g\\.10gb MIG slice on 1 GPU"
+check_screen_re "step 4: the copy too" "embeddings: 1 x 1g\\.10gb MIG slice"
 tui_keys p p p
 tui_wait "Input tokens"
 tui_keys x
