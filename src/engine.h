@@ -23,6 +23,10 @@ enum workload_class { WL_INFERENCE, WL_PRETRAIN, WL_FINETUNE, WL_COUNT };
 /* RECOMPUTE_AUTO: the layout search chooses (the lightest that fits). */
 enum recompute { RECOMPUTE_AUTO, RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_COUNT };
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
+/* How context-parallel ranks exchange attention inputs: Megatron's P2P
+ * ring of K/V chunks (its default) or the all-to-all of Q, K, V and the
+ * output over the heads (cp_comm_type 'a2a', DeepSpeed Ulysses' scheme). */
+enum cp_comm { CPC_P2P, CPC_A2A, CPC_COUNT };
 /* Serving: how the front end sends arrivals to the replicas.  Independent:
  * each replica sees its own Poisson stream (random or round-robin
  * assignment); least-loaded: each request goes to the replica with the
@@ -52,6 +56,8 @@ const char *workload_class_name(enum workload_class c);	/* "inference" */
 bool workload_class_parse(const char *s, enum workload_class *out);
 const char *recompute_name(enum recompute r);
 bool recompute_parse(const char *s, enum recompute *out);
+const char *cp_comm_name(enum cp_comm k);		/* "p2p", "a2a" */
+bool cp_comm_parse(const char *s, enum cp_comm *out);
 const char *kv_reserve_name(enum kv_reserve k);		/* "on-demand", "full" */
 bool kv_reserve_parse(const char *s, enum kv_reserve *out);
 const char *ft_method_name(enum ft_method m);
@@ -147,6 +153,7 @@ struct workload {
 	 * every candidate; inference forces tp, pp and ep on the chosen
 	 * accelerator only (a serving layout to reproduce). */
 	int tp, pp, cp, ep, micro_batch;
+	enum cp_comm cp_comm;		/* training: the context-parallel exchange */
 	int attention_dp;		/* inference, 1: attention data parallel over
 					 * the expert-parallel group (TensorRT-LLM's
 					 * DEP); 0: the search chooses, unless --ep
@@ -264,7 +271,7 @@ enum engine_field_id {
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK, EF_TRAINING_STACK, EF_DP_OVERLAP, EF_MTP,
-	EF_TP, EF_PP, EF_CP, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
+	EF_TP, EF_PP, EF_CP, EF_CP_COMM, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_TOKEN_BUDGET, EF_RACK_KW,
 	EF_COOLING, EF_FABRIC, EF_FABRIC_SPEED, EF_NODE_GPUS, EF_PLATFORM, EF_STORAGE_TB,

@@ -28,6 +28,7 @@
 static const char *class_word(int v) { return workload_class_name((enum workload_class)v); }
 static const char *prec_word(int v) { return precision_name((enum precision)v); }
 static const char *recompute_word(int v) { return recompute_name((enum recompute)v); }
+static const char *cp_comm_word(int v) { return cp_comm_name((enum cp_comm)v); }
 static const char *method_word(int v) { return ft_method_name((enum ft_method)v); }
 static const char *kv_reserve_word(int v) { return kv_reserve_name((enum kv_reserve)v); }
 static const char *form_word(int v) { return form_filter_name((enum form_filter)v); }
@@ -65,6 +66,7 @@ static const char *dp_overlap_word(int v) { return v < 0 ? "auto" : dp_overlap_n
 PARSER(class_parse, enum workload_class, workload_class_parse(s, &x))
 PARSER(prec_parse, enum precision, precision_parse(s, &x) && x < PREC_WORKLOAD_COUNT)
 PARSER(recompute_parse_int, enum recompute, recompute_parse(s, &x))
+PARSER(cp_comm_parse_int, enum cp_comm, cp_comm_parse(s, &x))
 PARSER(method_parse, enum ft_method, ft_method_parse(s, &x))
 PARSER(kv_reserve_parse_int, enum kv_reserve, kv_reserve_parse(s, &x))
 PARSER(form_parse, enum form_filter, form_filter_parse(s, &x))
@@ -129,6 +131,7 @@ static bool dp_overlap_parse_int(const char *s, int *v)
 static const struct engine_choice classes = { 0, WL_COUNT, class_word, class_parse };
 static const struct engine_choice precisions = { 0, PREC_WORKLOAD_COUNT, prec_word, prec_parse };
 static const struct engine_choice recomputes = { 0, RECOMPUTE_COUNT, recompute_word, recompute_parse_int };
+static const struct engine_choice cp_comms = { 0, CPC_COUNT, cp_comm_word, cp_comm_parse_int };
 static const struct engine_choice methods = { 0, FT_COUNT, method_word, method_parse };
 static const struct engine_choice stacks = { -1, STACK_COUNT + 1, stack_word, stack_parse_int };
 static const struct engine_choice serving_stacks = { -1, SS_COUNT + 1, serving_word, serving_parse_int };
@@ -349,6 +352,14 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_CP] = { "cp", "workload", "cp", "N", "training: force context parallel N (ring attention)",
 		EFT_INT, W(cp), PRE | FT, LAYOUT(1024), .unit = "GPUs", .omit_zero = true, .label = "Context parallel",
 		DEF_TRAIN(0, 0) },
+	/* engine_train_step.c, eng_train_cp_comm(): the ring hides behind the
+	 * attention, the all-to-all does not (the attention waits for it) */
+	[EF_CP_COMM] = { "cp_comm", "workload", "cp-comm", "KIND",
+		"training: context-parallel exchange p2p (ring, Megatron's default) | a2a (all-to-all)",
+		EFT_ENUM, W(cp_comm), PRE | FT, .choice = &cp_comms, .omit_zero = true,
+		.label = "CP exchange",
+		.hint = "p2p: K/V ring hidden behind attention; a2a: Q, K, V and output all-to-all, not hidden",
+		DEF_TRAIN(CPC_P2P, CPC_P2P) },
 	[EF_EP] = { "ep", "workload", "ep", "N",
 		"force expert parallel N (MoE; inference: on --accelerator, 1 or the TP degree, or with --attention-dp any power of two dividing the experts; default: searched)",
 		EFT_INT, W(ep), ALL, LAYOUT(4096), .unit = "GPUs", .omit_zero = true, .label = "Expert parallel",

@@ -24,6 +24,11 @@ static const char *const recompute_names[RECOMPUTE_COUNT] = {
 	[RECOMPUTE_FULL] = "full",
 };
 
+static const char *const cp_comm_names[CPC_COUNT] = {
+	[CPC_P2P] = "p2p",
+	[CPC_A2A] = "a2a",
+};
+
 static const char *const kv_reserve_names[KVR_COUNT] = {
 	[KVR_ON_DEMAND] = "on-demand",
 	[KVR_FULL] = "full",
@@ -128,6 +133,20 @@ bool recompute_parse(const char *s, enum recompute *out)
 	if (!parse_in(recompute_names, RECOMPUTE_COUNT, s, &v))
 		return false;
 	*out = (enum recompute)v;
+	return true;
+}
+
+const char *cp_comm_name(enum cp_comm k)
+{
+	return name_of(cp_comm_names, CPC_COUNT, (int)k);
+}
+
+bool cp_comm_parse(const char *s, enum cp_comm *out)
+{
+	int v;
+	if (!parse_in(cp_comm_names, CPC_COUNT, s, &v))
+		return false;
+	*out = (enum cp_comm)v;
 	return true;
 }
 

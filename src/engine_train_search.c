@@ -497,10 +497,22 @@ static bool cp_ok(const struct eng_tctx *x, int c)
 
 /* p stages of t x c GPUs divide G, and each data-parallel rank gets at
  * least one sequence. */
+/* The all-to-all gives each context-parallel rank 1/c of the heads its
+ * tensor-parallel rank holds, query and key/value heads alike
+ * (Transformer Engine's a2a asserts both divide by the CP size). */
+static bool a2a_heads_ok(const struct eng_tctx *x, int t, int c)
+{
+	if (x->w->cp_comm != CPC_A2A || c <= 1)
+		return true;
+	long q = x->m->heads / t;
+	long kv = x->m->mla_kv_lora_rank > 0 ? q : (x->m->kv_heads >= t ? x->m->kv_heads / t : 1);
+	return q % c == 0 && kv % c == 0;
+}
+
 static inline bool tcp_ok(const struct eng_tctx *x, int G, int t, int c, int p)
 {
 	return p <= x->m->layers && (long)t * c * p <= G && G % (t * c * p) == 0 &&
-	       G / (t * c * p) <= x->seqs;
+	       G / (t * c * p) <= x->seqs && a2a_heads_ok(x, t, c);
 }
 
 static inline bool mb_ok(const struct eng_tctx *x, int d, int b)

@@ -16,7 +16,8 @@
  *               per layer, 6 with full recompute
  *   CP          the ring's K/V exchanges, 3 (c - 1) chunks per layer
  *               (forward, and K/V plus their gradients backward), hidden
- *               behind the attention they feed up to its time
+ *               behind the attention they feed up to its time; or, by
+ *               all-to-all, Q, K, V and the output each way, not hidden
  *   EP          four all-to-alls of the routed tokens per MoE layer
  *   experts     the local experts' weights and fp32 gradient accumulators
  *               read every micro-batch, beyond the expert GEMMs' math
@@ -211,11 +212,15 @@ double eng_train_tp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 /* Ring attention (Liu et al. 2023; Megatron context parallelism): c - 1
  * steps pass each rank's K and V chunk forward, and backward the chunk
  * with its gradients, overlapped with the attention on the chunk in hand. */
+static double cp_a2a(const struct eng_tctx *x, const struct eng_tlayout *l, double tok, double bw);
+
 double eng_train_cp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
 	if (l->c <= 1)
 		return 0;
 	double tok = l->b * x->s / l->c;
+	if (x->w->cp_comm == CPC_A2A)
+		return cp_a2a(x, l, tok, group_bw(x, l->c, l->t));
 	double chunk = 2.0 * tok * x->kv_dim / l->t * 2.0;	/* K and V at 16 bit */
 	double bw = group_bw(x, l->c, l->t);
 	if (bw <= 0)
@@ -224,6 +229,30 @@ double eng_train_cp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 	double attn = 3.0 * x->attn_tok * tok / l->t / (x->peak * x->eff);
 	double exposed = ring > attn ? ring - attn : 0;
 	return layer_passes(x, l) * exposed;
+}
+
+/* Context parallelism by all-to-all (Megatron's cp_comm_type 'a2a',
+ * Transformer Engine's AttnFuncWithCPAndQKVOA2A; the scheme of DeepSpeed
+ * Ulysses, Jacobs et al. 2023): before the attention each rank trades its
+ * sequence shard of Q, K and V for the whole sequence of 1/c of the
+ * heads, and the output back after it; backward the output's gradient
+ * before and those of Q, K and V after.  One all_to_all_single per tensor,
+ * eight calls a layer (twelve with full recompute, which repeats the
+ * forward), each sending (c - 1)/c of its tensor and paying the per-peer
+ * latency c - 1 times.  The attention cannot start before its inputs
+ * arrive nor the next GEMM before the output returns, so none of it
+ * hides.  The attention's own FLOPs are those of the full sequence on
+ * fewer heads, the same as the ring's. */
+static double cp_a2a(const struct eng_tctx *x, const struct eng_tlayout *l, double tok, double bw)
+{
+	if (bw <= 0)
+		return INFINITY;
+	double passes = l->rec == RECOMPUTE_FULL ? 3.0 : 2.0;
+	double share = (l->c - 1.0) / l->c;
+	/* Q and the output at the model width, K and V at theirs, 16 bit */
+	double bytes = passes * tok * (2.0 * x->m->hidden + 2.0 * x->kv_dim) / l->t * 2.0 * share;
+	double calls = passes * 4.0;
+	return layer_passes(x, l) * (bytes / bw + calls * (l->c - 1) * x->lat);
 }
 
 /* Expert parallelism: each MoE layer sends the micro-batch's routed tokens

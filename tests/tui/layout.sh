@@ -25,7 +25,8 @@ tui_keys Enter C-u
 tui_type "auto"
 tui_keys Enter
 check_screen_re "auto hands it back to the search" "Tensor parallel +auto"
-tui_keys Down Down Down Down
+# Pipeline stages, Context parallel, CP exchange, Expert parallel, Micro-batch
+tui_keys Down Down Down Down Down
 tui_keys Enter C-u
 tui_type "2"
 tui_keys Enter

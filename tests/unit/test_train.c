@@ -635,6 +635,68 @@ START_TEST(dp_exchange_hides_where_the_stack_runs_it)
 }
 END_TEST
 
+/* Context parallelism by all-to-all: per layer and micro-batch, Q, K, V
+ * and the output each way forward and their gradients backward, (c - 1)/c
+ * of each leaving the GPU, eight calls paying the per-peer latency c - 1
+ * times; twelve and three passes' bytes under full recompute.  Llama 2
+ * 70B (hidden 8,192, 8 KV heads of 128) at CP 8, one 8,192-token
+ * sequence: 2 x 1,024 x (2 x 8,192 + 2 x 1,024) x 2 x 7/8 bytes a layer.
+ * And the all-to-all needs CP to divide each TP rank's heads. */
+START_TEST(cp_all_to_all_costs_what_it_sends)
+{
+	struct workload w;
+	training(&w, WL_FINETUNE, "llama-2-70b", PREC_FP8, 8192, 8);
+	w.cp_comm = CPC_A2A;
+	struct eng_tctx x;
+	memset(&x, 0, sizeof x);
+	x.w = &w;
+	x.m = M("llama-2-70b");
+	x.s = 8192;
+	x.node = 8;
+	x.lat = 4e-6;
+	x.kv_dim = 8.0 * 128;
+	x.link_pow2[3] = 500e9;		/* 8 GPUs */
+	x.link_pow2_hi = 8;
+	struct eng_tlayout l;
+	memset(&l, 0, sizeof l);
+	l.t = l.p = l.v = l.b = 1;
+	l.c = 8;
+	l.d = 1;
+	l.m = 1;
+	l.imb = 1;
+	l.rec = RECOMPUTE_SELECTIVE;
+	double bytes = 2.0 * 1024 * (2.0 * 8192 + 2.0 * 1024) * 2.0 * 7.0 / 8.0;
+	double layer = bytes / 500e9 + 8.0 * 7.0 * 4e-6;
+	ck_assert_double_eq_tol(eng_train_cp_comm(&x, &l), 80.0 * layer, 1e-12);
+	l.rec = RECOMPUTE_FULL;
+	ck_assert_double_eq_tol(eng_train_cp_comm(&x, &l), 80.0 * (1.5 * bytes / 500e9 + 12.0 * 7.0 * 4e-6),
+				1e-12);
+
+	/* searched on 8 H200 with the ring and with the all-to-all: the
+	 * all-to-all's exchange is in the step, the ring's hides */
+	struct engine_result ring, a2a;
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 8;
+	w.cp_comm = CPC_P2P;
+	size_on(&w, "h200-sxm", 8, &ring);
+	w.cp_comm = CPC_A2A;
+	size_on(&w, "h200-sxm", 8, &a2a);
+	ck_assert_msg(ring.fits && a2a.fits, "refused: %s / %s", ring.reason, a2a.reason);
+	ck_assert(a2a.step_s > ring.step_s);
+	/* TP 8 leaves one KV head a rank: CP 2 cannot split it */
+	w.tp = 8;
+	w.cp = 2;
+	struct engine_result bad;
+	w.gpus = 16;
+	size_on(&w, "h200-sxm", 16, &bad);
+	ck_assert(!bad.fits);
+	w.cp_comm = CPC_P2P;
+	size_on(&w, "h200-sxm", 16, &bad);
+	ck_assert_msg(bad.fits, "refused: %s", bad.reason);
+}
+END_TEST
+
 #define ADD(s, fn) TAP_ADD_TIMEOUT(s, fn, 60)
 
 int main(void)
@@ -659,6 +721,7 @@ int main(void)
 	ADD(s, run_cache_changes_no_result);
 	ADD(s, lora_keeps_no_frozen_mlp_inputs);
 	ADD(s, dp_exchange_hides_where_the_stack_runs_it);
+	ADD(s, cp_all_to_all_costs_what_it_sends);
 	int rc = tap_run(s);
 	catalog_free(cat);
 	return rc;
