@@ -1286,6 +1286,27 @@ START_TEST(calibration_mlperf_h100)
 }
 END_TEST
 
+/* Blackwell's own FP8 serving share: Krai's MLPerf v5.1 open run of
+ * Llama 3.1 70B at FP8 on TensorRT-LLM, 8 x B200 at TP1 with its
+ * max_batch_size (docs/accuracy.md, "Blackwell serving shares per
+ * precision"). */
+START_TEST(calibration_mlperf_b200_fp8)
+{
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "llama-3.1-70b", PREC_FP8, 1);
+	w.input_tokens = 300;
+	w.output_tokens = 300;
+	w.concurrency_max = true;
+	w.tp = 1;
+	w.batch = 1572;
+	size_on(&w, "b200", 8, &r);
+	ck_assert(r.fits);
+	double e = rel_err(r.output_tokens_per_s, 65770.1);
+	ck_assert_msg(fabs(e) <= MLPERF_TOL, "8 x B200 FP8: %+.1f%%", 100 * e);
+}
+END_TEST
+
 START_TEST(calibration_mlperf_mi300x)
 {
 	double e = rel_err(mlperf_offline("mi300x", 0, 0), 23514.8);
@@ -2597,6 +2618,7 @@ int main(void)
 	ADD(s, reasons_singular_and_sub_gb);
 	ADD(s, calibration_mlperf_h100);
 	ADD(s, calibration_mlperf_mi300x);
+	ADD(s, calibration_mlperf_b200_fp8);
 	ADD(s, calibration_mlperf_l40s);
 	ADD(s, check_mlperf_h200_inherited);
 	ADD(s, calibration_lora_h100_h200_ratio);
