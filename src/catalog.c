@@ -57,6 +57,10 @@ static const char *const training_stack_names[TS_COUNT] = {
 	[TS_MEGATRON_DEEPSPEED] = "megatron-deepspeed",
 };
 
+const char *const catalog_dp_overlap_names[DPO_COUNT] = {
+	[DPO_BACKWARD] = "backward", [DPO_LAST_MICROBATCH] = "last-microbatch", [DPO_NONE] = "none",
+};
+
 const char *const catalog_train_prec_names[TPREC_COUNT] = {
 	[TPREC_16] = "bf16", [TPREC_FP8] = "fp8", [TPREC_FP4] = "fp4",
 };
@@ -157,6 +161,20 @@ bool training_stack_parse(const char *s, enum training_stack *out)
 	if (i < 0)
 		return false;
 	*out = (enum training_stack)i;
+	return true;
+}
+
+const char *dp_overlap_name(enum dp_overlap o)
+{
+	return (unsigned)o < DPO_COUNT ? catalog_dp_overlap_names[o] : "?";
+}
+
+bool dp_overlap_parse(const char *s, enum dp_overlap *out)
+{
+	int i = catalog_name_find(catalog_dp_overlap_names, DPO_COUNT, s);
+	if (i < 0)
+		return false;
+	*out = (enum dp_overlap)i;
 	return true;
 }
 

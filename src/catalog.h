@@ -58,6 +58,21 @@ enum training_stack { TS_NEMO, TS_META, TS_AUTOMODEL, TS_MEGATRON_DEEPSPEED, TS_
 const char *training_stack_name(enum training_stack s);	/* "nemo" */
 bool training_stack_parse(const char *s, enum training_stack *out);
 
+/* Where a training stack's data-parallel exchange (the gradients'
+ * reduce-scatter or all-reduce, the distributed optimizer's weight
+ * all-gather) runs under compute, for ZeRO 0 and 1 (docs/accuracy.md,
+ * "The data-parallel exchange per training stack"):
+ *   backward         behind the whole step's backward pass, up to
+ *                    defaults.training_overlap of it
+ *   last-microbatch  the gradients behind the last micro-batch's backward
+ *                    pass of each model chunk, the weights behind the next
+ *                    step's first forward (Megatron-Core's
+ *                    overlap_grad_reduce and overlap_param_gather)
+ *   none             after the backward pass, in full */
+enum dp_overlap { DPO_BACKWARD, DPO_LAST_MICROBATCH, DPO_NONE, DPO_COUNT };
+const char *dp_overlap_name(enum dp_overlap o);	/* "last-microbatch" */
+bool dp_overlap_parse(const char *s, enum dp_overlap *out);
+
 /* Which of an accelerator's training figures a stack's share replaces:
  * efficiency.training (16-bit), training_fp8 or training_fp4. */
 enum train_prec { TPREC_16, TPREC_FP8, TPREC_FP4, TPREC_COUNT };
@@ -154,6 +169,8 @@ struct catalog_training_stack {
 	size_t n_runs_on;
 	struct catalog_train_share *efficiency;	/* none: every figure the accelerators' */
 	size_t n_efficiency;
+	enum dp_overlap dp_overlap;	/* absent: DPO_BACKWARD */
+	char *dp_overlap_source;
 	char **sources;
 	size_t n_sources;
 	char *file;

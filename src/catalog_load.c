@@ -300,6 +300,8 @@ static const struct catalog_field training_stack_fields[] = {
 	STR("name", TS, name, REQ),
 	LIST("runs_on", TS, runs_on, REQ, catalog_train_platform_schema),
 	LIST("efficiency", TS, efficiency, 0, catalog_train_share_schema),
+	ENUM("dp_overlap.mode", TS, dp_overlap, REQ | OPTGROUP, catalog_dp_overlap_names, DPO_COUNT),
+	STR("dp_overlap.source", TS, dp_overlap_source, REQ | OPTGROUP | SRC),
 	SOURCES(TS),
 };
 #undef TS

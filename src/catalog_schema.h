@@ -100,6 +100,7 @@ extern const char *const catalog_form_names[FORM_COUNT];
 extern const char *const catalog_stack_names[STACK_COUNT];
 extern const char *const catalog_topology_names[TOPO_COUNT];
 extern const char *const catalog_train_prec_names[TPREC_COUNT];
+extern const char *const catalog_dp_overlap_names[DPO_COUNT];
 
 /* Index of s among names[0 .. n - 1], case-insensitive (so "FP8" on a
  * command line works), or -1. */

@@ -124,6 +124,8 @@ struct workload {
 					 * accelerator's default stack */
 	int training_stack;		/* enum training_stack, or -1: each
 					 * accelerator's default stack */
+	int dp_overlap;			/* enum dp_overlap, or -1: the training
+					 * stack's (a run that sets its own) */
 	int disaggregated;		/* 1: prefill and decode on separate pools
 					 * (engine_disagg.c), 0: one pool */
 	int dispatch;			/* inference: how arrivals reach the
@@ -268,7 +270,7 @@ enum engine_field_id {
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_HARNESS_WINDOW_MS, EF_PREFIX_CACHE_HIT,
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
-	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK, EF_TRAINING_STACK, EF_MTP,
+	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK, EF_TRAINING_STACK, EF_DP_OVERLAP, EF_MTP,
 	EF_TP, EF_PP, EF_CP, EF_CP_COMM, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_TOKEN_BUDGET, EF_RACK_KW,

@@ -59,6 +59,7 @@ static bool onoff_parse(const char *s, int *v)
 }
 static const char *serving_word(int v) { return v < 0 ? "auto" : serving_stack_name((enum serving_stack)v); }
 static const char *training_word(int v) { return v < 0 ? "auto" : training_stack_name((enum training_stack)v); }
+static const char *dp_overlap_word(int v) { return v < 0 ? "auto" : dp_overlap_name((enum dp_overlap)v); }
 
 #define PARSER(fn, T, call) \
 	static bool fn(const char *s, int *v) { T x; if (!(call)) return false; *v = (int)x; return true; }
@@ -114,6 +115,19 @@ static bool training_parse_int(const char *s, int *v)
 	return true;
 }
 
+static bool dp_overlap_parse_int(const char *s, int *v)
+{
+	enum dp_overlap x;
+	if (s && !strcmp(s, "auto")) {
+		*v = -1;
+		return true;
+	}
+	if (!dp_overlap_parse(s, &x))
+		return false;
+	*v = (int)x;
+	return true;
+}
+
 static const struct engine_choice classes = { 0, WL_COUNT, class_word, class_parse };
 static const struct engine_choice precisions = { 0, PREC_WORKLOAD_COUNT, prec_word, prec_parse };
 static const struct engine_choice recomputes = { 0, RECOMPUTE_COUNT, recompute_word, recompute_parse_int };
@@ -122,6 +136,7 @@ static const struct engine_choice methods = { 0, FT_COUNT, method_word, method_p
 static const struct engine_choice stacks = { -1, STACK_COUNT + 1, stack_word, stack_parse_int };
 static const struct engine_choice serving_stacks = { -1, SS_COUNT + 1, serving_word, serving_parse_int };
 static const struct engine_choice training_stacks = { -1, TS_COUNT + 1, training_word, training_parse_int };
+static const struct engine_choice dp_overlaps = { -1, DPO_COUNT + 1, dp_overlap_word, dp_overlap_parse_int };
 static const struct engine_choice onoff = { 0, 2, onoff_word, onoff_parse };
 static const struct engine_choice dispatches = { 0, DISPATCH_COUNT, dispatch_word, dispatch_parse };
 static const struct engine_choice kv_reserves = { 0, KVR_COUNT, kv_reserve_word, kv_reserve_parse_int };
@@ -179,6 +194,12 @@ static const struct engine_field fields[EF_COUNT] = {
 		"inference: auto | tensorrt-llm | vllm | sglang | optimum-habana (auto: the vendor's best)",
 		EFT_ENUM, W(serving_stack), INF, .choice = &serving_stacks, .label = "Serving stack",
 		.hint = "auto: each accelerator's best published stack; another is filtered where it does not run" },
+	/* Where the run's data-parallel exchange hides (engine_train_step.c):
+	 * a recipe may turn its stack's overlap off. */
+	[EF_DP_OVERLAP] = { "dp_overlap", "workload", "dp-overlap", "MODE",
+		"training: where the data-parallel exchange hides: auto | backward | last-microbatch | none (auto: the stack's)",
+		EFT_ENUM, W(dp_overlap), PRE | FT, .choice = &dp_overlaps, .label = "DP overlap",
+		.hint = "auto: where the training stack runs it; none: a recipe that turns the overlap off" },
 	/* eng_mtp_params(), engine_workload.c: what the modules add */
 	[EF_MTP] = { "mtp", "workload", "mtp", "",
 		"pretraining: also train the model's multi-token prediction modules (DeepSeek-V3: one)",

@@ -170,6 +170,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->bw = a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value;
 	x->lat = d->collective_latency_us.value * 1e-6;
 	x->overlap = d->training_overlap.value;
+	x->dp_mode = w->dp_overlap >= 0 ? (enum dp_overlap)w->dp_overlap : stack ? stack->dp_overlap : DPO_BACKWARD;
 	/* the workload's own figures: the run's cache has them after its
 	 * first accelerator */
 	struct eng_twork *wk = tc ? &tc->work : NULL;

@@ -29,6 +29,7 @@ struct eng_tctx {
 	const struct catalog_platform *plat;
 	struct eng_precision pr;
 	double usable, peak, eff, bw, lat, overlap;
+	enum dp_overlap dp_mode;	/* the training stack's (DPO_BACKWARD without one) */
 	double model_tok;		/* model FLOPs per token */
 	/* FLOPs done per token, by recompute, the routed experts' at the
 	 * dense GEMMs' pace (defaults.training_moe_efficiency) */
@@ -241,6 +242,11 @@ void eng_train_step_finish(const struct eng_tctx *x, struct eng_tlayout *l);
  * and whether ZeRO is at stage 3, not on the virtual stages or the
  * recompute, so the search works it out once per shape and stage. */
 void eng_train_step_finish_dp(const struct eng_tctx *x, struct eng_tlayout *l, double dp_comm);
+/* A lower bound on the exposed part of a data-parallel exchange of dp
+ * seconds at ZeRO 0 (no ZeRO stage of the same shape exchanges less) for
+ * every layout whose compute and elementwise work is at most work: what
+ * the search's bounds add (engine_train_search.c). */
+double eng_train_dp_exposed_floor(const struct eng_tctx *x, double dp, double work);
 
 /* A layout's memory per GPU: model state, activations, runtime reserve. */
 static inline double eng_train_mem(double state, double act, double reserve)

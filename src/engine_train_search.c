@@ -74,7 +74,8 @@ void eng_train_search_prepare(struct eng_tctx *x)
  * (rounding is monotone): the lightest recompute's terms (none shrinks
  * with heavier recompute), the least bubble (most virtual stages), the
  * least PP time (one virtual stage); then the least exposed DP time
- * (ZeRO 0-2's exchange, behind the heaviest recompute's backward pass),
+ * (ZeRO 0's exchange, the least of any stage, under the most compute it
+ * can hide behind, the heaviest recompute's: eng_train_dp_exposed_floor()),
  * whose rounding BOUND_ROUNDING covers. */
 enum tpass { PASS_FIT, PASS_MIN, PASS_PICK };
 #define TIE 1.0001
@@ -333,9 +334,7 @@ static bool shape_slow(const struct tsearch *S, struct eng_tlayout *l, int rec0,
 		return true;
 	l->zero = 0;
 	double dp = shape_dp(x, l, dpc);
-	double window = (S->compute_g[x->rec_hi] * l->imb + l->elem) * 2.0 / 3.0;
-	double hidden = dp * x->overlap < window ? dp * x->overlap : window;
-	*dp_lb = dp - hidden;
+	*dp_lb = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * l->imb + l->elem);
 	return (lb + *dp_lb) * (1.0 - BOUND_ROUNDING) > limit;
 }
 
@@ -874,9 +873,7 @@ static inline void group_terms(const struct tsearch *S, const struct tgroup *g, 
 	}
 	/* the leanest shape as shape_init() made it, at ZeRO 0 */
 	double dp = eng_train_dp_comm(x, lean);
-	double window = (S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb) * 2.0 / 3.0;
-	double hidden = dp * x->overlap < window ? dp * x->overlap : window;
-	k->dpx = dp - hidden;
+	k->dpx = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb);
 }
 
 static inline double group_floor(const struct tsearch *S, const struct eng_tlayout *lean, int rec0, const struct gterms *k)

@@ -23,9 +23,11 @@
  *               read every micro-batch, beyond the expert GEMMs' math
  *   PP          point-to-point sends of each micro-batch between stages
  *   DP          gradient reduce-scatter and weight all-gather (ring) over
- *               the data x context ranks, hidden behind the backward pass
- *               up to defaults.training_overlap of it and never more than
- *               the backward pass lasts
+ *               the data x context ranks, hidden behind the compute the
+ *               training stack runs it under (its dp_overlap): the whole
+ *               backward pass up to defaults.training_overlap, or the
+ *               last micro-batch's backward and the next first forward
+ *               (Megatron-Core), or nothing
  *
  * Each group runs on the GPU link while it stays inside a node and on the
  * NICs (one per GPU, rail-optimised: each GPU's traffic on its own rail)
@@ -388,17 +390,89 @@ void eng_train_step_finish(const struct eng_tctx *x, struct eng_tlayout *l)
 	eng_train_step_finish_dp(x, l, eng_train_dp_comm(x, l));
 }
 
+/* The whole step's backward pass (two thirds of the work) as the window:
+ * up to training_overlap of the exchange hides, never more than the
+ * backward pass lasts. */
+static double exposed_behind_backward(const struct eng_tctx *x, double dp, double work)
+{
+	double hidden = dp * x->overlap;
+	double window = work * 2.0 / 3.0;
+	return dp - (hidden < window ? hidden : window);
+}
+
+/* An exchange of q seconds per model chunk, on one stream, each chunk's
+ * part able to start only once its last micro-batch's pass through the
+ * chunk has begun, on the stage whose pass ends last (the first stage's
+ * backward, the weights' all-gather mirrored in the forward).  In
+ * interleaved 1F1B the last p micro-batches' passes go through the
+ * chunks one after another, p units of u seconds each (one micro-batch
+ * through one chunk), so chunk k's part may start k p units before the
+ * end (k m with fewer micro-batches than stages) and chunk 0's during
+ * its own last unit; the bucket of the last layer through is ready only
+ * when the pass ends (Megatron-Core: "exposes only one DP communication
+ * chunk", the chunk a layer's).  Returns the seconds past the end. */
+static double exposed_chunked(double q, const struct eng_tlayout *l, double u, double layers_chunk)
+{
+	double lead = (double)(l->p < l->m ? l->p : l->m) * u;
+	double t = -INFINITY;
+	for (int k = l->v - 1; k >= 1; k--) {
+		double start = -lead * k;
+		t = (t > start ? t : start) + q;
+	}
+	t = (t > -u ? t : -u) + q;
+	double last = q / (layers_chunk > 1 ? layers_chunk : 1);
+	if (t < last)
+		t = last;
+	return t > 0 ? t : 0;
+}
+
+/* Megatron-Core's overlapped exchange at ZeRO 0 to 2: grad sync is
+ * enabled for a model chunk only at its last micro-batch's backward
+ * (megatron/core/pipeline_parallel/schedules.py,
+ * is_last_microbatch_for_model_chunk), the distributed optimizer's
+ * weight all-gather runs in the next step's forward (DDP config
+ * overlap_param_gather: "overlap param all-gather with forward
+ * compute").  Without the distributed optimizer (ZeRO 0) the whole
+ * all-reduce is the backward's. */
+static double exposed_last_microbatch(const struct eng_tctx *x, const struct eng_tlayout *l, double dp,
+				      double work)
+{
+	double units = (double)l->m * l->v;
+	double layers_chunk = (double)x->m->layers / ((double)l->p * l->v);
+	double bwd = work * 2.0 / 3.0 / units, fwd = work / 3.0 / units;
+	if (l->zero == 0)
+		return exposed_chunked(dp / l->v, l, bwd, layers_chunk);
+	return exposed_chunked(dp / 2.0 / l->v, l, bwd, layers_chunk) +
+	       exposed_chunked(dp / 2.0 / l->v, l, fwd, layers_chunk);
+}
+
+double eng_train_dp_exposed_floor(const struct eng_tctx *x, double dp, double work)
+{
+	if (x->dp_mode == DPO_NONE)
+		return dp;
+	double behind = exposed_behind_backward(x, dp, work);
+	if (x->dp_mode != DPO_LAST_MICROBATCH)
+		return behind;
+	/* each half at most behind its whole pass (ZeRO 1 and 2, whose
+	 * exchange is no smaller; ZeRO 0's all-reduce behind the backward
+	 * alone exposes more); ZeRO 3 runs behind the backward as above */
+	double rs = dp / 2.0 - work * 2.0 / 3.0, ag = dp / 2.0 - work / 3.0;
+	double last = (rs > 0 ? rs : 0) + (ag > 0 ? ag : 0);
+	return last < behind ? last : behind;
+}
+
 void eng_train_step_finish_dp(const struct eng_tctx *x, struct eng_tlayout *l, double dp_comm)
 {
 	double work = l->compute + l->elem;
 	l->dp_comm = dp_comm;
-	/* Bucketed gradient reduction runs during the backward pass (two
-	 * thirds of the work): up to training_overlap of it hides, never
-	 * more than the backward pass lasts. */
-	double hidden = l->dp_comm * x->overlap;
-	double window = work * 2.0 / 3.0;
-	if (hidden > window)
-		hidden = window;
-	l->dp_exposed = l->dp_comm - hidden;
+	/* ZeRO 3 gathers the weights for every pass, behind the passes it
+	 * feeds; ZeRO 2's shared gradients are counted once a step
+	 * (eng_train_dp_comm()), so they run when ZeRO 1's do */
+	if (x->dp_mode == DPO_NONE)
+		l->dp_exposed = dp_comm;
+	else if (x->dp_mode == DPO_LAST_MICROBATCH && l->zero <= 2 && dp_comm > 0)
+		l->dp_exposed = exposed_last_microbatch(x, l, dp_comm, work);
+	else
+		l->dp_exposed = exposed_behind_backward(x, dp_comm, work);
 	l->step = work + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm + l->dp_exposed;
 }

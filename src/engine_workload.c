@@ -31,6 +31,7 @@ void engine_workload_init(struct workload *w, const struct catalog *c)
 	w->stack = -1;
 	w->serving_stack = -1;
 	w->training_stack = -1;
+	w->dp_overlap = -1;
 	w->form = FORMF_ANY;
 	w->objective = OBJ_CAPEX;
 	w->accel = NULL;

@@ -574,6 +574,67 @@ START_TEST(lora_keeps_no_frozen_mlp_inputs)
 }
 END_TEST
 
+/* Where the data-parallel exchange hides is the training stack's
+ * (dp_overlap): NeMo's Megatron-Core runs the distributed optimizer's
+ * reduce-scatter behind the last micro-batch's backward pass and the
+ * weights' all-gather behind the next first forward, so with TP 1 PP 1
+ * CP 1 (the exchange the only communication) at ZeRO 1 the exposed time
+ * is, per half of the exchange, what does not fit in one micro-batch's
+ * pass and never less than the last layer's share; `none` exposes it
+ * all; the former whole-backward rule hides 70% behind the whole step.
+ * A run's dp_overlap overrides its stack's. */
+static double dp_half_exposed(double half, double pass, double layers)
+{
+	double t = half - pass;
+	return t > half / layers ? t : half / layers;
+}
+
+START_TEST(dp_exchange_hides_where_the_stack_runs_it)
+{
+	struct workload w;
+	struct catalog_training_stack *nemo = (struct catalog_training_stack *)catalog_training_stack(cat, "nemo");
+	ck_assert_ptr_nonnull(nemo);
+	ck_assert_int_eq(nemo->dp_overlap, DPO_LAST_MICROBATCH);
+	ck_assert_int_eq(catalog_training_stack(cat, "meta")->dp_overlap, DPO_BACKWARD);
+	enum dp_overlap saved = nemo->dp_overlap;
+	const double seqs[] = { 16, 128 };
+	for (int i = 0; i < 2; i++) {
+		training(&w, WL_PRETRAIN, "llama-3.1-8b", PREC_BF16, 8192, seqs[i]);
+		w.tp = 1;
+		w.pp = 1;
+		w.cp = 1;
+		w.micro_batch = 1;
+		w.recompute = RECOMPUTE_SELECTIVE;
+		struct engine_result rn, rl, rb;
+		nemo->dp_overlap = DPO_NONE;
+		size_on(&w, "h100-sxm", 16, &rn);
+		nemo->dp_overlap = DPO_BACKWARD;
+		size_on(&w, "h100-sxm", 16, &rb);
+		nemo->dp_overlap = DPO_LAST_MICROBATCH;
+		size_on(&w, "h100-sxm", 16, &rl);
+		nemo->dp_overlap = saved;
+		/* a run's own setting (a recipe that turns the overlap off) over
+		 * its stack's */
+		struct engine_result rw;
+		w.dp_overlap = DPO_NONE;
+		size_on(&w, "h100-sxm", 16, &rw);
+		ck_assert_double_eq_tol(rw.step_s, rn.step_s, 1e-12);
+		ck_assert_msg(rn.fits && rb.fits && rl.fits, "refused: %s", rl.reason);
+		ck_assert(rl.zero_stage == 1 || rl.zero_stage == 2);	/* ZeRO 2: counted once a step, as 1 */
+		ck_assert_int_eq(rn.zero_stage, rl.zero_stage);
+		double dp = rn.t_comm_s, work = rl.t_compute_s + rl.t_memory_s;
+		double m = seqs[i] / 16, layers = M("llama-3.1-8b")->layers;
+		ck_assert(dp > 0.01);
+		double want = dp_half_exposed(dp / 2, work * 2 / 3 / m, layers) +
+			      dp_half_exposed(dp / 2, work / 3 / m, layers);
+		ck_assert_double_eq_tol(rl.t_comm_s, want, 1e-9 * dp);
+		double hidden = fmin(dp * cat->defaults.training_overlap.value, work * 2 / 3);
+		ck_assert_double_eq_tol(rb.t_comm_s, dp - hidden, 1e-9 * dp);
+		ck_assert(rl.step_s < rn.step_s && rb.step_s < rn.step_s);
+	}
+}
+END_TEST
+
 /* Context parallelism by all-to-all: per layer and micro-batch, Q, K, V
  * and the output each way forward and their gradients backward, (c - 1)/c
  * of each leaving the GPU, eight calls paying the per-peer latency c - 1
@@ -659,6 +720,7 @@ int main(void)
 	ADD(s, training_takes_the_power_limited_clock);
 	ADD(s, run_cache_changes_no_result);
 	ADD(s, lora_keeps_no_frozen_mlp_inputs);
+	ADD(s, dp_exchange_hides_where_the_stack_runs_it);
 	ADD(s, cp_all_to_all_costs_what_it_sends);
 	int rc = tap_run(s);
 	catalog_free(cat);
