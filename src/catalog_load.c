@@ -1274,6 +1274,13 @@ static const struct ynode *node_at(const struct ynode *root, const char *path)
 	return n;
 }
 
+/* The i-th item of a list node, for the position of a message about that
+ * item; `fallback` where the list is missing or shorter. */
+static const struct ynode *item_at(const struct ynode *list, size_t i, const struct ynode *fallback)
+{
+	return list && list->kind == YN_SEQ && i < list->n ? list->items[i] : fallback;
+}
+
 /* What the runtime reports is the marketed capacity give or take what the
  * vendor rounds and reserves: an "80GB" H100 shows 85.5 GB (81,559 MiB),
  * a "94GB" H100 NVL 100.5 GB.  Outside 0.9 to 1.2 times the marketed
@@ -1295,8 +1302,7 @@ static void check_partitions(struct catalog_load_ctx *x, const struct catalog_ac
 			slices = a->partitions[i].compute_slices;
 	for (size_t i = 0; i < a->n_partitions; i++) {
 		const struct catalog_partition *p = &a->partitions[i];
-		const struct ynode *n = list && list->kind == YN_SEQ && i < list->n ? list->items[i]
-										   : root;
+		const struct ynode *n = item_at(list, i, root);
 		if (!p->profile || p->max_per_gpu <= 0 || p->compute_slices <= 0)
 			continue;	/* already reported */
 		for (size_t j = 0; j < i; j++)
@@ -1439,7 +1445,7 @@ static void check_serving_stack(struct catalog_load_ctx *x, void *item, const st
 		       stack_ids(known, sizeof known, serving_id_at, SS_COUNT));
 	const struct ynode *list = node_at(root, "runs_on");
 	for (size_t i = 0; i < s->n_runs_on; i++) {
-		const struct ynode *n = list && list->kind == YN_SEQ && i < list->n ? list->items[i] : list;
+		const struct ynode *n = item_at(list, i, list);
 		for (size_t j = 0; j < i; j++)
 			if (s->runs_on[j].platform == s->runs_on[i].platform)
 				err_at(x, n, "runs_on: platform %s is listed twice", stack_name(s->runs_on[i].platform));
@@ -1447,6 +1453,17 @@ static void check_serving_stack(struct catalog_load_ctx *x, void *item, const st
 			err_at(x, node_at(n, "compute.value"), "compute of a default stack is 1 (the "
 			       "accelerators' efficiency.compute was measured on it)");
 	}
+}
+
+/* A stack (of `kind`) in `file` marked the default on a platform that the
+ * catalog's first default, `first` in `first_file`, already holds. */
+static void second_default(struct catalog_load_ctx *x, const char *kind, const char *id, const char *file,
+			   enum stack platform, const char *first, const char *first_file)
+{
+	x->file = file;
+	err_at(x, NULL, "%s is marked the default %s on %s, which already has one: %s (%s)", id, kind,
+	       stack_name(platform), first, first_file);
+	flush_file_errors(x);
 }
 
 /* One default training stack per platform. */
@@ -1457,13 +1474,9 @@ static void check_train_stack_defaults(struct catalog_load_ctx *x)
 		for (size_t k = 0; k < c->training_stacks[i].n_runs_on; k++) {
 			const struct catalog_train_platform *p = &c->training_stacks[i].runs_on[k];
 			const struct catalog_training_stack *d = catalog_train_stack_default(c, p->platform);
-			if (p->is_default && d && d != &c->training_stacks[i]) {
-				x->file = c->training_stacks[i].file;
-				err_at(x, NULL, "%s is marked the default training stack on %s, which already "
-				       "has one: %s (%s)", c->training_stacks[i].id, stack_name(p->platform), d->id,
-				       d->file);
-				flush_file_errors(x);
-			}
+			if (p->is_default && d && d != &c->training_stacks[i])
+				second_default(x, "training stack", c->training_stacks[i].id,
+					       c->training_stacks[i].file, p->platform, d->id, d->file);
 		}
 }
 
@@ -1479,14 +1492,14 @@ static void check_training_stack(struct catalog_load_ctx *x, void *item, const s
 		       stack_ids(known, sizeof known, training_id_at, TS_COUNT));
 	const struct ynode *list = node_at(root, "runs_on");
 	for (size_t i = 0; i < s->n_runs_on; i++) {
-		const struct ynode *n = list && list->kind == YN_SEQ && i < list->n ? list->items[i] : list;
+		const struct ynode *n = item_at(list, i, list);
 		for (size_t j = 0; j < i; j++)
 			if (s->runs_on[j].platform == s->runs_on[i].platform)
 				err_at(x, n, "runs_on: platform %s is listed twice", stack_name(s->runs_on[i].platform));
 	}
 	list = node_at(root, "efficiency");
 	for (size_t i = 0; i < s->n_efficiency; i++) {
-		const struct ynode *n = list && list->kind == YN_SEQ && i < list->n ? list->items[i] : list;
+		const struct ynode *n = item_at(list, i, list);
 		const struct catalog_train_share *e = &s->efficiency[i];
 		for (size_t j = 0; j < i; j++)
 			if (e->family && s->efficiency[j].family && !strcmp(e->family, s->efficiency[j].family) &&
@@ -1507,13 +1520,9 @@ static void check_stack_defaults(struct catalog_load_ctx *x)
 				continue;
 			const struct catalog_stack_platform *q;
 			const struct catalog_serving_stack *d = catalog_stack_default(c, p->platform, &q);
-			if (d && d != &c->serving_stacks[i]) {
-				x->file = c->serving_stacks[i].file;
-				err_at(x, NULL, "%s is marked the default stack on %s, which already has "
-				       "one: %s (%s)", c->serving_stacks[i].id, stack_name(p->platform), d->id,
-				       d->file);
-				flush_file_errors(x);
-			}
+			if (d && d != &c->serving_stacks[i])
+				second_default(x, "stack", c->serving_stacks[i].id, c->serving_stacks[i].file,
+					       p->platform, d->id, d->file);
 		}
 }
 
