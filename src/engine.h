@@ -97,6 +97,9 @@ struct workload {
 
 	/* inference */
 	long input_tokens, output_tokens;
+	/* The output lengths' coefficient of variation (standard deviation
+	 * over mean, output_tokens being the mean); 0 = all the same length. */
+	double output_cv;
 	long concurrency;		/* concurrent sequences */
 	bool concurrency_max;		/* as many as memory holds */
 	double tokens_per_s_per_user;	/* target decode speed per user: 1000 / p99
@@ -266,7 +269,7 @@ bool engine_mix_bits(enum precision p, enum precision *wide, double *lo_bits, do
 enum engine_field_id {
 	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK, EF_DISAGGREGATED, EF_DISPATCH,
 	EF_KV_RESERVE,
-	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
+	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_OUTPUT_CV, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_HARNESS_WINDOW_MS, EF_PREFIX_CACHE_HIT,
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,

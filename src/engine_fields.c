@@ -231,6 +231,14 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_OUTPUT_TOKENS] = { "output_tokens", "workload", "output-tokens", "N",
 		"inference: generated tokens per request", EFT_LONG, W(output_tokens), INF, WHOLE(1, 1e8),
 		NUM_COUNT, .unit = "tok/request", .label = "Output tokens", DEF_INF(256) },
+	/* the spread of the answers' lengths, their standard deviation over
+	 * their mean: 10 is far past any published set (reasoning sets ~1.1) */
+	[EF_OUTPUT_CV] = { "output_cv", "workload", "output-cv", "X",
+		"inference: spread of the output lengths, standard deviation over mean (0.01 to 10)",
+		EFT_DOUBLE, W(output_cv), INF, OR_NONE(0.01, 10), NUM_PLAIN, .omit_zero = true,
+		.label = "Output spread", .step = 0.1, .start = 1,
+		.hint = "std/mean of the answers' lengths; long answers hold the batch longer; none = all alike",
+		DEF_INF(0) },
 	/* 100M concurrent sequences: beyond any single service */
 	[EF_CONCURRENCY] = { "concurrency", "workload", "concurrency", "N|max",
 		"inference: concurrent sequences, or as many as fit", EFT_LONG, W(concurrency), INF,

@@ -885,7 +885,9 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->I = (double)w->input_tokens;
 	x->O = (double)w->output_tokens;
 	x->ctx_full = x->I + x->O;
-	x->ctx_mean = x->I + x->O / 2.0;
+	/* a decode step's sequences on average (eng_decode_ctx_mean()): the
+	 * attention work and the KV read and held per sequence follow it */
+	x->ctx_mean = eng_decode_ctx_mean(w);
 	x->pa = eng_params_active(x->m);
 	x->attn_mean = eng_attn_flops_serving(x->m, x->ctx_mean, true);
 	/* A prefix-cache hit skips the prompt's first h x I tokens (their KV

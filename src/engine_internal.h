@@ -92,6 +92,9 @@ double eng_params_experts(const struct catalog_model *m);
 /* Bytes of the model's weights (all, or the active ones) stored at p:
  * mxfp4 stores only the routed experts in 4 bit, the rest in bf16. */
 double eng_weights_bytes(const struct catalog_model *m, enum precision p, bool active);
+/* The context a decode token of w attends to on average: I + O/2 for
+ * answers all alike, longer with their spread (output_cv). */
+double eng_decode_ctx_mean(const struct workload *w);
 /* Attention FLOPs for one token attending to ctx earlier tokens, forward. */
 double eng_attn_flops_token(const struct catalog_model *m, double ctx);
 /* The same as the serving stacks run it: MLA's context phase with its

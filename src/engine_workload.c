@@ -411,6 +411,17 @@ double eng_params_read(const struct catalog_model *m, double b)
 	return shared + experts_all * touched;
 }
 
+/* A request meets a decode step in proportion to its length, at a
+ * uniform point of its answer, so the mean context is I + E[O^2] /
+ * (2 E[O]) = I + O (1 + cv^2) / 2 for lengths of spread cv independent of
+ * the prompts (the length bias of renewal theory); per request, the O
+ * decode tokens attend to I O + E[O^2] / 2, the same mean times O. */
+double eng_decode_ctx_mean(const struct workload *w)
+{
+	double cv = w->output_cv;
+	return (double)w->input_tokens + (double)w->output_tokens / 2.0 * (1.0 + cv * cv);
+}
+
 double eng_attn_flops_token(const struct catalog_model *m, double ctx)
 {
 	/* Q.K^T and attention x V: 2 x 2 x head_dim x ctx per head and layer
@@ -569,7 +580,7 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 
 	if (w->cls == WL_INFERENCE) {
 		double ctx = (double)(w->input_tokens + w->output_tokens);
-		double mean_ctx = w->input_tokens + w->output_tokens / 2.0;
+		double mean_ctx = eng_decode_ctx_mean(w);
 		double n = w->concurrency_max ? 1.0 : (double)w->concurrency;
 		out->weights_gb = eng_weights_bytes(m, w->precision, false) / ENG_GB;
 		out->kv_gb = n * eng_kv_seq_bytes_gpu(m, kvb, 1, ctx) / ENG_GB;
@@ -577,7 +588,7 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 		 * average I/2 earlier tokens), then O decode tokens. */
 		double in = (double)w->input_tokens, o = (double)w->output_tokens;
 		out->flops_total = 2.0 * pa * (in + o) + in * eng_attn_flops_token(m, in / 2.0) +
-				   o * eng_attn_flops_token(m, in + o / 2.0);
+				   o * eng_attn_flops_token(m, mean_ctx);
 		out->bytes_per_token = eng_weights_bytes(m, w->precision, true) +
 				       eng_kv_seq_bytes_gpu(m, kvb, 1, mean_ctx);
 		/* Two all-reduces of d activations (16 bit) per layer and token. */

@@ -2079,6 +2079,33 @@ START_TEST(prefix_cache_skips_prefill)
 }
 END_TEST
 
+/* Answers of unequal length: a decode step meets the long ones more
+ * often (they hold their slots longer), so its sequences carry more
+ * context, I + O (1 + cv^2) / 2: at cv 1 on 1,024 in / 4,096 out the
+ * mean context is 5,120 tokens instead of 3,072, so the KV read and the
+ * attention grow, the step slows and the memory holds fewer sequences;
+ * the prompt and answer means, and the first token alone, stay. */
+START_TEST(output_spread_lengthens_the_decode_context)
+{
+	struct workload w;
+	struct engine_result alike, spread;
+	inference(&w, "deepseek-r1", PREC_FP4, 0);
+	w.concurrency_max = true;
+	w.output_tokens = 4096;
+	w.ep = 8;
+	w.attention_dp = true;
+	size_on(&w, "b200", 8, &alike);
+	ck_assert_double_eq_tol(eng_decode_ctx_mean(&w), 1024 + 2048, 1e-9);
+	w.output_cv = 1.0;
+	ck_assert_double_eq_tol(eng_decode_ctx_mean(&w), 1024 + 4096, 1e-9);
+	size_on(&w, "b200", 8, &spread);
+	ck_assert(alike.fits && spread.fits);
+	ck_assert(spread.output_tokens_per_s < 0.95 * alike.output_tokens_per_s);
+	ck_assert(spread.step_ms > alike.step_ms);
+	ck_assert_double_eq_tol(spread.ttft_ms, alike.ttft_ms, 1e-9);
+}
+END_TEST
+
 /* ---- MIG partitions (issue 18) ---- */
 
 /* Llama 3.1 8B at fp8 for a few users on an A100 80GB: the A100 has no
@@ -2598,6 +2625,7 @@ int main(void)
 	ADD(s, power_limited_clock);
 	ADD(s, expert_parallel_layout);
 	ADD(s, prefix_cache_skips_prefill);
+	ADD(s, output_spread_lengthens_the_decode_context);
 	ADD(s, training_6nd_compute_time);
 	ADD(s, ring_allreduce_volume);
 	ADD(s, lora_far_below_full_finetune);
