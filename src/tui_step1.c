@@ -86,7 +86,7 @@ static const struct tui_field rows[] = {
 	{ F(INPUT_TOKENS) }, { F(OUTPUT_TOKENS) }, { F(CONCURRENCY) }, { F(TOKENS_PER_S_PER_USER) },
 	{ F(TTFT_MS) }, { F(TARGET_TOKENS_PER_S) }, { F(ARRIVAL_RATE) },
 	{ F(PREFIX_CACHE_HIT) }, { F(SERVING_STACK) }, { F(DISAGGREGATED) },
-	{ F(DRAFT_MODEL) }, { F(SPEC_ACCEPTANCE) }, { F(SPEC_TOKENS) }, { F(KV_RESERVE) },
+	{ F(DRAFT_MODEL) }, { F(SPEC_ACCEPTANCE) }, { F(SPEC_TOKENS) }, { F(KV_RESERVE) }, { F(OUTPUT_CV) },
 
 	{ .label = "Pretraining", .kind = TF_HEADING, .classes = PRE },
 	{ F(TOKENS), .classes = PRE },

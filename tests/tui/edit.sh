@@ -188,7 +188,7 @@ tui_exit_status
 # filters: a software stack leaves the others visible, greyed, with the reason
 tui_start 100 30 --scenario "$SCENARIO"
 tui_wait "Input tokens"
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
 tui_keys Right Right
 check_screen_re "Right cycles the stack filter" "Software stack +. ?rocm"
 tui_keys 3

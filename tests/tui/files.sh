@@ -15,7 +15,7 @@ check_screen "choose the top-ranked accelerator" "step 4 shows its node"
 # the customer, typed in step 1, goes into the scenario file
 tui_keys 1
 tui_wait "Input tokens"
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Up Up
+tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Up Up
 tui_keys Enter C-u
 tui_type "ACME Corp, Ünïcode dept"
 tui_keys Enter

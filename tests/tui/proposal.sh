@@ -59,7 +59,7 @@ check_screen "the Markdown proposal is written" "Wrote the proposal to $TMPD/wiz
 # notes of several lines are kept, not cut by the one-line editor
 tui_keys 1
 tui_wait "Input tokens"
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
 tui_keys Enter
 tui_wait "holds several lines"
 check_screen "multi-line notes: left as they are" "Notes holds several lines"
@@ -85,7 +85,7 @@ check "the status line's total is the BOM's" equals "$w_total" "$(tail -n 1 "$TM
 # ---- the Notes field: typed, saved, printed ----
 tui_start_env 120 40 "SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH" -- --scenario "$TMPD/plain.yaml"
 tui_wait "Input tokens"
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
 tui_settle
 check_screen_re "the last field of step 1 is Notes" "Notes +\(none\)"
 tui_keys Enter C-u
