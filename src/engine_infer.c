@@ -1403,7 +1403,7 @@ static void explain(const struct ictx *x, const struct ilayout *l, enum driver d
 			   r->replicas, eng_s(r->replicas));
 	} else {
 		double wgb = x->m->params * x->pr.weight_bytes / ENG_GB;
-		double kvgb = x->n_users * eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, 1, x->ctx_full) / ENG_GB;
+		double kvgb = x->n_users * eng_kv_seq_stored_gpu(x->m, x->pr.kv_bytes, 1, x->ctx_full, x->window_kept) / ENG_GB;
 		if (l->g > 1)
 			eng_reason(r, "%s%s at %s needs %F GB of weights: more than one %ld GB GPU (%F GB usable); "
 				   "%ld %s KV cache adds %F GB",
