@@ -136,6 +136,10 @@ struct catalog_stack_platform {
 	 * layer's buffers for the next); 0 = defaults.serving_workspace_gb.
 	 * Dense models only: MoE keeps serving_workspace_moe_gb. */
 	struct sourced activation_layers;
+	/* The share of a sliding-window layer's tokens past its window that
+	 * the stack's KV cache still stores: 1 = the whole sequence (one pool
+	 * sized as if every layer saw the full context), 0 = the window only. */
+	struct sourced window_kv_kept;
 };
 
 struct catalog_serving_stack {

@@ -806,6 +806,7 @@ static void check_calibration(struct ctx *x, const struct ledger *l, bool requir
 			check_figure(x, l, s->file, "runs_on.layer_overhead_us", &p->layer_overhead_us, false);
 			check_figure(x, l, s->file, "runs_on.kv_free_fraction", &p->kv_free_fraction, false);
 			check_figure(x, l, s->file, "runs_on.activation_layers", &p->activation_layers, false);
+			check_figure(x, l, s->file, "runs_on.window_kv_kept", &p->window_kv_kept, false);
 		}
 	}
 	for (size_t i = 0; i < c->n_training_stacks; i++)

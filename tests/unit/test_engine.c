@@ -157,6 +157,43 @@ START_TEST(kv_sliding_window_caps_context)
 }
 END_TEST
 
+/* TensorRT-LLM keeps a sliding-window layer's whole sequence in its one KV
+ * pool (serving-stacks/tensorrt-llm.yaml window_kv_kept): gpt-oss-20b's 12
+ * windowed layers store 2,000 tokens, not 128, while a step reads 128. */
+START_TEST(kv_window_kept_stores_whole_sequence)
+{
+	const struct catalog_model *m = M("gpt-oss-20b");
+	double per_layer_token = 2.0 * 8 * 64 * 2;
+	ck_assert_double_eq(eng_kv_seq_stored_gpu(m, 2, 1, 2000, 0), eng_kv_seq_bytes_gpu(m, 2, 1, 2000));
+	ck_assert_double_eq(eng_kv_seq_bytes_gpu(m, 2, 1, 2000), per_layer_token * (12 * 2000 + 12 * 128));
+	ck_assert_double_eq(eng_kv_seq_stored_gpu(m, 2, 1, 2000, 1), per_layer_token * 24 * 2000);
+	ck_assert_double_eq(eng_kv_seq_stored_gpu(m, 2, 1, 2000, 0.5), per_layer_token * (12 * 2000 + 12 * 1064));
+	const struct catalog_serving_stack *s = catalog_serving_stack(cat, "tensorrt-llm");
+	ck_assert_ptr_nonnull(s);
+	const struct catalog_stack_platform *on = catalog_stack_on(s, STACK_CUDA);
+	ck_assert_ptr_nonnull(on);
+	ck_assert_double_eq(on->window_kv_kept.value, 1);
+	/* the batch is sized on what is stored: fewer gpt-oss sequences on
+	 * one H100 than a windowed cache would hold */
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "gpt-oss-20b", PREC_MXFP4, 1);
+	w.kv_precision = PREC_BF16;
+	w.concurrency_max = true;
+	w.input_tokens = 1000;
+	w.output_tokens = 1000;
+	w.kv_reserve = KVR_FULL;
+	w.serving_stack = SS_TENSORRT_LLM;
+	w.tokens_per_s_per_user = 0;
+	w.ttft_ms = 0;
+	size_on(&w, "h100-sxm", 1, &r);
+	ck_assert(r.fits);
+	double stored = eng_kv_seq_stored_gpu(m, 2, 1, 2000, 1);
+	ck_assert(r.mem_per_gpu_gb * ENG_GB > r.batch_per_replica * stored);
+	ck_assert(r.batch_per_replica < 80e9 / eng_kv_seq_bytes_gpu(m, 2, 1, 2000) / 2);
+}
+END_TEST
+
 START_TEST(moe_active_vs_total)
 {
 	struct workload w;
@@ -2617,6 +2654,7 @@ int main(void)
 	ADD(s, kv_deepseek_v3_mla);
 	ADD(s, mla_attention_served_absorbed);
 	ADD(s, kv_sliding_window_caps_context);
+	ADD(s, kv_window_kept_stores_whole_sequence);
 	ADD(s, moe_active_vs_total);
 	ADD(s, moe_published_layout_folds_experts);
 	ADD(s, dep_all_to_all_by_hand);
