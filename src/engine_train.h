@@ -55,6 +55,7 @@ struct eng_tctx {
 	double link2;			/* eng_link_bw() for a pair, once */
 	double shared_params, expert_params;
 	double moe_share;		/* share of the layers with routed experts */
+	double moe_host;		/* the stack's host time per MoE layer pass, s (0: none) */
 	bool zero_monotone;
 	int rec_lo, rec_hi;		/* recompute choices tried, lightest first */
 	/* Figures the search asks for at every shape, worked out once per
@@ -79,6 +80,7 @@ struct eng_tlayout {
 	 * local experts' weight traffic (eng_train_expert_mem(); the result
 	 * reports the latter as memory time) */
 	double compute, elem, bubble, tp_comm, cp_comm, ep_comm, pp_comm, dp_comm, dp_exposed, step;
+	double host_exposed;		/* eng_train_host_exposed() */
 };
 
 /*

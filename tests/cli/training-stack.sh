@@ -119,5 +119,22 @@ check "a share from a validation entry: refused" rc 2
 check "a share from a validation entry: the message names the file" matches "$err" \
 	"nemo.yaml.*'dgxc-h100x576-llama31-405b-bf16' is a validation entry"
 rm -r cat
+# the dropless dispatcher's host time per MoE layer pass: a sourced figure
+# in range, set from calibration entries only
+cp -r "$TOP_SRCDIR/catalog" cat
+sed -i '/^moe_host_layer_ms:$/,/^sources:$/s/^  value: .*/  value: 5000/' cat/training-stacks/nemo.yaml
+run "$ACCELSIZER" catalog check --catalog cat
+check "moe_host_layer_ms out of range: refused" rc 2
+check "moe_host_layer_ms out of range: file, line and key" matches "$err" \
+	"nemo.yaml:[0-9]+:[0-9]+: moe_host_layer_ms.value must be in"
+rm -r cat
+cp -r "$TOP_SRCDIR/catalog" cat
+sed -i 's/calibrated_from: \[mbridge2511-b200x8-qwen3-30b-a3b-fp8mx\]/calibrated_from: [mbridge2602-b200x8-qwen3-30b-a3b-mxfp8]/' \
+	cat/training-stacks/nemo.yaml
+run "$ACCELSIZER" catalog check --catalog cat
+check "moe_host_layer_ms from a validation entry: refused" rc 2
+check "moe_host_layer_ms from a validation entry: the message names it" matches "$err" \
+	"nemo.yaml.*moe_host_layer_ms.calibrated_from: 'mbridge2602-b200x8-qwen3-30b-a3b-mxfp8' is a validation entry"
+rm -r cat
 
 done_testing
