@@ -80,7 +80,6 @@ struct eng_tlayout {
 	 * local experts' weight traffic (eng_train_expert_mem(); the result
 	 * reports the latter as memory time) */
 	double compute, elem, bubble, tp_comm, cp_comm, ep_comm, pp_comm, dp_comm, dp_exposed, step;
-	double host_exposed;		/* eng_train_host_exposed() */
 };
 
 /*
@@ -249,6 +248,9 @@ void eng_train_step_finish_dp(const struct eng_tctx *x, struct eng_tlayout *l, d
  * every layout whose compute and elementwise work is at most work: what
  * the search's bounds add (engine_train_search.c). */
 double eng_train_dp_exposed_floor(const struct eng_tctx *x, double dp, double work);
+/* What the host that issues the MoE layers adds to a sized layout's step
+ * (a token-dropless dispatcher's sync every MoE layer), seconds. */
+double eng_train_host_exposed(const struct eng_tctx *x, const struct eng_tlayout *l);
 
 /* A layout's memory per GPU: model state, activations, runtime reserve. */
 static inline double eng_train_mem(double state, double act, double reserve)

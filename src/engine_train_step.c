@@ -473,9 +473,9 @@ double eng_train_dp_exposed_floor(const struct eng_tctx *x, double dp, double wo
  * stack's moe_host_layer_ms a layer pass); returns what the host adds.
  * Layers are taken alike: the MoE layers' share of the layers' work
  * against their passes' host time. */
-static double host_exposed(const struct eng_tctx *x, const struct eng_tlayout *l)
+double eng_train_host_exposed(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
-	if (!(x->moe_host > 0) || !(x->moe_share > 0))
+	if (!(x->moe_host > 0))
 		return 0;
 	double host = layer_passes(x, l) * x->moe_share * x->moe_host;
 	double gpu = (l->compute + l->elem + l->tp_comm + l->cp_comm) * x->moe_share + l->ep_comm;
@@ -495,7 +495,6 @@ void eng_train_step_finish_dp(const struct eng_tctx *x, struct eng_tlayout *l, d
 		l->dp_exposed = exposed_last_microbatch(x, l, dp_comm, work);
 	else
 		l->dp_exposed = exposed_behind_backward(x, dp_comm, work);
-	l->host_exposed = host_exposed(x, l);
 	l->step = work + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm + l->dp_exposed +
-		  l->host_exposed;
+		  eng_train_host_exposed(x, l);
 }
