@@ -2032,6 +2032,49 @@ static void qwen3_pretrain(struct workload *w)
 	w->micro_batch = 1;
 }
 
+/* The dropless dispatcher syncs the host every MoE layer (the nemo
+ * stack's moe_host_layer_ms): on one B200 node at micro-batch 1 the
+ * Qwen3 30B A3B layers are shorter on the GPU than on the host, so the
+ * step is the host's, 64 micro-batches x 48 layers of it; at micro-batch
+ * 8 the GPU's layers are longer and the host hides.  A stack without the
+ * figure (AutoModel) runs at the GPU's time. */
+static double qwen3_30b_step(int mbs, enum training_stack ts)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("qwen3-30b-a3b");
+	w.precision = w.kv_precision = PREC_FP8;
+	w.tokens = 1e12;
+	w.seq_len = 4096;
+	w.global_batch_tokens = 512.0 * 4096;
+	w.tp = w.pp = w.cp = 1;
+	w.ep = 8;
+	w.micro_batch = mbs;
+	w.training_stack = (int)ts;
+	size_on(&w, "b200", 8, &r);
+	ck_assert(r.fits);
+	return r.step_s;
+}
+
+START_TEST(moe_dropless_host_sync)
+{
+	const struct catalog_training_stack *nemo = catalog_training_stack(cat, "nemo");
+	ck_assert_ptr_nonnull(nemo);
+	double host = nemo->moe_host_layer_ms.value * 1e-3;
+	ck_assert(host > 0);
+	double m1 = qwen3_30b_step(1, TS_NEMO), gpu1 = qwen3_30b_step(1, TS_AUTOMODEL);
+	double passes = 512.0 / 8 * 48;
+	ck_assert(gpu1 < passes * host);
+	ck_assert(fabs(m1 - passes * host) < 0.02 * m1);
+	/* micro-batch 8: 8 passes of 48 layers, each longer than the host's */
+	double m8 = qwen3_30b_step(8, TS_NEMO);
+	ck_assert(m8 > 512.0 / 64 * 48 * host);
+	ck_assert(m8 < m1);
+}
+END_TEST
+
 START_TEST(moe_published_layout_folds_experts)
 {
 	struct workload w;
@@ -2630,6 +2673,7 @@ int main(void)
 	ADD(s, kv_window_kept_stores_whole_sequence);
 	ADD(s, moe_active_vs_total);
 	ADD(s, moe_published_layout_folds_experts);
+	ADD(s, moe_dropless_host_sync);
 	ADD(s, dep_all_to_all_by_hand);
 	ADD(s, dep_busiest_rank_by_hand);
 	ADD(s, attention_dp_layout);
