@@ -914,6 +914,18 @@ static double share_of_peak(const struct catalog_accel *a, enum precision p)
 	return p == PREC_FP4 && a->eff_compute_fp4.value > 0 ? a->eff_compute_fp4.value : a->eff_compute.value;
 }
 
+/* The fixed costs of a step and of each layer: the serving stack's own
+ * where it has them, the defaults' otherwise. */
+static void fixed_costs(struct ictx *x, const struct catalog_defaults *d, const struct catalog_stack_platform *on)
+{
+	double step_us = on && on->step_overhead_us.value > 0 ? on->step_overhead_us.value
+							      : d->serving_step_overhead_us.value;
+	double layer_us = on && on->layer_overhead_us.value > 0 ? on->layer_overhead_us.value
+								: d->serving_layer_overhead_us.value;
+	x->fixed = (step_us + x->m->layers * layer_us) * 1e-6;
+	x->iter_fixed = step_us * 1e-6;
+}
+
 static bool ctx_init(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, const struct catalog_partition *part, struct ictx *x)
 {
@@ -957,12 +969,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 		x->usable /= a->mem_usable_fraction;
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
 	x->lat = d->collective_latency_us.value * 1e-6;
-	double step_us = on && on->step_overhead_us.value > 0 ? on->step_overhead_us.value
-							      : d->serving_step_overhead_us.value;
-	double layer_us = on && on->layer_overhead_us.value > 0 ? on->layer_overhead_us.value
-								: d->serving_layer_overhead_us.value;
-	x->fixed = (step_us + w->model->layers * layer_us) * 1e-6;
-	x->iter_fixed = step_us * 1e-6;
+	fixed_costs(x, d, on);
 	x->budget = w->token_budget > 0		    ? (double)w->token_budget
 		    : d->prefill_chunk_tokens.value >= 1 ? d->prefill_chunk_tokens.value
 							 : 8192;
