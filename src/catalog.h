@@ -175,6 +175,11 @@ struct catalog_training_stack {
 	size_t n_efficiency;
 	enum dp_overlap dp_overlap;	/* absent: DPO_BACKWARD */
 	char *dp_overlap_source;
+	/* The host's time to issue one MoE layer's forward and backward of a
+	 * micro-batch, ms, where the stack's token-dropless dispatcher
+	 * synchronises the host with the GPU every MoE layer; value 0:
+	 * absent (the host runs ahead, none of it shows). */
+	struct sourced moe_host_layer_ms;
 	char **sources;
 	size_t n_sources;
 	char *file;

@@ -305,6 +305,7 @@ static const struct catalog_field training_stack_fields[] = {
 	LIST("efficiency", TS, efficiency, 0, catalog_train_share_schema),
 	ENUM("dp_overlap.mode", TS, dp_overlap, REQ | OPTGROUP, catalog_dp_overlap_names, DPO_COUNT),
 	STR("dp_overlap.source", TS, dp_overlap_source, REQ | OPTGROUP | SRC),
+	SOURCED("moe_host_layer_ms", TS, moe_host_layer_ms, OPTGROUP, 0.001, 1000),
 	SOURCES(TS),
 };
 #undef TS
