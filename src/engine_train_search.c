@@ -138,7 +138,7 @@ static inline void shape_terms(const struct tsearch *S, struct eng_tlayout *l, i
 /* The step without the data-parallel exchange, which alone depends on the
  * ZeRO stage: below every ZeRO stage's step (eng_train_step_finish() adds a term
  * >= 0 to this very sum). */
-static double step_parts(const struct eng_tctx *x, const struct tterms *k, struct eng_tlayout *l)
+static double step_parts(const struct tterms *k, double pp_send, struct eng_tlayout *l)
 {
 	l->compute = k->compute;
 	l->elem = k->elem;
@@ -146,7 +146,7 @@ static double step_parts(const struct eng_tctx *x, const struct tterms *k, struc
 	l->tp_comm = k->tp;
 	l->cp_comm = k->cp;
 	l->ep_comm = k->ep;
-	l->pp_comm = eng_train_pp_comm(x, l);
+	l->pp_comm = eng_train_pp_comm_of(l, pp_send);
 	return l->compute + l->elem + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm;
 }
 
@@ -209,16 +209,22 @@ static void consider(struct tsearch *S, const struct eng_tlayout *l)
 	}
 }
 
-/* The virtual stages, recompute choices (from rec0, the lightest whose
- * leanest layout fits) and ZeRO stages of a shape whose model state per
- * ZeRO stage is state[] and whose v-independent terms are k[] (by
- * recompute, filled as needed). */
 /* eng_train_dp_comm() of a shape at ZeRO 0 or 1 ([0]), 2 ([1]) and 3
  * ([2]), once each: it depends on the shape and those classes of stage,
  * not on the virtual stages or the recompute. */
 struct tdp {
 	bool set[3];
 	double v[3];
+};
+
+/* What the layouts of one shape share, worked out once: the terms by
+ * recompute (filled as needed), the DP exchange by class of ZeRO stage,
+ * the least exposed DP time of any (see shape_slow()) and one PP send
+ * (eng_train_pp_send()). */
+struct tshape {
+	struct tterms k[RECOMPUTE_COUNT];
+	struct tdp dp;
+	double dp_lb, pp_send;
 };
 
 static double shape_dp(const struct eng_tctx *x, const struct eng_tlayout *l, struct tdp *dp)
@@ -231,12 +237,17 @@ static double shape_dp(const struct eng_tctx *x, const struct eng_tlayout *l, st
 	return dp->v[i];
 }
 
-/* l: a working copy of the shape; the walk sets its virtual stages,
- * recompute and ZeRO stage and every figure of the layout. */
+/* The virtual stages, recompute choices (from rec0, the lightest whose
+ * leanest layout fits) and ZeRO stages of a shape whose model state per
+ * ZeRO stage is state[] and whose shared terms are *sh.  l: a working
+ * copy of the shape; the walk sets its virtual stages, recompute and ZeRO
+ * stage and every figure of the layout. */
 static void try_layouts(struct tsearch *S, struct eng_tlayout *l, int rec0, int zmax,
-			const double *state, double reserve, struct tterms *k, double dp_lb, struct tdp *dp)
+			const double *state, double reserve, struct tshape *sh)
 {
 	const struct eng_tctx *x = S->x;
+	struct tterms *k = sh->k;
+	double dp_lb = sh->dp_lb;
 	unsigned vmask = vmask_of(S, l->p);
 	for (int v = 1; v <= V_MAX; v++) {
 		if (!(vmask & (1u << v)))
@@ -252,7 +263,7 @@ static void try_layouts(struct tsearch *S, struct eng_tlayout *l, int rec0, int 
 			/* heavier recompute is no faster: nothing after this can
 			 * win; every ZeRO stage adds at least dp_lb (see
 			 * shape_slow()) */
-			double parts = step_parts(x, &k[rec], l);
+			double parts = step_parts(&k[rec], sh->pp_send, l);
 			if (parts > cut(S) || (parts + dp_lb) * (1.0 - BOUND_ROUNDING) > cut(S))
 				break;
 			double act = eng_train_activation(x, l);
@@ -280,7 +291,7 @@ static void try_layouts(struct tsearch *S, struct eng_tlayout *l, int rec0, int 
 				if (l->mem_gpu > x->usable)
 					continue;
 				fit_same = fit_same || z <= zsame;
-				eng_train_step_finish_dp(x, l, shape_dp(x, l, dp));
+				eng_train_step_finish_dp(x, l, shape_dp(x, l, &sh->dp));
 				consider(S, l);
 			}
 			if (fit_same)
@@ -315,12 +326,11 @@ static void floor_layout(const struct tsearch *S, struct eng_tlayout *l, int rec
 /* Whether no layout of the shape, none lighter on recompute than rec0,
  * can beat cut(S) once its communication is added to the floor, then the
  * least exposed DP time. */
-static bool shape_slow(const struct tsearch *S, struct eng_tlayout *l, int rec0, struct tterms *k,
-		       double *dp_lb, struct tdp *dpc)
+static bool shape_slow(const struct tsearch *S, struct eng_tlayout *l, int rec0, struct tshape *sh)
 {
 	const struct eng_tctx *x = S->x;
+	struct tterms *k = sh->k;
 	double limit = cut(S);
-	*dp_lb = 0;
 	if (!(limit < INFINITY))
 		return false;
 	floor_layout(S, l, rec0);
@@ -329,13 +339,13 @@ static bool shape_slow(const struct tsearch *S, struct eng_tlayout *l, int rec0,
 	shape_terms(S, l, rec0, &k[rec0]);
 	l->v = 1;
 	double lb = l->compute + l->elem + l->bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep +
-		    eng_train_pp_comm(x, l);
+		    eng_train_pp_comm_of(l, sh->pp_send);
 	if (lb > limit)
 		return true;
 	l->zero = 0;
-	double dp = shape_dp(x, l, dpc);
-	*dp_lb = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * l->imb + l->elem);
-	return (lb + *dp_lb) * (1.0 - BOUND_ROUNDING) > limit;
+	double dp = shape_dp(x, l, &sh->dp);
+	sh->dp_lb = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * l->imb + l->elem);
+	return (lb + sh->dp_lb) * (1.0 - BOUND_ROUNDING) > limit;
 }
 
 
@@ -349,6 +359,8 @@ struct eng_tcache *eng_tcache_new(void)
 	tc->gen = 0;
 	for (size_t i = 0; i < TGROUP_TABLES; i++)
 		tc->table[i].gen = 0;
+	for (size_t i = 0; i < TSHAPES; i++)
+		tc->shapes[i].gen = 0;
 	tc->pool_used = 0;
 	tc->work.set = false;
 	memset(tc->vmask, 0, sizeof tc->vmask);
@@ -363,8 +375,10 @@ void eng_tcache_free(struct eng_tcache *tc)
 void eng_tcache_begin(struct eng_tcache *tc)
 {
 	tc->gen++;
-	if (!tc->gen) {		/* wrapped: no table may look valid */
+	if (!tc->gen) {		/* wrapped: no table or shape may look valid */
 		memset(tc->table, 0, sizeof tc->table);
+		for (size_t i = 0; i < TSHAPES; i++)
+			tc->shapes[i].gen = 0;
 		tc->gen = 1;
 	}
 	tc->pool_used = 0;
@@ -440,26 +454,18 @@ static inline int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *sha
  * fitting recompute rec0 (>= 0) are known. */
 static void try_shape(struct tsearch *S, struct eng_tlayout *shape, const struct eng_tstate *st, int rec0)
 {
-	struct tterms k[RECOMPUTE_COUNT];
+	struct tshape sh;
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
-		k[r].set = false;
-	double dp_lb = 0;
-	struct tdp dp = { { false, false, false }, { 0, 0, 0 } };
+		sh.k[r].set = false;
+	sh.dp = (struct tdp){ { false, false, false }, { 0, 0, 0 } };
+	sh.dp_lb = 0;
+	sh.pp_send = shape->p > 1 ? eng_train_pp_send(S->x, shape) : 0;
 	struct eng_tlayout l = *shape;
-	if (S->pass != PASS_FIT && shape_slow(S, &l, rec0, k, &dp_lb, &dp))
+	if (S->pass != PASS_FIT && shape_slow(S, &l, rec0, &sh))
 		return;
-	try_layouts(S, &l, rec0, st->zmax, st->state, st->reserve, k, dp_lb, &dp);
+	try_layouts(S, &l, rec0, st->zmax, st->state, st->reserve, &sh);
 }
 
-/* A shape's memory: the lightest recompute that can fit it (-1 when
- * none; the least memory then goes to min_mem). */
-static inline int shape_fit(struct tsearch *S, struct eng_tlayout *shape, const struct eng_tstate *st, double *lowest)
-{
-	int rec0 = lightest_fit(S->x, shape, st, lowest);
-	if (rec0 < 0 && *lowest < S->min_mem)
-		S->min_mem = *lowest;
-	return rec0;
-}
 
 /* Power-of-two degrees from 1, or only the forced one. */
 static int deg_first(int forced)
@@ -678,6 +684,78 @@ static inline int group_fit(struct tsearch *S, struct eng_tlean *e, const struct
 	return rec0;
 }
 
+/* The run's slot for shape (c, b, e) of group g on G GPUs (struct
+ * eng_tshape), NULL without a cache. */
+static inline struct eng_tshape *shape_slot(const struct tsearch *S, const struct tgroup *g, int c, int b, int e)
+{
+	struct eng_tcache *tc = S->x->cache;
+	if (!tc)
+		return NULL;
+	unsigned h = (unsigned)S->G;
+	h = h * 31u + (unsigned)g->t;
+	h = h * 31u + (unsigned)g->p;
+	h = h * 31u + (unsigned)c;
+	h = h * 31u + (unsigned)b;
+	h = h * 31u + (unsigned)e;
+	h *= 0x9e3779b1u;	/* Fibonacci hashing: the top bits pick the slot */
+	return &tc->shapes[h >> (32 - TSHAPES_LOG2)];
+}
+
+static inline bool shape_is(const struct tsearch *S, const struct eng_tshape *cs, const struct tgroup *g, int c, int b,
+			    int e)
+{
+	const struct eng_tlayout *l = &cs->shape;
+	return cs->gen == S->x->cache->gen && cs->G == S->G && cs->bb == S->x->base_bytes && l->t == g->t &&
+	       l->p == g->p && l->c == c && l->b == b && l->ep == e;
+}
+
+/* Shape (c, b, e) of group g with its state, from the run's cache when it
+ * has it, else made (in the cache's slot, or buf without one) with none
+ * of its memory sized yet (mem_fit() sizes it); its TP link is g's. */
+static struct eng_tshape *group_shape(const struct tsearch *S, const struct tgroup *g, struct tstates *gs, int c,
+				      int b, int e, struct eng_tshape *buf)
+{
+	const struct eng_tctx *x = S->x;
+	struct eng_tshape *cs = shape_slot(S, g, c, b, e);
+	if (cs && shape_is(S, cs, g, c, b, e)) {
+		cs->shape.link_t = g->link_t;
+		return cs;
+	}
+	if (!cs) {
+		cs = buf;
+	} else {
+		cs->gen = x->cache->gen;
+		cs->G = S->G;
+		cs->bb = x->base_bytes;
+	}
+	shape_init(S, g, c, b, e, &cs->shape);
+	cs->lm.st = *group_state(x, gs, &cs->shape);
+	cs->rec_n = x->rec_lo;
+	return cs;
+}
+
+/* The lightest recompute whose least memory fits the shape, as
+ * lightest_fit(), sizing what is not sized yet (cs->lm.mem[] below
+ * rec_n is); -1 when none does, the heaviest's memory then going to
+ * min_mem. */
+static inline int mem_fit(struct tsearch *S, struct eng_tshape *cs)
+{
+	const struct eng_tctx *x = S->x;
+	double lowest = INFINITY;
+	for (int rec = x->rec_lo; rec <= x->rec_hi; rec++) {
+		if (rec >= cs->rec_n) {
+			cs->lm.mem[rec] = lean_mem(x, &cs->shape, rec, &cs->lm.st);
+			cs->rec_n = rec + 1;
+		}
+		lowest = cs->lm.mem[rec];
+		if (!(lowest > x->usable))
+			return rec;
+	}
+	if (lowest < S->min_mem)
+		S->min_mem = lowest;
+	return -1;
+}
+
 /* Every shape of a group: c from the most, b from the smallest, e from
  * the most, i.e. from the leanest.  Memory and the floor of the step only
  * grow with a bigger micro-batch or less context parallelism (see
@@ -706,17 +784,15 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 			for (int e = e_hi; e >= 1 && !stop_b; e--) {
 				if (e < e_hi && !ep_ok(x, n_stage, e))
 					continue;
-				struct eng_tlayout shape;
-				double lowest;
-				shape_init(S, g, c, b, e, &shape);
-				const struct eng_tstate *st = group_state(x, &gs, &shape);
-				int rec0 = shape_fit(S, &shape, st, &lowest);
+				struct eng_tshape buf;
+				struct eng_tshape *cs = group_shape(S, g, &gs, c, b, e, &buf);
+				int rec0 = mem_fit(S, cs);
 				bool leanest = e == e_hi;
-				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &shape, rec0) > cut(S))) {
+				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &cs->shape, rec0) > cut(S))) {
 					stop_b = leanest;
 					continue;
 				}
-				try_shape(S, &shape, st, rec0);
+				try_shape(S, &cs->shape, &cs->lm.st, rec0);
 			}
 			stop_c = stop_b && first;
 			first = false;
