@@ -550,11 +550,6 @@ static inline int ep_most(const struct eng_tctx *x, int n)
 	return e;
 }
 
-/* group_floor()'s terms that do not depend on the recompute. */
-struct gterms {
-	double tp, dpx;
-};
-
 /* A (t, p) group: the shapes with these tensor and pipeline degrees. */
 struct tgroup {
 	int t, p;
@@ -562,6 +557,11 @@ struct tgroup {
 	double link_t;
 	struct eng_tlean *le;		/* its entry in the run's cache, or NULL */
 	double lb;			/* MIN: no layout of the group is faster */
+	/* MIN: while lb still lacks the least exposed DP time (group_dpx()),
+	 * the leanest shape it is of, and lb's other terms (group_work());
+	 * NULL once lb is whole */
+	const struct eng_tlayout *lean_dp;
+	double lb_work;
 	int lean_e;			/* MIN: its leanest shape's expert degree, */
 	struct eng_tstate lean_st;	/* and that shape's state */
 };
@@ -929,37 +929,40 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
 
 /* A lower bound on the step of every layout of the group whose leanest
  * shape is lean, none lighter on recompute than rec0: its floor (see
- * shape_floor()), the TP traffic without latency (every shape moves at
+ * shape_floor()) and the TP traffic without latency (every shape moves at
  * least seqs / (d c) sequences through each layer's all-reduces, m b / c
- * of them), the least exposed DP time (the leanest shape has the least
- * expert state; d c is the group's).  The terms come from different
- * layouts, so BOUND_ROUNDING covers the sums' rounding.  Only the floor
- * depends on rec0: the other two terms (struct gterms) are worked out
- * once per group. */
-static inline void group_terms(const struct tsearch *S, const struct tgroup *g, const struct eng_tlayout *lean,
-			struct gterms *k)
+ * of them), group_work(); then the least exposed DP time (the leanest
+ * shape has the least expert state; d c is the group's), group_dpx().
+ * The terms come from different layouts, so BOUND_ROUNDING covers the
+ * sums' rounding (group_bound()). */
+static inline double group_work(const struct tsearch *S, const struct tgroup *g, const struct eng_tlayout *lean,
+				int rec0)
 {
 	const struct eng_tctx *x = S->x;
-	double dc = (double)lean->d * lean->c;
-	k->tp = 0;
-	if (lean->t > 1) {
-		double bytes = x->seqs / dc * x->s * x->m->hidden * 2.0;
-		double layers = (double)x->m->layers / lean->p * lean->imb;
-		k->tp = layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, g->link_t, 0);
-	}
-	/* the leanest shape as shape_init() made it, at ZeRO 0 */
-	double dp = eng_train_dp_comm(x, lean);
-	k->dpx = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb);
-}
-
-static inline double group_floor(const struct tsearch *S, const struct eng_tlayout *lean, int rec0, const struct gterms *k)
-{
 	double compute = S->compute_g[rec0] * lean->imb;
 	double elem = S->elem_g * lean->imb;
 	double lb = compute + elem + eng_train_bubble_of(compute + elem, lean->p, lean->m, v_most(S, lean->p));
-	if (lean->t > 1)
-		lb += k->tp;
-	return (lb + k->dpx) * (1.0 - BOUND_ROUNDING);
+	if (lean->t > 1) {
+		double dc = (double)lean->d * lean->c;
+		double bytes = x->seqs / dc * x->s * x->m->hidden * 2.0;
+		double layers = (double)x->m->layers / lean->p * lean->imb;
+		lb += layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, g->link_t, 0);
+	}
+	return lb;
+}
+
+static inline double group_dpx(const struct tsearch *S, const struct eng_tlayout *lean)
+{
+	const struct eng_tctx *x = S->x;
+	/* the leanest shape as shape_init() made it, at ZeRO 0 */
+	double dp = eng_train_dp_comm(x, lean);
+	return eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb);
+}
+
+/* A bound from its terms; work alone is below it (dpx >= 0). */
+static inline double group_bound(double work, double dpx)
+{
+	return (work + dpx) * (1.0 - BOUND_ROUNDING);
 }
 
 /* MIN: each group's bound from its leanest shape - the lightest recompute
@@ -967,8 +970,11 @@ static inline double group_floor(const struct tsearch *S, const struct eng_tlayo
  * micro-batches, the most virtual stages); then the groups from the
  * lowest bound while it can beat the fastest step so far.  A group whose
  * leanest shape does not fit is left before its bound is worked out, its
- * memory the least of the group's (group_fit()).  Which groups are tried
- * does not depend on the order they are met in (see "Which layout
+ * memory the least of the group's (group_fit()).  The DP term of a
+ * bound is added only when the rest of it comes first and can still beat
+ * the fastest step, and the group then goes back in its place, so the
+ * groups are tried in the order of their whole bounds.  Which groups are
+ * tried does not depend on the order they are met in (see "Which layout
  * wins"), only how soon the cut tightens. */
 /* Puts group k at its place in ord[0..n), kept in the order of the
  * groups' bounds (a NaN bound first: such a group is never skipped). */
@@ -979,6 +985,19 @@ static inline void ord_insert(const struct tgroup *g, int *ord, int n, int k)
 	while (j > 0 && g[ord[j - 1]].lb > lb) {
 		ord[j] = ord[j - 1];
 		j--;
+	}
+	ord[j] = k;
+}
+
+/* Moves ord[head], whose bound has grown, to its place in ord[head..n). */
+static inline void ord_sink(const struct tgroup *g, int *ord, int head, int n)
+{
+	int k = ord[head];
+	double lb = isnan(g[k].lb) ? -INFINITY : g[k].lb;
+	int j = head;
+	while (j + 1 < n && !(g[ord[j + 1]].lb > lb)) {
+		ord[j] = ord[j + 1];
+		j++;
 	}
 	ord[j] = k;
 }
@@ -997,17 +1016,29 @@ static void walk_min(struct tsearch *S, struct tgroup *g, int n)
 		if (rec0 < 0)
 			continue;
 		g[i].lean_e = lean->ep;
+		g[i].lean_dp = NULL;
 		if (isnan(lowest)) {
 			g[i].lb = -INFINITY;
 		} else {
-			struct gterms terms;
-			group_terms(S, &g[i], lean, &terms);
-			g[i].lb = group_floor(S, lean, rec0, &terms);
+			g[i].lb_work = group_work(S, &g[i], lean, rec0);
+			/* the DP term later from the cache's copy of the shape,
+			 * which outlives buf */
+			g[i].lean_dp = e ? &e->shape : NULL;
+			g[i].lb = group_bound(g[i].lb_work, e ? 0 : group_dpx(S, lean));
 		}
 		ord_insert(g, ord, live++, i);
 	}
-	for (int head = 0; head < live && !(g[ord[head]].lb > cut(S)); head++)
-		try_group(S, &g[ord[head]]);
+	for (int head = 0; head < live && !(g[ord[head]].lb > cut(S));) {
+		struct tgroup *h = &g[ord[head]];
+		if (h->lean_dp) {
+			h->lb = group_bound(h->lb_work, group_dpx(S, h->lean_dp));
+			h->lean_dp = NULL;
+			ord_sink(g, ord, head, live);
+			continue;
+		}
+		try_group(S, h);
+		head++;
+	}
 }
 
 /* Fastest fitting layout on G GPUs (see above); false if none fits.
