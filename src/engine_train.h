@@ -251,6 +251,9 @@ double eng_train_bubble(const struct eng_tlayout *l);
 int eng_train_tp_allreduces(int rec);
 double eng_train_tp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_cp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
+/* Whether eng_train_cp_comm() depends on the recompute: the all-to-all's
+ * does (full recompute repeats the forward's), the ring's does not. */
+bool eng_train_cp_by_recompute(const struct eng_tctx *x);
 double eng_train_ep_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_expert_mem(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);

@@ -123,14 +123,41 @@ struct tterms {
 	double compute, elem, tp, cp, ep;	/* ep: the MoE layers' own costs, see eng_tlayout */
 };
 
-/* l: a working copy of the shape; its recompute is set to rec. */
-static inline void shape_terms(const struct tsearch *S, struct eng_tlayout *l, int rec, struct tterms *k)
+/* eng_train_dp_comm() of a shape at ZeRO 0 or 1 ([0]), 2 ([1]) and 3
+ * ([2]), once each: it depends on the shape and those classes of stage,
+ * not on the virtual stages or the recompute. */
+struct tdp {
+	bool set[3];
+	double v[3];
+};
+
+/* What the layouts of one shape share, worked out once: the terms by
+ * recompute (filled as needed), the DP exchange by class of ZeRO stage,
+ * the least exposed DP time of any (see shape_slow()) and one PP send
+ * (eng_train_pp_send()). */
+struct tshape {
+	struct tterms k[RECOMPUTE_COUNT];
+	struct tdp dp;
+	double dp_lb, pp_send;
+	int cp_rec;			/* the recompute whose CP time any has, or -1 (shape_terms()) */
+};
+
+/* sh->k[rec]; l: a working copy of the shape, its recompute set to rec.
+ * The ring's CP time is every recompute's (eng_train_cp_by_recompute()). */
+static inline void shape_terms(const struct tsearch *S, struct eng_tlayout *l, int rec, struct tshape *sh)
 {
+	struct tterms *k = &sh->k[rec];
 	l->rec = rec;
 	k->compute = S->compute_g[rec] * l->imb;
 	k->elem = S->elem_g * l->imb;
 	k->tp = eng_train_tp_comm(S->x, l);
-	k->cp = eng_train_cp_comm(S->x, l);
+	if (sh->cp_rec >= 0) {
+		k->cp = sh->k[sh->cp_rec].cp;
+	} else {
+		k->cp = eng_train_cp_comm(S->x, l);
+		if (!eng_train_cp_by_recompute(S->x))
+			sh->cp_rec = rec;
+	}
 	k->ep = S->x->m->experts > 1 ? eng_train_ep_comm(S->x, l) + eng_train_expert_mem(S->x, l) : 0;
 	k->set = true;
 }
@@ -209,24 +236,6 @@ static void consider(struct tsearch *S, const struct eng_tlayout *l)
 	}
 }
 
-/* eng_train_dp_comm() of a shape at ZeRO 0 or 1 ([0]), 2 ([1]) and 3
- * ([2]), once each: it depends on the shape and those classes of stage,
- * not on the virtual stages or the recompute. */
-struct tdp {
-	bool set[3];
-	double v[3];
-};
-
-/* What the layouts of one shape share, worked out once: the terms by
- * recompute (filled as needed), the DP exchange by class of ZeRO stage,
- * the least exposed DP time of any (see shape_slow()) and one PP send
- * (eng_train_pp_send()). */
-struct tshape {
-	struct tterms k[RECOMPUTE_COUNT];
-	struct tdp dp;
-	double dp_lb, pp_send;
-};
-
 static double shape_dp(const struct eng_tctx *x, const struct eng_tlayout *l, struct tdp *dp)
 {
 	int i = l->zero >= 3 ? 2 : l->zero >= 2 ? 1 : 0;
@@ -257,7 +266,7 @@ static void try_layouts(struct tsearch *S, struct eng_tlayout *l, int rec0, int 
 		 * work. */
 		for (int rec = rec0; rec <= x->rec_hi; rec++) {
 			if (!k[rec].set)
-				shape_terms(S, l, rec, &k[rec]);
+				shape_terms(S, l, rec, sh);
 			l->v = v;
 			l->rec = rec;
 			/* heavier recompute is no faster: nothing after this can
@@ -336,7 +345,7 @@ static bool shape_slow(const struct tsearch *S, struct eng_tlayout *l, int rec0,
 	floor_layout(S, l, rec0);
 	if (l->compute + l->elem + l->bubble > limit)
 		return true;
-	shape_terms(S, l, rec0, &k[rec0]);
+	shape_terms(S, l, rec0, sh);
 	l->v = 1;
 	double lb = l->compute + l->elem + l->bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep +
 		    eng_train_pp_comm_of(l, sh->pp_send);
@@ -459,6 +468,7 @@ static void try_shape(struct tsearch *S, struct eng_tlayout *shape, const struct
 		sh.k[r].set = false;
 	sh.dp = (struct tdp){ { false, false, false }, { 0, 0, 0 } };
 	sh.dp_lb = 0;
+	sh.cp_rec = -1;
 	sh.pp_send = shape->p > 1 ? eng_train_pp_send(S->x, shape) : 0;
 	struct eng_tlayout l = *shape;
 	if (S->pass != PASS_FIT && shape_slow(S, &l, rec0, &sh))
@@ -684,19 +694,19 @@ static inline int group_fit(struct tsearch *S, struct eng_tlean *e, const struct
 	return rec0;
 }
 
-/* The run's slot for shape (c, b, e) of group g on G GPUs (struct
- * eng_tshape), NULL without a cache. */
-static inline struct eng_tshape *shape_slot(const struct tsearch *S, const struct tgroup *g, int c, int b, int e)
+/* The run's slot for shape (c, b, e) of a group on G GPUs (struct
+ * eng_tshape) whose group_hash() is hg, NULL without a cache. */
+static inline unsigned group_hash(const struct tsearch *S, const struct tgroup *g)
+{
+	return ((unsigned)S->G * 31u + (unsigned)g->t) * 31u + (unsigned)g->p;
+}
+
+static inline struct eng_tshape *shape_slot(const struct tsearch *S, unsigned hg, int c, int b, int e)
 {
 	struct eng_tcache *tc = S->x->cache;
 	if (!tc)
 		return NULL;
-	unsigned h = (unsigned)S->G;
-	h = h * 31u + (unsigned)g->t;
-	h = h * 31u + (unsigned)g->p;
-	h = h * 31u + (unsigned)c;
-	h = h * 31u + (unsigned)b;
-	h = h * 31u + (unsigned)e;
+	unsigned h = ((hg * 31u + (unsigned)c) * 31u + (unsigned)b) * 31u + (unsigned)e;
 	h *= 0x9e3779b1u;	/* Fibonacci hashing: the top bits pick the slot */
 	return &tc->shapes[h >> (32 - TSHAPES_LOG2)];
 }
@@ -712,11 +722,11 @@ static inline bool shape_is(const struct tsearch *S, const struct eng_tshape *cs
 /* Shape (c, b, e) of group g with its state, from the run's cache when it
  * has it, else made (in the cache's slot, or buf without one) with none
  * of its memory sized yet (mem_fit() sizes it); its TP link is g's. */
-static struct eng_tshape *group_shape(const struct tsearch *S, const struct tgroup *g, struct tstates *gs, int c,
-				      int b, int e, struct eng_tshape *buf)
+static struct eng_tshape *group_shape(const struct tsearch *S, const struct tgroup *g, unsigned hg,
+				      struct tstates *gs, int c, int b, int e, struct eng_tshape *buf)
 {
 	const struct eng_tctx *x = S->x;
-	struct eng_tshape *cs = shape_slot(S, g, c, b, e);
+	struct eng_tshape *cs = shape_slot(S, hg, c, b, e);
 	if (cs && shape_is(S, cs, g, c, b, e)) {
 		cs->shape.link_t = g->link_t;
 		return cs;
@@ -774,6 +784,7 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 	}
 	/* a stage's t x d x c GPUs: G / p for every c */
 	int n_stage = S->G / g->p, e_hi = ep_most(x, n_stage);
+	unsigned hg = group_hash(S, g);
 	for (int c = g->c_hi < 0 ? cp_most(S, g) : g->c_hi; c >= 1; c = w->cp > 0 ? 0 : c / 2) {
 		if (!cp_ok(x, c) || !tcp_ok(x, S->G, g->t, c, g->p))
 			continue;
@@ -785,7 +796,7 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 				if (e < e_hi && !ep_ok(x, n_stage, e))
 					continue;
 				struct eng_tshape buf;
-				struct eng_tshape *cs = group_shape(S, g, &gs, c, b, e, &buf);
+				struct eng_tshape *cs = group_shape(S, g, hg, &gs, c, b, e, &buf);
 				int rec0 = mem_fit(S, cs);
 				bool leanest = e == e_hi;
 				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &cs->shape, rec0) > cut(S))) {

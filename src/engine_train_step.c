@@ -231,6 +231,11 @@ double eng_train_cp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 	return layer_passes(x, l) * exposed;
 }
 
+bool eng_train_cp_by_recompute(const struct eng_tctx *x)
+{
+	return x->w->cp_comm == CPC_A2A;
+}
+
 /* Context parallelism by all-to-all (Megatron's cp_comm_type 'a2a',
  * Transformer Engine's AttnFuncWithCPAndQKVOA2A; the scheme of DeepSpeed
  * Ulysses, Jacobs et al. 2023): before the attention each rank trades its
