@@ -567,7 +567,7 @@ struct tgroup {
 	double link_t;
 	struct eng_tlean *le;		/* its entry in the run's cache, or NULL */
 	double lb;			/* MIN: no layout of the group is faster */
-	/* MIN: while lb still lacks the least exposed DP time (group_dpx()),
+	/* MIN: while lb still lacks the PP and DP terms (group_late()),
 	 * the leanest shape it is of, and lb's other terms (group_work());
 	 * NULL once lb is whole */
 	const struct eng_tlayout *lean_dp;
@@ -942,8 +942,9 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
  * shape is lean, none lighter on recompute than rec0: its floor (see
  * shape_floor()) and the TP traffic without latency (every shape moves at
  * least seqs / (d c) sequences through each layer's all-reduces, m b / c
- * of them), group_work(); then the least exposed DP time (the leanest
- * shape has the least expert state; d c is the group's), group_dpx().
+ * of them), group_work(); then the PP sends' bytes and the least exposed
+ * DP time (the leanest shape has the least expert state; d c is the
+ * group's), group_late().
  * The terms come from different layouts, so BOUND_ROUNDING covers the
  * sums' rounding (group_bound()). */
 static inline double group_work(const struct tsearch *S, const struct tgroup *g, const struct eng_tlayout *lean,
@@ -962,18 +963,29 @@ static inline double group_work(const struct tsearch *S, const struct tgroup *g,
 	return lb;
 }
 
-static inline double group_dpx(const struct tsearch *S, const struct eng_tlayout *lean)
+static inline double group_late(const struct tsearch *S, const struct eng_tlayout *lean)
 {
 	const struct eng_tctx *x = S->x;
+	double pp = 0;
+	if (lean->p > 1) {
+		/* every shape's m b >= seqs / d sequences cross each stage
+		 * boundary forward and back, 1/(c t) of each one's
+		 * activations at least, over the link of stages t c d = G / p
+		 * GPUs apart (eng_train_pp_send()) */
+		double dc = (double)lean->d * lean->c;
+		long stride = (long)lean->t * lean->c * lean->d;
+		double bw = stride * 2 <= x->node ? x->link2 : x->nic_bw;
+		pp = 2.0 * (x->seqs / dc) * x->s * x->m->hidden * 2.0 / lean->t / bw;
+	}
 	/* the leanest shape as shape_init() made it, at ZeRO 0 */
 	double dp = eng_train_dp_comm(x, lean);
-	return eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb);
+	return pp + eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb);
 }
 
-/* A bound from its terms; work alone is below it (dpx >= 0). */
-static inline double group_bound(double work, double dpx)
+/* A bound from its terms; work alone is below it (late >= 0). */
+static inline double group_bound(double work, double late)
 {
-	return (work + dpx) * (1.0 - BOUND_ROUNDING);
+	return (work + late) * (1.0 - BOUND_ROUNDING);
 }
 
 /* MIN: each group's bound from its leanest shape - the lightest recompute
@@ -981,8 +993,8 @@ static inline double group_bound(double work, double dpx)
  * micro-batches, the most virtual stages); then the groups from the
  * lowest bound while it can beat the fastest step so far.  A group whose
  * leanest shape does not fit is left before its bound is worked out, its
- * memory the least of the group's (group_fit()).  The DP term of a
- * bound is added only when the rest of it comes first and can still beat
+ * memory the least of the group's (group_fit()).  The PP and DP terms of
+ * a bound are added only when the rest of it comes first and can still beat
  * the fastest step, and the group then goes back in its place, so the
  * groups are tried in the order of their whole bounds.  Which groups are
  * tried does not depend on the order they are met in (see "Which layout
@@ -1032,17 +1044,17 @@ static void walk_min(struct tsearch *S, struct tgroup *g, int n)
 			g[i].lb = -INFINITY;
 		} else {
 			g[i].lb_work = group_work(S, &g[i], lean, rec0);
-			/* the DP term later from the cache's copy of the shape,
-			 * which outlives buf */
+			/* the PP and DP terms later, from the cache's copy of
+			 * the shape, which outlives buf */
 			g[i].lean_dp = e ? &e->shape : NULL;
-			g[i].lb = group_bound(g[i].lb_work, e ? 0 : group_dpx(S, lean));
+			g[i].lb = group_bound(g[i].lb_work, e ? 0 : group_late(S, lean));
 		}
 		ord_insert(g, ord, live++, i);
 	}
 	for (int head = 0; head < live && !(g[ord[head]].lb > cut(S));) {
 		struct tgroup *h = &g[ord[head]];
 		if (h->lean_dp) {
-			h->lb = group_bound(h->lb_work, group_dpx(S, h->lean_dp));
+			h->lb = group_bound(h->lb_work, group_late(S, h->lean_dp));
 			h->lean_dp = NULL;
 			ord_sink(g, ord, head, live);
 			continue;
