@@ -567,11 +567,10 @@ struct tgroup {
 	double link_t;
 	struct eng_tlean *le;		/* its entry in the run's cache, or NULL */
 	double lb;			/* MIN: no layout of the group is faster */
-	/* MIN: while lb still lacks the PP and DP terms (group_late()),
-	 * the leanest shape it is of, and lb's other terms (group_work());
-	 * NULL once lb is whole */
+	/* MIN: while lb is group_work()'s alone, the leanest shape it is of
+	 * (NULL once lb is group_whole()'s), and its work and TP term */
 	const struct eng_tlayout *lean_dp;
-	double lb_work;
+	double lb_w0, lb_tp;
 	int lean_e;			/* MIN: its leanest shape's expert degree, */
 	struct eng_tstate lean_st;	/* and that shape's state */
 };
@@ -939,53 +938,61 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
 }
 
 /* A lower bound on the step of every layout of the group whose leanest
- * shape is lean, none lighter on recompute than rec0: its floor (see
- * shape_floor()) and the TP traffic without latency (every shape moves at
- * least seqs / (d c) sequences through each layer's all-reduces, m b / c
- * of them), group_work(); then the PP sends' bytes and the least exposed
- * DP time (the leanest shape has the least expert state; d c is the
- * group's), group_late().
- * The terms come from different layouts, so BOUND_ROUNDING covers the
- * sums' rounding (group_bound()). */
-static inline double group_work(const struct tsearch *S, const struct tgroup *g, const struct eng_tlayout *lean,
-				int rec0)
+ * shape is lean, none lighter on recompute than rec0: its work and the
+ * least bubble (see shape_floor()) and the TP traffic without latency
+ * (every shape moves at least seqs / (d c) sequences through each layer's
+ * all-reduces, m b / c of them), group_work(); then, group_whole(), the
+ * bubble and the PP sends' bytes at the virtual stages where together
+ * they are least (each shape's m b >= seqs / d sequences cross each stage
+ * boundary forward and back v times, 1/(c t) of each one's activations at
+ * least, over the link of stages t c d = G / p GPUs apart:
+ * eng_train_pp_send()) and the least exposed DP time (the leanest shape
+ * has the least expert state; d c is the group's).  The terms come from
+ * different layouts, so BOUND_ROUNDING covers the sums' rounding
+ * (group_bound()); group_work()'s is below group_whole()'s. */
+static inline double group_bound(double work, double late)
+{
+	return (work + late) * (1.0 - BOUND_ROUNDING);
+}
+
+static inline double group_work(const struct tsearch *S, struct tgroup *g, const struct eng_tlayout *lean, int rec0)
 {
 	const struct eng_tctx *x = S->x;
 	double compute = S->compute_g[rec0] * lean->imb;
 	double elem = S->elem_g * lean->imb;
-	double lb = compute + elem + eng_train_bubble_of(compute + elem, lean->p, lean->m, v_most(S, lean->p));
+	g->lb_w0 = compute + elem;
+	g->lb_tp = 0;
 	if (lean->t > 1) {
 		double dc = (double)lean->d * lean->c;
 		double bytes = x->seqs / dc * x->s * x->m->hidden * 2.0;
 		double layers = (double)x->m->layers / lean->p * lean->imb;
-		lb += layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, g->link_t, 0);
+		g->lb_tp = layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, g->link_t, 0);
 	}
-	return lb;
+	double lb = g->lb_w0 + eng_train_bubble_of(g->lb_w0, lean->p, lean->m, v_most(S, lean->p));
+	return group_bound(lean->t > 1 ? lb + g->lb_tp : lb, 0);
 }
 
-static inline double group_late(const struct tsearch *S, const struct eng_tlayout *lean)
+static inline double group_whole(const struct tsearch *S, const struct tgroup *g, const struct eng_tlayout *lean)
 {
 	const struct eng_tctx *x = S->x;
-	double pp = 0;
+	double least = 0;	/* bubble + PP sends */
 	if (lean->p > 1) {
-		/* every shape's m b >= seqs / d sequences cross each stage
-		 * boundary forward and back, 1/(c t) of each one's
-		 * activations at least, over the link of stages t c d = G / p
-		 * GPUs apart (eng_train_pp_send()) */
 		double dc = (double)lean->d * lean->c;
 		long stride = (long)lean->t * lean->c * lean->d;
 		double bw = stride * 2 <= x->node ? x->link2 : x->nic_bw;
-		pp = 2.0 * (x->seqs / dc) * x->s * x->m->hidden * 2.0 / lean->t / bw;
+		double send = 2.0 * (x->seqs / dc) * x->s * x->m->hidden * 2.0 / lean->t / bw;
+		least = INFINITY;
+		for (unsigned vs = vmask_of(S, lean->p) | 2u; vs; vs &= vs - 1) {
+			int v = __builtin_ctz(vs);
+			double f = eng_train_bubble_of(g->lb_w0, lean->p, lean->m, v) + v * send;
+			if (f < least)
+				least = f;
+		}
 	}
 	/* the leanest shape as shape_init() made it, at ZeRO 0 */
 	double dp = eng_train_dp_comm(x, lean);
-	return pp + eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb);
-}
-
-/* A bound from its terms; work alone is below it (late >= 0). */
-static inline double group_bound(double work, double late)
-{
-	return (work + late) * (1.0 - BOUND_ROUNDING);
+	double dpx = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb);
+	return group_bound(g->lb_w0 + least + g->lb_tp, dpx);
 }
 
 /* MIN: each group's bound from its leanest shape - the lightest recompute
@@ -993,8 +1000,8 @@ static inline double group_bound(double work, double late)
  * micro-batches, the most virtual stages); then the groups from the
  * lowest bound while it can beat the fastest step so far.  A group whose
  * leanest shape does not fit is left before its bound is worked out, its
- * memory the least of the group's (group_fit()).  The PP and DP terms of
- * a bound are added only when the rest of it comes first and can still beat
+ * memory the least of the group's (group_fit()).  The whole bound is
+ * worked out only when group_work()'s comes first and can still beat
  * the fastest step, and the group then goes back in its place, so the
  * groups are tried in the order of their whole bounds.  Which groups are
  * tried does not depend on the order they are met in (see "Which layout
@@ -1043,18 +1050,19 @@ static void walk_min(struct tsearch *S, struct tgroup *g, int n)
 		if (isnan(lowest)) {
 			g[i].lb = -INFINITY;
 		} else {
-			g[i].lb_work = group_work(S, &g[i], lean, rec0);
-			/* the PP and DP terms later, from the cache's copy of
-			 * the shape, which outlives buf */
+			g[i].lb = group_work(S, &g[i], lean, rec0);
+			/* the whole bound later, from the cache's copy of the
+			 * shape, which outlives buf */
 			g[i].lean_dp = e ? &e->shape : NULL;
-			g[i].lb = group_bound(g[i].lb_work, e ? 0 : group_late(S, lean));
+			if (!e)
+				g[i].lb = group_whole(S, &g[i], lean);
 		}
 		ord_insert(g, ord, live++, i);
 	}
 	for (int head = 0; head < live && !(g[ord[head]].lb > cut(S));) {
 		struct tgroup *h = &g[ord[head]];
 		if (h->lean_dp) {
-			h->lb = group_bound(h->lb_work, group_late(S, h->lean_dp));
+			h->lb = group_whole(S, h, h->lean_dp);
 			h->lean_dp = NULL;
 			ord_sink(g, ord, head, live);
 			continue;
