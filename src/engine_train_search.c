@@ -257,10 +257,14 @@ static void try_layouts(struct tsearch *S, struct eng_tlayout *l, int rec0, int 
 	const struct eng_tctx *x = S->x;
 	struct tterms *k = sh->k;
 	double dp_lb = sh->dp_lb;
-	unsigned vmask = vmask_of(S, l->p);
-	for (int v = 1; v <= V_MAX; v++) {
-		if (!(vmask & (1u << v)))
-			continue;
+	/* ZeRO 0, 1 and 2 differ in memory only (for a trained MoE model 0
+	 * and 1: its experts' ZeRO-2 reduce-scatters run every micro-batch,
+	 * experts_dp_comm()): of those the one holding least (the lowest
+	 * stage at equal memory) is the only one better() can pick, and fits
+	 * if any does. */
+	int zsame = x->expert_params > 0 && !x->frozen ? 1 : 2;
+	for (unsigned vs = vmask_of(S, l->p); vs; vs &= vs - 1) {
+		int v = __builtin_ctz(vs);
 		/* Recompute from the lightest: once a layout of the ZeRO
 		 * stages that cost the same fits, heavier recompute only adds
 		 * work. */
@@ -276,12 +280,6 @@ static void try_layouts(struct tsearch *S, struct eng_tlayout *l, int rec0, int 
 			if (parts > cut(S) || (parts + dp_lb) * (1.0 - BOUND_ROUNDING) > cut(S))
 				break;
 			double act = eng_train_activation(x, l);
-			/* ZeRO 0, 1 and 2 differ in memory only (for a trained MoE
-			 * model 0 and 1: its experts' ZeRO-2 reduce-scatters run
-			 * every micro-batch, experts_dp_comm()): of those the one holding
-			 * least (the lowest stage at equal memory) is the only one
-			 * better() can pick, and fits if any does. */
-			int zsame = x->expert_params > 0 && !x->frozen ? 1 : 2;
 			int zlo = 0;
 			double mlo = eng_train_mem(state[0], act, reserve);
 			for (int z = 1; z <= zmax && z <= zsame; z++) {
