@@ -157,6 +157,43 @@ START_TEST(kv_sliding_window_caps_context)
 }
 END_TEST
 
+/* TensorRT-LLM keeps a sliding-window layer's whole sequence in its one KV
+ * pool (serving-stacks/tensorrt-llm.yaml window_kv_kept): gpt-oss-20b's 12
+ * windowed layers store 2,000 tokens, not 128, while a step reads 128. */
+START_TEST(kv_window_kept_stores_whole_sequence)
+{
+	const struct catalog_model *m = M("gpt-oss-20b");
+	double per_layer_token = 2.0 * 8 * 64 * 2;
+	ck_assert_double_eq(eng_kv_seq_stored_gpu(m, 2, 1, 2000, 0), eng_kv_seq_bytes_gpu(m, 2, 1, 2000));
+	ck_assert_double_eq(eng_kv_seq_bytes_gpu(m, 2, 1, 2000), per_layer_token * (12 * 2000 + 12 * 128));
+	ck_assert_double_eq(eng_kv_seq_stored_gpu(m, 2, 1, 2000, 1), per_layer_token * 24 * 2000);
+	ck_assert_double_eq(eng_kv_seq_stored_gpu(m, 2, 1, 2000, 0.5), per_layer_token * (12 * 2000 + 12 * 1064));
+	const struct catalog_serving_stack *s = catalog_serving_stack(cat, "tensorrt-llm");
+	ck_assert_ptr_nonnull(s);
+	const struct catalog_stack_platform *on = catalog_stack_on(s, STACK_CUDA);
+	ck_assert_ptr_nonnull(on);
+	ck_assert_double_eq(on->window_kv_kept.value, 1);
+	/* the batch is sized on what is stored: fewer gpt-oss sequences on
+	 * one H100 than a windowed cache would hold */
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "gpt-oss-20b", PREC_MXFP4, 1);
+	w.kv_precision = PREC_BF16;
+	w.concurrency_max = true;
+	w.input_tokens = 1000;
+	w.output_tokens = 1000;
+	w.kv_reserve = KVR_FULL;
+	w.serving_stack = SS_TENSORRT_LLM;
+	w.tokens_per_s_per_user = 0;
+	w.ttft_ms = 0;
+	size_on(&w, "h100-sxm", 1, &r);
+	ck_assert(r.fits);
+	double stored = eng_kv_seq_stored_gpu(m, 2, 1, 2000, 1);
+	ck_assert(r.mem_per_gpu_gb * ENG_GB > r.batch_per_replica * stored);
+	ck_assert(r.batch_per_replica < 80e9 / eng_kv_seq_bytes_gpu(m, 2, 1, 2000) / 2);
+}
+END_TEST
+
 START_TEST(moe_active_vs_total)
 {
 	struct workload w;
@@ -1924,6 +1961,45 @@ START_TEST(harness_window_holds_the_first_token)
 }
 END_TEST
 
+static void prefill_run(int prefill, int steps, struct engine_result *r)
+{
+	struct workload w;
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.input_tokens = 300;
+	w.output_tokens = 300;
+	w.concurrency_max = true;
+	w.ttft_ms = 0;	/* no target: the batch stays at the forced size */
+	w.tp = 1;
+	w.batch = 40;
+	w.prefill = prefill;
+	w.scheduler_steps = steps;
+	size_on(&w, "mi300x", 8, r);
+	ck_assert(r->fits);
+	ck_assert_int_eq(r->batch_per_replica, 40);
+}
+
+/* vLLM without chunked prefill: at a small batch a prompt no longer hides
+ * under the decode step's weight read, it pays its own iteration; with
+ * multi-step decoding the prompts of a block share one, and each waits for
+ * the block in progress. */
+START_TEST(separate_prefill_stops_the_decodes)
+{
+	struct engine_result chunked, sep, multi;
+	prefill_run(PREFILL_CHUNKED, 0, &chunked);
+	prefill_run(PREFILL_SEPARATE, 0, &sep);
+	prefill_run(PREFILL_SEPARATE, 8, &multi);
+	ck_assert_msg(sep.step_ms > chunked.step_ms * 1.05, "separate %.2f ms, chunked %.2f", sep.step_ms,
+		      chunked.step_ms);
+	ck_assert(sep.output_tokens_per_s < chunked.output_tokens_per_s);
+	/* 40 x 8 / 300 prompts a block of 8 share one prefill iteration */
+	ck_assert_msg(multi.step_ms < sep.step_ms, "8 steps %.2f ms, 1 step %.2f", multi.step_ms, sep.step_ms);
+	ck_assert(multi.step_ms > chunked.step_ms);
+	ck_assert_msg(multi.ttft_p50_ms > sep.ttft_p50_ms + 3.0 * multi.step_ms, "p50 %.1f ms against %.1f",
+		      multi.ttft_p50_ms, sep.ttft_p50_ms);
+	ck_assert(multi.ttft_p99_ms > multi.ttft_p50_ms + 0.49 * 8 * multi.step_ms * 0.9);
+}
+END_TEST
+
 /* --tp and --batch reproduce a published layout on the chosen accelerator;
  * an invalid degree is refused with a reason. */
 START_TEST(forced_layout)
@@ -1994,6 +2070,49 @@ static void qwen3_pretrain(struct workload *w)
 	w->cp = 1;
 	w->micro_batch = 1;
 }
+
+/* The dropless dispatcher syncs the host every MoE layer (the nemo
+ * stack's moe_host_layer_ms): on one B200 node at micro-batch 1 the
+ * Qwen3 30B A3B layers are shorter on the GPU than on the host, so the
+ * step is the host's, 64 micro-batches x 48 layers of it; at micro-batch
+ * 8 the GPU's layers are longer and the host hides.  A stack without the
+ * figure (AutoModel) runs at the GPU's time. */
+static double qwen3_30b_step(int mbs, enum training_stack ts)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("qwen3-30b-a3b");
+	w.precision = w.kv_precision = PREC_FP8;
+	w.tokens = 1e12;
+	w.seq_len = 4096;
+	w.global_batch_tokens = 512.0 * 4096;
+	w.tp = w.pp = w.cp = 1;
+	w.ep = 8;
+	w.micro_batch = mbs;
+	w.training_stack = (int)ts;
+	size_on(&w, "b200", 8, &r);
+	ck_assert(r.fits);
+	return r.step_s;
+}
+
+START_TEST(moe_dropless_host_sync)
+{
+	const struct catalog_training_stack *nemo = catalog_training_stack(cat, "nemo");
+	ck_assert_ptr_nonnull(nemo);
+	double host = nemo->moe_host_layer_ms.value * 1e-3;
+	ck_assert(host > 0);
+	double m1 = qwen3_30b_step(1, TS_NEMO), gpu1 = qwen3_30b_step(1, TS_AUTOMODEL);
+	double passes = 512.0 / 8 * 48;
+	ck_assert(gpu1 < passes * host);
+	ck_assert(fabs(m1 - passes * host) < 0.02 * m1);
+	/* micro-batch 8: 8 passes of 48 layers, each longer than the host's */
+	double m8 = qwen3_30b_step(8, TS_NEMO);
+	ck_assert(m8 > 512.0 / 64 * 48 * host);
+	ck_assert(m8 < m1);
+}
+END_TEST
 
 START_TEST(moe_published_layout_folds_experts)
 {
@@ -2590,8 +2709,10 @@ int main(void)
 	ADD(s, kv_deepseek_v3_mla);
 	ADD(s, mla_attention_served_absorbed);
 	ADD(s, kv_sliding_window_caps_context);
+	ADD(s, kv_window_kept_stores_whole_sequence);
 	ADD(s, moe_active_vs_total);
 	ADD(s, moe_published_layout_folds_experts);
+	ADD(s, moe_dropless_host_sync);
 	ADD(s, dep_all_to_all_by_hand);
 	ADD(s, dep_busiest_rank_by_hand);
 	ADD(s, attention_dp_layout);
@@ -2621,6 +2742,7 @@ int main(void)
 	ADD(s, least_loaded_dispatch_shares_the_swings);
 	ADD(s, pipeline_replica_holds_pp_micro_batches);
 	ADD(s, harness_window_holds_the_first_token);
+	ADD(s, separate_prefill_stops_the_decodes);
 	ADD(s, allreduce_follows_the_measured_curve);
 	ADD(s, forced_layout);
 	ADD(s, power_limited_clock);
