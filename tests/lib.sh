@@ -89,6 +89,18 @@ near() {
 	fi
 }
 
+# same [--nonempty] NAME A B: files A and B byte for byte (the start of
+# their diff when not); --nonempty also requires A to hold something.
+same() {
+	need=
+	[ "$1" = --nonempty ] && { need=1; shift; }
+	if { [ -z "$need" ] || [ -s "$2" ]; } && cmp -s "$2" "$3"; then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1" "$(diff "$2" "$3" 2>&1 | head -n 10)"
+	fi
+}
+
 # refused NAME EXPECTED-MESSAGE COMMAND...: exit 2 with that message, fast
 # (a FIFO must not block: the command runs with a 10 s guard; 124 = hung).
 # numbers.sh and limits.sh have their own, for a flag and its value.

@@ -150,6 +150,17 @@ tui_type() {
 	tm send-keys -t t -l "$1"
 }
 
+# tui_answer KEY PROMPT TEXT: KEY opens a one-line prompt (save, export,
+# proposal); once PROMPT shows, the offered text is cleared and TEXT typed
+# and entered.  The caller waits for what the answer does.
+tui_answer() {
+	tui_keys "$1"
+	tui_wait "$2"
+	tui_keys C-u
+	tui_type "$3"
+	tui_keys Enter
+}
+
 tui_resize() {
 	tm resize-window -t t -x "$1" -y "$2"
 }
