@@ -72,6 +72,13 @@ run "$ACCELSIZER" catalog check --catalog cat
 check "two defaults on cuda: refused" rc 2
 check "two defaults: the message says which" contains "$err" "tensorrt-llm is marked the default stack on cuda, which already has one: sglang"
 rm -r cat
+# a platform listed twice in one stack's runs_on, at the second item
+cp -r "$TOP_SRCDIR/catalog" cat
+sed -i 's/^runs_on:$/runs_on:\n  - platform: cuda/' cat/serving-stacks/sglang.yaml
+run "$ACCELSIZER" catalog check --catalog cat
+check "a platform twice in runs_on: refused" rc 2
+check "a platform twice: the message says where and which" contains "$err" "sglang.yaml:7:5: runs_on: platform cuda is listed twice"
+rm -r cat
 cp -r "$TOP_SRCDIR/catalog" cat
 sed 's/^id: sglang/id: tgi/' cat/serving-stacks/sglang.yaml > cat/serving-stacks/tgi.yaml
 run "$ACCELSIZER" catalog check --catalog cat

@@ -99,6 +99,13 @@ run "$ACCELSIZER" catalog check --catalog cat
 check "two defaults on cuda: refused" rc 2
 check "two defaults: the message says which" contains "$err" "is marked the default training stack on cuda, which already has one"
 rm -r cat
+# a platform listed twice in one stack's runs_on, at the second item
+cp -r "$TOP_SRCDIR/catalog" cat
+sed -i 's/^runs_on:$/runs_on:\n  - platform: cuda/' cat/training-stacks/meta.yaml
+run "$ACCELSIZER" catalog check --catalog cat
+check "a platform twice in runs_on: refused" rc 2
+check "a platform twice: the message says where and which" contains "$err" "meta.yaml:7:5: runs_on: platform cuda is listed twice"
+rm -r cat
 cp -r "$TOP_SRCDIR/catalog" cat
 sed 's/^id: meta/id: torchtitan/' cat/training-stacks/meta.yaml > cat/training-stacks/torchtitan.yaml
 run "$ACCELSIZER" catalog check --catalog cat
