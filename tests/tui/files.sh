@@ -36,12 +36,7 @@ check "it records the customer" contains "$(cat "$TMPD/saved.yaml" 2>/dev/null)"
 tui_screen
 check "saving clears the unsaved mark" lacks "$(printf '%s\n' "$screen" | head -n1)" "[+]"
 
-tui_keys e
-check_screen "e prompts with the default BOM path" "Export BOM to: ./accelsizer-bom.csv"
-tui_keys C-u
-tui_type "$TMPD/wizard-bom.csv"
-tui_keys Enter
-check_screen_re "exported" "Exported [0-9]+ BOM lines to $TMPD/wizard-bom.csv \\(total USD [0-9]+\\.[0-9][0-9]\\)"
+check_bom_export "$TMPD/wizard-bom.csv" " \\(total USD [0-9]+\\.[0-9][0-9]\\)"
 check "the BOM has the CSV header" matches "$(head -n1 "$TMPD/wizard-bom.csv" 2>/dev/null)" "^line,category,sku,description,qty"
 
 run "$ACCELSIZER" bom --scenario "$TMPD/saved.yaml" -o "$TMPD/cli-bom.csv"

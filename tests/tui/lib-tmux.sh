@@ -194,6 +194,18 @@ check_screen_re() {
 	fi
 }
 
+# check_bom_export FILE [ERE]: e from step 5 with two checks: the prompt
+# offers the default path, and, once FILE is entered, the status line
+# says it was written (followed by ERE when given).
+check_bom_export() {
+	tui_keys e
+	check_screen "e prompts with the default BOM path" "Export BOM to: ./accelsizer-bom.csv"
+	tui_keys C-u
+	tui_type "$1"
+	tui_keys Enter
+	check_screen_re "exported" "Exported [0-9]+ BOM lines to $1${2-}"
+}
+
 # check_screen_lacks NAME TEXT: the current screen must not show TEXT.
 check_screen_lacks() {
 	tui_screen

@@ -38,12 +38,7 @@ tui_keys Tab
 tui_settle
 check_screen_re "step 5: a network line is marked unpriced" "SN4600C.* unpriced"
 check_screen_re "step 5: the BOM's total says it leaves them out" "Bill of materials: 15 lines, USD [0-9.]+ \\(13 unpriced not in it\\), "
-tui_keys e
-check_screen "e prompts with the default BOM path" "Export BOM to: ./accelsizer-bom.csv"
-tui_keys C-u
-tui_type "$TMPD/wizard-bom.csv"
-tui_keys Enter
-check_screen_re "exported" "Exported [0-9]+ BOM lines to $TMPD/wizard-bom.csv"
+check_bom_export "$TMPD/wizard-bom.csv"
 run "$ACCELSIZER" bom --scenario "$S" -o "$TMPD/cli-bom.csv"
 check "the CLI's BOM: exit 0" rc 0
 same "the wizard's BOM with its unpriced lines is the CLI's, byte for byte" "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv"
