@@ -101,6 +101,16 @@ same() {
 	fi
 }
 
+# catalog_refuses REFUSED-NAME MESSAGE-NAME KIND TEXT: `catalog check` of
+# ./cat, an edited copy of the catalog, exits 2 and its stderr KIND
+# (contains | matches) TEXT; the copy is removed after.
+catalog_refuses() {
+	run "$ACCELSIZER" catalog check --catalog cat
+	check "$1" rc 2
+	check "$2" "$3" "$err" "$4"
+	rm -r cat
+}
+
 # refused NAME EXPECTED-MESSAGE COMMAND...: exit 2 with that message, fast
 # (a FIFO must not block: the command runs with a 10 s guard; 124 = hung).
 # numbers.sh and limits.sh have their own, for a flag and its value.
