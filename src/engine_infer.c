@@ -58,6 +58,8 @@ struct ictx {
 					 * compute time hidden behind the longer */
 	double fixed;			/* per scheduler iteration: launches, sampling,
 					 * per-layer kernels that move little, s */
+	double iter_fixed;		/* its per-iteration part (without the
+					 * per-layer kernels), s */
 	double budget;			/* tokens one iteration may carry (chunked
 					 * prefill's max_num_tokens) */
 	bool open;			/* open-loop arrivals (Poisson): the batch
@@ -388,7 +390,13 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	/* Each stage runs pp micro-batches of tok/pp per step; one request
 	 * alone crosses the stages in series. */
 	s->comm = alone ? comm_s(x, l, tok, l->pp - 1, true) : comm_s(x, l, ctok / l->pp, l->pp, false);
-	s->total = x->fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->aflops) +
+	/* With pipeline stages each GPU runs pp scheduler iterations a step,
+	 * one per micro-batch (TensorRT-LLM's PyTorch executor loops over its
+	 * micro-batch slots, scheduling, launching and sampling each:
+	 * py_executor.py _executor_loop_pp; the C++ runtime's forwardAsync()
+	 * one micro-batch at a time), and its layers' kernels once. */
+	double fixed = x->fixed + (alone ? 0 : (l->pp - 1) * x->iter_fixed);
+	s->total = fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->aflops) +
 		   pre_t + s->comm;
 	if (x->spec.k > 0 && b > 0) {
 		/* k draft tokens first; the step then yields gain tokens a
@@ -888,6 +896,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	double layer_us = on && on->layer_overhead_us.value > 0 ? on->layer_overhead_us.value
 								: d->serving_layer_overhead_us.value;
 	x->fixed = (step_us + w->model->layers * layer_us) * 1e-6;
+	x->iter_fixed = step_us * 1e-6;
 	x->budget = w->token_budget > 0		    ? (double)w->token_budget
 		    : d->prefill_chunk_tokens.value >= 1 ? d->prefill_chunk_tokens.value
 							 : 8192;

@@ -610,6 +610,33 @@ START_TEST(decode_step_hand_computed)
 }
 END_TEST
 
+/* With pipeline stages each GPU runs one scheduler iteration per
+ * micro-batch (TensorRT-LLM's PP executor loop), so a step carries pp
+ * times the per-iteration cost: raising defaults.serving_step_overhead_us
+ * by 1 ms lengthens a PP4 step by 4 ms and a PP1 step by 1 ms (Llama-2-70B
+ * fp8 on H100, TP1, 64 users, the batch held). */
+START_TEST(pipeline_pays_iteration_cost_per_micro_batch)
+{
+	struct workload w;
+	struct engine_result a, b;
+	struct sourced *f = &cat->defaults.serving_step_overhead_us;
+	const double was = f->value;
+	for (int pp = 1; pp <= 4; pp *= 4) {
+		inference(&w, "llama-2-70b", PREC_FP8, 64);
+		w.tp = 1;
+		w.pp = pp;
+		w.batch = 64;
+		size_on(&w, "h100-sxm", pp == 1 ? 2 : 4, &a);
+		f->value = was + 1000;
+		size_on(&w, "h100-sxm", pp == 1 ? 2 : 4, &b);
+		f->value = was;
+		ck_assert(a.fits && b.fits);
+		ck_assert_int_eq(a.pp, pp);
+		ck_assert_double_eq_tol(b.step_ms - a.step_ms, 1.0 * pp, 1e-6);
+	}
+}
+END_TEST
+
 /* ---- training ---- */
 
 START_TEST(training_6nd_compute_time)
@@ -2611,6 +2638,7 @@ int main(void)
 	ADD(s, more_users_more_replicas);
 	ADD(s, ttft_target_drives_tensor_parallel);
 	ADD(s, decode_step_hand_computed);
+	ADD(s, pipeline_pays_iteration_cost_per_micro_batch);
 	ADD(s, p99_targets_cap_the_batch);
 	ADD(s, arrival_rate_sizes_replicas);
 	ADD(s, tpot_spread_rises_with_load);
