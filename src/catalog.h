@@ -136,6 +136,10 @@ struct catalog_stack_platform {
 	 * layer's buffers for the next); 0 = defaults.serving_workspace_gb.
 	 * Dense models only: MoE keeps serving_workspace_moe_gb. */
 	struct sourced activation_layers;
+	/* The share of a sliding-window layer's tokens past its window that
+	 * the stack's KV cache still stores: 1 = the whole sequence (one pool
+	 * sized as if every layer saw the full context), 0 = the window only. */
+	struct sourced window_kv_kept;
 };
 
 struct catalog_serving_stack {
@@ -171,6 +175,11 @@ struct catalog_training_stack {
 	size_t n_efficiency;
 	enum dp_overlap dp_overlap;	/* absent: DPO_BACKWARD */
 	char *dp_overlap_source;
+	/* The host's time to issue one MoE layer's forward and backward of a
+	 * micro-batch, ms, where the stack's token-dropless dispatcher
+	 * synchronises the host with the GPU every MoE layer; value 0:
+	 * absent (the host runs ahead, none of it shows). */
+	struct sourced moe_host_layer_ms;
 	char **sources;
 	size_t n_sources;
 	char *file;

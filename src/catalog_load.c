@@ -246,7 +246,9 @@ static const struct catalog_field fabric_fields[] = {
  * as a share of the memory left after loading (absent: a share of the
  * whole, the accelerator's usable_fraction).  activation_layers, optional:
  * activation buffers of that many layers at the token budget (1 to 1000
- * layers; absent: defaults.serving_workspace_gb). */
+ * layers; absent: defaults.serving_workspace_gb).  window_kv_kept, optional:
+ * the share of a sliding-window layer's tokens past its window its KV cache
+ * stores (0 to 1; absent: 0, the window only). */
 #define SP struct catalog_stack_platform
 static const struct catalog_field stack_platform_fields[] = {
 	ENUM("platform", SP, platform, REQ, catalog_stack_names, STACK_COUNT),
@@ -256,6 +258,7 @@ static const struct catalog_field stack_platform_fields[] = {
 	SOURCED("layer_overhead_us", SP, layer_overhead_us, OPTGROUP, 0.001, 1000),
 	SOURCED("kv_free_fraction", SP, kv_free_fraction, OPTGROUP, 0.05, 1),
 	SOURCED("activation_layers", SP, activation_layers, OPTGROUP, 1, 1000),
+	SOURCED("window_kv_kept", SP, window_kv_kept, OPTGROUP, 0, 1),
 };
 #undef SP
 const struct catalog_schema catalog_stack_platform_schema =
@@ -302,6 +305,7 @@ static const struct catalog_field training_stack_fields[] = {
 	LIST("efficiency", TS, efficiency, 0, catalog_train_share_schema),
 	ENUM("dp_overlap.mode", TS, dp_overlap, REQ | OPTGROUP, catalog_dp_overlap_names, DPO_COUNT),
 	STR("dp_overlap.source", TS, dp_overlap_source, REQ | OPTGROUP | SRC),
+	SOURCED("moe_host_layer_ms", TS, moe_host_layer_ms, OPTGROUP, 0.001, 1000),
 	SOURCES(TS),
 };
 #undef TS

@@ -45,6 +45,9 @@ struct ictx {
 	const struct catalog_model *m;
 	struct eng_precision pr;
 	double usable;			/* bytes per GPU */
+	double window_kept;		/* the stack's window_kv_kept: share of a
+					 * sliding-window layer's older tokens its
+					 * KV cache stores */
 	double kv_free;			/* the stack's KV share of the memory left
 					 * after loading (then usable is the whole
 					 * memory); 0 = all of usable */
@@ -107,9 +110,10 @@ struct ilayout {
 					 * hold the attention and shared weights whole
 					 * and 1/t of the sequences, the experts 1/e */
 	double w_gpu, fixed_gpu;	/* weights and reserve+workspace, bytes */
-	double kv_full_gpu;		/* one sequence at full context, per GPU */
+	double kv_full_gpu;		/* one sequence at full context, per GPU, as
+					 * the stack's cache stores it */
 	double kv_res_gpu;		/* KV held per sequence for sizing the batch */
-	double kv_mean_gpu;		/* ... at mean context */
+	double kv_mean_gpu;		/* KV a step reads per sequence at mean context */
 	double link_bw, pp_bw;
 	double ar_lat;			/* latency of one all-reduce over the t GPUs, s */
 	bool ar_curve;			/* the part's measured all-reduce curve is for t GPUs */
@@ -759,10 +763,16 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	 * figures are per sequence of the group, on average) */
 	int kv_t = dp ? 1 : t;
 	double kv_share = dp ? 1.0 / t : 1.0;
-	l->kv_full_gpu = (eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, kv_t, x->ctx_full) * kv_share +
+	/* the cache stores what the stack keeps (a sliding-window layer's
+	 * older tokens too where window_kept is 1); a step reads the window */
+	l->kv_full_gpu = (eng_kv_seq_stored_gpu(x->m, x->pr.kv_bytes, kv_t, x->ctx_full, x->window_kept) * kv_share +
 			  x->spec.kv_per_token * x->ctx_full / t) / pp;
 	l->kv_mean_gpu = (eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, kv_t, x->ctx_mean) * kv_share +
 			  x->spec.kv_per_token * x->ctx_mean / t) / pp;
+	double kv_mean_held = x->window_kept > 0
+		? (eng_kv_seq_stored_gpu(x->m, x->pr.kv_bytes, kv_t, x->ctx_mean, x->window_kept) * kv_share +
+		   x->spec.kv_per_token * x->ctx_mean / t) / pp
+		: l->kv_mean_gpu;
 	if (dp)
 		l->w_gpu = x->moe_shared * x->pr.shared_bytes + x->spec.weights * x->pr.weight_bytes +
 			   x->moe_experts / e * x->pr.expert_bytes;
@@ -783,7 +793,7 @@ static void layout_init(const struct ictx *x, int t, int pp, int e, bool dp, str
 	 * unless the scheduler admits a request only with its whole I + O
 	 * reserved (TensorRT-LLM's guaranteed-no-evict, the default of its
 	 * executor and of trtllm-bench: docs/accuracy.md, "KV reservation"). */
-	l->kv_res_gpu = x->open && x->w->kv_reserve != KVR_FULL ? l->kv_mean_gpu : l->kv_full_gpu;
+	l->kv_res_gpu = x->open && x->w->kv_reserve != KVR_FULL ? kv_mean_held : l->kv_full_gpu;
 	l->fits_one = room >= l->kv_full_gpu * (dp ? t : 1);	/* DEP: a sequence on one GPU */
 	l->bmem = l->fits_one && l->kv_res_gpu > 0 ? (long)eng_fmin(1e9, floor(room / l->kv_res_gpu)) : 0;
 	/* The scheduler's cap.  With pipeline stages TensorRT-LLM keeps pp
@@ -878,6 +888,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	if (on)
 		eff *= on->compute.value;
 	x->kv_free = on ? on->kv_free_fraction.value : 0;
+	x->window_kept = on ? on->window_kv_kept.value : 0;
 	x->flops = x->pr.peak_flops * eff * eng_power_clock(c, a);
 	x->ov = d->serving_overlap.value;
 	x->moe_gemm = d->moe_grouped_gemm_efficiency.value > 0 ? d->moe_grouped_gemm_efficiency.value : 1;
@@ -1418,7 +1429,7 @@ static void explain(const struct ictx *x, const struct ilayout *l, enum driver d
 			   r->replicas, eng_s(r->replicas));
 	} else {
 		double wgb = x->m->params * x->pr.weight_bytes / ENG_GB;
-		double kvgb = x->n_users * eng_kv_seq_bytes_gpu(x->m, x->pr.kv_bytes, 1, x->ctx_full) / ENG_GB;
+		double kvgb = x->n_users * eng_kv_seq_stored_gpu(x->m, x->pr.kv_bytes, 1, x->ctx_full, x->window_kept) / ENG_GB;
 		if (l->g > 1)
 			eng_reason(r, "%s%s at %s needs %F GB of weights: more than one %ld GB GPU (%F GB usable); "
 				   "%ld %s KV cache adds %F GB",

@@ -89,6 +89,7 @@ int eng_head_dim(const struct catalog_model *m);
 double eng_kv_bytes_per_token(const struct catalog_model *m, double kv_bytes);
 /* KV bytes per GPU for one sequence of ctx tokens at tensor parallel t. */
 double eng_kv_seq_bytes_gpu(const struct catalog_model *m, double kv_bytes, int t, double ctx);
+double eng_kv_seq_stored_gpu(const struct catalog_model *m, double kv_bytes, int t, double ctx, double kept);
 /* Weights read per decode step for a batch of b sequences (MoE: the experts
  * b tokens touch), in parameters. */
 double eng_params_read(const struct catalog_model *m, double b);

@@ -171,6 +171,8 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	x->lat = d->collective_latency_us.value * 1e-6;
 	x->overlap = d->training_overlap.value;
 	x->dp_mode = w->dp_overlap >= 0 ? (enum dp_overlap)w->dp_overlap : stack ? stack->dp_overlap : DPO_BACKWARD;
+	/* only a model with routed experts has the dispatcher's sync */
+	x->moe_host = stack && x->m->experts > 1 ? stack->moe_host_layer_ms.value * 1e-3 : 0;
 	/* the workload's own figures: the run's cache has them after its
 	 * first accelerator */
 	struct eng_twork *wk = tc ? &tc->work : NULL;
@@ -573,6 +575,12 @@ static void explain_train(const struct eng_tctx *x, const struct tsize *z, struc
 			   eng_l(x->peak / 1e12), r->train_hours, G, eng_s(G));
 		return;
 	case RES_INTERCONNECT:
+		double host = eng_train_host_exposed(x, &z->best);
+		if (host > 0.5 * (z->best.step - r->t_compute_s - r->t_memory_s)) {
+			eng_reason(r, "%ld%% scaling efficiency on %d GPU%s: the host issuing the MoE layers (the dispatcher syncs it every layer) adds %ld%% to each step",
+				   eng_l(100.0 * r->scaling_efficiency), G, eng_s(G), eng_l(100.0 * host / z->best.step));
+			return;
+		}
 		eng_reason(r, "%ld%% scaling efficiency on %d GPU%s: communication and pipeline bubble take %ld%% of each step",
 			   eng_l(100.0 * r->scaling_efficiency), G, eng_s(G),
 			   eng_l(100.0 * (1.0 - r->scaling_efficiency)));

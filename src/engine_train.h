@@ -55,6 +55,7 @@ struct eng_tctx {
 	double link2;			/* eng_link_bw() for a pair, once */
 	double shared_params, expert_params;
 	double moe_share;		/* share of the layers with routed experts */
+	double moe_host;		/* the stack's host time per MoE layer pass, s (0: none) */
 	bool zero_monotone;
 	int rec_lo, rec_hi;		/* recompute choices tried, lightest first */
 	/* Figures the search asks for at every shape, worked out once per
@@ -247,6 +248,9 @@ void eng_train_step_finish_dp(const struct eng_tctx *x, struct eng_tlayout *l, d
  * every layout whose compute and elementwise work is at most work: what
  * the search's bounds add (engine_train_search.c). */
 double eng_train_dp_exposed_floor(const struct eng_tctx *x, double dp, double work);
+/* What the host that issues the MoE layers adds to a sized layout's step
+ * (a token-dropless dispatcher's sync every MoE layer), seconds. */
+double eng_train_host_exposed(const struct eng_tctx *x, const struct eng_tlayout *l);
 
 /* A layout's memory per GPU: model state, activations, runtime reserve. */
 static inline double eng_train_mem(double state, double act, double reserve)

@@ -461,6 +461,27 @@ double eng_train_dp_exposed_floor(const struct eng_tctx *x, double dp, double wo
 	return last < behind ? last : behind;
 }
 
+/* The host's share of the MoE layers' passes.  A token-dropless
+ * dispatcher synchronises the host with the GPU every MoE layer forward:
+ * it needs on the host the tokens it sends to and takes from each
+ * expert-parallel rank before it can launch the all-to-all
+ * (Megatron-Core's MoEAlltoAllTokenDispatcher, cuda_sync_point
+ * "before_ep_alltoall": NVIDIA/Megatron-LM
+ * megatron/core/transformer/moe/token_dispatcher.py @bed33f89).  The host
+ * then never queues more than one layer ahead, so the MoE layers take
+ * the longer of their GPU time and the host's time to issue them (the
+ * stack's moe_host_layer_ms a layer pass); returns what the host adds.
+ * Layers are taken alike: the MoE layers' share of the layers' work
+ * against their passes' host time. */
+double eng_train_host_exposed(const struct eng_tctx *x, const struct eng_tlayout *l)
+{
+	if (!(x->moe_host > 0))
+		return 0;
+	double host = layer_passes(x, l) * x->moe_share * x->moe_host;
+	double gpu = (l->compute + l->elem + l->tp_comm + l->cp_comm) * x->moe_share + l->ep_comm;
+	return host > gpu ? host - gpu : 0;
+}
+
 void eng_train_step_finish_dp(const struct eng_tctx *x, struct eng_tlayout *l, double dp_comm)
 {
 	double work = l->compute + l->elem;
@@ -474,5 +495,6 @@ void eng_train_step_finish_dp(const struct eng_tctx *x, struct eng_tlayout *l, d
 		l->dp_exposed = exposed_last_microbatch(x, l, dp_comm, work);
 	else
 		l->dp_exposed = exposed_behind_backward(x, dp_comm, work);
-	l->step = work + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm + l->dp_exposed;
+	l->step = work + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm + l->dp_exposed +
+		  eng_train_host_exposed(x, l);
 }

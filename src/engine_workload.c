@@ -369,9 +369,18 @@ double eng_kv_bytes_per_token(const struct catalog_model *m, double kv_bytes)
 
 double eng_kv_seq_bytes_gpu(const struct catalog_model *m, double kv_bytes, int t, double ctx)
 {
+	return eng_kv_seq_stored_gpu(m, kv_bytes, t, ctx, 0);
+}
+
+/* What a serving stack's KV cache holds for one sequence: a sliding-window
+ * layer its window, plus `kept` of the tokens before it (1 for a cache
+ * that sizes one pool as if every layer saw the whole sequence). */
+double eng_kv_seq_stored_gpu(const struct catalog_model *m, double kv_bytes, int t, double ctx, double kept)
+{
 	int win, full;
 	window_layers(m, &win, &full);
 	double wctx = win ? fmin(ctx, (double)m->sliding_window) : 0;
+	wctx += kept * (ctx - wctx);
 	return kv_layer_bytes(m, kv_bytes, t) * (full * ctx + win * wctx);
 }
 

@@ -806,12 +806,15 @@ static void check_calibration(struct ctx *x, const struct ledger *l, bool requir
 			check_figure(x, l, s->file, "runs_on.layer_overhead_us", &p->layer_overhead_us, false);
 			check_figure(x, l, s->file, "runs_on.kv_free_fraction", &p->kv_free_fraction, false);
 			check_figure(x, l, s->file, "runs_on.activation_layers", &p->activation_layers, false);
+			check_figure(x, l, s->file, "runs_on.window_kv_kept", &p->window_kv_kept, false);
 		}
 	}
-	for (size_t i = 0; i < c->n_training_stacks; i++)
-		for (size_t k = 0; k < c->training_stacks[i].n_efficiency; k++)
-			check_figure(x, l, c->training_stacks[i].file, "efficiency.training",
-				     &c->training_stacks[i].efficiency[k].share, required);
+	for (size_t i = 0; i < c->n_training_stacks; i++) {
+		const struct catalog_training_stack *s = &c->training_stacks[i];
+		for (size_t k = 0; k < s->n_efficiency; k++)
+			check_figure(x, l, s->file, "efficiency.training", &s->efficiency[k].share, required);
+		check_figure(x, l, s->file, "moe_host_layer_ms", &s->moe_host_layer_ms, false);
+	}
 #define X(name, unit, doc) check_figure(x, l, c->defaults.file, #name, &c->defaults.name, false);
 	CATALOG_DEFAULTS(X)
 #undef X

@@ -119,5 +119,39 @@ check "a share from a validation entry: refused" rc 2
 check "a share from a validation entry: the message names the file" matches "$err" \
 	"nemo.yaml.*'dgxc-h100x576-llama31-405b-bf16' is a validation entry"
 rm -r cat
+# a dropless MoE layer waits for the host that issues it (nemo's
+# moe_host_layer_ms): Qwen3 30B A3B on one B200 node at micro-batch 1 is
+# host-bound, and says so; at micro-batch 8 the layers hide the host
+moe="--workload pretrain --model qwen3-30b-a3b --precision fp8 --seq-len 4096 --global-batch-tokens 2097152 --tokens 1e12"
+moe="$moe --accelerator b200 --gpus 8 --tp 1 --pp 1 --cp 1 --ep 8"
+run "$ACCELSIZER" recommend $moe --micro-batch 1 --format csv -o host1.csv
+check "MoE at micro-batch 1: exit 0" rc 0
+check "MoE at micro-batch 1: the reason names the host" contains "$(csv_col host1.csv reason)" \
+	"the host issuing the MoE layers"
+run "$ACCELSIZER" recommend $moe --micro-batch 8 --format csv -o host8.csv
+check "MoE at micro-batch 8: the host hides" lacks "$(csv_col host8.csv reason)" "the host issuing"
+check "MoE: micro-batch 8 trains faster than 1" equals \
+	"$(awk -v a="$(csv_col host8.csv tokens_per_s_per_gpu)" -v b="$(csv_col host1.csv tokens_per_s_per_gpu)" \
+	'BEGIN { print (a > 2 * b) ? "faster" : a " vs " b }')" "faster"
+run "$ACCELSIZER" recommend $moe --micro-batch 1 --training-stack automodel --format csv -o host1a.csv
+check "a stack without the figure: the GPU's time" lacks "$(csv_col host1a.csv reason)" "the host issuing"
+
+# the dropless dispatcher's host time per MoE layer pass: a sourced figure
+# in range, set from calibration entries only
+cp -r "$TOP_SRCDIR/catalog" cat
+sed -i '/^moe_host_layer_ms:$/,/^sources:$/s/^  value: .*/  value: 5000/' cat/training-stacks/nemo.yaml
+run "$ACCELSIZER" catalog check --catalog cat
+check "moe_host_layer_ms out of range: refused" rc 2
+check "moe_host_layer_ms out of range: file, line and key" matches "$err" \
+	"nemo.yaml:[0-9]+:[0-9]+: moe_host_layer_ms.value must be in"
+rm -r cat
+cp -r "$TOP_SRCDIR/catalog" cat
+sed -i 's/calibrated_from: \[mbridge2511-b200x8-qwen3-30b-a3b-fp8mx\]/calibrated_from: [mbridge2602-b200x8-qwen3-30b-a3b-mxfp8]/' \
+	cat/training-stacks/nemo.yaml
+run "$ACCELSIZER" catalog check --catalog cat
+check "moe_host_layer_ms from a validation entry: refused" rc 2
+check "moe_host_layer_ms from a validation entry: the message names it" matches "$err" \
+	"nemo.yaml.*moe_host_layer_ms.calibrated_from: 'mbridge2602-b200x8-qwen3-30b-a3b-mxfp8' is a validation entry"
+rm -r cat
 
 done_testing

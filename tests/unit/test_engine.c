@@ -157,6 +157,43 @@ START_TEST(kv_sliding_window_caps_context)
 }
 END_TEST
 
+/* TensorRT-LLM keeps a sliding-window layer's whole sequence in its one KV
+ * pool (serving-stacks/tensorrt-llm.yaml window_kv_kept): gpt-oss-20b's 12
+ * windowed layers store 2,000 tokens, not 128, while a step reads 128. */
+START_TEST(kv_window_kept_stores_whole_sequence)
+{
+	const struct catalog_model *m = M("gpt-oss-20b");
+	double per_layer_token = 2.0 * 8 * 64 * 2;
+	ck_assert_double_eq(eng_kv_seq_stored_gpu(m, 2, 1, 2000, 0), eng_kv_seq_bytes_gpu(m, 2, 1, 2000));
+	ck_assert_double_eq(eng_kv_seq_bytes_gpu(m, 2, 1, 2000), per_layer_token * (12 * 2000 + 12 * 128));
+	ck_assert_double_eq(eng_kv_seq_stored_gpu(m, 2, 1, 2000, 1), per_layer_token * 24 * 2000);
+	ck_assert_double_eq(eng_kv_seq_stored_gpu(m, 2, 1, 2000, 0.5), per_layer_token * (12 * 2000 + 12 * 1064));
+	const struct catalog_serving_stack *s = catalog_serving_stack(cat, "tensorrt-llm");
+	ck_assert_ptr_nonnull(s);
+	const struct catalog_stack_platform *on = catalog_stack_on(s, STACK_CUDA);
+	ck_assert_ptr_nonnull(on);
+	ck_assert_double_eq(on->window_kv_kept.value, 1);
+	/* the batch is sized on what is stored: fewer gpt-oss sequences on
+	 * one H100 than a windowed cache would hold */
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "gpt-oss-20b", PREC_MXFP4, 1);
+	w.kv_precision = PREC_BF16;
+	w.concurrency_max = true;
+	w.input_tokens = 1000;
+	w.output_tokens = 1000;
+	w.kv_reserve = KVR_FULL;
+	w.serving_stack = SS_TENSORRT_LLM;
+	w.tokens_per_s_per_user = 0;
+	w.ttft_ms = 0;
+	size_on(&w, "h100-sxm", 1, &r);
+	ck_assert(r.fits);
+	double stored = eng_kv_seq_stored_gpu(m, 2, 1, 2000, 1);
+	ck_assert(r.mem_per_gpu_gb * ENG_GB > r.batch_per_replica * stored);
+	ck_assert(r.batch_per_replica < 80e9 / eng_kv_seq_bytes_gpu(m, 2, 1, 2000) / 2);
+}
+END_TEST
+
 START_TEST(moe_active_vs_total)
 {
 	struct workload w;
@@ -2020,6 +2057,49 @@ static void qwen3_pretrain(struct workload *w)
 	w->micro_batch = 1;
 }
 
+/* The dropless dispatcher syncs the host every MoE layer (the nemo
+ * stack's moe_host_layer_ms): on one B200 node at micro-batch 1 the
+ * Qwen3 30B A3B layers are shorter on the GPU than on the host, so the
+ * step is the host's, 64 micro-batches x 48 layers of it; at micro-batch
+ * 8 the GPU's layers are longer and the host hides.  A stack without the
+ * figure (AutoModel) runs at the GPU's time. */
+static double qwen3_30b_step(int mbs, enum training_stack ts)
+{
+	struct workload w;
+	struct engine_result r;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("qwen3-30b-a3b");
+	w.precision = w.kv_precision = PREC_FP8;
+	w.tokens = 1e12;
+	w.seq_len = 4096;
+	w.global_batch_tokens = 512.0 * 4096;
+	w.tp = w.pp = w.cp = 1;
+	w.ep = 8;
+	w.micro_batch = mbs;
+	w.training_stack = (int)ts;
+	size_on(&w, "b200", 8, &r);
+	ck_assert(r.fits);
+	return r.step_s;
+}
+
+START_TEST(moe_dropless_host_sync)
+{
+	const struct catalog_training_stack *nemo = catalog_training_stack(cat, "nemo");
+	ck_assert_ptr_nonnull(nemo);
+	double host = nemo->moe_host_layer_ms.value * 1e-3;
+	ck_assert(host > 0);
+	double m1 = qwen3_30b_step(1, TS_NEMO), gpu1 = qwen3_30b_step(1, TS_AUTOMODEL);
+	double passes = 512.0 / 8 * 48;
+	ck_assert(gpu1 < passes * host);
+	ck_assert(fabs(m1 - passes * host) < 0.02 * m1);
+	/* micro-batch 8: 8 passes of 48 layers, each longer than the host's */
+	double m8 = qwen3_30b_step(8, TS_NEMO);
+	ck_assert(m8 > 512.0 / 64 * 48 * host);
+	ck_assert(m8 < m1);
+}
+END_TEST
+
 START_TEST(moe_published_layout_folds_experts)
 {
 	struct workload w;
@@ -2615,8 +2695,10 @@ int main(void)
 	ADD(s, kv_deepseek_v3_mla);
 	ADD(s, mla_attention_served_absorbed);
 	ADD(s, kv_sliding_window_caps_context);
+	ADD(s, kv_window_kept_stores_whole_sequence);
 	ADD(s, moe_active_vs_total);
 	ADD(s, moe_published_layout_folds_experts);
+	ADD(s, moe_dropless_host_sync);
 	ADD(s, dep_all_to_all_by_hand);
 	ADD(s, dep_busiest_rank_by_hand);
 	ADD(s, attention_dp_layout);
