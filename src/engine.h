@@ -33,6 +33,11 @@ enum cp_comm { CPC_P2P, CPC_A2A, CPC_COUNT };
  * fewest in flight, so the replicas' swings are shared (engine_infer.c,
  * batch_spread()). */
 enum dispatch { DISPATCH_INDEPENDENT, DISPATCH_LEAST_LOADED, DISPATCH_COUNT };
+/* Serving: where the prompts are computed.  Chunked: in the decode
+ * iterations, within the token budget (TensorRT-LLM's chunked context,
+ * vLLM's chunked prefill); separate: in prompt-only iterations that stop
+ * the decodes (vLLM's V0 scheduler with chunked prefill off). */
+enum prefill_sched { PREFILL_CHUNKED, PREFILL_SEPARATE, PREFILL_COUNT };
 enum objective { OBJ_CAPEX, OBJ_COST_PER_TOKEN, OBJ_TIME, OBJ_GPUS, OBJ_PERF_PER_WATT, OBJ_TCO, OBJ_COUNT };
 enum form_filter { FORMF_ANY, FORMF_SXM_OAM, FORMF_PCIE, FORMF_COUNT };
 /* The cooling the data centre offers: air only, or direct liquid cooling
@@ -130,6 +135,11 @@ struct workload {
 					 * (engine_disagg.c), 0: one pool */
 	int dispatch;			/* inference: how arrivals reach the
 					 * replicas, enum dispatch */
+	int prefill;			/* inference: enum prefill_sched */
+	int scheduler_steps;		/* inference, separate prefill: decode
+					 * iterations a block runs before waiting
+					 * prompts are admitted (vLLM's
+					 * num_scheduler_steps); 0 = 1 */
 	int kv_reserve;			/* enum kv_reserve: how a request's KV
 					 * cache is taken (the capacity
 					 * scheduler's policy) */
@@ -264,7 +274,7 @@ bool engine_mix_bits(enum precision p, enum precision *wide, double *lo_bits, do
  * enum constant here, one member of struct workload, and its use.
  */
 enum engine_field_id {
-	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK, EF_DISAGGREGATED, EF_DISPATCH,
+	EF_CLASS, EF_MODEL, EF_PRECISION, EF_KV_PRECISION, EF_SERVING_STACK, EF_DISAGGREGATED, EF_DISPATCH, EF_PREFILL, EF_SCHEDULER_STEPS,
 	EF_KV_RESERVE,
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_HARNESS_WINDOW_MS, EF_PREFIX_CACHE_HIT,

@@ -49,6 +49,17 @@ static bool dispatch_parse(const char *s, int *v)
 		}
 	return false;
 }
+static const char *const prefill_words[PREFILL_COUNT] = { "chunked", "separate" };
+static const char *prefill_word(int v) { return prefill_words[v]; }
+static bool prefill_parse(const char *s, int *v)
+{
+	for (int i = 0; s && i < PREFILL_COUNT; i++)
+		if (!strcmp(s, prefill_words[i])) {
+			*v = i;
+			return true;
+		}
+	return false;
+}
 static bool onoff_parse(const char *s, int *v)
 {
 	if (s && (!strcmp(s, "on") || !strcmp(s, "off"))) {
@@ -139,6 +150,7 @@ static const struct engine_choice training_stacks = { -1, TS_COUNT + 1, training
 static const struct engine_choice dp_overlaps = { -1, DPO_COUNT + 1, dp_overlap_word, dp_overlap_parse_int };
 static const struct engine_choice onoff = { 0, 2, onoff_word, onoff_parse };
 static const struct engine_choice dispatches = { 0, DISPATCH_COUNT, dispatch_word, dispatch_parse };
+static const struct engine_choice prefills = { 0, PREFILL_COUNT, prefill_word, prefill_parse };
 static const struct engine_choice kv_reserves = { 0, KVR_COUNT, kv_reserve_word, kv_reserve_parse_int };
 static const struct engine_choice forms = { 0, FORMF_COUNT, form_word, form_parse };
 static const struct engine_choice objectives = { 0, OBJ_COUNT, objective_word, objective_parse_int };
@@ -216,6 +228,19 @@ static const struct engine_field fields[EF_COUNT] = {
 		"inference: independent | least-loaded (each request to the replica with the fewest in flight)",
 		EFT_ENUM, W(dispatch), INF, .choice = &dispatches, .omit_zero = true, .label = "Dispatch",
 		.hint = "least-loaded: the replicas share their swings in load, as NVIDIA's MLPerf harness" },
+	/* engine_infer.c, sched_step() and separate_ttft() */
+	[EF_PREFILL] = { "prefill", "workload", "prefill", "HOW",
+		"inference: chunked (prompts ride in the decode iterations, within the token budget) | "
+		"separate (prompt-only iterations stop the decodes: vLLM without chunked prefill)",
+		EFT_ENUM, W(prefill), INF, .choice = &prefills, .omit_zero = true, .label = "Prefill",
+		.hint = "separate: each prompt waits for and runs in its own prefill iteration, as vLLM's V0 scheduler" },
+	/* engine_infer.c, sched_step() and separate_ttft(); 64 is beyond
+	 * any multi-step setting published */
+	[EF_SCHEDULER_STEPS] = { "scheduler_steps", "workload", "scheduler-steps", "N",
+		"inference, with --prefill separate: decode iterations a block runs before waiting prompts are admitted (vLLM's num_scheduler_steps)",
+		EFT_INT, W(scheduler_steps), INF, WHOLE_OR_NONE(1, 64), NUM_PLAIN, .omit_zero = true,
+		.label = "Scheduler steps", .step = 1, .start = 1,
+		.hint = "multi-step decoding: prompts wait for the block in progress; none: 1", DEF_INF(0) },
 	/* engine_infer.c sizes the batch by it (layout_init) */
 	[EF_KV_RESERVE] = { "kv_reserve", "workload", "kv-reserve", "HOW",
 		"inference: a request's KV cache: on-demand (grows with its output) | full (I + O "

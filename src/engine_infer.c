@@ -68,6 +68,10 @@ struct ictx {
 	bool open;			/* open-loop arrivals (Poisson): the batch
 					 * and the prompts a step carries vary */
 	double window;			/* a harness's batching window, s; 0 = none */
+	bool separate;			/* prompts in prompt-only iterations
+					 * (enum prefill_sched) */
+	double blk;			/* decode iterations between prefill
+					 * admissions (num_scheduler_steps), >= 1 */
 	double workspace, reserve1, reserve_n;
 	/* activation buffers held per GPU for a layer's tokens at the budget
 	 * (a stack with activation_layers, dense models): bytes a token of
@@ -411,13 +415,47 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	}
 }
 
+/*
+ * What an output step of b sequences costs when p prompt tokens arrive
+ * for each (the scheduling of docs/design.md, serving).  Chunked prefill:
+ * one iteration carries both.  Separate prefill steps (vLLM's V0
+ * scheduler with chunked prefill off): the decode iteration carries the b
+ * sequences alone, and the prompts run in prompt-only iterations that stop
+ * the decodes; each takes every prompt that waits (vLLM schedules all
+ * waiting prompts, up to max_num_batched_tokens), at least one; with
+ * multi-step decoding (num_scheduler_steps N) prompts are admitted only
+ * between blocks of N decode iterations.  So with n = p / I prompts
+ * arriving an output step a prefill iteration holds max(1, N n) of them,
+ * and n / max(1, N n) of them run per output step.  Each reads the
+ * weights for its prompts alone.  The parts are summed per output step.
+ */
+static void sched_step(const struct ictx *x, const struct ilayout *l, double b, double p, struct istep *s)
+{
+	if (!x->separate || !(p > 0) || !(x->Ip > 0)) {
+		iter_step(x, l, b, p, false, s);
+		return;
+	}
+	struct istep pf;
+	double n = p / x->Ip;
+	double group = eng_fmax(1.0, x->blk * n);
+	double tok = group * x->Ip;
+	double runs = ceil(tok / x->budget);	/* prompts are never split */
+	iter_step(x, l, b, 0, false, s);
+	iter_step(x, l, 0, tok / runs, false, &pf);
+	double k = n / group * runs;		/* prefill iterations an output step */
+	s->mem += k * pf.mem;
+	s->comp += k * pf.comp;
+	s->comm += k * pf.comm;
+	s->total += k * pf.total;
+}
+
 /* The iteration a batch of b runs on average: each request's I prompt
  * tokens are spread over its O output steps, so an iteration carries
  * b x I / O prompt tokens (the prefill of the others a user sees while
  * its own tokens are decoded). */
 static void mean_step(const struct ictx *x, const struct ilayout *l, double b, struct istep *s)
 {
-	iter_step(x, l, b, b * x->Ip / x->O, false, s);
+	sched_step(x, l, b, b * x->Ip / x->O, s);
 }
 
 /* One request's prefill alone: ceil(I / budget) chunks of the prompt. */
@@ -536,7 +574,7 @@ static void load_tpot(const struct ictx *x, const struct ilayout *l, double b, s
 	/* the prompts arriving in a life: Poisson, mean b; under a
 	 * least-loaded dispatch 1/R of the pool's, variance b / R */
 	double arrivals = x->open ? b + Z99 * sqrt(b / l->pool) : b;
-	iter_step(x, l, b + Z99 * sb, arrivals * x->Ip / x->O, false, &s);
+	sched_step(x, l, b + Z99 * sb, arrivals * x->Ip / x->O, &s);
 	o->tau99 = s.total;
 	o->ttft50 = o->ttft99 = o->tau = o->lambda = NAN;
 	o->slot_p = 0;
@@ -584,11 +622,38 @@ static void window_ttft(const struct ictx *x, const struct ilayout *l, double b,
 		double tok = group[i] * x->Ip;
 		double chunks = ceil(tok / room);
 		struct istep s;
-		iter_step(x, l, b, tok / chunks, false, &s);
-		own[i] = chunks * s.total * x->spec.gain;
+		iter_step(x, l, x->separate ? 0 : b, tok / chunks, false, &s);
+		own[i] = chunks * s.total * (x->separate ? 1.0 : x->spec.gain);
 	}
 	o->ttft50 = 0.5 * x->window + 0.5 * it + own[0];
 	o->ttft99 = Q99 * x->window + Q99 * it + own[1];
+}
+
+/*
+ * First token with separate prefill steps: a prompt waits for the block
+ * of N decode iterations in progress (N = 1 without multi-step; uniform:
+ * half of it at p50, 0.99 at p99), then runs in the next prefill
+ * iteration with every prompt that waits by then: its own and the others
+ * that arrived in the same block, N b / O on average (Poisson; the p99 of
+ * the count at p99), within the token budget (a prompt is not split, so a
+ * longer group takes more iterations).  The prompts do not queue for room
+ * beside the decodes.
+ */
+static void separate_ttft(const struct ictx *x, const struct ilayout *l, double b, double it, struct iload *o)
+{
+	double m = x->blk * b / x->O;
+	it *= x->blk;
+	double group[2] = { 1.0 + m, 1.0 + m + Z99 * sqrt(m) };
+	double own[2];
+	for (int i = 0; i < 2; i++) {
+		struct istep s;
+		double tok = group[i] * x->Ip;
+		double runs = ceil(tok / x->budget);
+		iter_step(x, l, 0, tok / runs, false, &s);
+		own[i] = runs * s.total;
+	}
+	o->ttft50 = 0.5 * it + own[0];
+	o->ttft99 = Q99 * it + own[1];
 }
 
 /* The rest of the load once load_tpot() has filled o and k. */
@@ -605,7 +670,13 @@ static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, s
 	/* with pipeline stages the scheduler fills each of the pp micro-batches
 	 * of a step up to the budget (TensorRT-LLM schedules one micro-batch
 	 * at a time, each up to max_num_tokens: see layout_init()) */
-	double room = x->budget * l->pp - b * x->spec.verify;
+	if (x->separate && x->Ip > 0 && !(x->window > 0 && x->open)) {
+		separate_ttft(x, l, b, it, o);
+		add_slot_wait(x, l, b, o, xr);
+		return;
+	}
+	/* separate prefill steps: the prompts have the whole budget */
+	double room = x->budget * l->pp - (x->separate ? 0 : b * x->spec.verify);
 	if (!(room >= 1) || !(x->Ip > 0)) {
 		o->ttft50 = o->ttft99 = room >= 1 ? it : INFINITY;
 		return;
@@ -622,6 +693,7 @@ static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, s
 		add_slot_wait(x, l, b, o, xr);
 		return;
 	}
+
 	double w50 = eng_md1_wait(rho, svc, 0.5);
 	double w99 = eng_md1_wait(rho, svc, Q99);
 	/* The iterations that carry the prompt's chunks: beside its own
@@ -856,6 +928,18 @@ static double attention_rate(const struct ictx *x)
 	return p->attn_peak_flops * share_of_peak(x->a, p->attn_compute) / gemm;
 }
 
+/* The fixed costs of a step and of each layer: the serving stack's own
+ * where it has them, the defaults' otherwise. */
+static void fixed_costs(struct ictx *x, const struct catalog_defaults *d, const struct catalog_stack_platform *on)
+{
+	double step_us = on && on->step_overhead_us.value > 0 ? on->step_overhead_us.value
+							      : d->serving_step_overhead_us.value;
+	double layer_us = on && on->layer_overhead_us.value > 0 ? on->layer_overhead_us.value
+								: d->serving_layer_overhead_us.value;
+	x->fixed = (step_us + x->m->layers * layer_us) * 1e-6;
+	x->iter_fixed = step_us * 1e-6;
+}
+
 static bool ctx_init(const struct catalog *c, const struct workload *w,
 		     const struct catalog_accel *a, const struct catalog_partition *part, struct ictx *x)
 {
@@ -902,17 +986,14 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	x->aflops = x->flops * arate;
 	x->apflops = x->pflops * arate;
 	x->lat = d->collective_latency_us.value * 1e-6;
-	double step_us = on && on->step_overhead_us.value > 0 ? on->step_overhead_us.value
-							      : d->serving_step_overhead_us.value;
-	double layer_us = on && on->layer_overhead_us.value > 0 ? on->layer_overhead_us.value
-								: d->serving_layer_overhead_us.value;
-	x->fixed = (step_us + w->model->layers * layer_us) * 1e-6;
-	x->iter_fixed = step_us * 1e-6;
+	fixed_costs(x, d, on);
 	x->budget = w->token_budget > 0		    ? (double)w->token_budget
 		    : d->prefill_chunk_tokens.value >= 1 ? d->prefill_chunk_tokens.value
 							 : 8192;
 	x->open = w->concurrency_max || w->arrival_rate > 0;
 	x->window = w->harness_window_ms * 1e-3;
+	x->separate = w->prefill == PREFILL_SEPARATE;
+	x->blk = w->scheduler_steps > 1 ? (double)w->scheduler_steps : 1.0;
 	bool moe = x->m->experts > 0;
 	x->workspace = (moe ? d->serving_workspace_moe_gb.value : d->serving_workspace_gb.value) * ENG_GB;
 	if (on && on->activation_layers.value > 0 && !moe)

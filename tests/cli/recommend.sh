@@ -303,4 +303,31 @@ run "$ACCELSIZER" recommend --scenario "$TMPD/dispatch.yaml"
 check "a scenario's dispatch: nearest: exit 2" rc 2
 check "a scenario's dispatch: nearest: file:line:col" matches "$err" "dispatch.yaml:5:[0-9]+: .*nearest"
 
+# --prefill separate (vLLM without chunked prefill): at Interactive limits a
+# prompt pays its own prefill iteration, so 8 TP1 MI300X replicas carry
+# fewer sequences than with chunked prefill; --scheduler-steps groups them.
+PRV="--model llama-2-70b --precision fp8 --input-tokens 300 --output-tokens 300 --concurrency max
+	--tokens-per-s-per-user 25 --ttft-ms 450 --accelerator mi300x --gpus 8 --tp 1 --serving-stack vllm --format csv"
+# shellcheck disable=SC2086
+run "$ACCELSIZER" recommend $PRV
+ch_b=$(csv_col "$(printf '%s\n' "$out" | sed -n 1p)" "$(printf '%s\n' "$out" | sed -n 2p)" batch_per_replica)
+# shellcheck disable=SC2086
+run "$ACCELSIZER" recommend $PRV --prefill separate
+check "--prefill separate: exit 0" rc 0
+sep_b=$(csv_col "$(printf '%s\n' "$out" | sed -n 1p)" "$(printf '%s\n' "$out" | sed -n 2p)" batch_per_replica)
+check "--prefill separate: a smaller batch a replica ($ch_b -> $sep_b)" equals \
+	"$( [ "${sep_b:-0}" -lt "${ch_b:-0}" ] && [ "${sep_b:-0}" -gt 0 ] && echo yes)" "yes"
+# shellcheck disable=SC2086
+run "$ACCELSIZER" recommend $PRV --prefill separate --scheduler-steps 8
+check "--scheduler-steps 8: exit 0" rc 0
+run "$ACCELSIZER" recommend --prefill whole
+check "--prefill whole: exit 2" rc 2
+check "--prefill whole: names the choices" contains "$err" "--prefill: 'whole' is not one of chunked, separate"
+run "$ACCELSIZER" recommend --scheduler-steps 65
+check "--scheduler-steps 65: exit 2" rc 2
+printf 'schema: 1\nworkload:\n  class: inference\n  model: llama-2-70b\n  prefill: whole\n' >"$TMPD/prefill.yaml"
+run "$ACCELSIZER" recommend --scenario "$TMPD/prefill.yaml"
+check "a scenario's prefill: whole: exit 2" rc 2
+check "a scenario's prefill: whole: file:line:col" matches "$err" "prefill.yaml:5:[0-9]+: .*whole"
+
 done_testing

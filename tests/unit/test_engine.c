@@ -1986,6 +1986,45 @@ START_TEST(harness_window_holds_the_first_token)
 }
 END_TEST
 
+static void prefill_run(int prefill, int steps, struct engine_result *r)
+{
+	struct workload w;
+	inference(&w, "llama-2-70b", PREC_FP8, 1);
+	w.input_tokens = 300;
+	w.output_tokens = 300;
+	w.concurrency_max = true;
+	w.ttft_ms = 0;	/* no target: the batch stays at the forced size */
+	w.tp = 1;
+	w.batch = 40;
+	w.prefill = prefill;
+	w.scheduler_steps = steps;
+	size_on(&w, "mi300x", 8, r);
+	ck_assert(r->fits);
+	ck_assert_int_eq(r->batch_per_replica, 40);
+}
+
+/* vLLM without chunked prefill: at a small batch a prompt no longer hides
+ * under the decode step's weight read, it pays its own iteration; with
+ * multi-step decoding the prompts of a block share one, and each waits for
+ * the block in progress. */
+START_TEST(separate_prefill_stops_the_decodes)
+{
+	struct engine_result chunked, sep, multi;
+	prefill_run(PREFILL_CHUNKED, 0, &chunked);
+	prefill_run(PREFILL_SEPARATE, 0, &sep);
+	prefill_run(PREFILL_SEPARATE, 8, &multi);
+	ck_assert_msg(sep.step_ms > chunked.step_ms * 1.05, "separate %.2f ms, chunked %.2f", sep.step_ms,
+		      chunked.step_ms);
+	ck_assert(sep.output_tokens_per_s < chunked.output_tokens_per_s);
+	/* 40 x 8 / 300 prompts a block of 8 share one prefill iteration */
+	ck_assert_msg(multi.step_ms < sep.step_ms, "8 steps %.2f ms, 1 step %.2f", multi.step_ms, sep.step_ms);
+	ck_assert(multi.step_ms > chunked.step_ms);
+	ck_assert_msg(multi.ttft_p50_ms > sep.ttft_p50_ms + 3.0 * multi.step_ms, "p50 %.1f ms against %.1f",
+		      multi.ttft_p50_ms, sep.ttft_p50_ms);
+	ck_assert(multi.ttft_p99_ms > multi.ttft_p50_ms + 0.49 * 8 * multi.step_ms * 0.9);
+}
+END_TEST
+
 /* --tp and --batch reproduce a published layout on the chosen accelerator;
  * an invalid degree is refused with a reason. */
 START_TEST(forced_layout)
@@ -2729,6 +2768,7 @@ int main(void)
 	ADD(s, least_loaded_dispatch_shares_the_swings);
 	ADD(s, pipeline_replica_holds_pp_micro_batches);
 	ADD(s, harness_window_holds_the_first_token);
+	ADD(s, separate_prefill_stops_the_decodes);
 	ADD(s, allreduce_follows_the_measured_curve);
 	ADD(s, forced_layout);
 	ADD(s, power_limited_clock);

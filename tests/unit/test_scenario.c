@@ -564,7 +564,7 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 {
 	static const char *const inf[] = { "input_tokens", "output_tokens", "concurrency",
 					   "tokens_per_s_per_user", "ttft_ms", "target_tokens_per_s",
-					   "arrival_rate", "harness_window_ms", "prefix_cache_hit", "batch", "token_budget",
+					   "arrival_rate", "harness_window_ms", "scheduler_steps", "prefix_cache_hit", "batch", "token_budget",
 					   "speculative_acceptance",
 					   "speculative_tokens" };
 	static const char *const model[] = { "params_b", "active_params_b", "layers", "hidden_size",
