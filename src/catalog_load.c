@@ -1436,6 +1436,97 @@ static const char *stack_ids(char *buf, size_t size, const char *(*id_at)(size_t
 static const char *serving_id_at(size_t i) { return serving_stack_name((enum serving_stack)i); }
 static const char *training_id_at(size_t i) { return training_stack_name((enum training_stack)i); }
 
+/* A serving and a training stack are different structs with the same
+ * frame: an id, a file and a runs_on list whose items each name a platform
+ * and whether the stack is its default.  A kind reads that frame from its
+ * own struct, so the checks below walk either kind. */
+struct stack_on {
+	const char *id, *file;		/* the stack's */
+	enum stack platform;
+	bool is_default;
+};
+
+struct stack_kind {
+	const char *word;		/* "stack", "training stack": in messages */
+	size_t size;			/* one stack of the kind, in its catalog array */
+	/* runs_on item j of `stack` into *on; false past the last */
+	bool (*on_at)(const void *stack, size_t j, struct stack_on *on);
+	/* the stack the catalog takes as the platform's default (catalog.c) */
+	const void *(*default_on)(const struct catalog *c, enum stack platform);
+};
+
+static bool serving_on_at(const void *stack, size_t j, struct stack_on *on)
+{
+	const struct catalog_serving_stack *s = stack;
+	if (j >= s->n_runs_on)
+		return false;
+	*on = (struct stack_on){ s->id, s->file, s->runs_on[j].platform, s->runs_on[j].is_default };
+	return true;
+}
+
+static bool training_on_at(const void *stack, size_t j, struct stack_on *on)
+{
+	const struct catalog_training_stack *s = stack;
+	if (j >= s->n_runs_on)
+		return false;
+	*on = (struct stack_on){ s->id, s->file, s->runs_on[j].platform, s->runs_on[j].is_default };
+	return true;
+}
+
+static const void *serving_default_on(const struct catalog *c, enum stack platform)
+{
+	return catalog_stack_default(c, platform, NULL);
+}
+
+static const void *training_default_on(const struct catalog *c, enum stack platform)
+{
+	return catalog_train_stack_default(c, platform);
+}
+
+static const struct stack_kind serving_kind = { "stack", sizeof(struct catalog_serving_stack), serving_on_at,
+						 serving_default_on };
+static const struct stack_kind training_kind = { "training stack", sizeof(struct catalog_training_stack),
+						  training_on_at, training_default_on };
+
+/* runs_on item i names a platform an earlier item named: one error each. */
+static void check_named_once(struct catalog_load_ctx *x, const struct stack_kind *k, const void *stack, size_t i,
+			     const struct ynode *n)
+{
+	struct stack_on a, b;
+	if (!k->on_at(stack, i, &a))
+		return;
+	for (size_t j = 0; j < i && k->on_at(stack, j, &b); j++)
+		if (b.platform == a.platform)
+			err_at(x, n, "runs_on: platform %s is listed twice", stack_name(a.platform));
+}
+
+/* A stack (of `kind`) in `file` marked the default on a platform that the
+ * catalog's first default, `first` in `first_file`, already holds. */
+static void second_default(struct catalog_load_ctx *x, const char *kind, const char *id, const char *file,
+			   enum stack platform, const char *first, const char *first_file)
+{
+	x->file = file;
+	err_at(x, NULL, "%s is marked the default %s on %s, which already has one: %s (%s)", id, kind,
+	       stack_name(platform), first, first_file);
+	flush_file_errors(x);
+}
+
+/* One default stack of a kind per platform, across its folder: the `n`
+ * stacks of the catalog's array `stacks`. */
+static void check_one_default(struct catalog_load_ctx *x, const struct stack_kind *k, const void *stacks, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const void *s = (const char *)stacks + i * k->size;
+		struct stack_on on, first;
+		for (size_t j = 0; k->on_at(s, j, &on); j++) {
+			const void *d = on.is_default ? k->default_on(x->cat, on.platform) : NULL;
+			/* d holds a default, so it has a runs_on item that says who it is */
+			if (d && d != s && k->on_at(d, 0, &first))
+				second_default(x, k->word, on.id, on.file, on.platform, first.id, first.file);
+		}
+	}
+}
+
 /* A serving stack's id is one the engine knows (enum serving_stack); it
  * names each platform once; on the vendor's default stack the factor is 1,
  * because the accelerators' own figures were measured on it. */
@@ -1450,38 +1541,11 @@ static void check_serving_stack(struct catalog_load_ctx *x, void *item, const st
 	const struct ynode *list = node_at(root, "runs_on");
 	for (size_t i = 0; i < s->n_runs_on; i++) {
 		const struct ynode *n = item_at(list, i, list);
-		for (size_t j = 0; j < i; j++)
-			if (s->runs_on[j].platform == s->runs_on[i].platform)
-				err_at(x, n, "runs_on: platform %s is listed twice", stack_name(s->runs_on[i].platform));
+		check_named_once(x, &serving_kind, s, i, n);
 		if (s->runs_on[i].is_default && s->runs_on[i].compute.value != 1)
 			err_at(x, node_at(n, "compute.value"), "compute of a default stack is 1 (the "
 			       "accelerators' efficiency.compute was measured on it)");
 	}
-}
-
-/* A stack (of `kind`) in `file` marked the default on a platform that the
- * catalog's first default, `first` in `first_file`, already holds. */
-static void second_default(struct catalog_load_ctx *x, const char *kind, const char *id, const char *file,
-			   enum stack platform, const char *first, const char *first_file)
-{
-	x->file = file;
-	err_at(x, NULL, "%s is marked the default %s on %s, which already has one: %s (%s)", id, kind,
-	       stack_name(platform), first, first_file);
-	flush_file_errors(x);
-}
-
-/* One default training stack per platform. */
-static void check_train_stack_defaults(struct catalog_load_ctx *x)
-{
-	const struct catalog *c = x->cat;
-	for (size_t i = 0; i < c->n_training_stacks; i++)
-		for (size_t k = 0; k < c->training_stacks[i].n_runs_on; k++) {
-			const struct catalog_train_platform *p = &c->training_stacks[i].runs_on[k];
-			const struct catalog_training_stack *d = catalog_train_stack_default(c, p->platform);
-			if (p->is_default && d && d != &c->training_stacks[i])
-				second_default(x, "training stack", c->training_stacks[i].id,
-					       c->training_stacks[i].file, p->platform, d->id, d->file);
-		}
 }
 
 /* A training stack's id is one the engine knows (enum training_stack); it
@@ -1495,12 +1559,8 @@ static void check_training_stack(struct catalog_load_ctx *x, void *item, const s
 		err_at(x, node_at(root, "id"), "unknown training stack '%s' (known: %s)", s->id,
 		       stack_ids(known, sizeof known, training_id_at, TS_COUNT));
 	const struct ynode *list = node_at(root, "runs_on");
-	for (size_t i = 0; i < s->n_runs_on; i++) {
-		const struct ynode *n = item_at(list, i, list);
-		for (size_t j = 0; j < i; j++)
-			if (s->runs_on[j].platform == s->runs_on[i].platform)
-				err_at(x, n, "runs_on: platform %s is listed twice", stack_name(s->runs_on[i].platform));
-	}
+	for (size_t i = 0; i < s->n_runs_on; i++)
+		check_named_once(x, &training_kind, s, i, item_at(list, i, list));
 	list = node_at(root, "efficiency");
 	for (size_t i = 0; i < s->n_efficiency; i++) {
 		const struct ynode *n = item_at(list, i, list);
@@ -1511,23 +1571,6 @@ static void check_training_stack(struct catalog_load_ctx *x, void *item, const s
 				err_at(x, n, "efficiency: %s at %s is listed twice", e->family,
 				       catalog_train_prec_names[e->precision]);
 	}
-}
-
-/* One default stack per platform, across the serving-stacks folder. */
-static void check_stack_defaults(struct catalog_load_ctx *x)
-{
-	const struct catalog *c = x->cat;
-	for (size_t i = 0; i < c->n_serving_stacks; i++)
-		for (size_t k = 0; k < c->serving_stacks[i].n_runs_on; k++) {
-			const struct catalog_stack_platform *p = &c->serving_stacks[i].runs_on[k];
-			if (!p->is_default)
-				continue;
-			const struct catalog_stack_platform *q;
-			const struct catalog_serving_stack *d = catalog_stack_default(c, p->platform, &q);
-			if (d && d != &c->serving_stacks[i])
-				second_default(x, "stack", c->serving_stacks[i].id, c->serving_stacks[i].file,
-					       p->platform, d->id, d->file);
-		}
 }
 
 static void check_model(struct catalog_load_ctx *x, void *item, const struct ynode *root)
@@ -1791,9 +1834,9 @@ struct catalog *catalog_load(const char *dir, struct catalog_errors *errs)
 		for (size_t k = 0; k < CATALOG_N_KINDS && !errs_full(x) && !x->oom; k++)
 			load_kind(x, dir, k);
 		if (!errs_full(x) && !x->oom)
-			check_stack_defaults(x);
+			check_one_default(x, &serving_kind, x->cat->serving_stacks, x->cat->n_serving_stacks);
 		if (!errs_full(x) && !x->oom)
-			check_train_stack_defaults(x);
+			check_one_default(x, &training_kind, x->cat->training_stacks, x->cat->n_training_stacks);
 		if (!errs_full(x) && !x->oom)
 			load_defaults(x, dir);
 		else if (errs_full(x))

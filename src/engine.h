@@ -598,6 +598,7 @@ struct engine_report {
 	 * engine_report_init() so that engine_run() never allocates. */
 	struct engine_result *scratch_;
 	size_t *order_;
+	double *key_;			/* each scratch_ result's ranking key, per run */
 	struct eng_tcache *tcache_;	/* the training search's, per run */
 	size_t cap_;
 };

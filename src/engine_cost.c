@@ -36,8 +36,9 @@ bool eng_lists_nic(const struct catalog_platform *p, const struct catalog_fabric
 {
 	if (p->nics_on_accel || !f->nic_sku)
 		return true;
+	/* the first byte first: most of a server's lines are no NIC */
 	for (size_t i = 0; i < p->n_bom; i++)
-		if (p->bom[i].sku && !strcmp(p->bom[i].sku, f->nic_sku))
+		if (p->bom[i].sku && p->bom[i].sku[0] == f->nic_sku[0] && !strcmp(p->bom[i].sku, f->nic_sku))
 			return true;
 	return false;
 }

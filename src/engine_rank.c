@@ -22,8 +22,9 @@ bool engine_report_init(struct engine_report *r, const struct catalog *c)
 	r->results = calloc(n, sizeof *r->results);
 	r->scratch_ = calloc(n, sizeof *r->scratch_);
 	r->order_ = calloc(2 * n, sizeof *r->order_);	/* the second half: merge buffer */
+	r->key_ = calloc(n, sizeof *r->key_);
 	r->tcache_ = eng_tcache_new();
-	if (!r->results || !r->scratch_ || !r->order_ || !r->tcache_) {
+	if (!r->results || !r->scratch_ || !r->order_ || !r->key_ || !r->tcache_) {
 		engine_report_fini(r);
 		return false;
 	}
@@ -36,6 +37,7 @@ void engine_report_fini(struct engine_report *r)
 	free(r->results);
 	free(r->scratch_);
 	free(r->order_);
+	free(r->key_);
 	eng_tcache_free(r->tcache_);
 	memset(r, 0, sizeof *r);
 }
@@ -306,14 +308,17 @@ static int group_of(const struct engine_result *r)
 	return r->fits ? 1 : 2;
 }
 
-static int cmp_results(const struct workload *w, const struct engine_result *a,
-		       const struct engine_result *b)
+/* Results res[ia] and res[ib] in ranking order; key[]: their
+ * objective_key(), worked out once per result. */
+static int cmp_results(const struct workload *w, const struct engine_result *res, const double *key, size_t ia,
+		       size_t ib)
 {
+	const struct engine_result *a = &res[ia], *b = &res[ib];
 	int ga = group_of(a), gb = group_of(b);
 	if (ga != gb)
 		return ga - gb;
 	if (ga < 2) {
-		double ka = objective_key(w, a), kb = objective_key(w, b);
+		double ka = key[ia], kb = key[ib];
 		if (ka < kb)
 			return -1;
 		if (ka > kb)
@@ -332,12 +337,12 @@ static int cmp_results(const struct workload *w, const struct engine_result *a,
 }
 
 /* Insertion sort of idx[lo..hi): the runs the merge starts from. */
-static void insertion_sort(const struct workload *w, const struct engine_result *res, size_t *idx,
-			   size_t lo, size_t hi)
+static void insertion_sort(const struct workload *w, const struct engine_result *res, const double *key,
+			   size_t *idx, size_t lo, size_t hi)
 {
 	for (size_t i = lo + 1; i < hi; i++) {
 		size_t v = idx[i], j = i;
-		while (j > lo && cmp_results(w, &res[idx[j - 1]], &res[v]) > 0) {
+		while (j > lo && cmp_results(w, res, key, idx[j - 1], v) > 0) {
 			idx[j] = idx[j - 1];
 			j--;
 		}
@@ -352,12 +357,12 @@ static void insertion_sort(const struct workload *w, const struct engine_result 
  * costs n log n comparisons rather than n^2 / 4.  Stable, like insertion
  * sort, so equal results keep the catalog's order either way.
  */
-static void sort_order(const struct workload *w, const struct engine_result *res, size_t *idx,
+static void sort_order(const struct workload *w, const struct engine_result *res, const double *key, size_t *idx,
 		       size_t *tmp, size_t n)
 {
 	enum { RUN = 16 };
 	for (size_t lo = 0; lo < n; lo += RUN)
-		insertion_sort(w, res, idx, lo, lo + RUN < n ? lo + RUN : n);
+		insertion_sort(w, res, key, idx, lo, lo + RUN < n ? lo + RUN : n);
 	size_t *src = idx, *dst = tmp;
 	for (size_t width = RUN; width < n; width *= 2) {
 		for (size_t lo = 0; lo < n; lo += 2 * width) {
@@ -365,7 +370,7 @@ static void sort_order(const struct workload *w, const struct engine_result *res
 			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
 			size_t i = lo, j = mid, k = lo;
 			while (i < mid && j < hi)
-				dst[k++] = cmp_results(w, &res[src[j]], &res[src[i]]) < 0 ? src[j++] : src[i++];
+				dst[k++] = cmp_results(w, res, key, src[j], src[i]) < 0 ? src[j++] : src[i++];
 			while (i < mid)
 				dst[k++] = src[i++];
 			while (j < hi)
@@ -394,8 +399,9 @@ void engine_run(const struct catalog *c, const struct workload *w, struct engine
 		if (!r->lazy_reasons)
 			eng_reason_write(&r->scratch_[i]);
 		r->order_[i] = i;
+		r->key_[i] = objective_key(w, &r->scratch_[i]);
 	}
-	sort_order(w, r->scratch_, r->order_, r->order_ + r->cap_, n);
+	sort_order(w, r->scratch_, r->key_, r->order_, r->order_ + r->cap_, n);
 	r->n_fitting = 0;
 	for (size_t k = 0; k < n; k++) {
 		r->results[k] = r->scratch_[r->order_[k]];

@@ -346,6 +346,14 @@ static bool surely_unfit(const struct eng_tctx *x, int G)
 	return eng_train_mem_floor(x, G) * (1.0 - 1e-9) > x->usable;
 }
 
+/* Whether multiple k of the node step, if it fits, is the fewest that
+ * does (unless a target time asks for more): the multiple below it is lo,
+ * or cannot fit by the floor alone (which only rises with fewer GPUs). */
+static bool answer_if_fits(const struct eng_tctx *x, int lo, int k)
+{
+	return !(x->w->target_hours > 0) && (k - lo <= 1 || surely_unfit(x, (k - 1) * x->step));
+}
+
 static int fewest_fitting(struct eng_tmemo *memo, const struct eng_tctx *x, int cap, struct tsize *z)
 {
 	int lo = 0, hi = 1;
@@ -355,12 +363,10 @@ static int fewest_fitting(struct eng_tmemo *memo, const struct eng_tctx *x, int 
 			hi = hi * 2 > cap ? cap : hi * 2;
 			continue;
 		}
-		/* A count next to one that does not fit is the answer if it
-		 * fits (unless a target time asks for more), so its fastest
-		 * layout is searched for at once; a count that does not fit
-		 * costs the same either way (every group's leanest shape is
-		 * sized). */
-		bool last = hi - lo <= 1 && !(x->w->target_hours > 0);
+		/* A count that is the answer if it fits has its fastest layout
+		 * searched for at once; a count that does not fit costs the
+		 * same either way (every group's leanest shape is sized). */
+		bool last = answer_if_fits(x, lo, hi);
 		if (eng_train_search_memo(memo, x, hi * x->step, last, &z->best, &z->min_mem))
 			break;
 		if (isinf(z->min_mem) || hi >= cap) {
@@ -374,7 +380,8 @@ static int fewest_fitting(struct eng_tmemo *memo, const struct eng_tctx *x, int 
 		int mid = lo + (hi - lo) / 2;
 		struct eng_tlayout tmp;
 		double mm;
-		if (!surely_unfit(x, mid * x->step) && eng_train_search_memo(memo, x, mid * x->step, false, &tmp, &mm))
+		if (!surely_unfit(x, mid * x->step) &&
+		    eng_train_search_memo(memo, x, mid * x->step, answer_if_fits(x, lo, mid), &tmp, &mm))
 			hi = mid;
 		else
 			lo = mid;

@@ -138,6 +138,23 @@ struct eng_tgtable {
 	unsigned gen;
 	int G, first, n;
 };
+/* A shape a search on G GPUs sized (engine_train_search.c,
+ * group_shape()): its degrees as shape_init() made them (its TP link
+ * link_t is each accelerator's), its state and its least memory by
+ * recompute (lm, as struct eng_tlean's), functions of the workload, G
+ * and the base's bytes per parameter bb alone.  A table of TSHAPES slots,
+ * each shape in the one its degrees hash to (a shape met later takes the
+ * slot over); gen says which run a slot's shape is of. */
+#define TSHAPES_LOG2 9
+#define TSHAPES (1 << TSHAPES_LOG2)
+struct eng_tshape {
+	unsigned gen;
+	int G;
+	int rec_n;			/* lm.mem[] is sized for rec_lo .. rec_n - 1 */
+	double bb;
+	struct eng_tlayout shape;
+	struct eng_tleanmem lm;
+};
 struct eng_tcache {
 	unsigned gen;
 	struct eng_twork work;
@@ -145,6 +162,7 @@ struct eng_tcache {
 	int pool_used;
 	struct eng_tlean pool[TGROUP_POOL];
 	unsigned vmask[PP_MAX + 1];	/* as struct eng_tmemo's */
+	struct eng_tshape shapes[TSHAPES];
 };
 
 /* search() is a pure function of the context and G, and the sizing below
@@ -234,9 +252,21 @@ double eng_train_bubble(const struct eng_tlayout *l);
 int eng_train_tp_allreduces(int rec);
 double eng_train_tp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_cp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
+/* Whether eng_train_cp_comm() depends on the recompute: the all-to-all's
+ * does (full recompute repeats the forward's), the ring's does not. */
+bool eng_train_cp_by_recompute(const struct eng_tctx *x);
 double eng_train_ep_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_expert_mem(const struct eng_tctx *x, const struct eng_tlayout *l);
 double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
+/* The PP time as eng_train_pp_comm() from one send (eng_train_pp_send(),
+ * which depends on neither the virtual stages nor the recompute, so the
+ * search works it out once per shape): each micro-batch crosses to the
+ * next stage and its gradient back, v times with v virtual stages. */
+double eng_train_pp_send(const struct eng_tctx *x, const struct eng_tlayout *l);
+static inline double eng_train_pp_comm_of(const struct eng_tlayout *l, double send)
+{
+	return l->p > 1 ? (double)l->m * 2.0 * l->v * send : 0;
+}
 double eng_train_dp_comm(const struct eng_tctx *x, const struct eng_tlayout *l);
 void eng_train_step_finish(const struct eng_tctx *x, struct eng_tlayout *l);
 /* The same with eng_train_dp_comm(x, l) given: it depends on the shape

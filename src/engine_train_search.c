@@ -123,14 +123,41 @@ struct tterms {
 	double compute, elem, tp, cp, ep;	/* ep: the MoE layers' own costs, see eng_tlayout */
 };
 
-/* l: a working copy of the shape; its recompute is set to rec. */
-static inline void shape_terms(const struct tsearch *S, struct eng_tlayout *l, int rec, struct tterms *k)
+/* eng_train_dp_comm() of a shape at ZeRO 0 or 1 ([0]), 2 ([1]) and 3
+ * ([2]), once each: it depends on the shape and those classes of stage,
+ * not on the virtual stages or the recompute. */
+struct tdp {
+	bool set[3];
+	double v[3];
+};
+
+/* What the layouts of one shape share, worked out once: the terms by
+ * recompute (filled as needed), the DP exchange by class of ZeRO stage,
+ * the least exposed DP time of any (see shape_slow()) and one PP send
+ * (eng_train_pp_send()). */
+struct tshape {
+	struct tterms k[RECOMPUTE_COUNT];
+	struct tdp dp;
+	double dp_lb, pp_send;
+	int cp_rec;			/* the recompute whose CP time any has, or -1 (shape_terms()) */
+};
+
+/* sh->k[rec]; l: a working copy of the shape, its recompute set to rec.
+ * The ring's CP time is every recompute's (eng_train_cp_by_recompute()). */
+static inline void shape_terms(const struct tsearch *S, struct eng_tlayout *l, int rec, struct tshape *sh)
 {
+	struct tterms *k = &sh->k[rec];
 	l->rec = rec;
 	k->compute = S->compute_g[rec] * l->imb;
 	k->elem = S->elem_g * l->imb;
 	k->tp = eng_train_tp_comm(S->x, l);
-	k->cp = eng_train_cp_comm(S->x, l);
+	if (sh->cp_rec >= 0) {
+		k->cp = sh->k[sh->cp_rec].cp;
+	} else {
+		k->cp = eng_train_cp_comm(S->x, l);
+		if (!eng_train_cp_by_recompute(S->x))
+			sh->cp_rec = rec;
+	}
 	k->ep = S->x->m->experts > 1 ? eng_train_ep_comm(S->x, l) + eng_train_expert_mem(S->x, l) : 0;
 	k->set = true;
 }
@@ -138,7 +165,7 @@ static inline void shape_terms(const struct tsearch *S, struct eng_tlayout *l, i
 /* The step without the data-parallel exchange, which alone depends on the
  * ZeRO stage: below every ZeRO stage's step (eng_train_step_finish() adds a term
  * >= 0 to this very sum). */
-static double step_parts(const struct eng_tctx *x, const struct tterms *k, struct eng_tlayout *l)
+static double step_parts(const struct tterms *k, double pp_send, struct eng_tlayout *l)
 {
 	l->compute = k->compute;
 	l->elem = k->elem;
@@ -146,7 +173,7 @@ static double step_parts(const struct eng_tctx *x, const struct tterms *k, struc
 	l->tp_comm = k->tp;
 	l->cp_comm = k->cp;
 	l->ep_comm = k->ep;
-	l->pp_comm = eng_train_pp_comm(x, l);
+	l->pp_comm = eng_train_pp_comm_of(l, pp_send);
 	return l->compute + l->elem + l->bubble + l->tp_comm + l->cp_comm + l->ep_comm + l->pp_comm;
 }
 
@@ -209,18 +236,6 @@ static void consider(struct tsearch *S, const struct eng_tlayout *l)
 	}
 }
 
-/* The virtual stages, recompute choices (from rec0, the lightest whose
- * leanest layout fits) and ZeRO stages of a shape whose model state per
- * ZeRO stage is state[] and whose v-independent terms are k[] (by
- * recompute, filled as needed). */
-/* eng_train_dp_comm() of a shape at ZeRO 0 or 1 ([0]), 2 ([1]) and 3
- * ([2]), once each: it depends on the shape and those classes of stage,
- * not on the virtual stages or the recompute. */
-struct tdp {
-	bool set[3];
-	double v[3];
-};
-
 static double shape_dp(const struct eng_tctx *x, const struct eng_tlayout *l, struct tdp *dp)
 {
 	int i = l->zero >= 3 ? 2 : l->zero >= 2 ? 1 : 0;
@@ -231,37 +246,40 @@ static double shape_dp(const struct eng_tctx *x, const struct eng_tlayout *l, st
 	return dp->v[i];
 }
 
-/* l: a working copy of the shape; the walk sets its virtual stages,
- * recompute and ZeRO stage and every figure of the layout. */
+/* The virtual stages, recompute choices (from rec0, the lightest whose
+ * leanest layout fits) and ZeRO stages of a shape whose model state per
+ * ZeRO stage is state[] and whose shared terms are *sh.  l: a working
+ * copy of the shape; the walk sets its virtual stages, recompute and ZeRO
+ * stage and every figure of the layout. */
 static void try_layouts(struct tsearch *S, struct eng_tlayout *l, int rec0, int zmax,
-			const double *state, double reserve, struct tterms *k, double dp_lb, struct tdp *dp)
+			const double *state, double reserve, struct tshape *sh)
 {
 	const struct eng_tctx *x = S->x;
-	unsigned vmask = vmask_of(S, l->p);
-	for (int v = 1; v <= V_MAX; v++) {
-		if (!(vmask & (1u << v)))
-			continue;
+	struct tterms *k = sh->k;
+	double dp_lb = sh->dp_lb;
+	/* ZeRO 0, 1 and 2 differ in memory only (for a trained MoE model 0
+	 * and 1: its experts' ZeRO-2 reduce-scatters run every micro-batch,
+	 * experts_dp_comm()): of those the one holding least (the lowest
+	 * stage at equal memory) is the only one better() can pick, and fits
+	 * if any does. */
+	int zsame = x->expert_params > 0 && !x->frozen ? 1 : 2;
+	for (unsigned vs = vmask_of(S, l->p); vs; vs &= vs - 1) {
+		int v = __builtin_ctz(vs);
 		/* Recompute from the lightest: once a layout of the ZeRO
 		 * stages that cost the same fits, heavier recompute only adds
 		 * work. */
 		for (int rec = rec0; rec <= x->rec_hi; rec++) {
 			if (!k[rec].set)
-				shape_terms(S, l, rec, &k[rec]);
+				shape_terms(S, l, rec, sh);
 			l->v = v;
 			l->rec = rec;
 			/* heavier recompute is no faster: nothing after this can
 			 * win; every ZeRO stage adds at least dp_lb (see
 			 * shape_slow()) */
-			double parts = step_parts(x, &k[rec], l);
+			double parts = step_parts(&k[rec], sh->pp_send, l);
 			if (parts > cut(S) || (parts + dp_lb) * (1.0 - BOUND_ROUNDING) > cut(S))
 				break;
 			double act = eng_train_activation(x, l);
-			/* ZeRO 0, 1 and 2 differ in memory only (for a trained MoE
-			 * model 0 and 1: its experts' ZeRO-2 reduce-scatters run
-			 * every micro-batch, experts_dp_comm()): of those the one holding
-			 * least (the lowest stage at equal memory) is the only one
-			 * better() can pick, and fits if any does. */
-			int zsame = x->expert_params > 0 && !x->frozen ? 1 : 2;
 			int zlo = 0;
 			double mlo = eng_train_mem(state[0], act, reserve);
 			for (int z = 1; z <= zmax && z <= zsame; z++) {
@@ -280,7 +298,7 @@ static void try_layouts(struct tsearch *S, struct eng_tlayout *l, int rec0, int 
 				if (l->mem_gpu > x->usable)
 					continue;
 				fit_same = fit_same || z <= zsame;
-				eng_train_step_finish_dp(x, l, shape_dp(x, l, dp));
+				eng_train_step_finish_dp(x, l, shape_dp(x, l, &sh->dp));
 				consider(S, l);
 			}
 			if (fit_same)
@@ -315,27 +333,26 @@ static void floor_layout(const struct tsearch *S, struct eng_tlayout *l, int rec
 /* Whether no layout of the shape, none lighter on recompute than rec0,
  * can beat cut(S) once its communication is added to the floor, then the
  * least exposed DP time. */
-static bool shape_slow(const struct tsearch *S, struct eng_tlayout *l, int rec0, struct tterms *k,
-		       double *dp_lb, struct tdp *dpc)
+static bool shape_slow(const struct tsearch *S, struct eng_tlayout *l, int rec0, struct tshape *sh)
 {
 	const struct eng_tctx *x = S->x;
+	struct tterms *k = sh->k;
 	double limit = cut(S);
-	*dp_lb = 0;
 	if (!(limit < INFINITY))
 		return false;
 	floor_layout(S, l, rec0);
 	if (l->compute + l->elem + l->bubble > limit)
 		return true;
-	shape_terms(S, l, rec0, &k[rec0]);
+	shape_terms(S, l, rec0, sh);
 	l->v = 1;
 	double lb = l->compute + l->elem + l->bubble + k[rec0].tp + k[rec0].cp + k[rec0].ep +
-		    eng_train_pp_comm(x, l);
+		    eng_train_pp_comm_of(l, sh->pp_send);
 	if (lb > limit)
 		return true;
 	l->zero = 0;
-	double dp = shape_dp(x, l, dpc);
-	*dp_lb = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * l->imb + l->elem);
-	return (lb + *dp_lb) * (1.0 - BOUND_ROUNDING) > limit;
+	double dp = shape_dp(x, l, &sh->dp);
+	sh->dp_lb = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * l->imb + l->elem);
+	return (lb + sh->dp_lb) * (1.0 - BOUND_ROUNDING) > limit;
 }
 
 
@@ -349,6 +366,8 @@ struct eng_tcache *eng_tcache_new(void)
 	tc->gen = 0;
 	for (size_t i = 0; i < TGROUP_TABLES; i++)
 		tc->table[i].gen = 0;
+	for (size_t i = 0; i < TSHAPES; i++)
+		tc->shapes[i].gen = 0;
 	tc->pool_used = 0;
 	tc->work.set = false;
 	memset(tc->vmask, 0, sizeof tc->vmask);
@@ -363,8 +382,10 @@ void eng_tcache_free(struct eng_tcache *tc)
 void eng_tcache_begin(struct eng_tcache *tc)
 {
 	tc->gen++;
-	if (!tc->gen) {		/* wrapped: no table may look valid */
+	if (!tc->gen) {		/* wrapped: no table or shape may look valid */
 		memset(tc->table, 0, sizeof tc->table);
+		for (size_t i = 0; i < TSHAPES; i++)
+			tc->shapes[i].gen = 0;
 		tc->gen = 1;
 	}
 	tc->pool_used = 0;
@@ -440,26 +461,19 @@ static inline int lightest_fit(const struct eng_tctx *x, struct eng_tlayout *sha
  * fitting recompute rec0 (>= 0) are known. */
 static void try_shape(struct tsearch *S, struct eng_tlayout *shape, const struct eng_tstate *st, int rec0)
 {
-	struct tterms k[RECOMPUTE_COUNT];
+	struct tshape sh;
 	for (int r = 0; r < RECOMPUTE_COUNT; r++)
-		k[r].set = false;
-	double dp_lb = 0;
-	struct tdp dp = { { false, false, false }, { 0, 0, 0 } };
+		sh.k[r].set = false;
+	sh.dp = (struct tdp){ { false, false, false }, { 0, 0, 0 } };
+	sh.dp_lb = 0;
+	sh.cp_rec = -1;
+	sh.pp_send = shape->p > 1 ? eng_train_pp_send(S->x, shape) : 0;
 	struct eng_tlayout l = *shape;
-	if (S->pass != PASS_FIT && shape_slow(S, &l, rec0, k, &dp_lb, &dp))
+	if (S->pass != PASS_FIT && shape_slow(S, &l, rec0, &sh))
 		return;
-	try_layouts(S, &l, rec0, st->zmax, st->state, st->reserve, k, dp_lb, &dp);
+	try_layouts(S, &l, rec0, st->zmax, st->state, st->reserve, &sh);
 }
 
-/* A shape's memory: the lightest recompute that can fit it (-1 when
- * none; the least memory then goes to min_mem). */
-static inline int shape_fit(struct tsearch *S, struct eng_tlayout *shape, const struct eng_tstate *st, double *lowest)
-{
-	int rec0 = lightest_fit(S->x, shape, st, lowest);
-	if (rec0 < 0 && *lowest < S->min_mem)
-		S->min_mem = *lowest;
-	return rec0;
-}
 
 /* Power-of-two degrees from 1, or only the forced one. */
 static int deg_first(int forced)
@@ -544,11 +558,6 @@ static inline int ep_most(const struct eng_tctx *x, int n)
 	return e;
 }
 
-/* group_floor()'s terms that do not depend on the recompute. */
-struct gterms {
-	double tp, dpx;
-};
-
 /* A (t, p) group: the shapes with these tensor and pipeline degrees. */
 struct tgroup {
 	int t, p;
@@ -556,6 +565,10 @@ struct tgroup {
 	double link_t;
 	struct eng_tlean *le;		/* its entry in the run's cache, or NULL */
 	double lb;			/* MIN: no layout of the group is faster */
+	/* MIN: while lb is group_work()'s alone, the leanest shape it is of
+	 * (NULL once lb is group_whole()'s), and its work and TP term */
+	const struct eng_tlayout *lean_dp;
+	double lb_w0, lb_tp;
 	int lean_e;			/* MIN: its leanest shape's expert degree, */
 	struct eng_tstate lean_st;	/* and that shape's state */
 };
@@ -678,6 +691,78 @@ static inline int group_fit(struct tsearch *S, struct eng_tlean *e, const struct
 	return rec0;
 }
 
+/* The run's slot for shape (c, b, e) of a group on G GPUs (struct
+ * eng_tshape) whose group_hash() is hg, NULL without a cache. */
+static inline unsigned group_hash(const struct tsearch *S, const struct tgroup *g)
+{
+	return ((unsigned)S->G * 31u + (unsigned)g->t) * 31u + (unsigned)g->p;
+}
+
+static inline struct eng_tshape *shape_slot(const struct tsearch *S, unsigned hg, int c, int b, int e)
+{
+	struct eng_tcache *tc = S->x->cache;
+	if (!tc)
+		return NULL;
+	unsigned h = ((hg * 31u + (unsigned)c) * 31u + (unsigned)b) * 31u + (unsigned)e;
+	h *= 0x9e3779b1u;	/* Fibonacci hashing: the top bits pick the slot */
+	return &tc->shapes[h >> (32 - TSHAPES_LOG2)];
+}
+
+static inline bool shape_is(const struct tsearch *S, const struct eng_tshape *cs, const struct tgroup *g, int c, int b,
+			    int e)
+{
+	const struct eng_tlayout *l = &cs->shape;
+	return cs->gen == S->x->cache->gen && cs->G == S->G && cs->bb == S->x->base_bytes && l->t == g->t &&
+	       l->p == g->p && l->c == c && l->b == b && l->ep == e;
+}
+
+/* Shape (c, b, e) of group g with its state, from the run's cache when it
+ * has it, else made (in the cache's slot, or buf without one) with none
+ * of its memory sized yet (mem_fit() sizes it); its TP link is g's. */
+static struct eng_tshape *group_shape(const struct tsearch *S, const struct tgroup *g, unsigned hg,
+				      struct tstates *gs, int c, int b, int e, struct eng_tshape *buf)
+{
+	const struct eng_tctx *x = S->x;
+	struct eng_tshape *cs = shape_slot(S, hg, c, b, e);
+	if (cs && shape_is(S, cs, g, c, b, e)) {
+		cs->shape.link_t = g->link_t;
+		return cs;
+	}
+	if (!cs) {
+		cs = buf;
+	} else {
+		cs->gen = x->cache->gen;
+		cs->G = S->G;
+		cs->bb = x->base_bytes;
+	}
+	shape_init(S, g, c, b, e, &cs->shape);
+	cs->lm.st = *group_state(x, gs, &cs->shape);
+	cs->rec_n = x->rec_lo;
+	return cs;
+}
+
+/* The lightest recompute whose least memory fits the shape, as
+ * lightest_fit(), sizing what is not sized yet (cs->lm.mem[] below
+ * rec_n is); -1 when none does, the heaviest's memory then going to
+ * min_mem. */
+static inline int mem_fit(struct tsearch *S, struct eng_tshape *cs)
+{
+	const struct eng_tctx *x = S->x;
+	double lowest = INFINITY;
+	for (int rec = x->rec_lo; rec <= x->rec_hi; rec++) {
+		if (rec >= cs->rec_n) {
+			cs->lm.mem[rec] = lean_mem(x, &cs->shape, rec, &cs->lm.st);
+			cs->rec_n = rec + 1;
+		}
+		lowest = cs->lm.mem[rec];
+		if (!(lowest > x->usable))
+			return rec;
+	}
+	if (lowest < S->min_mem)
+		S->min_mem = lowest;
+	return -1;
+}
+
 /* Every shape of a group: c from the most, b from the smallest, e from
  * the most, i.e. from the leanest.  Memory and the floor of the step only
  * grow with a bigger micro-batch or less context parallelism (see
@@ -696,6 +781,7 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 	}
 	/* a stage's t x d x c GPUs: G / p for every c */
 	int n_stage = S->G / g->p, e_hi = ep_most(x, n_stage);
+	unsigned hg = group_hash(S, g);
 	for (int c = g->c_hi < 0 ? cp_most(S, g) : g->c_hi; c >= 1; c = w->cp > 0 ? 0 : c / 2) {
 		if (!cp_ok(x, c) || !tcp_ok(x, S->G, g->t, c, g->p))
 			continue;
@@ -706,17 +792,15 @@ static void try_group(struct tsearch *S, const struct tgroup *g)
 			for (int e = e_hi; e >= 1 && !stop_b; e--) {
 				if (e < e_hi && !ep_ok(x, n_stage, e))
 					continue;
-				struct eng_tlayout shape;
-				double lowest;
-				shape_init(S, g, c, b, e, &shape);
-				const struct eng_tstate *st = group_state(x, &gs, &shape);
-				int rec0 = shape_fit(S, &shape, st, &lowest);
+				struct eng_tshape buf;
+				struct eng_tshape *cs = group_shape(S, g, hg, &gs, c, b, e, &buf);
+				int rec0 = mem_fit(S, cs);
 				bool leanest = e == e_hi;
-				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &shape, rec0) > cut(S))) {
+				if (rec0 < 0 || (S->prune_ok && shape_floor(S, &cs->shape, rec0) > cut(S))) {
 					stop_b = leanest;
 					continue;
 				}
-				try_shape(S, &shape, st, rec0);
+				try_shape(S, &cs->shape, &cs->lm.st, rec0);
 			}
 			stop_c = stop_b && first;
 			first = false;
@@ -852,38 +936,61 @@ static void walk_fit(struct tsearch *S, struct tgroup *g, int n)
 }
 
 /* A lower bound on the step of every layout of the group whose leanest
- * shape is lean, none lighter on recompute than rec0: its floor (see
- * shape_floor()), the TP traffic without latency (every shape moves at
- * least seqs / (d c) sequences through each layer's all-reduces, m b / c
- * of them), the least exposed DP time (the leanest shape has the least
- * expert state; d c is the group's).  The terms come from different
- * layouts, so BOUND_ROUNDING covers the sums' rounding.  Only the floor
- * depends on rec0: the other two terms (struct gterms) are worked out
- * once per group. */
-static inline void group_terms(const struct tsearch *S, const struct tgroup *g, const struct eng_tlayout *lean,
-			struct gterms *k)
+ * shape is lean, none lighter on recompute than rec0: its work and the
+ * least bubble (see shape_floor()) and the TP traffic without latency
+ * (every shape moves at least seqs / (d c) sequences through each layer's
+ * all-reduces, m b / c of them), group_work(); then, group_whole(), the
+ * bubble and the PP sends' bytes at the virtual stages where together
+ * they are least (each shape's m b >= seqs / d sequences cross each stage
+ * boundary forward and back v times, 1/(c t) of each one's activations at
+ * least, over the link of stages t c d = G / p GPUs apart:
+ * eng_train_pp_send()) and the least exposed DP time (the leanest shape
+ * has the least expert state; d c is the group's).  The terms come from
+ * different layouts, so BOUND_ROUNDING covers the sums' rounding
+ * (group_bound()); group_work()'s is below group_whole()'s. */
+static inline double group_bound(double work, double late)
+{
+	return (work + late) * (1.0 - BOUND_ROUNDING);
+}
+
+static inline double group_work(const struct tsearch *S, struct tgroup *g, const struct eng_tlayout *lean, int rec0)
 {
 	const struct eng_tctx *x = S->x;
-	double dc = (double)lean->d * lean->c;
-	k->tp = 0;
+	double compute = S->compute_g[rec0] * lean->imb;
+	double elem = S->elem_g * lean->imb;
+	g->lb_w0 = compute + elem;
+	g->lb_tp = 0;
 	if (lean->t > 1) {
+		double dc = (double)lean->d * lean->c;
 		double bytes = x->seqs / dc * x->s * x->m->hidden * 2.0;
 		double layers = (double)x->m->layers / lean->p * lean->imb;
-		k->tp = layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, g->link_t, 0);
+		g->lb_tp = layers * eng_train_tp_allreduces(x->rec_lo) * eng_ring_allreduce_s(bytes, lean->t, g->link_t, 0);
+	}
+	double lb = g->lb_w0 + eng_train_bubble_of(g->lb_w0, lean->p, lean->m, v_most(S, lean->p));
+	return group_bound(lean->t > 1 ? lb + g->lb_tp : lb, 0);
+}
+
+static inline double group_whole(const struct tsearch *S, const struct tgroup *g, const struct eng_tlayout *lean)
+{
+	const struct eng_tctx *x = S->x;
+	double least = 0;	/* bubble + PP sends */
+	if (lean->p > 1) {
+		double dc = (double)lean->d * lean->c;
+		long stride = (long)lean->t * lean->c * lean->d;
+		double bw = stride * 2 <= x->node ? x->link2 : x->nic_bw;
+		double send = 2.0 * (x->seqs / dc) * x->s * x->m->hidden * 2.0 / lean->t / bw;
+		least = INFINITY;
+		for (unsigned vs = vmask_of(S, lean->p) | 2u; vs; vs &= vs - 1) {
+			int v = __builtin_ctz(vs);
+			double f = eng_train_bubble_of(g->lb_w0, lean->p, lean->m, v) + v * send;
+			if (f < least)
+				least = f;
+		}
 	}
 	/* the leanest shape as shape_init() made it, at ZeRO 0 */
 	double dp = eng_train_dp_comm(x, lean);
-	k->dpx = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb);
-}
-
-static inline double group_floor(const struct tsearch *S, const struct eng_tlayout *lean, int rec0, const struct gterms *k)
-{
-	double compute = S->compute_g[rec0] * lean->imb;
-	double elem = S->elem_g * lean->imb;
-	double lb = compute + elem + eng_train_bubble_of(compute + elem, lean->p, lean->m, v_most(S, lean->p));
-	if (lean->t > 1)
-		lb += k->tp;
-	return (lb + k->dpx) * (1.0 - BOUND_ROUNDING);
+	double dpx = eng_train_dp_exposed_floor(x, dp, S->compute_g[x->rec_hi] * lean->imb + S->elem_g * lean->imb);
+	return group_bound(g->lb_w0 + least + g->lb_tp, dpx);
 }
 
 /* MIN: each group's bound from its leanest shape - the lightest recompute
@@ -891,8 +998,11 @@ static inline double group_floor(const struct tsearch *S, const struct eng_tlayo
  * micro-batches, the most virtual stages); then the groups from the
  * lowest bound while it can beat the fastest step so far.  A group whose
  * leanest shape does not fit is left before its bound is worked out, its
- * memory the least of the group's (group_fit()).  Which groups are tried
- * does not depend on the order they are met in (see "Which layout
+ * memory the least of the group's (group_fit()).  The whole bound is
+ * worked out only when group_work()'s comes first and can still beat
+ * the fastest step, and the group then goes back in its place, so the
+ * groups are tried in the order of their whole bounds.  Which groups are
+ * tried does not depend on the order they are met in (see "Which layout
  * wins"), only how soon the cut tightens. */
 /* Puts group k at its place in ord[0..n), kept in the order of the
  * groups' bounds (a NaN bound first: such a group is never skipped). */
@@ -903,6 +1013,19 @@ static inline void ord_insert(const struct tgroup *g, int *ord, int n, int k)
 	while (j > 0 && g[ord[j - 1]].lb > lb) {
 		ord[j] = ord[j - 1];
 		j--;
+	}
+	ord[j] = k;
+}
+
+/* Moves ord[head], whose bound has grown, to its place in ord[head..n). */
+static inline void ord_sink(const struct tgroup *g, int *ord, int head, int n)
+{
+	int k = ord[head];
+	double lb = isnan(g[k].lb) ? -INFINITY : g[k].lb;
+	int j = head;
+	while (j + 1 < n && !(g[ord[j + 1]].lb > lb)) {
+		ord[j] = ord[j + 1];
+		j++;
 	}
 	ord[j] = k;
 }
@@ -921,17 +1044,30 @@ static void walk_min(struct tsearch *S, struct tgroup *g, int n)
 		if (rec0 < 0)
 			continue;
 		g[i].lean_e = lean->ep;
+		g[i].lean_dp = NULL;
 		if (isnan(lowest)) {
 			g[i].lb = -INFINITY;
 		} else {
-			struct gterms terms;
-			group_terms(S, &g[i], lean, &terms);
-			g[i].lb = group_floor(S, lean, rec0, &terms);
+			g[i].lb = group_work(S, &g[i], lean, rec0);
+			/* the whole bound later, from the cache's copy of the
+			 * shape, which outlives buf */
+			g[i].lean_dp = e ? &e->shape : NULL;
+			if (!e)
+				g[i].lb = group_whole(S, &g[i], lean);
 		}
 		ord_insert(g, ord, live++, i);
 	}
-	for (int head = 0; head < live && !(g[ord[head]].lb > cut(S)); head++)
-		try_group(S, &g[ord[head]]);
+	for (int head = 0; head < live && !(g[ord[head]].lb > cut(S));) {
+		struct tgroup *h = &g[ord[head]];
+		if (h->lean_dp) {
+			h->lb = group_whole(S, h, h->lean_dp);
+			h->lean_dp = NULL;
+			ord_sink(g, ord, head, live);
+			continue;
+		}
+		try_group(S, h);
+		head++;
+	}
 }
 
 /* Fastest fitting layout on G GPUs (see above); false if none fits.

@@ -231,6 +231,11 @@ double eng_train_cp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
 	return layer_passes(x, l) * exposed;
 }
 
+bool eng_train_cp_by_recompute(const struct eng_tctx *x)
+{
+	return x->w->cp_comm == CPC_A2A;
+}
+
 /* Context parallelism by all-to-all (Megatron's cp_comm_type 'a2a',
  * Transformer Engine's AttnFuncWithCPAndQKVOA2A; the scheme of DeepSpeed
  * Ulysses, Jacobs et al. 2023): before the attention each rank trades its
@@ -321,15 +326,20 @@ double eng_train_expert_mem(const struct eng_tctx *x, const struct eng_tlayout *
 	return layer_passes(x, l) * x->moe_share * t;
 }
 
-double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
+/* One send of a micro-batch's activations to the next stage: the PP time
+ * but for how often it happens (eng_train_pp_comm_of()). */
+double eng_train_pp_send(const struct eng_tctx *x, const struct eng_tlayout *l)
 {
-	if (l->p <= 1)
-		return 0;
 	/* Megatron sends the sequence-parallel shard, 1/t of the tensor. */
 	double msg = l->b * x->s / l->c * x->m->hidden * 2.0 / l->t;
 	long stride = (long)l->t * l->c * l->d;
 	double bw = stride * 2 <= x->node ? x->link2 : x->nic_bw;
-	return (double)l->m * 2.0 * l->v * (msg / bw + x->lat);
+	return msg / bw + x->lat;
+}
+
+double eng_train_pp_comm(const struct eng_tctx *x, const struct eng_tlayout *l)
+{
+	return l->p > 1 ? eng_train_pp_comm_of(l, eng_train_pp_send(x, l)) : 0;
 }
 
 /* The experts' share of the exchange below, over their

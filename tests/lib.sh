@@ -76,6 +76,41 @@ csv_col() {
 	' "$1"
 }
 
+# calc EXPR: awk arithmetic printed to the cent (money worked out here from
+# the catalog's and a price list's figures, not read back from the program).
+calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
+
+# near NAME A B: |A - B| <= 0.02, a cent either way for sums of rounded parts.
+near() {
+	if awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; exit !(d <= 0.02 && d >= -0.02) }'; then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1" "got: $2" "expected: $3"
+	fi
+}
+
+# same [--nonempty] NAME A B: files A and B byte for byte (the start of
+# their diff when not); --nonempty also requires A to hold something.
+same() {
+	need=
+	[ "$1" = --nonempty ] && { need=1; shift; }
+	if { [ -z "$need" ] || [ -s "$2" ]; } && cmp -s "$2" "$3"; then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1" "$(diff "$2" "$3" 2>&1 | head -n 10)"
+	fi
+}
+
+# catalog_refuses REFUSED-NAME MESSAGE-NAME KIND TEXT: `catalog check` of
+# ./cat, an edited copy of the catalog, exits 2 and its stderr KIND
+# (contains | matches) TEXT; the copy is removed after.
+catalog_refuses() {
+	run "$ACCELSIZER" catalog check --catalog cat
+	check "$1" rc 2
+	check "$2" "$3" "$err" "$4"
+	rm -r cat
+}
+
 # refused NAME EXPECTED-MESSAGE COMMAND...: exit 2 with that message, fast
 # (a FIFO must not block: the command runs with a 10 s guard; 124 = hung).
 # numbers.sh and limits.sh have their own, for a flag and its value.

@@ -269,24 +269,9 @@ check "52 nodes: no copper DAC across racks" lacks "$(cat many.csv)" "DAC-100G-Q
 # (3 years x 10%) and the burn-in service (not covered by support): the
 # server 100 and its parts 2 x 10 + 32 x 1 + 2 x 1 + 8 x 1 + 2 x 10, one
 # rack and two PDUs, 2521 + 182 + 100 + 2 x 10 of hardware, 50 of service.
-cat >net.csv <<'EOF'
-sku,unit_price_usd
-MSN4600C,1000
-DAC-100G-QSFP28,10
-MSN2201,500
-CAT6A-PATCH,1
-STORAGE,100
-RACK,100
-PDU,10
-BURN-IN,50
-"HGX H100 8-GPU, 8U (e.g. NVIDIA DGX H100)",100
-Intel Xeon Platinum 8480C,10
-DDR5-4800 RDIMM 64GB,1
-NVMe M.2 1.92TB,1
-NVMe U.2 3.84TB,1
-NVIDIA ConnectX-7 2x200G QSFP112,10
-EOF
-run "$ACCELSIZER" bom --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --prices net.csv -o priced.csv
+# The list prices every line no source prices, at those round figures.
+NET=$FIX/prices/good/bom-parts.csv
+run "$ACCELSIZER" bom --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --prices "$NET" -o priced.csv
 check "priced: exit 0" rc 0
 check "priced: the front-end pair at the list's price" matches "$(cat priced.csv)" '^[0-9]+,network,MSN4600C,.*,2,1000\.00,2000\.00,.*price list'
 check "priced: the OOB cable at the list's price" matches "$(cat priced.csv)" '^[0-9]+,cable,CAT6A-PATCH,.*,1,1\.00,1\.00,'
@@ -300,7 +285,7 @@ check "recommend: unpriced_lines 13 without a list" equals "$(csv_col rec.csv un
 check "recommend: the capex without a list is the BOM's (it excludes the same lines)" equals \
 	"$(csv_col rec.csv capex_usd)" "$(awk -F, '$2 == "total" { print $7 }' one.csv)"
 check "recommend: stderr warns once" equals "$(printf '%s\n' "$err" | grep -c 'warning: the capex of h100-sxm excludes 13 unpriced')" 1
-run "$ACCELSIZER" recommend --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --format csv --prices net.csv -o rec2.csv
+run "$ACCELSIZER" recommend --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --format csv --prices "$NET" -o rec2.csv
 check "recommend --prices: unpriced_lines 0" equals "$(csv_col rec2.csv unpriced_lines)" 0
 check "recommend --prices: capex is the priced BOM's total" equals \
 	"$(csv_col rec2.csv capex_usd)" "$(awk -F, '$2 == "total" { print $7 }' priced.csv)"
@@ -331,7 +316,7 @@ check "--storage-tb 99.5: 100 TB, unpriced" matches "$(cat stor.csv)" '^[0-9]+,s
 check "--storage-tb without a list: the total is unchanged" equals \
 	"$(awk -F, '$2 == "total" { print $7 }' stor.csv)" "$(awk -F, '$2 == "total" { print $7 }' one.csv)"
 check "--storage-tb without a list: 14 unpriced lines" contains "$(tail -1 stor.csv)" "EXCLUDES 14 unpriced lines"
-run "$ACCELSIZER" bom --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --storage-tb 99.5 --prices net.csv -o stor-priced.csv
+run "$ACCELSIZER" bom --model llama-3.1-8b --accelerator h100-sxm --spare-nodes 0 --storage-tb 99.5 --prices "$NET" -o stor-priced.csv
 check "--storage-tb with STORAGE in the list: 100 TB at 100" matches "$(cat stor-priced.csv)" '^[0-9]+,storage,STORAGE,.*,100,100\.00,10000\.00,'
 check "--storage-tb: the total grows by the line and its support" equals \
 	"$(awk -F, '$2 == "total" { print $7 }' stor-priced.csv)" \

@@ -12,14 +12,6 @@ SCEN=$FIX/scenarios/good/inference.yaml
 EUR=$FIX/prices/good/quote-eur.csv
 mkdir "$TMPD/w" && cd "$TMPD/w" || exit 1
 
-calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
-near() {	# near NAME A B: |A - B| <= 0.02
-	if awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; exit !(d <= 0.02 && d >= -0.02) }'; then
-		tap_ok "$1"
-	else
-		tap_not_ok "$1" "got: $2" "expected: $3"
-	fi
-}
 bom_col() {	# bom_col FILE SKU COLUMN: a BOM line's cell, by its header's name
 	r=1
 	while :; do

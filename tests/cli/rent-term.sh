@@ -15,14 +15,6 @@ SCEN=$FIX/scenarios/good/inference.yaml
 EUR=$FIX/prices/good/quote-eur.csv
 mkdir "$TMPD/w" && cd "$TMPD/w" || exit 1
 
-calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
-near() {	# near NAME A B: |A - B| <= 0.02
-	if awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; exit !(d <= 0.02 && d >= -0.02) }'; then
-		tap_ok "$1"
-	else
-		tap_not_ok "$1" "got: $2" "expected: $3"
-	fi
-}
 
 # ---- the flag picks the term; auto keeps the cheapest priced ----
 run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --prices "$EUR" --format csv -o auto.csv

@@ -68,16 +68,17 @@ check "--help lists --serving-stack" contains "$out" "--serving-stack NAME"
 cp -r "$TOP_SRCDIR/catalog" cat
 sed 's/^  - platform: cuda$/  - platform: cuda\n    default: true/' cat/serving-stacks/sglang.yaml > t && mv t cat/serving-stacks/sglang.yaml
 sed -i 's/      value: 0.966/      value: 1/' cat/serving-stacks/sglang.yaml
-run "$ACCELSIZER" catalog check --catalog cat
-check "two defaults on cuda: refused" rc 2
-check "two defaults: the message says which" contains "$err" "tensorrt-llm is marked the default stack on cuda, which already has one: sglang"
-rm -r cat
+catalog_refuses "two defaults on cuda: refused" "two defaults: the message says which" \
+	contains "tensorrt-llm is marked the default stack on cuda, which already has one: sglang"
+# a platform listed twice in one stack's runs_on, at the second item
+cp -r "$TOP_SRCDIR/catalog" cat
+sed -i 's/^runs_on:$/runs_on:\n  - platform: cuda/' cat/serving-stacks/sglang.yaml
+catalog_refuses "a platform twice in runs_on: refused" "a platform twice: the message says where and which" \
+	contains "sglang.yaml:7:5: runs_on: platform cuda is listed twice"
 cp -r "$TOP_SRCDIR/catalog" cat
 sed 's/^id: sglang/id: tgi/' cat/serving-stacks/sglang.yaml > cat/serving-stacks/tgi.yaml
-run "$ACCELSIZER" catalog check --catalog cat
-check "an unknown stack id: refused" rc 2
-check "an unknown stack id: the message lists the known" contains "$err" "unknown serving stack 'tgi'"
-rm -r cat
+catalog_refuses "an unknown stack id: refused" "an unknown stack id: the message lists the known" \
+	contains "unknown serving stack 'tgi'"
 
 # Memory is the stack's: TensorRT-LLM fills the whole 85.52 GB of an H100
 # with weights and gives its KV cache 0.90 of what is left; vLLM fits all
@@ -94,9 +95,7 @@ check "TensorRT-LLM's KV room holds a batch, vLLM's about one sequence" \
 # kv_free_fraction is a sourced share in (0.05, 1]
 cp -r "$TOP_SRCDIR/catalog" cat
 sed -i 's/^      value: 0.90$/      value: 1.5/' cat/serving-stacks/tensorrt-llm.yaml
-run "$ACCELSIZER" catalog check --catalog cat
-check "kv_free_fraction 1.5: refused" rc 2
-check "kv_free_fraction 1.5: the message names the key and file" matches "$err" "tensorrt-llm.yaml:[0-9]+:[0-9]+:.*kv_free_fraction"
-rm -r cat
+catalog_refuses "kv_free_fraction 1.5: refused" "kv_free_fraction 1.5: the message names the key and file" \
+	matches "tensorrt-llm.yaml:[0-9]+:[0-9]+:.*kv_free_fraction"
 
 done_testing

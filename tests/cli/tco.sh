@@ -11,16 +11,6 @@ FIX=$TOP_SRCDIR/tests/fixtures
 SCEN=$FIX/scenarios/good/inference.yaml
 mkdir "$TMPD/w" && cd "$TMPD/w" || exit 1
 
-# awk arithmetic to the cent
-calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
-near() {	# near NAME A B: |A - B| <= 0.02 (sums of rounded parts)
-	if awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; exit !(d <= 0.02 && d >= -0.02) }'; then
-		tap_ok "$1"
-	else
-		tap_not_ok "$1" "got: $2" "expected: $3"
-	fi
-}
-
 run "$ACCELSIZER" recommend --scenario "$SCEN" --accelerator h100-sxm --format csv -o d.csv
 check "recommend csv: exit 0" rc 0
 check "tco_years defaults to 5 (defaults.yaml tco_years)" equals "$(csv_col d.csv tco_years)" 5

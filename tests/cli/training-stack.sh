@@ -95,30 +95,26 @@ check "--help lists --training-stack" contains "$out" "--training-stack NAME"
 # validation entry
 cp -r "$TOP_SRCDIR/catalog" cat
 printf 'id: meta\nname: Meta\nruns_on:\n  - platform: cuda\n    default: true\nsources: ["x"]\n' > cat/training-stacks/meta.yaml
-run "$ACCELSIZER" catalog check --catalog cat
-check "two defaults on cuda: refused" rc 2
-check "two defaults: the message says which" contains "$err" "is marked the default training stack on cuda, which already has one"
-rm -r cat
+catalog_refuses "two defaults on cuda: refused" "two defaults: the message says which" \
+	contains "is marked the default training stack on cuda, which already has one"
+# a platform listed twice in one stack's runs_on, at the second item
+cp -r "$TOP_SRCDIR/catalog" cat
+sed -i 's/^runs_on:$/runs_on:\n  - platform: cuda/' cat/training-stacks/meta.yaml
+catalog_refuses "a platform twice in runs_on: refused" "a platform twice: the message says where and which" \
+	contains "meta.yaml:7:5: runs_on: platform cuda is listed twice"
 cp -r "$TOP_SRCDIR/catalog" cat
 sed 's/^id: meta/id: torchtitan/' cat/training-stacks/meta.yaml > cat/training-stacks/torchtitan.yaml
-run "$ACCELSIZER" catalog check --catalog cat
-check "an unknown stack id: refused" rc 2
-check "an unknown stack id: the message lists the known" contains "$err" "unknown training stack 'torchtitan'"
-rm -r cat
+catalog_refuses "an unknown stack id: refused" "an unknown stack id: the message lists the known" \
+	contains "unknown training stack 'torchtitan'"
 cp -r "$TOP_SRCDIR/catalog" cat
 printf '  - family: Hopper\n    precision: bf16\n    training:\n      value: 0.5\n      source: "x"\n      calibrated_from: []\n' > dup
 sed -i '/^efficiency:$/r dup' cat/training-stacks/nemo.yaml
-run "$ACCELSIZER" catalog check --catalog cat
-check "a family twice at one precision: refused" rc 2
-check "a family twice: the message says which" contains "$err" "efficiency: Hopper at bf16 is listed twice"
-rm -r cat
+catalog_refuses "a family twice at one precision: refused" "a family twice: the message says which" \
+	contains "efficiency: Hopper at bf16 is listed twice"
 cp -r "$TOP_SRCDIR/catalog" cat
 sed -i 's/calibrated_from: \[dgxc-h100x8-llama31-8b-bf16\]/calibrated_from: [dgxc-h100x576-llama31-405b-bf16]/' cat/training-stacks/nemo.yaml
-run "$ACCELSIZER" catalog check --catalog cat
-check "a share from a validation entry: refused" rc 2
-check "a share from a validation entry: the message names the file" matches "$err" \
+catalog_refuses "a share from a validation entry: refused" "a share from a validation entry: the message names the file" matches \
 	"nemo.yaml.*'dgxc-h100x576-llama31-405b-bf16' is a validation entry"
-rm -r cat
 # a dropless MoE layer waits for the host that issues it (nemo's
 # moe_host_layer_ms): Qwen3 30B A3B on one B200 node at micro-batch 1 is
 # host-bound, and says so; at micro-batch 8 the layers hide the host
@@ -140,18 +136,12 @@ check "a stack without the figure: the GPU's time" lacks "$(csv_col host1a.csv r
 # in range, set from calibration entries only
 cp -r "$TOP_SRCDIR/catalog" cat
 sed -i '/^moe_host_layer_ms:$/,/^sources:$/s/^  value: .*/  value: 5000/' cat/training-stacks/nemo.yaml
-run "$ACCELSIZER" catalog check --catalog cat
-check "moe_host_layer_ms out of range: refused" rc 2
-check "moe_host_layer_ms out of range: file, line and key" matches "$err" \
+catalog_refuses "moe_host_layer_ms out of range: refused" "moe_host_layer_ms out of range: file, line and key" matches \
 	"nemo.yaml:[0-9]+:[0-9]+: moe_host_layer_ms.value must be in"
-rm -r cat
 cp -r "$TOP_SRCDIR/catalog" cat
 sed -i 's/calibrated_from: \[mbridge2511-b200x8-qwen3-30b-a3b-fp8mx\]/calibrated_from: [mbridge2602-b200x8-qwen3-30b-a3b-mxfp8]/' \
 	cat/training-stacks/nemo.yaml
-run "$ACCELSIZER" catalog check --catalog cat
-check "moe_host_layer_ms from a validation entry: refused" rc 2
-check "moe_host_layer_ms from a validation entry: the message names it" matches "$err" \
+catalog_refuses "moe_host_layer_ms from a validation entry: refused" "moe_host_layer_ms from a validation entry: the message names it" matches \
 	"nemo.yaml.*moe_host_layer_ms.calibrated_from: 'mbridge2602-b200x8-qwen3-30b-a3b-mxfp8' is a validation entry"
-rm -r cat
 
 done_testing

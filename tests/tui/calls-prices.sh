@@ -21,32 +21,16 @@ L=$TOP_SRCDIR/tests/fixtures/prices/good/calls-eur.csv
 export_all() {
 	tui_keys n n n n
 	tui_wait "Validation plan"
-	tui_keys e
-	tui_wait "Export BOM to:"
-	tui_keys C-u
-	tui_type "$TMPD/$1-bom.csv"
-	tui_keys Enter
+	tui_answer e "Export BOM to:" "$TMPD/$1-bom.csv"
 	tui_wait_re "Exported [0-9]+ BOM lines"
 	for f in html md; do
-		tui_keys P
-		tui_wait "Write proposal to:"
-		tui_keys C-u
-		tui_type "$TMPD/$1.$f"
-		tui_keys Enter
+		tui_answer P "Write proposal to:" "$TMPD/$1.$f"
 		tui_wait "Wrote the proposal to $TMPD/$1.$f"
 	done
 	tui_keys q
 	tui_settle
 	case $screen in *"Unsaved changes"*) tui_keys d ;; esac
 	tui_exit_status
-}
-
-same() {	# same NAME A B: byte for byte
-	if [ -s "$2" ] && cmp -s "$2" "$3"; then
-		tap_ok "$1"
-	else
-		tap_not_ok "$1" "$(diff "$2" "$3" 2>&1 | head -n 6)"
-	fi
 }
 
 for call in bank-chat lab-pretrain startup-lora; do
@@ -67,11 +51,11 @@ for call in bank-chat lab-pretrain startup-lora; do
 
 	run "$ACCELSIZER" bom --scenario "$sc" --prices "$L" -o "$TMPD/$call-cli-bom.csv"
 	check "$call: bom with the list: exit 0" rc 0
-	same "$call: the wizard's BOM is the CLI's, byte for byte" "$TMPD/$call-bom.csv" "$TMPD/$call-cli-bom.csv"
+	same --nonempty "$call: the wizard's BOM is the CLI's, byte for byte" "$TMPD/$call-bom.csv" "$TMPD/$call-cli-bom.csv"
 	for f in html md; do
 		run "$ACCELSIZER" proposal --scenario "$sc" --prices "$L" -o "$TMPD/$call-cli.$f"
 		check "$call: proposal ($f) with the list: exit 0" rc 0
-		same "$call: the wizard's proposal ($f) is the CLI's, byte for byte" "$TMPD/$call.$f" "$TMPD/$call-cli.$f"
+		same --nonempty "$call: the wizard's proposal ($f) is the CLI's, byte for byte" "$TMPD/$call.$f" "$TMPD/$call-cli.$f"
 	done
 	md=$(cat "$TMPD/$call.md")
 	bom=$(cat "$TMPD/$call-bom.csv")

@@ -109,29 +109,13 @@ read_wizard() {
 save_and_export() {
 	tui_keys n
 	tui_wait "Validation plan"
-	tui_keys s
-	tui_wait "Save scenario to:"
-	tui_keys C-u
-	tui_type "$TMPD/$1.yaml"
-	tui_keys Enter
+	tui_answer s "Save scenario to:" "$TMPD/$1.yaml"
 	tui_wait "Saved the scenario"
-	tui_keys e
-	tui_wait "Export BOM to:"
-	tui_keys C-u
-	tui_type "$TMPD/$1-bom.csv"
-	tui_keys Enter
+	tui_answer e "Export BOM to:" "$TMPD/$1-bom.csv"
 	tui_wait_re "Exported [0-9]+ BOM lines"
-	tui_keys P
-	tui_wait "Write proposal to:"
-	tui_keys C-u
-	tui_type "$TMPD/$1-proposal.html"
-	tui_keys Enter
+	tui_answer P "Write proposal to:" "$TMPD/$1-proposal.html"
 	tui_wait "Wrote the proposal"
-	tui_keys P
-	tui_wait "Write proposal to:"
-	tui_keys C-u
-	tui_type "$TMPD/$1-proposal.md"
-	tui_keys Enter
+	tui_answer P "Write proposal to:" "$TMPD/$1-proposal.md"
 	tui_wait "Wrote the proposal to $TMPD/$1-proposal.md"
 	tui_keys q
 	tui_settle
@@ -161,21 +145,13 @@ compare() {
 	check "$call: the exported BOM totals the capex" equals \
 		"$(tail -n 1 "$TMPD/$call-bom.csv" | awk -F, '{ print $7 }')" "$(csv_col "$cf" capex_usd)"
 	run "$ACCELSIZER" bom --scenario "$TMPD/$call.yaml" $cat_opt -o "$TMPD/$call-cli-bom.csv"
-	if cmp -s "$TMPD/$call-bom.csv" "$TMPD/$call-cli-bom.csv"; then
-		tap_ok "$call: the wizard's BOM is the CLI's on the saved scenario, byte for byte"
-	else
-		tap_not_ok "$call: the wizard's BOM is the CLI's on the saved scenario, byte for byte" \
-			"$(diff "$TMPD/$call-bom.csv" "$TMPD/$call-cli-bom.csv" | head -n 6)"
-	fi
+	same "$call: the wizard's BOM is the CLI's on the saved scenario, byte for byte" \
+		"$TMPD/$call-bom.csv" "$TMPD/$call-cli-bom.csv"
 	for f in html md; do
 		run "$ACCELSIZER" proposal --scenario "$TMPD/$call.yaml" $cat_opt -o "$TMPD/$call-cli-proposal.$f"
 		check "$call: the CLI's proposal ($f) on the saved scenario: exit 0" rc 0
-		if [ -s "$TMPD/$call-proposal.$f" ] && cmp -s "$TMPD/$call-proposal.$f" "$TMPD/$call-cli-proposal.$f"; then
-			tap_ok "$call: the wizard's proposal ($f) is the CLI's, byte for byte"
-		else
-			tap_not_ok "$call: the wizard's proposal ($f) is the CLI's, byte for byte" \
-				"$(diff "$TMPD/$call-proposal.$f" "$TMPD/$call-cli-proposal.$f" 2>&1 | head -n 6)"
-		fi
+		same --nonempty "$call: the wizard's proposal ($f) is the CLI's, byte for byte" \
+			"$TMPD/$call-proposal.$f" "$TMPD/$call-cli-proposal.$f"
 	done
 	check "$call: the proposal's total is the BOM's" equals \
 		"$(grep 'Total (USD)' "$TMPD/$call-proposal.md" | grep -oE '\$[0-9][0-9,]*\.[0-9]{2}' | tr -d '$,')" \

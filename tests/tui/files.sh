@@ -36,21 +36,12 @@ check "it records the customer" contains "$(cat "$TMPD/saved.yaml" 2>/dev/null)"
 tui_screen
 check "saving clears the unsaved mark" lacks "$(printf '%s\n' "$screen" | head -n1)" "[+]"
 
-tui_keys e
-check_screen "e prompts with the default BOM path" "Export BOM to: ./accelsizer-bom.csv"
-tui_keys C-u
-tui_type "$TMPD/wizard-bom.csv"
-tui_keys Enter
-check_screen_re "exported" "Exported [0-9]+ BOM lines to $TMPD/wizard-bom.csv \\(total USD [0-9]+\\.[0-9][0-9]\\)"
+check_bom_export "$TMPD/wizard-bom.csv" " \\(total USD [0-9]+\\.[0-9][0-9]\\)"
 check "the BOM has the CSV header" matches "$(head -n1 "$TMPD/wizard-bom.csv" 2>/dev/null)" "^line,category,sku,description,qty"
 
 run "$ACCELSIZER" bom --scenario "$TMPD/saved.yaml" -o "$TMPD/cli-bom.csv"
 check "accelsizer bom on the saved scenario" rc 0
-if cmp -s "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv"; then
-	tap_ok "the wizard's BOM is the CLI's BOM, byte for byte"
-else
-	tap_not_ok "the wizard's BOM is the CLI's BOM, byte for byte" "$(diff "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv" | head -n 10)"
-fi
+same "the wizard's BOM is the CLI's BOM, byte for byte" "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv"
 tui_screen
 total=$(printf '%s\n' "$screen" | sed -n 's/.*(total USD \([0-9.]*\)).*/\1/p' | head -n1)
 check "the status line total is the file's total" matches "$(tail -n1 "$TMPD/wizard-bom.csv")" "total.*$total"

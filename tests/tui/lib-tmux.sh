@@ -150,6 +150,17 @@ tui_type() {
 	tm send-keys -t t -l "$1"
 }
 
+# tui_answer KEY PROMPT TEXT: KEY opens a one-line prompt (save, export,
+# proposal); once PROMPT shows, the offered text is cleared and TEXT typed
+# and entered.  The caller waits for what the answer does.
+tui_answer() {
+	tui_keys "$1"
+	tui_wait "$2"
+	tui_keys C-u
+	tui_type "$3"
+	tui_keys Enter
+}
+
 tui_resize() {
 	tm resize-window -t t -x "$1" -y "$2"
 }
@@ -181,6 +192,18 @@ check_screen_re() {
 	else
 		tap_not_ok "$1" "expected a line matching: $2" "screen:" "$screen"
 	fi
+}
+
+# check_bom_export FILE [ERE]: e from step 5 with two checks: the prompt
+# offers the default path, and, once FILE is entered, the status line
+# says it was written (followed by ERE when given).
+check_bom_export() {
+	tui_keys e
+	check_screen "e prompts with the default BOM path" "Export BOM to: ./accelsizer-bom.csv"
+	tui_keys C-u
+	tui_type "$1"
+	tui_keys Enter
+	check_screen_re "exported" "Exported [0-9]+ BOM lines to $1${2-}"
 }
 
 # check_screen_lacks NAME TEXT: the current screen must not show TEXT.

@@ -22,21 +22,12 @@ tui_start 120 40 --scenario "$SCEN" --prices "$TMPD/prices.csv"
 tui_wait "Input tokens"
 tui_keys 5
 tui_wait "Validation plan"
-tui_keys e
-check_screen "e prompts with the default BOM path" "Export BOM to: ./accelsizer-bom.csv"
-tui_keys C-u
-tui_type "$TMPD/wizard-bom.csv"
-tui_keys Enter
-check_screen_re "exported" "Exported [0-9]+ BOM lines to $TMPD/wizard-bom.csv"
+check_bom_export "$TMPD/wizard-bom.csv"
 check "the price list's discounted GPU price is used" matches "$(cat "$TMPD/wizard-bom.csv" 2>/dev/null)" '^[0-9]+,accelerator,h100-sxm,.*,24750\.00,'
 
 run "$ACCELSIZER" bom --scenario "$SCEN" --prices "$TMPD/prices.csv" -o "$TMPD/cli-bom.csv"
 check "accelsizer bom --prices on the same scenario" rc 0
-if cmp -s "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv"; then
-	tap_ok "the wizard's priced BOM is the CLI's, byte for byte"
-else
-	tap_not_ok "the wizard's priced BOM is the CLI's, byte for byte" "$(diff "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv" | head -n 10)"
-fi
+same "the wizard's priced BOM is the CLI's, byte for byte" "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv"
 tui_quit
 check "quits cleanly" equals "$rc" "0"
 

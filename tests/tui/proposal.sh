@@ -69,13 +69,6 @@ check "the wizard quits cleanly" rc 0
 
 run "$ACCELSIZER" proposal --scenario "$TMPD/bank-chat.yaml" -o "$TMPD/cli.html"
 check "CLI: proposal on the same scenario" rc 0
-same() {	# NAME A B
-	if cmp -s "$2" "$3"; then
-		tap_ok "$1"
-	else
-		tap_not_ok "$1" "$(diff "$2" "$3" | head -n 6)"
-	fi
-}
 same "the wizard's HTML is the CLI's, byte for byte" "$TMPD/bank-chat-proposal.html" "$TMPD/cli.html"
 run "$ACCELSIZER" proposal --scenario "$TMPD/bank-chat.yaml" -o "$TMPD/cli.md"
 same "the wizard's Markdown is the CLI's, byte for byte" "$TMPD/wizard.md" "$TMPD/cli.md"

@@ -10,22 +10,7 @@
 
 S="$TMPD/one.yaml"
 printf 'schema: 1\nworkload:\n  class: inference\n  model: llama-3.1-8b\naccelerator: h100-sxm\nnode:\n  spare_nodes: 0\n' >"$S"
-cat >"$TMPD/net.csv" <<'EOF'
-sku,unit_price_usd
-MSN4600C,1000
-DAC-100G-QSFP28,10
-MSN2201,500
-CAT6A-PATCH,1
-RACK,1000
-PDU,100
-BURN-IN,1000
-"HGX H100 8-GPU, 8U (e.g. NVIDIA DGX H100)",40000
-Intel Xeon Platinum 8480C,9000
-DDR5-4800 RDIMM 64GB,400
-NVMe M.2 1.92TB,300
-NVMe U.2 3.84TB,600
-NVIDIA ConnectX-7 2x200G QSFP112,1500
-EOF
+NET=$TOP_SRCDIR/tests/fixtures/prices/good/bom-parts.csv
 
 tui_start 120 40 --scenario "$S"
 tui_wait "Input tokens"
@@ -38,20 +23,10 @@ tui_keys Tab
 tui_settle
 check_screen_re "step 5: a network line is marked unpriced" "SN4600C.* unpriced"
 check_screen_re "step 5: the BOM's total says it leaves them out" "Bill of materials: 15 lines, USD [0-9.]+ \\(13 unpriced not in it\\), "
-tui_keys e
-check_screen "e prompts with the default BOM path" "Export BOM to: ./accelsizer-bom.csv"
-tui_keys C-u
-tui_type "$TMPD/wizard-bom.csv"
-tui_keys Enter
-check_screen_re "exported" "Exported [0-9]+ BOM lines to $TMPD/wizard-bom.csv"
+check_bom_export "$TMPD/wizard-bom.csv"
 run "$ACCELSIZER" bom --scenario "$S" -o "$TMPD/cli-bom.csv"
 check "the CLI's BOM: exit 0" rc 0
-if cmp -s "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv"; then
-	tap_ok "the wizard's BOM with its unpriced lines is the CLI's, byte for byte"
-else
-	tap_not_ok "the wizard's BOM with its unpriced lines is the CLI's, byte for byte" \
-		"$(diff "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv" | head -n 10)"
-fi
+same "the wizard's BOM with its unpriced lines is the CLI's, byte for byte" "$TMPD/wizard-bom.csv" "$TMPD/cli-bom.csv"
 
 # step 3: priced GPUs first, each capex marked; then the GPUs with no price,
 # no capex or cost figure
@@ -73,11 +48,11 @@ check_screen "step 3: the line under the table says why B200 has no figure" \
 tui_quit
 check "quits cleanly" equals "$rc" "0"
 
-tui_start 120 40 --scenario "$S" --prices "$TMPD/net.csv"
+tui_start 120 40 --scenario "$S" --prices "$NET"
 tui_wait "Input tokens"
 tui_keys 4
 tui_wait "Parallel layout"
-run "$ACCELSIZER" bom --scenario "$S" --prices "$TMPD/net.csv" -o "$TMPD/priced.csv"
+run "$ACCELSIZER" bom --scenario "$S" --prices "$NET" -o "$TMPD/priced.csv"
 total=$(tui_money "$(awk -F, '$2 == "total" { print $7 }' "$TMPD/priced.csv")")
 check_screen "priced: the capex is the priced BOM's whole total" "Capex                  $total  the BOM total "
 check_screen_lacks "priced: no unpriced line left" "unpriced"

@@ -1953,20 +1953,32 @@ END_TEST
  * of it at p50) and for its whole group's prefill, the window's queries at
  * the system's rate (docs/accuracy.md, AMD's MLPerf Server harness); the
  * decode steps are those of the same batch. */
+/* Llama 2 70B at 300/300 tokens on eight MI300X, one GPU a replica at a
+ * forced batch and no first-token target, so the batch stays as forced. */
+static void mi300x_forced_batch(struct workload *w, int batch)
+{
+	inference(w, "llama-2-70b", PREC_FP8, 1);
+	w->input_tokens = 300;
+	w->output_tokens = 300;
+	w->concurrency_max = true;
+	w->ttft_ms = 0;
+	w->tp = 1;
+	w->batch = batch;
+}
+
+static void size_forced(struct workload *w, struct engine_result *r)
+{
+	size_on(w, "mi300x", 8, r);
+	ck_assert(r->fits);
+	ck_assert_int_eq(r->batch_per_replica, w->batch);
+}
+
 static void window_run(double window_ms, struct engine_result *r)
 {
 	struct workload w;
-	inference(&w, "llama-2-70b", PREC_FP8, 1);
-	w.input_tokens = 300;
-	w.output_tokens = 300;
-	w.concurrency_max = true;
-	w.ttft_ms = 0;	/* no target: the batch stays at the forced size */
-	w.tp = 1;
-	w.batch = 300;
+	mi300x_forced_batch(&w, 300);
 	w.harness_window_ms = window_ms;
-	size_on(&w, "mi300x", 8, r);
-	ck_assert(r->fits);
-	ck_assert_int_eq(r->batch_per_replica, 300);
+	size_forced(&w, r);
 }
 
 START_TEST(harness_window_holds_the_first_token)
@@ -1989,18 +2001,10 @@ END_TEST
 static void prefill_run(int prefill, int steps, struct engine_result *r)
 {
 	struct workload w;
-	inference(&w, "llama-2-70b", PREC_FP8, 1);
-	w.input_tokens = 300;
-	w.output_tokens = 300;
-	w.concurrency_max = true;
-	w.ttft_ms = 0;	/* no target: the batch stays at the forced size */
-	w.tp = 1;
-	w.batch = 40;
+	mi300x_forced_batch(&w, 40);
 	w.prefill = prefill;
 	w.scheduler_steps = steps;
-	size_on(&w, "mi300x", 8, r);
-	ck_assert(r->fits);
-	ck_assert_int_eq(r->batch_per_replica, 40);
+	size_forced(&w, r);
 }
 
 /* vLLM without chunked prefill: at a small batch a prompt no longer hides
