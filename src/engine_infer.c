@@ -54,6 +54,8 @@ struct ictx {
 	double bw;			/* achieved memory bandwidth, bytes/s */
 	double flops;			/* achieved decode FLOP/s per GPU */
 	double pflops;			/* achieved prefill FLOP/s per GPU */
+	double aflops, apflops;		/* the same for the attention's products, at
+					 * their own format (eng_precision) */
 	double lat;			/* one collective call, s */
 	double ov;			/* share of the shorter of a kernel's memory and
 					 * compute time hidden behind the longer */
@@ -384,15 +386,15 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	gemm_t *= x->wmix;
 	int apar = alone && l->dp ? 1 : par;
 	double attn_fl = bv * x->attn_mean / apar;
-	double pre_t = p * x->attn_pre / apar / x->pflops;
+	double pre_t = p * x->attn_pre / apar / x->apflops;
 	/* DEP: the busiest rank's prompts, and its sends set the pace */
 	double ctok = tok;
 	if (l->dp && !alone) {
-		pre_t = busy_p * x->attn_pre / x->pflops;
+		pre_t = busy_p * x->attn_pre / x->apflops;
 		ctok = bv + busy_p * par;
 	}
 	s->mem = (wbytes + kvbytes) / x->bw;
-	s->comp = gemm_t + attn_fl / x->flops + pre_t;
+	s->comp = gemm_t + attn_fl / x->aflops + pre_t;
 	/* Each stage runs pp micro-batches of tok/pp per step; one request
 	 * alone crosses the stages in series. */
 	s->comm = alone ? comm_s(x, l, tok, l->pp - 1, true) : comm_s(x, l, ctok / l->pp, l->pp, false);
@@ -402,7 +404,7 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	 * py_executor.py _executor_loop_pp; the C++ runtime's forwardAsync()
 	 * one micro-batch at a time), and its layers' kernels once. */
 	double fixed = x->fixed + (alone ? 0 : (l->pp - 1) * x->iter_fixed);
-	s->total = fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->flops) +
+	s->total = fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->aflops) +
 		   pre_t + s->comm;
 	if (x->spec.k > 0 && b > 0) {
 		/* k draft tokens first; the step then yields gain tokens a
@@ -914,6 +916,18 @@ static double share_of_peak(const struct catalog_accel *a, enum precision p)
 	return p == PREC_FP4 && a->eff_compute_fp4.value > 0 ? a->eff_compute_fp4.value : a->eff_compute.value;
 }
 
+/* The attention's products at their own format's peak and share, over the
+ * GEMMs' (FP8 beside fp4 GEMMs, eng_precision; 1 when the format is the
+ * same); the stack's factor and the power clock apply to both alike. */
+static double attention_rate(const struct ictx *x)
+{
+	const struct eng_precision *p = &x->pr;
+	double gemm = p->peak_flops * share_of_peak(x->a, p->compute);
+	if (p->attn_compute == p->compute || !(gemm > 0))
+		return 1;
+	return p->attn_peak_flops * share_of_peak(x->a, p->attn_compute) / gemm;
+}
+
 /* The fixed costs of a step and of each layer: the serving stack's own
  * where it has them, the defaults' otherwise. */
 static void fixed_costs(struct ictx *x, const struct catalog_defaults *d, const struct catalog_stack_platform *on)
@@ -968,6 +982,9 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 	if (x->kv_free > 0 && a->mem_usable_fraction > 0)
 		x->usable /= a->mem_usable_fraction;
 	x->pflops = x->flops * (d->prefill_efficiency.value > 0 ? d->prefill_efficiency.value : 1);
+	double arate = attention_rate(x);
+	x->aflops = x->flops * arate;
+	x->apflops = x->pflops * arate;
 	x->lat = d->collective_latency_us.value * 1e-6;
 	fixed_costs(x, d, on);
 	x->budget = w->token_budget > 0		    ? (double)w->token_budget

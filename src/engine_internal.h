@@ -42,6 +42,11 @@ struct eng_precision {
 	double wide_share;
 	enum precision wide;
 	double wide_peak_flops;
+	/* The attention's own products (the prompts' FMHA, the decode
+	 * attention) in the format their kernels have: the compute format,
+	 * but never 4-bit (FP8 beside NVFP4 GEMMs); its dense peak, FLOP/s. */
+	enum precision attn_compute;
+	double attn_peak_flops;
 };
 
 /* engine_precision.c */

@@ -57,6 +57,18 @@ static int first_with_peak(const struct catalog_accel *a, const enum precision *
 
 static void resolve_mix(const struct workload *w, const struct catalog_accel *a, struct eng_precision *out);
 
+/* Attention has no 4-bit kernels: TensorRT-LLM multiplies it in FP8 beside
+ * NVFP4 weight GEMMs (NVIDIA's MLPerf Blackwell configs: precision 'fp4'
+ * with 'use_fp8_context_fmha': 'enable' and an fp8 KV cache, Cisco's copy
+ * of the v5.0 code, closed/Cisco/configs/llama3_1-405b/Offline/__init__.py,
+ * ntuhpc/mlperf_inference_results_v5.0 @cf354115; the same flags in Cisco's
+ * v6.0 B300 configs).  A card without FP8 units keeps the compute format. */
+static void resolve_attention(const struct catalog_accel *a, struct eng_precision *out)
+{
+	out->attn_compute = out->compute == PREC_FP4 && peak(a, PREC_FP8) > 0 ? PREC_FP8 : out->compute;
+	out->attn_peak_flops = peak(a, out->attn_compute) * 1e12;
+}
+
 void eng_precision_resolve(const struct workload *w, const struct catalog_accel *a,
 			   struct eng_precision *out)
 {
@@ -146,6 +158,7 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 	out->wide = out->compute;
 	out->wide_peak_flops = out->peak_flops;
 	resolve_mix(w, a, out);
+	resolve_attention(a, out);
 	if (expert < 0)
 		return;
 	const struct catalog_model *m = w->model;
@@ -157,6 +170,7 @@ void eng_precision_resolve(const struct workload *w, const struct catalog_accel 
 	} else {
 		out->compute = out->expert_compute;
 		out->peak_flops = out->expert_peak_flops;
+		resolve_attention(a, out);
 	}
 }
 

@@ -385,6 +385,31 @@ START_TEST(fp4_falls_back_to_fp8)
 }
 END_TEST
 
+/* Attention has no 4-bit kernels: beside NVFP4 GEMMs TensorRT-LLM runs it
+ * in FP8 (NVIDIA's MLPerf Blackwell configs: 'use_fp8_context_fmha'); every
+ * other format multiplies attention in its own. */
+START_TEST(fp4_attention_runs_at_fp8)
+{
+	struct workload w;
+	struct eng_precision p;
+	inference(&w, "llama-3.1-405b", PREC_FP4, 1);
+	eng_precision_resolve(&w, A("b200"), &p);
+	ck_assert_int_eq(p.compute, PREC_FP4);
+	ck_assert_int_eq(p.attn_compute, PREC_FP8);
+	ck_assert_double_eq(p.attn_peak_flops, A("b200")->peak_tflops[PREC_FP8] * 1e12);
+	eng_precision_resolve(&w, A("h100-sxm"), &p);	/* fp4 falls back to fp8 */
+	ck_assert_int_eq(p.attn_compute, p.compute);
+	ck_assert_double_eq(p.attn_peak_flops, p.peak_flops);
+	inference(&w, "llama-3.1-405b", PREC_FP8, 1);
+	eng_precision_resolve(&w, A("b200"), &p);
+	ck_assert_int_eq(p.attn_compute, PREC_FP8);
+	ck_assert_double_eq(p.attn_peak_flops, p.peak_flops);
+	inference(&w, "llama-3.1-405b", PREC_BF16, 1);
+	eng_precision_resolve(&w, A("b200"), &p);
+	ck_assert_int_eq(p.attn_compute, PREC_BF16);
+}
+END_TEST
+
 /* MXFP4 (OCP MX v1.0): 32 E2M1 values and one 8-bit scale, 4.25 bits a
  * weight.  gpt-oss ships its routed experts in it and the rest in bf16
  * (TensorRT-LLM examples/models/core/gpt_oss/README.md): the experts run
@@ -2756,6 +2781,7 @@ int main(void)
 	ADD(s, params_from_shapes_llama31_8b);
 	ADD(s, fp8_on_a100_falls_back);
 	ADD(s, fp4_falls_back_to_fp8);
+	ADD(s, fp4_attention_runs_at_fp8);
 	ADD(s, mxfp4_quantises_the_experts);
 	ADD(s, mixed_checkpoint_splits_the_weights);
 	ADD(s, mixed_checkpoint_step_time);
