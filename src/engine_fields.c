@@ -38,28 +38,22 @@ static const char *fabric_word(int v) { return fabric_choice_name((enum fabric_c
 static const char *rent_term_word(int v) { return rent_term_choice_name((enum rent_term_choice)v); }
 static const char *stack_word(int v) { return v < 0 ? "any" : stack_name((enum stack)v); }
 static const char *onoff_word(int v) { return v ? "on" : "off"; }
+/* the index of s among a choice's n words */
+static bool word_index(const char *const *words, int n, const char *s, int *v)
+{
+	for (int i = 0; s && i < n; i++)
+		if (!strcmp(s, words[i])) {
+			*v = i;
+			return true;
+		}
+	return false;
+}
 static const char *const dispatch_words[DISPATCH_COUNT] = { "independent", "least-loaded" };
 static const char *dispatch_word(int v) { return dispatch_words[v]; }
-static bool dispatch_parse(const char *s, int *v)
-{
-	for (int i = 0; s && i < DISPATCH_COUNT; i++)
-		if (!strcmp(s, dispatch_words[i])) {
-			*v = i;
-			return true;
-		}
-	return false;
-}
+static bool dispatch_parse(const char *s, int *v) { return word_index(dispatch_words, DISPATCH_COUNT, s, v); }
 static const char *const prefill_words[PREFILL_COUNT] = { "chunked", "separate" };
 static const char *prefill_word(int v) { return prefill_words[v]; }
-static bool prefill_parse(const char *s, int *v)
-{
-	for (int i = 0; s && i < PREFILL_COUNT; i++)
-		if (!strcmp(s, prefill_words[i])) {
-			*v = i;
-			return true;
-		}
-	return false;
-}
+static bool prefill_parse(const char *s, int *v) { return word_index(prefill_words, PREFILL_COUNT, s, v); }
 static bool onoff_parse(const char *s, int *v)
 {
 	if (s && (!strcmp(s, "on") || !strcmp(s, "off"))) {
