@@ -581,10 +581,11 @@ static void explain_train(const struct eng_tctx *x, const struct tsize *z, struc
 			   a->name, precision_name(x->pr.used),
 			   eng_l(x->peak / 1e12), r->train_hours, G, eng_s(G));
 		return;
-	case RES_INTERCONNECT:
+	case RES_INTERCONNECT: {
 		double host = eng_train_host_exposed(x, &z->best);
 		if (host > 0.5 * (z->best.step - r->t_compute_s - r->t_memory_s)) {
-			eng_reason(r, "%ld%% scaling efficiency on %d GPU%s: the host issuing the MoE layers (the dispatcher syncs it every layer) adds %ld%% to each step",
+			eng_reason(r, "%ld%% scaling efficiency on %d GPU%s: the host issuing the MoE layers "
+				   "(the dispatcher syncs it every layer) adds %ld%% to each step",
 				   eng_l(100.0 * r->scaling_efficiency), G, eng_s(G), eng_l(100.0 * host / z->best.step));
 			return;
 		}
@@ -592,6 +593,7 @@ static void explain_train(const struct eng_tctx *x, const struct tsize *z, struc
 			   eng_l(100.0 * r->scaling_efficiency), G, eng_s(G),
 			   eng_l(100.0 * (1.0 - r->scaling_efficiency)));
 		return;
+	}
 	case RES_MEMORY:
 		eng_reason(r, "%s%s at %s does not fit one %d-GPU node: %d GPUs hold it at %F GB each (TP%d PP%d ZeRO-%d)",
 			   WHAT(x), x->node, G, r->mem_per_gpu_gb, z->best.t, z->best.p, z->best.zero);
