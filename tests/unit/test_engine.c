@@ -1184,6 +1184,24 @@ START_TEST(validation_plan_thresholds)
 }
 END_TEST
 
+/* Gaudi 3's eight cards are a full mesh, each pair on its own 3 of the 21
+ * scale-up ports (Intel's network configuration guide, quoted in
+ * catalog/platforms/gaudi3-8-oam.yaml), so a TP2 pair's ring gets 1/7 of
+ * what all eight get and TP4 3/7: not a switch that gives any group the
+ * whole 21 ports. */
+START_TEST(gaudi3_mesh_pairs_get_their_own_ports)
+{
+	const struct catalog_accel *g3 = A("gaudi3");
+	const struct catalog_platform *p = eng_platform_choose(cat, NULL, g3, 8, 8);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(p->topology, TOPO_MESH);
+	double all = g3->link_gb_s / 2.0 * 1e9 * g3->eff_link.value;
+	ck_assert_double_eq_tol(eng_link_bw(cat, g3, p, 8), all, 1);
+	ck_assert_double_eq_tol(eng_link_bw(cat, g3, p, 2), all / 7.0, 1);
+	ck_assert_double_eq_tol(eng_link_bw(cat, g3, p, 4), all * 3.0 / 7.0, 1);
+}
+END_TEST
+
 /* Tensor parallelism across PCIe runs at the card's own generation:
  * Gen4 x16 = 64 GB/s both directions, Gen5 x16 = 128, one direction in a
  * ring, times the achieved share.  NVLink inside a bridged pair, PCIe past
@@ -2820,6 +2838,7 @@ int main(void)
 	ADD(s, filters_and_ranking);
 	ADD(s, validation_plan_thresholds);
 	ADD(s, pcie_generation_per_accelerator);
+	ADD(s, gaudi3_mesh_pairs_get_their_own_ports);
 	ADD(s, figures_do_not_round_to_nothing);
 	ADD(s, reason_text_as_snprintf);
 	ADD(s, lazy_reasons_match_written);
