@@ -674,6 +674,41 @@ START_TEST(pipeline_pays_iteration_cost_per_micro_batch)
 }
 END_TEST
 
+/* A pipeline waits for its last stage, which alone runs the output head
+ * (TensorRT-LLM's lm_head, 16-bit whatever the checkpoint): a step of
+ * Llama 3.1 70B at fp4 over pp stages of one RTX PRO 6000 each takes at
+ * least the head's (pp - 1) extra reads, 128,256 x 8,192 x 2 bytes each,
+ * longer than the same model with no head to place; one stage, no
+ * change. */
+START_TEST(pipeline_waits_for_the_head_on_its_last_stage)
+{
+	struct workload w;
+	struct engine_result with, without;
+	struct catalog_model headless = *M("llama-3.1-70b");
+	headless.vocab = 0;
+	const struct catalog_accel *a = A("rtx-pro-6000");
+	double head = 128256.0 * 8192.0 * 2.0;
+	for (int pp = 1; pp <= 8; pp *= 2) {
+		inference(&w, "llama-3.1-70b", PREC_FP4, 64 * pp);
+		w.tp = 1;
+		w.pp = pp;
+		w.batch = 64;
+		size_on(&w, "rtx-pro-6000", pp, &with);
+		w.model = &headless;
+		size_on(&w, "rtx-pro-6000", pp, &without);
+		ck_assert(with.fits && without.fits);
+		ck_assert_int_eq(with.pp, pp);
+		double reads = (pp - 1) * head / (a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value) * 1e3;
+		double more = with.step_ms - without.step_ms;
+		if (pp == 1)
+			ck_assert_double_eq_tol(more, 0, 1e-9);
+		else
+			ck_assert_msg(more >= reads * (1 - 1e-9) && more < 2 * reads,
+				      "pp %d: %.3f ms more, the head's reads %.3f ms", pp, more, reads);
+	}
+}
+END_TEST
+
 /* ---- training ---- */
 
 START_TEST(training_6nd_compute_time)
@@ -2809,6 +2844,7 @@ int main(void)
 	ADD(s, ttft_target_drives_tensor_parallel);
 	ADD(s, decode_step_hand_computed);
 	ADD(s, pipeline_pays_iteration_cost_per_micro_batch);
+	ADD(s, pipeline_waits_for_the_head_on_its_last_stage);
 	ADD(s, p99_targets_cap_the_batch);
 	ADD(s, arrival_rate_sizes_replicas);
 	ADD(s, tpot_spread_rises_with_load);
