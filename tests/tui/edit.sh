@@ -171,9 +171,9 @@ tui_type "2,000,000,000,000"
 tui_keys Enter
 check_screen_re "2,000,000,000,000 tokens is 2T" "Training tokens +2T tokens"
 # past target time, sequence, batch, recompute, the five layout degrees,
-# the CP exchange, training stack, MTP modules, stack, form factor and
-# power to the budget
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+# the virtual stages, the CP exchange, training stack, MTP modules, stack,
+# form factor and power to the budget
+tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
 tui_keys Enter C-u
 tui_type '$3M'
 tui_keys Enter
