@@ -1305,12 +1305,28 @@ static const char *lay_kind(const struct ilayout *l)
 	return l->dp ? "DEP" : "TP";
 }
 
-/* The GPU link, or past its domain the NICs (DEP across nodes) */
+/* What a replica's collectives are, the path they take (the GPU link, or
+ * past its domain the NICs: DEP across nodes) and their share of a step,
+ * for the reasons that name the link. */
+static const char *link_ops(const struct ilayout *l)
+{
+	return l->dp ? "all-to-alls" : "all-reduces";
+}
+
+static const char *link_path(const struct ictx *x, const struct ilayout *l)
+{
+	return l->dp && l->t > x->reach ? "the NICs" : link_name(x, l->t);
+}
+
+static long link_share(const struct engine_result *r)
+{
+	return eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms);
+}
+
 static void reason_link(const struct ictx *x, const struct ilayout *l, struct engine_result *r)
 {
-	eng_reason(r, "%s%d %s over %s take %ld%% of each decode step", lay_kind(l), l->t,
-		   l->dp ? "all-to-alls" : "all-reduces", l->dp && l->t > x->reach ? "the NICs" : link_name(x, l->t),
-		   eng_l(100.0 * r->t_comm_s * 1000.0 / r->step_ms));
+	eng_reason(r, "%s%d %s over %s take %ld%% of each decode step", lay_kind(l), l->t, link_ops(l),
+		   link_path(x, l), link_share(r));
 }
 
 static void reason_fallback(const struct ictx *x, struct engine_result *r)
@@ -1358,11 +1374,11 @@ static void size_fixed_rate(const struct ictx *x, struct ilayout *ls, int n, str
 	r->fits = best >= w->arrival_rate;
 	r->binding = targets(x) && l->btps < l->bmem ? RES_COMPUTE : RES_MEMORY;
 	if (!r->fits)
-		eng_reason(r, "%d GPU%s carry at most %F of the %F req/s (%ld replica%s of %s%d, batch %ld each)",
+		eng_reason(r, "%d GPU%s carry at most %F of the %G req/s (%ld replica%s of %s%d, batch %ld each)",
 			   x->fixed_gpus, eng_s(x->fixed_gpus), best, w->arrival_rate, rep, eng_s(rep), lay_kind(l), l->t,
 			   cap);
 	else
-		eng_reason(r, "%d GPU%s as chosen: %ld replica%s of %s%d carry %F req/s at %ld sequences each "
+		eng_reason(r, "%d GPU%s as chosen: %ld replica%s of %s%d carry %G req/s at %ld sequences each "
 			   "(up to %F req/s)", x->fixed_gpus, eng_s(x->fixed_gpus), rep, eng_s(rep), lay_kind(l), l->t,
 			   w->arrival_rate, b, best);
 }
@@ -1463,7 +1479,7 @@ static void explain_out_of_reach(const struct ictx *x, struct ilayout *ls, int n
 			}
 		}
 		r->binding = RES_BANDWIDTH;
-		eng_reason(r, "%F tok/s per user is out of reach: at most %F tok/s (%s%d, one user)",
+		eng_reason(r, "%G tok/s per user is out of reach: at most %F tok/s (%s%d, one user)",
 			   w->tokens_per_s_per_user, best_tps, lay_kind(&ls[bt]), ls[bt].t);
 	} else if (lt < 0) {
 		double best = INFINITY;
@@ -1474,11 +1490,11 @@ static void explain_out_of_reach(const struct ictx *x, struct ilayout *ls, int n
 				bt = ls[i].t;
 			}
 		r->binding = RES_COMPUTE;
-		eng_reason(r, "TTFT %F ms for %ld input token%s is out of reach: %F ms at best (TP%d)",
+		eng_reason(r, "TTFT %G ms for %ld input token%s is out of reach: %F ms at best (TP%d)",
 			   w->ttft_ms, w->input_tokens, eng_s(w->input_tokens), best * 1000.0, bt);
 	} else {
 		r->binding = RES_COMPUTE;
-		eng_reason(r, "%F tok/s needs more than %d GPUs", w->target_tokens_per_s, ENG_MAX_GPUS);
+		eng_reason(r, "%G tok/s needs more than %d GPUs", w->target_tokens_per_s, ENG_MAX_GPUS);
 	}
 }
 
@@ -1533,25 +1549,35 @@ static void explain(const struct ictx *x, const struct ilayout *l, enum driver d
 	    r->binding != RES_INTERCONNECT) {
 		bool capped = targets(x) && l->btps < l->bmem;
 		double cap = rate_at(x, l, (double)(capped ? l->btps : l->bmem));
-		eng_reason(r, "%F req/s needs %d %s%d replica%s of at most %F req/s each (%s); "
+		eng_reason(r, "%G req/s needs %d %s%d replica%s of at most %F req/s each (%s); "
 			   "they run %ld sequences at that load",
 			   w->arrival_rate, r->replicas, lay_kind(l), l->t, eng_s(r->replicas), cap,
 			   capped ? "batch capped by the p99 targets" : "batch capped by KV memory", b);
+	} else if (r->binding == RES_INTERCONNECT && d == DRIVER_SPEED && l->btps < x->n_users && ttft_only(x)) {
+		eng_reason(r, "TTFT %G ms at p99 under load caps a %s%d replica at %ld user%s: %s%d %s over %s "
+			   "take %ld%% of each decode step; %d replica%s",
+			   w->ttft_ms, lay_kind(l), l->t, l->btps, eng_s(l->btps), lay_kind(l), l->t, link_ops(l),
+			   link_path(x, l), link_share(r), r->replicas, eng_s(r->replicas));
+	} else if (r->binding == RES_INTERCONNECT && d == DRIVER_SPEED && l->btps < x->n_users) {
+		eng_reason(r, "%G tok/s per user at p99 caps a %s%d replica at %ld user%s: %s%d %s over %s "
+			   "take %ld%% of each decode step; %d replica%s",
+			   w->tokens_per_s_per_user, lay_kind(l), l->t, l->btps, eng_s(l->btps), lay_kind(l), l->t,
+			   link_ops(l), link_path(x, l), link_share(r), r->replicas, eng_s(r->replicas));
 	} else if (r->binding == RES_INTERCONNECT) {
 		reason_link(x, l, r);
 	} else if (d == DRIVER_THROUGHPUT) {
-		eng_reason(r, "%F output tok/s needs %d replica%s of %F tok/s (%s-bound at batch %ld)",
+		eng_reason(r, "%G output tok/s needs %d replica%s of %F tok/s (%s-bound at batch %ld)",
 			   w->target_tokens_per_s, r->replicas, eng_s(r->replicas),
 			   r->output_tokens_per_s / r->replicas, bw ? "bandwidth" : "compute", b);
 	} else if (d == DRIVER_TTFT) {
-		eng_reason(r, "TTFT %F ms for %ld input token%s needs %s%d: %F ms at %ld TFLOPS %s",
+		eng_reason(r, "TTFT %G ms for %ld input token%s needs %s%d: %F ms at %ld TFLOPS %s",
 			   w->ttft_ms, w->input_tokens, eng_s(w->input_tokens), lay_kind(l), l->t,
 			   r->ttft_ms, eng_l(x->pr.peak_flops / 1e12), precision_name(x->pr.compute));
 	} else if (d == DRIVER_SPEED && ttft_only(x)) {
-		eng_reason(r, "TTFT %F ms at p99 under load caps a %s%d replica at %ld user%s: %d replica%s",
+		eng_reason(r, "TTFT %G ms at p99 under load caps a %s%d replica at %ld user%s: %d replica%s",
 			   w->ttft_ms, lay_kind(l), l->t, l->btps, eng_s(l->btps), r->replicas, eng_s(r->replicas));
 	} else if (d == DRIVER_SPEED) {
-		eng_reason(r, "%F tok/s per user at p99 caps a %s%d replica at %ld user%s (%s): %d replica%s",
+		eng_reason(r, "%G tok/s per user at p99 caps a %s%d replica at %ld user%s (%s): %d replica%s",
 			   w->tokens_per_s_per_user, lay_kind(l), l->t, l->btps, eng_s(l->btps),
 			   bw ? "memory-bandwidth-bound" : "compute-bound, prompts included",
 			   r->replicas, eng_s(r->replicas));
@@ -1657,7 +1683,7 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 	if (rep * l->g > ENG_MAX_GPUS) {
 		r->fits = false;
 		r->binding = RES_COMPUTE;
-		eng_reason(r, "%F tok/s needs more than %d GPUs", w->target_tokens_per_s, ENG_MAX_GPUS);
+		eng_reason(r, "%G tok/s needs more than %d GPUs", w->target_tokens_per_s, ENG_MAX_GPUS);
 		fill_common(x, l, b, 1, r);
 		return;
 	}
@@ -1671,16 +1697,35 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 		load_at(x, l, (double)b + 1, &o, false);
 		speed_binds = o.tau99 * w->tokens_per_s_per_user > 1.0;
 	}
-	if (speed_binds) {
+	/* When a target caps the batch, the reason says so first (it is what
+	 * the customer can change), then what makes the step long: the link
+	 * when its share binds, else compute or bandwidth. */
+	bool link = link_binds(x, r);
+	if (speed_binds && link) {
+		r->binding = RES_INTERCONNECT;
+		eng_reason(r, "%G tok/s per user at p99 (%F ms per token) caps a %s%d replica at %ld of the %ld "
+			   "sequences its memory holds: %s%d %s over %s take %ld%% of each decode step",
+			   w->tokens_per_s_per_user, 1000.0 / w->tokens_per_s_per_user, lay_kind(l), l->t, b, l->bmem,
+			   lay_kind(l), l->t, link_ops(l), link_path(x, l), link_share(r));
+	} else if (speed_binds) {
 		r->binding = compute_bound ? RES_COMPUTE : RES_BANDWIDTH;
-		eng_reason(r, "%F tok/s per user at p99 (%F ms per token) caps a %s%d replica at %ld of the %ld "
+		eng_reason(r, "%G tok/s per user at p99 (%F ms per token) caps a %s%d replica at %ld of the %ld "
 			   "sequences its memory holds (%s)",
 			   w->tokens_per_s_per_user, 1000.0 / w->tokens_per_s_per_user, lay_kind(l), l->t, b, l->bmem,
 			   compute_bound ? "compute-bound, prompts included" : "memory-bandwidth-bound");
+	} else if (capped && link) {
+		r->binding = RES_INTERCONNECT;
+		eng_reason(r, "TTFT %G ms at p99 under load caps a %s%d replica at %ld of the %ld sequences "
+			   "its memory holds: %s%d %s over %s take %ld%% of each decode step",
+			   w->ttft_ms, lay_kind(l), l->t, b, l->bmem,
+			   lay_kind(l), l->t, link_ops(l), link_path(x, l), link_share(r));
 	} else if (capped) {
 		r->binding = RES_COMPUTE;
-		eng_reason(r, "TTFT %F ms at p99 under load caps a %s%d replica at %ld of the %ld sequences "
+		eng_reason(r, "TTFT %G ms at p99 under load caps a %s%d replica at %ld of the %ld sequences "
 			   "its memory holds", w->ttft_ms, lay_kind(l), l->t, b, l->bmem);
+	} else if (link) {
+		r->binding = RES_INTERCONNECT;
+		reason_link(x, l, r);
 	} else if (compute_bound) {
 		r->binding = RES_COMPUTE;
 		eng_reason(r, "compute-bound: %ld sequence%s per %s%d replica keep%s %ld TFLOPS %s busy",
@@ -1694,10 +1739,6 @@ static void size_max(const struct ictx *x, struct ilayout *ls, int n, struct eng
 		r->binding = RES_MEMORY;
 		eng_reason(r, "memory-bound: KV room for only %ld sequence%s per %s%d replica (%F GB free per GPU)",
 			   b, eng_s(b), lay_kind(l), l->t, kv_room(x, l) / ENG_GB);
-	}
-	if (link_binds(x, r)) {
-		r->binding = RES_INTERCONNECT;
-		reason_link(x, l, r);
 	}
 }
 

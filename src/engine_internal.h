@@ -334,7 +334,9 @@ static inline const char *eng_s(long n)
  * printf's, checked by the compiler, with these conversions only: %s (text
  * that outlives the result: catalog or static), %d, %ld, %.3g, %% and %F,
  * a double written as a figure by eng_fig() (printf's own %F would print
- * six decimals). */
+ * six decimals), and %G, a figure the user gave (a target, a rate) echoed
+ * as given, to ten significant digits: a figure rounds, what was typed
+ * does not (12.5 tok/s per user stays 12.5). */
 void eng_reason(struct engine_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The model as a reason names it: its name, else its id, else "custom model". */
 const char *eng_model_name(const struct catalog_model *m);

@@ -340,6 +340,7 @@ void eng_reason(struct engine_result *r, const char *fmt, ...)
 			r->reason_args[k++].l = va_arg(ap, long);
 			break;
 		case 'F':
+		case 'G':
 		case '.':
 			r->reason_args[k++].d = va_arg(ap, double);
 			break;
@@ -413,6 +414,10 @@ const char *engine_result_reason(const struct engine_result *r, char *buf, size_
 			break;
 		case 'F':
 			eng_fig((a++)->d, tmp);
+			put_text(buf, cap, &len, tmp, strlen(tmp));
+			break;
+		case 'G':	/* a figure the user gave, as given */
+			snprintf(tmp, sizeof tmp, "%.10g", (a++)->d);
 			put_text(buf, cap, &len, tmp, strlen(tmp));
 			break;
 		case '.':	/* %.3g */

@@ -606,7 +606,7 @@ static void explain_train(const struct eng_tctx *x, const struct tsize *z, struc
 		break;
 	}
 	if (x->w->target_hours > 0 && G > z->G_fit && !z->fixed)
-		eng_reason(r, "%F h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", x->w->target_hours, G,
+		eng_reason(r, "%G h needs %d GPUs at %ld%% MFU (%ld TFLOPS %s each)", x->w->target_hours, G,
 			   eng_l(100.0 * r->mfu), eng_l(x->peak / 1e12), precision_name(x->pr.compute));
 	else
 		eng_reason(r, "compute-bound: %F h on %d GPU%s at %ld%% MFU (%ld TFLOPS %s each)",
@@ -658,10 +658,10 @@ void eng_train(const struct catalog *c, const struct workload *w,
 		r->fits = false;
 		r->binding = RES_COMPUTE;
 		if (z.one_node)
-			eng_reason(r, "%F h is out of reach on one node: %F h at best on %d GPU%s, and %s has no scale-out NICs (nics.count 0) to span more",
+			eng_reason(r, "%G h is out of reach on one node: %F h at best on %d GPU%s, and %s has no scale-out NICs (nics.count 0) to span more",
 				   w->target_hours, r->train_hours, z.G, eng_s(z.G), x.plat->id);
 		else
-			eng_reason(r, "%F h is out of reach: %F h at best on %d GPU%s", w->target_hours,
+			eng_reason(r, "%G h is out of reach: %F h at best on %d GPU%s", w->target_hours,
 				   r->train_hours, z.G, eng_s(z.G));
 		return;
 	}

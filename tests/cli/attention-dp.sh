@@ -46,6 +46,20 @@ check "... with --tp forced: no DEP" lacks "$out" "DEP"
 run "$ACCELSIZER" recommend --model gpt-oss-120b --precision fp8 --input-tokens 1000 --output-tokens 1000 --concurrency max --accelerator h100-sxm --gpus 4
 check "gpt-oss unforced (TP splits its KV): no DEP" lacks "$out" "DEP"
 
+# MLPerf Server on DEP8 (Dell's v6.0 B300 layout): the 80 ms p99 per-token
+# limit holds the batch below the 5,120 the harness allows, and the
+# all-to-alls are most of the step; the reason says both, in that order
+# (the cap is what the customer changes; the link is why the step is long)
+srv="--model deepseek-r1 --precision fp4 --input-tokens 804 --output-tokens 3886 --output-cv 1.114 --concurrency max
+	--tokens-per-s-per-user 12.5 --ttft-ms 2000 --accelerator b300 --gpus 8 --ep 8 --attention-dp --batch 5120"
+run "$ACCELSIZER" recommend $srv --format csv -o srv.csv
+check "Server DEP8: the per-token limit holds the batch below the harness's cap" matches "$(csv_col srv.csv batch_per_replica)" "^[1-9][0-9]*$"
+check "... below 5,120" equals "$(awk -v b="$(csv_col srv.csv batch_per_replica)" 'BEGIN { print (b < 5120) ? "yes" : "no" }')" "yes"
+check "... the link binds the step" equals "$(csv_col srv.csv binding)" "interconnect"
+check "... the reason names the per-user cap first" matches "$(csv_col srv.csv reason)" \
+	"^12.5 tok/s per user at p99 \\(80 ms per token\\) caps a DEP8 replica at [0-9]+ of the 5120 sequences"
+check "... and the all-to-alls' share of the step" matches "$(csv_col srv.csv reason)" "DEP8 all-to-alls over NVLink5 take [0-9]+% of each decode step"
+
 # the scenario key round-trips
 run "$ACCELSIZER" recommend $oss --ep 4 --attention-dp --format yaml
 check "yaml: the workload says attention_dp on" contains "$out" "attention_dp: 'on'"

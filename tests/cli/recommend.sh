@@ -203,32 +203,13 @@ run $A catalog show h100-sxm
 check "catalog show gives the addressable memory" contains "$out" "memory.addressable_gb      85.52 GB as the runtime reports it"
 
 # ---- whole-rack platforms ----
-# csv_col HEADER LINE NAME: the named field of a csv record (commas inside
-# quoted fields do not split it).
-csv_col() {
-	printf '%s\n%s\n' "$1" "$2" | awk -v name="$3" '
-	function split_csv(s, a,   out, q, i, c) {
-		out = ""; q = 0
-		for (i = 1; i <= length(s); i++) {
-			c = substr(s, i, 1)
-			if (c == "\"") { q = !q; continue }
-			if (c == "," && q) c = ";"
-			out = out c
-		}
-		return split(out, a, ",")
-	}
-	NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) if (h[i] == name) k = i }
-	NR == 2 { split_csv($0, f); print f[k] }'
-}
 run $A recommend --model llama-3.1-405b --precision fp8 --concurrency 16 --accelerator gb200 --gpus 72 --spare-nodes 0 --format csv
 check "72 x GB200: exit 0" rc 0
-h=$(printf '%s\n' "$out" | sed -n 1p)
-r=$(printf '%s\n' "$out" | sed -n 2p)
-check "72 x GB200 is one NVL72 node" equals "$(csv_col "$h" "$r" nodes)" "1"
+check "72 x GB200 is one NVL72 node" equals "$(csv_col "$TMPD/out" nodes)" "1"
 # its own rack, not ceil(132 kW / 40 kW), and one for its front-end and OOB
 # switches (nothing is added to an NVL72 rack)
 check "72 x GB200 is its own rack and one for the facility switches, not ceil(132 kW / 40 kW)" equals \
-	"$(csv_col "$h" "$r" racks)" "2"
+	"$(csv_col "$TMPD/out" racks)" "2"
 run $A catalog show l40s
 check "catalog show gives the card's PCIe generation" contains "$out" "host_pcie_gb_s             64 GB/s per GPU, both directions, raw"
 run $A catalog show h100-nvl
@@ -288,11 +269,11 @@ ILV="--model llama-2-70b --precision fp8 --input-tokens 300 --output-tokens 300 
 # shellcheck disable=SC2086
 run "$ACCELSIZER" recommend $ILV
 check "--dispatch left out: independent, exit 0" rc 0
-ind_b=$(csv_col "$(printf '%s\n' "$out" | sed -n 1p)" "$(printf '%s\n' "$out" | sed -n 2p)" batch_per_replica)
+ind_b=$(csv_col "$TMPD/out" batch_per_replica)
 # shellcheck disable=SC2086
 run "$ACCELSIZER" recommend $ILV --dispatch least-loaded
 check "--dispatch least-loaded: exit 0" rc 0
-ll_b=$(csv_col "$(printf '%s\n' "$out" | sed -n 1p)" "$(printf '%s\n' "$out" | sed -n 2p)" batch_per_replica)
+ll_b=$(csv_col "$TMPD/out" batch_per_replica)
 check "--dispatch least-loaded: a larger batch a replica ($ind_b -> $ll_b)" equals \
 	"$( [ "${ll_b:-0}" -gt "${ind_b:-0}" ] && echo yes)" "yes"
 run "$ACCELSIZER" recommend --dispatch nearest
@@ -310,11 +291,11 @@ PRV="--model llama-2-70b --precision fp8 --input-tokens 300 --output-tokens 300 
 	--tokens-per-s-per-user 25 --ttft-ms 450 --accelerator mi300x --gpus 8 --tp 1 --serving-stack vllm --format csv"
 # shellcheck disable=SC2086
 run "$ACCELSIZER" recommend $PRV
-ch_b=$(csv_col "$(printf '%s\n' "$out" | sed -n 1p)" "$(printf '%s\n' "$out" | sed -n 2p)" batch_per_replica)
+ch_b=$(csv_col "$TMPD/out" batch_per_replica)
 # shellcheck disable=SC2086
 run "$ACCELSIZER" recommend $PRV --prefill separate
 check "--prefill separate: exit 0" rc 0
-sep_b=$(csv_col "$(printf '%s\n' "$out" | sed -n 1p)" "$(printf '%s\n' "$out" | sed -n 2p)" batch_per_replica)
+sep_b=$(csv_col "$TMPD/out" batch_per_replica)
 check "--prefill separate: a smaller batch a replica ($ch_b -> $sep_b)" equals \
 	"$( [ "${sep_b:-0}" -lt "${ch_b:-0}" ] && [ "${sep_b:-0}" -gt 0 ] && echo yes)" "yes"
 # shellcheck disable=SC2086
@@ -340,8 +321,8 @@ check "--vp 24: exit 0" rc 0
 # shellcheck disable=SC2086
 run "$ACCELSIZER" recommend $VPW --vp 1 -o "$TMPD/vp1.csv"
 check "--vp 1: exit 0" rc 0
-# step_s of the first result of a csv file (this script's csv_col)
-vp_step() { csv_col "$(sed -n 1p "$1")" "$(sed -n 2p "$1")" step_s; }
+# step_s of the first result of a csv file
+vp_step() { csv_col "$1" step_s; }
 s24=$(vp_step "$TMPD/vp24.csv")
 s1=$(vp_step "$TMPD/vp1.csv")
 check "--vp 24 and --vp 1 size different steps" equals "$([ -n "$s24" ] && [ "$s24" != "$s1" ] && echo differ)" "differ"
@@ -354,4 +335,15 @@ run "$ACCELSIZER" recommend $VPW --vp 25
 check "--vp 25 on 24 layers a stage: exit 1" rc 1
 check "--vp 25: no layout of the forced degrees" contains "$out$err" "no layout with the forced parallel degrees"
 
+# A per-user target that caps the users a replica holds is named in the
+# reason even when the link's share of the step is what binds (it is what
+# the customer can change): the default workload on RTX PRO 6000, TP4 over
+# PCIe, 20 tok/s per user
+run "$ACCELSIZER" recommend --accelerator rtx-pro-6000 --format csv -o "$TMPD/capped.csv"
+check "link-bound and capped: binding interconnect" equals "$(csv_col "$TMPD/capped.csv" binding)" "interconnect"
+check "... the reason names the per-user cap, then the link" matches "$(csv_col "$TMPD/capped.csv" reason)" \
+	"^20 tok/s per user at p99 caps a TP[0-9]+ replica at [0-9]+ users: TP[0-9]+ all-reduces over PCIe take [0-9]+% of each decode step; [0-9]+ replicas$"
+# a typed target is echoed as typed, not rounded like a computed figure
+run "$ACCELSIZER" recommend --accelerator rtx-pro-6000 --tokens-per-s-per-user 12.5 --format csv -o "$TMPD/typed.csv"
+check "12.5 tok/s per user stays 12.5 in the reason" matches "$(csv_col "$TMPD/typed.csv" reason)" "^12.5 tok/s per user at p99"
 done_testing
