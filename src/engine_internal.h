@@ -115,6 +115,7 @@ double eng_adapter_params(const struct catalog_model *m, const struct catalog_de
  * scores recomputed, in units of the hidden size: 34 (Korthikanti et al.
  * 2022), 24 for a frozen base whose adapters leave the MLP unwrapped. */
 double eng_act_kept_h(const struct catalog_defaults *d, const struct workload *w);
+double eng_act_none_extra_tok(const struct catalog_model *m);
 /* Training FLOPs per token (model FLOPs, and hardware FLOPs with recompute). */
 void eng_mtp_params(const struct workload *w, double *active_out, double *shared_out, double *experts_out);
 void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,

@@ -32,14 +32,15 @@ static void params_split(const struct catalog_model *m, double *shared_out, doub
 
 /* Korthikanti et al. 2022, section 4: per token per layer at 16 bit, 34 h
  * bytes with the attention scores recomputed (selective; what
- * FlashAttention's backward pass does too), 34 h + 5 a s without
- * recompute, only the layer's 2 h-byte input with full recompute; a
- * frozen base keeps less (eng_act_kept_h()). */
+ * FlashAttention's backward pass does too), the same and the fused
+ * attention's softmax statistics without recompute
+ * (eng_act_none_extra_tok(): no s x s scores), only the layer's 2 h-byte
+ * input with full recompute; a frozen base keeps less (eng_act_kept_h()). */
 static void activation_bytes(struct eng_tctx *x)
 {
-	double h = x->m->hidden, a = x->m->heads;
+	double h = x->m->hidden;
 	double kept = eng_act_kept_h(&x->c->defaults, x->w);
-	x->act_tok[RECOMPUTE_NONE] = h * kept + 5.0 * a * x->s;
+	x->act_tok[RECOMPUTE_NONE] = h * kept + eng_act_none_extra_tok(x->m);
 	x->act_tok[RECOMPUTE_SELECTIVE] = h * kept;
 	x->act_tok[RECOMPUTE_FULL] = h * 2.0;
 	x->act_tok[RECOMPUTE_AUTO] = x->act_tok[RECOMPUTE_SELECTIVE];
@@ -247,10 +248,9 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 	moe_terms(x);
 	x->zero_monotone = x->frozen || d->adam_bytes_per_param.value >= 4.0;
 	if (w->recompute == RECOMPUTE_AUTO) {
-		/* Korthikanti's "none" keeps the attention scores, which no
-		 * stack with FlashAttention does: the search starts at
-		 * selective (the scores recomputed, FlashAttention's backward
-		 * pass); none only when asked for. */
+		/* The search runs selective, else full; none (selective's
+		 * memory and the softmax statistics, without the attention
+		 * core's second forward pass) only when asked for. */
 		x->rec_lo = RECOMPUTE_SELECTIVE;
 		x->rec_hi = RECOMPUTE_FULL;
 	} else {

@@ -504,6 +504,19 @@ double eng_act_kept_h(const struct catalog_defaults *d, const struct workload *w
 	return frozen && t <= 4 ? 24.0 : 34.0;
 }
 
+/* What a layer keeps per token without recompute beyond selective's: the
+ * attention kernel's fp32 softmax statistics, one per query head (4 a
+ * bytes).  Korthikanti et al. 2022 count the s x s scores and their
+ * dropout mask (5 a s bytes), but every training stack of the catalog runs
+ * a fused attention (FlashAttention, Dao et al. 2022, section 3.1: the
+ * backward pass recomputes the scores from Q, K, V, the output and the
+ * statistics (m, l), which are all it stores), so the scores never reach
+ * memory, with recompute or without. */
+double eng_act_none_extra_tok(const struct catalog_model *m)
+{
+	return 4.0 * m->heads;
+}
+
 void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,
 			   double *hw_flops)
 {
@@ -610,7 +623,7 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 	eng_train_flops_token(w, w->recompute, &model_flops, &hw_flops);
 	out->flops_total = model_flops * eng_train_tokens(w);
 
-	double s = (double)w->seq_len, h = m->hidden, a = m->heads;
+	double s = (double)w->seq_len, h = m->hidden;
 	double b = d->micro_batch.value > 0 ? d->micro_batch.value : 1;
 	double per_layer, kept = eng_act_kept_h(d, w);
 	/* auto: shown as selective, what most layouts the search finds use */
@@ -623,7 +636,7 @@ void engine_requirements(const struct catalog *c, const struct workload *w,
 		per_layer = kept * s * b * h;
 		break;
 	default:
-		per_layer = s * b * h * (kept + 5.0 * a * s / h);
+		per_layer = s * b * (h * kept + eng_act_none_extra_tok(m));
 		break;
 	}
 	out->activations_gb = per_layer * m->layers / ENG_GB;

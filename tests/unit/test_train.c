@@ -616,6 +616,44 @@ START_TEST(lora_keeps_no_frozen_mlp_inputs)
 }
 END_TEST
 
+/* Without recompute a fused attention keeps its fp32 softmax statistics
+ * (4 a bytes a token a layer) beside what selective keeps, never the
+ * s x s scores: gpt-oss-120b on 64 H100 at NeMo AutoModel's published
+ * layout (EP 64, micro-batch 2, sequence 4096, no activation
+ * checkpointing) needs what selective needs and a few MB more, not the
+ * 472 GB a GPU that Korthikanti's 5 a s scores gave. */
+START_TEST(no_recompute_keeps_softmax_statistics_not_scores)
+{
+	struct workload w;
+	struct engine_requirements sel, none;
+	training(&w, WL_PRETRAIN, "llama-2-7b", PREC_BF16, 4096, 256);
+	w.recompute = RECOMPUTE_SELECTIVE;
+	engine_requirements(cat, &w, &sel);
+	w.recompute = RECOMPUTE_NONE;
+	engine_requirements(cat, &w, &none);
+	const struct catalog_model *m = M("llama-2-7b");
+	double b = cat->defaults.micro_batch.value > 0 ? cat->defaults.micro_batch.value : 1;
+	double stats = 4.0 * m->heads * 4096 * b * m->layers / ENG_GB;
+	ck_assert_double_eq_tol(none.activations_gb - sel.activations_gb, stats, 1e-9);
+
+	struct engine_result rs, rn;
+	training(&w, WL_PRETRAIN, "gpt-oss-120b", PREC_BF16, 4096, 512);
+	w.tp = 1;
+	w.pp = 1;
+	w.cp = 1;
+	w.ep = 64;
+	w.micro_batch = 2;
+	w.recompute = RECOMPUTE_SELECTIVE;
+	size_on(&w, "h100-sxm", 64, &rs);
+	w.recompute = RECOMPUTE_NONE;
+	size_on(&w, "h100-sxm", 64, &rn);
+	const struct catalog_model *g = M("gpt-oss-120b");
+	double g_stats = 4.0 * g->heads * 4096 * 2 * g->layers / ENG_GB;
+	ck_assert_msg(rn.mem_per_gpu_gb <= rs.mem_per_gpu_gb + g_stats + 1e-6,
+		      "none %.1f GB, selective %.1f GB", rn.mem_per_gpu_gb, rs.mem_per_gpu_gb);
+}
+END_TEST
+
 /* Where the data-parallel exchange hides is the training stack's
  * (dp_overlap): NeMo's Megatron-Core runs the distributed optimizer's
  * reduce-scatter behind the last micro-batch's backward pass and the
@@ -763,6 +801,7 @@ int main(void)
 	ADD(s, training_takes_the_power_limited_clock);
 	ADD(s, run_cache_changes_no_result);
 	ADD(s, lora_keeps_no_frozen_mlp_inputs);
+	ADD(s, no_recompute_keeps_softmax_statistics_not_scores);
 	ADD(s, dp_exchange_hides_where_the_stack_runs_it);
 	ADD(s, cp_all_to_all_costs_what_it_sends);
 	int rc = tap_run(s);
