@@ -49,7 +49,7 @@ const char *const catalog_stack_names[STACK_COUNT] = {
 
 static const char *const serving_stack_names[SS_COUNT] = {
 	[SS_TENSORRT_LLM] = "tensorrt-llm", [SS_VLLM] = "vllm", [SS_SGLANG] = "sglang",
-	[SS_OPTIMUM_HABANA] = "optimum-habana",
+	[SS_OPTIMUM_HABANA] = "optimum-habana", [SS_VLLM_V1] = "vllm-v1",
 };
 
 static const char *const training_stack_names[TS_COUNT] = {

@@ -48,7 +48,9 @@ bool stack_parse(const char *s, enum stack *out);
 
 /* The serving stacks the engine knows (catalog/serving-stacks/ID.yaml holds
  * each one's figures, under the same id). */
-enum serving_stack { SS_TENSORRT_LLM, SS_VLLM, SS_SGLANG, SS_OPTIMUM_HABANA, SS_COUNT };
+/* vllm-v1: vLLM from 0.8 on, where the V1 engine is the default (its own
+ * share of the serving compute, docs/accuracy.md). */
+enum serving_stack { SS_TENSORRT_LLM, SS_VLLM, SS_SGLANG, SS_OPTIMUM_HABANA, SS_VLLM_V1, SS_COUNT };
 const char *serving_stack_name(enum serving_stack s);	/* "tensorrt-llm" */
 bool serving_stack_parse(const char *s, enum serving_stack *out);
 

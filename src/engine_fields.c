@@ -197,7 +197,7 @@ static const struct engine_field fields[EF_COUNT] = {
 	/* The stacks' figures are catalog/serving-stacks/ID.yaml, with the
 	 * platforms each runs on (engine_serving_stack(), engine_infer.c). */
 	[EF_SERVING_STACK] = { "serving_stack", "workload", "serving-stack", "NAME",
-		"inference: auto | tensorrt-llm | vllm | sglang | optimum-habana (auto: the vendor's best)",
+		"inference: auto | tensorrt-llm | vllm | sglang | optimum-habana | vllm-v1 (auto: the vendor's best)",
 		EFT_ENUM, W(serving_stack), INF, .choice = &serving_stacks, .label = "Serving stack",
 		.hint = "auto: each accelerator's best published stack; another is filtered where it does not run" },
 	/* Where the run's data-parallel exchange hides (engine_train_step.c):

@@ -29,6 +29,20 @@ run "$ACCELSIZER" recommend $wl --accelerator h200-sxm --serving-stack tensorrt-
 check "naming the default gives the default's figures" equals \
 	"$(csv_col trt2.csv output_tokens_per_s)" "$(csv_col trt.csv output_tokens_per_s)"
 
+# vLLM's V1 engine (0.8 on) is its own stack: Krai's vLLM 0.9.2 served
+# 30,893.1 tok/s on the 8 x H200 where 0.6.4 served 15,906.1 (MLPerf v5.0 and
+# v5.1 open), about TensorRT-LLM's throughput
+run "$ACCELSIZER" recommend $wl --accelerator h200-sxm --serving-stack vllm-v1 --format csv -o v1.csv
+check "--serving-stack vllm-v1 on H200: exit 0" rc 0
+check "the result names vllm-v1" equals "$(csv_col v1.csv serving_stack)" "vllm-v1"
+check "vLLM V1 on H200 is within 10% of TensorRT-LLM, above vLLM V0" equals \
+	"$(awk -v a="$(csv_col v1.csv output_tokens_per_s)" -v b="$(csv_col trt.csv output_tokens_per_s)" \
+	-v c="$(csv_col vllm.csv output_tokens_per_s)" \
+	'BEGIN { print (a > 0.9 * b && a < 1.1 * b && a > 1.5 * c) ? "yes" : a " " b " " c }')" "yes"
+refuse_with "vllm-v1 is not listed on ROCm: exit 2, names the flag" \
+	"--serving-stack: 'vllm-v1' does not run on mi300x (a rocm accelerator)" \
+	"$ACCELSIZER" recommend --serving-stack vllm-v1 --accelerator mi300x
+
 run "$ACCELSIZER" recommend $wl --accelerator h200-sxm --serving-stack sglang --format yaml
 check "yaml: serving_stack" contains "$out" "serving_stack: sglang"
 
@@ -49,7 +63,7 @@ refuse_with "a stack with an accelerator it does not run on: exit 2, names the f
 	"--serving-stack: 'sglang' does not run on mi300x (a rocm accelerator)" \
 	"$ACCELSIZER" recommend --serving-stack sglang --accelerator mi300x
 refuse_with "an unknown stack: exit 2, lists the valid ones" \
-	"--serving-stack: 'trt' is not one of auto, tensorrt-llm, vllm, sglang, optimum-habana" \
+	"--serving-stack: 'trt' is not one of auto, tensorrt-llm, vllm, sglang, optimum-habana, vllm-v1" \
 	"$ACCELSIZER" recommend --serving-stack trt
 
 printf 'schema: 1\nworkload:\n  class: inference\n  model: llama-2-70b\n  serving_stack: vllm\naccelerator: h100-sxm\n' > s.yaml
