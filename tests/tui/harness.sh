@@ -11,9 +11,6 @@
 mkdir "$TMPD/cli" && cd "$TMPD/cli" || exit 1
 run "$ACCELSIZER" recommend --batch 16 --prefill separate --scheduler-steps 8 --format csv -o harness.csv
 check "the CLI sizes the default workload under the harness" rc 0
-tps=$(awk -v v="$(csv_col harness.csv output_tokens_per_s)" 'BEGIN { s = sprintf("%.0f", v); n = length(s); o = ""
-	while (n > 3) { o = "," substr(s, n - 2, 3) o; n -= 3 } print substr(s, 1, n) o }')
-gpus=$(csv_col harness.csv gpus)
 run "$ACCELSIZER" recommend --format csv -o plain.csv
 check "the harness changes the first result's throughput" matches \
 	"$(awk -v a="$(csv_col harness.csv output_tokens_per_s)" -v b="$(csv_col plain.csv output_tokens_per_s)" \
@@ -48,9 +45,7 @@ check_screen "a block beyond the bound is refused, the old value kept" "kept the
 check_screen_re "... still 8" "Scheduler steps +8"
 tui_keys NPage NPage	# a digit here would type into the field
 tui_wait "Ranked by"
-row=$(printf '%s\n' "$screen" | grep -E '^ ▸  1 ' | head -n 1)
-check "step 3's first row is the CLI's first" matches "$row" "$(csv_col harness.csv accelerator | cut -c1-4 | tr a-z A-Z)|NVIDIA"
-check "step 3's throughput is the CLI's ($tps tok/s on $gpus GPUs)" matches "$row" " $gpus +[0-9]+ +$tps "
+check_step3_is_cli harness.csv
 tui_keys s
 tui_wait "Save scenario to:"
 tui_keys C-u

@@ -262,6 +262,25 @@ tui_goto() {
 	done
 }
 
+# grouped N: N rounded to a whole number with thousands separators, as the
+# wizard writes throughput (1,362).
+grouped() {
+	awk -v v="$1" 'BEGIN { s = sprintf("%.0f", v); n = length(s); o = ""
+		while (n > 3) { o = "," substr(s, n - 2, 3) o; n -= 3 } print substr(s, 1, n) o }'
+}
+
+# check_step3_is_cli CSV: on step 3 ($screen), the first-ranked row is the
+# first result of `recommend --format csv` in CSV, with its GPUs and
+# output tokens/s: the wizard and the CLI show one set of numbers.
+check_step3_is_cli() {
+	_row=$(printf '%s\n' "$screen" | grep -E '^ ▸  1 ' | head -n 1)
+	_tps=$(grouped "$(csv_col "$1" output_tokens_per_s)")
+	_gpus=$(csv_col "$1" gpus)
+	check "step 3's first row is the CLI's first" matches "$_row" \
+		"$(csv_col "$1" accelerator | cut -c1-4 | tr a-z A-Z)|NVIDIA"
+	check "step 3's throughput is the CLI's ($_tps tok/s on $_gpus GPUs)" matches "$_row" " $_gpus +[0-9]+ +$_tps "
+}
+
 # tui_quit: q, discarding unsaved changes when the wizard asks; then waits
 # for the program to end ($rc, $err as tui_exit_status sets them).
 tui_quit() {

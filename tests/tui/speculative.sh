@@ -11,9 +11,6 @@ mkdir "$TMPD/cli" && cd "$TMPD/cli" || exit 1
 run "$ACCELSIZER" recommend --draft-model llama-2-7b --speculative-acceptance 0.5 --format csv -o spec.csv
 check "the CLI speculates on the default workload" rc 0
 top=$(csv_col spec.csv accelerator)
-tps=$(awk -v v="$(csv_col spec.csv output_tokens_per_s)" 'BEGIN { s = sprintf("%.0f", v); n = length(s); o = ""
-	while (n > 3) { o = "," substr(s, n - 2, 3) o; n -= 3 } print substr(s, 1, n) o }')
-gpus=$(csv_col spec.csv gpus)
 run "$ACCELSIZER" recommend --format csv -o plain.csv
 plain_tps=$(csv_col plain.csv output_tokens_per_s)
 check "speculation changes the first result's throughput" matches \
@@ -41,9 +38,7 @@ tui_keys Enter
 check_screen_re "the acceptance is typed" "Draft acceptance +0.5"
 tui_keys NPage NPage	# a digit here would type into the field
 tui_wait "Ranked by"
-row=$(printf '%s\n' "$screen" | grep -E '^ ▸  1 ' | head -n 1)
-check "step 3's first row is the CLI's first" matches "$row" "$(csv_col spec.csv accelerator | cut -c1-4 | tr a-z A-Z)|NVIDIA"
-check "step 3's throughput is the CLI's ($tps tok/s on $gpus GPUs)" matches "$row" " $gpus +[0-9]+ +$tps "
+check_step3_is_cli spec.csv
 tui_keys s
 tui_wait "Save scenario to:"
 tui_keys C-u
