@@ -395,7 +395,8 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_ATTENTION_DP] = { "attention_dp", "workload", "attention-dp", "",
 		"inference: attention data parallel over the --ep GPUs, experts sharded (TensorRT-LLM's DEP)",
 		EFT_ENUM, W(attention_dp), INF, .choice = &onoff, .bare = "on", .omit_zero = true,
-		.label = "Attention data parallel" },
+		.label = "Attention DP",
+		.hint = "on: attention data parallel over the expert-parallel GPUs, experts sharded (DEP)" },
 	[EF_MICRO_BATCH] = { "micro_batch", "workload", "micro-batch", "N",
 		"training: force N sequences per micro-batch", EFT_INT, W(micro_batch), PRE | FT,
 		LAYOUT(65536), .unit = "sequences", .omit_zero = true, .label = "Micro-batch", DEF_TRAIN(0, 0) },
@@ -434,13 +435,15 @@ static const struct engine_field fields[EF_COUNT] = {
 	 * engine chooses */
 	[EF_BATCH] = { "batch", "node", "batch", "N",
 		"inference: most sequences a replica runs at once (max_batch_size; with --pp, each of its pp micro-batches)", EFT_LONG, W(batch), INF,
-		WHOLE_OR_NONE(1, 1e7), NUM_COUNT, .unit = "sequences", .label = "Batch per replica" },
+		WHOLE_OR_NONE(1, 1e7), NUM_COUNT, .unit = "sequences", .label = "Batch per replica",
+		.hint = "a published run's max_batch_size: a replica never runs more; none: memory and the targets decide" },
 	/* an iteration carries at least one prompt token beside a decode;
 	 * a million tokens is far beyond any engine's max_num_tokens */
 	[EF_TOKEN_BUDGET] = { "token_budget", "node", "token-budget", "N",
 		"inference: most tokens one iteration carries, decodes and prompt chunks (max_num_tokens; with --pp, each micro-batch)",
 		EFT_LONG, W(token_budget), INF, WHOLE_OR_NONE(2, 1e6), NUM_COUNT, .unit = "tokens",
-		.label = "Token budget" },
+		.label = "Token budget",
+		.hint = "a published run's max_num_tokens: decodes plus prompt chunks per iteration; none: the stack's" },
 
 	/* the facility: 1 kW (an edge closet) to 1 MW (beyond any rack built) */
 	[EF_RACK_KW] = { "rack_kw", "node", "rack-kw", "X",

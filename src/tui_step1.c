@@ -87,6 +87,8 @@ static const struct tui_field rows[] = {
 	{ F(TTFT_MS) }, { F(TARGET_TOKENS_PER_S) }, { F(ARRIVAL_RATE) },
 	{ F(PREFIX_CACHE_HIT) }, { F(SERVING_STACK) }, { F(DISAGGREGATED) },
 	{ F(DRAFT_MODEL) }, { F(SPEC_ACCEPTANCE) }, { F(SPEC_TOKENS) }, { F(KV_RESERVE) }, { F(OUTPUT_CV) },
+	{ F(ATTENTION_DP) }, { F(BATCH) }, { F(TOKEN_BUDGET) }, { F(DISPATCH) }, { F(PREFILL) },
+	{ F(SCHEDULER_STEPS) }, { F(HARNESS_WINDOW_MS) },
 
 	{ .label = "Pretraining", .kind = TF_HEADING, .classes = PRE },
 	{ F(TOKENS), .classes = PRE },
@@ -95,7 +97,7 @@ static const struct tui_field rows[] = {
 	{ F(GLOBAL_BATCH_TOKENS), .classes = PRE },
 	{ F(RECOMPUTE), .classes = PRE },
 	{ F(TP), .classes = PRE }, { F(PP), .classes = PRE }, { F(CP), .classes = PRE }, { F(CP_COMM), .classes = PRE },
-	{ F(EP), .classes = PRE }, { F(MICRO_BATCH), .classes = PRE },
+	{ F(EP), .classes = PRE }, { F(MICRO_BATCH), .classes = PRE }, { F(DP_OVERLAP), .classes = PRE },
 	{ F(TRAINING_STACK), .classes = PRE }, { F(MTP) },
 
 	{ .label = "Fine-tuning", .kind = TF_HEADING, .classes = FT },
@@ -107,7 +109,7 @@ static const struct tui_field rows[] = {
 	{ F(SEQ_LEN), .classes = FT },
 	{ F(RECOMPUTE), .classes = FT },
 	{ F(TP), .classes = FT }, { F(PP), .classes = FT }, { F(CP), .classes = FT }, { F(CP_COMM), .classes = FT },
-	{ F(EP), .classes = FT }, { F(MICRO_BATCH), .classes = FT },
+	{ F(EP), .classes = FT }, { F(MICRO_BATCH), .classes = FT }, { F(DP_OVERLAP), .classes = FT },
 	{ F(TRAINING_STACK), .classes = FT },
 
 	{ .label = "Filters", .kind = TF_HEADING },

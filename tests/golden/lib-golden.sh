@@ -127,8 +127,7 @@ golden_wizard() {
 
 	tui_start_env "$w" "$h" "$@" -- --scenario tui/llama70b-fp16.yaml
 	golden_shot "$o" "$size-step1" "Top ranked "
-	tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down \
-		Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+	tui_goto Notes	# the last field
 	golden_shot "$o" "$size-step1-end" "Opportunity"
 	tui_keys n
 	golden_shot "$o" "$size-step2" "What the workload needs"

@@ -170,10 +170,7 @@ tui_keys Enter C-u
 tui_type "2,000,000,000,000"
 tui_keys Enter
 check_screen_re "2,000,000,000,000 tokens is 2T" "Training tokens +2T tokens"
-# past target time, sequence, batch, recompute, the five layout degrees,
-# the CP exchange, training stack, MTP modules, stack, form factor and
-# power to the budget
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+tui_goto Budget
 tui_keys Enter C-u
 tui_type '$3M'
 tui_keys Enter
@@ -188,7 +185,7 @@ tui_exit_status
 # filters: a software stack leaves the others visible, greyed, with the reason
 tui_start 100 30 --scenario "$SCENARIO"
 tui_wait "Input tokens"
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+tui_goto "Software stack"
 tui_keys Right Right
 check_screen_re "Right cycles the stack filter" "Software stack +. ?rocm"
 tui_keys 3

@@ -15,7 +15,7 @@ check_screen "choose the top-ranked accelerator" "step 4 shows its node"
 # the customer, typed in step 1, goes into the scenario file
 tui_keys 1
 tui_wait "Input tokens"
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Up Up
+tui_goto Customer
 tui_keys Enter C-u
 tui_type "ACME Corp, Ünïcode dept"
 tui_keys Enter
@@ -60,8 +60,8 @@ check_screen "Esc cancels a prompt" "Cancelled."
 # change, then open the saved file back
 tui_keys 1
 tui_wait "Input tokens"
-tui_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
-tui_keys Down Down Down Down +
+tui_goto "Input tokens" Up
+tui_keys +
 check_screen_re "a change" "Input tokens +2048 tok/request"
 check_screen "marks the scenario unsaved" "[+] accelsizer"
 tui_keys o

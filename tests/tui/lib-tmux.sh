@@ -242,6 +242,26 @@ tui_until() {
 	done
 }
 
+# tui_goto LABEL [KEY] [TRIES]: presses KEY (default Down) until the row
+# under the cursor is the one labelled LABEL, at most TRIES times (default
+# 60), so a test names the row it edits instead of counting the rows
+# before it.  The row under the cursor is the one painted in the theme's
+# field_focus role (themes/dark.yaml, the default: black on cyan, SGR 46);
+# returns 1 when it never gets there, with the last screen in $screen.
+tui_goto() {
+	_tg_n=${3:-60}
+	_tg_esc=$(printf '\033')
+	while :; do
+		tui_settle
+		tui_screen_escapes
+		# the label ends at a space or at the next attribute change
+		case $screen_e in *"$_tg_esc[46m $1 "* | *"$_tg_esc[46m $1$_tg_esc"*) return 0 ;; esac
+		[ "$_tg_n" -gt 0 ] || return 1
+		tui_keys "${2:-Down}"
+		_tg_n=$((_tg_n - 1))
+	done
+}
+
 # tui_quit: q, discarding unsaved changes when the wizard asks; then waits
 # for the program to end ($rc, $err as tui_exit_status sets them).
 tui_quit() {

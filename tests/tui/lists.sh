@@ -21,7 +21,7 @@ tui_wait "Top ranked "
 end
 check_screen "End on step 1 goes to the last field" "Opportunity"
 tui_settle
-check "the screen is the one 30 Downs reach (golden step1-end)" equals "$screen" "$(cat "$GOLDEN/80x24-step1-end.txt")"
+check "the screen is the one Down reaches at the last field (golden step1-end)" equals "$screen" "$(cat "$GOLDEN/80x24-step1-end.txt")"
 home
 tui_wait_gone "Opportunity"
 tui_settle

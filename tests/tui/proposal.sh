@@ -15,8 +15,9 @@ chmod u+w "$TMPD/bank-chat.yaml" "$TMPD/plain.yaml"
 # ---- the bank's call, opened from its scenario ----
 tui_start_env 120 40 "SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH" -- --scenario "$TMPD/bank-chat.yaml"
 tui_wait "Input tokens"
+tui_goto Notes
 check_screen_re "step 1 shows the scenario's notes" "Notes +Llama 3.1 70B for 300 concurrent"
-tui_keys n n n n
+tui_keys NPage NPage NPage NPage
 tui_wait "Validation plan"
 check_screen_re "step 5's key bar offers P" "P proposal"
 tui_keys P
@@ -59,7 +60,7 @@ check_screen "the Markdown proposal is written" "Wrote the proposal to $TMPD/wiz
 # notes of several lines are kept, not cut by the one-line editor
 tui_keys 1
 tui_wait "Input tokens"
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+tui_goto Notes
 tui_keys Enter
 tui_wait "holds several lines"
 check_screen "multi-line notes: left as they are" "Notes holds several lines"
@@ -78,9 +79,10 @@ check "the status line's total is the BOM's" equals "$w_total" "$(tail -n 1 "$TM
 # ---- the Notes field: typed, saved, printed ----
 tui_start_env 120 40 "SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH" -- --scenario "$TMPD/plain.yaml"
 tui_wait "Input tokens"
-tui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
-tui_settle
+tui_goto Notes
 check_screen_re "the last field of step 1 is Notes" "Notes +\(none\)"
+tui_keys Down
+if tui_goto Notes Down 0; then tap_ok "... Down stays on it: nothing follows"; else tap_not_ok "... Down stays on it: nothing follows"; fi
 tui_keys Enter C-u
 tui_type "Racks limited to 15 kW; <b>bold</b> & co"
 tui_keys Enter

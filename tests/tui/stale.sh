@@ -25,7 +25,7 @@ esac
 tui_keys p p p
 tui_wait "Input tokens"
 tui_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
-tui_until '^ Software stack +‹' Down 20
+tui_goto "Software stack"
 tui_until "^ Software stack +‹ $stack ›" Right 6
 check_screen_re "$vendor only" "Software stack +‹ $stack ›"
 tui_keys n n n
