@@ -343,12 +343,39 @@ static double draft_step_s(const struct ictx *x, const struct ilayout *l, double
 	return fixed + overlap(x, mem, comp) + comm;
 }
 
+/*
+ * With pipeline stages a step is pp micro-batches, each scheduled on its
+ * own up to the token budget (TensorRT-LLM's micro-batch scheduler fills
+ * one at a time, first come first served, and a request rides in one
+ * micro-batch at a time: see layout_init()).  A micro-batch's next
+ * iteration waits for its last to leave the final stage, and the others
+ * queue behind it at every stage, so a step is pp times the stage time of
+ * its heaviest micro-batch.  Under Poisson arrivals (a first-token target
+ * or an arrival rate) the prompts come one at a time: a micro-batch that
+ * takes a prompt carries one chunk of it, min(I / chunks, room), while the
+ * others may carry none, so the heaviest holds max(p / pp, min(p, chunk))
+ * of a step's p prompt tokens (less than a chunk a step: a chunk in that
+ * share of the steps) and the step costs as if each held as much: pp x
+ * that in all.  Held full (MLPerf Offline, a fixed batch) the prompts
+ * refill every micro-batch alike: p.
+ */
+static double pp_paced_prompts(const struct ictx *x, const struct ilayout *l, double bv, double p, bool alone)
+{
+	if (l->pp < 2 || alone || !(p > 0) || !(x->Ip > 0) || !x->open ||
+	    !(x->w->ttft_ms > 0 || x->w->arrival_rate > 0))
+		return p;
+	double room = eng_fmax(1.0, x->budget - bv / l->pp);
+	double chunk = eng_fmin(x->Ip / ceil(x->Ip / room), room);
+	return l->pp * eng_fmax(p / l->pp, eng_fmin(p, chunk));
+}
+
 static void iter_step(const struct ictx *x, const struct ilayout *l, double b, double p, bool alone,
 		      struct istep *s)
 {
 	int par = alone ? l->t : l->g;
 	/* speculating, the target computes k + 1 tokens a sequence */
 	double bv = b * x->spec.verify;
+	p = pp_paced_prompts(x, l, bv, p, alone);
 	double tok = bv + p;
 	double wbytes = wread_bytes(x, tok / (alone ? 1 : l->pp), 1) / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
@@ -698,7 +725,14 @@ static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, s
 		o->ttft50 = o->ttft99 = room >= 1 ? it : INFINITY;
 		return;
 	}
-	double chunks = ceil(x->Ip / room);
+	/* a request rides in one micro-batch at a time, so its chunks are
+	 * what one micro-batch's budget leaves beside its decodes */
+	double room1 = l->pp > 1 && !x->separate ? x->budget - b * x->spec.verify / l->pp : room;
+	if (!(room1 >= 1)) {
+		o->ttft50 = o->ttft99 = INFINITY;
+		return;
+	}
+	double chunks = ceil(x->Ip / room1);
 	/* The prompt budget's time per prompt: I / room of the iterations
 	 * that carry its chunks (b decodes and I / chunks prompt tokens, the
 	 * longest-prompt iterations of a run), not of the mean one, which
