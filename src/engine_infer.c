@@ -347,6 +347,32 @@ static double draft_step_s(const struct ictx *x, const struct ilayout *l, double
 }
 
 /*
+ * With pipeline stages a step is pp micro-batches, each scheduled on its
+ * own up to the token budget (TensorRT-LLM's micro-batch scheduler fills
+ * one at a time, first come first served, and a request rides in one
+ * micro-batch at a time: see layout_init()).  A micro-batch's next
+ * iteration waits for its last to leave the final stage, and the others
+ * queue behind it at every stage, so a step is pp times the stage time of
+ * its heaviest micro-batch.  Under Poisson arrivals (a first-token target
+ * or an arrival rate) the prompts come one at a time: a micro-batch that
+ * takes a prompt carries one chunk of it, min(I / chunks, room), while the
+ * others may carry none, so the heaviest holds max(p / pp, min(p, chunk))
+ * of a step's p prompt tokens (less than a chunk a step: a chunk in that
+ * share of the steps) and the step costs as if each held as much: pp x
+ * that in all.  Held full (MLPerf Offline, a fixed batch) the prompts
+ * refill every micro-batch alike: p.
+ */
+static double pp_paced_prompts(const struct ictx *x, const struct ilayout *l, double bv, double p, bool alone)
+{
+	if (l->pp < 2 || alone || !(p > 0) || !(x->Ip > 0) || !x->open ||
+	    !(x->w->ttft_ms > 0 || x->w->arrival_rate > 0))
+		return p;
+	double room = eng_fmax(1.0, x->budget - bv / l->pp);
+	double chunk = eng_fmin(x->Ip / ceil(x->Ip / room), room);
+	return l->pp * eng_fmax(p / l->pp, eng_fmin(p, chunk));
+}
+
+/*
  * A pipeline advances at its slowest stage.  TensorRT-LLM splits the
  * layers evenly over the stages (mapping.pp_layers) and runs the output
  * head on the last one only (DecoderModelForCausalLM: epilogue =
@@ -377,6 +403,7 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	int par = alone ? l->t : l->g;
 	/* speculating, the target computes k + 1 tokens a sequence */
 	double bv = b * x->spec.verify;
+	p = pp_paced_prompts(x, l, bv, p, alone);
 	double tok = bv + p;
 	double wbytes = wread_bytes(x, tok / (alone ? 1 : l->pp), 1) / l->t;
 	double kvbytes = b * l->kv_mean_gpu;
@@ -577,15 +604,15 @@ static double slot_wait(double b, double cap, double xr, double life, double *w5
  * about one request per life.
  *
  * First token.  A prompt arrives during an iteration (waits for its end:
- * uniform, mean tau/2, p99 0.99 tau), queues for the prompt budget left
- * after the decode tokens (an M/D/1 queue whose server takes
- * I / (budget - b) iterations per prompt: mean wait rho s / (2 (1 - rho)),
- * tail exponential, P(W > t) = rho exp(-rho t / W), Kingman), then runs
+ * uniform, mean tau/2), queues for the prompt budget left after the decode
+ * tokens (an M/D/1 queue whose server takes I / (budget - b) of the
+ * iterations that carry a chunk per prompt: eng_md1_wait(), its p99 taken
+ * with the iteration in progress by residual_wait99()), then runs
  * its ceil(I / (budget - b)) chunks, each in an iteration that also
  * carries the other prompts arriving meanwhile: b / O of them on average
  * (Poisson arrivals see time averages), at p99 the p99 of that Poisson
- * count.  Percentiles of the three parts are added, which bounds the
- * sum's percentile from above.
+ * count.  The percentiles of the parts are added (the wait's p99 with the
+ * iteration in progress as one), which bounds the sum's from above.
  */
 /* What load_tpot() leaves for load_ttft(): the mean step's time (under
  * open-loop arrivals batch_spread()'s, else the p99 step is the mean one)
@@ -686,6 +713,23 @@ static void separate_ttft(const struct ictx *x, const struct ilayout *l, double 
 	o->ttft99 = Q99 * it + own[1];
 }
 
+/*
+ * The p99 of the wait for the iteration in progress (uniform over one
+ * iteration it) and then for the prompt budget (eng_md1_wait()), taken
+ * together: where the budget's wait is in its exponential tail C e^(-theta
+ * t), the sum's tail is that times E[e^(theta U)] = (e^g - 1) / g, g =
+ * theta it, a shift of ln((e^g - 1) / g) / theta (at most it); elsewhere
+ * the two percentiles are added, which bounds the sum's from above.
+ */
+static double residual_wait99(const struct eng_md1 *q, double it)
+{
+	double w99 = eng_md1_quantile(q, Q99);
+	if (!(w99 > q->svc) || !(q->u > 0) || !(it > 0))
+		return Q99 * it + w99;
+	double theta = q->u / q->svc, g = theta * it;
+	return eng_fmax(Q99 * it, log(q->c * (exp(g) - 1.0) / g / (1 - Q99)) / theta);
+}
+
 /* The rest of the load once load_tpot() has filled o and k. */
 static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, struct iload *o,
 		      const struct iload_mean *k)
@@ -711,8 +755,21 @@ static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, s
 		o->ttft50 = o->ttft99 = room >= 1 ? it : INFINITY;
 		return;
 	}
-	double chunks = ceil(x->Ip / room);
-	double svc = x->Ip / room * it;	/* the prompt budget's time per prompt */
+	/* a request rides in one micro-batch at a time, so its chunks are
+	 * what one micro-batch's budget leaves beside its decodes */
+	double room1 = l->pp > 1 && !x->separate ? x->budget - b * x->spec.verify / l->pp : room;
+	if (!(room1 >= 1)) {
+		o->ttft50 = o->ttft99 = INFINITY;
+		return;
+	}
+	double chunks = ceil(x->Ip / room1);
+	/* The prompt budget's time per prompt: I / room of the iterations
+	 * that carry its chunks (b decodes and I / chunks prompt tokens, the
+	 * longest-prompt iterations of a run), not of the mean one, which
+	 * spreads the prompts over every output step (405B at 9,429 tokens
+	 * on 8 x H200: 386 ms against 75) */
+	iter_step(x, l, b, x->Ip / chunks, false, &s);
+	double svc = x->Ip / room * s.total * x->spec.gain;
 	double rho = o->lambda * svc;
 	if (!(rho < 1)) {
 		o->ttft50 = o->ttft99 = INFINITY;
@@ -724,8 +781,10 @@ static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, s
 		return;
 	}
 
-	double w50 = eng_md1_wait(rho, svc, 0.5);
-	double w99 = eng_md1_wait(rho, svc, Q99);
+	struct eng_md1 q;
+	eng_md1_init(&q, rho, svc);
+	double w50 = eng_md1_quantile(&q, 0.5);
+	double w99 = residual_wait99(&q, it);
 	/* The iterations that carry the prompt's chunks: beside its own
 	 * chunk, the prompts of m others (within the budget's room) */
 	double m = b / x->O, cap = eng_fmax(room, x->Ip / chunks);
@@ -735,7 +794,7 @@ static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, s
 	iter_step(x, l, b, eng_fmin((m + Z99 * sqrt(m)) * x->Ip + x->Ip / chunks, cap), false, &s);
 	double own99 = chunks * s.total * x->spec.gain;
 	o->ttft50 = 0.5 * it + w50 + own;
-	o->ttft99 = Q99 * it + w99 + own99;
+	o->ttft99 = w99 + own99;
 	add_slot_wait(x, l, b, o, xr);
 }
 
