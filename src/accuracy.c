@@ -59,8 +59,11 @@ static bool metric_value(const struct ledger_entry *e, const struct engine_resul
 	case LM_TRAIN_MINUTES:
 	case LM_GPU_HOURS:
 		if (!e->has_tokens)
-			return not_mapped(out, "the source gives no training tokens, so no time to "
-					  "compare");
+			return not_mapped(out, e->metric == LM_TRAIN_MINUTES
+						       ? "no run log read for the samples the run needed, so no "
+							 "time to compare"
+						       : "the source gives no training tokens, so no time to "
+							 "compare");
 		/* MLPerf's time to train runs from run_start (after the
 		 * initialisation) to run_stop of a run that finished: steps and
 		 * evaluations, no interruption, so no goodput; a model card's
