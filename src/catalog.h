@@ -140,6 +140,10 @@ struct catalog_stack_platform {
 	 * the stack's KV cache still stores: 1 = the whole sequence (one pool
 	 * sized as if every layer saw the full context), 0 = the window only. */
 	struct sourced window_kv_kept;
+	/* 1: the stack runs attention data parallel with the experts sharded
+	 * (DEP), so the layout search offers it for a mixture of experts;
+	 * absent (0): DEP only when --attention-dp forces it. */
+	struct sourced attention_dp;
 };
 
 struct catalog_serving_stack {

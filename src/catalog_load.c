@@ -248,7 +248,9 @@ static const struct catalog_field fabric_fields[] = {
  * activation buffers of that many layers at the token budget (1 to 1000
  * layers; absent: defaults.serving_workspace_gb).  window_kv_kept, optional:
  * the share of a sliding-window layer's tokens past its window its KV cache
- * stores (0 to 1; absent: 0, the window only). */
+ * stores (0 to 1; absent: 0, the window only).  attention_dp, optional:
+ * 1 when the stack runs attention data parallel with expert parallel, so
+ * the layout search offers DEP (its only value; absent: only forced). */
 #define SP struct catalog_stack_platform
 static const struct catalog_field stack_platform_fields[] = {
 	ENUM("platform", SP, platform, REQ, catalog_stack_names, STACK_COUNT),
@@ -259,6 +261,7 @@ static const struct catalog_field stack_platform_fields[] = {
 	SOURCED("kv_free_fraction", SP, kv_free_fraction, OPTGROUP, 0.05, 1),
 	SOURCED("activation_layers", SP, activation_layers, OPTGROUP, 1, 1000),
 	SOURCED("window_kv_kept", SP, window_kv_kept, OPTGROUP, 0, 1),
+	SOURCED("attention_dp", SP, attention_dp, OPTGROUP, 1, 1),
 };
 #undef SP
 const struct catalog_schema catalog_stack_platform_schema =

@@ -45,6 +45,7 @@ struct ictx {
 	const struct catalog_model *m;
 	struct eng_precision pr;
 	double usable;			/* bytes per GPU */
+	bool dep_searched;		/* the stack runs DEP (its attention_dp) */
 	double window_kept;		/* the stack's window_kv_kept: share of a
 					 * sliding-window layer's older tokens its
 					 * KV cache stores */
@@ -973,6 +974,7 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 		eff *= on->compute.value;
 	x->kv_free = on ? on->kv_free_fraction.value : 0;
 	x->window_kept = on ? on->window_kv_kept.value : 0;
+	x->dep_searched = on && on->attention_dp.value > 0;
 	x->flops = x->pr.peak_flops * eff * eng_power_clock(c, a);
 	x->ov = d->serving_overlap.value;
 	x->moe_gemm = d->moe_grouped_gemm_efficiency.value > 0 ? d->moe_grouped_gemm_efficiency.value : 1;
@@ -1673,8 +1675,9 @@ static bool add_layout(struct ictx *x, int t, int pp, int e, bool dp, struct ila
 /* Attention data parallel with expert parallel (DEP, as TensorRT-LLM's
  * DEPn and vLLM's data-parallel attention run it): e GPUs, each its own
  * sequences with the attention whole, the experts spread e ways, inside
- * a node or across nodes (the all-to-all then over the NICs).  Searched
- * unless --ep forces a degree without --attention-dp. */
+ * a node or across nodes (the all-to-all then over the NICs).  Run when
+ * --attention-dp forces it, and searched on a stack that runs it when no
+ * degree is forced. */
 static int dep_layouts(struct ictx *x, const struct iforce *f, struct ilayout *ls, int n, bool *any_fit)
 {
 	if (!(x->m->experts > 0 && x->moe_log != 0) || x->part || (f->ep && !f->dp) || (f->tp && f->tp != f->ep))
@@ -1713,6 +1716,13 @@ static int tp_layouts(struct ictx *x, const struct iforce *f, struct ilayout *ls
 			*any_fit |= add_layout(x, t, 1, t, false, ls, &n);
 	}
 	return n;
+}
+
+/* Whether a TP group of t GPUs holds more than 1/t of a sequence's KV
+ * cache each (the heads it cannot split are replicated). */
+static bool kv_replicated(const struct catalog_model *m, int t)
+{
+	return t > 1 && eng_kv_seq_bytes_gpu(m, 1, t, 1) * t > eng_kv_seq_bytes_gpu(m, 1, 1, 1) * 1.0001;
 }
 
 /* The layouts to size: tensor-parallel groups inside a node, pipeline
@@ -1765,10 +1775,17 @@ static int build_layouts(struct ictx *x, const struct iforce *f, struct ilayout 
 			break;
 		*any_fit |= add_layout(x, t_top, pp, 1, false, ls, &n);
 	}
-	/* DEP only when forced (--ep N --attention-dp, a published layout):
-	 * published DEP rows run slower per GPU than this model of them
-	 * (docs/accuracy.md), a cost no calibration entry sets yet, so the
-	 * search would recommend it on an optimistic figure. */
+	/* DEP beside them where the stack runs it, no degree is forced, and
+	 * the TP groups replicate the KV cache (fewer KV heads than GPUs:
+	 * MLA's one latent), which attention DP partitions by request
+	 * (TensorRT-LLM's parallel-strategy guide, serving-stacks/
+	 * tensorrt-llm.yaml attention_dp).  Where TP splits the cache, DEP
+	 * only shards the experts a TP-EP group already shards, and its
+	 * figures run over the published ones (docs/accuracy.md), so it is
+	 * not offered on that margin.  After the pipelines, which are tried
+	 * only when no TP group holds the model. */
+	if (x->dep_searched && !f->tp && !f->ep && kv_replicated(x->m, t_top))
+		n = dep_layouts(x, f, ls, n, any_fit);
 	return n;
 }
 

@@ -807,6 +807,7 @@ static void check_calibration(struct ctx *x, const struct ledger *l, bool requir
 			check_figure(x, l, s->file, "runs_on.kv_free_fraction", &p->kv_free_fraction, false);
 			check_figure(x, l, s->file, "runs_on.activation_layers", &p->activation_layers, false);
 			check_figure(x, l, s->file, "runs_on.window_kv_kept", &p->window_kv_kept, false);
+			check_figure(x, l, s->file, "runs_on.attention_dp", &p->attention_dp, false);
 		}
 	}
 	for (size_t i = 0; i < c->n_training_stacks; i++) {

@@ -3,7 +3,8 @@
 # --attention-dp with --ep N reproduces a published DEPn layout (attention
 # replicated across the N GPUs, experts sharded), across nodes too; the
 # ledger's DEP rows run in it; a dense model or an EP degree that does not
-# divide the experts is refused with the reason.
+# divide the experts is refused with the reason; unforced, the search
+# offers DEP where the stack runs it and TP would replicate the KV cache.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 mkdir "$TMPD/w" && cd "$TMPD/w" || exit 1
@@ -30,6 +31,20 @@ check "DEP16 on 8-GPU nodes: exit 0" rc 0
 check "DEP16: two nodes" equals "$(csv_col wide.csv nodes)" "2"
 check "DEP16: expert parallel 16" equals "$(csv_col wide.csv ep)" "16"
 check "DEP16: a NIC per GPU for the all-to-all" equals "$(csv_col wide.csv nics)" "16"
+
+# unforced, the search offers DEP on TensorRT-LLM for an MLA model (TP
+# would hold its one latent KV head whole on every GPU), not on vLLM (its
+# catalog file has no attention_dp), and not for gpt-oss (8 KV heads: TP
+# splits its cache)
+r1="--model deepseek-r1 --precision fp4 --kv-precision fp8 --input-tokens 804 --output-tokens 3886 --concurrency max --accelerator gb300 --gpus 8"
+run "$ACCELSIZER" recommend $r1 --serving-stack tensorrt-llm
+check "DeepSeek-R1 on TensorRT-LLM, unforced: a DEP layout" contains "$out" "x DEP"
+run "$ACCELSIZER" recommend $r1 --serving-stack vllm
+check "... on vLLM: no DEP" lacks "$out" "DEP"
+run "$ACCELSIZER" recommend $r1 --serving-stack tensorrt-llm --tp 8
+check "... with --tp forced: no DEP" lacks "$out" "DEP"
+run "$ACCELSIZER" recommend --model gpt-oss-120b --precision fp8 --input-tokens 1000 --output-tokens 1000 --concurrency max --accelerator h100-sxm --gpus 4
+check "gpt-oss unforced (TP splits its KV): no DEP" lacks "$out" "DEP"
 
 # the scenario key round-trips
 run "$ACCELSIZER" recommend $oss --ep 4 --attention-dp --format yaml

@@ -194,6 +194,43 @@ START_TEST(kv_window_kept_stores_whole_sequence)
 }
 END_TEST
 
+/* The layout search offers DEP where the stack runs it
+ * (serving-stacks/tensorrt-llm.yaml attention_dp): DeepSeek-R1's one
+ * latent KV head is replicated on every GPU of a TP group and partitioned
+ * by request under attention DP, so at MLPerf's long reasoning answers
+ * DEP (two DEP4 groups) holds the most sequences on eight GB300s.  A stack without the key
+ * (vLLM here), or a forced --tp, keeps to the tensor-parallel layouts. */
+START_TEST(dep_searched_where_stack_runs_it)
+{
+	const struct catalog_stack_platform *on =
+		catalog_stack_on(catalog_serving_stack(cat, "tensorrt-llm"), STACK_CUDA);
+	ck_assert_ptr_nonnull(on);
+	ck_assert_double_eq(on->attention_dp.value, 1);
+	struct workload w;
+	struct engine_result r;
+	inference(&w, "deepseek-r1", PREC_FP4, 1);
+	w.kv_precision = PREC_FP8;
+	w.concurrency_max = true;
+	w.input_tokens = 804;
+	w.output_tokens = 3886;
+	w.ttft_ms = 0;
+	w.serving_stack = SS_TENSORRT_LLM;
+	size_on(&w, "gb300", 8, &r);
+	ck_assert(r.fits);
+	ck_assert(r.attention_dp);
+	ck_assert_int_eq(r.ep * r.replicas, 8);
+	double dep = r.output_tokens_per_s;
+	w.tp = 2;
+	size_on(&w, "gb300", 8, &r);
+	ck_assert(r.fits && !r.attention_dp);
+	ck_assert(r.output_tokens_per_s < dep);
+	w.tp = 0;
+	w.serving_stack = SS_VLLM;
+	size_on(&w, "gb300", 8, &r);
+	ck_assert(!r.attention_dp);
+}
+END_TEST
+
 START_TEST(moe_active_vs_total)
 {
 	struct workload w;
@@ -2792,6 +2829,7 @@ int main(void)
 	ADD(s, mla_attention_served_absorbed);
 	ADD(s, kv_sliding_window_caps_context);
 	ADD(s, kv_window_kept_stores_whole_sequence);
+	ADD(s, dep_searched_where_stack_runs_it);
 	ADD(s, moe_active_vs_total);
 	ADD(s, moe_published_layout_folds_experts);
 	ADD(s, moe_dropless_host_sync);
