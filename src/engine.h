@@ -165,10 +165,11 @@ struct workload {
 					 * (eng_mtp_params()) */
 	/* Parts of the layout the user forces; 0 = the search chooses:
 	 * tensor, pipeline, context (ring attention) and expert parallel
-	 * degrees, and sequences per micro-batch.  Training forces them on
-	 * every candidate; inference forces tp, pp and ep on the chosen
+	 * degrees, sequences per micro-batch and (training) the interleaved
+	 * schedule's virtual stages per pipeline stage.  Training forces them
+	 * on every candidate; inference forces tp, pp and ep on the chosen
 	 * accelerator only (a serving layout to reproduce). */
-	int tp, pp, cp, ep, micro_batch;
+	int tp, pp, vp, cp, ep, micro_batch;
 	enum cp_comm cp_comm;		/* training: the context-parallel exchange */
 	int attention_dp;		/* inference, 1: attention data parallel over
 					 * the expert-parallel group (TensorRT-LLM's
@@ -287,7 +288,7 @@ enum engine_field_id {
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
 	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS, EF_EVAL_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK, EF_TRAINING_STACK, EF_DP_OVERLAP, EF_MTP,
-	EF_TP, EF_PP, EF_CP, EF_CP_COMM, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
+	EF_TP, EF_PP, EF_VP, EF_CP, EF_CP_COMM, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,
 	EF_OBJECTIVE, EF_ACCELERATOR, EF_GPUS, EF_SPARE_NODES, EF_BATCH, EF_TOKEN_BUDGET, EF_RACK_KW,
 	EF_COOLING, EF_FABRIC, EF_FABRIC_SPEED, EF_NODE_GPUS, EF_PLATFORM, EF_STORAGE_TB,

@@ -382,6 +382,14 @@ static const struct engine_field fields[EF_COUNT] = {
 	[EF_PP] = { "pp", "workload", "pp", "N",
 		"force N pipeline stages (inference: on --accelerator; default: searched)", EFT_INT, W(pp), ALL,
 		LAYOUT(1024), .unit = "stages", .omit_zero = true, .label = "Pipeline stages", .def_classes = ALL },
+	/* engine_train_search.c, vmask_compute(): at most one layer a chunk,
+	 * and at most 31, the bits of the search's mask of counts (published
+	 * runs use up to 24: Megatron-Bridge's DGX-H100 Qwen3-30B-A3B, PP 2
+	 * VP 24) */
+	[EF_VP] = { "vp", "workload", "vp", "N",
+		"training: force N virtual pipeline stages per stage (Megatron's interleaved schedule; 1: none; default: searched)",
+		EFT_INT, W(vp), PRE | FT, LAYOUT(31), .unit = "chunks", .omit_zero = true, .label = "Virtual stages",
+		DEF_TRAIN(0, 0) },
 	[EF_CP] = { "cp", "workload", "cp", "N", "training: force context parallel N (ring attention)",
 		EFT_INT, W(cp), PRE | FT, LAYOUT(1024), .unit = "GPUs", .omit_zero = true, .label = "Context parallel",
 		DEF_TRAIN(0, 0) },

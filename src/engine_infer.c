@@ -99,6 +99,8 @@ struct ictx {
 					 * (mxfp4 on fp4 units: fp8 over 16 bit) */
 	double wmix;			/* a mixed checkpoint's GEMM time over the
 					 * same GEMMs all in the narrow format */
+	double head_p;			/* the output head's weights (vocab x hidden) */
+	double head_rate;		/* its 16-bit products' rate over the GEMMs' */
 	int fixed_gpus;			/* 0 = the engine sizes */
 	long batch_cap;			/* --batch on this accelerator; 0 = none */
 	const struct catalog_partition *part;	/* a MIG slice, or NULL */
@@ -344,6 +346,31 @@ static double draft_step_s(const struct ictx *x, const struct ilayout *l, double
 	return fixed + overlap(x, mem, comp) + comm;
 }
 
+/*
+ * A pipeline advances at its slowest stage.  TensorRT-LLM splits the
+ * layers evenly over the stages (mapping.pp_layers) and runs the output
+ * head on the last one only (DecoderModelForCausalLM: epilogue =
+ * [lm_head], skipped on every rank but the last), in the model's 16-bit
+ * dtype whatever the checkpoint ("lm_head Linear will not accept
+ * QuantConfig"; ModelOpt's configs disable "*lm_head*" too).  The step
+ * above spreads the head over the stages like any layer; the last stage
+ * instead reads it once per micro-batch, pp times a step, and multiplies
+ * every decoding token by it, so each GPU waits for
+ * (pp - 1) x head bytes / t more reading and (1 - 1/pp) of the head's
+ * products a step.  Prompt tokens take the head only at their last
+ * position, which is left out.
+ */
+static void last_stage_head(const struct ictx *x, const struct ilayout *l, double bv, struct istep *s)
+{
+	if (!(x->head_p > 0))
+		return;
+	double mem = (l->pp - 1) * x->head_p * 2.0 / l->t / x->bw;
+	double comp = 2.0 * x->head_p * bv * (1.0 - 1.0 / l->pp) / l->t / (x->flops * x->head_rate);
+	s->mem += mem;
+	s->comp += comp;
+	s->total += overlap(x, mem, comp);
+}
+
 static void iter_step(const struct ictx *x, const struct ilayout *l, double b, double p, bool alone,
 		      struct istep *s)
 {
@@ -407,6 +434,8 @@ static void iter_step(const struct ictx *x, const struct ilayout *l, double b, d
 	double fixed = x->fixed + (alone ? 0 : (l->pp - 1) * x->iter_fixed);
 	s->total = fixed + overlap(x, wbytes / x->bw, gemm_t) + overlap(x, kvbytes / x->bw, attn_fl / x->aflops) +
 		   pre_t + s->comm;
+	if (!alone && l->pp > 1)
+		last_stage_head(x, l, bv, s);
 	if (x->spec.k > 0 && b > 0) {
 		/* k draft tokens first; the step then yields gain tokens a
 		 * sequence, so each figure is per output token */
@@ -917,6 +946,18 @@ static double share_of_peak(const struct catalog_accel *a, enum precision p)
 	return p == PREC_FP4 && a->eff_compute_fp4.value > 0 ? a->eff_compute_fp4.value : a->eff_compute.value;
 }
 
+/* The output head's products, at 16 bits, over the GEMMs' rate (BF16's
+ * peak and the compute share, FP16's on a card without BF16); 1 where
+ * the GEMMs are 16-bit already or the card gives neither. */
+static double head_rate(const struct catalog_accel *a, const struct eng_precision *p, double eff)
+{
+	double h = a->peak_tflops[PREC_BF16] > 0 ? a->peak_tflops[PREC_BF16] : a->peak_tflops[PREC_FP16];
+	double g = p->peak_flops / 1e12 * eff;
+	if (!(h > 0) || !(g > 0))
+		return 1;
+	return eng_fmin(1.0, h * a->eff_compute.value / g);
+}
+
 /* The attention's products at their own format's peak and share, over the
  * GEMMs' (FP8 beside fp4 GEMMs, eng_precision; 1 when the format is the
  * same); the stack's factor and the power clock apply to both alike. */
@@ -966,6 +1007,8 @@ static bool ctx_init(const struct catalog *c, const struct workload *w,
 		double wide = x->pr.wide_peak_flops * share_of_peak(a, x->pr.wide);
 		x->wmix = 1.0 - x->pr.wide_share + x->pr.wide_share * x->pr.peak_flops * eff / wide;
 	}
+	x->head_p = (double)x->m->vocab * x->m->hidden;
+	x->head_rate = head_rate(a, &x->pr, eff);
 	/* the serving stack's share of what the accelerator reached on its
 	 * vendor's default stack, and its own fixed costs where it has them */
 	const struct catalog_stack_platform *on = NULL;

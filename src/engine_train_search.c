@@ -35,15 +35,36 @@ static int lps_of(const struct eng_tctx *x, int p)
 	return (x->m->layers + p - 1) / p;
 }
 
-/* The virtual stages p stages allow, as a mask of bits 1 << v. */
+/* The virtual stages p stages allow, as a mask of bits 1 << v.  A forced
+ * count alone, at most one layer a chunk (none at a depth it does not
+ * suit, so that depth is not sized); it need not divide the stage's
+ * layers: Megatron-Core's pipeline layouts cut uneven chunks, as NVIDIA's
+ * DeepSeek-V3 recipes do (61 layers in 16 chunks at PP 2 VP 8,
+ * pp_layout="Et*4|(t*4|)*14tmL": NVIDIA-NeMo/Megatron-Bridge
+ * scripts/performance/configs/deepseek/deepseek_workload_base_configs.py
+ * @04264182); the fullest stage's imbalance is in the layout's imb. */
 static unsigned vmask_compute(const struct eng_tctx *x, int p)
 {
 	int lps = lps_of(x, p);
 	unsigned mask = 0;
+	int vp = x->w->vp;
+	if (vp > 0)
+		return vp <= lps && (vp == 1 || p > 1) ? 1u << vp : 0u;
 	for (int v = 1; v <= V_MAX && v <= lps; v++)
 		if (v_ok(p, lps, v))
 			mask |= 1u << v;
 	return mask;
+}
+
+/* The virtual stages of a shape's leanest layout at depth p: one
+ * (activations only grow with more), or the forced count; 0 when the
+ * forced count takes no layout at that depth. */
+static inline int v_lean(const struct eng_tctx *x, int p)
+{
+	if (x->w->vp <= 0)
+		return 1;
+	unsigned mask = vmask_compute(x, p);
+	return mask ? __builtin_ctz(mask) : 0;
 }
 
 static bool cp_ok(const struct eng_tctx *x, int c);
@@ -428,7 +449,9 @@ static inline const struct eng_tstate *group_state(const struct eng_tctx *x, str
  * least; NAN when a figure gives no number. */
 static inline double lean_mem(const struct eng_tctx *x, struct eng_tlayout *shape, int rec, const struct eng_tstate *st)
 {
-	shape->v = 1;
+	shape->v = v_lean(x, shape->p);
+	if (!shape->v)
+		return INFINITY;
 	shape->rec = rec;
 	double act = eng_train_activation(x, shape);
 	double lowest = INFINITY;
@@ -1192,16 +1215,16 @@ static void xwalk_shape(struct xwalk *W, const struct eng_tlayout *shape)
 	}
 	double reserve = eng_train_reserve(x, &l);
 	/* the least memory of any layout of the shape, for min_mem */
-	l.v = 1;
+	l.v = v_lean(x, shape->p);
 	l.rec = x->rec_hi;
-	double act1 = eng_train_activation(x, &l);
+	double act1 = l.v ? eng_train_activation(x, &l) : INFINITY;
 	for (int z = 0; z <= zmax; z++)
 		if (eng_train_mem(state[z], act1, reserve) < W->min_mem)
 			W->min_mem = eng_train_mem(state[z], act1, reserve);
 	int zsame = x->expert_params > 0 && !x->frozen ? 1 : 2;
-	int lps = lps_of(x, shape->p);
-	for (int v = 1; v <= V_MAX; v++) {
-		if (!v_ok(shape->p, lps, v))
+	unsigned vmask = vmask_compute(x, shape->p);
+	for (int v = 1; v < 32; v++) {
+		if (!(vmask >> v & 1u))
 			continue;
 		for (int rec = x->rec_lo; rec <= x->rec_hi; rec++) {
 			l.v = v;

@@ -96,7 +96,8 @@ static const struct tui_field rows[] = {
 	{ F(SEQ_LEN), .classes = PRE },
 	{ F(GLOBAL_BATCH_TOKENS), .classes = PRE },
 	{ F(RECOMPUTE), .classes = PRE },
-	{ F(TP), .classes = PRE }, { F(PP), .classes = PRE }, { F(CP), .classes = PRE }, { F(CP_COMM), .classes = PRE },
+	{ F(TP), .classes = PRE }, { F(PP), .classes = PRE }, { F(VP), .classes = PRE }, { F(CP), .classes = PRE },
+	{ F(CP_COMM), .classes = PRE },
 	{ F(EP), .classes = PRE }, { F(MICRO_BATCH), .classes = PRE }, { F(DP_OVERLAP), .classes = PRE },
 	{ F(TRAINING_STACK), .classes = PRE }, { F(MTP) },
 
@@ -108,7 +109,8 @@ static const struct tui_field rows[] = {
 	{ F(TARGET_HOURS), .classes = FT },
 	{ F(SEQ_LEN), .classes = FT },
 	{ F(RECOMPUTE), .classes = FT },
-	{ F(TP), .classes = FT }, { F(PP), .classes = FT }, { F(CP), .classes = FT }, { F(CP_COMM), .classes = FT },
+	{ F(TP), .classes = FT }, { F(PP), .classes = FT }, { F(VP), .classes = FT }, { F(CP), .classes = FT },
+	{ F(CP_COMM), .classes = FT },
 	{ F(EP), .classes = FT }, { F(MICRO_BATCH), .classes = FT }, { F(DP_OVERLAP), .classes = FT },
 	{ F(TRAINING_STACK), .classes = FT },
 

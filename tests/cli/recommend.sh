@@ -346,4 +346,28 @@ run "$ACCELSIZER" recommend --scenario "$TMPD/prefill.yaml"
 check "a scenario's prefill: whole: exit 2" rc 2
 check "a scenario's prefill: whole: file:line:col" matches "$err" "prefill.yaml:5:[0-9]+: .*whole"
 
+# ---- --vp: the interleaved schedule's virtual stages, forced ----
+# Megatron-Bridge's DGX-H100 Qwen3-30B-A3B layout (PP 2, VP 24, EP 8)
+VPW="--workload pretrain --model qwen3-30b-a3b --precision fp8 --seq-len 4096 --global-batch-tokens 2097152"
+VPW="$VPW --tokens 1e12 --accelerator h100-sxm --gpus 16 --tp 1 --pp 2 --cp 1 --ep 8 --micro-batch 2 --format csv"
+# shellcheck disable=SC2086
+run "$ACCELSIZER" recommend $VPW --vp 24 -o "$TMPD/vp24.csv"
+check "--vp 24: exit 0" rc 0
+# shellcheck disable=SC2086
+run "$ACCELSIZER" recommend $VPW --vp 1 -o "$TMPD/vp1.csv"
+check "--vp 1: exit 0" rc 0
+# step_s of the first result of a csv file (this script's csv_col)
+vp_step() { csv_col "$(sed -n 1p "$1")" "$(sed -n 2p "$1")" step_s; }
+s24=$(vp_step "$TMPD/vp24.csv")
+s1=$(vp_step "$TMPD/vp1.csv")
+check "--vp 24 and --vp 1 size different steps" equals "$([ -n "$s24" ] && [ "$s24" != "$s1" ] && echo differ)" "differ"
+printf 'schema: 1\nworkload:\n  class: pretrain\n  model: qwen3-30b-a3b\n  vp: 24\n' >"$TMPD/vp.yaml"
+# shellcheck disable=SC2086
+run "$ACCELSIZER" recommend --scenario "$TMPD/vp.yaml" $VPW -o "$TMPD/vps.csv"
+check "a scenario's vp: 24 is --vp 24" equals "$(vp_step "$TMPD/vps.csv")" "$s24"
+# shellcheck disable=SC2086
+run "$ACCELSIZER" recommend $VPW --vp 25
+check "--vp 25 on 24 layers a stage: exit 1" rc 1
+check "--vp 25: no layout of the forced degrees" contains "$out$err" "no layout with the forced parallel degrees"
+
 done_testing

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Step 1, training: the layout degrees (tp, pp, cp, ep, micro-batch) are
+# Step 1, training: the layout degrees (tp, pp, vp, cp, ep, micro-batch) are
 # rows of the field table; "auto" (0) leaves them to the search, a number
 # forces one, out-of-range values are refused with the table's range.
 . "$TOP_SRCDIR/tests/tui/lib-tmux.sh"
@@ -8,6 +8,7 @@ tui_start 120 40 --scenario "$TOP_SRCDIR/tests/fixtures/scenarios/good/pretrain-
 tui_wait "Training tokens"
 check_screen_re "tensor parallel is searched by default" "Tensor parallel +auto"
 check_screen_re "micro-batch is searched by default" "Micro-batch +auto"
+check_screen_re "virtual stages are searched by default" "Virtual stages +auto"
 # Class, Model, Precision, Training tokens, Target time, Sequence length,
 # Global batch, Activation recompute, Tensor parallel
 tui_keys Down Down Down Down Down Down Down Down
@@ -25,8 +26,9 @@ tui_keys Enter C-u
 tui_type "auto"
 tui_keys Enter
 check_screen_re "auto hands it back to the search" "Tensor parallel +auto"
-# Pipeline stages, Context parallel, CP exchange, Expert parallel, Micro-batch
-tui_keys Down Down Down Down Down
+# Pipeline stages, Virtual stages, Context parallel, CP exchange, Expert
+# parallel, Micro-batch
+tui_keys Down Down Down Down Down Down
 tui_keys Enter C-u
 tui_type "2"
 tui_keys Enter

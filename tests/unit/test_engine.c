@@ -711,6 +711,41 @@ START_TEST(pipeline_pays_iteration_cost_per_micro_batch)
 }
 END_TEST
 
+/* A pipeline waits for its last stage, which alone runs the output head
+ * (TensorRT-LLM's lm_head, 16-bit whatever the checkpoint): a step of
+ * Llama 3.1 70B at fp4 over pp stages of one RTX PRO 6000 each takes at
+ * least the head's (pp - 1) extra reads, 128,256 x 8,192 x 2 bytes each,
+ * longer than the same model with no head to place; one stage, no
+ * change. */
+START_TEST(pipeline_waits_for_the_head_on_its_last_stage)
+{
+	struct workload w;
+	struct engine_result with, without;
+	struct catalog_model headless = *M("llama-3.1-70b");
+	headless.vocab = 0;
+	const struct catalog_accel *a = A("rtx-pro-6000");
+	double head = 128256.0 * 8192.0 * 2.0;
+	for (int pp = 1; pp <= 8; pp *= 2) {
+		inference(&w, "llama-3.1-70b", PREC_FP4, 64 * pp);
+		w.tp = 1;
+		w.pp = pp;
+		w.batch = 64;
+		size_on(&w, "rtx-pro-6000", pp, &with);
+		w.model = &headless;
+		size_on(&w, "rtx-pro-6000", pp, &without);
+		ck_assert(with.fits && without.fits);
+		ck_assert_int_eq(with.pp, pp);
+		double reads = (pp - 1) * head / (a->mem_bw_tb_s * 1e12 * a->eff_mem_bw.value) * 1e3;
+		double more = with.step_ms - without.step_ms;
+		if (pp == 1)
+			ck_assert_double_eq_tol(more, 0, 1e-9);
+		else
+			ck_assert_msg(more >= reads * (1 - 1e-9) && more < 2 * reads,
+				      "pp %d: %.3f ms more, the head's reads %.3f ms", pp, more, reads);
+	}
+}
+END_TEST
+
 /* ---- training ---- */
 
 START_TEST(training_6nd_compute_time)
@@ -1244,6 +1279,24 @@ START_TEST(validation_plan_thresholds)
 			ck_assert_double_eq_tol(plan.rows[i].threshold, 0.9 * r.nic_gb_s_per_gpu, 1e-9);
 		}
 	ck_assert(nccl);
+}
+END_TEST
+
+/* Gaudi 3's eight cards are a full mesh, each pair on its own 3 of the 21
+ * scale-up ports (Intel's network configuration guide, quoted in
+ * catalog/platforms/gaudi3-8-oam.yaml), so a TP2 pair's ring gets 1/7 of
+ * what all eight get and TP4 3/7: not a switch that gives any group the
+ * whole 21 ports. */
+START_TEST(gaudi3_mesh_pairs_get_their_own_ports)
+{
+	const struct catalog_accel *g3 = A("gaudi3");
+	const struct catalog_platform *p = eng_platform_choose(cat, NULL, g3, 8, 8);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(p->topology, TOPO_MESH);
+	double all = g3->link_gb_s / 2.0 * 1e9 * g3->eff_link.value;
+	ck_assert_double_eq_tol(eng_link_bw(cat, g3, p, 8), all, 1);
+	ck_assert_double_eq_tol(eng_link_bw(cat, g3, p, 2), all / 7.0, 1);
+	ck_assert_double_eq_tol(eng_link_bw(cat, g3, p, 4), all * 3.0 / 7.0, 1);
 }
 END_TEST
 
@@ -2855,6 +2908,7 @@ int main(void)
 	ADD(s, ttft_target_drives_tensor_parallel);
 	ADD(s, decode_step_hand_computed);
 	ADD(s, pipeline_pays_iteration_cost_per_micro_batch);
+	ADD(s, pipeline_waits_for_the_head_on_its_last_stage);
 	ADD(s, p99_targets_cap_the_batch);
 	ADD(s, arrival_rate_sizes_replicas);
 	ADD(s, tpot_spread_rises_with_load);
@@ -2885,6 +2939,7 @@ int main(void)
 	ADD(s, filters_and_ranking);
 	ADD(s, validation_plan_thresholds);
 	ADD(s, pcie_generation_per_accelerator);
+	ADD(s, gaudi3_mesh_pairs_get_their_own_ports);
 	ADD(s, figures_do_not_round_to_nothing);
 	ADD(s, reason_text_as_snprintf);
 	ADD(s, lazy_reasons_match_written);

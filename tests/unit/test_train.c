@@ -115,6 +115,48 @@ START_TEST(llama405b_bf16_8192_h100_meta_layout)
 }
 END_TEST
 
+/* Megatron-Bridge 25.11 performance summary, DGX-H100: Qwen3-30B-A3B on
+ * 16 GPUs at PP 2 VP 24 (one of its 48 layers a chunk), EP 8: a forced
+ * virtual-stage count is the layout's; a count a stage's layers do not
+ * divide takes uneven chunks; more chunks than layers, or chunks without
+ * pipeline stages, are no layout. */
+START_TEST(forced_virtual_stages_are_the_layouts)
+{
+	struct workload w;
+	struct engine_result r;
+	training(&w, WL_PRETRAIN, "qwen3-30b-a3b", PREC_FP8, 4096, 512);
+	w.tp = 1;
+	w.pp = 2;
+	w.cp = 1;
+	w.ep = 8;
+	w.micro_batch = 2;
+	w.vp = 24;
+	size_on(&w, "h100-sxm", 16, &r);
+	ck_assert_msg(r.fits, "refused: %s", r.reason);
+	ck_assert_int_eq(r.pp, 2);
+	ck_assert_int_eq(r.virtual_stages, 24);
+	w.vp = 5;
+	size_on(&w, "h100-sxm", 16, &r);
+	ck_assert_msg(r.fits, "refused: %s", r.reason);
+	ck_assert_int_eq(r.virtual_stages, 5);
+	w.vp = 25;
+	size_on(&w, "h100-sxm", 16, &r);
+	ck_assert(!r.fits);
+	ck_assert_msg(strstr(r.reason, "forced parallel degrees") != NULL, "reason: %s", r.reason);
+	w.pp = 1;
+	w.vp = 2;
+	size_on(&w, "h100-sxm", 16, &r);
+	ck_assert(!r.fits);
+	/* unforced pipeline: the search picks a depth the count suits */
+	w.pp = 0;
+	w.vp = 4;
+	size_on(&w, "h100-sxm", 16, &r);
+	ck_assert_msg(r.fits, "refused: %s", r.reason);
+	ck_assert_int_gt(r.pp, 1);
+	ck_assert_int_eq(r.virtual_stages, 4);
+}
+END_TEST
+
 /* FP8 training takes the accelerator's own share of the FP8 peak
  * (efficiency.training_fp8), not the BF16 one: on a forced layout the
  * compute time scales as the inverse of the share. */
@@ -707,6 +749,7 @@ int main(void)
 	ADD(s, llama405b_seq8192_on_512_h100);
 	ADD(s, llama2_70b_full_finetune_on_16_h100);
 	ADD(s, llama405b_bf16_8192_h100_meta_layout);
+	ADD(s, forced_virtual_stages_are_the_layouts);
 	ADD(s, fp8_training_takes_its_own_share);
 	ADD(s, training_takes_its_stacks_share);
 	ADD(s, moe_experts_at_their_own_share);
