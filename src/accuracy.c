@@ -59,9 +59,16 @@ static bool metric_value(const struct ledger_entry *e, const struct engine_resul
 	case LM_TRAIN_MINUTES:
 	case LM_GPU_HOURS:
 		if (!e->has_tokens)
-			return not_mapped(out, "the source gives no training tokens, so no time to "
-					  "compare");
-		v = e->metric == LM_GPU_HOURS ? r->gpu_hours : r->train_hours * 60;
+			return not_mapped(out, e->metric == LM_TRAIN_MINUTES
+						       ? "no run log read for the samples the run needed, so no "
+							 "time to compare"
+						       : "the source gives no training tokens, so no time to "
+							 "compare");
+		/* MLPerf's time to train runs from run_start (after the
+		 * initialisation) to run_stop of a run that finished: steps and
+		 * evaluations, no interruption, so no goodput; a model card's
+		 * GPU-hours are a whole run's, interruptions included */
+		v = e->metric == LM_GPU_HOURS ? r->gpu_hours : r->train_hours * r->goodput * 60;
 		break;
 	case LM_COUNT: break;
 	}

@@ -155,6 +155,9 @@ struct workload {
 	double target_hours;		/* from --days or --hours; 0 = none */
 	long seq_len;
 	double global_batch_tokens;
+	/* tokens the run's evaluations read, forward only, over the whole
+	 * run (MLPerf counts its evaluations in the time to train); 0 = none */
+	double eval_tokens;
 	enum recompute recompute;
 	enum ft_method method;
 	int mtp;			/* pretraining, 1: the model's multi-token
@@ -283,7 +286,7 @@ enum engine_field_id {
 	EF_INPUT_TOKENS, EF_OUTPUT_TOKENS, EF_OUTPUT_CV, EF_CONCURRENCY, EF_TOKENS_PER_S_PER_USER, EF_TTFT_MS,
 	EF_TARGET_TOKENS_PER_S, EF_ARRIVAL_RATE, EF_HARNESS_WINDOW_MS, EF_PREFIX_CACHE_HIT,
 	EF_SPEC_ACCEPTANCE, EF_DRAFT_MODEL, EF_SPEC_TOKENS,
-	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS,
+	EF_TOKENS, EF_EPOCHS, EF_DAYS, EF_TARGET_HOURS, EF_SEQ_LEN, EF_GLOBAL_BATCH_TOKENS, EF_EVAL_TOKENS,
 	EF_RECOMPUTE, EF_METHOD, EF_LORA_RANK, EF_TRAINING_STACK, EF_DP_OVERLAP, EF_MTP,
 	EF_TP, EF_PP, EF_VP, EF_CP, EF_CP_COMM, EF_EP, EF_ATTENTION_DP, EF_MICRO_BATCH,
 	EF_STACK, EF_FORM_FACTOR, EF_MAX_POWER_KW, EF_BUDGET_USD,

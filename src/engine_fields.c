@@ -347,6 +347,12 @@ static const struct engine_field fields[EF_COUNT] = {
 		"training: tokens per optimizer step (4M, 262144)", EFT_DOUBLE, W(global_batch_tokens),
 		PRE | FT, NUMBER(1, 1e12), NUM_COUNT, .unit = "tokens", .label = "Global batch",
 		DEF_TRAIN(4194304, 262144) },
+	/* the evaluations a time-to-train benchmark interleaves: eval
+	 * samples x sequence length x evaluations (engine_train.c) */
+	[EF_EVAL_TOKENS] = { "eval_tokens", "workload", "eval-tokens", "N",
+		"training: tokens the run's evaluations read, forward only, counted in its time (none)",
+		EFT_DOUBLE, W(eval_tokens), PRE | FT, OR_NONE(1, 1e16), NUM_COUNT, .unit = "tokens",
+		.omit_zero = true, .label = "Evaluation tokens", DEF_TRAIN(0, 0) },
 	[EF_RECOMPUTE] = { "recompute", "workload", "recompute", "R",
 		"training: activation recompute auto | none | selective | full", EFT_ENUM, W(recompute),
 		PRE | FT, .choice = &recomputes, .label = "Activation recompute",

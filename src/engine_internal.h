@@ -120,6 +120,8 @@ double eng_act_none_extra_tok(const struct catalog_model *m);
 void eng_mtp_params(const struct workload *w, double *active_out, double *shared_out, double *experts_out);
 void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,
 			   double *hw_flops);
+/* Evaluation (forward-only) FLOPs per token. */
+double eng_eval_flops_token(const struct workload *w);
 /* Total training tokens (tokens x epochs for fine-tuning). */
 double eng_train_tokens(const struct workload *w);
 /* "70B", "8x7B"-free short size label: "70B", "1.5B", "405B". */

@@ -185,6 +185,7 @@ static bool tctx_init(const struct catalog *c, const struct workload *w,
 			eng_train_flops_token(w, (enum recompute)r, &x->model_tok, &x->hw_tok[r]);
 	}
 	x->tokens = eng_train_tokens(w);
+	x->eval_flops = w->eval_tokens > 0 ? w->eval_tokens * eng_eval_flops_token(w) : 0;
 	x->s = (double)w->seq_len;
 	x->gbt = w->global_batch_tokens;
 	x->seqs = floor(x->gbt / x->s);
@@ -302,11 +303,16 @@ static double goodput_for(const struct eng_tctx *x, int G, const struct eng_tlay
 	return g > 0.05 ? g : 0.05;
 }
 
-/* Wall-clock hours of the run at layout l's step and goodput g. */
+/* Wall-clock hours of the run at layout l's step and goodput g.  The
+ * evaluations a benchmark interleaves (MLPerf's time to train counts
+ * them) are forward passes on the same layout: their FLOPs at the rate
+ * the step reaches on its hardware FLOPs (recompute included, which an
+ * evaluation does not repeat). */
 static double hours_at(const struct eng_tctx *x, const struct eng_tlayout *l, double g)
 {
 	double steps = x->tokens / x->gbt;
-	return steps * l->step / 3600.0 / g;
+	double eval = x->eval_flops > 0 ? x->eval_flops / (x->hw_tok[l->rec] * x->gbt) * l->step : 0;
+	return (steps * l->step + eval) / 3600.0 / g;
 }
 
 static double hours_for(const struct eng_tctx *x, int G, const struct eng_tlayout *l)

@@ -36,6 +36,8 @@ struct eng_tctx {
 	double hw_tok[RECOMPUTE_COUNT];
 	double attn_tok;		/* attention core FLOPs per token per layer, forward */
 	double tokens, gbt, s, seqs;
+	/* the evaluations' tokens x their forward FLOPs per token (0: none) */
+	double eval_flops;
 	/* Activation bytes per token per layer at 16 bit, before tensor
 	 * parallelism divides them (Korthikanti et al. 2022, table 2):
 	 * stored for the backward pass by recompute, and the working set of

@@ -517,23 +517,38 @@ double eng_act_none_extra_tok(const struct catalog_model *m)
 	return 4.0 * m->heads;
 }
 
+/* One forward pass per token: 2N for the weights (with any MTP modules)
+ * and the attention core once, PaLM's 12 x L x H x Q x T split as a third
+ * forward, two thirds backward. */
+static void fwd_flops_token(const struct workload *w, double *pa_out, double *attn_out)
+{
+	const struct catalog_model *m = w->model;
+	double mtp, mtp_shared, mtp_experts;
+	eng_mtp_params(w, &mtp, &mtp_shared, &mtp_experts);
+	double attn_fwd = eng_attn_train_flops_token(m, (double)w->seq_len);
+	if (mtp > 0)	/* each module's block attends as a layer of the model */
+		attn_fwd *= 1.0 + (double)m->mtp_layers / m->layers;
+	*pa_out = eng_params_active(m) + mtp;
+	*attn_out = attn_fwd;
+}
+
+double eng_eval_flops_token(const struct workload *w)
+{
+	double pa, attn_fwd;
+	fwd_flops_token(w, &pa, &attn_fwd);
+	return 2.0 * pa + attn_fwd;
+}
+
 void eng_train_flops_token(const struct workload *w, enum recompute rec, double *model_flops,
 			   double *hw_flops)
 {
-	const struct catalog_model *m = w->model;
-	double pa = eng_params_active(m);
-	double s = (double)w->seq_len;
 	/* Forward 2N, backward 4N (activation and weight gradients); LoRA
 	 * freezes the base, so the weight-gradient half of the backward pass
-	 * goes: 4N.  Attention: PaLM's 12 x L x H x Q x T per token. */
+	 * goes: 4N. */
 	bool frozen = w->cls == WL_FINETUNE && w->method != FT_FULL;
-	double mtp, mtp_shared, mtp_experts;
-	eng_mtp_params(w, &mtp, &mtp_shared, &mtp_experts);
-	pa += mtp;
+	double pa, attn_fwd;
+	fwd_flops_token(w, &pa, &attn_fwd);
 	double dense = (frozen ? 4.0 : 6.0) * pa;
-	double attn_fwd = eng_attn_train_flops_token(m, s);
-	if (mtp > 0)	/* each module's block attends as a layer of the model */
-		attn_fwd *= 1.0 + (double)m->mtp_layers / m->layers;
 	double model = dense + 3.0 * attn_fwd;
 	double hw = model;
 	if (rec == RECOMPUTE_FULL)

@@ -242,7 +242,7 @@ done
 # They come from the engine's table (engine_limits.c), which scenario files
 # and the wizard read too (tests/unit/test_scenario.c, tests/tui/edit.sh).
 ranges=$(awk '/^\.It Fl -/ { flag = "-" $3 } /^Range: / { sub(/^Range: /, ""); sub(/\.$/, ""); print flag "\t" $0 }' "$MAN1")
-check "accelsizer.1 gives the range of 44 workload options" equals "$(printf '%s\n' "$ranges" | wc -l | tr -d ' ')" 44
+check "accelsizer.1 gives the range of 45 workload options" equals "$(printf '%s\n' "$ranges" | wc -l | tr -d ' ')" 45
 while IFS='	' read -r flag range; do
 	max=${range#* to }
 	max=${max%%,*}

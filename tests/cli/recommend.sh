@@ -19,7 +19,7 @@ run $A recommend --help
 check "help exits 0" rc 0
 for f in --workload --model --precision --kv-precision --input-tokens --output-tokens \
 	--concurrency --tokens-per-s-per-user --ttft-ms --target-tokens-per-s --spare-nodes \
-	--tokens --epochs --days --hours --seq-len --global-batch-tokens --recompute --method \
+	--tokens --epochs --days --hours --seq-len --global-batch-tokens --eval-tokens --recompute --method \
 	--lora-rank --stack --form-factor --max-power-kw --budget-usd --accelerator --gpus \
 	--objective --format --catalog --scenario; do
 	check "help lists $f" contains "$out" "$f"
@@ -59,6 +59,22 @@ for f in --tokens --global-batch-tokens; do
 		check "$f '$v' message names the flag" contains "$err" "$f"
 	done
 done
+# --eval-tokens: 0 is none (the default); the evaluations add their
+# forward passes to the time to train, the step stays
+for v in abc 1,00 -5 nan inf 1e308 2X "" 5TT 0x10; do
+	run $A recommend --workload pretrain --model llama-2-7b --eval-tokens "$v"
+	check "--eval-tokens '$v' exits 2" rc 2
+	check "--eval-tokens '$v' message names the flag" contains "$err" "--eval-tokens"
+done
+ev="--workload pretrain --model llama-2-7b --precision bf16 --tokens 1B --recompute none --accelerator a100-sxm-80gb --gpus 8 --format csv"
+$A recommend $ev > "$TMPD/ev0.csv" 2>/dev/null
+$A recommend $ev --eval-tokens 0 > "$TMPD/ev00.csv" 2>/dev/null
+$A recommend $ev --eval-tokens 3B > "$TMPD/ev3.csv" 2>/dev/null
+check "--eval-tokens 0 is the default" equals "$(cat "$TMPD/ev00.csv")" "$(cat "$TMPD/ev0.csv")"
+check "--eval-tokens keeps the step" equals "$(csv_col "$TMPD/ev3.csv" step_ms)" "$(csv_col "$TMPD/ev0.csv" step_ms)"
+check "--eval-tokens 3B (a third of 1B's FLOPs a token) adds a third more time" equals \
+	"$(awk -v a="$(csv_col "$TMPD/ev0.csv" train_hours)" -v b="$(csv_col "$TMPD/ev3.csv" train_hours)" \
+	'BEGIN { d = b / a - 2; print (d < 0.02 && d > -0.02) ? "yes" : b " / " a }')" "yes"
 for v in 2e12 2T 500B 1.5M 20k 1000000; do
 	run $A recommend --workload pretrain --model llama-2-7b --tokens "$v" --format csv
 	check "--tokens accepts $v" rc 0

@@ -48,7 +48,9 @@ static double from_report(const struct ledger_entry *e, const struct engine_resu
 	case LM_TOKENS_PER_S_PER_GPU: return r->tokens_per_s_per_gpu;
 	case LM_MFU: return r->mfu;
 	case LM_STEP_S: return r->step_s;
-	case LM_TRAIN_MINUTES: return r->train_hours * 60;
+	/* MLPerf's clock runs on a run that finished: the report's hours
+	 * without the interruptions goodput counts (accuracy.c) */
+	case LM_TRAIN_MINUTES: return r->train_hours * r->goodput * 60;
 	case LM_GPU_HOURS: return r->gpu_hours;
 	default: return NAN;
 	}

@@ -776,6 +776,32 @@ START_TEST(training_6nd_compute_time)
 }
 END_TEST
 
+/* The evaluations a time to train counts (MLPerf): forward passes on the
+ * training layout, at the step's FLOP rate; a full pretraining step
+ * without recompute does three times a forward pass's FLOPs (2N of 6N,
+ * and the attention core once of three times), so an evaluation token
+ * costs a third of a training token.  The step and the layout stay. */
+START_TEST(training_eval_tokens_forward_passes)
+{
+	struct workload w;
+	struct engine_result r, e;
+	engine_workload_init(&w, cat);
+	engine_workload_class_defaults(&w, WL_PRETRAIN);
+	w.model = M("llama-2-7b");
+	w.precision = w.kv_precision = PREC_BF16;
+	w.tokens = 2e12;
+	w.recompute = RECOMPUTE_NONE;
+	size_on(&w, "a100-sxm-80gb", 8, &r);
+	w.eval_tokens = 3e9;
+	size_on(&w, "a100-sxm-80gb", 8, &e);
+	ck_assert(r.fits && e.fits);
+	ck_assert_double_eq(e.step_s, r.step_s);
+	double eval_s = 1e9 * r.step_s / w.global_batch_tokens;
+	double got = (e.train_hours * e.goodput - r.train_hours * r.goodput) * 3600.0;
+	ck_assert_double_eq_tol(got, eval_s, eval_s * 1e-9);
+}
+END_TEST
+
 START_TEST(ring_allreduce_volume)
 {
 	/* 2 (n-1)/n of the bytes at the link rate, plus 2 (n-1) latencies. */
@@ -2949,6 +2975,7 @@ int main(void)
 	ADD(s, pipeline_prompts_ride_one_micro_batch);
 	ADD(s, output_spread_lengthens_the_decode_context);
 	ADD(s, training_6nd_compute_time);
+	ADD(s, training_eval_tokens_forward_passes);
 	ADD(s, ring_allreduce_volume);
 	ADD(s, lora_far_below_full_finetune);
 	ADD(s, qlora_below_lora);

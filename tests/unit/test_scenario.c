@@ -658,7 +658,7 @@ static char *scenario_with(const char *key, const char *value, const char **ykey
 			   strcmp(key, "token_budget");
 	static const char *const wl[] = { "tokens", "epochs", "target_hours", "seq_len",
 					  "global_batch_tokens", "lora_rank", "tp", "pp", "vp", "cp", "ep",
-					  "micro_batch" };
+					  "micro_batch", "eval_tokens" };
 	for (size_t i = 0; i < sizeof wl / sizeof wl[0]; i++)
 		is_workload |= !strcmp(key, wl[i]);
 	if (is_workload)
