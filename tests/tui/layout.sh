@@ -9,9 +9,7 @@ tui_wait "Training tokens"
 check_screen_re "tensor parallel is searched by default" "Tensor parallel +auto"
 check_screen_re "micro-batch is searched by default" "Micro-batch +auto"
 check_screen_re "virtual stages are searched by default" "Virtual stages +auto"
-# Class, Model, Precision, Training tokens, Target time, Sequence length,
-# Global batch, Activation recompute, Tensor parallel
-tui_keys Down Down Down Down Down Down Down Down
+tui_goto "Tensor parallel"
 check_screen "the row's hint says what auto means" "auto: the layout search chooses it"
 tui_keys Enter C-u
 tui_type "2"
@@ -26,9 +24,7 @@ tui_keys Enter C-u
 tui_type "auto"
 tui_keys Enter
 check_screen_re "auto hands it back to the search" "Tensor parallel +auto"
-# Pipeline stages, Virtual stages, Context parallel, CP exchange, Expert
-# parallel, Micro-batch
-tui_keys Down Down Down Down Down Down
+tui_goto "Micro-batch"
 tui_keys Enter C-u
 tui_type "2"
 tui_keys Enter
