@@ -732,7 +732,7 @@ static double residual_wait99(const struct eng_md1 *q, double it)
 
 /* The rest of the load once load_tpot() has filled o and k. */
 static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, struct iload *o,
-		      const struct iload_mean *k)
+		      const struct iload_mean *k, bool p99_only)
 {
 	struct istep s;
 	double xr = k->xr;
@@ -783,18 +783,21 @@ static void load_ttft(const struct ictx *x, const struct ilayout *l, double b, s
 
 	struct eng_md1 q;
 	eng_md1_init(&q, rho, svc);
-	double w50 = eng_md1_quantile(&q, 0.5);
 	double w99 = residual_wait99(&q, it);
 	/* The iterations that carry the prompt's chunks: beside its own
-	 * chunk, the prompts of m others (within the budget's room) */
+	 * chunk, the prompts of m others (within the budget's room); at p99
+	 * the others' prompts in it are the p99 of a Poisson count */
 	double m = b / x->O, cap = eng_fmax(room, x->Ip / chunks);
-	iter_step(x, l, b, eng_fmin(m * x->Ip + x->Ip / chunks, cap), false, &s);
-	double own = chunks * s.total * x->spec.gain;
-	/* at p99 the others' prompts in it are the p99 of a Poisson count */
 	iter_step(x, l, b, eng_fmin((m + Z99 * sqrt(m)) * x->Ip + x->Ip / chunks, cap), false, &s);
 	double own99 = chunks * s.total * x->spec.gain;
-	o->ttft50 = 0.5 * it + w50 + own;
 	o->ttft99 = w99 + own99;
+	/* the batch search reads only the p99 (target_margin()) */
+	o->ttft50 = NAN;
+	if (!p99_only) {
+		iter_step(x, l, b, eng_fmin(m * x->Ip + x->Ip / chunks, cap), false, &s);
+		double own = chunks * s.total * x->spec.gain;
+		o->ttft50 = 0.5 * it + eng_md1_quantile(&q, 0.5) + own;
+	}
 	add_slot_wait(x, l, b, o, xr);
 }
 
@@ -803,7 +806,7 @@ static void load_at(const struct ictx *x, const struct ilayout *l, double b, str
 	struct iload_mean k;
 	load_tpot(x, l, b, o, &k);
 	if (ttft)
-		load_ttft(x, l, b, o, &k);
+		load_ttft(x, l, b, o, &k, false);
 }
 
 /* Output tokens/s of one replica running a batch of b in steady state. */
@@ -831,7 +834,7 @@ static double target_margin(const struct ictx *x, const struct ilayout *l, doubl
 	if (m > 0)
 		return m;
 	if (ttft > 0)
-		load_ttft(x, l, b, &o, &k);	/* the time per token is already there */
+		load_ttft(x, l, b, &o, &k, true);	/* the time per token is already there */
 	if (ttft > 0)
 		m = eng_fmax(m, eng_fmin(10.0, o.ttft99 * 1000.0 / ttft - 1.0));
 	/* Past the onset of slot waits the p99 leaves the scheduler's own
