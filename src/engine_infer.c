@@ -390,7 +390,7 @@ static void last_stage_head(const struct ictx *x, const struct ilayout *l, doubl
 {
 	if (!(x->head_p > 0))
 		return;
-	double mem = (l->pp - 1) * x->head_p * 2.0 / l->t / x->bw;
+	double mem = (l->pp - 1) * x->head_p * precision_bytes(PREC_BF16) / l->t / x->bw;
 	double comp = 2.0 * x->head_p * bv * (1.0 - 1.0 / l->pp) / l->t / (x->flops * x->head_rate);
 	s->mem += mem;
 	s->comp += comp;
