@@ -31,7 +31,7 @@
 /* Standard normal quantiles: the 99th and 50th percentile of a sum of many
  * independent arrivals (Poisson counts are near normal beyond a few). */
 #define Z99 2.3263
-#define Q99 0.99
+#define Q99 ENG_Q99
 
 /* Past this elasticity of the step in the batch the queue is taken as at
  * the edge of stability: the batch's variance is held at 50 x its mean

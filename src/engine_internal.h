@@ -222,6 +222,9 @@ struct eng_md1 {
 	double rho, svc, first, u, c;	/* first: P(W <= svc) */
 };
 
+/* The highest percentile the serving model reports (MLPerf's p99 limits) */
+#define ENG_Q99 0.99
+
 /* u from an upper bound, 2 (1 - rho) / rho (the root with e^u's
  * quadratic bound), tightened by u <- ln(1 + u / rho), which keeps it
  * above the root; two Newton steps on the convex rho (e^u - 1) - u then
@@ -234,7 +237,7 @@ static inline void eng_md1_init(struct eng_md1 *q, double rho, double svc)
 	if (!(rho > 0) || !(rho < 1) || !(svc > 0))
 		return;
 	q->first = (1.0 - rho) * exp(rho);
-	if (q->first >= 0.99)
+	if (q->first >= ENG_Q99)
 		return;
 	double u = 2.0 * (1.0 - rho) / rho;
 	for (int i = 0; i < 2 && u > 1; i++)
